@@ -1,0 +1,14 @@
+# The two commands of the README: `make run` and `make test`. Both set everything up first.
+.PHONY: run test bootstrap bench screenshots
+
+bootstrap:
+	@bash scripts/bootstrap.sh
+
+run: bootstrap
+	.venv/bin/fpinspector
+
+test: bootstrap
+	QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider
+
+bench: bootstrap
+	for b in benchmarks/bench_*.py; do .venv/bin/python $$b || exit 1; done
