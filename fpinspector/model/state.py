@@ -1,0 +1,329 @@
+"""Qt-free observable inspector state: values, op, formats, rule set, with batched events and undo.
+
+The desktop app's widgets listen to one :class:`InspectorState` and write back only through
+:meth:`InspectorState.update` (STYLE.md 4-5). Kept in the model layer so it can be tested and
+scripted without Qt.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Callable, Iterator
+
+from .formats import FORMATS, get_format
+
+__all__ = ["InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX"]
+
+#: Most operands any op takes (dp4: a0..a3, b0..b3).
+MAX_OPERANDS = 8
+#: Rule sets known to the state (RULES.md "Rule sets"); mirrors the engine's RULE_SETS.
+RULE_SET_NAMES = ("d3d11", "d3d10", "ieee754")
+#: Prefix of the compact state string (:meth:`InspectorState.to_string`).
+STATE_PREFIX = "fpi1;"
+_OP_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+_OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+
+Listener = Callable[[frozenset], None]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One immutable view of the inspector: everything needed to redraw every panel.
+
+    Attributes
+    ----------
+    fmt, bits : the inspected value (format name and bit pattern).
+    word : a 32-bit word shown reinterpreted (f32, R11G11B10, R9G9B9E5, two f16).
+    op, op_format, rule_set : the operation panel's pickers.
+    operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...).
+    options : names of the enabled AMBIGUOUS switches (RULES.md), sorted.
+    """
+
+    fmt: str = "f32"
+    bits: int = 0x3F800000
+    word: int = 0x3F800000
+    op: str = "mul"
+    op_format: str = "f32"
+    rule_set: str = "d3d11"
+    operands: tuple[int, ...] = (0x00000001, 0x3F800000) + (0,) * (MAX_OPERANDS - 2)
+    options: tuple[str, ...] = ()
+
+    def validated(self) -> "Snapshot":
+        """Return a normalised copy or raise ValueError naming the bad field."""
+        fmt = get_format(self.fmt).name
+        op_fmt = get_format(self.op_format).name
+        bits = _pattern(self.bits, FORMATS[fmt].bits, "bits")
+        word = _pattern(self.word, 32, "word")
+        if not isinstance(self.op, str) or not _OP_RE.match(self.op):
+            raise ValueError(f"invalid op name {self.op!r}")
+        if self.rule_set not in RULE_SET_NAMES:
+            raise ValueError(
+                f"unknown rule set {self.rule_set!r}; choose one of {', '.join(RULE_SET_NAMES)}"
+            )
+        ops = tuple(self.operands)
+        if len(ops) > MAX_OPERANDS:
+            raise ValueError(f"at most {MAX_OPERANDS} operands, got {len(ops)}")
+        width = FORMATS[op_fmt].bits
+        ops = tuple(_pattern(v, width, f"operand {i}") for i, v in enumerate(ops))
+        ops = ops + (0,) * (MAX_OPERANDS - len(ops))
+        opts = tuple(sorted(set(self.options)))
+        for o in opts:
+            if not isinstance(o, str) or not _OPTION_RE.match(o):
+                raise ValueError(f"invalid option name {o!r}")
+        return Snapshot(fmt, bits, word, self.op, op_fmt, self.rule_set, ops, opts)
+
+
+def _pattern(value: Any, width: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            import numpy as np
+
+            if isinstance(value, np.integer):
+                value = int(value)
+            else:
+                raise TypeError
+        except TypeError:
+            raise ValueError(f"{what}: expected an integer bit pattern, got {value!r}") from None
+    if value < 0 or value >> width:
+        raise ValueError(f"{what}: 0x{value:X} does not fit in {width} bits")
+    return int(value)
+
+
+class InspectorState:
+    """Observable inspector state with batched change events and an undo/redo history.
+
+    Events
+    ------
+    Listeners registered with :meth:`connect` are called as ``listener(changed)`` where
+    ``changed`` is the frozenset of :class:`Snapshot` field names that really changed.
+    Inside :meth:`batch` the events are merged into one call at the end.
+
+    Examples
+    --------
+    >>> s = InspectorState()
+    >>> seen = []
+    >>> s.connect(seen.append)
+    >>> with s.batch():
+    ...     s.update(bits=0)
+    ...     s.update(op="add")
+    >>> sorted(seen[0])
+    ['bits', 'op']
+    >>> s.undo(); hex(s.bits)
+    '0x3f800000'
+    """
+
+    def __init__(self, snapshot: Snapshot | None = None, *, undo_limit: int = 500) -> None:
+        self._snap = (snapshot or Snapshot()).validated()
+        self._listeners: list[Listener] = []
+        self._batch_depth = 0
+        self._pending: set[str] = set()
+        self._batch_start: Snapshot | None = None
+        self._undo: list[Snapshot] = []
+        self._redo: list[Snapshot] = []
+        self._undo_limit = undo_limit
+
+    # -- reading ------------------------------------------------------------------
+    @property
+    def snapshot(self) -> Snapshot:
+        """The current immutable snapshot."""
+        return self._snap
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        snap = self.__dict__.get("_snap")
+        if snap is not None and name in Snapshot.__dataclass_fields__:
+            return getattr(snap, name)
+        raise AttributeError(name)
+
+    # -- listening ----------------------------------------------------------------
+    def connect(self, listener: Listener) -> None:
+        """Call ``listener(changed_field_names)`` after every effective change."""
+        self._listeners.append(listener)
+
+    def disconnect(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    @contextmanager
+    def batch(self) -> Iterator["InspectorState"]:
+        """Merge every change made inside into one event and one undo step."""
+        if self._batch_depth == 0:
+            self._batch_start = self._snap
+            self._pending = set()
+        self._batch_depth += 1
+        try:
+            yield self
+        finally:
+            self._batch_depth -= 1
+            if self._batch_depth == 0:
+                start, self._batch_start = self._batch_start, None
+                changed = frozenset(self._pending)
+                self._pending = set()
+                if changed and start is not None and start != self._snap:
+                    self._push_undo(start)
+                    self._emit(changed)
+
+    # -- writing ------------------------------------------------------------------
+    def update(self, **changes: Any) -> frozenset:
+        """Change fields (validated together); returns the names that really changed.
+
+        Raises ValueError, leaving the state untouched, when the result would be invalid.
+        """
+        unknown = set(changes) - set(Snapshot.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown state field(s): {', '.join(sorted(unknown))}")
+        if "operands" in changes:
+            changes["operands"] = tuple(changes["operands"])
+        if "options" in changes:
+            changes["options"] = tuple(changes["options"])
+        new = replace(self._snap, **changes).validated()
+        changed = frozenset(f.name for f in fields(Snapshot)
+                            if getattr(new, f.name) != getattr(self._snap, f.name))
+        if not changed:
+            return changed
+        old, self._snap = self._snap, new
+        if self._batch_depth:
+            self._pending |= changed
+        else:
+            self._push_undo(old)
+            self._emit(changed)
+        return changed
+
+    def set_operand(self, index: int, bits: int) -> frozenset:
+        """Set operand ``index`` (0 = A) to a bit pattern in the op format."""
+        if not 0 <= index < MAX_OPERANDS:
+            raise ValueError(f"operand index {index} out of range 0..{MAX_OPERANDS - 1}")
+        ops = list(self._snap.operands)
+        ops[index] = bits
+        return self.update(operands=ops)
+
+    def restore(self, snapshot: Snapshot) -> frozenset:
+        """Replace the whole state (one undo step)."""
+        return self.update(**{f.name: getattr(snapshot, f.name) for f in fields(Snapshot)})
+
+    # -- undo ---------------------------------------------------------------------
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> bool:
+        """Go back one step; returns False when there is nothing to undo."""
+        return self._step(self._undo, self._redo)
+
+    def redo(self) -> bool:
+        """Redo one undone step; returns False when there is nothing to redo."""
+        return self._step(self._redo, self._undo)
+
+    def _step(self, src: list[Snapshot], dst: list[Snapshot]) -> bool:
+        if not src or self._batch_depth:
+            return False
+        target = src.pop()
+        dst.append(self._snap)
+        old, self._snap = self._snap, target
+        self._emit(_diff(old, target))
+        return True
+
+    def _push_undo(self, old: Snapshot) -> None:
+        self._undo.append(old)
+        del self._undo[: max(0, len(self._undo) - self._undo_limit)]
+        self._redo.clear()
+
+    def _emit(self, changed: frozenset) -> None:
+        for listener in list(self._listeners):
+            listener(changed)
+
+    # -- serialisation ------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """JSON-ready dict (patterns as hex strings so 64-bit values survive JSON readers)."""
+        d = asdict(self._snap)
+        width = (FORMATS[self._snap.op_format].bits + 3) // 4
+        d["bits"] = f"0x{self._snap.bits:0{(FORMATS[self._snap.fmt].bits + 3) // 4}X}"
+        d["word"] = f"0x{self._snap.word:08X}"
+        d["operands"] = [f"0x{v:0{width}X}" for v in self._snap.operands]
+        d["options"] = list(self._snap.options)
+        return d
+
+    @staticmethod
+    def snapshot_from_dict(d: Any) -> Snapshot:
+        """Inverse of :meth:`to_dict`; raises ValueError with a clear message."""
+        if not isinstance(d, dict):
+            raise ValueError("state must be a JSON object")
+        unknown = set(d) - set(Snapshot.__dataclass_fields__)
+        if unknown:
+            raise ValueError(f"unknown state field(s): {', '.join(sorted(unknown))}")
+        kw = dict(d)
+        for key in ("bits", "word"):
+            if key in kw:
+                kw[key] = _int_field(kw[key], key)
+        if "operands" in kw:
+            if not isinstance(kw["operands"], list):
+                raise ValueError("operands must be a list of hex patterns")
+            kw["operands"] = tuple(_int_field(v, "operand") for v in kw["operands"])
+        if "options" in kw:
+            if not isinstance(kw["options"], list):
+                raise ValueError("options must be a list of names")
+            kw["options"] = tuple(kw["options"])
+        return Snapshot(**kw).validated()
+
+    def to_string(self) -> str:
+        """Compact one-line state that :meth:`snapshot_from_string` reads back exactly."""
+        s = self._snap
+        n = _last_nonzero(s.operands)
+        ops = ",".join(f"{v:X}" for v in s.operands[:n])
+        return (f"{STATE_PREFIX}v={s.fmt}:{s.bits:X};w={s.word:X};"
+                f"op={s.op}:{s.op_format}:{s.rule_set};a={ops};o={','.join(s.options)}")
+
+    @staticmethod
+    def snapshot_from_string(text: str) -> Snapshot:
+        """Parse :meth:`to_string` output; raises ValueError naming the bad part."""
+        t = text.strip()
+        if not t.startswith(STATE_PREFIX):
+            raise ValueError(f"a state string starts with {STATE_PREFIX!r}")
+        parts: dict[str, str] = {}
+        for item in t[len(STATE_PREFIX):].split(";"):
+            if not item:
+                continue
+            key, sep, val = item.partition("=")
+            if not sep or key not in ("v", "w", "op", "a", "o"):
+                raise ValueError(f"state string: unexpected part {item!r}")
+            parts[key] = val
+        try:
+            fmt, bits = parts["v"].split(":")
+            op, op_fmt, rules = parts["op"].split(":")
+        except (KeyError, ValueError):
+            raise ValueError("state string: needs v=<fmt>:<hex> and op=<op>:<fmt>:<rules>") from None
+        ops = tuple(_hex(v, "operand") for v in parts.get("a", "").split(",") if v)
+        opts = tuple(o for o in parts.get("o", "").split(",") if o)
+        return Snapshot(fmt, _hex(bits, "value"), _hex(parts.get("w", "0"), "word"), op,
+                        op_fmt, rules, ops, opts).validated()
+
+
+def _hex(text: str, what: str) -> int:
+    try:
+        return int(text, 16)
+    except ValueError:
+        raise ValueError(f"state string: {what} {text!r} is not hexadecimal") from None
+
+
+def _int_field(v: Any, what: str) -> int:
+    if isinstance(v, str):
+        t = v.strip().lower()
+        return _hex(t[2:] if t.startswith("0x") else t, what)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return v
+    raise ValueError(f"{what}: expected a hex string, got {v!r}")
+
+
+def _last_nonzero(values: tuple[int, ...]) -> int:
+    n = len(values)
+    while n > 2 and values[n - 1] == 0:
+        n -= 1
+    return n
+
+
+def _diff(a: Snapshot, b: Snapshot) -> frozenset:
+    return frozenset(f.name for f in fields(Snapshot) if getattr(a, f.name) != getattr(b, f.name))
