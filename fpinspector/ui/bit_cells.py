@@ -1,0 +1,238 @@
+"""A row of clickable bit cells: click toggles, drag paints, keyboard moves/toggles/sets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ..model.formats import FloatFormat
+from . import palette
+
+__all__ = ["BitCells", "Segment", "format_segments", "r11g11b10_segments"]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of bits of one kind: ``hi`` and ``lo`` are bit numbers (inclusive), ``label`` on top."""
+
+    label: str
+    kind: str  # "sign" | "exp" | "frac"
+    hi: int
+    lo: int
+
+
+def format_segments(fmt: FloatFormat, prefix: str = "") -> list[Segment]:
+    """Sign / exponent / fraction segments of one format, top bit first."""
+    segs = []
+    top = fmt.bits - 1
+    if fmt.signed:
+        segs.append(Segment(prefix + "S", "sign", top, top))
+        top -= 1
+    segs.append(Segment(prefix + "exponent", "exp", top, top - fmt.exp_bits + 1))
+    segs.append(Segment(prefix + "fraction", "frac", fmt.frac_bits - 1, 0))
+    return segs
+
+
+def r11g11b10_segments() -> list[Segment]:
+    """R11G11B10_FLOAT (FMT-R11G11B10): B in bits 31-22, G in 21-11, R in 10-0."""
+    return [
+        Segment("B exp", "exp", 31, 27), Segment("B frac", "frac", 26, 22),
+        Segment("G exp", "exp", 21, 17), Segment("G frac", "frac", 16, 11),
+        Segment("R exp", "exp", 10, 6), Segment("R frac", "frac", 5, 0),
+    ]
+
+
+class BitCells(QtWidgets.QWidget):
+    """One cell per bit, most significant on the left.
+
+    Signals
+    -------
+    bits_changed(object) : the new pattern (Python int) after a click, drag step or key.
+    edit_started(), edit_finished() : around one drag, so a drag can be one undo step.
+    """
+
+    bits_changed = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+
+    HEADER = 14  # label row
+    FOOTER = 13  # bit-number row
+
+    def __init__(self, width: int, segments: list[Segment], parent=None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(False)
+        self._width = width
+        self._bits = 0
+        self._diff = 0
+        self._cursor = width - 1  # bit number with keyboard focus
+        self._paint_value: int | None = None
+        self._painted: set[int] = set()
+        self.set_layout(width, segments)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
+                           QtWidgets.QSizePolicy.Policy.Fixed)
+        self.setToolTip("Click a bit to toggle it, drag to paint, or use the keyboard: "
+                        "Left/Right move, Space toggles, 0/1 set the bit.")
+
+    # -- model-facing API -----------------------------------------------------------
+    def set_layout(self, width: int, segments: list[Segment]) -> None:
+        """Change the bit width and segment colouring (clears the diff highlight)."""
+        self._width = width
+        self._segments = list(segments)
+        self._kinds = ["frac"] * width
+        for seg in segments:
+            for b in range(seg.lo, seg.hi + 1):
+                self._kinds[b] = seg.kind
+        self._bits &= (1 << width) - 1
+        self._diff = 0
+        self._cursor = min(self._cursor, width - 1)
+        self.updateGeometry()
+        self.update()
+
+    def bits(self) -> int:
+        return self._bits
+
+    def set_bits(self, bits: int) -> None:
+        """Show a pattern without emitting ``bits_changed`` (model -> widget)."""
+        bits = int(bits) & ((1 << self._width) - 1)
+        if bits != self._bits:
+            self._bits = bits
+            self.update()
+
+    def set_diff_mask(self, mask: int) -> None:
+        """Outline the bits set in ``mask`` (e.g. where the GPU differs from the model)."""
+        if mask != self._diff:
+            self._diff = int(mask)
+            self.update()
+
+    def diff_mask(self) -> int:
+        return self._diff
+
+    def cursor_bit(self) -> int:
+        return self._cursor
+
+    # -- geometry -------------------------------------------------------------------
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        return QtCore.QSize(self._width * 18 + 2, self.HEADER + 22 + self.FOOTER)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+        return QtCore.QSize(self._width * 9 + 2, self.HEADER + 18 + self.FOOTER)
+
+    def _cell_w(self) -> float:
+        return (self.width() - 2) / self._width
+
+    def cell_rect(self, bit: int) -> QtCore.QRectF:
+        """Rectangle of the cell showing bit number ``bit``."""
+        w = self._cell_w()
+        col = self._width - 1 - bit
+        return QtCore.QRectF(1 + col * w, self.HEADER, w, self.height() - self.HEADER - self.FOOTER)
+
+    def bit_at(self, pos: QtCore.QPointF) -> int | None:
+        col = int((pos.x() - 1) // self._cell_w())
+        if 0 <= col < self._width:
+            return self._width - 1 - col
+        return None
+
+    # -- painting -------------------------------------------------------------------
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
+        c = palette.colors()
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
+        small = QtGui.QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.72))
+        w = self._cell_w()
+        every = 1 if w >= 17 else (4 if w >= 9 else 8)
+        grid = QtGui.QPen(QtGui.QColor(c.grid))
+        for bit in range(self._width):
+            r = self.cell_rect(bit)
+            p.fillRect(r, c.kind(self._kinds[bit]))
+            p.setPen(grid)
+            p.drawRect(r)
+            p.setPen(QtGui.QColor(c.text))
+            p.setFont(self.font())
+            p.drawText(r, QtCore.Qt.AlignmentFlag.AlignCenter, "1" if self._bits >> bit & 1 else "0")
+            if self._diff >> bit & 1:
+                p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
+                p.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
+            if bit == self._cursor and self.hasFocus():
+                p.setPen(QtGui.QPen(QtGui.QColor(c.focus), 2, QtCore.Qt.PenStyle.DotLine))
+                p.drawRect(r.adjusted(3, 3, -3, -3))
+            is_edge = any(bit in (s.hi, s.lo) for s in self._segments)
+            if bit % every == 0 or is_edge:
+                p.setFont(small)
+                p.setPen(QtGui.QColor(c.text))
+                nr = QtCore.QRectF(r.left() - 4, r.bottom(), r.width() + 8, self.FOOTER)
+                p.drawText(nr, QtCore.Qt.AlignmentFlag.AlignCenter, str(bit))
+        p.setFont(small)
+        p.setPen(QtGui.QColor(c.text))
+        for seg in self._segments:
+            left = self.cell_rect(seg.hi).left()
+            right = self.cell_rect(seg.lo).right()
+            lr = QtCore.QRectF(left, 0, right - left, self.HEADER)
+            text = seg.label if p.fontMetrics().horizontalAdvance(seg.label) < lr.width() else seg.label[:1]
+            p.drawText(lr, QtCore.Qt.AlignmentFlag.AlignCenter, text)
+        p.end()
+
+    # -- mouse ----------------------------------------------------------------------
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        if event.button() != QtCore.Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        bit = self.bit_at(event.position())
+        if bit is None:
+            return
+        self.setFocus()
+        self._cursor = bit
+        self.edit_started.emit()
+        self._paint_value = 0 if self._bits >> bit & 1 else 1
+        self._painted = {bit}
+        self._write(bit, self._paint_value)
+
+    def mouseMoveEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        if self._paint_value is None:
+            return
+        bit = self.bit_at(event.position())
+        if bit is not None and bit not in self._painted:
+            self._painted.add(bit)
+            self._cursor = bit
+            self._write(bit, self._paint_value)
+
+    def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        if self._paint_value is not None:
+            self._paint_value = None
+            self._painted = set()
+            self.edit_finished.emit()
+
+    # -- keyboard -------------------------------------------------------------------
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:  # noqa: N802
+        key = event.key()
+        K = QtCore.Qt.Key
+        if key == K.Key_Left:
+            self._move(min(self._cursor + 1, self._width - 1))
+        elif key == K.Key_Right:
+            self._move(max(self._cursor - 1, 0))
+        elif key == K.Key_Home:
+            self._move(self._width - 1)
+        elif key == K.Key_End:
+            self._move(0)
+        elif key == K.Key_Space:
+            self._write(self._cursor, 0 if self._bits >> self._cursor & 1 else 1)
+        elif key in (K.Key_0, K.Key_1):
+            self._write(self._cursor, 1 if key == K.Key_1 else 0)
+            self._move(max(self._cursor - 1, 0))
+        else:
+            return super().keyPressEvent(event)
+        event.accept()
+
+    def _move(self, bit: int) -> None:
+        self._cursor = bit
+        self.update()
+
+    def _write(self, bit: int, value: int) -> None:
+        new = (self._bits | (1 << bit)) if value else (self._bits & ~(1 << bit))
+        if new != self._bits:
+            self._bits = new
+            self.update()
+            self.bits_changed.emit(new)
+        else:
+            self.update()

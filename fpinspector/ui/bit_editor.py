@@ -1,0 +1,192 @@
+"""Bit-field editor for one format: bit cells plus hex, decimal and sign/exponent/fraction fields."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import FloatFormat, get_format
+from . import bridge
+from .bit_cells import BitCells, format_segments
+
+__all__ = ["BitFieldEditor"]
+
+
+class BitFieldEditor(QtWidgets.QWidget):
+    """Edits one bit pattern of a :class:`FloatFormat`; every field stays in sync both ways.
+
+    Signals
+    -------
+    bits_changed(object) : a new pattern (int) from any of the editor's fields.
+    edit_started(), edit_finished() : around a click-drag over the bit cells.
+    error(str) : a field's text could not be read ("" when the error is cleared).
+    """
+
+    bits_changed = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+    error = QtCore.Signal(str)
+
+    def __init__(self, fmt: str | FloatFormat = "f32", title: str = "", parent=None,
+                 show_steps: bool = True) -> None:
+        super().__init__(parent)
+        self._fmt = get_format(fmt)
+        self._bits = 0
+        self.title = QtWidgets.QLabel(f"<b>{title}</b>" if title else "")
+        self.cells = BitCells(self._fmt.bits, format_segments(self._fmt))
+        self.hex_edit = QtWidgets.QLineEdit()
+        self.hex_edit.setToolTip("The pattern in hexadecimal; type a new one and press Enter.")
+        self.dec_edit = QtWidgets.QLineEdit()
+        self.dec_edit.setToolTip("The value as the shortest decimal that reads back to these bits. "
+                                 "Type a number (decimal, hex float, inf, nan) and press Enter: "
+                                 "it is rounded to the nearest pattern of this format.")
+        self.sign_box = QtWidgets.QCheckBox("−")
+        self.sign_box.setToolTip("Sign bit (set = negative). f11 and f10 have no sign bit.")
+        self.exp_spin = QtWidgets.QSpinBox()
+        self.exp_spin.setToolTip("Biased exponent field (0 = zero/denormal, all ones = INF/NaN).")
+        self.frac_edit = QtWidgets.QLineEdit()
+        self.frac_edit.setToolTip("Fraction field in hexadecimal (the bits after the binary point).")
+        self.down_btn = QtWidgets.QPushButton("◀ next down")
+        self.down_btn.setToolTip("Step to the next pattern toward −∞ (Alt+Left)")
+        self.up_btn = QtWidgets.QPushButton("next up ▶")
+        self.up_btn.setToolTip("Step to the next pattern toward +∞ (Alt+Right)")
+        self.error_label = QtWidgets.QLabel("")
+        self.error_label.setObjectName("error")
+        self.error_label.setStyleSheet("color: #c62828;")
+        self._build(show_steps)
+        self._connect()
+        self.set_format(self._fmt)
+
+    def _build(self, show_steps: bool) -> None:
+        row = QtWidgets.QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        for label, w, stretch in (("hex", self.hex_edit, 2), ("value", self.dec_edit, 4),
+                                  ("sign", self.sign_box, 0), ("exp", self.exp_spin, 0),
+                                  ("frac", self.frac_edit, 2)):
+            lab = QtWidgets.QLabel(label)
+            lab.setBuddy(w)
+            row.addWidget(lab)
+            row.addWidget(w, stretch)
+        if show_steps:
+            row.addWidget(self.down_btn)
+            row.addWidget(self.up_btn)
+        else:
+            self.down_btn.hide()
+            self.up_btn.hide()
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(2)
+        if self.title.text():
+            lay.addWidget(self.title)
+        lay.addWidget(self.cells)
+        lay.addLayout(row)
+        lay.addWidget(self.error_label)
+        self.error_label.hide()
+
+    def _connect(self) -> None:
+        self.cells.bits_changed.connect(self._push)
+        self.cells.edit_started.connect(self.edit_started)
+        self.cells.edit_finished.connect(self.edit_finished)
+        self.hex_edit.editingFinished.connect(self._push_hex)
+        self.dec_edit.editingFinished.connect(self._push_decimal)
+        self.sign_box.toggled.connect(lambda _=None: self._push_fields())
+        self.exp_spin.valueChanged.connect(lambda _=None: self._push_fields())
+        self.frac_edit.editingFinished.connect(self._push_fields)
+        self.up_btn.clicked.connect(lambda: self._push(int(self._fmt.next_up(self._bits))))
+        self.down_btn.clicked.connect(lambda: self._push(int(self._fmt.next_down(self._bits))))
+
+    # -- model -> widget ------------------------------------------------------------
+    @property
+    def fmt(self) -> FloatFormat:
+        return self._fmt
+
+    def bits(self) -> int:
+        return self._bits
+
+    def set_format(self, fmt: str | FloatFormat) -> None:
+        """Switch the editor to another format (the pattern is reset to its low bits)."""
+        self._fmt = get_format(fmt)
+        self.cells.set_layout(self._fmt.bits, format_segments(self._fmt))
+        self.sign_box.setEnabled(self._fmt.signed)
+        with _blocked(self.exp_spin):
+            self.exp_spin.setRange(0, self._fmt.exp_max)
+        self._bits = -1  # force a refresh
+        self.set_bits(0)
+
+    def set_bits(self, bits: int) -> None:
+        """Show ``bits`` in every field without emitting (STYLE.md 5: no echo loops)."""
+        bits = int(bits)
+        if bits == self._bits:
+            return
+        self._bits = bits
+        f = self._fmt
+        s, e, m = (int(x) for x in f.fields(np.asarray(bits, dtype=f.dtype)))
+        self.cells.set_bits(bits)
+        with _blocked(self.hex_edit, self.dec_edit, self.sign_box, self.exp_spin, self.frac_edit):
+            self.hex_edit.setText(f"0x{bits:0{(f.bits + 3) // 4}X}")
+            self.dec_edit.setText(bridge.value_text(f.name, bits))
+            self.dec_edit.setCursorPosition(0)
+            self.sign_box.setChecked(bool(s))
+            self.exp_spin.setValue(e)
+            self.frac_edit.setText(f"0x{m:0{(f.frac_bits + 3) // 4}X}")
+        self._set_error("")
+
+    def set_diff_mask(self, mask: int) -> None:
+        self.cells.set_diff_mask(mask)
+
+    # -- widget -> model ------------------------------------------------------------
+    def _push(self, bits: int) -> None:
+        self.set_bits(bits)
+        self.bits_changed.emit(int(bits))
+
+    def _push_hex(self) -> None:
+        text = self.hex_edit.text().strip().lower().replace("_", "").replace(" ", "")
+        try:
+            value = int(text.removeprefix("0x"), 16)
+            if value >> self._fmt.bits:
+                raise ValueError(f"0x{value:X} is wider than {self._fmt.bits} bits")
+        except ValueError as exc:
+            msg = str(exc) if "wider" in str(exc) else f"not a hex pattern: {text!r}"
+            return self._set_error(f"hex: {msg}")
+        if value != self._bits:
+            self._push(value)
+
+    def _push_decimal(self) -> None:
+        text = self.dec_edit.text()
+        if text == bridge.value_text(self._fmt.name, self._bits):
+            return
+        try:
+            value = bridge.encode_text(self._fmt.name, text)
+        except ValueError as exc:
+            return self._set_error(f"value: {exc}")
+        self._push(value)
+
+    def _push_fields(self) -> None:
+        try:
+            frac = int(self.frac_edit.text().strip().lower().removeprefix("0x") or "0", 16)
+            value = int(self._fmt.compose(int(self.sign_box.isChecked() and self._fmt.signed),
+                                          self.exp_spin.value(), frac))
+        except ValueError as exc:
+            return self._set_error(f"fraction: {exc}")
+        if value != self._bits:
+            self._push(value)
+
+    def _set_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setVisible(bool(message))
+        self.error.emit(message)
+
+
+class _blocked:
+    """Block the signals of some widgets for the duration of a ``with`` (napari qt_signals_blocked)."""
+
+    def __init__(self, *widgets: QtCore.QObject) -> None:
+        self._widgets = widgets
+        self._old: list[bool] = []
+
+    def __enter__(self) -> None:
+        self._old = [w.blockSignals(True) for w in self._widgets]
+
+    def __exit__(self, *exc) -> None:
+        for w, old in zip(self._widgets, self._old):
+            w.blockSignals(old)

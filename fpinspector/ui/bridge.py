@@ -1,0 +1,118 @@
+"""The UI's single doorway to the model: parsing, describing, converting, evaluating, the GPU.
+
+Every number the app shows comes from ``fpinspector.model`` / ``fpinspector.gpu`` through
+these functions; the widgets format strings only. Pieces owned by other modules are imported
+lazily so the app still starts (with a clear note) when one of them is missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..model.formats import FORMATS, get_format
+
+__all__ = ["ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note"]
+
+
+@dataclass(frozen=True)
+class ParsedItem:
+    """One pasted value: its format name, bit pattern and the parser's kind label."""
+
+    fmt: str
+    bits: int
+    kind: str
+
+
+def optional(module: str, name: str) -> Any | None:
+    """``module.name`` when that part of the model exists yet, else None."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+def missing_note(what: str) -> str:
+    return f"({what} is not available in this build)"
+
+
+def parse_values(text: str, fmt: str | None = None) -> list[ParsedItem]:
+    """Parse pasted text with the model's parser (RULES.md formats); ValueError on bad input."""
+    parse = optional("fpinspector.model", "parse")
+    if parse is None:
+        parse = optional("fpinspector.model.parse", "parse")
+    if parse is None:
+        raise ValueError("the paste parser is not available in this build")
+    items = parse(text, format=fmt)
+    out = []
+    for it in items:
+        f = it.format if isinstance(it.format, str) else get_format(it.format).name
+        out.append(ParsedItem(get_format(f).name, int(it.bits), str(getattr(it, "kind", ""))))
+    if not out:
+        raise ValueError("nothing to paste: no value found in the text")
+    return out
+
+
+def encode_text(fmt: str, text: str) -> int:
+    """Bits of a decimal/hex-float/special typed into a field of format ``fmt``.
+
+    Uses the parser when present (it knows every notation); otherwise the format's own exact
+    round-to-nearest-even encoder for decimal text.
+    """
+    t = text.strip()
+    if not t:
+        raise ValueError("empty value")
+    try:
+        items = parse_values(t, fmt)
+    except ValueError as exc:
+        if "not available" not in str(exc):
+            raise
+        try:
+            return int(get_format(fmt).encode(t))
+        except (ArithmeticError, ValueError) as exc2:
+            raise ValueError(f"not a number: {t!r}") from exc2
+    if len(items) != 1:
+        raise ValueError(f"expected one value, found {len(items)}")
+    item = items[0]
+    if item.fmt != get_format(fmt).name:
+        return convert_bits(item.bits, item.fmt, fmt)
+    return item.bits
+
+
+def value_text(fmt: str, bits: int) -> str:
+    """Shortest decimal that reads back to ``bits`` (from describe when available)."""
+    info = describe(fmt, bits)
+    if info is not None and getattr(info, "shortest", None) is not None:
+        return str(info.shortest)
+    f = get_format(fmt)
+    v = float(f.decode(np.asarray(bits, dtype=f.dtype)))
+    if f.bits == 32:
+        return repr(np.float32(v)).removeprefix("np.float32(").removesuffix(")")
+    if f.bits == 16 and f.signed:
+        return repr(np.float16(v)).removeprefix("np.float16(").removesuffix(")")
+    return repr(v)
+
+
+def describe(fmt: str, bits: int) -> Any | None:
+    """The model's ValueInfo for one pattern, or None when describe is not available."""
+    fn = optional("fpinspector.model.describe", "describe")
+    if fn is None:
+        return None
+    return fn(int(bits), get_format(fmt))
+
+
+def convert_bits(bits: int, src: str, dst: str, variant: str = "d3d") -> int:
+    """One pattern through the model's conversion (CONV-* rules) as a Python int."""
+    convert = optional("fpinspector.model.convert", "convert")
+    if convert is None:
+        raise ValueError("conversions are not available in this build")
+    res = convert(np.asarray(bits, dtype=get_format(src).dtype), get_format(src).name,
+                  get_format(dst).name, variant)
+    return int(np.asarray(res.bits))
+
+
+def format_names() -> list[str]:
+    return list(FORMATS)

@@ -1,0 +1,61 @@
+"""Colours for bit fields and verdicts, in a light and a dark variant that follow the system."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+__all__ = ["BitColors", "LIGHT", "DARK", "is_dark", "colors", "apply_system_palette"]
+
+
+@dataclass(frozen=True)
+class BitColors:
+    """Cell colours per bit kind (sign / exponent / fraction), text and highlights."""
+
+    sign: str
+    exp: str
+    frac: str
+    text: str
+    grid: str
+    diff: str
+    ok: str
+    bad: str
+    focus: str
+
+    def kind(self, kind: str) -> QtGui.QColor:
+        """Background colour of a cell of ``kind`` ("sign", "exp" or "frac")."""
+        return QtGui.QColor(getattr(self, kind))
+
+
+LIGHT = BitColors(sign="#f2b8b5", exp="#a8d5ff", frac="#c6ecc0", text="#1b1b1b",
+                  grid="#7d7d7d", diff="#d81b60", ok="#1b7f3b", bad="#c62828", focus="#ff8f00")
+DARK = BitColors(sign="#8c3b37", exp="#2f5f8f", frac="#3d6b35", text="#f2f2f2",
+                 grid="#a0a0a0", diff="#ff4f8b", ok="#66d17a", bad="#ff6b6b", focus="#ffb74d")
+
+
+def is_dark() -> bool:
+    """Whether the application's current palette is dark (the system scheme where Qt knows it)."""
+    app = QtWidgets.QApplication.instance()
+    if app is not None:
+        hints = QtGui.QGuiApplication.styleHints()
+        scheme = getattr(hints, "colorScheme", None)
+        if scheme is not None:
+            value = scheme()
+            if value == QtCore.Qt.ColorScheme.Dark:
+                return True
+            if value == QtCore.Qt.ColorScheme.Light:
+                return False
+        window = app.palette().color(QtGui.QPalette.ColorRole.Window)
+        return window.lightness() < 128
+    return False
+
+
+def colors() -> BitColors:
+    """The bit colours matching the current light/dark palette."""
+    return DARK if is_dark() else LIGHT
+
+
+def apply_system_palette(app: QtWidgets.QApplication) -> None:
+    """Use the Fusion style so the system light/dark scheme is honoured on every platform."""
+    app.setStyle("Fusion")
