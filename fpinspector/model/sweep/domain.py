@@ -1,0 +1,275 @@
+"""Sweep input domains: unary ranges (bit ranges, linear/log values, every pattern) and A x B grids.
+
+A domain never materialises more than one chunk of operands: element ``k`` of a domain is
+computed from ``k`` alone, so a 2^32-element sweep streams in bounded memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from ..formats import FloatFormat, get_format
+
+__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "parse_axis", "parse_domain"]
+
+AXIS_KINDS = ("bits", "linear", "log", "all")
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One operand's samples: ``n`` bit patterns of ``fmt`` generated from their index.
+
+    Parameters
+    ----------
+    fmt : FloatFormat
+        Format of the operand patterns.
+    kind : {"bits", "linear", "log", "all"}
+        ``bits``: patterns ``start..stop`` (inclusive, as unsigned integers), ``n`` evenly
+        spaced in pattern space (every pattern when ``n`` is the span). ``linear`` /
+        ``log``: ``n`` values from ``start`` to ``stop`` spaced evenly (log: geometrically,
+        both ends of one sign and nonzero), each rounded to the nearest pattern.
+        ``all``: every pattern of the format.
+    start, stop : float
+        Ends of the range (patterns for ``bits``, values otherwise; ignored for ``all``).
+    n : int
+        Number of samples.
+    """
+
+    fmt: FloatFormat
+    kind: str
+    start: float
+    stop: float
+    n: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in AXIS_KINDS:
+            raise ValueError(f"unknown axis kind {self.kind!r}; choose one of {', '.join(AXIS_KINDS)}")
+        if self.kind == "bits":
+            lo, hi = int(self.start), int(self.stop)
+            if lo < 0 or hi > self.fmt.mask or lo > hi:
+                raise ValueError(
+                    f"bit range 0x{lo:X}..0x{hi:X} is not an increasing range of "
+                    f"{self.fmt.name} patterns (0..0x{self.fmt.mask:X})"
+                )
+            if self.n > hi - lo + 1 or self.n < 1:
+                raise ValueError(f"bit range 0x{lo:X}..0x{hi:X} holds only {hi - lo + 1} patterns")
+        elif self.n < 1:
+            raise ValueError(f"an axis needs at least one sample, got n={self.n}")
+        if self.kind in ("linear", "log"):
+            lo, hi = float(self.start), float(self.stop)
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                raise ValueError("value ranges need finite ends")
+            if self.kind == "log" and (lo == 0 or hi == 0 or (lo < 0) != (hi < 0)):
+                raise ValueError("a log range needs two nonzero ends of the same sign")
+        elif self.kind == "all" and self.n != 1 << self.fmt.bits:
+            raise ValueError(f"'all' on {self.fmt.name} has exactly {1 << self.fmt.bits} samples")
+
+    # ------------------------------------------------------------------------------
+    @classmethod
+    def every(cls, fmt: str | FloatFormat) -> "Axis":
+        """Every pattern of ``fmt`` in increasing pattern order."""
+        f = get_format(fmt)
+        return cls(f, "all", 0, f.mask, 1 << f.bits)
+
+    @classmethod
+    def bit_range(cls, fmt: str | FloatFormat, start: int, stop: int, n: int | None = None) -> "Axis":
+        """Patterns ``start..stop`` inclusive (all of them, or ``n`` evenly spaced)."""
+        f = get_format(fmt)
+        return cls(f, "bits", int(start), int(stop), int(n) if n else int(stop) - int(start) + 1)
+
+    @classmethod
+    def linear(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
+        """``n`` values evenly spaced from ``start`` to ``stop``, rounded to patterns."""
+        return cls(get_format(fmt), "linear", float(start), float(stop), int(n))
+
+    @classmethod
+    def log(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
+        """``n`` values geometrically spaced from ``start`` to ``stop``, rounded to patterns."""
+        return cls(get_format(fmt), "log", float(start), float(stop), int(n))
+
+    # ------------------------------------------------------------------------------
+    @property
+    def is_log(self) -> bool:
+        return self.kind == "log"
+
+    def patterns(self, i0: int = 0, i1: int | None = None) -> np.ndarray:
+        """Patterns of samples ``i0..i1-1`` in the format's storage dtype (vectorized)."""
+        i1 = self.n if i1 is None else i1
+        if not 0 <= i0 <= i1 <= self.n:
+            raise ValueError(f"sample range {i0}..{i1} outside 0..{self.n}")
+        idx = np.arange(i0, i1, dtype=np.int64)
+        if self.kind in ("all", "bits"):
+            lo, span = int(self.start), int(self.stop) - int(self.start)
+            if self.n == span + 1:
+                pats = idx + lo
+            else:  # evenly spaced in pattern space: floor(i * span / (n - 1)), exact in ints
+                step, rem = divmod(span, max(self.n - 1, 1))
+                pats = lo + idx * step + (idx * rem) // max(self.n - 1, 1)
+            return pats.astype(self.fmt.dtype)
+        t = idx / max(self.n - 1, 1)
+        if self.kind == "linear":
+            vals = self.start + (self.stop - self.start) * t
+        else:
+            sgn = -1.0 if self.start < 0 else 1.0
+            la, lb = np.log(abs(self.start)), np.log(abs(self.stop))
+            vals = sgn * np.exp(la + (lb - la) * t)
+            vals[idx == 0] = self.start  # ends land exactly where asked
+            vals[idx == self.n - 1] = self.stop
+        return np.asarray(self.fmt.encode(vals, "rne_sat"), dtype=self.fmt.dtype).reshape(-1)
+
+    def values(self) -> np.ndarray:
+        """Decoded value of every sample (float64): what plots put on their axes."""
+        return self.fmt.decode(self.patterns())
+
+    def describe(self) -> str:
+        """The spec string :func:`parse_axis` reads back."""
+        if self.kind == "all":
+            return "all"
+        if self.kind == "bits":
+            return f"bits:0x{int(self.start):X}:0x{int(self.stop):X}:{self.n}"
+        return f"{'lin' if self.kind == 'linear' else 'log'}:{self.start!r}:{self.stop!r}:{self.n}"
+
+
+@dataclass(frozen=True)
+class UnaryDomain:
+    """Inputs of a one-operand op: the samples of one axis."""
+
+    axis: Axis
+
+    @property
+    def size(self) -> int:
+        return self.axis.n
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return (self.axis.n,)
+
+    @property
+    def arity(self) -> int:
+        return 1
+
+    @property
+    def axes(self) -> tuple[Axis, ...]:
+        return (self.axis,)
+
+    def operands(self, k0: int, k1: int) -> tuple[np.ndarray, ...]:
+        """Operand patterns of elements ``k0..k1-1``."""
+        return (self.axis.patterns(k0, k1),)
+
+    def describe(self) -> str:
+        return self.axis.describe()
+
+
+class GridDomain:
+    """Inputs of a two-operand op: every pair of A x B, row-major (A = rows, B = columns).
+
+    Element ``k`` is ``(A[k // nb], B[k % nb])``. Both axes are materialised once (at most
+    2^16 patterns each for exhaustive f16), the pairs never are.
+    """
+
+    def __init__(self, a: Axis, b: Axis) -> None:
+        self.a, self.b = a, b
+        self._pa = a.patterns()
+        self._pb = b.patterns()
+
+    @property
+    def size(self) -> int:
+        return self.a.n * self.b.n
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.a.n, self.b.n)
+
+    @property
+    def arity(self) -> int:
+        return 2
+
+    @property
+    def axes(self) -> tuple[Axis, Axis]:
+        return (self.a, self.b)
+
+    def operands(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
+        """Operand patterns of flat elements ``k0..k1-1`` (A varies slowest)."""
+        if not 0 <= k0 <= k1 <= self.size:
+            raise ValueError(f"element range {k0}..{k1} outside 0..{self.size}")
+        k = np.arange(k0, k1, dtype=np.int64)
+        ia, ib = np.divmod(k, self.b.n)
+        return self._pa[ia], self._pb[ib]
+
+    def tiles(self, rows: int, cols: int) -> Iterator[tuple[int, int, "GridDomain"]]:
+        """Sub-grids of at most ``rows x cols`` (bit-range axes), with their top-left cell.
+
+        Tiling keeps exhaustive grids such as all f16 x all f16 in pieces a map can show
+        or a file can hold; only bit-range and every-pattern axes can be tiled exactly.
+        """
+        for ax in (self.a, self.b):
+            if ax.kind not in ("all", "bits") or ax.n != int(ax.stop) - int(ax.start) + 1:
+                raise ValueError("only contiguous bit-range axes can be tiled")
+        for r0 in range(0, self.a.n, rows):
+            for c0 in range(0, self.b.n, cols):
+                ra = Axis.bit_range(self.a.fmt, int(self.a.start) + r0,
+                                    int(self.a.start) + min(r0 + rows, self.a.n) - 1)
+                rb = Axis.bit_range(self.b.fmt, int(self.b.start) + c0,
+                                    int(self.b.start) + min(c0 + cols, self.b.n) - 1)
+                yield r0, c0, GridDomain(ra, rb)
+
+    def describe(self) -> str:
+        return f"{self.a.describe()} x {self.b.describe()}"
+
+
+Domain = UnaryDomain | GridDomain
+
+
+def _num(text: str) -> float:
+    t = text.strip().lower()
+    if t.startswith(("0x", "-0x", "+0x")) and "p" in t:
+        return float.fromhex(t)
+    return float(t)
+
+
+def parse_axis(spec: str, fmt: str | FloatFormat, default_n: int = 1024) -> Axis:
+    """Read an axis spec: ``all``, ``bits:LO:HI[:N]``, ``lin:A:B[:N]``, ``log:A:B[:N]``.
+
+    Patterns are integers (hex ``0x3F800000`` or decimal); values are decimal or hex floats.
+    Bad specs raise ``ValueError`` naming what is wrong.
+    """
+    f = get_format(fmt)
+    parts = [p.strip() for p in spec.strip().split(":")]
+    kind = parts[0].lower()
+    try:
+        if kind == "all":
+            if len(parts) != 1:
+                raise ValueError("'all' takes no arguments")
+            return Axis.every(f)
+        if kind in ("bits", "lin", "linear", "log") and len(parts) not in (3, 4):
+            raise ValueError("expected KIND:START:STOP[:N]")
+        n = int(parts[3]) if len(parts) == 4 else None
+        if kind == "bits":
+            return Axis.bit_range(f, int(parts[1], 0), int(parts[2], 0), n)
+        if kind in ("lin", "linear"):
+            return Axis.linear(f, _num(parts[1]), _num(parts[2]), n or default_n)
+        if kind == "log":
+            return Axis.log(f, _num(parts[1]), _num(parts[2]), n or default_n)
+    except ValueError as exc:
+        raise ValueError(f"bad domain {spec!r}: {exc}") from None
+    raise ValueError(f"bad domain {spec!r}: kind must be all, bits, lin or log")
+
+
+def parse_domain(spec: str, fmt: str | FloatFormat, arity: int, default_n: int = 1024) -> Domain:
+    """Read a domain: one axis spec for unary ops; ``SPEC_A x SPEC_B`` (or one spec used
+    for both operands) for binary ops."""
+    if arity not in (1, 2):
+        raise ValueError(f"sweeps cover one- and two-operand ops, not {arity}-operand ones")
+    parts = [p for p in spec.split(" x ")] if " x " in spec else [spec]
+    if arity == 1:
+        if len(parts) != 1:
+            raise ValueError(f"a unary op takes one axis, got {spec!r}")
+        return UnaryDomain(parse_axis(parts[0], fmt, default_n))
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise ValueError(f"a binary op takes 'A x B', got {spec!r}")
+    return GridDomain(parse_axis(parts[0], fmt, default_n), parse_axis(parts[1], fmt, default_n))

@@ -1,0 +1,211 @@
+"""Streaming sweep summaries: ULP-error histograms, worst inputs, class and rule counts.
+
+A :class:`Summary` is fed one chunk at a time and keeps O(bins + K + N) state, so an
+exhaustive 2^32 sweep needs no per-element storage. Everything is vectorized per chunk.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..formats import CLASS_NAMES, FORMATS, get_format
+
+__all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "ERROR_COLUMNS"]
+
+#: Error columns a sweep may produce, as (column, meaning).
+ERROR_COLUMNS: dict[str, str] = {
+    "err_gpu_model": "GPU vs model (signed steps)",
+    "err_gpu": "GPU vs exact (ULP)",
+    "err_model": "model vs exact (ULP)",
+}
+
+#: Upper edges of the |error| bins: 0 exactly, (0, .5], (.5, 1], (1, 2], ... (2^31, max], inf.
+HIST_EDGES = np.array(
+    [0.0, 0.5, 1.0] + [2.0**k for k in range(1, 32)] + [np.finfo(np.float64).max, np.inf]
+)
+
+
+def hist_labels() -> list[str]:
+    """Readable name of each histogram bin (the last one counts NaN errors)."""
+    out = ["0"]
+    for lo, hi in zip(HIST_EDGES[:-3], HIST_EDGES[1:-2]):
+        out.append(f"({lo:g},{hi:g}]")
+    out += [f">{HIST_EDGES[-3]:g}", "inf", "nan"]
+    return out
+
+
+def histogram_counts(err: np.ndarray) -> np.ndarray:
+    """Counts of |err| per :data:`HIST_EDGES` bin plus a final NaN bin (int64)."""
+    idx = np.searchsorted(HIST_EDGES, np.abs(np.asarray(err, dtype=np.float64)).ravel(), "left")
+    return np.bincount(idx, minlength=len(HIST_EDGES) + 1).astype(np.int64)
+
+
+class Summary:
+    """Mergeable, bounded-size summary of a sweep.
+
+    Parameters
+    ----------
+    fmt : str
+        Operand format name.
+    result_format : str
+        Result format name (``"bool"`` for comparisons).
+    top_k : int
+        How many worst inputs to keep per error column.
+    first_n : int
+        How many non-conformant inputs to keep (the first ones in sweep order).
+    """
+
+    def __init__(self, fmt: str, result_format: str, top_k: int = 10, first_n: int = 100) -> None:
+        self.fmt = get_format(fmt).name
+        self.result_format = result_format
+        self.top_k, self.first_n = int(top_k), int(first_n)
+        self.total = 0
+        self.hist: dict[str, np.ndarray] = {}
+        self.worst: dict[str, dict[str, np.ndarray]] = {}
+        self.operand_classes: list[np.ndarray] = []
+        self.result_classes: dict[str, np.ndarray] = {}
+        self.fired: dict[str, int] = {}
+        self.conformant: dict[str, int] = {}
+        self.nonconformant: dict[str, np.ndarray] | None = None
+
+    # --------------------------------------------------------------------------------
+    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
+        """Fold in one chunk: elements ``k0..k0+n-1`` with their operands and stage outputs."""
+        n = len(operands[0])
+        fmt = FORMATS[self.fmt]
+        self.total += n
+        if not self.operand_classes:
+            self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in operands]
+        for acc, ops in zip(self.operand_classes, operands):
+            acc += np.bincount(fmt.class_codes(ops), minlength=len(CLASS_NAMES))
+        rfmt = FORMATS.get(self.result_format)
+        for col in ("model", "gpu"):
+            if col in out and rfmt is not None:
+                acc = self.result_classes.setdefault(col, np.zeros(len(CLASS_NAMES), np.int64))
+                acc += np.bincount(rfmt.class_codes(out[col]), minlength=len(CLASS_NAMES))
+        for rule, mask in out.get("fired", {}).items():
+            self.fired[rule] = self.fired.get(rule, 0) + int(np.count_nonzero(mask))
+        for col in ("ok_model", "ok_gpu"):
+            if col in out:
+                self.conformant[col] = self.conformant.get(col, 0) + int(np.count_nonzero(out[col]))
+        for col in ERROR_COLUMNS:
+            if col in out:
+                self._add_errors(col, k0, operands, out)
+        self._add_nonconformant(k0, operands, out)
+
+    def _row_fields(self, sel: np.ndarray, k0: int, operands, out) -> dict[str, np.ndarray]:
+        rows = {"index": (k0 + sel).astype(np.int64)}
+        for i, ops in enumerate(operands):
+            rows[f"op{i}"] = np.asarray(ops)[sel].astype(np.uint64)
+        for col in ("model", "gpu"):
+            if col in out:
+                rows[col] = np.asarray(out[col])[sel].astype(np.uint64)
+        if "exact" in out:
+            rows["exact"] = np.asarray(out["exact"], dtype=np.float64)[sel]
+        for col in ERROR_COLUMNS:
+            if col in out:
+                rows[col] = np.asarray(out[col], dtype=np.float64)[sel]
+        return rows
+
+    def _add_errors(self, col: str, k0: int, operands, out) -> None:
+        err = np.asarray(out[col], dtype=np.float64)
+        h = histogram_counts(err)
+        self.hist[col] = self.hist.get(col, 0) + h
+        key = np.abs(err)
+        key = np.where(np.isnan(key), -1.0, key)
+        k = min(self.top_k, len(key))
+        if k == 0:
+            return
+        sel = np.argpartition(-key, k - 1)[:k] if k < len(key) else np.arange(len(key))
+        sel = sel[key[sel] >= 0]
+        cand = self._row_fields(sel, k0, operands, out)
+        cand["key"] = key[sel]
+        old = self.worst.get(col)
+        if old is not None:
+            cand = {f: np.concatenate([old[f], cand[f]]) for f in old}
+        order = np.lexsort((cand["index"], -cand["key"]))[: self.top_k]
+        self.worst[col] = {f: v[order] for f, v in cand.items()}
+
+    def _add_nonconformant(self, k0: int, operands, out) -> None:
+        col = "ok_gpu" if "ok_gpu" in out else "ok_model" if "ok_model" in out else None
+        if col is None:
+            return
+        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
+        if have >= self.first_n:
+            return
+        sel = np.flatnonzero(~np.asarray(out[col], dtype=bool))[: self.first_n - have]
+        rows = self._row_fields(sel, k0, operands, out)
+        if self.nonconformant is None:
+            self.nonconformant = rows
+        else:
+            self.nonconformant = {
+                f: np.concatenate([self.nonconformant[f], rows[f]]) for f in rows
+            }
+
+    # --------------------------------------------------------------------------------
+    def max_error(self, col: str) -> float:
+        """Largest |error| seen in ``col`` (NaN errors ignored; NaN if none)."""
+        w = self.worst.get(col)
+        return float(w["key"][0]) if w is not None and len(w["key"]) else float("nan")
+
+    def nonconformant_count(self) -> int:
+        """Elements not allowed by the rule set (GPU when captured, else the model)."""
+        col = "ok_gpu" if "ok_gpu" in self.conformant else "ok_model"
+        return self.total - self.conformant.get(col, self.total)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (what .npz metadata and CSV summaries hold)."""
+        def rows(d: dict[str, np.ndarray] | None) -> list[dict[str, Any]]:
+            if not d:
+                return []
+            n = len(d["index"])
+            return [{f: _py(v[i]) for f, v in d.items()} for i in range(n)]
+
+        return {
+            "format": self.fmt,
+            "result_format": self.result_format,
+            "total": self.total,
+            "histogram_labels": hist_labels(),
+            "histograms": {c: h.tolist() for c, h in self.hist.items()},
+            "max_error": {c: self.max_error(c) for c in self.hist},
+            "worst": {c: rows(w) for c, w in self.worst.items()},
+            "operand_classes": [dict(zip(CLASS_NAMES, a.tolist())) for a in self.operand_classes],
+            "result_classes": {c: dict(zip(CLASS_NAMES, a.tolist()))
+                               for c, a in self.result_classes.items()},
+            "fired": dict(self.fired),
+            "conformant": dict(self.conformant),
+            "nonconformant_count": self.nonconformant_count(),
+            "first_nonconformant": rows(self.nonconformant),
+        }
+
+    def format_text(self) -> str:
+        """Plain-text report for the CLI."""
+        d = self.to_dict()
+        lines = [f"elements: {d['total']}  ({d['format']} -> {d['result_format']})"]
+        for col, name in ERROR_COLUMNS.items():
+            if col not in self.hist:
+                continue
+            lines.append(f"{name}: max |error| {d['max_error'][col]:g}")
+            h = d["histograms"][col]
+            lines += [f"  {lab:>14}  {c}" for lab, c in zip(d["histogram_labels"], h) if c]
+            for r in d["worst"][col][:3]:
+                ops = " ".join(f"0x{r[k]:X}" for k in r if k.startswith("op"))
+                lines.append(f"  worst: #{r['index']} operands {ops} error {r['key']:g}")
+        for col, n in d["conformant"].items():
+            lines.append(f"{col}: {n}/{d['total']} conformant")
+        if d["fired"]:
+            lines.append("rules fired: " + ", ".join(f"{r}={n}" for r, n in sorted(d["fired"].items()) if n))
+        for r in d["first_nonconformant"][:5]:
+            ops = " ".join(f"0x{r[k]:X}" for k in r if k.startswith("op"))
+            lines.append(f"non-conformant: #{r['index']} operands {ops}")
+        return "\n".join(lines)
+
+
+def _py(v: Any) -> Any:
+    if isinstance(v, np.floating):
+        return float(v)
+    if isinstance(v, (np.integer, np.bool_)):
+        return int(v)
+    return v
