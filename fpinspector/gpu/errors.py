@@ -1,0 +1,26 @@
+"""Errors the GPU layer raises: no usable GL, and shaders that do not compile."""
+
+from __future__ import annotations
+
+__all__ = ["GpuUnavailable", "ShaderError"]
+
+
+class GpuUnavailable(Exception):
+    """No usable OpenGL context (or not the capture path that was asked for).
+
+    The UI shows ``.message`` as is; nothing else in fpinspector needs a GPU.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ShaderError(Exception):
+    """A generated shader failed to compile or link: carries the op name and the GLSL log."""
+
+    def __init__(self, op: str, log: str, source: str = "") -> None:
+        super().__init__(f"shader for op {op!r} failed to compile/link:\n{log}")
+        self.op = op
+        self.log = log
+        self.source = source

@@ -1,0 +1,71 @@
+"""The two raw GL calls moderngl does not expose with the pixel types we need.
+
+``glReadPixels`` / ``glTexSubImage2D`` with ``GL_UNSIGNED_INT_10F_11F_11F_REV`` (the packed
+R11G11B10 word, exactly as stored) and ``GL_BYTE`` (raw SNORM8 codes), via ctypes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from typing import Any
+
+import numpy as np
+
+__all__ = ["RawGL", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_UNSIGNED_INT_10F_11F_11F_REV"]
+
+GL_TEXTURE_2D = 0x0DE1
+GL_RGB = 0x1907
+GL_RGBA = 0x1908
+GL_BYTE = 0x1400
+GL_UNSIGNED_INT_10F_11F_11F_REV = 0x8C3B
+
+_READ = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                         ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
+_SUB = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                        ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
+
+
+def _proc(name: bytes) -> int | None:
+    """Function pointer from EGL (headless Linux) or straight from the GL library."""
+    egl_name = ctypes.util.find_library("EGL")
+    if egl_name:
+        try:
+            egl = ctypes.CDLL(egl_name)
+            egl.eglGetProcAddress.restype = ctypes.c_void_p
+            egl.eglGetProcAddress.argtypes = [ctypes.c_char_p]
+            ptr = egl.eglGetProcAddress(name)
+            if ptr:
+                return ptr
+        except OSError:
+            pass
+    for lib in ("GL", "OpenGL", "opengl32"):
+        path = ctypes.util.find_library(lib)
+        if not path:
+            continue
+        try:
+            fn: Any = getattr(ctypes.CDLL(path), name.decode())
+            return ctypes.cast(fn, ctypes.c_void_p).value
+        except (OSError, AttributeError):
+            continue
+    return None
+
+
+class RawGL:
+    """Lazily bound raw entry points; ``available`` is False where none could be found."""
+
+    def __init__(self) -> None:
+        read, sub = _proc(b"glReadPixels"), _proc(b"glTexSubImage2D")
+        self.available = bool(read and sub)
+        self._read = _READ(read) if read else None
+        self._sub = _SUB(sub) if sub else None
+
+    def read_pixels(self, width: int, rows: int, fmt: int, typ: int, out: np.ndarray) -> None:
+        """Read the bound framebuffer's colour attachment 0 into ``out`` (C-contiguous)."""
+        assert out.flags.c_contiguous
+        self._read(0, 0, width, rows, fmt, typ, out.ctypes.data)
+
+    def tex_sub_image(self, width: int, rows: int, fmt: int, typ: int, data: np.ndarray) -> None:
+        """Upload into the texture bound to GL_TEXTURE_2D on the active unit, bits unchanged."""
+        data = np.ascontiguousarray(data)
+        self._sub(GL_TEXTURE_2D, 0, 0, 0, width, rows, fmt, typ, data.ctypes.data)

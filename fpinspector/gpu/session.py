@@ -1,0 +1,264 @@
+"""GpuSession: one moderngl context, its capture paths, and the public capture/convert API."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import moderngl
+import numpy as np
+
+from .compute_path import ComputePath
+from .conversions import HW_CONVERSIONS, HardwareConversions
+from .errors import GpuUnavailable
+from .fragment_path import FragmentPath
+from .shaders import KERNELS, find_kernel, missing_requirements
+
+__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS"]
+
+PATHS = ("auto", "compute", "fragment")
+HALF_FLOAT_EXTENSIONS = ("GL_AMD_gpu_shader_half_float", "GL_NV_gpu_shader5")
+BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
+
+
+def _create_context(backend: str | None) -> moderngl.Context:
+    """Headless context: EGL first (Linux), then the platform default; GL 4.3, then 3.3."""
+    attempts: list[tuple[str | None, int]] = []
+    backends = [backend] if backend else ["egl", None]
+    for b in backends:
+        attempts += [(b, 430), (b, 330)]
+    errors = []
+    for b, req in attempts:
+        kwargs: dict[str, Any] = {"standalone": True, "require": req}
+        if b:
+            kwargs["backend"] = b
+        try:
+            return moderngl.create_context(**kwargs)
+        except Exception as exc:  # moderngl/glcontext raise several types
+            errors.append(f"{b or 'default'} GL {req // 100}.{req % 100 // 10}: {exc}")
+    raise GpuUnavailable(
+        "No usable OpenGL context (GPU capture needs GL 3.3 or later; on Linux without a GPU "
+        "install Mesa's EGL/llvmpipe packages). Tried: " + "; ".join(errors)
+    )
+
+
+def _words(x: Any, wide: bool, op: str, index: int) -> np.ndarray:
+    """Operand bit patterns -> raw uint32/uint64 words; floats and out-of-range are errors."""
+    a = np.asarray(x)
+    if a.dtype == np.bool_:
+        a = a.astype(np.uint8)
+    if a.dtype.kind not in "iu":
+        raise ValueError(
+            f"{op}: operand {index} must be integer bit patterns, got dtype {a.dtype}"
+        )
+    limit = (1 << 64) if wide else (1 << 32)
+    if a.size and a.dtype.kind == "u" and int(a.max()) >= limit:
+        raise ValueError(f"{op}: operand {index} has patterns wider than {64 if wide else 32} bits")
+    if a.size and a.dtype.kind == "i" and int(a.min()) < -(limit >> 1):
+        raise ValueError(f"{op}: operand {index} is out of range for its format")
+    return a.astype(np.uint64 if wide else np.uint32)
+
+
+class GpuSession:
+    """Runs fpinspector ops on the local GPU and returns raw result bit patterns.
+
+    Parameters
+    ----------
+    ctx : moderngl.Context
+        The context to use; the session releases it on ``close()`` when ``owns_context``.
+    path : {"auto", "compute", "fragment"}
+        Default capture path. "auto" takes compute shaders when GL 4.3 is there.
+
+    Notes
+    -----
+    Operands are uploaded as raw bits (uintBitsToFloat in the shader), so no upload can
+    flush or quiet them; programs are compiled once per (op, format, path) and cached.
+    """
+
+    def __init__(self, ctx: moderngl.Context, path: str = "auto", owns_context: bool = True,
+                 chunk: int | None = None) -> None:
+        if path not in PATHS:
+            raise ValueError(f"path must be one of {PATHS}, got {path!r}")
+        self.ctx = ctx
+        self._owns = owns_context
+        kw = {"chunk": chunk} if chunk else {}
+        self._paths: dict[str, Any] = {}
+        if ctx.version_code >= 430:
+            self._paths["compute"] = ComputePath(ctx, **kw)
+        self._paths["fragment"] = FragmentPath(ctx, **kw)
+        if path == "compute" and "compute" not in self._paths:
+            raise GpuUnavailable(
+                f"compute path needs GL 4.3; this context is {ctx.info['GL_VERSION']}"
+            )
+        self.path = "compute" if path == "auto" and "compute" in self._paths else (
+            "fragment" if path == "auto" else path)
+        self._hw: HardwareConversions | None = None
+
+    # -- description -------------------------------------------------------------------
+    @property
+    def info(self) -> dict[str, Any]:
+        """Vendor, renderer, GL version, capture paths and the extensions that matter."""
+        ext = set(self.ctx.extensions)
+        return {
+            "vendor": self.ctx.info["GL_VENDOR"],
+            "renderer": self.ctx.info["GL_RENDERER"],
+            "version": self.ctx.info["GL_VERSION"],
+            "glsl_version": self.ctx.info.get("GL_SHADING_LANGUAGE_VERSION", ""),
+            "version_code": self.ctx.version_code,
+            "paths": list(self._paths),
+            "path": self.path,
+            "fp64": "GL_ARB_gpu_shader_fp64" in ext or self.ctx.version_code >= 400,
+            "half_float_arithmetic": [e for e in HALF_FLOAT_EXTENSIONS if e in ext],
+            "max_texture_size": self.ctx.info.get("GL_MAX_TEXTURE_SIZE"),
+            "max_compute_work_group_count": self.ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT"),
+            "extensions": len(ext),
+        }
+
+    def _runner(self, path: str | None) -> Any:
+        p = self.path if path in (None, "auto") else path
+        if p not in self._paths:
+            raise ValueError(f"capture path {p!r} is not available here ({list(self._paths)})")
+        return self._paths[p]
+
+    def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
+        """True when ``op`` on ``format`` operands can run on this GPU by ``path``."""
+        kernel = KERNELS.get((op, format))
+        if kernel is None:
+            return False
+        runner = self._runner(path)
+        return not missing_requirements(kernel, runner.version, runner.extensions)
+
+    def ops(self, format: str = "f32") -> list[str]:
+        """Op names this GPU can capture for ``format`` on the default path."""
+        return sorted(op for op, f in KERNELS if f == format and self.supports(op, f))
+
+    # -- capture ---------------------------------------------------------------------
+    def capture(self, op: str, *operand_bits: Any, format: str = "f32",
+                path: str | None = None) -> np.ndarray:
+        """Run ``op`` on the GPU and return the result bit patterns.
+
+        Parameters
+        ----------
+        op : str
+            Rule-engine op name ("add", "dp3", "ftoi", ...), or "mad_fma" for GLSL ``fma()``
+            ("mad" is ``a * b + c`` marked ``precise``, i.e. not fused).
+        *operand_bits : array_like of int
+            Operand bit patterns, broadcast against each other like numpy.
+        format : str
+            Operand format ("f32", "f64", "f16").
+        path : {"compute", "fragment"}, optional
+            Force a capture path (default: the session's).
+
+        Returns
+        -------
+        numpy.ndarray
+            Same dtype as the model's ``evaluate(...).bits``: uint32 for f32, uint64 for f64,
+            uint16 for f16, bool for comparisons, int32 / uint32 for ftoi / ftou.
+        """
+        kernel = find_kernel(op, format)
+        runner = self._runner(path)
+        missing = missing_requirements(kernel, runner.version, runner.extensions)
+        if missing:
+            raise ValueError(f"{op} ({format}) needs {', '.join(missing)}, absent on this GPU")
+        if len(operand_bits) != kernel.arity:
+            raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
+        words = [_words(x, w, op, i) for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
+        shaped = np.broadcast_arrays(*words)
+        shape = shaped[0].shape
+        flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
+        out = np.empty(flat[0].shape[0], np.uint64 if kernel.wide_out else np.uint32)
+        if out.size:
+            runner.run(kernel, flat, out)
+        self._check_gl(op)
+        return _as_result(out, kernel.out_kind).reshape(shape)
+
+    def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
+        """Convert through the fixed-function hardware (render targets / texture sampling).
+
+        ``path``: "render" (f32 -> f16/f11/f10/unorm8/snorm8/srgb8 render targets),
+        "sample" (f16/f11/f10/unorm8/snorm8/srgb8 -> f32 via texelFetch), "pack"
+        (f32 -> f16 packHalf2x16) or "unpack" (f16 -> f32 unpackHalf2x16); "auto" picks
+        the render target / sampler. Returns dst patterns (uint16 for f16/f11/f10, uint32
+        for f32, uint8 for unorm8/srgb8, int8 for snorm8) in the input's shape.
+        """
+        a = np.asarray(bits)
+        if path == "pack" and (src, dst) == ("f32", "f16"):
+            return self.capture("to_f16", a, format="f32")
+        if path == "unpack" and (src, dst) == ("f16", "f32"):
+            return self.capture("to_f32", a, format="f16")
+        if path == "auto":
+            path = "render" if dst != "f32" else "sample"
+        if (src, dst, path) not in HW_CONVERSIONS:
+            raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
+                             f"see GpuSession.conversions()")
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"convert: input must be integer bit patterns/codes, got {a.dtype}")
+        if self._hw is None:
+            self._hw = HardwareConversions(self.ctx)
+        out = self._hw.run(a.reshape(-1).astype(np.int64), src, dst, path)
+        self._check_gl(f"convert {src}->{dst}")
+        return out.reshape(a.shape)
+
+    @staticmethod
+    def conversions() -> list[tuple[str, str, str]]:
+        """(src, dst, path) triples ``convert`` accepts (besides pack/unpack)."""
+        return sorted(HW_CONVERSIONS) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
+
+    def _check_gl(self, what: str) -> None:
+        err = self.ctx.error
+        if err != "GL_NO_ERROR":
+            raise RuntimeError(f"OpenGL reported {err} after {what}")
+
+    def close(self) -> None:
+        """Release programs, buffers and (when owned) the context."""
+        for runner in self._paths.values():
+            runner.release()
+        if self._hw is not None:
+            self._hw.release()
+            self._hw = None
+        self._paths.clear()
+        if self._owns:
+            self.ctx.release()
+
+    def __enter__(self) -> "GpuSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _as_result(out: np.ndarray, kind: str) -> np.ndarray:
+    if kind == "bool":
+        return out != 0
+    if kind == "i32":
+        return out.view(np.int32)
+    if kind == "f16":
+        return out.astype(np.uint16)
+    return out
+
+
+def open_session(path: str = "auto", *, backend: str | None = None,
+                 chunk: int | None = None) -> GpuSession:
+    """Open a headless GL context and wrap it in a :class:`GpuSession`.
+
+    Parameters
+    ----------
+    path : {"auto", "compute", "fragment"}
+        Capture path; "compute" needs GL 4.3.
+    backend : str, optional
+        glcontext backend ("egl", "x11", ...); default EGL then the platform default, or
+        the ``FPINSPECTOR_GL_BACKEND`` environment variable.
+
+    Raises
+    ------
+    GpuUnavailable
+        No usable GL (message says what was tried), or the path is not supported.
+    """
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {PATHS}, got {path!r}")
+    ctx = _create_context(backend or os.environ.get(BACKEND_ENV) or None)
+    try:
+        return GpuSession(ctx, path=path, chunk=chunk)
+    except GpuUnavailable:
+        ctx.release()
+        raise

@@ -1,0 +1,170 @@
+"""GLSL generation per op: one table row per (op, format), turned into a kernel function.
+
+Operands arrive as raw bit patterns (``uint`` or ``uvec2`` for 64-bit) and are
+reinterpreted with ``uintBitsToFloat`` / ``packDouble2x32``; results leave the same way, so
+no float upload or read-back can flush, quiet or round anything behind our back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Kernel", "KERNELS", "RESULT_DTYPES", "find_kernel", "kernel_function", "header"]
+
+# GLSL type, load expression (from raw word x) for each operand kind.
+_LOAD = {
+    "f32": ("float", "uintBitsToFloat({x})"),
+    "f64": ("double", "packDouble2x32({x})"),
+    "i32": ("int", "int({x})"),
+    "u32": ("uint", "{x}"),
+    "f16": ("uint", "({x} & 0xFFFFu)"),
+}
+# GLSL type of the result variable, store expression (to raw word) for each result kind.
+_STORE = {
+    "f32": ("float", "floatBitsToUint({r})"),
+    "f64": ("double", "unpackDouble2x32({r})"),
+    "bool": ("bool", "({r} ? 1u : 0u)"),
+    "i32": ("int", "uint({r})"),
+    "u32": ("uint", "{r}"),
+    "f16": ("uint", "({r} & 0xFFFFu)"),
+}
+RESULT_DTYPES: dict[str, np.dtype] = {
+    "f32": np.dtype(np.uint32),
+    "f64": np.dtype(np.uint64),
+    "f16": np.dtype(np.uint16),
+    "bool": np.dtype(np.bool_),
+    "i32": np.dtype(np.int32),
+    "u32": np.dtype(np.uint32),
+}
+
+# (extension, GLSL version where it became core)
+FP64 = ("GL_ARB_gpu_shader_fp64", 400)
+SHADER5 = ("GL_ARB_gpu_shader5", 400)
+PACKING = ("GL_ARB_shading_language_packing", 420)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One op in one operand format, as a GLSL expression over ``{0}``, ``{1}``, ...
+
+    ``glsl`` is the GLSL construct users see in reports ("a * b + c (precise)", "fma()").
+    """
+
+    op: str
+    format: str
+    in_kinds: tuple[str, ...]
+    out_kind: str
+    expr: str
+    requires: tuple[tuple[str, int], ...] = ()
+    glsl: str = ""
+
+    @property
+    def arity(self) -> int:
+        return len(self.in_kinds)
+
+    @property
+    def wide_in(self) -> tuple[bool, ...]:
+        return tuple(k == "f64" for k in self.in_kinds)
+
+    @property
+    def wide_out(self) -> bool:
+        return self.out_kind == "f64"
+
+    @property
+    def result_dtype(self) -> np.dtype:
+        return RESULT_DTYPES[self.out_kind]
+
+
+def _table() -> dict[tuple[str, str], Kernel]:
+    rows: list[Kernel] = []
+
+    def add(op, fmt, kinds, out, expr, req=(), glsl=None):
+        rows.append(Kernel(op, fmt, tuple(kinds), out, expr, tuple(req), glsl or expr))
+
+    for fmt, req, one in (("f32", (), "1.0"), ("f64", (FP64,), "1.0LF")):
+        k1, k2, k3 = (fmt,), (fmt,) * 2, (fmt,) * 3
+        for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
+            add(op, fmt, k2, fmt, f"{{0}} {sym} {{1}}", req)
+        add("mad", fmt, k3, fmt, "{0} * {1} + {2}", req, "a * b + c (precise: not fused)")
+        add("mad_fma", fmt, k3, fmt, "fma({0}, {1}, {2})", req + (SHADER5,), "fma(a, b, c)")
+        add("min", fmt, k2, fmt, "min({0}, {1})", req)
+        add("max", fmt, k2, fmt, "max({0}, {1})", req)
+        for op, sym in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"),
+                        ("ge", ">=")):
+            add(op, fmt, k2, "bool", f"{{0}} {sym} {{1}}", req)
+        for op, fn in (("sqrt", "sqrt"), ("rsq", "inversesqrt"), ("frc", "fract"),
+                       ("round_ne", "roundEven"), ("round_ni", "floor"), ("round_pi", "ceil"),
+                       ("round_z", "trunc")):
+            add(op, fmt, k1, fmt, f"{fn}({{0}})", req)
+        add("rcp", fmt, k1, fmt, f"{one} / {{0}}", req)
+        add("mov", fmt, k1, fmt, "{0}", req, "assignment (raw move)")
+    for n in (2, 3, 4):
+        a = ", ".join(f"{{{i}}}" for i in range(n))
+        b = ", ".join(f"{{{i + n}}}" for i in range(n))
+        add(f"dp{n}", "f32", ("f32",) * (2 * n), "f32", f"dot(vec{n}({a}), vec{n}({b}))")
+    add("log", "f32", ("f32",), "f32", "log2({0})")
+    add("exp", "f32", ("f32",), "f32", "exp2({0})")
+    add("ftoi", "f32", ("f32",), "i32", "int({0})")
+    add("ftou", "f32", ("f32",), "u32", "uint({0})")
+    add("itof", "f32", ("i32",), "f32", "float({0})")
+    add("utof", "f32", ("u32",), "f32", "float({0})")
+    add("f32tof16", "f32", ("f32",), "u32", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
+    add("to_f16", "f32", ("f32",), "f16", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
+    for fmt in ("f16", "f32"):
+        add("f16tof32", fmt, ("f16",), "f32", "unpackHalf2x16({0}).x", (PACKING,))
+    add("to_f32", "f16", ("f16",), "f32", "unpackHalf2x16({0}).x", (PACKING,))
+    add("to_f64", "f32", ("f32",), "f64", "double({0})", (FP64,))
+    add("dtof", "f64", ("f64",), "f32", "float({0})", (FP64,))
+    add("to_f32", "f64", ("f64",), "f32", "float({0})", (FP64,))
+    return {(k.op, k.format): k for k in rows}
+
+
+KERNELS: dict[tuple[str, str], Kernel] = _table()
+
+
+def find_kernel(op: str, fmt: str) -> Kernel:
+    """The kernel for ``op`` on ``fmt`` operands, or a ValueError naming what exists."""
+    try:
+        return KERNELS[(op, fmt)]
+    except KeyError:
+        ops = sorted({o for o, f in KERNELS if f == fmt})
+        raise ValueError(
+            f"no GPU kernel for op {op!r} in format {fmt!r}; available for {fmt}: "
+            f"{', '.join(ops) or 'none'}"
+        ) from None
+
+
+def header(version: int, extensions: set[str], kernel: Kernel) -> str:
+    """``#version`` line plus the extensions and the PRECISE macro the kernel needs."""
+    lines = [f"#version {version}"]
+    enabled: set[str] = set()
+    for ext, core in kernel.requires + (SHADER5,):
+        if version < core and ext in extensions and ext not in enabled:
+            lines.append(f"#extension {ext} : enable")
+            enabled.add(ext)
+    has_precise = version >= 400 or SHADER5[0] in enabled
+    lines.append("#define PRECISE precise" if has_precise else "#define PRECISE")
+    return "\n".join(lines) + "\n"
+
+
+def missing_requirements(kernel: Kernel, version: int, extensions: set[str]) -> list[str]:
+    """Extensions the kernel needs that neither the GLSL version nor the driver provide."""
+    return [ext for ext, core in kernel.requires if version < core and ext not in extensions]
+
+
+def kernel_function(kernel: Kernel) -> str:
+    """GLSL ``kernel(x0, x1, ...)`` taking and returning raw words (uint / uvec2)."""
+    word = lambda wide: "uvec2" if wide else "uint"  # noqa: E731
+    params = ", ".join(f"{word(w)} x{i}" for i, w in enumerate(kernel.wide_in))
+    body = []
+    for i, kind in enumerate(kernel.in_kinds):
+        gtype, load = _LOAD[kind]
+        body.append(f"    {gtype} v{i} = {load.format(x=f'x{i}')};")
+    rtype, store = _STORE[kernel.out_kind]
+    qual = "PRECISE " if rtype in ("float", "double") else ""
+    expr = kernel.expr.format(*(f"v{i}" for i in range(kernel.arity)))
+    body.append(f"    {qual}{rtype} r = {expr};")
+    body.append(f"    return {store.format(r='r')};")
+    return f"{word(kernel.wide_out)} kernel({params}) {{\n" + "\n".join(body) + "\n}\n"
