@@ -83,16 +83,22 @@ def load_npz(path: str | os.PathLike, *, require_complete: bool = True) -> Sweep
     sweeps unless ``require_complete`` is False.
     """
     try:
-        with np.load(path, allow_pickle=False) as z:
-            files = set(z.files)
-            if "meta" not in files or "summary" not in files:
-                raise ValueError(f"{path}: not an fpinspector sweep file")
+        z = np.load(path, allow_pickle=False)
+    except (OSError, EOFError, ValueError) as exc:
+        raise ValueError(f"{path}: cannot read sweep file ({exc})") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: not an fpinspector sweep file")
+    with z:
+        files = set(z.files)
+        if "meta" not in files or "summary" not in files:
+            raise ValueError(f"{path}: not an fpinspector sweep file")
+        try:
             meta = json.loads(str(z["meta"]))
             sdict = json.loads(str(z["summary"]))
             cols = {k[5:]: z[k] for k in files if k.startswith("col__")}
             fired = {k[7:]: z[k] for k in files if k.startswith("fired__")}
-    except (OSError, EOFError) as exc:
-        raise ValueError(f"{path}: cannot read sweep file ({exc})") from None
+        except (OSError, EOFError, ValueError, KeyError) as exc:
+            raise ValueError(f"{path}: cannot read sweep file ({exc})") from None
     if require_complete and not meta.get("complete"):
         raise ValueError(f"{path}: sweep is incomplete (cancelled after {meta.get('n_done')} elements)")
     axes = [

@@ -118,7 +118,10 @@ class Summary:
         k = min(self.top_k, len(key))
         if k == 0:
             return
-        sel = np.argpartition(-key, k - 1)[:k] if k < len(key) else np.arange(len(key))
+        # the k largest, ties broken by lowest index (so chunking never changes the answer)
+        thr = -np.partition(-key, k - 1)[k - 1]
+        above = np.flatnonzero(key > thr)
+        sel = np.concatenate([above, np.flatnonzero(key == thr)[: k - len(above)]])
         sel = sel[key[sel] >= 0]
         cand = self._row_fields(sel, k0, operands, out)
         cand["key"] = key[sel]
