@@ -1,0 +1,98 @@
+"""Feed sweep chunks to the GPU: a capture adapter that owns its GL context on one thread.
+
+A GL context is current on one thread only, while sweeps run in worker threads (the
+runner's prefetch, the UI's QThread). :class:`GpuCapture` therefore opens the session on
+its own single worker thread and sends every capture there; ``submit`` returns a Future,
+so the rule engine evaluates a chunk on the CPU while the GPU computes the same chunk.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..model.sweep.stages import ModelStage
+from .session import GpuSession, open_session
+
+__all__ = ["GpuCapture", "make_stage", "gpu_only_stage"]
+
+
+class GpuCapture:
+    """Callable GPU capture bound to one thread: ``cap(op, *bits, format=)`` -> result bits.
+
+    Parameters
+    ----------
+    path : {"auto", "compute", "fragment"}
+        Capture path passed to :func:`fpinspector.gpu.open_session`.
+
+    Raises
+    ------
+    GpuUnavailable
+        When no usable GL context can be created (raised here, from the constructor).
+    """
+
+    def __init__(self, path: str = "auto") -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-capture")
+        self.timings: dict[str, float] = {}
+        try:
+            self.session: GpuSession = self._pool.submit(open_session, path).result()
+        except BaseException:
+            self._pool.shutdown(wait=False)
+            raise
+
+    @property
+    def info(self) -> dict[str, Any]:
+        return self._pool.submit(lambda: self.session.info).result()
+
+    def supports(self, op: str, format: str = "f32") -> bool:
+        """Whether the GPU can capture ``op`` on ``format`` operands."""
+        return bool(self._pool.submit(self.session.supports, op, format).result())
+
+    def _capture(self, op: str, operands: tuple[np.ndarray, ...], format: str) -> np.ndarray:
+        t = time.perf_counter()
+        out = self.session.capture(op, *operands, format=format)
+        self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
+        return out
+
+    def submit(self, op: str, *operands: np.ndarray, format: str = "f32") -> Future:
+        """Start a capture on the GPU thread; the Future resolves to the result bits."""
+        return self._pool.submit(self._capture, op, operands, format)
+
+    def __call__(self, op: str, *operands: np.ndarray, format: str = "f32") -> np.ndarray:
+        return self.submit(op, *operands, format=format).result()
+
+    def close(self) -> None:
+        """Release the GL context (on its own thread) and stop the worker."""
+        try:
+            self._pool.submit(self.session.close).result()
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> "GpuCapture":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def make_stage(op: str, fmt: str, rules: str = "d3d11", *, gpu: GpuCapture | None = None,
+               options: Any = None) -> ModelStage:
+    """The standard sweep stage (model + exact + verdicts), with the GPU when given.
+
+    Raises ``ValueError`` when the GPU cannot run ``op`` on ``fmt``.
+    """
+    if gpu is not None and not gpu.supports(op, fmt):
+        raise ValueError(f"this GPU cannot capture {op} on {fmt}")
+    return ModelStage(op, fmt, rules, options=options, gpu=gpu)
+
+
+def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str):
+    """A stage that only captures (``{"gpu": bits}``): for timing the GPU stage alone."""
+
+    def stage(operands: tuple[np.ndarray, ...]) -> dict[str, np.ndarray]:
+        return {"gpu": gpu(op, *operands, format=fmt)}
+
+    return stage
