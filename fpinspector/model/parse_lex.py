@@ -1,0 +1,273 @@
+"""Tokenizer for pasted values: one linear pass, no backtracking-prone regular expressions.
+
+The tokenizer only finds the pieces (numbers, byte runs, type words, brackets, debugger
+addresses); :mod:`fpinspector.model.parse` decides widths and formats. Every regular
+expression here is a plain alternation of bounded or single-quantifier pieces matched at a
+known position, so the cost is linear in the input length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["ParseError", "Token", "tokenize", "TYPE_WORDS", "INT_WIDTHS"]
+
+
+class ParseError(ValueError):
+    """Text that cannot be read as values; names the offending position.
+
+    Attributes
+    ----------
+    index : int
+        Offset of the problem in the text (0-based).
+    line, column : int
+        1-based line and column of ``index``.
+    reason : str
+        The message without the caret excerpt.
+    """
+
+    def __init__(self, reason: str, text: str = "", index: int = 0) -> None:
+        index = max(0, min(int(index), len(text)))
+        line_start = text.rfind("\n", 0, index) + 1
+        line_end = text.find("\n", index)
+        if line_end < 0:
+            line_end = len(text)
+        line_no = text.count("\n", 0, index) + 1
+        col = index - line_start
+        # show at most 60 characters either side so a long paste stays readable
+        lo = max(line_start, index - 60)
+        hi = min(line_end, index + 60)
+        excerpt = text[lo:hi].replace("\t", " ").replace("\r", " ")
+        caret = " " * (index - lo) + "^"
+        self.index = index
+        self.line = line_no
+        self.column = col + 1
+        self.reason = reason
+        where = f"at index {index} (line {line_no}, column {col + 1})"
+        msg = f"{reason} {where}" if not text else f"{reason} {where}:\n  {excerpt}\n  {caret}"
+        super().__init__(msg)
+
+
+@dataclass
+class Token:
+    """One lexical piece: ``kind`` is hex, byte, bin, dec, hexfloat, special, int_word,
+    type, open, close, repeat or nl; ``fmt`` is a format hint from a suffix or type word."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    fmt: str | None = None
+    extra: object = None
+
+
+# type words -> format hint (vector suffixes such as float4, half2x2, vec3 are accepted)
+_FLOAT_TYPES = {
+    "float": "f32", "float32_t": "f32", "vec": "f32", "xmfloat": "f32", "asfloat": "f32",
+    "f32": "f32", "single": "f32",
+    "half": "f16", "float16_t": "f16", "min16float": "f16", "f16vec": "f16", "xmhalf": "f16",
+    "asfloat16": "f16", "f16": "f16",
+    "double": "f64", "float64_t": "f64", "dvec": "f64", "asdouble": "f64", "f64": "f64",
+    "f11": "f11", "float11": "f11", "f10": "f10", "float10": "f10",
+}
+#: integer type words -> width in bits (a decimal integer followed by one is a bit pattern)
+INT_WIDTHS = {
+    "int": 32, "uint": 32, "unsigned": 32, "signed": 32, "long": 32, "dword": 32,
+    "int32_t": 32, "uint32_t": 32, "uint16_t": 16, "int16_t": 16, "short": 16, "ushort": 16,
+    "word": 16, "__int64": 64, "int64_t": 64, "uint64_t": 64, "ulonglong": 64, "qword": 64,
+}
+TYPE_WORDS = _FLOAT_TYPES
+_TYPE_RE = re.compile(r"([a-z_0-9]*?[a-z_])(\d(?:x\d)?)?$")
+
+_FLAGS = re.IGNORECASE
+_END = r"(?![0-9A-Za-z_.#])"
+_MASTER = re.compile(
+    "|".join(
+        [
+            r"(?P<ws>[ \t\r\f\v]+)",
+            r"(?P<nl>\n)",
+            r"(?P<repeat><repeats (?P<count>\d{1,9}) times>)",
+            r"(?P<msvc>[+-]?\d\.#(?:INF|IND|QNAN|SNAN)\d*" + _END + ")",
+            r"(?P<special>[+-]?(?:nan(?:\([0-9a-z_]{0,32}\))?|inf(?:inity)?|qnan|snan)" + _END + ")",
+            r"(?P<hexfloat>[+-]?0x(?:[0-9a-f_]{0,4000}\.[0-9a-f_]{0,4000}|[0-9a-f_]{1,4000})"
+            r"p[+-]?\d{1,6}[fhl]?" + _END + ")",
+            r"(?P<hex>[+-]?0x[0-9a-f_]{1,4000}[ul]{0,3}" + _END + ")",
+            r"(?P<bin>0b[01_]{1,200}" + _END + ")",
+            r"(?P<hexh>[0-9a-f][0-9a-f_]{0,40}h" + _END + ")",
+            r"(?P<bytes>[0-9a-f]{2}(?:[ \t]+[0-9a-f]{2}(?![0-9A-Za-z_.#]))+" + _END + ")",
+            r"(?P<bare>(?:[0-9]{4}|[0-9]{8}|[0-9]{16})" + _END + ")",
+            r"(?P<dec>[+-]?(?:\d[\d_']{0,4000}(?:\.\d{0,4000})?|\.\d{1,4000})"
+            r"(?:e[+-]?\d{1,5})?[fhl]?" + _END + ")",
+            r"(?P<barehex>(?=[a-f]{0,16}\d)[0-9a-f]{1,16}" + _END + ")",
+            r"(?P<label>(?:\$\d{1,9}|[A-Za-z_][\w.\[\]]{0,200})[ \t]*=(?!=))",
+            r"(?P<word>[A-Za-z_][\w]{0,100}(?:::[A-Za-z_]\w{0,100}){0,8})",
+            r"(?P<open>[({\[])",
+            r"(?P<close>[)}\]])",
+            r"(?P<sep>[,;:=|])",
+        ]
+    ),
+    _FLAGS,
+)
+_GDB_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FLAGS)
+_VS_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{8,16}(?: {2,}|\t)", _FLAGS)
+_VS_WORD = r"(?:[0-9a-f]{2,16}|\?\?)(?![^ \t\n\r])"
+_VS_DATA = re.compile(_VS_WORD + "(?: " + _VS_WORD + ")*", _FLAGS)
+_CLOSE_OF = {"(": ")", "{": "}", "[": "]"}
+
+
+def type_hint(word: str) -> tuple[str, str | int] | None:
+    """('float', format) or ('int', width) for a type word such as ``float4``, else None."""
+    w = word.lower().replace("directx::", "")
+    if w in INT_WIDTHS:
+        return ("int", INT_WIDTHS[w])
+    m = _TYPE_RE.match(w)
+    if m and m.group(1) in _FLOAT_TYPES:
+        return ("float", _FLOAT_TYPES[m.group(1)])
+    if w in _FLOAT_TYPES:
+        return ("float", _FLOAT_TYPES[w])
+    return None
+
+
+def _vs_watch_name_end(text: str, pos: int, eol: int) -> int:
+    """Visual Studio watch rows are ``Name<TAB>Value<TAB>Type``: skip the name column."""
+    line = text[pos:eol]
+    lead = len(line) - len(line.lstrip(" \t"))
+    pos += lead
+    line = line[lead:]
+    if line.count("\t") < 2:
+        return pos
+    fields = line.split("\t")
+    last_words = fields[-1].replace("*", " ").split()
+    first = fields[0].strip()
+    if not last_words or not all(type_hint(w) for w in last_words):
+        return pos
+    if first[:1].isalpha() or first[:1] in "_$+":
+        return pos + len(fields[0]) + 1
+    return pos
+
+
+def tokenize(text: str) -> list[Token]:
+    """Split ``text`` into tokens; raises :class:`ParseError` at the first unreadable piece."""
+    toks: list[Token] = []
+    n = len(text)
+    pos = 0
+    line_start = True
+    while pos < n:
+        if line_start:
+            line_start = False
+            eol = text.find("\n", pos)
+            eol = n if eol < 0 else eol
+            m = _VS_ADDR.match(text, pos, eol)
+            if m and _VS_DATA.match(text, m.end(), eol):
+                # Visual Studio memory window: address, data, then an ASCII column
+                pos = _vs_memory_row(text, m.end(), eol, toks)
+                continue
+            m = _GDB_ADDR.match(text, pos, eol)
+            if m:  # gdb x/ dump: "0xADDR <sym+8>:" then values
+                pos = m.end()
+                continue
+            pos = _vs_watch_name_end(text, pos, eol)
+            continue
+        m = _MASTER.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected character {text[pos]!r}", text, pos)
+        kind = m.lastgroup
+        s, e = m.start(), m.end()
+        tok = m.group(kind)
+        if kind == "nl":
+            toks.append(Token("nl", tok, s, e))
+            line_start = True
+        elif kind in ("ws", "sep", "label"):
+            pass
+        elif kind == "repeat":
+            toks.append(Token("repeat", tok, s, e, extra=int(m.group("count"))))
+        elif kind == "msvc" or kind == "special":
+            toks.append(Token("special", tok, s, e))
+        elif kind == "hexfloat":
+            toks.append(_with_suffix(Token("hexfloat", tok, s, e)))
+        elif kind == "hex":
+            body = tok.rstrip("uUlL")
+            if body[0] in "+-":
+                raise ParseError("a bit pattern has no sign (set the sign bit instead)", text, s)
+            toks.append(Token("hex", body[2:].replace("_", ""), s, e, extra="0x"))
+        elif kind == "hexh":
+            toks.append(Token("hex", tok[:-1].replace("_", ""), s, e, extra="h"))
+        elif kind == "bin":
+            toks.append(Token("bin", tok[2:].replace("_", ""), s, e))
+        elif kind == "bytes":
+            for bm in re.finditer(r"[0-9a-f]{2}", tok, _FLAGS):
+                toks.append(Token("byte", bm.group(), s + bm.start(), s + bm.end()))
+        elif kind == "bare":
+            if tok[0] == "0":  # "00000000": a zero-padded pattern, never a decimal
+                toks.append(Token("hex", tok, s, e, extra="bare"))
+            else:
+                toks.append(Token("dec", tok, s, e))
+        elif kind == "dec":
+            toks.append(_with_suffix(Token("dec", tok, s, e)))
+        elif kind == "barehex":
+            _bare_hex(text, tok, s, e, toks)
+        elif kind == "word":
+            _word(text, tok, s, e, toks)
+        elif kind == "open":
+            toks.append(Token("open", tok, s, e))
+        elif kind == "close":
+            toks.append(Token("close", tok, s, e))
+        pos = e
+    return toks
+
+
+def _with_suffix(tok: Token) -> Token:
+    last = tok.text[-1].lower()
+    if tok.kind == "dec" or tok.kind == "hexfloat":
+        if last == "f":
+            tok.fmt, tok.text = "f32", tok.text[:-1]
+        elif last == "h":
+            tok.fmt, tok.text = "f16", tok.text[:-1]
+        elif last == "l":
+            tok.fmt, tok.text = "f64", tok.text[:-1]
+    return tok
+
+
+def _bare_hex(text: str, tok: str, s: int, e: int, toks: list[Token]) -> None:
+    """A bare run of hex digits: hex if it has a letter and a pattern width, else an error."""
+    if any(c in "abcdefABCDEF" for c in tok) and len(tok) in (3, 4, 8, 16):
+        toks.append(Token("hex", tok, s, e, extra="bare"))
+        return
+    raise ParseError(
+        f"cannot read {tok!r}: write hex patterns with 0x (0x{tok}) or as 4, 8 or 16 digits",
+        text,
+        s,
+    )
+
+
+def _word(text: str, tok: str, s: int, e: int, toks: list[Token]) -> None:
+    hint = type_hint(tok)
+    if hint is None:
+        raise ParseError(f"unknown word {tok!r}", text, s)
+    kind, val = hint
+    if kind == "int":
+        toks.append(Token("int_word", tok, s, e, extra=val))
+    else:
+        toks.append(Token("type", tok, s, e, fmt=str(val), extra=tok.lower()))
+
+
+def _vs_memory_row(text: str, pos: int, eol: int, toks: list[Token]) -> int:
+    """Data of one Visual Studio memory-window row; the ASCII column after it is skipped."""
+    m = _VS_DATA.match(text, pos, eol)
+    assert m is not None  # checked by the caller
+    width = None
+    for dm in re.finditer(r"\S+", m.group()):
+        word = dm.group()
+        s = pos + dm.start()
+        if word == "??":
+            raise ParseError("unreadable memory ('??') in the dump", text, s)
+        if width is None:
+            width = len(word)
+        elif len(word) != width:
+            break  # the ASCII column happened to look like hex: stop at the width change
+        if width == 2:
+            toks.append(Token("byte", word, s, s + 2))
+        else:
+            toks.append(Token("hex", word, s, s + len(word), extra="bare"))
+    return eol
