@@ -1,0 +1,210 @@
+"""Known, documented deviations of drivers from the D3D rules, as data.
+
+Each row says which driver (renderer regex), capture path, ops and formats it covers,
+which RULES.md / CONVERSIONS.md rule is not honoured, and *what the driver does instead*
+(``behaviour``): a tests and reports can recompute that alternative and check that a
+mismatch with the model is explained by it exactly, never waved through.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+__all__ = ["Deviation", "DEVIATIONS", "applicable", "behaviour_bits", "explain_mismatches",
+           "same_result"]
+
+F32_MATH = ("add", "sub", "mul", "div", "mad", "mad_fma", "dp2", "dp3", "dp4", "min", "max",
+            "eq", "ne", "lt", "le", "gt", "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc",
+            "round_ne", "round_ni", "round_pi", "round_z", "to_f64")
+F64_MATH = ("add", "sub", "mul", "div", "mad", "mad_fma", "min", "max", "eq", "ne", "lt",
+            "le", "gt", "ge", "sqrt", "rsq", "rcp", "frc", "round_ne", "round_ni", "round_pi",
+            "round_z")
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """One driver behaviour that differs from the D3D rules (see module docstring)."""
+
+    id: str
+    renderer: str
+    paths: tuple[str, ...]
+    format: str
+    ops: tuple[str, ...]
+    rules: tuple[str, ...]
+    summary: str
+    behaviour: str
+
+    def matches(self, renderer: str, path: str, op: str, fmt: str) -> bool:
+        return (bool(re.search(self.renderer, renderer)) and path in self.paths
+                and op in self.ops and fmt == self.format)
+
+
+DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "LLVMPIPE-COMPUTE-NO-FTZ", "llvmpipe", ("compute",), "f32", F32_MATH,
+        ("F32-FTZ", "F32-MINMAX-FTZ"),
+        "llvmpipe compute shaders run with denormals enabled (no DAZ/FTZ in MXCSR): f32 "
+        "denormals are read and produced as denormals, i.e. IEEE 754 behaviour.",
+        "ieee754",
+    ),
+    Deviation(
+        "LLVMPIPE-FRAGMENT-FTZ-BEFORE-ROUNDING", "llvmpipe", ("fragment",), "f32",
+        ("mul", "mad", "mad_fma", "div", "dp2", "dp3", "dp4", "rcp", "rsq"),
+        ("F32-FTZ",),
+        "llvmpipe fragment shaders flush with x86 FTZ, which detects tininess before "
+        "rounding: a result just below 2^-126 that rounds up to the smallest normal is "
+        "flushed to zero instead.",
+        "flush_min_normal",
+    ),
+    Deviation(
+        "LLVMPIPE-FRAGMENT-F64-FTZ", "llvmpipe", ("fragment",), "f64", F64_MATH,
+        ("F64-DENORM",),
+        "llvmpipe fragment shaders also flush f64 denormals on input and output (MXCSR "
+        "DAZ/FTZ applies to doubles), where D3D requires f64 denormals to be kept.",
+        "f64_ftz",
+    ),
+    Deviation(
+        "LLVMPIPE-COMPUTE-DTOF-DENORM", "llvmpipe", ("compute",), "f64", ("dtof", "to_f32"),
+        ("CONV-DENORM",),
+        "llvmpipe compute shaders keep f32 denormal results of f64 -> f32 conversion, where "
+        "D3D treats f32 as a format without denormals for conversions into it (flush to 0).",
+        "ieee754",
+    ),
+    Deviation(
+        "LLVMPIPE-FTOI-INDEFINITE", "llvmpipe", ("compute", "fragment"), "f32", ("ftoi",),
+        ("CONV-FTOI",),
+        "int(x) is x86 cvttps2dq: NaN and values outside [-2^31, 2^31) give 0x80000000 "
+        "(the 'integer indefinite') instead of clamping and NaN -> 0.",
+        "x86_ftoi",
+    ),
+    Deviation(
+        "LLVMPIPE-FTOU-ALLONES", "llvmpipe", ("compute", "fragment"), "f32", ("ftou",),
+        ("CONV-FTOI",),
+        "uint(x) gives 0xFFFFFFFF for NaN and for any value whose truncation is outside "
+        "[0, 2^32) (negatives included) instead of clamping and NaN -> 0.",
+        "x86_ftou",
+    ),
+    Deviation(
+        "LLVMPIPE-PACKHALF-RNE", "llvmpipe", ("compute", "fragment"), "f32",
+        ("to_f16", "f32tof16"),
+        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "packHalf2x16 rounds to nearest even and overflows to INF (GLSL leaves the rounding "
+        "unspecified); NaN becomes 0x7FFF with its sign kept.",
+        "rne_f16",
+    ),
+)
+
+
+def applicable(renderer: str, path: str, op: str, fmt: str) -> list[Deviation]:
+    """Deviations that may explain a mismatch for this driver, path, op and format."""
+    return [d for d in DEVIATIONS if d.matches(renderer, path, op, fmt)]
+
+
+def _f32(bits: np.ndarray) -> np.ndarray:
+    return np.asarray(bits, np.uint32).view(np.float32)
+
+
+def _x86_ftoi(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(_f32(x).astype(np.float64))
+        ok = (t >= -(2.0**31)) & (t < 2.0**31)
+    return np.where(ok, np.where(ok, t, 0).astype(np.int64), -(2**31)).astype(np.int32)
+
+
+def _x86_ftou(x: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(_f32(x).astype(np.float64))
+        ok = (t >= 0) & (t < 2.0**32)
+    return np.where(ok, np.where(ok, t, 0).astype(np.int64), 0xFFFFFFFF).astype(np.uint32)
+
+
+def _rne_f16(x: np.ndarray) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        h = _f32(x).astype(np.float16).view(np.uint16)
+    nan = np.isnan(_f32(x))
+    sign = ((np.asarray(x, np.uint32) >> np.uint32(16)) & np.uint32(0x8000)).astype(np.uint16)
+    return np.where(nan, sign | np.uint16(0x7FFF), h)
+
+
+def _flush_min_normal(model: np.ndarray) -> np.ndarray:
+    m = np.asarray(model, np.uint32)
+    tiny = (m & np.uint32(0x7FFFFFFF)) == np.uint32(0x00800000)
+    return np.where(tiny, m & np.uint32(0x80000000), m)
+
+
+def _f64_ftz(bits: np.ndarray) -> np.ndarray:
+    b = np.asarray(bits, np.uint64)
+    den = ((b >> np.uint64(52)) & np.uint64(0x7FF)) == 0
+    return np.where(den, b & np.uint64(1 << 63), b)
+
+
+def behaviour_bits(dev: Deviation, operands: list[np.ndarray], model_bits: np.ndarray,
+                   reference: Callable[[str], np.ndarray] | None = None) -> np.ndarray | None:
+    """What the driver gives under ``dev``, element-wise.
+
+    ``reference(kind)`` supplies results that need a full op evaluator: "ieee754" (the
+    op with denormals kept) or "f64_ftz_ieee" (IEEE on flushed f64 inputs). Returns None
+    when such a reference is needed but not supplied.
+    """
+    kind = dev.behaviour
+    if kind == "x86_ftoi":
+        return _x86_ftoi(operands[0])
+    if kind == "x86_ftou":
+        return _x86_ftou(operands[0])
+    if kind == "rne_f16":
+        out = _rne_f16(operands[0])
+        return out.astype(np.uint32) if model_bits.dtype == np.uint32 else out
+    if kind == "flush_min_normal":
+        return _flush_min_normal(model_bits)
+    if reference is None:
+        return None
+    if kind == "ieee754":
+        return reference("ieee754")
+    if kind == "f64_ftz":
+        return _f64_ftz(reference("f64_ftz_ieee"))
+    raise ValueError(f"unknown deviation behaviour {kind!r}")
+
+
+def same_result(got: np.ndarray, want: np.ndarray, fmt: str) -> np.ndarray:
+    """Element-wise equality of result patterns where any NaN matches any NaN (F32-NANOUT)."""
+    got, want = np.asarray(got), np.asarray(want)
+    eq = got == want
+    if got.dtype == np.bool_ or fmt not in ("f16", "f32", "f64"):
+        return eq
+    return eq | (_is_nan(got, fmt) & _is_nan(want, fmt))
+
+
+def _is_nan(bits: np.ndarray, fmt: str) -> np.ndarray:
+    e, f = {"f16": (0x7C00, 0x03FF), "f32": (0x7F800000, 0x007FFFFF),
+            "f64": (0x7FF0000000000000, 0x000FFFFFFFFFFFFF)}[fmt]
+    b = bits.astype(np.uint64)
+    return ((b & np.uint64(e)) == np.uint64(e)) & ((b & np.uint64(f)) != 0)
+
+
+def explain_mismatches(renderer: str, path: str, op: str, fmt: str, result_fmt: str,
+                       operands: list[np.ndarray], got: np.ndarray, model_bits: np.ndarray,
+                       reference: Callable[[str], np.ndarray] | None = None,
+                       ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Split GPU/model mismatches into those each deviation explains and the rest.
+
+    Returns ``({deviation id: mask of elements it explains}, unexplained mask)``; an
+    element counts as explained only if the deviation's behaviour gives exactly the
+    GPU's result (NaN matching any NaN) there.
+    """
+    unexplained = ~same_result(got, model_bits, result_fmt)
+    explained: dict[str, np.ndarray] = {}
+    for dev in applicable(renderer, path, op, fmt):
+        if not unexplained.any():
+            break
+        alt = behaviour_bits(dev, operands, model_bits, reference)
+        if alt is None:
+            continue
+        hit = unexplained & same_result(got, np.broadcast_to(alt, got.shape), result_fmt)
+        if hit.any():
+            explained[dev.id] = hit
+            unexplained = unexplained & ~hit
+    return explained, unexplained
