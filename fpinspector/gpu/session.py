@@ -52,7 +52,7 @@ def _words(x: Any, wide: bool, op: str, index: int) -> np.ndarray:
             f"{op}: operand {index} must be integer bit patterns, got dtype {a.dtype}"
         )
     limit = (1 << 64) if wide else (1 << 32)
-    if a.size and a.dtype.kind == "u" and int(a.max()) >= limit:
+    if a.size and int(a.max()) >= limit:
         raise ValueError(f"{op}: operand {index} has patterns wider than {64 if wide else 32} bits")
     if a.size and a.dtype.kind == "i" and int(a.min()) < -(limit >> 1):
         raise ValueError(f"{op}: operand {index} is out of range for its format")
