@@ -164,7 +164,9 @@ def _convert_flat(b: np.ndarray, src: FloatFormat, dst: FloatFormat, var: Varian
     if src is F32:
         u = b.astype(U32, copy=False)
         if dst is F64:
-            return (_flush_f32(u) if flush32 else u).view(np.float32).astype(np.float64).view(np.uint64)
+            with np.errstate(invalid="ignore"):
+                w = (_flush_f32(u) if flush32 else u).view(np.float32).astype(np.float64)
+            return w.view(np.uint64)
         return _f32_to_small(u, dst, var, opts)
     x = b.view(np.float64)
     if dst is F32:  # CONV-DTOF: nearest even; d3d saturates and flushes denormal results
@@ -184,7 +186,8 @@ def _small_lut(src: FloatFormat, dst: FloatFormat, variant: str, opt_items: tupl
         with np.errstate(invalid="ignore"):
             f32 = src.decode(pats).astype(np.float32).view(U32)
     if dst is F64:
-        return f32.view(np.float32).astype(np.float64).view(np.uint64)
+        with np.errstate(invalid="ignore"):
+            return f32.view(np.float32).astype(np.float64).view(np.uint64)
     if dst is F32:
         return f32.copy()
     return _convert_flat(f32, F32, dst, get_variant(variant), dict(opt_items))

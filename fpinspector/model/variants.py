@@ -120,7 +120,8 @@ def mesa_float_to_half(u: np.ndarray) -> np.ndarray:
     from .formats import F16, encode_float64
 
     u = u.astype(U32, copy=False)
-    x = u.view(np.float32).astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        x = u.view(np.float32).astype(np.float64)
     e = (u >> U32(23)) & _u(0xFF)
     x = np.where(e == 0, 0.0, x)  # float32 denormal -> 0 (sign re-added below)
     out = encode_float64(F16, np.abs(x), "rne", "ieee").astype(U32)
@@ -141,7 +142,8 @@ def _mesa_uf_rne(u: np.ndarray, frac_bits: int) -> np.ndarray:
     ``lroundevenf(ldexp(val, F + 14))`` with the carry into the smallest normal handled.
     """
     u = u.astype(U32, copy=False)
-    x = u.view(np.float32).astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        x = u.view(np.float32).astype(np.float64)
     sign = (u >> U32(31)) != 0
     exp = ((u >> U32(23)) & _u(0xFF)).astype(np.int64) - 127
     exp_all = 0x1F << frac_bits
@@ -168,7 +170,8 @@ def _mesa_uf_trunc(u: np.ndarray, frac_bits: int) -> np.ndarray:
     and -INF -> 0, values above the max finite -> max finite.
     """
     u = u.astype(U32, copy=False)
-    x = u.view(np.float32).astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        x = u.view(np.float32).astype(np.float64)
     sign = (u >> U32(31)) != 0
     exp = ((u >> U32(23)) & _u(0xFF)).astype(np.int64) - 127
     mant = (u & _u(0x7FFFFF)).astype(np.int64)
