@@ -113,7 +113,7 @@ _GDB_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FL
 _VS_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{8,16}(?: {2,}|\t)", _FLAGS)
 _VS_WORD = r"(?:[0-9a-f]{2,16}|\?\?)(?![^ \t\n\r])"
 _VS_DATA = re.compile(_VS_WORD + "(?: " + _VS_WORD + ")*", _FLAGS)
-_CLOSE_OF = {"(": ")", "{": "}", "[": "]"}
+_BAD = re.compile(r"[^\s,;(){}\[\]]{1,40}")
 
 
 def type_hint(word: str) -> tuple[str, str | int] | None:
@@ -171,7 +171,9 @@ def tokenize(text: str) -> list[Token]:
             continue
         m = _MASTER.match(text, pos)
         if m is None:
-            raise ParseError(f"unexpected character {text[pos]!r}", text, pos)
+            bad = _BAD.match(text, pos)
+            word = bad.group() if bad else text[pos]
+            raise ParseError(f"cannot read {word!r}", text, pos)
         kind = m.lastgroup
         s, e = m.start(), m.end()
         tok = m.group(kind)

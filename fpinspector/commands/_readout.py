@@ -1,0 +1,43 @@
+"""Shared helpers of the decode and convert commands: input gathering and one-line readouts."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from ..model.describe import describe, shortest_decimal
+from ..model.formats import get_format
+from ..model.parse import ParsedValue
+
+__all__ = ["gather_text", "input_dict", "short", "SCHEMA_VERSION"]
+
+#: Bumped only on incompatible changes to the JSON output (docs/cli-json.md).
+SCHEMA_VERSION = 1
+
+
+def gather_text(values: list[str]) -> str:
+    """Join the VALUE arguments with spaces; ``-`` reads standard input (a paste)."""
+    parts = [sys.stdin.read() if v == "-" else v for v in values]
+    return " ".join(parts)
+
+
+def input_dict(v: ParsedValue) -> dict[str, Any]:
+    """Where a value came from, for the JSON ``input`` object."""
+    return {"text": v.text, "start": v.start, "end": v.end, "kind": v.kind, "label": v.label,
+            "note": v.note, "group": v.group}
+
+
+def short(bits: int, fmt: str) -> dict[str, Any]:
+    """Pattern, hex, class and shortest decimal of one pattern."""
+    info = describe(bits, fmt)
+    return {"format": info.format, "bits": info.bits, "hex": info.hex,
+            "class": info.class_name, "shortest": info.shortest, "exact": info.exact}
+
+
+def hex_of(bits: int, fmt: str) -> str:
+    f = get_format(fmt)
+    return f"0x{int(bits):0{(f.bits + 3) // 4}X}"
+
+
+def shortest_of(bits: int, fmt: str) -> str:
+    return shortest_decimal(int(bits), fmt)

@@ -1,0 +1,70 @@
+"""``fpinspector convert``: convert values into another format under the D3D rules or a
+named vendor variant, with the CONV-* rules that fired."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..model.convert import VARIANTS, convert
+from ..model.formats import FORMATS
+from ..model.parse import parse
+from ._readout import SCHEMA_VERSION, gather_text, input_dict, short
+
+NAME = "convert"
+HELP = "convert values into another format (d3d rules by default, or a vendor variant)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("values", nargs="+", metavar="VALUE",
+                   help="patterns or values, as for decode; '-' reads stdin")
+    p.add_argument("--to", required=True, choices=list(FORMATS), help="target format")
+    p.add_argument("--from", dest="src", default=None, choices=list(FORMATS),
+                   help="source format where the text does not give it (decimals: f32)")
+    p.add_argument("--variant", default="d3d", choices=list(VARIANTS) + ["all"],
+                   help="encoder: d3d (default), a vendor variant, or 'all' side by side")
+    p.add_argument("--byte-order", default="little", choices=["little", "big", "both"],
+                   help="how to read byte dumps (memory order)")
+    p.add_argument("--json", action="store_true", help="machine-readable output "
+                   "(docs/cli-json.md)")
+
+
+def _record(v, dst: str, variants: list[str]) -> dict[str, Any]:
+    results = []
+    for name in variants:
+        res = convert(v.bits, v.format, dst, name)
+        r = short(int(res.bits), dst)
+        r["variant"] = name
+        r["rules"] = list(res.rules_at(0))
+        r["explain"] = list(res.explain_at(0))
+        results.append(r)
+    return {"input": input_dict(v), "from": short(v.bits, v.format), "to": dst,
+            "results": results}
+
+
+def _text(d: dict[str, Any]) -> str:
+    src = d["from"]
+    lines = [f"{src['hex']} {src['format']} ({src['shortest']}) -> {d['to']}"
+             f"   (from {d['input']['text']!r})"]
+    for r in d["results"]:
+        rules = f"  [{', '.join(r['rules'])}]" if r["rules"] else ""
+        lines.append(f"  {r['variant']:<12} {r['hex']:<18}  {r['shortest']:<14} "
+                     f"{r['class']}{rules}")
+    if len(d["results"]) == 1:
+        lines += [f"    {s}" for s in d["results"][0]["explain"]]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    values = parse(gather_text(args.values), args.src, byte_order=args.byte_order)
+    if not values:
+        raise ValueError("no values found in the input")
+    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
+    records = [_record(v, args.to, variants) for v in values]
+    if args.json:
+        print(json.dumps({"schema": "fpinspector.convert", "version": SCHEMA_VERSION,
+                          "values": records}, indent=2))
+    else:
+        print("\n\n".join(_text(r) for r in records))
+    return 0

@@ -1,0 +1,94 @@
+"""``fpinspector decode``: describe every value found in the arguments (or a paste on stdin)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..model.convert import VARIANTS, convert
+from ..model.describe import describe
+from ..model.formats import FORMATS
+from ..model.parse import parse
+from ._readout import SCHEMA_VERSION, gather_text, hex_of, input_dict, shortest_of
+
+NAME = "decode"
+HELP = ("describe values: class, fields, exact decimal, shortest, hex float, neighbours, ULP, "
+        "and the value converted into every other format")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("values", nargs="+", metavar="VALUE",
+                   help="patterns or values (0x3f800000, 3c00, '00 00 80 3f', 1.0f, ...); "
+                   "'-' reads a paste from stdin; put '--' before values starting with '-'")
+    p.add_argument("-f", "--format", default=None, choices=list(FORMATS),
+                   help="format of values whose width the text does not give (decimals: f32)")
+    p.add_argument("--byte-order", default="little", choices=["little", "big", "both"],
+                   help="how to read byte dumps (memory order)")
+    p.add_argument("--variant", default="d3d", choices=list(VARIANTS),
+                   help="encoder used for the readings in the other formats (default d3d)")
+    p.add_argument("--json", action="store_true", help="machine-readable output "
+                   "(docs/cli-json.md)")
+
+
+def _readings(bits: int, src: str, variant: str) -> dict[str, dict[str, Any]]:
+    """The value converted into every other format (CONV-* rules that fired included)."""
+    out: dict[str, dict[str, Any]] = {}
+    for dst in FORMATS:
+        if dst == src:
+            continue
+        res = convert(bits, src, dst, variant)
+        b = int(res.bits)
+        out[dst] = {"bits": b, "hex": hex_of(b, dst), "shortest": shortest_of(b, dst),
+                    "rules": list(res.rules_at(0))}
+    return out
+
+
+def _record(v, variant: str) -> dict[str, Any]:
+    info = describe(v.bits, v.format)
+    d = info.to_dict()
+    d["next_up_hex"] = hex_of(info.next_up, v.format)
+    d["next_down_hex"] = hex_of(info.next_down, v.format)
+    d["input"] = input_dict(v)
+    d["variant"] = variant
+    d["as"] = _readings(v.bits, v.format, variant)
+    return d
+
+
+def _text(d: dict[str, Any]) -> str:
+    src = d["input"]
+    head = f"{d['hex']}  {d['format']}  {d['class']}   (from {src['text']!r}, {src['kind']}"
+    head += f", {src['label']})" if src["label"] else ")"
+    unb = d["exponent_unbiased"]
+    exp = f"{d['exponent_biased']}" + (f" (2^{unb})" if unb is not None else "")
+    lines = [head]
+    if src["note"]:
+        lines.append(f"  note       {src['note']}")
+    fmt = FORMATS[d["format"]]
+    lines += [
+        f"  bits       {d['binary']}",
+        f"  fields     sign {d['sign']}  exponent {exp}  fraction 0x{d['fraction']:X}",
+        f"  exact      {d['exact']}",
+        f"  shortest   {d['shortest']}",
+        f"  hex float  {d['hex_float']}",
+        f"  next up    {d['next_up_hex']}  {shortest_of(d['next_up'], fmt.name)}",
+        f"  next down  {d['next_down_hex']}  {shortest_of(d['next_down'], fmt.name)}",
+        f"  ulp        {d['ulp']}",
+    ]
+    for dst, r in d["as"].items():
+        rules = f"  [{', '.join(r['rules'])}]" if r["rules"] else ""
+        lines.append(f"  as {dst:<4} ({d['variant']})  {r['hex']:<18}  {r['shortest']}{rules}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    values = parse(gather_text(args.values), args.format, byte_order=args.byte_order)
+    if not values:
+        raise ValueError("no values found in the input")
+    records = [_record(v, args.variant) for v in values]
+    if args.json:
+        print(json.dumps({"schema": "fpinspector.decode", "version": SCHEMA_VERSION,
+                          "values": records}, indent=2))
+    else:
+        print("\n\n".join(_text(r) for r in records))
+    return 0
