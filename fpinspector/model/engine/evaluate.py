@@ -1,0 +1,320 @@
+"""evaluate(op, *operands): the public entry point, the op table and the Evaluation result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from ..formats import FloatFormat, get_format
+from . import explain, grid
+from .fast import fast_f32
+from .ops_arith import eval_binary, eval_fused
+from .ops_minmax_cmp import eval_compare, eval_minmax
+from .ops_unary import eval_mov, eval_unary
+from .result import Ctx, Parts
+from .rules import RULE_SETS
+from .tolerances import resolve_options, tolerance_for
+
+__all__ = ["OpSpec", "OPS", "evaluate", "Evaluation"]
+
+_ALL3 = ("f32", "f16", "f64")
+_F32_F16 = ("f32", "f16")
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    """One operation: name, operand count, formats it exists in, result kind, text."""
+
+    name: str
+    arity: int
+    formats: tuple[str, ...]
+    result: str  # "same" (the operand format), "bool", or a format/int type name
+    description: str
+    handler: Callable[..., Parts] | None = None
+
+
+def _spec(name: str, arity: int, formats: tuple, result: str, text: str, handler) -> OpSpec:
+    return OpSpec(name, arity, formats, result, text, handler)
+
+
+_ROWS = [
+    ("add", 2, _ALL3, "same", "a + b", eval_binary),
+    ("sub", 2, _ALL3, "same", "a - b", eval_binary),
+    ("mul", 2, _ALL3, "same", "a * b", eval_binary),
+    ("div", 2, _ALL3, "same", "a / b", eval_binary),
+    ("mad", 3, _ALL3, "same", "a * b + c (fused)", eval_fused),
+    ("dp2", 4, _F32_F16, "same", "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", eval_fused),
+    ("dp3", 6, _F32_F16, "same", "3-term dot product (a0..a2, b0..b2)", eval_fused),
+    ("dp4", 8, _F32_F16, "same", "4-term dot product (a0..a3, b0..b3)", eval_fused),
+    ("min", 2, _ALL3, "same", "minimum (minNum rules)", eval_minmax),
+    ("max", 2, _ALL3, "same", "maximum (maxNum rules)", eval_minmax),
+    ("sqrt", 1, _ALL3, "same", "square root", eval_unary),
+    ("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", eval_unary),
+    ("rcp", 1, _ALL3, "same", "1 / x", eval_unary),
+    ("log", 1, _F32_F16, "same", "log2(x)", eval_unary),
+    ("exp", 1, _F32_F16, "same", "2^x", eval_unary),
+    ("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", eval_unary),
+    ("round_ne", 1, _F32_F16, "same", "round to integral, nearest even", eval_unary),
+    ("round_ni", 1, _F32_F16, "same", "round to integral toward -INF", eval_unary),
+    ("round_pi", 1, _F32_F16, "same", "round to integral toward +INF", eval_unary),
+    ("round_z", 1, _F32_F16, "same", "round to integral toward zero", eval_unary),
+    ("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", eval_mov),
+] + [(c, 2, _ALL3, "bool", f"comparison {c}", eval_compare)
+     for c in ("eq", "ne", "lt", "le", "gt", "ge")]
+
+#: op name -> OpSpec. Conversion ops are added by ops_convert when its backend is present.
+OPS: dict[str, OpSpec] = {r[0]: _spec(*r) for r in _ROWS}
+
+
+def _register_conversions() -> None:
+    try:
+        from .ops_convert import conversion_specs
+    except ImportError:  # conversions module not available yet
+        return
+    for spec in conversion_specs(OpSpec):
+        OPS[spec.name] = spec
+
+
+_register_conversions()
+
+
+def evaluate(
+    op: str,
+    *operands: Any,
+    format: str = "f32",
+    rules: str = "d3d11",
+    options: Mapping[str, Any] | None = None,
+) -> "Evaluation":
+    """Evaluate ``op`` on operand bit patterns under a rule set.
+
+    Parameters
+    ----------
+    op : str
+        An op name from :data:`OPS` (``"add"``, ``"mad"``, ``"min"``, ``"lt"``, ``"rsq"``...).
+    *operands : array_like of int
+        Bit patterns of the operand format (broadcast together like numpy). dp ops take
+        a0..aN-1 then b0..bN-1.
+    format : str
+        Operand format: ``"f32"`` (default), ``"f16"`` or ``"f64"``.
+    rules : str
+        ``"d3d11"`` (default), ``"d3d10"`` or ``"ieee754"``.
+    options : mapping, optional
+        AMBIGUOUS switches from :data:`OPTIONS` (e.g. ``{"lenient_d3d11": True}``).
+
+    Returns
+    -------
+    Evaluation
+        Model bits, exact value, allowed window, fired rules and explanations.
+
+    Examples
+    --------
+    >>> ev = evaluate("mul", 0x00000001, 0x3F800000)
+    >>> hex(int(ev.bits)), ev.rules_at(0)
+    ('0x0', ['F32-FTZ', 'F32-IDENT'])
+    """
+    spec = OPS.get(op)
+    if spec is None:
+        raise ValueError(f"unknown op {op!r}; choose one of {', '.join(OPS)}")
+    if rules not in RULE_SETS:
+        raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
+    fmt = get_format(format)
+    if fmt.name not in spec.formats:
+        raise ValueError(f"{op} does not exist for {fmt.name}; formats: {', '.join(spec.formats)}")
+    if len(operands) != spec.arity:
+        raise ValueError(f"{op} takes {spec.arity} operand(s), got {len(operands)}")
+    opts = resolve_options(options)
+    if spec.result not in ("same", "bool"):  # conversion ops have their own path
+        return spec.handler(op, operands, fmt, rules, opts)  # type: ignore[misc]
+    arrs = [_as_bits(fmt, o, i) for i, o in enumerate(operands)]
+    arrs = np.broadcast_arrays(*arrs)
+    shape = arrs[0].shape
+    flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
+    flush = fmt.name == "f32" and rules != "ieee754" and op != "mov"
+    ctx = Ctx(op, fmt, rules, opts, flush)
+    tol, readings = tolerance_for(op, fmt.name, rules, opts)
+    return Evaluation(spec, ctx, tol, readings, flat, shape)
+
+
+def _as_bits(fmt: FloatFormat, o: Any, i: int) -> np.ndarray:
+    try:
+        return fmt.as_bits(o)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"operand {'ABCDEFGH'[i] if i < 8 else i}: {exc}") from None
+
+
+class Evaluation:
+    """Result of :func:`evaluate`: model, exact reference, tolerance and the rules that fired.
+
+    Attributes are computed lazily; ``bits`` and ``allowed`` take a fast path for f32
+    add/sub/mul/div/sqrt/min/max (numpy float32 on elements whose operands and result
+    are normal; the general engine on the rest).
+    """
+
+    def __init__(self, spec: OpSpec, ctx: Ctx, tol, readings: list[str],
+                 flat: list[np.ndarray], shape: tuple) -> None:
+        self.op = spec.name
+        self.spec = spec
+        self.format = ctx.fmt.name
+        self.rules = ctx.rules
+        self.options = dict(ctx.opts)
+        self.tolerance = tol
+        self.readings = readings
+        self.shape = shape
+        self._ctx = ctx
+        self._flat = flat
+        self._parts: Parts | None = None
+        self._fast = fast_f32(spec, ctx, tol, flat)
+
+    # -- lazily computed record ---------------------------------------------------------
+    @property
+    def _p(self) -> Parts:
+        if self._parts is None:
+            self._parts = self.spec.handler(self._ctx, self.tolerance, self._flat)
+            self._parts.readings = self.readings
+        return self._parts
+
+    def _shaped(self, a: np.ndarray) -> np.ndarray:
+        return a.reshape(self.shape)
+
+    @property
+    def result_format(self) -> str:
+        """Name of the result's type: the operand format, or ``"bool"`` for comparisons."""
+        return "bool" if self.spec.result == "bool" else self.format
+
+    @property
+    def bits(self) -> np.ndarray:
+        """Model result: the strictest conformant GPU (flush, RNE, canonical quiet NaN)."""
+        if self._fast is not None:
+            return self._shaped(self._fast.bits)
+        return self._shaped(self._p.bits)
+
+    @property
+    def operands(self) -> list[np.ndarray]:
+        return [self._shaped(a) for a in self._flat]
+
+    @property
+    def exact(self) -> np.ndarray:
+        """Exact result (float64 nearest; see engine.exact for how exact, per op)."""
+        return self._shaped(self._p.hi.copy())
+
+    @property
+    def exact_lo(self) -> np.ndarray:
+        """Residual: exact = exact + exact_lo (0 where float64 is exact)."""
+        return self._shaped(self._p.lo.copy())
+
+    @property
+    def nan_ok(self) -> np.ndarray:
+        """Whether any NaN is a conformant result (F32-NANOUT)."""
+        return self._shaped(self._p.nan_ok.copy())
+
+    def _window_pat(self, k: np.ndarray) -> np.ndarray:
+        fmt = self._ctx.fmt
+        p = self._p
+        empty = p.klo > p.khi
+        return self._shaped(np.where(empty, fmt.dtype.type(fmt.quiet_nan), grid.from_key(k, fmt)))
+
+    @property
+    def lo(self) -> np.ndarray:
+        """Lowest allowed pattern (inclusive); the quiet NaN where only NaN is allowed."""
+        if self.result_format == "bool":
+            return self.bits
+        return self._window_pat(self._p.klo)
+
+    @property
+    def hi(self) -> np.ndarray:
+        """Highest allowed pattern (inclusive); the quiet NaN where only NaN is allowed."""
+        if self.result_format == "bool":
+            return self.bits
+        return self._window_pat(self._p.khi)
+
+    @property
+    def fired(self) -> dict[str, np.ndarray]:
+        """rule ID -> bool array: the rules that decided each element."""
+        return {k: self._shaped(v) for k, v in self._p.fired.items() if v.any()}
+
+    # -- verdicts -----------------------------------------------------------------------
+    def _obs(self, observed: Any) -> np.ndarray:
+        if self.result_format == "bool":
+            o = np.asarray(observed)
+            return np.broadcast_to(o.astype(bool), self.shape).reshape(-1)
+        try:
+            o = self._ctx.fmt.as_bits(observed)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"observed result: {exc}") from None
+        return np.ascontiguousarray(np.broadcast_to(o, self.shape)).reshape(-1)
+
+    def allowed(self, observed: Any) -> np.ndarray:
+        """Is each observed result conformant under the rule set (bool array)?"""
+        obs = self._obs(observed)
+        if self._parts is None and self._fast is not None and self._fast.single:
+            return self._shaped(self._fast.allowed(obs))
+        return self._shaped(parts_allowed(self._p, obs))
+
+    def ulp_error(self, observed: Any) -> np.ndarray:
+        """Signed error (observed - exact) in ULPs of the result format at the exact value.
+
+        The ULP is the spacing of the exact value's binade (engine.grid.ulp_at: 2^(k-F) for
+        |x| in [2^k, 2^(k+1)), the denormal spacing at zero and below the smallest normal,
+        the top binade's spacing at and beyond 2^maxexp). Exact INF or NaN: 0 when the
+        observation is the same INF / any NaN, else +/-INF (INF exact) or NaN (NaN exact).
+        A NaN observation of a non-NaN exact value gives NaN. Comparisons: 0 if equal,
+        else INF.
+        """
+        obs = self._obs(observed)
+        p = self._p
+        if self.result_format == "bool":
+            return self._shaped(np.where(obs == p.bits, 0.0, np.inf))
+        v = self._ctx.fmt.decode(obs)
+        u = grid.ulp_at(p.hi, p.lo, self._ctx.fmt)
+        with np.errstate(all="ignore"):
+            err = ((v - p.hi) - p.lo) / u
+            err = np.where(np.isinf(p.hi), np.where(v == p.hi, 0.0, v - p.hi), err)
+            err = np.where(np.isnan(p.hi), np.where(np.isnan(v), 0.0, np.nan), err)
+        return self._shaped(err)
+
+    # -- explanations -------------------------------------------------------------------
+    def _index(self, i: Any) -> int:
+        if isinstance(i, tuple):
+            return int(np.ravel_multi_index(i, self.shape))
+        n = int(np.prod(self.shape, dtype=np.int64))
+        i = int(i)
+        if not -n <= i < n:
+            raise ValueError(f"element {i} out of range for {n} element(s)")
+        return i % n
+
+    def rules_at(self, i: Any) -> list[str]:
+        """Rule IDs that fired for element ``i`` (flat index or index tuple)."""
+        j = self._index(i)
+        return sorted(k for k, v in self._p.fired.items() if v[j])
+
+    def explain_at(self, i: Any) -> list[str]:
+        """Plain-English sentences, one per fired rule, naming the rule IDs."""
+        return explain.sentences(self, self._p, self._index(i))
+
+    def steps_at(self, i: Any) -> list[str]:
+        """The step-by-step "why": operands, input flush, exact op, rounding, output, window."""
+        return explain.steps(self, self._p, self._index(i))
+
+    def __repr__(self) -> str:
+        return (f"Evaluation(op={self.op!r}, format={self.format!r}, rules={self.rules!r}, "
+                f"shape={self.shape})")
+
+
+def parts_allowed(p: Parts, obs: np.ndarray) -> np.ndarray:
+    """Verdict from a Parts record (see result.py for what the allowed set is)."""
+    if p.fmt is None:
+        return obs == p.bits
+    fmt = p.fmt
+    k = grid.to_key(obs, fmt)
+    ok = (k >= p.klo) & (k <= p.khi)
+    if p.deny_denorm:
+        ok &= ~fmt.is_denormal(obs)
+    ok |= p.nan_ok & fmt.is_nan(obs)
+    for kind, x, y in p.extras:
+        if kind == "pat":
+            ok |= y & (obs == x)
+        else:
+            ok |= (k >= x) & (k <= y)
+    return ok

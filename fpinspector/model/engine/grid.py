@@ -1,0 +1,188 @@
+"""Exact values as float64 pairs, and rounding them onto a format's grid of patterns.
+
+The engine represents an exact result as ``hi + lo`` where ``hi`` is float64 and ``lo``
+is the residual (exact for sums and products computed with the error-free transforms
+below, sign-exact elsewhere). That is enough to round correctly, to find the two grid
+neighbours of the exact value and to measure errors in ULPs (see :func:`ulp_at`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..formats import FloatFormat, encode_float64
+
+__all__ = [
+    "two_sum",
+    "two_prod",
+    "to_key",
+    "from_key",
+    "rne",
+    "floor_pat",
+    "ceil_pat",
+    "flush_pat",
+    "values",
+    "ulp_at",
+    "window_keys",
+]
+
+_SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's constant for float64
+
+
+def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Knuth's TwoSum: ``s + e == a + b`` exactly (e = 0 where s is not finite)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        s = a + b
+        bb = s - a
+        e = (a - (s - bb)) + (b - bb)
+    return s, np.where(np.isfinite(s), e, 0.0)
+
+
+def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's TwoProduct: ``p + e == a * b`` exactly when no step over/underflows.
+
+    Why: numpy has no fma ufunc. Where the split overflows (|x| > 2^995) or the product
+    underflows, ``e`` is set to 0 (the float64 product is then used as the exact value).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        p = a * b
+        ca = _SPLIT * a
+        ah = ca - (ca - a)
+        al = a - ah
+        cb = _SPLIT * b
+        bh = cb - (cb - b)
+        bl = b - bh
+        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, np.where(np.isfinite(e) & np.isfinite(p), e, 0.0)
+
+
+def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Map patterns to int64 keys ordered like their values, with -0 just below +0."""
+    p = np.asarray(pat).astype(np.uint64)
+    mag = (p & np.uint64(fmt.mask & ~fmt.sign_mask)).astype(np.int64)
+    if not fmt.signed:
+        return mag
+    neg = (p >> np.uint64(fmt.bits - 1)) == 1
+    return np.where(neg, -mag - 1, mag)
+
+
+def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Inverse of :func:`to_key`."""
+    k = np.asarray(key, dtype=np.int64)
+    neg = k < 0
+    mag = np.where(neg, -k - 1, k).astype(np.uint64)
+    out = np.where(neg, mag | np.uint64(fmt.sign_mask), mag)
+    return out.astype(fmt.dtype)
+
+
+def values(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """float64 values of patterns (exact)."""
+    return fmt.decode(np.asarray(pat).astype(fmt.dtype))
+
+
+def flush_pat(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """F32-FTZ: denormal patterns become the zero of the same sign."""
+    p = np.asarray(pat).astype(fmt.dtype)
+    den = fmt.is_denormal(p)
+    return np.where(den, p & fmt.dtype.type(fmt.sign_mask), p).astype(fmt.dtype)
+
+
+def _encode(x: np.ndarray, fmt: FloatFormat, rnd: str, ovf: str) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return encode_float64(fmt, x.reshape(-1), rnd, ovf).reshape(x.shape)
+
+
+def _top(fmt: FloatFormat) -> float:
+    """2^maxexp: where the grid places INF when it counts neighbours."""
+    return float(2.0**fmt.maxexp)
+
+
+def rne(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Correctly rounded (nearest, ties to even) pattern of ``hi + lo``.
+
+    Why the residual matters: ``hi`` alone may sit exactly on a midpoint of the target
+    grid while the exact value does not; ``lo`` then decides the direction.
+    """
+    hi = np.asarray(hi, dtype=np.float64)
+    pat = _encode(hi, fmt, "rne", "ieee")
+    if fmt.bits == 64:
+        return pat  # hi is already RN64(exact) by construction
+    need = (np.asarray(lo) != 0) & np.isfinite(hi)
+    if need.any():
+        idx = np.nonzero(need)
+        h = hi[idx]
+        lo_s = np.broadcast_to(lo, hi.shape)[idx]
+        dn = _encode(h, fmt, "rtn", "inf")
+        up = _encode(h, fmt, "rtp", "inf")
+        top = _top(fmt)
+        vd = np.clip(values(dn, fmt), -top, top)
+        vu = np.clip(values(up, fmt), -top, top)
+        mid = (dn != up) & ((h - vd) == (vu - h))
+        fixed = np.where(lo_s > 0, up, dn)
+        sub = pat[idx]
+        sub[mid] = fixed[mid]
+        pat[idx] = sub
+    return pat
+
+
+def floor_pat(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Largest pattern whose value is <= hi + lo (INF counts as the grid point 2^maxexp)."""
+    hi = np.asarray(hi, dtype=np.float64)
+    pat = _encode(hi, fmt, "rtn", "inf")
+    on_grid = values(pat, fmt) == hi
+    step = on_grid & (np.asarray(lo) < 0)
+    if step.any():
+        pat = np.where(step, fmt.next_down(pat), pat).astype(fmt.dtype)
+    return pat
+
+
+def ceil_pat(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Smallest pattern whose value is >= hi + lo (INF counts as the grid point 2^maxexp)."""
+    hi = np.asarray(hi, dtype=np.float64)
+    pat = _encode(hi, fmt, "rtp", "inf")
+    on_grid = values(pat, fmt) == hi
+    step = on_grid & (np.asarray(lo) > 0)
+    if step.any():
+        pat = np.where(step, fmt.next_up(pat), pat).astype(fmt.dtype)
+    return pat
+
+
+def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """ULP of the result format at the exact value ``hi + lo``.
+
+    Definition used everywhere in the engine: for |x| in [2^k, 2^(k+1)) the ULP is
+    2^(k - frac_bits), so just below a power of two the smaller spacing applies and at
+    the power of two itself the larger one; below the smallest normal (zero included)
+    it is the denormal spacing 2^(minexp - frac_bits); at or beyond 2^maxexp it is the
+    spacing of the top binade. NaN gives NaN.
+    """
+    hi = np.asarray(hi, dtype=np.float64)
+    a = np.abs(hi)
+    _, e = np.frexp(a)
+    k = e.astype(np.int64) - 1
+    pow2 = (a > 0) & np.isfinite(a) & (np.ldexp(1.0, k.astype(np.int32)) == a)
+    below = pow2 & (np.asarray(lo) * np.sign(hi) < 0)
+    k = np.where(below, k - 1, k)
+    k = np.clip(k, fmt.minexp, fmt.maxexp - 1)
+    out = np.ldexp(1.0, (k - fmt.frac_bits).astype(np.int32))
+    return np.where(np.isnan(hi), np.nan, out)
+
+
+def window_keys(
+    lo_hi: np.ndarray, lo_lo: np.ndarray, hi_hi: np.ndarray, hi_lo: np.ndarray, fmt: FloatFormat
+) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of the patterns whose values lie in the exact interval [L, H].
+
+    A zero at either end admits both zeros (the interval is about values, and -0 == +0).
+    """
+    lo_p = ceil_pat(lo_hi, lo_lo, fmt)
+    hi_p = floor_pat(hi_hi, hi_lo, fmt)
+    klo = to_key(lo_p, fmt)
+    khi = to_key(hi_p, fmt)
+    zero_mask = fmt.mask & ~fmt.sign_mask
+    lo_zero = (lo_p.astype(np.uint64) & np.uint64(zero_mask)) == 0
+    hi_zero = (hi_p.astype(np.uint64) & np.uint64(zero_mask)) == 0
+    if fmt.signed:
+        klo = np.where(lo_zero, -1, klo)
+        khi = np.where(hi_zero, 0, khi)
+    return klo, khi

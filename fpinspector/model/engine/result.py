@@ -1,0 +1,118 @@
+"""The engine's per-element result record and the builders of allowed windows.
+
+An allowed set is: a window of patterns [klo, khi] in value order (see grid.to_key),
+plus "any NaN" (nan_ok), plus extra single patterns (either-way allowances such as an
+unflushed min/max operand), minus denormals when the output must be flushed (F32-FTZ).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..formats import FloatFormat
+from . import grid
+
+__all__ = ["Ctx", "Parts", "window_tol", "window_hull", "cr_window", "empty_window"]
+
+
+@dataclass
+class Ctx:
+    """What one evaluation is about: op, operand format, rule set, options, flags."""
+
+    op: str
+    fmt: FloatFormat
+    rules: str
+    opts: dict
+    flush: bool  # F32-FTZ applies (f32 math op under d3d10/d3d11)
+
+    @property
+    def strict_out(self) -> bool:
+        return self.flush and self.opts["ftz_output"] == "strict"
+
+
+@dataclass
+class Parts:
+    """Flat (1-D) arrays describing every element of an evaluation."""
+
+    fmt: FloatFormat | None
+    result_format: str
+    bits: np.ndarray
+    hi: np.ndarray
+    lo: np.ndarray
+    klo: np.ndarray | None = None
+    khi: np.ndarray | None = None
+    nan_ok: np.ndarray | None = None
+    deny_denorm: bool = False
+    extras: list = field(default_factory=list)  # (patterns, mask)
+    fired: dict = field(default_factory=dict)
+    ftz_in: list = field(default_factory=list)  # per operand: flushed on input
+    ftz_out: np.ndarray | None = None  # result was a denormal flushed on output
+    unrounded: np.ndarray | None = None  # result before the output flush (patterns)
+    readings: list = field(default_factory=list)
+    tol_text: str = ""
+
+    def fire(self, rule: str, mask: np.ndarray) -> None:
+        """Record that ``rule`` decided the elements in ``mask`` (ORed with earlier calls)."""
+        m = np.asarray(mask, dtype=bool)
+        if m.shape != self.bits.shape:
+            m = np.broadcast_to(m, self.bits.shape)
+        if rule in self.fired:
+            self.fired[rule] = self.fired[rule] | m
+        else:
+            self.fired[rule] = m.copy()
+
+
+def empty_window(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.ones(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+
+
+def cr_window(bits: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+    """The window holding only the model's (correctly rounded) pattern."""
+    k = grid.to_key(bits, fmt)
+    return k, k.copy()
+
+
+def _flush_key(k: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    return grid.to_key(grid.flush_pat(grid.from_key(k, fmt), fmt), fmt)
+
+
+def window_tol(
+    hi: np.ndarray, lo: np.ndarray, down: np.ndarray, up: np.ndarray, fmt: FloatFormat
+) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of the values within [exact - down, exact + up] (down, up >= 0, float64)."""
+    lh, ll = grid.two_sum(hi, -down)
+    hh, hl = grid.two_sum(hi, up)
+    return grid.window_keys(lh, ll + lo, hh, hl + lo, fmt)
+
+
+def window_hull(*pairs: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest window containing every given window."""
+    klo = np.minimum.reduce([p[0] for p in pairs])
+    khi = np.maximum.reduce([p[1] for p in pairs])
+    return klo, khi
+
+
+def finish_window(parts: Parts, ctx: Ctx, klo: np.ndarray, khi: np.ndarray) -> None:
+    """Store the window, flushing its ends when the output flushes (F32-FTZ).
+
+    Non-finite exact results keep only the model pattern; NaN results allow any NaN.
+    """
+    fmt = ctx.fmt
+    nan = np.isnan(parts.hi)
+    inf = np.isinf(parts.hi)
+    kb = grid.to_key(parts.bits, fmt) if parts.fmt is fmt else None
+    if kb is not None:
+        klo = np.where(inf, kb, klo)
+        khi = np.where(inf, kb, khi)
+    if ctx.flush:
+        if not ctx.strict_out:  # option ftz_output=either: keep unflushed values too
+            parts.extras.append(("window", klo.copy(), khi.copy()))
+        klo = _flush_key(klo, fmt)
+        khi = _flush_key(khi, fmt)
+    e_lo, e_hi = empty_window(len(klo))
+    parts.klo = np.where(nan, e_lo, klo)
+    parts.khi = np.where(nan, e_hi, khi)
+    parts.nan_ok = nan if parts.nan_ok is None else (parts.nan_ok | nan)
+    parts.deny_denorm = ctx.strict_out

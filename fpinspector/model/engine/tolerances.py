@@ -1,0 +1,178 @@
+"""Tolerance table (one row per op group x format x rule set) and the AMBIGUOUS switches.
+
+Each row cites the rule ID and the CONVERSIONS.md / D3D11.3 section it comes from, so
+adding a rule set is adding rows. ``tolerance_for`` applies the options (OPTIONS) on
+top of the table and reports which reading it used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+__all__ = ["Tolerance", "Option", "OPTIONS", "TOLERANCES", "tolerance_for", "resolve_options"]
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a conformant result may be from the exact one.
+
+    kind: ``cr`` (correctly rounded only), ``ulp`` (|error| <= ``ulp`` ULPs of the exact
+    value's binade), ``rel`` (|error| <= ``rel`` * |exact|), ``rel_or_ulp`` (the looser
+    of the two), ``log`` (absolute ``rel`` for x in [0.5, 2], relative elsewhere), ``div``
+    (as accurate as x * rcp(y), mul step ``ulp``), ``fused`` (worst serial order, each
+    step ``ulp``; ``cr`` steps when ulp is 0.5), ``exact``, ``frc``, ``select`` (min/max),
+    ``bool`` (comparisons), ``raw`` (bit-exact move).
+    """
+
+    kind: str
+    ulp: float = 0.5
+    rel: float = 0.0
+    rule: str = ""
+    source: str = ""
+
+    def describe(self) -> str:
+        """Human text for the CLI and UI."""
+        k = self.kind
+        if k == "cr":
+            s = "correctly rounded (0.5 ULP)"
+        elif k == "ulp":
+            s = f"within {self.ulp:g} ULP"
+        elif k == "rel":
+            s = f"relative error {self.rel:.3g} (2^-21)"
+        elif k == "rel_or_ulp":
+            s = f"the looser of {self.ulp:g} ULP and relative {self.rel:.3g}"
+        elif k == "log":
+            s = "absolute 2^-21 for x in [0.5, 2], relative 2^-21 elsewhere"
+        elif k == "div":
+            s = f"at least as accurate as x * rcp(y) (mul {self.ulp:g} ULP, rcp 1 ULP)"
+        elif k == "fused":
+            s = f"no worse than the worst serial order, {self.ulp:g} ULP a step"
+        else:
+            s = {"exact": "exact", "frc": "x - round_ni(x) in [+0, 1)",
+                 "select": "one of the operands (min/max rules)", "bool": "exact boolean",
+                 "raw": "bit-exact"}.get(k, k)
+        return f"{s} [{self.rule}; {self.source}]"
+
+
+@dataclass(frozen=True)
+class Option:
+    """An AMBIGUOUS point of RULES.md / CONVERSIONS.md made into a named switch."""
+
+    name: str
+    default: Any
+    choices: tuple
+    rule: str
+    text: str
+
+
+OPTIONS: dict[str, Option] = {o.name: o for o in (
+    Option("lenient_d3d11", False, (False, True), "F32-PREC",
+           "read d3d11 add/sub/mul as 1 ULP (the docs page's truncation remark) instead of "
+           "0.5 ULP (D3D11.3 §3.1.3)"),
+    Option("fused_step_ulp", 0.5, (0.5, 1.0), "F32-FUSED",
+           "ULPs allowed per serial step of mad/dp under d3d11: 0.5 (functional spec) or 1 "
+           "(docs page)"),
+    Option("ftz_output", "strict", ("strict", "either"), "F32-FTZ",
+           "a denormal f32 result must be flushed (strict, RULES.md wording) or may be kept"),
+    Option("rcp_tolerance", "looser", ("looser", "ulp", "rel"), "F32-SQRT-RCP",
+           "d3d11 rcp: the looser of 1 ULP (§3.1.3) and 2^-21 relative (§22.10), or only one"),
+    Option("inf_div_huge_nan", True, (True, False), "F32-DIV",
+           "allow NaN for INF / y with |y| > 2^126 (1/y flushes; §22 note)"),
+    Option("f64_minmax_snan", True, (True, False), "F64-IEEE",
+           "f64 min/max under d3d rule sets follow IEEE 754R (sNaN operand -> NaN)"),
+    Option("neg_inf_to_f11", "zero", ("zero", "inf"), "CONV-UNSIGNED",
+           "-INF into f11/f10: 0 (§3.1.6, GL, DirectXMath, Mesa) or INF (§3.2.2)"),
+)}
+
+
+def resolve_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults merged with the caller's options; unknown names or values are ValueErrors."""
+    out = {k: o.default for k, o in OPTIONS.items()}
+    for k, v in (options or {}).items():
+        if k not in OPTIONS:
+            raise ValueError(f"unknown option {k!r}; choose from {', '.join(OPTIONS)}")
+        o = OPTIONS[k]
+        if isinstance(v, str) and not isinstance(o.default, str):
+            v = _parse_value(k, v)
+        if v not in o.choices:
+            raise ValueError(f"option {k}={v!r}: choose one of {o.choices}")
+        out[k] = v
+    return out
+
+
+def _parse_value(name: str, text: str) -> Any:
+    t = text.strip().lower()
+    if t in ("true", "yes", "on", "1"):
+        return True
+    if t in ("false", "no", "off", "0"):
+        return False
+    try:
+        return float(t)
+    except ValueError:
+        raise ValueError(f"option {name}: cannot read value {text!r}") from None
+
+
+_S313 = "D3D11.3 §3.1.3"
+_S22 = "D3D11.3 §22.10 (CONVERSIONS.md per-instruction tolerances)"
+_D3D = ("d3d11", "d3d10")
+_ALL = ("d3d11", "d3d10", "ieee754")
+_F = ("f32", "f16", "f64")
+
+#: (ops, formats, rule sets, tolerance); the first matching row wins.
+TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolerance]] = [
+    (("add", "sub", "mul"), ("f32",), ("d3d11",), Tolerance("cr", 0.5, 0, "F32-PREC", _S313)),
+    (("add", "sub", "mul"), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-PREC", _S313)),
+    (("div",), ("f32",), ("d3d11",), Tolerance("div", 0.5, 0, "F32-DIV", _S22)),
+    (("div",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-DIV", _S22)),
+    (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d11",),
+     Tolerance("fused", 0.5, 0, "F32-FUSED", _S22)),
+    (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d10",),
+     Tolerance("fused", 1.0, 0, "F32-FUSED", _S22)),
+    (("sqrt",), ("f32",), _D3D, Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),
+    (("rcp",), ("f32",), ("d3d11",),
+     Tolerance("rel_or_ulp", 1.0, 2.0**-21, "F32-SQRT-RCP", _S22 + "; " + _S313)),
+    (("rcp",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),
+    (("rsq", "exp"), ("f32",), _D3D, Tolerance("rel", 0.5, 2.0**-21, "F32-INSTR", _S22)),
+    (("log",), ("f32",), _D3D, Tolerance("log", 0.5, 2.0**-21, "F32-INSTR", _S22)),
+    (("mad", "dp2", "dp3", "dp4"), ("f16",), _D3D,
+     Tolerance("ulp", 0.6, 0, "F16-PREC", "D3D11_FLOAT16_FUSED_TOLERANCE_IN_ULP")),
+    (("rcp",), ("f64",), _D3D, Tolerance("ulp", 1.0, 0, "F64-IEEE", "CONVERSIONS.md: drcp 1.0 ULP")),
+    (("frc",), _F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),
+    (("round_ne", "round_ni", "round_pi", "round_z"), _F, _ALL,
+     Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),
+    (("min", "max"), _F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "RULES.md")),
+    (("eq", "ne", "lt", "le", "gt", "ge"), _F, _ALL,
+     Tolerance("bool", 0.5, 0, "F32-CMPNAN", "RULES.md")),
+    (("mov",), _F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "RULES.md (raw move exempt)")),
+    # everything else in f16 / f64 / ieee754: correctly rounded
+    (("*",), ("f16",), _ALL, Tolerance("cr", 0.5, 0, "F16-PREC", "RULES.md F16-PREC")),
+    (("*",), ("f64",), _ALL, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
+    (("*",), ("f32",), ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
+]
+
+
+def tolerance_for(op: str, fmt: str, rules: str, opts: Mapping[str, Any]) -> tuple[Tolerance, list[str]]:
+    """The row for (op, format, rule set) with the options applied, and the readings used."""
+    for ops, fmts, sets, tol in TOLERANCES:
+        if (op in ops or "*" in ops) and fmt in fmts and rules in sets:
+            break
+    else:
+        raise ValueError(f"no tolerance row for {op} in {fmt} under {rules}")
+    readings: list[str] = []
+    if fmt == "f32" and rules == "d3d11" and op in ("add", "sub", "mul"):
+        if opts["lenient_d3d11"]:
+            tol = replace(tol, kind="ulp", ulp=1.0)
+            readings.append("F32-PREC: lenient d3d11 reading (1 ULP, option lenient_d3d11)")
+        else:
+            readings.append("F32-PREC: strict d3d11 reading (0.5 ULP, D3D11.3 §3.1.3)")
+    if fmt == "f32" and rules == "d3d11" and tol.kind == "fused":
+        tol = replace(tol, ulp=float(opts["fused_step_ulp"]))
+        readings.append(f"F32-FUSED: {tol.ulp:g} ULP per serial step (option fused_step_ulp)")
+    if fmt == "f32" and rules == "d3d11" and op == "rcp" and opts["rcp_tolerance"] != "looser":
+        kind = "ulp" if opts["rcp_tolerance"] == "ulp" else "rel"
+        tol = replace(tol, kind=kind)
+        readings.append(f"F32-SQRT-RCP: rcp checked by {kind} only (option rcp_tolerance)")
+    elif fmt == "f32" and rules == "d3d11" and op == "rcp":
+        readings.append("F32-SQRT-RCP: rcp takes the looser of 1 ULP and 2^-21 relative")
+    return tol, readings
