@@ -16,3 +16,7 @@ __all__ += [
     "ValueInfo", "byte_dump", "describe", "format_limits", "to_c_literal", "ulp_distance",
     "values_between", "ParsedValue", "ParseError", "parse",
 ]
+
+from .engine import OPS, OPTIONS, RULE_SETS, Evaluation, evaluate  # noqa: E402
+
+__all__ += ["evaluate", "Evaluation", "OPS", "RULE_SETS", "OPTIONS"]
