@@ -23,7 +23,7 @@ RULE_SET_NAMES = ("d3d11", "d3d10", "ieee754")
 #: Prefix of the compact state string (:meth:`InspectorState.to_string`).
 STATE_PREFIX = "fpi1;"
 _OP_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-_OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+_OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}(=[A-Za-z0-9_.+-]{1,32})?$")
 
 Listener = Callable[[frozenset], None]
 
@@ -38,7 +38,8 @@ class Snapshot:
     word : a 32-bit word shown reinterpreted (f32, R11G11B10, R9G9B9E5, two f16).
     op, op_format, rule_set : the operation panel's pickers.
     operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...).
-    options : names of the enabled AMBIGUOUS switches (RULES.md), sorted.
+    options : the AMBIGUOUS switches (RULES.md) set away from their default, as sorted
+        ``"name=value"`` strings (a bare ``"name"`` means ``name=True``).
     """
 
     fmt: str = "f32"

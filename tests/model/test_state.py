@@ -34,6 +34,7 @@ def test_state_emits_only_real_changes_and_batches() -> None:
         ({"nope": 1}, "unknown state field"),
         ({"bits": -1}, "does not fit"),
         ({"bits": 1.5}, "expected an integer"),
+        ({"options": ["a=b,c"]}, "invalid option"),
     ],
 )
 def test_state_rejects_bad_values_with_clear_message(changes: dict, msg: str) -> None:
@@ -63,7 +64,7 @@ def test_state_undo_redo_steps_and_batches() -> None:
 def test_state_string_and_dict_round_trip() -> None:
     s = InspectorState()
     s.update(fmt="f64", bits=0x8000000000000001, word=0xDEADBEEF, op="mad",
-             op_format="f16", operands=[0x3C00, 0x8001, 0x7E00], options=["lenient_d3d11"])
+             op_format="f16", operands=[0x3C00, 0x8001, 0x7E00], options=["lenient_d3d11=True", "fused_step_ulp=1.0"])
     text = s.to_string()
     assert text.startswith("fpi1;")
     assert InspectorState.snapshot_from_string(text) == s.snapshot

@@ -1,0 +1,132 @@
+"""Menus, shortcuts, copy-as, undo/redo and workspace open/save for the main window."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from PySide6 import QtGui, QtWidgets
+
+from ..model.formats import get_format
+from . import bridge
+from .workspace import load_workspace, save_workspace
+
+if TYPE_CHECKING:
+    from .app import MainWindow
+
+__all__ = ["build_menus", "copy_texts", "open_workspace", "save_workspace_to"]
+
+COPY_KINDS = ("hex", "literal", "decimal", "hex float", "bytes (little-endian)",
+              "bytes (big-endian)", "state string")
+
+
+def copy_texts(win: "MainWindow") -> dict[str, str]:
+    """Every copy-as text of the inspected value (the model formats the literals and bytes)."""
+    s = win.state.snapshot
+    f = get_format(s.fmt)
+    arr = np.asarray(s.bits, dtype=f.dtype)
+    info = bridge.describe(f.name, s.bits)
+    lit = bridge.optional("fpinspector.model.describe", "to_c_literal")
+    dump = bridge.optional("fpinspector.model.describe", "byte_dump")
+    out = {"hex": f"0x{s.bits:0{(f.bits + 3) // 4}X}"}
+    out["literal"] = str(lit(s.bits, f)) if lit else bridge.missing_note("to_c_literal")
+    out["decimal"] = str(getattr(info, "exact", None) or bridge.value_text(f.name, s.bits))
+    out["hex float"] = str(getattr(info, "hex_float", None) or float(f.decode(arr)).hex())
+    for endian, key in (("little", "bytes (little-endian)"), ("big", "bytes (big-endian)")):
+        out[key] = str(dump(s.bits, f, endian)) if dump else bridge.missing_note("byte_dump")
+    out["state string"] = win.state.to_string()
+    return out
+
+
+def _copy(win: "MainWindow", kind: str) -> None:
+    text = copy_texts(win)[kind]
+    QtWidgets.QApplication.clipboard().setText(text)
+    win.statusBar().showMessage(f"copied {kind}: {text}", 4000)
+
+
+def _paste_clipboard(win: "MainWindow") -> None:
+    text = QtWidgets.QApplication.clipboard().text()
+    win.paste_box.edit.setText(text)
+    win.ctl.paste(text)
+
+
+def open_workspace(win: "MainWindow", path: str) -> bool:
+    """Load a workspace file into the window; a bad file shows a clear message, returns False."""
+    try:
+        snap, history = load_workspace(path)
+    except (ValueError, OSError) as exc:
+        msg = str(exc) if isinstance(exc, ValueError) else f"cannot read {path}: {exc.strerror}"
+        win.statusBar().showMessage(msg, 10000)
+        win.paste_box.show_error(msg)
+        return False
+    win.state.restore(snap)
+    if history:
+        win.history.set_entries(history)
+    win.statusBar().showMessage(f"opened workspace {path}", 4000)
+    return True
+
+
+def save_workspace_to(win: "MainWindow", path: str) -> bool:
+    try:
+        save_workspace(path, win.state, win.history.entries())
+    except OSError as exc:
+        win.statusBar().showMessage(f"cannot save {path}: {exc.strerror}", 10000)
+        return False
+    win.statusBar().showMessage(f"saved workspace {path}", 4000)
+    return True
+
+
+def _ask_open(win: "MainWindow") -> None:
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(win, "Open workspace", "",
+                                                    "fpinspector workspace (*.json)")
+    if path:
+        open_workspace(win, path)
+
+
+def _ask_save(win: "MainWindow") -> None:
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(win, "Save workspace", "workspace.json",
+                                                    "fpinspector workspace (*.json)")
+    if path:
+        save_workspace_to(win, path)
+
+
+def _action(win, menu, text: str, slot, shortcut=None, tip: str = "") -> QtGui.QAction:
+    act = QtGui.QAction(text, win)
+    if shortcut is not None:
+        act.setShortcut(QtGui.QKeySequence(shortcut))
+    if tip:
+        act.setStatusTip(tip)
+        act.setToolTip(tip)
+    act.triggered.connect(lambda checked=False: slot())
+    menu.addAction(act)
+    return act
+
+
+def build_menus(win: "MainWindow") -> None:
+    """File / Edit / View menus with the standard shortcuts."""
+    S = QtGui.QKeySequence.StandardKey
+    bar = win.menuBar()
+    file_menu = bar.addMenu("&File")
+    _action(win, file_menu, "&Open workspace…", lambda: _ask_open(win), S.Open)
+    _action(win, file_menu, "&Save workspace…", lambda: _ask_save(win), S.Save)
+    file_menu.addSeparator()
+    _action(win, file_menu, "&Quit", win.close, S.Quit)
+    edit = bar.addMenu("&Edit")
+    win.undo_action = _action(win, edit, "&Undo", win.state.undo, S.Undo, "Undo the last edit")
+    win.redo_action = _action(win, edit, "&Redo", win.state.redo, S.Redo, "Redo")
+    edit.addSeparator()
+    win.paste_action = _action(win, edit, "&Paste values", lambda: _paste_clipboard(win), S.Paste,
+                               "Paste values from the clipboard into the inspector / operands")
+    copy_menu = edit.addMenu("&Copy as")
+    win.copy_actions = {}
+    for i, kind in enumerate(COPY_KINDS):
+        sc = "Ctrl+Shift+C" if kind == "hex" else ("Ctrl+Alt+C" if kind == "state string" else None)
+        win.copy_actions[kind] = _action(win, copy_menu, kind, lambda k=kind: _copy(win, k), sc)
+    edit.addSeparator()
+    _action(win, edit, "Next &up", lambda: win.editor.up_btn.click(), "Alt+Right",
+            "Step the inspected value to the next pattern toward +∞")
+    _action(win, edit, "Next &down", lambda: win.editor.down_btn.click(), "Alt+Left",
+            "Step the inspected value to the next pattern toward −∞")
+    view = bar.addMenu("&View")
+    for dock in win.docks.values():
+        view.addAction(dock.toggleViewAction())

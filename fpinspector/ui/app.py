@@ -1,0 +1,192 @@
+"""The main window: inspector, operations, docks; wires every view to one InspectorState."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ..model.formats import FORMATS
+from ..model.state import InspectorState, Snapshot
+from . import actions, bridge, controller
+from .bit_editor import BitFieldEditor, _blocked
+from .conversions_view import ConversionsView
+from .distance_view import DistanceView
+from .gpu_worker import GpuRunner
+from .history import HistoryList
+from .operations_view import OperationsView
+from .paste_box import PasteBox
+from .value_panel import ValuePanel
+from .why_view import WhyView
+from .word_view import WordView
+
+__all__ = ["MainWindow", "main"]
+
+APP_NAME = "fpinspector"
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    """fpinspector's window. Every widget reads from and writes to ``self.state``.
+
+    Parameters
+    ----------
+    state : InspectorState, optional
+        Shared state (a fresh one by default).
+    gpu : {"auto", "compute", "fragment", "off"}
+        Capture path for the GPU worker; "off" runs without any GL (the status bar says so).
+    settings : QSettings, optional
+        Where window layout and last values persist (the user's settings by default).
+    restore : bool
+        Restore layout and last values from ``settings`` at start.
+    """
+
+    def __init__(self, state: InspectorState | None = None, gpu: str = "auto",
+                 settings: QtCore.QSettings | None = None, restore: bool = True) -> None:
+        super().__init__()
+        self.setWindowTitle("fpinspector — GPU floating-point bit patterns under the D3D rules")
+        self.setObjectName("fpinspector-main")
+        self.state = state or InspectorState()
+        self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
+        self._build_central()
+        self._build_docks()
+        self.status = QtWidgets.QLabel("GPU: off" if gpu == "off" else "GPU: starting…")
+        self.statusBar().addPermanentWidget(self.status)
+        self.gpu: GpuRunner | None = None
+        self.ctl = controller.Controller(self)
+        if gpu == "off":
+            self.status.setText("No GPU: disabled for this session (--no-gpu). "
+                                "The model works fully without one.")
+        else:
+            self.gpu = GpuRunner(gpu, self)
+            self.ctl.attach_gpu(self.gpu)
+        actions.build_menus(self)
+        if restore:
+            self._restore_settings()
+        self.ctl.refresh_all()
+
+    # -- layout ---------------------------------------------------------------------
+    def _build_central(self) -> None:
+        self.paste_box = PasteBox()
+        self.fmt_combo = QtWidgets.QComboBox()
+        self.fmt_combo.addItems(list(FORMATS))
+        self.fmt_combo.setToolTip("Format of the inspected value; switching converts the value "
+                                  "with the D3D conversion rules (CONV-*).")
+        self.editor = BitFieldEditor("f32")
+        insp = QtWidgets.QGroupBox("Inspector")
+        head = QtWidgets.QHBoxLayout()
+        head.addWidget(QtWidgets.QLabel("format"))
+        head.addWidget(self.fmt_combo)
+        head.addStretch(1)
+        ilay = QtWidgets.QVBoxLayout(insp)
+        ilay.setContentsMargins(4, 4, 4, 4)
+        ilay.addLayout(head)
+        ilay.addWidget(self.editor)
+        self.ops_view = OperationsView()
+        ops_box = QtWidgets.QGroupBox("Operation: model vs GPU")
+        olay = QtWidgets.QVBoxLayout(ops_box)
+        olay.setContentsMargins(2, 2, 2, 2)
+        olay.addWidget(self.ops_view)
+        inner = QtWidgets.QWidget()
+        lay = QtWidgets.QVBoxLayout(inner)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.paste_box)
+        lay.addWidget(insp)
+        lay.addWidget(ops_box, 1)
+        scroll = QtWidgets.QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(inner)
+        self.setCentralWidget(scroll)
+
+    def _dock(self, title: str, widget: QtWidgets.QWidget, area, name: str) -> QtWidgets.QDockWidget:
+        dock = QtWidgets.QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        A = QtCore.Qt.DockWidgetArea
+        self.value_panel = ValuePanel()
+        self.why_view = WhyView()
+        self.conversions_view = ConversionsView()
+        self.word_view = WordView()
+        self.distance_view = DistanceView()
+        self.history = HistoryList()
+        self.docks = {
+            "decode": self._dock("Decode", self.value_panel, A.RightDockWidgetArea, "dock-decode"),
+            "why": self._dock("Why (model steps)", self.why_view, A.RightDockWidgetArea, "dock-why"),
+            "conversions": self._dock("Conversions", self.conversions_view,
+                                      A.BottomDockWidgetArea, "dock-conversions"),
+            "word": self._dock("32-bit word", self.word_view, A.BottomDockWidgetArea, "dock-word"),
+            "distance": self._dock("Distance A–B", self.distance_view, A.BottomDockWidgetArea,
+                                   "dock-distance"),
+            "history": self._dock("History", self.history, A.LeftDockWidgetArea, "dock-history"),
+        }
+        self.tabifyDockWidget(self.docks["conversions"], self.docks["word"])
+        self.tabifyDockWidget(self.docks["word"], self.docks["distance"])
+        self.docks["conversions"].raise_()
+        self.resize(1500, 950)
+
+    # -- settings -------------------------------------------------------------------
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geo = s.value("geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        win = s.value("windowState")
+        if win is not None:
+            self.restoreState(win)
+        text = s.value("state")
+        if isinstance(text, str) and text:
+            try:
+                self.state.restore(InspectorState.snapshot_from_string(text))
+            except ValueError as exc:
+                self.statusBar().showMessage(f"last values not restored: {exc}", 8000)
+        hist = s.value("history")
+        if isinstance(hist, str) and hist:
+            entries = []
+            for part in hist.split(";"):
+                fmt, _, bits = part.partition(":")
+                if fmt in FORMATS and bits:
+                    try:
+                        entries.append((fmt, int(bits, 16)))
+                    except ValueError:
+                        continue
+            self.history.set_entries(entries)
+
+    def save_settings(self) -> None:
+        """Persist window layout, the current values and the history (QSettings)."""
+        s = self.settings
+        s.setValue("geometry", self.saveGeometry())
+        s.setValue("windowState", self.saveState())
+        s.setValue("state", self.state.to_string())
+        s.setValue("history", ";".join(f"{f}:{b:X}" for f, b in self.history.entries()[:50]))
+        s.sync()
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802
+        self.save_settings()
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Stop the GPU thread (idempotent)."""
+        if self.gpu is not None:
+            self.gpu.shutdown()
+            self.gpu = None
+
+
+def main(argv: list[str] | None = None, gpu: str = "auto") -> int:
+    """Start the application; returns the exit code."""
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(
+        list(argv if argv is not None else sys.argv[:1]))
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_NAME)
+    from .palette import apply_system_palette
+
+    apply_system_palette(app)
+    win = MainWindow(gpu=gpu)
+    win.show()
+    if os.environ.get("FPINSPECTOR_QUIT_AFTER_SHOW"):
+        QtCore.QTimer.singleShot(0, win.close)
+    return app.exec()

@@ -1,0 +1,224 @@
+"""Glue between the state and the views: pushes edits into the state, pulls changes into views.
+
+Views never talk to each other; the controller reacts to the state's change events, asks the
+model (through :mod:`bridge`) and the GPU worker, and hands the results to the views.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..model.formats import FORMATS, get_format
+from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
+from . import bridge
+from .gpu_worker import GpuRunner
+
+if TYPE_CHECKING:
+    from .app import MainWindow
+
+__all__ = ["Controller"]
+
+_OP_FIELDS = {"op", "op_format", "rule_set", "operands", "options"}
+
+
+class Controller:
+    """Owns the reactions of a :class:`MainWindow` to state changes and user edits."""
+
+    def __init__(self, win: "MainWindow") -> None:
+        self.win = win
+        self.state = win.state
+        self.outcome: bridge.OpOutcome | None = None
+        self.gpu_result: tuple[str, int] | None = None
+        self._gpu_req = 0
+        self._conv_req = 0
+        self.last_update_s = 0.0  # perf_counter when all views last finished updating
+        self.gpu_update_s = 0.0  # perf_counter when the last GPU result was shown
+        self.state.connect(self.on_state)
+        w = win
+        w.editor.bits_changed.connect(lambda b: self.state.update(bits=b))
+        w.editor.error.connect(self._show_error)
+        w.fmt_combo.currentTextChanged.connect(self.push_format)
+        v = w.ops_view
+        v.op_picked.connect(self.push_op)
+        v.format_picked.connect(self.push_op_format)
+        v.rules_picked.connect(lambda r: self.state.update(rule_set=r))
+        v.options_picked.connect(lambda o: self.state.update(options=o))
+        v.operand_edited.connect(self.state.set_operand)
+        w.word_view.word_changed.connect(lambda word: self.state.update(word=word))
+        w.history.recalled.connect(lambda f, b: self.state.update(fmt=f, bits=b))
+        w.paste_box.submitted.connect(self.paste)
+
+    # -- pushes (widget -> state) ---------------------------------------------------
+    def push_format(self, fmt: str) -> None:
+        """Switch the inspected format, carrying the value over by the D3D conversion."""
+        s = self.state.snapshot
+        if fmt == s.fmt:
+            return
+        self.state.update(fmt=fmt, bits=self._carry(s.bits, s.fmt, fmt))
+
+    def push_op_format(self, fmt: str) -> None:
+        s = self.state.snapshot
+        if not fmt or fmt == s.op_format or fmt not in FORMATS:
+            return
+        ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
+        self.state.update(op_format=fmt, operands=ops)
+
+    def push_op(self, op: str) -> None:
+        s = self.state.snapshot
+        info = bridge.ops().get(op)
+        if info is None or op == s.op:
+            return
+        if s.op_format in info.formats:
+            self.state.update(op=op)
+        else:
+            fmt = info.formats[0]
+            ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
+            self.state.update(op=op, op_format=fmt, operands=ops)
+
+    @staticmethod
+    def _carry(bits: int, src: str, dst: str) -> int:
+        if src == dst:
+            return bits
+        try:
+            return bridge.convert_bits(bits, src, dst)
+        except ValueError:  # no conversion model yet: nearest value (RNE) of the same number
+            f, g = get_format(src), get_format(dst)
+            return int(g.encode(f.decode(np.asarray(bits, dtype=f.dtype))))
+
+    def paste(self, text: str) -> bool:
+        """Paste text: a state string restores the view; values fill the inspector and A, B, C."""
+        box = self.win.paste_box
+        try:
+            if text.strip().startswith(STATE_PREFIX):
+                self.state.restore(InspectorState.snapshot_from_string(text))
+                box.show_result("restored the pasted state")
+                return True
+            items = bridge.parse_values(text)
+        except ValueError as exc:
+            box.show_error(str(exc))
+            return False
+        s = self.state.snapshot
+        fmts = {it.fmt for it in items}
+        with self.state.batch():
+            self.state.update(fmt=items[0].fmt, bits=items[0].bits)
+            if len(items) > 1:
+                target = s.op_format
+                info = bridge.ops().get(s.op)
+                if len(fmts) == 1 and (info is None or items[0].fmt in info.formats):
+                    target = items[0].fmt
+                ops = [self._carry(it.bits, it.fmt, target) for it in items[:MAX_OPERANDS]]
+                ops += [self._carry(b, s.op_format, target) for b in s.operands[len(ops):]]
+                self.state.update(op_format=target, operands=ops)
+        names = "ABCDEFGH"
+        where = "the inspector" if len(items) == 1 else "operands " + ", ".join(names[:len(items)])
+        box.show_result(f"{len(items)} value(s) into {where}")
+        return True
+
+    # -- pulls (state -> views) -----------------------------------------------------
+    def refresh_all(self) -> None:
+        self.on_state(frozenset(self.state.snapshot.__dataclass_fields__))
+
+    def on_state(self, changed: frozenset) -> None:
+        w, s = self.win, self.state.snapshot
+        if {"fmt", "bits"} & changed:
+            from .bit_editor import _blocked
+
+            with _blocked(w.fmt_combo):
+                w.fmt_combo.setCurrentText(s.fmt)
+            if w.editor.fmt.name != s.fmt:
+                w.editor.set_format(s.fmt)
+            w.editor.set_bits(s.bits)
+            w.value_panel.show_value(s.fmt, s.bits)
+            w.conversions_view.show_value(s.fmt, s.bits)
+            w.history.add(s.fmt, s.bits)
+            self._request_conversions(s.fmt, s.bits)
+        if "word" in changed:
+            w.word_view.show_word(s.word)
+        if _OP_FIELDS & changed:
+            w.ops_view.show_state(s)
+            self._evaluate()
+            w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
+        self.last_update_s = time.perf_counter()
+
+    def _evaluate(self) -> None:
+        s, w = self.state.snapshot, self.win
+        try:
+            self.outcome = bridge.evaluate(s.op, s.operands, s.op_format, s.rule_set, s.options)
+        except ValueError as exc:
+            self.outcome = None
+            w.ops_view.show_outcome(None, str(exc))
+            w.why_view.show_steps(f"{s.op}: no evaluation", [str(exc)])
+        else:
+            o = self.outcome
+            w.ops_view.show_outcome(o)
+            head = (f"<b>{s.op}</b> on {s.op_format} under <b>{s.rule_set}</b> → "
+                    f"0x{o.bits:X} = {bridge.result_text(o.result_format, o.bits)}")
+            w.why_view.show_steps(head + f"<br>rules: {', '.join(o.rules) or 'none'}", o.steps)
+        self.gpu_result = None
+        if self.win.gpu is None:
+            w.ops_view.show_gpu(None, None, None, w.status.text())
+            return
+        info = bridge.ops().get(s.op)
+        arity = info.arity if info else 2
+        self._gpu_req = self.win.gpu.request(s.op, tuple(
+            np.asarray(b, dtype=get_format(s.op_format).dtype) for b in s.operands[:arity]),
+            s.op_format)
+
+    def _request_conversions(self, fmt: str, bits: int) -> None:
+        gpu = self.win.gpu
+        self.win.conversions_view.show_gpu({}, "")
+        if gpu is None or not gpu.available or fmt != "f32":
+            note = ("the GPU's render-target conversion starts from f32 values"
+                    if gpu is not None and gpu.available else (gpu.message if gpu else "GPU off"))
+            self.win.conversions_view.show_gpu({}, note)
+            return
+        self._conv_req = gpu.request_convert(np.asarray([bits], dtype=np.uint32), "f32",
+                                             ("f16", "f11", "f10"))
+
+    # -- GPU ------------------------------------------------------------------------
+    def attach_gpu(self, gpu: GpuRunner) -> None:
+        gpu.ready.connect(self._gpu_ready)
+        gpu.unavailable.connect(self._gpu_unavailable)
+        gpu.captured.connect(self._gpu_captured)
+        gpu.failed.connect(self._gpu_failed)
+
+    def _gpu_ready(self, info: dict) -> None:
+        self.win.status.setText(self.win.gpu.message if self.win.gpu else "GPU")
+        self.win.status.setToolTip("\n".join(f"{k}: {v}" for k, v in info.items()))
+        s = self.state.snapshot
+        self._request_conversions(s.fmt, s.bits)
+
+    def _gpu_unavailable(self, message: str) -> None:
+        self.win.status.setText(message)
+        self.win.ops_view.show_gpu(None, None, None, message)
+        self.win.conversions_view.show_gpu({}, message)
+
+    def _gpu_captured(self, req: int, out: object) -> None:
+        if req == self._conv_req:
+            self.win.conversions_view.show_gpu(out, "")
+            return
+        if req != self._gpu_req:
+            return  # stale
+        arr = np.asarray(out).reshape(-1)
+        o = self.outcome
+        fmt = o.result_format if o is not None else self.state.snapshot.op_format
+        bits = int(arr[0].view(np.uint32)) if arr.dtype == np.int32 else int(arr[0])
+        verdict = o.judge(bits) if o is not None else None
+        diff = (bits ^ o.bits) if o is not None else 0
+        self.gpu_result = (fmt, bits)
+        self.win.ops_view.show_gpu(fmt, bits, verdict, self.win.status.text(), diff)
+        self.gpu_update_s = time.perf_counter()
+
+    def _gpu_failed(self, req: int, message: str) -> None:
+        if req == self._conv_req:
+            self.win.conversions_view.show_gpu({}, message)
+        elif req == self._gpu_req:
+            self.win.ops_view.show_gpu(None, None, None, message)
+            self.gpu_update_s = time.perf_counter()
+
+    def _show_error(self, message: str) -> None:
+        if message:
+            self.win.statusBar().showMessage(message, 6000)

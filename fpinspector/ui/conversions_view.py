@@ -1,0 +1,150 @@
+"""Conversions view: one value through every format and every encoder variant, side by side,
+plus the local GPU's render-target conversion, differing bits highlighted, rounding anatomy."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ..model.formats import FORMATS, get_format
+from . import bridge, palette
+
+__all__ = ["ConversionsView", "GPU_ROW"]
+
+GPU_ROW = "this GPU (render target)"
+
+
+def _variants() -> dict[str, str]:
+    """Variant name -> whose behaviour it reproduces (from the conversion model)."""
+    table = bridge.optional("fpinspector.model.convert", "VARIANTS") or {}
+    return {name: str(getattr(v, "source", "") or getattr(v, "doc", "")) for name, v in table.items()}
+
+
+class ConversionsView(QtWidgets.QWidget):
+    """Rows: encoder variants (+ the GPU); columns: target formats. Cells that differ from the
+    D3D row are highlighted; selecting a cell shows its rounding anatomy."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.variants = _variants()
+        self.table = QtWidgets.QTableWidget()
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setToolTip("Each cell: the converted pattern and its value. Highlighted cells "
+                              "differ from the D3D rule (row d3d). Click a cell for its rounding "
+                              "anatomy.")
+        self.anatomy = QtWidgets.QPlainTextEdit()
+        self.anatomy.setReadOnly(True)
+        self.anatomy.setMaximumHeight(150)
+        self.anatomy.setToolTip("Rounding anatomy: exact input, the two neighbouring patterns, "
+                                "guard/round/sticky bits and why this direction was taken.")
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.note)
+        lay.addWidget(self.anatomy)
+        self.table.currentCellChanged.connect(lambda r, c, *_: self._show_anatomy(r, c))
+        self._src = "f32"
+        self._bits = 0
+        self._targets: list[str] = []
+        self._rows: list[str] = []
+        self._d3d: dict[str, int] = {}
+
+    def cell_text(self, variant: str, dst: str) -> str:
+        item = self.table.item(self._rows.index(variant), self._targets.index(dst))
+        return item.text() if item else ""
+
+    def is_highlighted(self, variant: str, dst: str) -> bool:
+        item = self.table.item(self._rows.index(variant), self._targets.index(dst))
+        return bool(item and item.data(QtCore.Qt.ItemDataRole.UserRole + 1))
+
+    def show_value(self, src: str, bits: int) -> None:
+        """Convert (src, bits) into every other format by every variant (the model does it)."""
+        self._src, self._bits = get_format(src).name, int(bits)
+        self._targets = [n for n in FORMATS if n != self._src]
+        self._rows = list(self.variants) + [GPU_ROW]
+        self.table.setRowCount(len(self._rows))
+        self.table.setColumnCount(len(self._targets))
+        self.table.setHorizontalHeaderLabels(self._targets)
+        self.table.setVerticalHeaderLabels(self._rows)
+        for r, name in enumerate(self._rows[:-1]):
+            self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
+        if not self.variants:
+            self.note.setText(bridge.missing_note("the conversion model"))
+        self._d3d = {}
+        for r, var in enumerate(self._rows[:-1]):
+            for c, dst in enumerate(self._targets):
+                try:
+                    out, rules = bridge.convert_with_rules(self._bits, self._src, dst, var)
+                except ValueError as exc:
+                    self._set(r, c, "—", str(exc), None)
+                    continue
+                if var == "d3d":
+                    self._d3d[dst] = out
+                self._set(r, c, self._fmt(dst, out), ", ".join(rules), out, dst)
+        self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
+
+    def show_gpu(self, results: object, note: str) -> None:
+        """Fill the GPU row from ``{dst: patterns or error text}``; ``note`` explains gaps."""
+        if not self._rows:
+            return
+        r = len(self._rows) - 1
+        res = results if isinstance(results, dict) else {}
+        for c, dst in enumerate(self._targets):
+            got = res.get(dst)
+            if isinstance(got, np.ndarray) and got.size:
+                out = int(got.reshape(-1)[0])
+                self._set(r, c, self._fmt(dst, out), "", out, dst)
+            else:
+                self._set(r, c, "—", str(got) if got is not None else note, None)
+        self.note.setText(note)
+
+    def _fmt(self, dst: str, out: int) -> str:
+        w = (FORMATS[dst].bits + 3) // 4
+        return f"0x{out:0{w}X}  {bridge.value_text(dst, out)}"
+
+    def _set(self, r: int, c: int, text: str, tip: str, out: int | None, dst: str = "") -> None:
+        item = QtWidgets.QTableWidgetItem(text)
+        ref = self._d3d.get(dst)
+        differs = out is not None and ref is not None and out != ref
+        if differs:
+            n = bin(out ^ ref).count("1")
+            tip = f"differs from d3d (0x{ref:X}) in {n} bit(s). {tip}"
+            item.setBackground(QtGui.QColor(palette.colors().diff).lighter(160))
+            item.setForeground(QtGui.QColor("#000000"))
+        item.setData(QtCore.Qt.ItemDataRole.UserRole + 1, differs)
+        item.setToolTip(tip)
+        self.table.setItem(r, c, item)
+
+    def _show_anatomy(self, row: int, col: int) -> None:
+        if not (0 <= col < len(self._targets)) or not (0 <= row < len(self._rows)):
+            return
+        dst = self._targets[col]
+        var = self._rows[row] if self._rows[row] in self.variants else "d3d"
+        fn = bridge.optional("fpinspector.model.convert", "rounding_anatomy")
+        if fn is None:
+            self.anatomy.setPlainText(bridge.missing_note("rounding anatomy"))
+            return
+        try:
+            an = fn(self._bits, dst, variant=var, src=self._src)
+        except (ValueError, TypeError) as exc:
+            self.anatomy.setPlainText(f"{self._src} → {dst} ({var}): {exc}")
+            return
+        self.anatomy.setPlainText(f"{self._src} → {dst} by {var}\n{_anatomy_text(an)}")
+
+
+def _anatomy_text(an: object) -> str:
+    """Anatomy fields as lines (its own text when it has one)."""
+    for name in ("text", "describe", "explain"):
+        v = getattr(an, name, None)
+        if callable(v):
+            v = v()
+        if isinstance(v, str) and v:
+            return v
+    if isinstance(v, list):
+        return "\n".join(map(str, v))
+    fields = getattr(an, "__dataclass_fields__", None)
+    if fields:
+        return "\n".join(f"{k}: {getattr(an, k)}" for k in fields)
+    return str(an)

@@ -1,0 +1,59 @@
+"""Distance between operands A and B: ULPs apart in each format, and the values in between."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtWidgets
+
+from ..model.formats import FORMATS, get_format
+from . import bridge
+
+__all__ = ["DistanceView"]
+
+
+class DistanceView(QtWidgets.QWidget):
+    """Table: for every format, A and B converted (D3D rules) and how many patterns apart."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.heading = QtWidgets.QLabel()
+        self.table = QtWidgets.QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["format", "A", "B", "ULPs apart (values in between)"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setToolTip("Patterns between A and B in each format (after converting both "
+                              "with the D3D rules); values in between = distance - 1.")
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.heading)
+        lay.addWidget(self.table, 1)
+
+    def distances(self) -> dict[str, str]:
+        return {self.table.item(r, 0).text(): self.table.item(r, 3).text()
+                for r in range(self.table.rowCount())}
+
+    def show_pair(self, fmt: str, a: int, b: int) -> None:
+        """Refresh for operands ``a`` and ``b`` of format ``fmt``."""
+        src = get_format(fmt)
+        self.heading.setText(f"A = {bridge.value_text(src.name, a)}, B = {bridge.value_text(src.name, b)}"
+                             f" ({src.name})")
+        dist = bridge.optional("fpinspector.model.describe", "ulp_distance")
+        self.table.setRowCount(len(FORMATS))
+        for r, dst in enumerate(FORMATS):
+            try:
+                ca = a if dst == src.name else bridge.convert_bits(a, src.name, dst)
+                cb = b if dst == src.name else bridge.convert_bits(b, src.name, dst)
+                if dist is None:
+                    raise ValueError(bridge.missing_note("ulp_distance"))
+                d = dist(np.asarray(ca, dtype=FORMATS[dst].dtype),
+                         np.asarray(cb, dtype=FORMATS[dst].dtype), FORMATS[dst])
+                d = np.asarray(d).reshape(-1)[0]
+                text = "NaN involved" if np.issubdtype(np.asarray(d).dtype, np.floating) and np.isnan(d) \
+                    else f"{int(d)} ({max(abs(int(d)) - 1, 0)} in between)"
+                row = [dst, bridge.value_text(dst, ca), bridge.value_text(dst, cb), text]
+            except ValueError as exc:
+                row = [dst, "", "", str(exc)]
+            for c, t in enumerate(row):
+                self.table.setItem(r, c, QtWidgets.QTableWidgetItem(t))
+        self.table.resizeColumnsToContents()

@@ -1,0 +1,186 @@
+"""Runs GPU captures on their own thread so edits stay instant; coalesces to the latest request.
+
+A GL context belongs to the thread that made it, so the session is opened, used and closed
+inside one QThread. The UI sends requests with :meth:`GpuRunner.request`; while a capture is
+running only the newest waiting request is kept (older ones are stale by definition).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+from PySide6 import QtCore
+
+__all__ = ["GpuRunner", "NO_GPU_PREFIX"]
+
+NO_GPU_PREFIX = "No GPU"
+
+
+def _open_session(path: str) -> Any:
+    """Look ``open_session`` up at call time so tests can monkeypatch ``fpinspector.gpu``."""
+    gpu = importlib.import_module("fpinspector.gpu")
+    return gpu.open_session(path)
+
+
+def _unavailable_message(exc: BaseException) -> str:
+    msg = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return f"{NO_GPU_PREFIX}: {msg}. The model works fully without one."
+
+
+class _Worker(QtCore.QObject):
+    """Lives on the GPU thread; owns the session."""
+
+    opened = QtCore.Signal(object)  # info dict
+    unavailable = QtCore.Signal(str)
+    captured = QtCore.Signal(int, object)  # request id, ndarray
+    failed = QtCore.Signal(int, str)
+    idle = QtCore.Signal()
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self._path = path
+        self._session: Any = None
+
+    @QtCore.Slot()
+    def open(self) -> None:
+        try:
+            self._session = _open_session(self._path)
+        except ImportError as exc:
+            self.unavailable.emit(_unavailable_message(exc))
+        except Exception as exc:  # GpuUnavailable and any driver failure: no GPU, app goes on
+            self.unavailable.emit(_unavailable_message(exc))
+        else:
+            self.opened.emit(dict(getattr(self._session, "info", {}) or {}))
+
+    @QtCore.Slot(int, object)
+    def run_job(self, req_id: int, job: tuple) -> None:
+        """``job`` is ("capture", op, operands, fmt) or ("convert", bits, src, dst)."""
+        try:
+            if self._session is None:
+                raise RuntimeError("no GPU session")
+            if job[0] == "capture":
+                _, op, operands, fmt = job
+                supports = getattr(self._session, "supports", None)
+                if supports is not None and not supports(op, fmt):
+                    raise RuntimeError(f"this GPU cannot run {op} on {fmt} operands")
+                out = np.asarray(self._session.capture(op, *operands, format=fmt))
+            else:
+                _, bits, src, dsts = job
+                if isinstance(dsts, str):
+                    out = np.asarray(self._session.convert(bits, src, dsts))
+                else:  # several targets: {dst: patterns or the reason it failed}
+                    out = {}
+                    for dst in dsts:
+                        try:
+                            out[dst] = np.asarray(self._session.convert(bits, src, dst))
+                        except Exception as exc:  # one target missing is not fatal
+                            out[dst] = str(getattr(exc, "message", None) or exc)
+            self.captured.emit(req_id, out)
+        except Exception as exc:  # a failed capture is shown, never raised into Qt
+            self.failed.emit(req_id, str(getattr(exc, "message", None) or exc))
+        self.idle.emit()
+
+    @QtCore.Slot()
+    def close(self) -> None:
+        if self._session is not None:
+            try:
+                self._session.close()
+            finally:
+                self._session = None
+
+
+class GpuRunner(QtCore.QObject):
+    """Facade on the UI thread.
+
+    Signals
+    -------
+    ready(dict) : a session opened; the dict is ``GpuSession.info``.
+    unavailable(str) : no GPU; the message is for the status bar.
+    captured(int, object) : request id and the captured result patterns (ndarray).
+    failed(int, str) : request id and why that capture could not run.
+    """
+
+    ready = QtCore.Signal(object)
+    unavailable = QtCore.Signal(str)
+    captured = QtCore.Signal(int, object)
+    failed = QtCore.Signal(int, str)
+    _do_open = QtCore.Signal()
+    _do_job = QtCore.Signal(int, object)
+    _do_close = QtCore.Signal()
+
+    def __init__(self, path: str = "auto", parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.available: bool | None = None  # None until the session opened or failed
+        self.info: dict = {}
+        self.message = "GPU: starting…"
+        self._next_id = 0
+        self._busy = False
+        self._pending: dict[str, tuple] = {}  # newest waiting request per job kind
+        self._thread = QtCore.QThread()
+        self._thread.setObjectName("fpinspector-gpu")
+        self._worker = _Worker(path)
+        self._worker.moveToThread(self._thread)
+        self._do_open.connect(self._worker.open)
+        self._do_job.connect(self._worker.run_job)
+        self._do_close.connect(self._worker.close, QtCore.Qt.ConnectionType.BlockingQueuedConnection)
+        self._worker.opened.connect(self._on_opened)
+        self._worker.unavailable.connect(self._on_unavailable)
+        self._worker.captured.connect(self.captured)
+        self._worker.failed.connect(self.failed)
+        self._worker.idle.connect(self._on_idle)
+        self._thread.start()
+        self._do_open.emit()
+
+    def request(self, op: str, operands: tuple, fmt: str) -> int:
+        """Queue a capture of ``op`` on ``operands`` (patterns); returns its request id."""
+        return self._queue(("capture", op, tuple(operands), fmt))
+
+    def request_convert(self, bits: object, src: str, dst: str | tuple[str, ...]) -> int:
+        """Queue a hardware conversion (render target / sampler) of patterns ``bits``."""
+        return self._queue(("convert", bits, src, dst))
+
+    def _queue(self, job: tuple) -> int:
+        self._next_id += 1
+        req = (self._next_id, job)
+        if self.available is False:
+            self.failed.emit(self._next_id, self.message)
+        elif self._busy or self.available is None:
+            self._pending[job[0]] = req  # only the newest waiting request matters
+        else:
+            self._send(req)
+        return self._next_id
+
+    def _send(self, req: tuple) -> None:
+        self._busy = True
+        self._do_job.emit(*req)
+
+    def _on_idle(self) -> None:
+        self._busy = False
+        if self._pending and self.available:
+            kind = next(iter(self._pending))
+            self._send(self._pending.pop(kind))
+
+    def _on_opened(self, info: dict) -> None:
+        self.available = True
+        self.info = info
+        renderer = info.get("renderer") or info.get("vendor") or "OpenGL"
+        self.message = f"GPU: {renderer} ({info.get('version', '')})".replace(" ()", "")
+        self.ready.emit(info)
+        self._on_idle()
+
+    def _on_unavailable(self, message: str) -> None:
+        self.available = False
+        self.message = message
+        self.unavailable.emit(message)
+        pending, self._pending = self._pending, {}
+        for req in pending.values():
+            self.failed.emit(req[0], message)
+
+    def shutdown(self) -> None:
+        """Close the session on its own thread and stop the thread (call before exit)."""
+        if self._thread.isRunning():
+            self._do_close.emit()
+            self._thread.quit()
+            self._thread.wait(5000)

@@ -1,0 +1,55 @@
+"""History of inspected values: a list that remembers (format, bits) and recalls one on click."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from . import bridge
+
+__all__ = ["HistoryList"]
+
+
+class HistoryList(QtWidgets.QListWidget):
+    """Most recent first, no duplicates, at most ``limit`` entries.
+
+    Signals
+    -------
+    recalled(str, object) : the format name and bit pattern the user clicked.
+    """
+
+    recalled = QtCore.Signal(str, object)
+
+    def __init__(self, limit: int = 200, parent=None) -> None:
+        super().__init__(parent)
+        self._limit = limit
+        self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
+        self.itemClicked.connect(self._recall)
+        self.itemActivated.connect(self._recall)
+
+    def add(self, fmt: str, bits: int) -> None:
+        """Put (fmt, bits) on top (moving it there if it is already listed)."""
+        key = (fmt, int(bits))
+        for i in range(self.count()):
+            if self.item(i).data(QtCore.Qt.ItemDataRole.UserRole) == key:
+                if i == 0:
+                    return
+                self.takeItem(i)
+                break
+        width = (int(fmt[1:]) + 3) // 4 if fmt[1:].isdigit() else 8
+        item = QtWidgets.QListWidgetItem(f"{fmt}  0x{bits:0{width}X}  {bridge.value_text(fmt, bits)}")
+        item.setData(QtCore.Qt.ItemDataRole.UserRole, key)
+        self.insertItem(0, item)
+        while self.count() > self._limit:
+            self.takeItem(self.count() - 1)
+
+    def entries(self) -> list[tuple[str, int]]:
+        return [self.item(i).data(QtCore.Qt.ItemDataRole.UserRole) for i in range(self.count())]
+
+    def set_entries(self, entries: list[tuple[str, int]]) -> None:
+        self.clear()
+        for fmt, bits in reversed(entries[: self._limit]):
+            self.add(fmt, bits)
+
+    def _recall(self, item: QtWidgets.QListWidgetItem) -> None:
+        fmt, bits = item.data(QtCore.Qt.ItemDataRole.UserRole)
+        self.recalled.emit(fmt, bits)

@@ -1,0 +1,247 @@
+"""Operations panel: op/format/rule-set pickers, operand editors, model vs GPU results, fired rules."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import FORMATS
+from ..model.state import MAX_OPERANDS, Snapshot
+from . import bridge, palette
+from .bit_cells import BitCells, Segment, format_segments
+from .bit_editor import BitFieldEditor, _blocked
+
+__all__ = ["OperationsView", "operand_names"]
+
+
+def operand_names(op: str, arity: int) -> list[str]:
+    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products (dp ops)."""
+    if op.startswith("dp") and arity % 2 == 0 and arity > 3:
+        n = arity // 2
+        return [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    return [chr(ord("A") + i) for i in range(arity)]
+
+
+def _segments(fmt: str) -> tuple[int, list[Segment]]:
+    if fmt in FORMATS:
+        return FORMATS[fmt].bits, format_segments(FORMATS[fmt])
+    width = 1 if fmt == "bool" else int("".join(c for c in fmt if c.isdigit()) or 32)
+    return width, [Segment(fmt, "frac", width - 1, 0)]
+
+
+class _ResultBox(QtWidgets.QGroupBox):
+    """Bits and decode of one result (the model's or the GPU's)."""
+
+    def __init__(self, title: str, tip: str) -> None:
+        super().__init__(title)
+        self.setToolTip(tip)
+        self.cells = BitCells(32, format_segments(FORMATS["f32"]))
+        self.cells.setEnabled(False)  # read-only: results are not edited
+        self.value = QtWidgets.QLabel()
+        self.value.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail = QtWidgets.QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.cells)
+        lay.addWidget(self.value)
+        lay.addWidget(self.detail)
+        self._fmt = "f32"
+
+    def show_bits(self, fmt: str, bits: int) -> None:
+        if fmt != self._fmt:
+            self._fmt = fmt
+            self.cells.set_layout(*_segments(fmt))
+        self.cells.set_bits(bits)
+        width = _segments(fmt)[0]
+        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {bridge.result_text(fmt, bits)}")
+
+
+class OperationsView(QtWidgets.QWidget):
+    """Signals carry the user's edits; the main window writes them to the state.
+
+    Signals
+    -------
+    op_picked(str), format_picked(str), rules_picked(str), options_picked(object)
+    operand_edited(int, object) : operand index and its new pattern.
+    """
+
+    op_picked = QtCore.Signal(str)
+    format_picked = QtCore.Signal(str)
+    rules_picked = QtCore.Signal(str)
+    options_picked = QtCore.Signal(object)
+    operand_edited = QtCore.Signal(int, object)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.ops = bridge.ops()
+        self.op_combo = QtWidgets.QComboBox()
+        self.op_combo.setToolTip("The operation (the rule engine's op names; log is log2, exp is 2^x).")
+        for name, info in self.ops.items():
+            self.op_combo.addItem(name)
+            self.op_combo.setItemData(self.op_combo.count() - 1, info.description,
+                                      QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.fmt_combo = QtWidgets.QComboBox()
+        self.fmt_combo.setToolTip("Operand format of the op.")
+        self.rules_combo = QtWidgets.QComboBox()
+        self.rules_combo.addItems(list(bridge.rule_sets()))
+        self.rules_combo.setToolTip("Rule set: d3d11 (default), d3d10, or plain ieee754 as a baseline.")
+        self.option_boxes: dict[str, QtWidgets.QComboBox] = {}
+        self.option_defaults: dict[str, str] = {}
+        picks = QtWidgets.QHBoxLayout()
+        for label, w in (("op", self.op_combo), ("format", self.fmt_combo), ("rules", self.rules_combo)):
+            picks.addWidget(QtWidgets.QLabel(label))
+            picks.addWidget(w)
+        opt_row = QtWidgets.QHBoxLayout()
+        for name, info in bridge.option_infos().items():
+            box = QtWidgets.QComboBox()
+            box.addItems(list(info.choices))
+            box.setCurrentText(info.default)
+            box.setToolTip(f"AMBIGUOUS switch {name} ({info.text})")
+            box.currentTextChanged.connect(self._push_options)
+            self.option_boxes[name] = box
+            self.option_defaults[name] = info.default
+            lab = QtWidgets.QLabel(name)
+            lab.setToolTip(box.toolTip())
+            opt_row.addWidget(lab)
+            opt_row.addWidget(box)
+        opt_row.addStretch(1)
+        picks.addStretch(1)
+        self._opt_row = opt_row
+        self.editors = [BitFieldEditor("f32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
+        for i, ed in enumerate(self.editors):
+            ed.bits_changed.connect(lambda bits, i=i: self.operand_edited.emit(i, bits))
+        self.model_box = _ResultBox("Model result", "What the rule engine computes for these "
+                                    "operands under the chosen rule set.")
+        self.gpu_box = _ResultBox("GPU result", "What this machine's GPU returned for the same "
+                                  "op; bits that differ from the model are outlined.")
+        self.exact_label = QtWidgets.QLabel()
+        self.window_label = QtWidgets.QLabel()
+        self.verdict_label = QtWidgets.QLabel()
+        self.verdict_label.setToolTip("Whether the GPU result lies in the allowed window.")
+        self.rules_list = QtWidgets.QListWidget()
+        self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
+        self.error_label = QtWidgets.QLabel()
+        self.error_label.setStyleSheet("color: #c62828;")
+        self.error_label.setWordWrap(True)
+        for lab in (self.exact_label, self.window_label, self.verdict_label):
+            lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+            lab.setWordWrap(True)
+        self._build(picks)
+        self.op_combo.currentTextChanged.connect(self.op_picked)
+        self.fmt_combo.currentTextChanged.connect(self.format_picked)
+        self.rules_combo.currentTextChanged.connect(self.rules_picked)
+        self._gpu_ok: bool | None = None
+
+    def _build(self, picks: QtWidgets.QLayout) -> None:
+        operands = QtWidgets.QVBoxLayout()
+        operands.setSpacing(0)
+        for ed in self.editors:
+            operands.addWidget(ed)
+        results = QtWidgets.QGridLayout()
+        results.addWidget(self.model_box, 0, 0)
+        results.addWidget(self.gpu_box, 0, 1)
+        info = QtWidgets.QFormLayout()
+        info.addRow("exact", self.exact_label)
+        info.addRow("allowed", self.window_label)
+        info.addRow("verdict", self.verdict_label)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(picks)
+        lay.addLayout(self._opt_row)
+        lay.addLayout(operands)
+        lay.addWidget(self.error_label)
+        lay.addLayout(results)
+        lay.addLayout(info)
+        lay.addWidget(QtWidgets.QLabel("<b>Rules that fired</b>"))
+        lay.addWidget(self.rules_list, 1)
+
+    # -- model -> widget ------------------------------------------------------------
+    def show_state(self, snap: Snapshot) -> None:
+        """Pickers and operand editors from the state (no signals echo back)."""
+        info = self.ops.get(snap.op)
+        formats = list(info.formats) if info else [snap.op_format]
+        if snap.op_format not in formats:
+            formats.append(snap.op_format)
+        with _blocked(self.op_combo, self.fmt_combo, self.rules_combo, *self.option_boxes.values()):
+            if self.op_combo.findText(snap.op) < 0:
+                self.op_combo.addItem(snap.op)
+            self.op_combo.setCurrentText(snap.op)
+            if [self.fmt_combo.itemText(i) for i in range(self.fmt_combo.count())] != formats:
+                self.fmt_combo.clear()
+                self.fmt_combo.addItems(formats)
+            self.fmt_combo.setCurrentText(snap.op_format)
+            self.rules_combo.setCurrentText(snap.rule_set)
+            chosen = dict(o.partition("=")[::2] for o in snap.options)
+            for name, box in self.option_boxes.items():
+                box.setCurrentText(chosen.get(name) or self.option_defaults[name])
+        arity = info.arity if info else 2
+        names = operand_names(snap.op, arity)
+        for i, ed in enumerate(self.editors):
+            visible = i < arity
+            ed.setVisible(visible)
+            if not visible:
+                continue
+            if ed.fmt.name != snap.op_format:
+                ed.set_format(snap.op_format)
+            ed.title.setText(f"<b>{names[i]}</b>")
+            ed.set_bits(snap.operands[i])
+
+    def show_outcome(self, outcome: bridge.OpOutcome | None, error: str = "") -> None:
+        """The model's result, exact value, allowed window and fired rules (or an error)."""
+        self.error_label.setText(error)
+        self.error_label.setVisible(bool(error))
+        self.rules_list.clear()
+        if outcome is None:
+            self.model_box.value.setText("—")
+            self.exact_label.setText("")
+            self.window_label.setText("")
+            return
+        self.model_box.show_bits(outcome.result_format, outcome.bits)
+        self.exact_label.setText(repr(outcome.exact) if not math.isnan(outcome.exact) else "NaN")
+        fmt = outcome.result_format
+        if outcome.lo is not None and outcome.hi is not None:
+            lo, hi = bridge.result_text(fmt, outcome.lo), bridge.result_text(fmt, outcome.hi)
+            text = f"[{lo}, {hi}]  (0x{outcome.lo:X} … 0x{outcome.hi:X})"
+            if outcome.nan_ok:
+                text += " or any NaN"
+            self.window_label.setText(text)
+        else:
+            self.window_label.setText("any NaN" if outcome.nan_ok else "")
+        self.rules_list.addItems(outcome.explain or outcome.rules)
+
+    def show_gpu(self, fmt: str | None, bits: int | None, verdict: tuple[bool, float] | None,
+                 message: str = "", diff_mask: int = 0) -> None:
+        """The GPU's result with its verdict, or ``message`` (e.g. why there is none)."""
+        c = palette.colors()
+        if bits is None or fmt is None:
+            self.gpu_box.value.setText("—")
+            self.gpu_box.detail.setText(message)
+            self.gpu_box.cells.set_diff_mask(0)
+            self.verdict_label.setText(message)
+            self.verdict_label.setStyleSheet("")
+            self._gpu_ok = None
+            return
+        self.gpu_box.show_bits(fmt, bits)
+        self.gpu_box.cells.set_diff_mask(diff_mask)
+        self.gpu_box.detail.setText(message)
+        if verdict is None:
+            self.verdict_label.setText("(no verdict: the model result is not available)")
+            self._gpu_ok = None
+            return
+        ok, err = verdict
+        self._gpu_ok = ok
+        same = "same bits as the model" if diff_mask == 0 else f"{bin(diff_mask).count('1')} bit(s) differ from the model"
+        err_text = "" if math.isnan(err) else f", ULP error {err:g}"
+        self.verdict_label.setText(f"{'CONFORMANT' if ok else 'NOT CONFORMANT'}{err_text}; {same}")
+        self.verdict_label.setStyleSheet(f"color: {c.ok if ok else c.bad}; font-weight: bold;")
+
+    def gpu_conformant(self) -> bool | None:
+        return self._gpu_ok
+
+    def _push_options(self) -> None:
+        self.options_picked.emit(tuple(
+            f"{n}={b.currentText()}" for n, b in self.option_boxes.items()
+            if b.currentText() != self.option_defaults[n]))

@@ -1,0 +1,108 @@
+"""Live decode of the inspected value: class, fields, exact decimal, ULP, neighbours, other formats."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import CLASS_NAMES, FORMATS, get_format
+from . import bridge
+
+__all__ = ["ValuePanel"]
+
+_ROWS = (
+    ("class", "Class of the pattern (DEC-ZERO / DEC-DENORM / DEC-NORMAL / DEC-INF / DEC-NAN)."),
+    ("sign", "Sign bit: 0 positive, 1 negative (f11/f10 have none)."),
+    ("exponent", "Biased exponent field and the unbiased power of two it stands for."),
+    ("fraction", "Fraction field: the bits after the binary point."),
+    ("exact", "The exact value of the pattern, every digit (binary fractions end in decimal)."),
+    ("shortest", "The shortest decimal that reads back to exactly these bits."),
+    ("hex float", "C99 hexadecimal floating-point notation of the exact value."),
+    ("ulp", "Unit in the last place at this value: the gap to the next pattern away from zero."),
+    ("next up", "The next pattern toward +∞."),
+    ("next down", "The next pattern toward −∞."),
+)
+
+
+class ValuePanel(QtWidgets.QWidget):
+    """Read-only decode of one (format, bits) pair; :meth:`show_value` refreshes it."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        form = QtWidgets.QFormLayout()
+        form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.labels: dict[str, QtWidgets.QLabel] = {}
+        for key, tip in _ROWS:
+            lab = QtWidgets.QLabel()
+            lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+            lab.setWordWrap(True)
+            lab.setToolTip(tip)
+            name = QtWidgets.QLabel(key)
+            name.setToolTip(tip)
+            form.addRow(name, lab)
+            self.labels[key] = lab
+        self.others = QtWidgets.QTableWidget(0, 4)
+        self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
+        self.others.horizontalHeader().setStretchLastSection(True)
+        self.others.verticalHeader().hide()
+        self.others.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.others.setToolTip("How this value reads in each other format after the D3D "
+                               "conversion (CONV-* rules), with the rules that fired.")
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(form)
+        lay.addWidget(QtWidgets.QLabel("<b>In the other formats</b> (D3D conversion)"))
+        lay.addWidget(self.others, 1)
+
+    def text(self, key: str) -> str:
+        return self.labels[key].text()
+
+    def show_value(self, fmt: str, bits: int) -> None:
+        """Redraw for ``bits`` of format ``fmt`` (all numbers come from the model)."""
+        f = get_format(fmt)
+        arr = np.asarray(bits, dtype=f.dtype)
+        s, e, m = (int(x) for x in f.fields(arr))
+        cls = CLASS_NAMES[int(f.class_codes(arr))]
+        info = bridge.describe(f.name, bits)
+        L = self.labels
+        L["class"].setText(cls)
+        L["sign"].setText(f"{s} ({'negative' if s else 'positive'})" if f.signed else "— (unsigned)")
+        unb = (f"2^{e - f.bias}" if 0 < e < f.exp_max else
+               f"2^{f.minexp} (denormal scale)" if e == 0 else "INF/NaN")
+        L["exponent"].setText(f"{e} (0x{e:X}), unbiased {unb}")
+        L["fraction"].setText(f"0x{m:X} = {m:0{f.frac_bits}b}b")
+        L["exact"].setText(_attr(info, ("exact", "exact_decimal"), lambda: str(f.exact_value(bits))))
+        L["shortest"].setText(bridge.value_text(f.name, bits))
+        L["hex float"].setText(_attr(info, ("hex_float",),
+                                     lambda: float(f.decode(arr)).hex()))
+        L["ulp"].setText(_attr(info, ("ulp",), lambda: repr(float(f.ulp(arr)))))
+        up, down = int(f.next_up(arr)), int(f.next_down(arr))
+        w = (f.bits + 3) // 4
+        L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
+        L["next down"].setText(f"0x{down:0{w}X} = {bridge.value_text(f.name, down)}")
+        self._show_others(f.name, bits)
+
+    def _show_others(self, src: str, bits: int) -> None:
+        names = [n for n in FORMATS if n != src]
+        self.others.setRowCount(len(names))
+        for row, dst in enumerate(names):
+            try:
+                out, rules = bridge.convert_with_rules(bits, src, dst)
+                d = get_format(dst)
+                cells = [dst, f"0x{out:0{(d.bits + 3) // 4}X}", bridge.value_text(dst, out),
+                         ", ".join(rules)]
+            except ValueError as exc:
+                cells = [dst, "", "", str(exc)]
+            for col, text in enumerate(cells):
+                item = QtWidgets.QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.others.setItem(row, col, item)
+        self.others.resizeColumnsToContents()
+
+
+def _attr(info, names: tuple[str, ...], fallback) -> str:
+    for n in names:
+        v = getattr(info, n, None) if info is not None else None
+        if v is not None:
+            return str(v)
+    return str(fallback())
