@@ -30,9 +30,7 @@ def _nan_rules(parts: Parts, op: str, a: np.ndarray, b: np.ndarray) -> None:
     if op in ("add", "sub"):
         sb = np.sign(b) if op == "add" else -np.sign(b)
         parts.fire("F32-INFINF", ia & ib & (np.sign(a) != sb))
-        parts.fire("F32-IDENT", ~nan_in & (za | zb) & ~(za & zb))
-        both0 = za & zb & (np.signbit(a) != (np.signbit(b) ^ (op == "sub")))
-        parts.fire("F32-IDENT", both0)
+        parts.fire("F32-IDENT", ~nan_in & (za | zb))  # x + 0 = x; -0 + 0 = +0
     elif op == "mul":
         parts.fire("F32-INFINF", (ia & zb) | (za & ib))
         parts.fire("F32-IDENT", ~nan_in & ((np.abs(a) == 1) | (np.abs(b) == 1)))
