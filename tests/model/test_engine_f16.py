@@ -1,0 +1,174 @@
+"""f16: every operand pattern for unary ops against an mpmath oracle, and structured f16 x f16
+subsets for add/mul/min/max against numpy float16 (F16-PREC, F16-DENORM, F32-* adapted)."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from fpinspector.model import evaluate
+
+ALL = np.arange(1 << 16, dtype=np.uint16)
+VALS = ALL.view(np.float16).astype(np.float64)  # numpy's own decoder: independent oracle
+mpmath.mp.prec = 80
+
+
+def _round_f16(v: mpmath.mpf) -> int:
+    """Correctly rounded f16 pattern of an mpmath value (nearest, ties to even)."""
+    if mpmath.isnan(v):
+        return 0x7E00
+    if mpmath.isinf(v):
+        return 0x7C00 if v > 0 else 0xFC00
+    if abs(v) >= 65520:
+        return 0x7C00 if v > 0 else 0xFC00
+    c = np.float16(float(v))
+    cands = {c, np.nextafter(c, np.float16(np.inf)), np.nextafter(c, np.float16(-np.inf))}
+    best = None
+    for x in cands:
+        if not np.isfinite(x):
+            continue
+        d = abs(mpmath.mpf(float(x)) - v)
+        pat = int(np.array(x, np.float16).view(np.uint16))
+        key = (d, pat & 1)
+        if best is None or key < best[0]:
+            best = (key, pat)
+    pat = best[1]
+    if v == 0:
+        return 0x8000 if mpmath.sign(v) < 0 else 0
+    return pat
+
+
+def _oracle(op: str, x: float) -> float:
+    """Exact result (mpmath, 80 bits) for one value, IEEE specials by RULES.md."""
+    if math.isnan(x):
+        return math.nan
+    if op == "sqrt":
+        if x < 0:
+            return math.nan
+        return x if x == 0 or math.isinf(x) else mpmath.sqrt(x)
+    if op == "rcp":
+        if x == 0:
+            return math.copysign(math.inf, x)
+        return math.copysign(0.0, x) if math.isinf(x) else 1 / mpmath.mpf(x)
+    if op == "rsq":
+        if x == 0:
+            return math.copysign(math.inf, x)  # F32-SQRTNEG: rsq(-0) = -INF
+        if x < 0:
+            return math.nan
+        return 0.0 if math.isinf(x) else 1 / mpmath.sqrt(x)
+    if op == "log":
+        if x == 0:
+            return -math.inf  # F32-LOG0
+        if x < 0:
+            return math.nan
+        return math.inf if math.isinf(x) else mpmath.log(x, 2)
+    if op == "exp":
+        if math.isinf(x):
+            return math.inf if x > 0 else 0.0
+        return mpmath.power(2, mpmath.mpf(x))
+    raise ValueError(op)
+
+
+def _pattern_of(r) -> int:
+    if isinstance(r, float) and (math.isnan(r) or math.isinf(r) or r == 0):
+        return int(np.array(r, np.float16).view(np.uint16)) if not math.isnan(r) else 0x7E00
+    return _round_f16(mpmath.mpf(r))
+
+
+@functools.lru_cache(maxsize=None)
+def _want_unary(op: str) -> np.ndarray:
+    return np.array([_pattern_of(_oracle(op, float(x))) for x in VALS], dtype=np.uint16)
+
+
+@pytest.mark.parametrize("op", ["sqrt", "rcp", "rsq", "log", "exp"])
+@pytest.mark.parametrize("rules", ["d3d11", "ieee754"])
+def test_f16_unary_exhaustive_correctly_rounded_F16_PREC_F16_DENORM(op, rules):
+    """Every f16 pattern: model bits are the correctly rounded result (F16-PREC: f16 unfused
+    ops 0.5 ULP; denormals kept, F16-DENORM), and the window holds that pattern only."""
+    ev = evaluate(op, ALL, format="f16", rules=rules)
+    want = _want_unary(op)
+    got = ev.bits
+    nan_w = (want & 0x7FFF) > 0x7C00
+    nan_g = (got & 0x7FFF) > 0x7C00
+    assert (nan_w == nan_g).all()
+    bad = np.flatnonzero(~nan_w & (got != want))
+    assert bad.size == 0, [(hex(ALL[i]), hex(got[i]), hex(want[i])) for i in bad[:5]]
+    assert ev.allowed(want).all()
+    up = np.where(nan_w | ((want & 0x7FFF) >= 0x7BFF), want, want + 1).astype(np.uint16)
+    assert not ev.allowed(up)[up != want].any()
+
+
+@pytest.mark.parametrize("op", ["round_ne", "round_ni", "round_pi", "round_z", "frc"])
+def test_f16_round_frc_exhaustive_F32_INSTR(op):
+    """round_* are exact, frc = x - round_ni(x) in [+0, 1) (F32-INSTR, adapted to f16)."""
+    ev = evaluate(op, ALL, format="f16")
+    with np.errstate(invalid="ignore"):
+        fn = {"round_ne": np.rint, "round_ni": np.floor, "round_pi": np.ceil,
+              "round_z": np.trunc}.get(op)
+        if fn is not None:
+            want = fn(VALS)
+        else:
+            fl = np.floor(VALS)
+            want = VALS - fl  # exact in float64 for f16 inputs
+            want = np.where(np.isinf(VALS), np.nan, want)
+    got = ev.bits.view(np.float16).astype(np.float64)
+    both_nan = np.isnan(want) & np.isnan(got)
+    if op == "frc":  # x - floor(x) may round up to 1.0 in f16: clamped below 1
+        rounded = want.astype(np.float16).astype(np.float64)
+        want = np.where(rounded == 1.0, float(np.nextafter(np.float16(1), np.float16(0))), rounded)
+        assert ((got >= 0) | both_nan).all() and ((got < 1) | both_nan).all()
+    assert (both_nan | (got == want)).all()
+    same_sign = np.signbit(got) == np.signbit(want)
+    assert (both_nan | same_sign).all()
+
+
+def _structured_b() -> np.ndarray:
+    """Zeros, denormals at both ends, min/max normal, 1, INF, NaNs, and a spread of values."""
+    special = [0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x8400, 0x7BFF, 0xFBFF,
+               0x3C00, 0xBC00, 0x3C01, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7C01, 0x7D00]
+    spread = np.arange(0, 1 << 16, 4099, dtype=np.uint16)
+    return np.unique(np.concatenate([np.array(special, np.uint16), spread]))
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_f16_pairs_add_mul_vs_numpy_F16_PREC(op):
+    """Every f16 A x structured B: numpy float16(exact float64 result) is one correct rounding
+    (f16 sums and products are exact in float64), which the model must equal (F16-PREC)."""
+    b = _structured_b()
+    A = np.repeat(ALL, b.size)
+    B = np.tile(b, ALL.size)
+    ev = evaluate(op, A, B, format="f16")
+    fa = A.view(np.float16).astype(np.float64)
+    fb = B.view(np.float16).astype(np.float64)
+    with np.errstate(all="ignore"):
+        want = (fa + fb if op == "add" else fa * fb).astype(np.float16)
+    wb = want.view(np.uint16)
+    nan = np.isnan(want)
+    assert (np.isnan(ev.bits.view(np.float16)) == nan).all()
+    assert (ev.bits[~nan] == wb[~nan]).all()
+    assert ev.allowed(np.where(nan, np.uint16(0xFE00), wb)).all()
+
+
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_f16_pairs_minmax_vs_numpy_F32_MINMAX_NAN_F16_DENORM(op):
+    """min/max on f16: numpy fmin/fmax implement "one NaN -> the other"; ties of -0/+0 aside,
+    the model equals numpy and keeps denormals (no flush in f16)."""
+    b = _structured_b()
+    A = np.repeat(ALL, b.size)
+    B = np.tile(b, ALL.size)
+    ev = evaluate(op, A, B, format="f16")
+    fa, fb = A.view(np.float16), B.view(np.float16)
+    want = (np.fmin if op == "min" else np.fmax)(fa, fb)
+    nan = np.isnan(want)
+    zero_tie = (fa == 0) & (fb == 0) & (np.signbit(fa) != np.signbit(fb))
+    wb = want.view(np.uint16)
+    check = ~nan & ~zero_tie
+    assert (ev.bits[check] == wb[check]).all()
+    assert np.isnan(ev.bits.view(np.float16)[nan]).all()
+    zero_pat = 0x8000 if op == "min" else 0x0000
+    assert (ev.bits[zero_tie] == zero_pat).all()  # F32-MINMAX-ZERO recommended order
+    assert ev.allowed(np.uint16(zero_pat ^ 0x8000))[zero_tie].all()  # either zero allowed
