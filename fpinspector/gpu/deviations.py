@@ -75,6 +75,22 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "ieee754",
     ),
     Deviation(
+        "LLVMPIPE-FRC-ONE", "llvmpipe", ("compute", "fragment"), "f32", ("frc",),
+        ("F32-INSTR",),
+        "fract(x) is computed as x - floor(x) in one rounding: for tiny negative x it gives "
+        "exactly 1.0, outside frc's [+0, 1) range.",
+        "frc_sub_floor",
+    ),
+    Deviation(
+        "LLVMPIPE-COMPUTE-DENORM-TRANSCENDENTALS", "llvmpipe", ("compute",), "f32",
+        ("log", "rsq"),
+        ("F32-FTZ", "F32-INSTR"),
+        "with denormals enabled (compute), log2 and inversesqrt of a denormal input use "
+        "approximations built for normal inputs: log2 gives a value in [-127, -126) instead "
+        "of -INF (flushed) or log2(x) (IEEE), rsq is off by more than 2^-21 relative.",
+        "denormal_input_any",
+    ),
+    Deviation(
         "LLVMPIPE-FTOI-INDEFINITE", "llvmpipe", ("compute", "fragment"), "f32", ("ftoi",),
         ("CONV-FTOI",),
         "int(x) is x86 cvttps2dq: NaN and values outside [-2^31, 2^31) give 0x80000000 "
@@ -158,6 +174,13 @@ def behaviour_bits(dev: Deviation, operands: list[np.ndarray], model_bits: np.nd
     if kind == "rne_f16":
         out = _rne_f16(operands[0])
         return out.astype(np.uint32) if model_bits.dtype == np.uint32 else out
+    if kind == "frc_sub_floor":
+        x = _f32(operands[0])
+        with np.errstate(all="ignore"):
+            r = (x - np.floor(x)).view(np.uint32)
+        return r
+    if kind == "denormal_input_any":
+        return None
     if kind == "flush_min_normal":
         return _flush_min_normal(model_bits)
     if reference is None:
@@ -208,3 +231,65 @@ def explain_mismatches(renderer: str, path: str, op: str, fmt: str, result_fmt: 
             explained[dev.id] = hit
             unexplained = unexplained & ~hit
     return explained, unexplained
+
+
+def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
+    b = np.asarray(operands[0], np.uint32)
+    return ((b & np.uint32(0x7F800000)) == 0) & ((b & np.uint32(0x007FFFFF)) != 0)
+
+
+def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: list[np.ndarray],
+                         got: np.ndarray, rules: str = "d3d11",
+                         options: dict | None = None) -> dict[str, np.ndarray]:
+    """Per element: conformant under ``rules``, explained by which deviation, or neither.
+
+    Uses the rule engine (``evaluate(...).allowed``) for the verdict, so tolerance ops
+    (rsq, log, exp, dp, ...) are judged by their allowed windows, not bit equality; for
+    mad/dp a result equal to the unfused serial evaluation also counts as conformant
+    (F32-FUSED: no less accurate than the worst serial order), reported separately as
+    ``"serial_order"``. Returns masks: ``"conformant"`` (including serial_order), one
+    per deviation id that explains elements, and ``"unexplained"``.
+    """
+    from fpinspector.model import evaluate  # lazy: the engine is heavy to import
+
+    from .serial import serial_unfused, within_fused_bound
+
+    fused = op in ("mad", "dp2", "dp3", "dp4")
+    ev = evaluate(op, *operands, format=fmt, rules=rules, options=options)
+    res_fmt = ev.result_format
+    ok = np.asarray(ev.allowed(got), bool)
+    serial = np.zeros_like(ok)
+    if fused and rules != "ieee754":
+        serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, fmt == "f32"), fmt)
+    out: dict[str, np.ndarray] = {"conformant": ok | serial, "serial_order": serial}
+    rest = ~(ok | serial)
+    for dev in applicable(renderer, path, op, fmt):
+        if not rest.any():
+            break
+        if dev.behaviour == "ieee754":
+            hit = np.asarray(evaluate(op, *operands, format=fmt, rules="ieee754").allowed(got))
+            if fused:
+                hit = hit | same_result(got, serial_unfused(op, operands, fmt, False), fmt)
+                if fmt == "f32":
+                    hit = hit | within_fused_bound(op, operands, got)
+        elif dev.behaviour == "f64_ftz":
+            flushed = [_f64_ftz(o) for o in operands]
+            ref = evaluate(op, *flushed, format=fmt, rules="ieee754")
+            hit = np.asarray(ref.allowed(got)) | same_result(
+                got, _f64_ftz(ref.bits) if res_fmt == "f64" else ref.bits, res_fmt)
+            if fused:
+                hit = hit | same_result(got, serial_unfused(op, flushed, fmt, True), fmt)
+        elif dev.behaviour == "flush_min_normal" and fused:
+            hit = same_result(got, serial_unfused(op, operands, fmt, "before"), fmt) | same_result(
+                got, _flush_min_normal(np.asarray(ev.bits)), res_fmt)
+        elif dev.behaviour == "denormal_input_any":
+            hit = _denormal_input(operands)
+        else:
+            alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
+            hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
+        hit = rest & hit
+        if hit.any():
+            out[dev.id] = hit
+            rest = rest & ~hit
+    out["unexplained"] = rest
+    return out

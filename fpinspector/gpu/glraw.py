@@ -22,6 +22,9 @@ GL_UNSIGNED_INT_10F_11F_11F_REV = 0x8C3B
 
 _READ = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                          ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
+_CLAMP = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_uint)
+GL_CLAMP_READ_COLOR = 0x891C
+GL_FIXED_ONLY = 0x891D
 _SUB = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                         ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
 
@@ -56,14 +59,24 @@ class RawGL:
 
     def __init__(self) -> None:
         read, sub = _proc(b"glReadPixels"), _proc(b"glTexSubImage2D")
-        self.available = bool(read and sub)
+        clamp = _proc(b"glClampColor")
+        self.available = bool(read and sub and clamp)
+        self._clamp = _CLAMP(clamp) if clamp else None
         self._read = _READ(read) if read else None
         self._sub = _SUB(sub) if sub else None
 
     def read_pixels(self, width: int, rows: int, fmt: int, typ: int, out: np.ndarray) -> None:
-        """Read the bound framebuffer's colour attachment 0 into ``out`` (C-contiguous)."""
+        """Read the bound framebuffer's colour attachment 0 into ``out`` (C-contiguous).
+
+        Read colour clamping is switched off for the call: with the default FIXED_ONLY a
+        signed-normalized buffer reads back clamped to [0, 1], losing every negative code.
+        """
         assert out.flags.c_contiguous
-        self._read(0, 0, width, rows, fmt, typ, out.ctypes.data)
+        self._clamp(GL_CLAMP_READ_COLOR, 0)
+        try:
+            self._read(0, 0, width, rows, fmt, typ, out.ctypes.data)
+        finally:
+            self._clamp(GL_CLAMP_READ_COLOR, GL_FIXED_ONLY)
 
     def tex_sub_image(self, width: int, rows: int, fmt: int, typ: int, data: np.ndarray) -> None:
         """Upload into the texture bound to GL_TEXTURE_2D on the active unit, bits unchanged."""
