@@ -120,12 +120,13 @@ def evaluate(
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
     fmt = get_format(format)
-    if fmt.name not in spec.formats:
+    conversion = spec.result not in ("same", "bool")
+    if fmt.name not in spec.formats and (not conversion or op.startswith("to_f")):
         raise ValueError(f"{op} does not exist for {fmt.name}; formats: {', '.join(spec.formats)}")
     if len(operands) != spec.arity:
         raise ValueError(f"{op} takes {spec.arity} operand(s), got {len(operands)}")
     opts = resolve_options(options)
-    if spec.result not in ("same", "bool"):  # conversion ops have their own path
+    if conversion:  # conversion ops delegate to model.convert / model.numeric
         return spec.handler(op, operands, fmt, rules, opts)  # type: ignore[misc]
     arrs = [_as_bits(fmt, o, i) for i, o in enumerate(operands)]
     arrs = np.broadcast_arrays(*arrs)

@@ -79,7 +79,8 @@ RULES: dict[str, Rule] = {
 
 def rule_text(rule_id: str) -> str:
     """One-line statement of a rule, for sentences and the UI."""
-    return RULES[rule_id].text
+    r = RULES.get(rule_id)
+    return r.text if r else "rule of the conversions module (see CONVERSIONS.md)"
 
 
 def check_rules(ids: object) -> None:
