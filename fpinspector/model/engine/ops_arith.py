@@ -47,7 +47,8 @@ def eval_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]) -> Parts:
     parts = new_parts(ctx, hi, lo, ftz)
     _nan_rules(parts, ctx.op, a, b)
     inexact = (grid.values(parts.unrounded, ctx.fmt) != hi) | (lo != 0)
-    parts.fire(_prec_rule(ctx), inexact & np.isfinite(hi))
+    if not (ctx.op == "div" and ctx.fmt.name == "f32" and ctx.rules != "ieee754"):
+        parts.fire(_prec_rule(ctx), inexact & np.isfinite(hi))  # div has F32-DIV below
     _denorm_rules(parts, ctx, operands)
     if tol.kind == "div":
         _div_window(parts, ctx, tol, a, b)

@@ -1,0 +1,169 @@
+"""``fpinspector eval``: run one op through the D3D rule engine: model result, exact value,
+allowed window, fired rules, and the verdict for an observed GPU result; batch mode too."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
+from ..model.formats import FORMATS, get_format
+
+NAME = "eval"
+HELP = "evaluate an op under the D3D rules (model, exact, allowed window, fired rules)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("op", help=f"operation: {', '.join(OPS)}")
+    p.add_argument("operands", nargs="*", metavar="A",
+                   help="operand bit patterns (0x... hex; integers for int/code ops; a "
+                   "decimal such as 1.5 is encoded with nearest-even)")
+    p.add_argument("--format", default="f32", help="operand format: f32 (default), f16, f64")
+    p.add_argument("--rules", default="d3d11", choices=RULE_SETS, help="rule set")
+    p.add_argument("--option", action="append", default=[], metavar="K=V",
+                   help=f"AMBIGUOUS switch: {', '.join(OPTIONS)}")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--gpu-result", default=None, metavar="BITS",
+                   help="observed GPU result: adds the verdict and the ULP error")
+    p.add_argument("--batch", default=None, metavar="FILE",
+                   help="read operand rows (hex, space/comma separated; an extra last column "
+                   "is the observed result) from FILE or '-' (stdin); one JSON line per row")
+
+
+def _options(items: list[str]) -> dict[str, str]:
+    out = {}
+    for it in items:
+        if "=" not in it:
+            raise ValueError(f"--option {it!r}: expected NAME=VALUE")
+        k, v = it.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _operand_kind(op: str, fmt: str) -> str:
+    spec = OPS[op]
+    if spec.result in ("same", "bool") or op.startswith("to_f"):
+        return fmt
+    return spec.formats[0]
+
+
+def _token(text: str, kind: str) -> int:
+    t = text.strip()
+    if kind not in FORMATS:  # integer / code operands
+        try:
+            return int(t, 0)
+        except ValueError:
+            raise ValueError(f"operand {t!r}: expected an integer") from None
+    if t.lower().startswith(("0x", "-0x")) and "p" not in t.lower():
+        try:
+            return int(t, 16)
+        except ValueError:
+            raise ValueError(f"operand {t!r}: not a hex pattern") from None
+    try:
+        return int(get_format(kind).encode(t))
+    except (ValueError, ArithmeticError):
+        raise ValueError(f"operand {t!r}: not a pattern or a decimal value") from None
+
+
+def _num(v: float) -> Any:
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def _hex(p: Any, fmt: str) -> str:
+    if fmt in FORMATS:
+        return f"0x{int(p):0{(FORMATS[fmt].bits + 3) // 4}X}"
+    if fmt == "bool":
+        return str(bool(p)).lower()
+    return str(int(p))
+
+
+def _value(p: Any, fmt: str) -> Any:
+    if fmt in FORMATS:
+        f = FORMATS[fmt]
+        b = np.array([int(p)], dtype=f.dtype)
+        return {"bits": _hex(p, fmt), "value": _num(f.decode(b)[0]),
+                "class": str(f.classify(b)[0])}
+    return {"bits": _hex(p, fmt), "value": bool(p) if fmt == "bool" else int(p)}
+
+
+def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int]) -> dict:
+    rf = ev.result_format
+    d: dict[str, Any] = {
+        "op": ev.op, "format": args.format, "rules": ev.rules,
+        "operands": [_value(o, k) for o, k in zip(ops, kinds)],
+        "result": _value(np.asarray(ev.bits).reshape(-1)[0], rf),
+        "result_format": rf,
+        "exact": _num(np.asarray(ev.exact).reshape(-1)[0]),
+        "exact_hex": float.hex(float(np.asarray(ev.exact).reshape(-1)[0])),
+        "lo": _hex(np.asarray(ev.lo).reshape(-1)[0], rf),
+        "hi": _hex(np.asarray(ev.hi).reshape(-1)[0], rf),
+        "nan_ok": bool(np.asarray(ev.nan_ok).reshape(-1)[0]),
+        "fired": ev.rules_at(0),
+        "explain": ev.explain_at(0),
+        "steps": ev.steps_at(0),
+        "readings": list(ev.readings),
+    }
+    tol = getattr(ev, "tolerance", None)
+    if tol is not None:
+        d["tolerance"] = tol.describe()
+    if args.gpu_result is not None:
+        obs = _token(args.gpu_result, rf if rf in FORMATS else "int")
+        if rf == "bool":
+            obs = bool(obs)
+        d["gpu_result"] = {**_value(obs, rf),
+                           "allowed": bool(np.asarray(ev.allowed(obs)).reshape(-1)[0]),
+                           "ulp_error": _num(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])}
+    return d
+
+
+def _text(d: dict) -> str:
+    lines = [f"{d['op']} in {d['format']} under {d['rules']}"]
+    for i, o in enumerate(d["operands"]):
+        lines.append(f"  {'ABCDEFGH'[i] if i < 8 else i} = {o['bits']}  {o['value']}"
+                     + (f" ({o['class']})" if "class" in o else ""))
+    r = d["result"]
+    lines.append(f"model result: {r['bits']}  {r['value']}" + (f" ({r['class']})" if "class" in r else ""))
+    lines.append(f"exact:        {d['exact']}  ({d['exact_hex']})")
+    lines.append(f"allowed:      {d['lo']} .. {d['hi']}" + ("  or any NaN" if d["nan_ok"] else ""))
+    if "tolerance" in d:
+        lines.append(f"tolerance:    {d['tolerance']}")
+    lines.append("rules fired:  " + (", ".join(d["fired"]) or "none"))
+    lines += [f"  - {s}" for s in d["explain"]]
+    if "gpu_result" in d:
+        g = d["gpu_result"]
+        verdict = "CONFORMANT" if g["allowed"] else "NOT CONFORMANT"
+        lines.append(f"gpu result:   {g['bits']}  {g['value']}  -> {verdict}, "
+                     f"error {g['ulp_error']} ULP")
+    lines.append("steps:")
+    lines += [f"  {i + 1}. {s}" for i, s in enumerate(d["steps"])]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.op not in OPS:
+        raise ValueError(f"unknown op {args.op!r}; choose one of {', '.join(OPS)}")
+    opts = _options(args.option)
+    get_format(args.format)
+    if args.batch is not None:
+        from ._eval_batch import run_batch
+
+        return run_batch(args, opts, _operand_kind(args.op, args.format))
+    spec = OPS[args.op]
+    if len(args.operands) != spec.arity:
+        raise ValueError(f"{args.op} takes {spec.arity} operand(s), got {len(args.operands)}")
+    kind = _operand_kind(args.op, args.format)
+    ops = [_token(t, kind) for t in args.operands]
+    ev = evaluate(args.op, *ops, format=args.format, rules=args.rules, options=opts)
+    d = _record(ev, args, [kind] * len(ops), ops)
+    sys.stdout.write((json.dumps(d) if args.json else _text(d)) + "\n")
+    return 0
