@@ -253,8 +253,8 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
 
     ``style="asfloat"``: HLSL bit cast (``asfloat(0x3f800000)``, ``asfloat16(uint16_t(0x3c00))``,
     ``asdouble(0x00000000, 0x3ff00000)``; every pattern, NaN payloads included).
-    ``style="decimal"``: shortest round-trip decimal with its suffix (``1.0f``, ``1.0h``,
-    ``1.0``); f11/f10 values are written as the f32 literal of the same value.
+    ``style="decimal"``: shortest round-trip decimal with its HLSL suffix (``1.0f``, ``1.0h``,
+    ``1.0L`` for double); f11/f10 values are written as the f32 literal of the same value.
     ``style="hexfloat"``: C99 hex float (``0x1p+0f``). Non-finite values fall back to asfloat.
     """
     f = get_format(fmt)
@@ -270,7 +270,7 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
         if f.bits == 64:
             return f"asdouble(0x{b & 0xFFFFFFFF:08x}, 0x{b >> 32:08x})"
         return f"asfloat(0x{b:08x})"
-    suffix = {64: "", 32: "f", 16: "h"}.get(f.bits, "f")
+    suffix = {64: "L", 32: "f", 16: "h"}.get(f.bits, "f")  # HLSL: L is double
     if style == "hexfloat":
         return hex_float(b, f) + suffix
     if f.bits < 16:  # exact in f32: write the f32 shortest of the same value
