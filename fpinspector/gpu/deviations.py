@@ -68,11 +68,19 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "f64_ftz",
     ),
     Deviation(
-        "LLVMPIPE-COMPUTE-DTOF-DENORM", "llvmpipe", ("compute",), "f64", ("dtof", "to_f32"),
-        ("CONV-DENORM",),
-        "llvmpipe compute shaders keep f32 denormal results of f64 -> f32 conversion, where "
-        "D3D treats f32 as a format without denormals for conversions into it (flush to 0).",
-        "ieee754",
+        "LLVMPIPE-COMPUTE-DTOF-IEEE", "llvmpipe", ("compute",), "f64", ("dtof", "to_f32"),
+        ("CONV-F2F-SAT", "CONV-DENORM"),
+        "float(double) in compute shaders is the IEEE conversion: overflow gives INF instead "
+        "of the largest finite value, and f32 denormal results are kept where D3D treats "
+        "f32 as a format without denormals for conversions into it (flush to 0).",
+        "numpy_dtof",
+    ),
+    Deviation(
+        "LLVMPIPE-FRAGMENT-DTOF-OVERFLOW-INF", "llvmpipe", ("fragment",), "f64",
+        ("dtof", "to_f32"), ("CONV-F2F-SAT",),
+        "float(double) in fragment shaders overflows to INF instead of the largest finite "
+        "value (denormal results are flushed, as D3D wants).",
+        "numpy_dtof_ftz",
     ),
     Deviation(
         "LLVMPIPE-FRC-ONE", "llvmpipe", ("compute", "fragment"), "f32", ("frc",),
@@ -89,6 +97,34 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "approximations built for normal inputs: log2 gives a value in [-127, -126) instead "
         "of -INF (flushed) or log2(x) (IEEE), rsq is off by more than 2^-21 relative.",
         "denormal_input_any",
+    ),
+    Deviation(
+        "LLVMPIPE-UNORM8-DECODE-RCP", "llvmpipe", ("sample",), "unorm8->f32", ("convert",),
+        ("CONV-UNORM",),
+        "sampling an RGBA8 texture computes c * (1/255) in float32 instead of the correctly "
+        "rounded c / 255 (126 of the 256 codes differ by 1 ULP; CONVERSIONS.md case 8).",
+        "unorm_mul_rcp",
+    ),
+    Deviation(
+        "LLVMPIPE-SNORM8-DECODE-RCP", "llvmpipe", ("sample",), "snorm8->f32", ("convert",),
+        ("CONV-SNORM",),
+        "sampling an RGBA8_SNORM texture computes max(c * (1/127), -1) in float32 instead "
+        "of the correctly rounded c / 127.",
+        "snorm_mul_rcp",
+    ),
+    Deviation(
+        "LLVMPIPE-SNORM8-MINUS-128", "llvmpipe", ("render",), "f32->snorm8", ("convert",),
+        ("CONV-SNORM",),
+        "rendering into an RGBA8_SNORM target stores -128 (0x80) for NaN (instead of 0) "
+        "and for values below -1 (instead of clamping to -1.0 = -127).",
+        "snorm_nan_min",
+    ),
+    Deviation(
+        "LLVMPIPE-SRGB8-ENCODE-0.66", "llvmpipe", ("render",), "f32->srgb8", ("convert",),
+        ("CONV-SRGB",),
+        "the linear -> sRGB encode of SRGB8_ALPHA8 targets is a polynomial approximation "
+        "whose error reaches about 0.65 code units (the rule allows 0.6).",
+        "srgb_encode_bound",
     ),
     Deviation(
         "LLVMPIPE-FTOI-INDEFINITE", "llvmpipe", ("compute", "fragment"), "f32", ("ftoi",),
@@ -174,6 +210,16 @@ def behaviour_bits(dev: Deviation, operands: list[np.ndarray], model_bits: np.nd
     if kind == "rne_f16":
         out = _rne_f16(operands[0])
         return out.astype(np.uint32) if model_bits.dtype == np.uint32 else out
+    if kind in ("numpy_dtof", "numpy_dtof_ftz"):
+        d = np.asarray(operands[0], np.uint64)
+        if kind == "numpy_dtof_ftz":
+            d = _f64_ftz(d)
+        with np.errstate(all="ignore"):
+            r = d.view(np.float64).astype(np.float32).view(np.uint32)
+        if kind == "numpy_dtof_ftz":
+            den = ((r & np.uint32(0x7F800000)) == 0) & ((r & np.uint32(0x007FFFFF)) != 0)
+            r = np.where(den, r & np.uint32(0x80000000), r)
+        return r
     if kind == "frc_sub_floor":
         x = _f32(operands[0])
         with np.errstate(all="ignore"):
@@ -231,65 +277,3 @@ def explain_mismatches(renderer: str, path: str, op: str, fmt: str, result_fmt: 
             explained[dev.id] = hit
             unexplained = unexplained & ~hit
     return explained, unexplained
-
-
-def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
-    b = np.asarray(operands[0], np.uint32)
-    return ((b & np.uint32(0x7F800000)) == 0) & ((b & np.uint32(0x007FFFFF)) != 0)
-
-
-def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: list[np.ndarray],
-                         got: np.ndarray, rules: str = "d3d11",
-                         options: dict | None = None) -> dict[str, np.ndarray]:
-    """Per element: conformant under ``rules``, explained by which deviation, or neither.
-
-    Uses the rule engine (``evaluate(...).allowed``) for the verdict, so tolerance ops
-    (rsq, log, exp, dp, ...) are judged by their allowed windows, not bit equality; for
-    mad/dp a result equal to the unfused serial evaluation also counts as conformant
-    (F32-FUSED: no less accurate than the worst serial order), reported separately as
-    ``"serial_order"``. Returns masks: ``"conformant"`` (including serial_order), one
-    per deviation id that explains elements, and ``"unexplained"``.
-    """
-    from fpinspector.model import evaluate  # lazy: the engine is heavy to import
-
-    from .serial import serial_unfused, within_fused_bound
-
-    fused = op in ("mad", "dp2", "dp3", "dp4")
-    ev = evaluate(op, *operands, format=fmt, rules=rules, options=options)
-    res_fmt = ev.result_format
-    ok = np.asarray(ev.allowed(got), bool)
-    serial = np.zeros_like(ok)
-    if fused and rules != "ieee754":
-        serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, fmt == "f32"), fmt)
-    out: dict[str, np.ndarray] = {"conformant": ok | serial, "serial_order": serial}
-    rest = ~(ok | serial)
-    for dev in applicable(renderer, path, op, fmt):
-        if not rest.any():
-            break
-        if dev.behaviour == "ieee754":
-            hit = np.asarray(evaluate(op, *operands, format=fmt, rules="ieee754").allowed(got))
-            if fused:
-                hit = hit | same_result(got, serial_unfused(op, operands, fmt, False), fmt)
-                if fmt == "f32":
-                    hit = hit | within_fused_bound(op, operands, got)
-        elif dev.behaviour == "f64_ftz":
-            flushed = [_f64_ftz(o) for o in operands]
-            ref = evaluate(op, *flushed, format=fmt, rules="ieee754")
-            hit = np.asarray(ref.allowed(got)) | same_result(
-                got, _f64_ftz(ref.bits) if res_fmt == "f64" else ref.bits, res_fmt)
-            if fused:
-                hit = hit | same_result(got, serial_unfused(op, flushed, fmt, True), fmt)
-        elif dev.behaviour == "flush_min_normal" and fused:
-            hit = same_result(got, serial_unfused(op, operands, fmt, "before"), fmt) | same_result(
-                got, _flush_min_normal(np.asarray(ev.bits)), res_fmt)
-        elif dev.behaviour == "denormal_input_any":
-            hit = _denormal_input(operands)
-        else:
-            alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
-            hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
-        hit = rest & hit
-        if hit.any():
-            out[dev.id] = hit
-            rest = rest & ~hit
-    out["unexplained"] = rest
-    return out

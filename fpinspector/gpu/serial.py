@@ -36,10 +36,11 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
     before = flush == "before" and fmt == "f32"
 
     def step(v: np.ndarray) -> np.ndarray:
-        if before:  # v is a float64 (exact product / sum of two float32)
-            tiny = np.abs(v) < 2.0**-126
-            v = np.where(tiny, np.copysign(0.0, v), v).astype(ft)
-        return fl(np.asarray(v, ft).view(ut)).view(ft)
+        with np.errstate(all="ignore"):
+            if before:  # v is a float64 (exact product / sum of two float32)
+                tiny = np.abs(v) < 2.0**-126
+                v = np.where(tiny, np.copysign(0.0, v), v).astype(ft)
+            return fl(np.asarray(v, ft).view(ut)).view(ft)
 
     if before:
         x = [v.astype(np.float64) for v in x]
@@ -59,8 +60,9 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
 
 def _ulp32(mag: np.ndarray) -> np.ndarray:
     """ULP of float32 at magnitude ``mag`` (float64), denormal spacing at the bottom."""
-    e = np.floor(np.log2(np.maximum(mag, 2.0**-126)))
-    return np.exp2(np.maximum(e - 23, -149))
+    with np.errstate(all="ignore"):
+        e = np.floor(np.log2(np.maximum(mag, 2.0**-126)))
+        return np.exp2(np.maximum(e - 23, -149))
 
 
 def within_fused_bound(op: str, operands: list[np.ndarray], got: np.ndarray) -> np.ndarray:

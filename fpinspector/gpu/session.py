@@ -14,9 +14,22 @@ from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
 from .shaders import KERNELS, find_kernel, missing_requirements
 
-__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS"]
+__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS", "CONVERSION_OPS"]
 
 PATHS = ("auto", "compute", "fragment")
+#: rule-engine conversion ops captured through render targets / texture sampling
+CONVERSION_OPS: dict[tuple[str, str], tuple[str, str, str]] = {
+    ("to_f11", "f32"): ("f32", "f11", "render"),
+    ("to_f10", "f32"): ("f32", "f10", "render"),
+    ("to_f32", "f11"): ("f11", "f32", "sample"),
+    ("to_f32", "f10"): ("f10", "f32", "sample"),
+    ("to_unorm8", "f32"): ("f32", "unorm8", "render"),
+    ("to_snorm8", "f32"): ("f32", "snorm8", "render"),
+    ("to_srgb8", "f32"): ("f32", "srgb8", "render"),
+    ("from_unorm8", "unorm8"): ("unorm8", "f32", "sample"),
+    ("from_snorm8", "snorm8"): ("snorm8", "f32", "sample"),
+    ("from_srgb8", "srgb8"): ("srgb8", "f32", "sample"),
+}
 HALF_FLOAT_EXTENSIONS = ("GL_AMD_gpu_shader_half_float", "GL_NV_gpu_shader5")
 BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
 
@@ -122,6 +135,8 @@ class GpuSession:
 
     def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
         """True when ``op`` on ``format`` operands can run on this GPU by ``path``."""
+        if (op, format) in CONVERSION_OPS:
+            return True
         kernel = KERNELS.get((op, format))
         if kernel is None:
             return False
@@ -130,7 +145,8 @@ class GpuSession:
 
     def ops(self, format: str = "f32") -> list[str]:
         """Op names this GPU can capture for ``format`` on the default path."""
-        return sorted(op for op, f in KERNELS if f == format and self.supports(op, f))
+        ops = {op for op, f in KERNELS if f == format and self.supports(op, f)}
+        return sorted(ops | {op for op, f in CONVERSION_OPS if f == format})
 
     # -- capture ---------------------------------------------------------------------
     def capture(self, op: str, *operand_bits: Any, format: str = "f32",
@@ -155,6 +171,10 @@ class GpuSession:
             Same dtype as the model's ``evaluate(...).bits``: uint32 for f32, uint64 for f64,
             uint16 for f16, bool for comparisons, int32 / uint32 for ftoi / ftou.
         """
+        if (op, format) in CONVERSION_OPS:
+            if len(operand_bits) != 1:
+                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
+            return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
         kernel = find_kernel(op, format)
         runner = self._runner(path)
         missing = missing_requirements(kernel, runner.version, runner.extensions)

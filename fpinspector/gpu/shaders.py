@@ -110,7 +110,7 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("ftou", "f32", ("f32",), "u32", "uint({0})")
     add("itof", "f32", ("i32",), "f32", "float({0})")
     add("utof", "f32", ("u32",), "f32", "float({0})")
-    add("f32tof16", "f32", ("f32",), "u32", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
+    add("f32tof16", "f32", ("f32",), "f16", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
     add("to_f16", "f32", ("f32",), "f16", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
     for fmt in ("f16", "f32"):
         add("f16tof32", fmt, ("f16",), "f32", "unpackHalf2x16({0}).x", (PACKING,))

@@ -119,7 +119,7 @@ EXACT_F32_OPS = ("add", "sub", "mul", "div", "mad", "sqrt", "rcp", "round_ne", "
 ARITY = {"add": 2, "sub": 2, "mul": 2, "div": 2, "mad": 3, "mad_fma": 3, "min": 2, "max": 2,
          **{k: 2 for k in _CMP}, "dp2": 4, "dp3": 6, "dp4": 8}
 RESULT_FMT = {**{k: "bool" for k in _CMP}, "ftoi": "i32", "ftou": "u32", "to_f16": "f16",
-              "f32tof16": "u32"}
+              "f32tof16": "f16"}
 
 
 def reference_f32(op: str, operands: list[np.ndarray], rules: str = "d3d11") -> np.ndarray:
@@ -156,7 +156,7 @@ def reference_f32(op: str, operands: list[np.ndarray], rules: str = "d3d11") -> 
 
             h = np.asarray(F16.encode(xf[0].astype(np.float64), "rtz_sat"), np.uint16)
             h = np.where(np.isnan(xf[0]), np.uint16(0x7E00), h)
-            return h if op == "to_f16" else h.astype(np.uint32)
+            return h
         if op == "f16tof32":
             return bits32((x[0] & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float32))
     raise KeyError(op)

@@ -11,7 +11,7 @@ model = pytest.importorskip("fpinspector.model")
 if not hasattr(model, "evaluate"):
     pytest.skip("rule engine not merged yet", allow_module_level=True)
 
-from fpinspector.gpu.deviations import classify_with_engine  # noqa: E402
+from fpinspector.gpu.judge import classify_with_engine  # noqa: E402
 
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F64_OPS = sorted(op for op, spec in model.OPS.items() if "f64" in spec.formats)

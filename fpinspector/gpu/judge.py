@@ -1,0 +1,138 @@
+"""Verdicts for captured results: conformant (rule engine / conversion model), explained by
+a named driver deviation, or unexplained. Used by the tests and by the GPU rules report."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .deviations import _f64_ftz, _flush_min_normal, applicable, behaviour_bits, same_result
+
+__all__ = ["classify_with_engine", "classify_conversion"]
+
+
+def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
+    b = np.asarray(operands[0], np.uint32)
+    return ((b & np.uint32(0x7F800000)) == 0) & ((b & np.uint32(0x007FFFFF)) != 0)
+
+
+def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: list[np.ndarray],
+                         got: np.ndarray, rules: str = "d3d11",
+                         options: dict | None = None) -> dict[str, np.ndarray]:
+    """Per element: conformant under ``rules``, explained by which deviation, or neither.
+
+    Uses the rule engine (``evaluate(...).allowed``) for the verdict, so tolerance ops
+    (rsq, log, exp, dp, ...) are judged by their allowed windows, not bit equality; for
+    mad/dp a result equal to the unfused serial evaluation also counts as conformant
+    (F32-FUSED: no less accurate than the worst serial order), reported separately as
+    ``"serial_order"``. Returns masks: ``"conformant"`` (including serial_order), one
+    per deviation id that explains elements, and ``"unexplained"``.
+    """
+    from fpinspector.model import evaluate  # lazy: the engine is heavy to import
+
+    from .serial import serial_unfused, within_fused_bound
+    from .session import CONVERSION_OPS
+
+    if (op, fmt) in CONVERSION_OPS:
+        src, dst, conv_path = CONVERSION_OPS[(op, fmt)]
+        return classify_conversion(renderer, conv_path, src, dst, operands[0], got)
+    fused = op in ("mad", "dp2", "dp3", "dp4")
+    ev = evaluate(op, *operands, format=fmt, rules=rules, options=options)
+    res_fmt = ev.result_format
+    ok = np.asarray(ev.allowed(got), bool)
+    serial = np.zeros_like(ok)
+    if fused and rules != "ieee754":
+        serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, fmt == "f32"), fmt)
+    out: dict[str, np.ndarray] = {"conformant": ok | serial, "serial_order": serial}
+    rest = ~(ok | serial)
+    for dev in applicable(renderer, path, op, fmt):
+        if not rest.any():
+            break
+        if dev.behaviour == "ieee754":
+            hit = np.asarray(evaluate(op, *operands, format=fmt, rules="ieee754").allowed(got))
+            if fused:
+                hit = hit | same_result(got, serial_unfused(op, operands, fmt, False), fmt)
+                if fmt == "f32":
+                    hit = hit | within_fused_bound(op, operands, got)
+        elif dev.behaviour == "f64_ftz":
+            flushed = [_f64_ftz(o) for o in operands]
+            ref = evaluate(op, *flushed, format=fmt, rules="ieee754")
+            hit = np.asarray(ref.allowed(got)) | same_result(
+                got, _f64_ftz(ref.bits) if res_fmt == "f64" else ref.bits, res_fmt)
+            if fused:
+                hit = hit | same_result(got, serial_unfused(op, flushed, fmt, True), fmt)
+        elif dev.behaviour == "flush_min_normal" and fused:
+            hit = same_result(got, serial_unfused(op, operands, fmt, "before"), fmt) | same_result(
+                got, _flush_min_normal(np.asarray(ev.bits)), res_fmt)
+        elif dev.behaviour == "denormal_input_any":
+            hit = _denormal_input(operands)
+        else:
+            alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
+            hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
+        hit = rest & hit
+        if hit.any():
+            out[dev.id] = hit
+            rest = rest & ~hit
+    out["unexplained"] = rest
+    return out
+
+
+def _conv_model(src: str, dst: str, codes: np.ndarray):
+    """The model's result for a conversion: convert.convert or a numeric.* function."""
+    from fpinspector.model import numeric as nm
+    from fpinspector.model.convert import convert
+
+    table = {
+        ("f32", "unorm8"): lambda c: nm.f32_to_unorm(c, 8),
+        ("f32", "snorm8"): lambda c: nm.f32_to_snorm(c, 8),
+        ("f32", "srgb8"): nm.f32_to_srgb8,
+        ("unorm8", "f32"): lambda c: nm.unorm_to_f32(c, 8),
+        ("snorm8", "f32"): lambda c: nm.snorm_to_f32(c, 8),
+        ("srgb8", "f32"): nm.srgb8_to_f32,
+    }
+    if (src, dst) in table:
+        return table[(src, dst)](codes)
+    return convert(codes, src, dst, "d3d")
+
+
+def _conv_alternative(kind: str, codes: np.ndarray, model) -> np.ndarray:
+    c = np.asarray(codes)
+    with np.errstate(all="ignore"):
+        if kind == "unorm_mul_rcp":
+            return (c.astype(np.float32) * np.float32(1 / 255)).view(np.uint32)
+        if kind == "snorm_mul_rcp":
+            v = np.maximum(c.astype(np.float32) * np.float32(1 / 127), np.float32(-1))
+            return v.view(np.uint32)
+        if kind == "snorm_nan_min":
+            x = c.astype(np.uint32).view(np.float32)
+            low = np.isnan(x) | (x < -1)
+            return np.where(low, np.int8(-128), np.asarray(model.bits))
+    raise ValueError(f"unknown conversion behaviour {kind!r}")
+
+
+def classify_conversion(renderer: str, path: str, src: str, dst: str, codes: np.ndarray,
+                        got: np.ndarray) -> dict[str, np.ndarray]:
+    """Per element of a hardware conversion: conformant to the model (CONV-* rules, "d3d"
+    variant; NaN matches any NaN), explained by a deviation, or unexplained."""
+    model = _conv_model(src, dst, codes)
+    if hasattr(model, "allowed"):
+        ok = np.asarray(model.allowed(got), bool)
+        exact = np.asarray(model.exact, np.float64)
+    else:
+        ok = same_result(got, np.asarray(model.bits), dst)
+        exact = None
+    out: dict[str, np.ndarray] = {"conformant": ok}
+    rest = ~ok
+    for dev in applicable(renderer, path, "convert", f"{src}->{dst}"):
+        if not rest.any():
+            break
+        if dev.behaviour == "srgb_encode_bound" and exact is not None:
+            hit = np.abs(got.astype(np.float64) - exact) <= 0.66
+        else:
+            alt = _conv_alternative(dev.behaviour, codes, model)
+            hit = np.asarray(got) == alt
+        hit = rest & hit
+        if hit.any():
+            out[dev.id] = hit
+            rest = rest & ~hit
+    out["unexplained"] = rest
+    return out
