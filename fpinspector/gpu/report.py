@@ -1,0 +1,242 @@
+"""The GPU rules report: probe the local GPU against RULES.md and measure ULP errors.
+
+``build_report(session)`` returns plain data (dataclasses with ``to_dict``); the
+``gpu-report`` command and the UI format it. Every verdict comes from the rule engine
+(``evaluate(...).allowed``) or, for render-target conversions, the conversion model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .deviations import DEVIATIONS
+from .judge import classify_conversion, classify_with_engine
+from .session import HALF_FLOAT_EXTENSIONS, GpuSession
+
+try:  # the conversion model; imported here so a missing model fails loudly at import
+    from fpinspector.model.convert import convert
+except ImportError:  # pragma: no cover
+    convert = None  # type: ignore[assignment]
+
+__all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "ULP_OPS", "ULP_BINS"]
+
+RULE_SETS = ("d3d10", "d3d11")
+NAN, INF, NINF = 0x7FC00000, 0x7F800000, 0xFF800000
+ONE, HALF, DEN, MINN = 0x3F800000, 0x3F000000, 0x00000001, 0x00800000
+
+#: (id, question, rule, op, operands): arithmetic probes judged by evaluate(...).allowed
+PROBES: tuple[tuple[str, str, str, str, tuple[int, ...]], ...] = (
+    ("ftz-input", "flushes an f32 denormal input (denormal + 0)?", "F32-FTZ", "add", (DEN, 0)),
+    ("ftz-output", "flushes an f32 denormal result (2^-126 * 0.5)?", "F32-FTZ", "mul",
+     (MINN, HALF)),
+    ("ftz-mov", "keeps a denormal through a raw move?", "F32-FTZ", "mov", (DEN,)),
+    ("min-nan", "min(NaN, 1) returns 1?", "F32-MINMAX-NAN", "min", (NAN, ONE)),
+    ("max-nan", "max(1, NaN) returns 1?", "F32-MINMAX-NAN", "max", (ONE, NAN)),
+    ("min-zero", "min(-0, +0) is -0?", "F32-MINMAX-ZERO", "min", (0x80000000, 0)),
+    ("min-zero-rev", "min(+0, -0) is -0?", "F32-MINMAX-ZERO", "min", (0, 0x80000000)),
+    ("max-zero", "max(-0, +0) is +0?", "F32-MINMAX-ZERO", "max", (0x80000000, 0)),
+    ("neg0-plus-0", "-0 + 0 is +0?", "F32-IDENT", "add", (0x80000000, 0)),
+    ("sqrt-neg0", "sqrt(-0) is -0?", "F32-SQRTNEG", "sqrt", (0x80000000,)),
+    ("rsq-neg0", "rsq(-0) is -INF?", "F32-SQRTNEG", "rsq", (0x80000000,)),
+    ("sqrt-neg", "sqrt(-1) is NaN?", "F32-SQRTNEG", "sqrt", (0xBF800000,)),
+    ("log-0", "log(+0) is -INF?", "F32-LOG0", "log", (0,)),
+    ("log-neg0", "log(-0) is -INF?", "F32-LOG0", "log", (0x80000000,)),
+    ("div-0", "1 / 0 is +INF?", "F32-DIV0", "div", (ONE, 0)),
+    ("inf-inf", "INF - INF is NaN?", "F32-INFINF", "sub", (INF, INF)),
+    ("cmp-nan", "NaN == NaN is false?", "F32-CMPNAN", "eq", (NAN, NAN)),
+    ("cmp-zero", "-0 == +0 is true?", "F32-CMPZERO", "eq", (0x80000000, 0)),
+    ("frc-tiny-neg", "frc(-2^-30) stays below 1?", "F32-INSTR", "frc", (0xB0800000,)),
+    ("ftoi-nan", "ftoi(NaN) is 0?", "CONV-FTOI", "ftoi", (NAN,)),
+    ("ftoi-big", "ftoi(3e9) clamps to 2147483647?", "CONV-FTOI", "ftoi", (0x4F32D05E,)),
+    ("ftou-neg", "ftou(-1) clamps to 0?", "CONV-FTOI", "ftou", (0xBF800000,)),
+)
+_f = lambda v: int(np.array([v], np.float32).view(np.uint32)[0])  # noqa: E731
+#: (id, question, rule, src, dst, hardware path, f32 value): conversion probes
+CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
+    (f"{dst}-{name}-{path}", f"f32 -> {dst} ({path}) {q}", rule, "f32", dst, path, v)
+    for dst, path in (("f16", "render"), ("f16", "pack"), ("f11", "render"), ("f10", "render"))
+    for name, q, rule, v in (
+        ("tie", "rounds a tie toward zero?", "CONV-F2F-RTZ",
+         1 + 2.0**-11 if dst == "f16" else 1 + 2.0 ** -(7 if dst == "f11" else 6)),
+        ("overflow", "saturates 1e6 to the largest finite?", "CONV-F2F-SAT", 1e6),
+        ("nan", "keeps NaN a NaN?", "CONV-NAN", float("nan")),
+        ("negative", "maps -1.5 to 0 (unsigned) or -1.5?", "CONV-UNSIGNED", -1.5),
+        ("neg-inf", "maps -INF to 0 (unsigned) or -INF?", "CONV-UNSIGNED", float("-inf")),
+    )
+    if not (dst == "f16" and name == "negative")
+)
+ULP_OPS = ("sqrt", "rsq", "rcp", "div", "log", "exp")
+ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "div": "F32-DIV",
+            "log": "F32-INSTR", "exp": "F32-INSTR"}
+ULP_BINS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 16.0, 256.0, 1e300)
+
+
+@dataclass
+class Probe:
+    """One probe: the question, the rule it tests, what the GPU gave, verdict per rule set."""
+
+    id: str
+    question: str
+    rule: str
+    path: str
+    inputs: list[str]
+    observed: str
+    model: str
+    verdict: dict[str, bool]
+    deviation: str | None = None
+
+
+@dataclass
+class UlpStats:
+    """ULP error distribution of one op over a random sample, with per-rule-set verdicts."""
+
+    op: str
+    rule: str
+    path: str
+    samples: int
+    max_ulp: float
+    mean_ulp: float
+    bins: list[float]
+    counts: list[int]
+    allowed_fraction: dict[str, float]
+    verdict: dict[str, bool]
+
+
+@dataclass
+class GpuReport:
+    """Everything ``gpu-report`` prints: driver info, probes, ULP stats, deviations."""
+
+    info: dict[str, Any]
+    probes: list[Probe] = field(default_factory=list)
+    ulp: list[UlpStats] = field(default_factory=list)
+    deviations: list[dict[str, Any]] = field(default_factory=list)
+    half_float: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"info": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.info.items()},
+                "half_float": self.half_float,
+                "probes": [asdict(p) for p in self.probes],
+                "ulp": [asdict(u) for u in self.ulp],
+                "deviations": self.deviations}
+
+
+def _hex(v: Any) -> str:
+    a = np.asarray(v)
+    if a.dtype == np.bool_:
+        return str(bool(a))
+    if a.dtype.kind == "i":
+        return str(int(a))
+    return f"0x{int(a):0{a.dtype.itemsize * 2}X}"
+
+
+def _deviation_at(masks: dict[str, np.ndarray], i: int = 0) -> str | None:
+    """The deviation id that explains element ``i``, if any."""
+    skip = ("conformant", "serial_order", "unexplained")
+    return next((k for k, m in masks.items() if k not in skip and bool(m[i])), None)
+
+
+def _arith_probes(session: GpuSession, path: str) -> list[Probe]:
+    from fpinspector.model import evaluate
+
+    out = []
+    renderer = session.info["renderer"]
+    for pid, question, rule, op, operands in PROBES:
+        ops = [np.array([v], np.uint32) for v in operands]
+        got = session.capture(op, *ops, path=path)
+        verdict = {rs: bool(evaluate(op, *ops, rules=rs).allowed(got)[0]) for rs in RULE_SETS}
+        model = evaluate(op, *ops, rules="d3d11")
+        masks = classify_with_engine(renderer, path, op, "f32", ops, got)
+        dev = _deviation_at(masks)
+        out.append(Probe(pid, question, rule, path, [_hex(o[0]) for o in ops], _hex(got[0]),
+                         _hex(np.asarray(model.bits)[0]), verdict, dev))
+    return out
+
+
+def _conv_probes(session: GpuSession) -> list[Probe]:
+    out = []
+    renderer = session.info["renderer"]
+    for pid, question, rule, src, dst, path, value in CONV_PROBES:
+        x = np.array([_f(value)], np.uint32)
+        got = session.convert(x, src, dst, path=path)
+        if path == "pack":  # packHalf2x16 is a shader op: judged as the engine's to_f16
+            masks = classify_with_engine(renderer, session.path, "to_f16", "f32", [x], got)
+        else:
+            masks = classify_conversion(renderer, path, src, dst, x, got)
+        ok = bool(masks["conformant"][0])
+        model = np.asarray(convert(x, src, dst, "d3d").bits)
+        dev = _deviation_at(masks)
+        out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
+                         _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev))
+    return out
+
+
+def _ulp_inputs(op: str, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Random normal f32 inputs over the op's useful domain (bit-uniform = log-uniform)."""
+    def normals(lo_exp: int, hi_exp: int, signed: bool) -> np.ndarray:
+        e = rng.integers(lo_exp + 127, hi_exp + 127, n, dtype=np.uint32)
+        b = (e << np.uint32(23)) | rng.integers(0, 1 << 23, n, dtype=np.uint32)
+        if signed:
+            b |= rng.integers(0, 2, n, dtype=np.uint32) << np.uint32(31)
+        return b
+
+    if op == "exp":
+        v = rng.uniform(-125.0, 127.0, n).astype(np.float32)
+        return [v.view(np.uint32)]
+    if op == "div":
+        return [normals(-60, 60, True), normals(-60, 60, True)]
+    if op == "rcp":
+        return [normals(-125, 125, True)]
+    return [normals(-125, 127, False)]
+
+
+def _ulp_stats(session: GpuSession, op: str, path: str, n: int, seed: int) -> UlpStats:
+    from fpinspector.model import evaluate
+
+    rng = np.random.default_rng(seed)
+    ops = _ulp_inputs(op, n, rng)
+    got = session.capture(op, *ops, path=path)
+    ev = {rs: evaluate(op, *ops, rules=rs) for rs in RULE_SETS}
+    err = np.abs(np.asarray(ev["d3d11"].ulp_error(got), np.float64))  # signed -> |.|
+    finite = np.isfinite(err)
+    counts, _ = np.histogram(err[finite], bins=np.array(ULP_BINS))
+    allowed = {rs: float(np.mean(e.allowed(got))) for rs, e in ev.items()}
+    return UlpStats(op, ULP_RULE[op], path, n, float(np.max(err[finite], initial=0.0)),
+                    float(np.mean(err[finite])) if finite.any() else 0.0,
+                    [float(b) for b in ULP_BINS], [int(c) for c in counts], allowed,
+                    {rs: allowed[rs] == 1.0 for rs in RULE_SETS})
+
+
+def build_report(session: GpuSession, samples: int = 1 << 18, seed: int = 2024,
+                 paths: tuple[str, ...] | None = None) -> GpuReport:
+    """Probe ``session``'s GPU on each capture path and measure ULP errors.
+
+    Parameters
+    ----------
+    samples : int
+        Random inputs per op for the ULP distributions.
+    paths : tuple of str, optional
+        Capture paths to probe (default: every path the session has).
+    """
+    if samples < 1:
+        raise ValueError(f"samples must be positive, got {samples}")
+    info = session.info
+    report = GpuReport(info=info)
+    ext = info["half_float_arithmetic"]
+    report.half_float = (
+        f"half-float arithmetic extensions present: {', '.join(ext)} (not captured yet)"
+        if ext else "no half-float arithmetic extension ("
+        + " / ".join(HALF_FLOAT_EXTENSIONS) + "): f16 arithmetic not captured")
+    for path in paths or tuple(info["paths"]):
+        report.probes += _arith_probes(session, path)
+        report.ulp += [_ulp_stats(session, op, path, samples, seed) for op in ULP_OPS]
+    report.probes += _conv_probes(session)
+    report.deviations = [
+        {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
+         "rules": list(d.rules), "summary": d.summary}
+        for d in DEVIATIONS if re.search(d.renderer, info["renderer"])
+    ]
+    return report
