@@ -139,6 +139,8 @@ def evaluate(
 
 
 def _as_bits(fmt: FloatFormat, o: Any, i: int) -> np.ndarray:
+    if isinstance(o, np.ndarray) and o.dtype == fmt.dtype and fmt.bits in (16, 32, 64):
+        return o  # every value of the storage dtype is a pattern: skip the range scan
     try:
         return fmt.as_bits(o)
     except (TypeError, ValueError) as exc:
@@ -241,9 +243,9 @@ class Evaluation:
             o = np.asarray(observed)
             return np.broadcast_to(o.astype(bool), self.shape).reshape(-1)
         try:
-            o = self._ctx.fmt.as_bits(observed)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"observed result: {exc}") from None
+            o = _as_bits(self._ctx.fmt, observed, 0)
+        except ValueError as exc:
+            raise ValueError(f"observed result: {str(exc).split(': ', 1)[-1]}") from None
         return np.ascontiguousarray(np.broadcast_to(o, self.shape)).reshape(-1)
 
     def allowed(self, observed: Any) -> np.ndarray:

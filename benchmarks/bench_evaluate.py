@@ -1,0 +1,82 @@
+"""Benchmark: evaluate(op).bits + .allowed on 16M random f32 operands vs the plain numpy op.
+
+Prints, per op, the engine time, the numpy float32 time (allocating its output) and their
+ratio. Two inputs: "values" (random signs, mantissas and exponents in 2^-30..2^30: the
+common case) and "patterns" (uniform random 32-bit patterns: many INF/NaN/denormals and
+overflowing products, which take the general path). Run: .venv/bin/python
+benchmarks/bench_evaluate.py [N]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+from fpinspector.model import evaluate  # noqa: E402
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 24
+REPS = 3
+NP_OPS = {
+    "add": lambda a, b, c: np.add(a, b),
+    "mul": lambda a, b, c: np.multiply(a, b),
+    "div": lambda a, b, c: np.divide(a, b),
+    "sqrt": lambda a, b, c: np.sqrt(a),
+    "min": lambda a, b, c: np.minimum(a, b),
+    "mad": lambda a, b, c: np.add(np.multiply(a, b), c),
+}
+ARITY = {"add": 2, "mul": 2, "div": 2, "sqrt": 1, "min": 2, "mad": 3}
+
+
+def _values(rng: np.random.Generator, n: int) -> np.ndarray:
+    m = rng.uniform(1.0, 2.0, n) * rng.choice([-1.0, 1.0], n)
+    e = rng.integers(-30, 31, n)
+    return np.ldexp(m, e).astype(np.float32).view(np.uint32)
+
+
+def _best(fn) -> float:
+    best = np.inf
+    for _ in range(REPS):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    rng = np.random.default_rng(2026)
+    inputs = {
+        "values": [_values(rng, N) for _ in range(3)],
+        "patterns": [rng.integers(0, 1 << 32, N, dtype=np.uint64).astype(np.uint32)
+                     for _ in range(3)],
+    }
+    print(f"bench_evaluate: N = {N} ({N / 2**20:.0f} Mi) elements, best of {REPS}")
+    print(f"{'op':<6}{'input':<10}{'numpy f32 s':>12}{'engine s':>11}{'ratio':>8}")
+    for kind, ops in inputs.items():
+        f = [o.view(np.float32) for o in ops]
+        for op, k in ARITY.items():
+            if kind == "patterns" and op in ("div", "sqrt", "mad"):
+                continue  # general path on most elements: see the values rows
+            with np.errstate(all="ignore"):
+                t_np = _best(lambda: NP_OPS[op](*f))
+
+            def run() -> None:
+                ev = evaluate(op, *ops[:k])
+                ev.allowed(ev.bits)
+
+            t_ev = _best(run) if op not in ("div", "sqrt", "mad") else _once(run)
+            print(f"{op:<6}{kind:<10}{t_np:>12.4f}{t_ev:>11.4f}{t_ev / t_np:>8.1f}x")
+
+
+def _once(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+if __name__ == "__main__":
+    main()
