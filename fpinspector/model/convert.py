@@ -97,22 +97,31 @@ def _nan_bits(nan: str | int, fmt: FloatFormat, sign: np.ndarray, payload: np.nd
 
 
 def _table_encode(u: np.ndarray, fmt: FloatFormat, pol: Policy, neg_inf: str) -> np.ndarray:
-    base, hid, sh, hm1 = _tables(fmt, pol.rounding, pol.overflow, neg_inf)
-    idx = u >> U32(23)
+    """float32 patterns -> ``fmt`` patterns: two table look-ups, a shift and an add.
+
+    The hidden bit is set for every row: rows where it would be wrong (float32 zero and
+    denormals, INF/NaN, overflow, unsigned negatives) shift by 31, leaving 0.
+    """
+    base, _, sh, hm1 = _tables(fmt, pol.rounding, pol.overflow, neg_inf)
+    idx = (u >> U32(23)).astype(np.intp)  # intp indices make take() about twice as fast
     mant = u & U32(0x7FFFFF)
-    mant |= hid.take(idx)
+    mant |= U32(0x800000)
     shift = sh.take(idx)
     if pol.rounding == "rtz":
-        q = mant >> shift
+        np.right_shift(mant, shift, out=mant)
     else:
-        q = (mant + hm1.take(idx) + ((mant >> shift) & U32(1))) >> shift
+        lsb = np.right_shift(mant, shift)
+        lsb &= U32(1)
+        mant += hm1.take(idx)
+        mant += lsb
+        np.right_shift(mant, shift, out=mant)
     res = base.take(idx)
-    res += q
+    res += mant
     if pol.rounding == "rne" and pol.overflow == "saturate":  # a carry into INF saturates
         mag = res & U32(fmt.mask & ~fmt.sign_mask)
         over = (mag == U32(fmt.pos_inf)) & ((u & U32(0x7F800000)) != U32(0x7F800000))
         res = np.where(over, (res & U32(fmt.sign_mask)) | U32(fmt.max_finite_bits), res)
-    nan = (u & U32(0x7FFFFFFF)) > U32(0x7F800000)
+    nan = np.isnan(u.view(np.float32))
     if nan.any():
         res[nan] = _nan_bits(pol.nan, fmt, (u[nan] >> U32(31)).astype(bool), u[nan] & U32(0x7FFFFF))
     return res.astype(fmt.dtype)

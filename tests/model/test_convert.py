@@ -319,3 +319,18 @@ def test_explain_names_rule_ids_and_values():
     assert any("CONV-F2F-SAT" in s and "65504.0" in s for s in r.explain_at(1))
     with pytest.raises(ValueError):
         r.explain_at(5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(width=64), min_size=1, max_size=200))
+def test_f16_encode_fast_path_matches_rne_oracle(vals):
+    """formats.encode_float64 f16 fast path (numpy cast): nearest even from the exact
+    float64, overflow to INF, NaN -> canonical quiet NaN with sign (as the generic path)."""
+    from fpinspector.model.formats import F16, encode_float64
+
+    x = np.array(vals + [1 + 2**-11 + 2**-40, 2**-25, 2**-25 + 2**-70, 65520.0, -0.0],
+                 np.float64)
+    got = encode_float64(F16, x, "rne", "ieee").astype(np.int64)
+    nan = np.isnan(x)
+    np.testing.assert_array_equal(got[~nan], oracle_encode(x[~nan], "f16", "rne", "inf"))
+    assert ((got[nan] & 0x7FFF) == 0x7E00).all()
