@@ -14,13 +14,9 @@ from typing import Any
 import numpy as np
 
 from .deviations import DEVIATIONS
-from .judge import classify_conversion, classify_with_engine
+from .judge import _conv_model, classify_conversion, classify_with_engine
 from .session import HALF_FLOAT_EXTENSIONS, GpuSession
 
-try:  # the conversion model; imported here so a missing model fails loudly at import
-    from fpinspector.model.convert import convert
-except ImportError:  # pragma: no cover
-    convert = None  # type: ignore[assignment]
 
 __all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "ULP_OPS", "ULP_BINS"]
 
@@ -60,14 +56,26 @@ CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
     (f"{dst}-{name}-{path}", f"f32 -> {dst} ({path}) {q}", rule, "f32", dst, path, v)
     for dst, path in (("f16", "render"), ("f16", "pack"), ("f11", "render"), ("f10", "render"))
     for name, q, rule, v in (
-        ("tie", "rounds a tie toward zero?", "CONV-F2F-RTZ",
-         1 + 2.0**-11 if dst == "f16" else 1 + 2.0 ** -(7 if dst == "f11" else 6)),
+        ("halfway", "rounds 1 + 1.5 ULP toward zero (not to even)?", "CONV-F2F-RTZ",
+         1 + 3 * 2.0 ** -(11 if dst == "f16" else (7 if dst == "f11" else 6))),
         ("overflow", "saturates 1e6 to the largest finite?", "CONV-F2F-SAT", 1e6),
         ("nan", "keeps NaN a NaN?", "CONV-NAN", float("nan")),
-        ("negative", "maps -1.5 to 0 (unsigned) or -1.5?", "CONV-UNSIGNED", -1.5),
-        ("neg-inf", "maps -INF to 0 (unsigned) or -INF?", "CONV-UNSIGNED", float("-inf")),
+        ("negative", "maps -1.5 to 0?", "CONV-UNSIGNED", -1.5),
+        ("neg-inf", "gives 0 (f11/f10) or -INF (f16) for -INF?", "CONV-UNSIGNED",
+         float("-inf")),
     )
     if not (dst == "f16" and name == "negative")
+) + (
+    ("unorm8-nan", "f32 -> UNORM8 (render) gives 0 for NaN?", "CONV-UNORM", "f32", "unorm8",
+     "render", float("nan")),
+    ("unorm8-half", "f32 -> UNORM8 (render) rounds 0.5 to 128?", "CONV-UNORM", "f32", "unorm8",
+     "render", 0.5),
+    ("snorm8-nan", "f32 -> SNORM8 (render) gives 0 for NaN?", "CONV-SNORM", "f32", "snorm8",
+     "render", float("nan")),
+    ("snorm8-below", "f32 -> SNORM8 (render) clamps -2 to -127?", "CONV-SNORM", "f32", "snorm8",
+     "render", -2.0),
+    ("srgb8-half", "f32 -> sRGB8 (render) encodes 0.5 as 188?", "CONV-SRGB", "f32", "srgb8",
+     "render", 0.5),
 )
 ULP_OPS = ("sqrt", "rsq", "rcp", "div", "log", "exp")
 ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "div": "F32-DIV",
@@ -167,7 +175,7 @@ def _conv_probes(session: GpuSession) -> list[Probe]:
         else:
             masks = classify_conversion(renderer, path, src, dst, x, got)
         ok = bool(masks["conformant"][0])
-        model = np.asarray(convert(x, src, dst, "d3d").bits)
+        model = np.asarray(_conv_model(src, dst, x).bits)
         dev = _deviation_at(masks)
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
                          _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev))

@@ -1,0 +1,85 @@
+"""``fpinspector gpu-report``: does the local GPU honour the D3D floating-point rules?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+NAME = "gpu-report"
+HELP = "probe the local GPU (moderngl; llvmpipe counts) against the D3D rules and print a report"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--samples", type=int, default=1 << 18,
+                   help="random inputs per op for the ULP distributions (default 262144)")
+    p.add_argument("--path", choices=("all", "compute", "fragment"), default="all",
+                   help="capture path(s) to probe (default: every path the GPU has)")
+    p.add_argument("--seed", type=int, default=2024, help="random seed for the ULP sample")
+
+
+def _yes(v: bool) -> str:
+    return "conformant" if v else "NOT conformant"
+
+
+def _text(rep) -> str:  # noqa: ANN001 - GpuReport
+    i = rep.info
+    lines = [
+        "GPU rules report (fpinspector)",
+        f"  renderer : {i['renderer']}",
+        f"  vendor   : {i['vendor']}",
+        f"  GL       : {i['version']}",
+        f"  paths    : {', '.join(i['paths'])}   fp64: {'yes' if i['fp64'] else 'no'}",
+        f"  f16 math : {rep.half_float}",
+        "",
+        "Probes (verdicts from the rule engine; d3d10 / d3d11):",
+    ]
+    for p in rep.probes:
+        v = "  ".join(f"{rs}: {'ok ' if ok else 'NO '}" for rs, ok in p.verdict.items())
+        dev = f"  [{p.deviation}]" if p.deviation else ""
+        lines.append(f"  {p.path:8} {p.rule:16} {p.question:52} got {p.observed:>11} "
+                     f"model {p.model:>11}  {v}{dev}")
+    lines += ["", "ULP error vs the exact result (|error| histogram; bins in ULP):"]
+    for u in rep.ulp:
+        edges = u.bins
+        hist = " ".join(f"[{edges[k]:g},{edges[k + 1]:g}):{c}" if edges[k + 1] < 1e299
+                        else f">={edges[k]:g}:{c}" for k, c in enumerate(u.counts) if c)
+        verdict = ", ".join(f"{rs} {_yes(ok)} ({u.allowed_fraction[rs]:.4%} allowed)"
+                            for rs, ok in u.verdict.items())
+        lines.append(f"  {u.path:8} {u.op:5} {u.rule:13} n={u.samples} max={u.max_ulp:.3f} "
+                     f"mean={u.mean_ulp:.3f}  {verdict}")
+        lines.append(f"           {hist}")
+    lines += ["", "Known deviations of this driver (fpinspector/gpu/deviations.py):"]
+    for d in rep.deviations:
+        lines.append(f"  {d['id']} ({', '.join(d['paths'])}; breaks {', '.join(d['rules'])})")
+        lines.append(f"      {d['summary']}")
+    if not rep.deviations:
+        lines.append("  none listed")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..gpu import GpuUnavailable, open_session
+    from ..gpu.report import build_report
+
+    if args.samples < 1:
+        raise ValueError(f"--samples must be positive, got {args.samples}")
+    try:
+        session = open_session()
+    except GpuUnavailable as exc:
+        print(f"fpinspector gpu-report: error: {exc.message}", file=sys.stderr)
+        return 3
+    try:
+        paths = None if args.path == "all" else (args.path,)
+        if paths and paths[0] not in session.info["paths"]:
+            raise ValueError(f"capture path {args.path!r} not available here "
+                             f"({', '.join(session.info['paths'])})")
+        rep = build_report(session, samples=args.samples, seed=args.seed, paths=paths)
+    finally:
+        session.close()
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2))
+    else:
+        print(_text(rep))
+    return 0
