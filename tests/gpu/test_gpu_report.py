@@ -1,0 +1,86 @@
+"""The GPU rules report and the ``gpu-report`` command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+model = pytest.importorskip("fpinspector.model")
+if not hasattr(model, "evaluate"):
+    pytest.skip("rule engine not merged yet", allow_module_level=True)
+
+from fpinspector.cli import main  # noqa: E402
+from fpinspector.gpu.report import PROBES, ULP_OPS, build_report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def report(gpu):
+    return build_report(gpu, samples=4096)
+
+
+def test_report_covers_every_probe_and_ulp_op_per_path(report, gpu):
+    """Every RULES.md probe question and every ULP op is answered on every capture path."""
+    for path in gpu.info["paths"]:
+        ids = {p.id for p in report.probes if p.path == path}
+        assert ids == {p[0] for p in PROBES}
+        assert {u.op for u in report.ulp if u.path == path} == set(ULP_OPS)
+    assert any(p.path == "render" for p in report.probes)
+
+
+def test_probe_verdicts_agree_with_the_engine(report):
+    """Each verdict is evaluate(op, ..., rules).allowed(observed) for its own rule set."""
+    for p in (p for p in report.probes if p.path in ("compute", "fragment")):
+        op, operands = next((q[3], q[4]) for q in PROBES if q[0] == p.id)
+        ops = [np.array([v], np.uint32) for v in operands]
+        ev = model.evaluate(op, *ops, rules="d3d11")
+        observed = np.asarray(ev.bits).dtype.type(
+            {"True": 1, "False": 0}.get(p.observed, None)
+            if p.observed in ("True", "False") else int(p.observed, 0))
+        assert p.verdict["d3d11"] == bool(ev.allowed(np.array([observed]))[0]), p.id
+        if not p.verdict["d3d11"]:
+            assert p.deviation, f"{p.id}: a non-conformant probe must name its deviation"
+
+
+def test_ulp_histograms_count_every_sample(report):
+    """F32-INSTR / F32-SQRT-RCP / F32-DIV: the histogram is a complete distribution."""
+    for u in report.ulp:
+        assert sum(u.counts) == u.samples, u.op
+        assert u.max_ulp >= 0 and u.verdict.keys() == {"d3d10", "d3d11"}
+        assert u.verdict["d3d11"] == (u.allowed_fraction["d3d11"] == 1.0)
+
+
+def test_llvmpipe_report_names_its_known_deviations(report, gpu):
+    if "llvmpipe" not in gpu.info["renderer"]:
+        pytest.skip("llvmpipe-specific expectations")
+    by = {(p.path, p.id): p for p in report.probes}
+    if "compute" in gpu.info["paths"]:
+        assert by[("compute", "ftz-input")].deviation == "LLVMPIPE-COMPUTE-NO-FTZ"
+    assert by[("fragment", "ftz-input")].verdict == {"d3d10": True, "d3d11": True}
+    assert by[("fragment", "ftoi-nan")].deviation == "LLVMPIPE-FTOI-INDEFINITE"
+
+
+def test_cli_json(capsys):
+    assert main(["gpu-report", "--json", "--samples", "512", "--path", "fragment"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["info"]["renderer"] and data["probes"] and data["ulp"]
+    assert all(u["path"] == "fragment" for u in data["ulp"])
+
+
+def test_cli_text(capsys):
+    assert main(["gpu-report", "--samples", "512", "--path", "fragment"]) == 0
+    out = capsys.readouterr().out
+    assert "GPU rules report" in out and "F32-FTZ" in out and "ULP error" in out
+
+
+def test_cli_bad_samples_is_clean_error(capsys):
+    assert main(["gpu-report", "--samples", "0"]) == 2
+    assert "--samples must be positive" in capsys.readouterr().err
+
+
+def test_cli_without_gl_says_so(capsys, monkeypatch):
+    monkeypatch.setenv("FPINSPECTOR_GL_BACKEND", "no-such-backend")
+    assert main(["gpu-report"]) == 3
+    err = capsys.readouterr().err
+    assert "No usable OpenGL context" in err and "Traceback" not in err
