@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -42,7 +43,7 @@ def test_decode_0x3c00_json_documented_keys(capsys):
     assert set(v["as"]) == {"f64", "f32", "f11", "f10"}
     assert v["input"] == {"text": "0x3c00", "start": 0, "end": 6, "kind": "hex", "label": "",
                           "note": "", "group": 0}
-    doc_text = open("docs/cli-json.md", encoding="utf-8").read()
+    doc_text = (Path(__file__).resolve().parents[1] / "docs" / "cli-json.md").read_text("utf-8")
     for key in DECODE_KEYS:
         assert f"`{key}`" in doc_text, key
 
