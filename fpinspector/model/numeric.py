@@ -111,7 +111,7 @@ def ftoi(bits: Any) -> NumericResult:
 
 def ftou(bits: Any) -> NumericResult:
     """CONV-FTOI (ftou): float32 -> uint32, toward zero, clamped to [0, 4294967295.999], NaN -> 0."""
-    return _ftoint(bits, 0.0, 4294967295.999, np.uint32, "CONV-FTOU")
+    return _ftoint(bits, 0.0, 4294967295.999, np.uint32, "CONV-FTOI")
 
 
 def _f32_window(exact: np.ndarray, near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
