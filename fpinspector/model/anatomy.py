@@ -66,6 +66,10 @@ class Anatomy:
                 f"direction   : {self.direction}",
                 f"why         : {self.reason}"]
 
+    def text(self) -> str:
+        """:meth:`lines` joined with newlines."""
+        return "\n".join(self.lines())
+
 
 def _exact(value: Any) -> Num:
     if isinstance(value, (Fraction, int)) and not isinstance(value, bool):

@@ -26,7 +26,17 @@ from .convert_rules import ConversionResult
 from .formats import F32, F64, FloatFormat, encode_float64, get_format
 from .variants import VARIANTS, Policy, Variant, get_variant, lp_float_to_smallfloat
 
-__all__ = ["convert", "ConversionResult", "VARIANTS", "OPTIONS", "is_widening"]
+__all__ = ["convert", "ConversionResult", "VARIANTS", "OPTIONS", "is_widening",
+           "rounding_anatomy", "Anatomy"]
+
+
+def __getattr__(name: str) -> Any:
+    """``rounding_anatomy``/``Anatomy`` live in :mod:`.anatomy` (which imports this module)."""
+    if name in ("rounding_anatomy", "Anatomy"):
+        from . import anatomy
+
+        return getattr(anatomy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 U32 = np.uint32
 _SMALL = ("f16", "f11", "f10")

@@ -91,3 +91,14 @@ def test_bad_value_raises_value_error(bad):
     """Bad input: ValueError with a message."""
     with pytest.raises(ValueError):
         rounding_anatomy(bad, "f16")
+
+
+def test_anatomy_reachable_from_convert_module_and_text():
+    """The conversions view looks the anatomy up in model.convert; text() renders it."""
+    import importlib
+
+    conv = importlib.import_module("fpinspector.model.convert")
+
+    a = conv.rounding_anatomy(0x3F803000, "f16", variant="ieee", src="f32")
+    assert isinstance(a, conv.Anatomy) and a.result_bits == 0x3C02
+    assert "guard/round/sticky : 1 0 0" in a.text()
