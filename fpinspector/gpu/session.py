@@ -94,6 +94,7 @@ class GpuSession:
             raise ValueError(f"path must be one of {PATHS}, got {path!r}")
         self.ctx = ctx
         self._owns = owns_context
+        self._gl_error_at_open = ctx.error  # clears any error left by context creation
         kw = {"chunk": chunk} if chunk else {}
         self._paths: dict[str, Any] = {}
         if ctx.version_code >= 430:
@@ -187,9 +188,10 @@ class GpuSession:
         shape = shaped[0].shape
         flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
         out = np.empty(flat[0].shape[0], np.uint64 if kernel.wide_out else np.uint32)
-        if out.size:
-            runner.run(kernel, flat, out)
-        self._check_gl(op)
+        with self.ctx:  # make our context current: another session may have switched it
+            if out.size:
+                runner.run(kernel, flat, out)
+            self._check_gl(op)
         return _as_result(out, kernel.out_kind).reshape(shape)
 
     def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
@@ -213,10 +215,11 @@ class GpuSession:
                              f"see GpuSession.conversions()")
         if a.dtype.kind not in "iu":
             raise ValueError(f"convert: input must be integer bit patterns/codes, got {a.dtype}")
-        if self._hw is None:
-            self._hw = HardwareConversions(self.ctx)
-        out = self._hw.run(a.reshape(-1).astype(np.int64), src, dst, path)
-        self._check_gl(f"convert {src}->{dst}")
+        with self.ctx:
+            if self._hw is None:
+                self._hw = HardwareConversions(self.ctx)
+            out = self._hw.run(a.reshape(-1).astype(np.int64), src, dst, path)
+            self._check_gl(f"convert {src}->{dst}")
         return out.reshape(a.shape)
 
     @staticmethod
@@ -231,11 +234,12 @@ class GpuSession:
 
     def close(self) -> None:
         """Release programs, buffers and (when owned) the context."""
-        for runner in self._paths.values():
-            runner.release()
-        if self._hw is not None:
-            self._hw.release()
-            self._hw = None
+        with self.ctx:
+            for runner in self._paths.values():
+                runner.release()
+            if self._hw is not None:
+                self._hw.release()
+                self._hw = None
         self._paths.clear()
         if self._owns:
             self.ctx.release()

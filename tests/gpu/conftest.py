@@ -27,9 +27,11 @@ def gl_clean(request):
         yield
         return
     session = request.getfixturevalue("gpu")
-    assert session.ctx.error == "GL_NO_ERROR"
+    with session.ctx:
+        assert session.ctx.error == "GL_NO_ERROR"
     yield
-    assert session.ctx.error == "GL_NO_ERROR"
+    with session.ctx:
+        assert session.ctx.error == "GL_NO_ERROR"
 
 
 @pytest.fixture(params=["compute", "fragment"])
