@@ -42,9 +42,9 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
                 v = np.where(tiny, np.copysign(0.0, v), v).astype(ft)
             return fl(np.asarray(v, ft).view(ut)).view(ft)
 
-    if before:
-        x = [v.astype(np.float64) for v in x]
     with np.errstate(all="ignore"):
+        if before:
+            x = [v.astype(np.float64) for v in x]
         if op in ("mad", "mad_fma"):
             prod = step(x[0] * x[1])
             return step((prod.astype(np.float64) if before else prod) + x[2]).view(ut)
@@ -72,13 +72,13 @@ def within_fused_bound(op: str, operands: list[np.ndarray], got: np.ndarray) -> 
     (2n - 1) steps of 0.5 ULP at that magnitude bound every order's error. Only finite
     results are judged here (non-finite ones must match a serial evaluation exactly).
     """
-    x = [np.asarray(o, np.uint32).view(np.float32).astype(np.float64) for o in operands]
-    if op in ("mad", "mad_fma"):
-        prods, addends, steps = [x[0] * x[1]], [x[2]], 2
-    else:
-        n = int(op[2])
-        prods, addends, steps = [x[i] * x[n + i] for i in range(n)], [], 2 * n - 1
     with np.errstate(all="ignore"):
+        x = [np.asarray(o, np.uint32).view(np.float32).astype(np.float64) for o in operands]
+        if op in ("mad", "mad_fma"):
+            prods, addends, steps = [x[0] * x[1]], [x[2]], 2
+        else:
+            n = int(op[2])
+            prods, addends, steps = [x[i] * x[n + i] for i in range(n)], [], 2 * n - 1
         terms = prods + addends
         exact = np.sum(terms, axis=0)
         bound = 0.5 * steps * _ulp32(np.sum(np.abs(terms), axis=0))
