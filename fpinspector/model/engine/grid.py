@@ -89,6 +89,8 @@ def flush_pat(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
 
 def _encode(x: np.ndarray, fmt: FloatFormat, rnd: str, ovf: str) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
+    if fmt.bits == 64:  # every float64 is on the f64 grid: no rounding in any direction
+        return np.ascontiguousarray(x).view(np.uint64).copy()
     with np.errstate(all="ignore"):  # F32-NOEXC: casts may underflow/overflow by design
         return encode_float64(fmt, x.reshape(-1), rnd, ovf).reshape(x.shape)
 
@@ -164,6 +166,7 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     pow2 = (a > 0) & np.isfinite(a) & (np.ldexp(1.0, k.astype(np.int32)) == a)
     below = pow2 & (np.asarray(lo) * np.sign(hi) < 0)
     k = np.where(below, k - 1, k)
+    k = np.where(a == 0, fmt.minexp, k)  # zero: the denormal spacing
     k = np.clip(k, fmt.minexp, fmt.maxexp - 1)
     out = np.ldexp(1.0, (k - fmt.frac_bits).astype(np.int32))
     return np.where(np.isnan(hi), np.nan, out)

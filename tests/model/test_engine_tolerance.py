@@ -1,0 +1,245 @@
+"""Allowed windows per (op, rule set) against Fraction / mpmath oracles: F32-PREC (0.5 and
+1 ULP, lenient option), F32-SQRT-RCP, F32-INSTR (relative / absolute 2^-21), F32-DIV,
+F32-FUSED, F16-PREC fused 0.6 ULP, F64-IEEE drcp; and the ULP definition of ulp_error."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from _engine_oracle import bits32, f32
+from fpinspector.model import evaluate
+
+mpmath.mp.prec = 100
+RNG = np.random.default_rng(7)
+
+
+def _rand_f32(n: int, lo: int = -20, hi: int = 20) -> np.ndarray:
+    m = RNG.uniform(1, 2, n) * RNG.choice([-1.0, 1.0], n)
+    return np.ldexp(m, RNG.integers(lo, hi, n)).astype(np.float32).view(np.uint32)
+
+
+def _fr(m: mpmath.mpf) -> Fraction:
+    """Exact Fraction of an mpmath binary float."""
+    sign, man, exp, _ = mpmath.mpf(m)._mpf_
+    v = Fraction(int(man)) * Fraction(2) ** exp
+    return -v if sign else v
+
+
+def _ulp(q) -> Fraction:
+    """ULP of f32 at an exact value: 2^(k-23) for |q| in [2^k, 2^(k+1)), k >= -126."""
+    a = abs(Fraction(q))
+    if a == 0:
+        return Fraction(2) ** -149
+    k = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** k > a:
+        k -= 1
+    k = max(k, -126)
+    return Fraction(2) ** (k - 23)
+
+
+def _neighbours(b: int, r: int = 3) -> list[int]:
+    return [x for x in range(b - r, b + r + 1) if 0 <= x < 0xFFFFFFFF]
+
+
+def _check_window(ev, i: int, exact, ok_fn) -> None:
+    """allowed(c) must equal ok_fn(|value(c) - exact|) for patterns around the model result."""
+    b = int(ev.bits[i])
+    for c in _neighbours(b, 4):
+        v = f32(c)
+        if v != v or abs(v) == float("inf"):
+            continue
+        want = ok_fn(abs(Fraction(v) - exact))
+        got = bool(ev.allowed(np.uint32(c))[i])
+        assert got == want, (ev.op, hex(b), hex(c), float(exact))
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_f32_prec_d3d10_one_ulp_window_F32_PREC(op):
+    """F32-PREC d3d10: every pattern within 1 ULP (of the exact value's binade) is allowed."""
+    a, b = _rand_f32(200), _rand_f32(200)
+    ev = evaluate(op, a, b, rules="d3d10")
+    for i in range(200):
+        x, y = Fraction(f32(int(a[i]))), Fraction(f32(int(b[i])))
+        q = x + y if op == "add" else x * y
+        _check_window(ev, i, q, lambda d, q=q: d <= _ulp(q))
+
+
+def test_f32_prec_d3d11_strict_and_lenient_option_F32_PREC():
+    """F32-PREC d3d11: only the correctly rounded pattern; option lenient_d3d11 -> 1 ULP,
+    and the verdict says which reading it used (AMBIGUOUS made visible)."""
+    a, b = _rand_f32(300), _rand_f32(300)
+    strict = evaluate("mul", a, b)
+    lenient = evaluate("mul", a, b, options={"lenient_d3d11": True})
+    for i in range(300):
+        q = Fraction(f32(int(a[i]))) * Fraction(f32(int(b[i])))
+        rn = bits32(float(q)) if abs(q) > 2**-126 else None  # float(q) is RN64; q exact in f64
+        if rn is not None:
+            assert int(strict.bits[i]) == rn
+        _check_window(strict, i, q, lambda d, q=q: d <= _ulp(q) / 2 and d != _ulp(q) / 2)
+        _check_window(lenient, i, q, lambda d, q=q: d <= _ulp(q))
+    assert any("strict d3d11" in r for r in strict.readings)
+    assert any("lenient" in r for r in lenient.readings)
+
+
+def test_f32_sqrt_one_ulp_F32_SQRT_RCP():
+    """F32-SQRT-RCP: sqrt within 1 ULP of the mpmath root."""
+    x = np.abs(_rand_f32(200).view(np.float32)).view(np.uint32)
+    ev = evaluate("sqrt", x)
+    for i in range(200):
+        q = _fr(mpmath.sqrt(mpmath.mpf(f32(int(x[i])))))
+        _check_window(ev, i, q, lambda d, q=q: d <= _ulp(q))
+
+
+def test_f32_rcp_looser_of_ulp_and_relative_F32_SQRT_RCP():
+    """rcp d3d11: the looser of 1 ULP and 2^-21 relative; option rcp_tolerance=ulp narrows."""
+    x = _rand_f32(150)
+    ev = evaluate("rcp", x)
+    only_ulp = evaluate("rcp", x, options={"rcp_tolerance": "ulp"})
+    for i in range(150):
+        q = 1 / Fraction(f32(int(x[i])))
+        bound = max(_ulp(q), abs(q) * Fraction(1, 2**21))
+        _check_window(ev, i, q, lambda d, b=bound: d <= b)
+        _check_window(only_ulp, i, q, lambda d, q=q: d <= _ulp(q))
+
+
+@pytest.mark.parametrize("op", ["rsq", "exp", "log"])
+def test_f32_relative_and_absolute_windows_F32_INSTR(op):
+    """rsq, exp: relative 2^-21; log: absolute 2^-21 on [0.5, 2], relative elsewhere. The
+    window ends are exact: lo/hi satisfy the bound, their outer neighbours do not."""
+    if op == "exp":
+        x = _rand_f32(120, -6, 6)
+    elif op == "log":
+        x = np.concatenate([_rand_f32(60, -30, 30), (RNG.uniform(0.5, 2, 60)).astype(np.float32).view(np.uint32)])
+        x = np.abs(x.view(np.float32)).view(np.uint32)
+    else:
+        x = np.abs(_rand_f32(120).view(np.float32)).view(np.uint32)
+    ev = evaluate(op, x)
+    for i in range(x.size):
+        v = mpmath.mpf(f32(int(x[i])))
+        ex = {"rsq": lambda: 1 / mpmath.sqrt(v), "exp": lambda: mpmath.power(2, v),
+              "log": lambda: mpmath.log(v, 2)}[op]()
+        q = _fr(ex)
+        if op == "log" and Fraction(1, 2) <= _fr(v) <= 2:
+            bound = Fraction(1, 2**21)
+        else:
+            bound = abs(q) * Fraction(1, 2**21)
+        lo, hi = int(ev.lo[i]), int(ev.hi[i])
+        for p, inside in ((lo, True), (hi, True)):
+            assert (abs(Fraction(f32(p)) - q) <= bound) == inside
+        below = lo - 1 if f32(lo) > 0 else lo + 1  # one pattern further out, by sign
+        above = hi + 1 if f32(hi) > 0 else hi - 1
+        if f32(lo) != 0 and f32(hi) != 0:
+            assert abs(Fraction(f32(below)) - q) > bound
+            assert abs(Fraction(f32(above)) - q) > bound
+        assert ev.allowed(np.uint32(lo))[i] and ev.allowed(np.uint32(hi))[i]
+
+
+def test_f32_div_as_accurate_as_mul_rcp_F32_DIV():
+    """d3d11 div: any x * r with r within 1 ULP of 1/y (then rounded) is allowed, and the
+    window is symmetric around the exact quotient; d3d10: 1 ULP."""
+    x, y = _rand_f32(100), _rand_f32(100)
+    ev = evaluate("div", x, y)
+    ev10 = evaluate("div", x, y, rules="d3d10")
+    for i in range(100):
+        a, b = Fraction(f32(int(x[i]))), Fraction(f32(int(y[i])))
+        q = a / b
+        rq = 1 / b
+        cands = []
+        for rb in _neighbours(bits32(float(rq)), 2):
+            r = Fraction(f32(rb))
+            if abs(r - rq) <= _ulp(rq):
+                m = bits32(float(a * r))  # a*r exact in float64; one rounding to f32
+                cands.append(m)
+        worst = max(abs(Fraction(f32(m)) - q) for m in cands)
+        for m in cands:
+            assert ev.allowed(np.uint32(m))[i]
+        _check_window(ev, i, q, lambda d, w=worst: d <= w)
+        _check_window(ev10, i, q, lambda d, q=q: d <= _ulp(q))
+
+
+def test_mad_worst_serial_order_and_step_option_F32_FUSED():
+    """mad(1+2^-23, 1+2^-23, -(1+2^-22)): fused 2^-46, serial (0.5 ULP steps) 0. The worst
+    serial error (2^-46) bounds the window on both sides; fused_step_ulp=1 widens it."""
+    a = bits32(1 + 2**-23)
+    c = bits32(-(1 + 2**-22))
+    ev = evaluate("mad", a, a, c)
+    assert f32(int(ev.bits)) == 2**-46  # the model is the correctly rounded fused result
+    for v, ok in ((0.0, True), (2**-46, True), (2**-45, True), (2**-45 + 2**-68, False),
+                  (-(2**-46), False), (2**-47, True)):
+        assert bool(ev.allowed(bits32(v))) == ok, v
+    wide = evaluate("mad", a, a, c, options={"fused_step_ulp": 1.0})
+    assert wide.allowed(bits32(-(2**-46))) and wide.allowed(bits32(2**-44))
+    assert "F32-FUSED" in ev.rules_at(0)
+
+
+def test_dp_serial_orders_include_every_order_F32_FUSED():
+    """dp3 of (2^30, 1, -2^30) . (1, 1, 1): exact 1; the order (2^30 + 1) - 2^30 rounds to 0,
+    so both 0 and 2 are within the worst serial error, 3 is not."""
+    one = bits32(1.0)
+    a = [bits32(2.0**30), one, bits32(-(2.0**30))]
+    ev = evaluate("dp3", *a, one, one, one)
+    assert f32(int(ev.bits)) == 1.0
+    assert ev.allowed(bits32(0.0)) and ev.allowed(bits32(2.0)) and not ev.allowed(bits32(3.0))
+
+
+def test_f16_fused_point_six_ulp_F16_PREC():
+    """F16-PREC: f16 mad within 0.6 ULP of the exact a*b + c (Fraction oracle)."""
+    vals = (RNG.uniform(-4, 4, 300)).astype(np.float16).view(np.uint16)
+    a, b, c = vals[:100], vals[100:200], vals[200:]
+    ev = evaluate("mad", a, b, c, format="f16")
+    h = lambda p: Fraction(float(np.array(p, np.uint16).view(np.float16)))  # noqa: E731
+    for i in range(100):
+        q = h(a[i]) * h(b[i]) + h(c[i])
+        for p in range(int(ev.bits[i]) - 3, int(ev.bits[i]) + 4):
+            if not 0 <= p < 0x7C00 and not 0x8000 <= p < 0xFC00:
+                continue
+            ulp = Fraction(2) ** -24 if abs(q) < Fraction(2) ** -14 else \
+                Fraction(2) ** (int(np.floor(np.log2(float(abs(q))))) - 10)
+            want = abs(h(p) - q) <= Fraction(6, 10) * ulp
+            assert bool(ev.allowed(np.uint16(p))[i]) == want
+
+
+def test_f64_correctly_rounded_and_drcp_F64_IEEE():
+    """F64-IEEE: f64 add/mul/div/sqrt equal Python's IEEE doubles; mad is the correctly
+    rounded Fraction; drcp allows 1 ULP."""
+    x = RNG.normal(size=200) * 10.0 ** RNG.integers(-30, 30, 200)
+    y = RNG.normal(size=200) * 10.0 ** RNG.integers(-30, 30, 200)
+    xb, yb = x.view(np.uint64), y.view(np.uint64)
+    for op, fn in (("add", lambda p, q: p + q), ("mul", lambda p, q: p * q),
+                   ("div", lambda p, q: p / q)):
+        ev = evaluate(op, xb, yb, format="f64")
+        want = np.array([fn(float(p), float(q)) for p, q in zip(x, y)]).view(np.uint64)
+        assert (ev.bits == want).all(), op
+    ev = evaluate("mad", xb, yb, xb, format="f64")
+    for i in range(200):
+        q = Fraction(x[i]) * Fraction(y[i]) + Fraction(x[i])
+        assert float(ev.bits[i:i + 1].view(np.float64)[0]) == float(q)  # float(Fraction) is RN
+    r = evaluate("rcp", xb, format="f64")
+    for i in range(200):  # 1 ULP: the neighbour on the exact value's side is allowed,
+        q = 1 / Fraction(x[i])  # the one on the other side only if the result is exact
+        rv = float(r.bits[i:i + 1].view(np.float64)[0])
+        toward = np.nextafter(rv, np.inf if q > Fraction(rv) else -np.inf)
+        away = np.nextafter(rv, -np.inf if q > Fraction(rv) else np.inf)
+        assert r.allowed(np.float64(toward).view(np.uint64))[i]
+        assert r.allowed(np.float64(away).view(np.uint64))[i] == (q == Fraction(rv))
+
+
+def test_ulp_error_definition_at_binade_edges_zero_inf_nan():
+    """ulp_error: ULP of the exact value's binade (smaller just below a power of two),
+    denormal spacing at zero, 0 for a matching INF / NaN, INF / NaN otherwise."""
+    one = bits32(1.0)
+    ev = evaluate("add", one, bits32(2**-24), rules="ieee754")  # exact 1 + 2^-24
+    assert float(ev.ulp_error(one)) == -0.5
+    ev = evaluate("sub", one, bits32(2**-25), rules="ieee754")  # exact 1 - 2^-25, binade below
+    assert float(ev.ulp_error(one)) == 0.5
+    z = evaluate("sub", one, one, rules="ieee754")
+    assert float(z.ulp_error(1)) == 1.0  # denormal spacing at zero
+    inf = evaluate("add", 0x7F800000, one)
+    assert float(inf.ulp_error(0x7F800000)) == 0 and inf.ulp_error(0x7F7FFFFF) == -np.inf
+    nan = evaluate("add", 0x7FC00000, one)
+    assert float(nan.ulp_error(0xFFC00001)) == 0 and np.isnan(nan.ulp_error(one))
+    assert np.isnan(evaluate("add", one, one).ulp_error(0x7FC00000))
