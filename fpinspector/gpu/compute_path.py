@@ -11,7 +11,8 @@ from .shaders import Kernel, header, kernel_function
 __all__ = ["ComputePath", "LOCAL_SIZE"]
 
 LOCAL_SIZE = 64
-DEFAULT_CHUNK = 1 << 22
+DEFAULT_CHUNK = 1 << 24
+CHUNK_BYTES = 256 << 20  # all buffers of one chunk together stay under this
 
 
 def compute_source(kernel: Kernel, extensions: set[str]) -> str:
@@ -63,8 +64,8 @@ class ComputePath:
         self.ctx = ctx
         self.extensions = set(ctx.extensions)
         self.max_groups = int(ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0])
-        max_block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
-        self.chunk = max(LOCAL_SIZE, min(chunk, max_block // 8))
+        self.max_block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
+        self.chunk = max(LOCAL_SIZE, chunk)
         self._programs: dict[Kernel, moderngl.ComputeShader] = {}
         self._buffers: dict[int, moderngl.Buffer] = {}
         self.version = 430
@@ -93,8 +94,11 @@ class ComputePath:
         """Fill ``out`` (uint32/uint64 raw result words) from flat operand word arrays."""
         prog = self.program(kernel)
         n = out.shape[0]
-        for start in range(0, n, self.chunk):
-            stop = min(n, start + self.chunk)
+        sizes = [w.dtype.itemsize for w in words] + [out.dtype.itemsize]
+        chunk = min(self.chunk, self.max_block // max(sizes), CHUNK_BYTES // sum(sizes))
+        chunk = max(LOCAL_SIZE, chunk)
+        for start in range(0, n, chunk):
+            stop = min(n, start + chunk)
             m = stop - start
             for i, w in enumerate(words):
                 part = np.ascontiguousarray(w[start:stop])

@@ -69,7 +69,7 @@ def _words(x: Any, wide: bool, op: str, index: int) -> np.ndarray:
         raise ValueError(f"{op}: operand {index} has patterns wider than {64 if wide else 32} bits")
     if a.size and a.dtype.kind == "i" and int(a.min()) < -(limit >> 1):
         raise ValueError(f"{op}: operand {index} is out of range for its format")
-    return a.astype(np.uint64 if wide else np.uint32)
+    return a.astype(np.uint64 if wide else np.uint32, copy=False)
 
 
 class GpuSession:

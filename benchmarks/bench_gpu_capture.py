@@ -1,0 +1,91 @@
+"""GPU capture throughput: f32 mul on 16M elements including upload and read-back.
+
+Run: ``.venv/bin/python benchmarks/bench_gpu_capture.py [--n 24] [--repeat 3]``.
+Prints elements/s of ``GpuSession.capture("mul", a, b)`` on each path and the ratio of
+the compute path to a bare moderngl dispatch of the *same* compute shader (one pair of
+SSBOs, one dispatch, one read-back; goal: ratio <= 1.3, i.e. our wrapping costs little).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+from fpinspector.gpu import GpuUnavailable, open_session  # noqa: E402
+from fpinspector.gpu.compute_path import compute_source, group_counts  # noqa: E402
+from fpinspector.gpu.shaders import find_kernel  # noqa: E402
+
+
+def best_of(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bare_dispatch(ctx, a: np.ndarray, b: np.ndarray):
+    """The minimum moderngl code for the same shader: returns a callable and its output."""
+    kernel = find_kernel("mul", "f32")
+    prog = ctx.compute_shader(compute_source(kernel, set(ctx.extensions)))
+    bufs = [ctx.buffer(reserve=a.nbytes) for _ in range(3)]
+    out = np.empty_like(a)
+    max_groups = int(ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0])
+
+    def run() -> None:
+        bufs[0].write(a)
+        bufs[1].write(b)
+        for i, buf in enumerate(bufs):
+            buf.bind_to_storage_buffer(i)
+        prog["u_count"].value = a.size
+        prog.run(*group_counts(a.size, max_groups))
+        ctx.memory_barrier()
+        bufs[2].read_into(out)
+
+    return run, out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=24, help="log2 of the element count (default 24)")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    n = 1 << args.n
+    try:
+        session = open_session()
+    except GpuUnavailable as exc:
+        print(f"bench_gpu_capture: skipped: {exc.message}")
+        return 0
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2**32, n, dtype=np.uint32)
+    b = rng.integers(0, 2**32, n, dtype=np.uint32)
+    print(f"renderer: {session.info['renderer']} | GL {session.info['version']}")
+    print(f"f32 mul, {n:,} elements (upload + dispatch + read-back), best of {args.repeat}")
+    times = {}
+    for path in session.info["paths"]:
+        session.capture("mul", a[:1024], b[:1024], path=path)  # compile outside the timing
+        times[path] = best_of(lambda p=path: session.capture("mul", a, b, path=p), args.repeat)
+        print(f"  capture [{path:8}] {times[path] * 1e3:8.1f} ms  {n / times[path] / 1e6:8.1f} M elements/s")
+    if "compute" in times:
+        with session.ctx:
+            run, out = bare_dispatch(session.ctx, a, b)
+            run()
+            t_bare = best_of(run, args.repeat)
+        ours = session.capture("mul", a, b, path="compute")
+        assert np.array_equal(ours, out), "bare dispatch and capture disagree"
+        ratio = times["compute"] / t_bare
+        print(f"  bare moderngl dispatch  {t_bare * 1e3:8.1f} ms  {n / t_bare / 1e6:8.1f} M elements/s")
+        print(f"  ratio capture/bare (compute): {ratio:.2f}  (goal <= 1.3: "
+              f"{'met' if ratio <= 1.3 else 'NOT met'})")
+    session.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
