@@ -70,7 +70,10 @@ _FLOAT_TYPES = {
     "asfloat16": "f16", "f16": "f16",
     "double": "f64", "float64_t": "f64", "dvec": "f64", "asdouble": "f64", "f64": "f64",
     "f11": "f11", "float11": "f11", "f10": "f10", "float10": "f10",
+    "float16": "f16", "float32": "f32", "float64": "f64",  # numpy dtype names
 }
+#: words that carry no value or format (numpy's ``array([...], dtype=float32)``)
+_NOISE_WORDS = {"array"}
 #: integer type words -> width in bits (a decimal integer followed by one is a bit pattern)
 INT_WIDTHS = {
     "int": 32, "uint": 32, "unsigned": 32, "signed": 32, "long": 32, "dword": 32,
@@ -101,7 +104,7 @@ _MASTER = re.compile(
             r"(?:e[+-]?\d{1,5})?[fhl]?" + _END + ")",
             r"(?P<barehex>(?=[a-f]{0,16}\d)[0-9a-f]{1,16}" + _END + ")",
             r"(?P<label>(?:\$\d{1,9}|[A-Za-z_][\w.\[\]]{0,200})[ \t]*=(?!=))",
-            r"(?P<word>[A-Za-z_][\w]{0,100}(?:::[A-Za-z_]\w{0,100}){0,8})",
+            r"(?P<word>[A-Za-z_][\w]{0,100}(?:(?:::|\.)[A-Za-z_]\w{0,100}){0,8})",
             r"(?P<open>[({\[])",
             r"(?P<close>[)}\]])",
             r"(?P<sep>[,;:=|])",
@@ -118,7 +121,9 @@ _BAD = re.compile(r"[^\s,;(){}\[\]]{1,40}")
 
 def type_hint(word: str) -> tuple[str, str | int] | None:
     """('float', format) or ('int', width) for a type word such as ``float4``, else None."""
-    w = word.lower().replace("directx::", "")
+    w = word.lower()
+    for prefix in ("directx::", "np.", "numpy.", "std::"):
+        w = w[len(prefix):] if w.startswith(prefix) else w
     if w in INT_WIDTHS:
         return ("int", INT_WIDTHS[w])
     m = _TYPE_RE.match(w)
@@ -244,6 +249,8 @@ def _bare_hex(text: str, tok: str, s: int, e: int, toks: list[Token]) -> None:
 
 
 def _word(text: str, tok: str, s: int, e: int, toks: list[Token]) -> None:
+    if tok.lower() in _NOISE_WORDS:
+        return
     hint = type_hint(tok)
     if hint is None:
         raise ParseError(f"unknown word {tok!r}", text, s)

@@ -33,6 +33,9 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
     line, barrier, next_scope = 0, 0, 1
     line_hint: dict[int, str] = {}
     line_int: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    late_hint: dict[int, str] = {}  # "array([...], dtype=float16)": a type word inside a scope
+    used: set[int] = set()
     pending: Token | None = None
     for i, t in enumerate(toks):
         k = t.kind
@@ -40,6 +43,8 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
             nxt = toks[i + 1] if i + 1 < len(toks) else None
             if nxt is not None and nxt.kind == "open":
                 pending = t
+            elif stack:
+                late_hint[stack[-1][0]] = t.fmt  # type: ignore[assignment]
             else:
                 line_hint[line] = t.fmt  # type: ignore[assignment]
             continue
@@ -50,6 +55,8 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
             parent_hint = stack[-1][1] if stack else None
             hint = pending.fmt if pending is not None else parent_hint
             ctor = str(pending.extra) if pending is not None else ""
+            if stack:
+                parent[next_scope] = stack[-1][0]
             stack.append((next_scope, hint, ctor, t))
             next_scope += 1
             barrier += 1
@@ -59,7 +66,9 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
         if k == "close":
             if not stack or {"(": ")", "{": "}", "[": "]"}[stack[-1][3].text] != t.text:
                 raise ParseError(f"unmatched {t.text!r}", text, t.start)
-            stack.pop()
+            sid = stack.pop()[0]
+            if sid in late_hint and sid not in used:  # lldb "(float) $0 = 1": a cast
+                line_hint[line] = late_hint.pop(sid)
             barrier += 1
             continue
         if k == "nl":
@@ -71,11 +80,16 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
         scope = stack[-1][0] if stack else -(line + 1)
         hint = stack[-1][1] if stack else None
         ctor = stack[-1][2] if stack else ""
+        used.update(sid for sid, *_ in stack)
         out.append(_Item(t, scope, barrier, hint, ctor, line))
     if stack:
         raise ParseError(f"unclosed {stack[-1][3].text!r}", text, stack[-1][3].start)
     for it in out:
         if isinstance(it, _Item):
+            sid = it.scope
+            while it.hint is None and sid > 0:
+                it.hint = late_hint.get(sid)
+                sid = parent.get(sid, 0)
             if it.hint is None and it.line in line_hint:
                 it.hint = line_hint[it.line]
             if it.line in line_int and it.tok.kind == "dec" and it.hint is None:

@@ -203,6 +203,14 @@ def test_special_spellings_DEC_INF_DEC_NAN(text, bits):
     assert math.isnan(val) == ("n" in text.lower() and "inf" not in text.lower())
 
 
+def test_gdb_nan_payload_DEC_NAN():
+    """DEC-NAN: gdb's nan(0x...) gives the fraction field; one that does not fit is noted."""
+    vals = parse("$1 = {nan(0x400001), -nan(0x400000), nan(0x1)}")
+    assert [v.bits for v in vals] == [0x7FC00001, 0xFFC00000, 0x7F800001]
+    v = one("nan(0x800000)")
+    assert v.bits == 0x7FC00000 and "does not fit" in v.note
+
+
 def test_c_hex_float_exact():
     assert one("0x1.8p+1").bits == _f32(3.0)
     assert one("-0x1p-149").bits == 0x80000001
@@ -271,6 +279,13 @@ def test_byte_dump_errors():
     ("0x00AF0000  00 00 80 bf ab cd  ....", None, None),
     ("asdouble(0x00000000, 0x3ff00000)", "f64", [1.0]),
     ("asfloat(0x3f800000)", "f32", [1.0]),
+    ("array([1., 2.5], dtype=float16)", "f16", [1.0, 2.5]),
+    ("array([[1., 2.],\n       [3., 4.]], dtype=float16)", "f16", [1, 2, 3, 4]),
+    ("np.float32(1.5)", "f32", [1.5]),
+    ("(float) $0 = 1.5", "f32", [1.5]),
+    ("(half) $1 = 2", "f16", [2.0]),
+    ("(unsigned int) $2 = 1065353216", "f32", [1.0]),
+    ("1.0\r\n2.0\r\n", "f32", [1.0, 2.0]),
 ])
 def test_paste_styles(text, name, values):
     """gdb, Visual Studio watch/memory, HLSL/GLSL vectors: type words set the format."""
