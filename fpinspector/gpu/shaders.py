@@ -108,8 +108,10 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("exp", "f32", ("f32",), "f32", "exp2({0})")
     add("ftoi", "f32", ("f32",), "i32", "int({0})")
     add("ftou", "f32", ("f32",), "u32", "uint({0})")
-    add("itof", "f32", ("i32",), "f32", "float({0})")
-    add("utof", "f32", ("u32",), "f32", "float({0})")
+    for fmt in ("f32", "i32"):  # the engine names the operand format ("i32"); accept both
+        add("itof", fmt, ("i32",), "f32", "float({0})")
+    for fmt in ("f32", "u32"):
+        add("utof", fmt, ("u32",), "f32", "float({0})")
     add("f32tof16", "f32", ("f32",), "f16", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
     add("to_f16", "f32", ("f32",), "f16", "packHalf2x16(vec2({0}, 0.0))", (PACKING,))
     for fmt in ("f16", "f32"):

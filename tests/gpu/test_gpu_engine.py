@@ -15,12 +15,13 @@ from fpinspector.gpu.judge import classify_with_engine  # noqa: E402
 
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F64_OPS = sorted(op for op, spec in model.OPS.items() if "f64" in spec.formats)
+INT_OPS = [op for op in ("itof", "utof") if op in model.OPS]
 
 
-def _assert_explained(gpu, path, op, fmt, operands):
-    if not gpu.supports(op, fmt, path=path):
+def _assert_explained(gpu, path, op, fmt, operands, gpu_op=None):
+    if not gpu.supports(gpu_op or op, fmt, path=path):
         pytest.skip(f"{op} ({fmt}) not capturable on {path} here")
-    got = gpu.capture(op, *operands, format=fmt, path=path)
+    got = gpu.capture(gpu_op or op, *operands, format=fmt, path=path)
     try:
         ev = model.evaluate(op, *operands, format=fmt)
         ev_bits = np.asarray(ev.bits)
@@ -90,3 +91,19 @@ def test_llvmpipe_deviations_are_real(gpu):
         if not fired and all(op not in model.OPS for op in dev.ops):
             continue  # conversion ops the engine does not evaluate: checked in test_gpu_ops
         assert fired, f"{dev.id} never fired: stale deviation row?"
+
+
+def test_fma_judged_as_mad(gpu, path):
+    """F32-FUSED: GLSL fma() (one rounding) must be allowed by the engine's mad window."""
+    _assert_explained(gpu, path, "mad", "f32", structured_f32(n_random=2048, arity=3, seed=77),
+                      gpu_op="mad_fma")
+
+
+@pytest.mark.parametrize("op", INT_OPS)
+def test_int_to_float_allowed_by_engine(gpu, path, op):
+    """CONV-ITOF: itof/utof give either neighbour of the exact value (RNE recommended)."""
+    (bits,) = structured_f32(n_random=4096, arity=1, seed=5)
+    bits = np.concatenate([bits, np.array([0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x01000001],
+                                          np.uint32)])
+    operand = bits.view(np.int32) if op == "itof" else bits
+    _assert_explained(gpu, path, op, "f32", [operand])  # evaluate takes format="f32" here
