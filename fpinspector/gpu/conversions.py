@@ -101,7 +101,8 @@ class HardwareConversions:
         self.width = min(width, max_tex)
         self.max_rows = min(max_rows, max_tex)
         self.raw = RawGL()
-        self._programs: dict[tuple[str, str, str], tuple[moderngl.Program, moderngl.VertexArray]] = {}
+        self._programs: dict[tuple[str, str, str],
+                             tuple[moderngl.Program, moderngl.VertexArray]] = {}
         self._textures: dict[str, moderngl.Texture] = {}
         self._fbos: dict[str, moderngl.Framebuffer] = {}
 
