@@ -206,7 +206,7 @@ def lp_float_to_smallfloat(u: np.ndarray, frac_bits: int, has_sign: bool,
     neg = (u >> U32(31)) != 0
     src = a if has_sign else np.where(neg, _u(0), a)  # max(0, src); then & roundmask
     trunc = src & _u(~((1 << drop) - 1) & 0x7FFFFFFF)
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         normal = trunc.view(np.float32) * np.float32(2.0 ** (15 - 127))
     if flush_denormals:
         normal = np.where(np.abs(normal) < np.float32(2.0 ** -126), np.float32(0), normal)
