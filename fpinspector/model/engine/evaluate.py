@@ -238,22 +238,37 @@ class Evaluation:
         return {k: self._shaped(v) for k, v in self._p.fired.items() if v.any()}
 
     # -- verdicts -----------------------------------------------------------------------
-    def _obs(self, observed: Any) -> np.ndarray:
+    def _obs(self, observed: Any) -> tuple[np.ndarray, np.ndarray | None, tuple]:
+        """Flat observed patterns, the element index of each (None: same shape), and shape."""
         if self.result_format == "bool":
-            o = np.asarray(observed)
-            return np.broadcast_to(o.astype(bool), self.shape).reshape(-1)
+            o = np.asarray(observed).astype(bool)
+        else:
+            try:
+                o = _as_bits(self._ctx.fmt, observed, 0)
+            except ValueError as exc:
+                raise ValueError(f"observed result: {str(exc).split(': ', 1)[-1]}") from None
         try:
-            o = _as_bits(self._ctx.fmt, observed, 0)
-        except ValueError as exc:
-            raise ValueError(f"observed result: {str(exc).split(': ', 1)[-1]}") from None
-        return np.ascontiguousarray(np.broadcast_to(o, self.shape)).reshape(-1)
+            shape = np.broadcast_shapes(self.shape, o.shape)
+        except ValueError:
+            raise ValueError(f"observed result: shape {o.shape} does not broadcast with "
+                             f"{self.shape}") from None
+        flat = np.ascontiguousarray(np.broadcast_to(o, shape)).reshape(-1)
+        if shape == self.shape:
+            return flat, None, shape
+        n = int(np.prod(self.shape, dtype=np.int64))
+        idx = np.broadcast_to(np.arange(n).reshape(self.shape), shape).reshape(-1)
+        return flat, idx, shape
 
     def allowed(self, observed: Any) -> np.ndarray:
-        """Is each observed result conformant under the rule set (bool array)?"""
-        obs = self._obs(observed)
-        if self._parts is None and self._fast is not None and self._fast.single:
-            return self._shaped(self._fast.allowed(obs))
-        return self._shaped(parts_allowed(self._p, obs))
+        """Is each observed result conformant under the rule set (bool array)?
+
+        ``observed`` broadcasts against the evaluation (e.g. several candidate results for
+        one scalar evaluation).
+        """
+        obs, idx, shape = self._obs(observed)
+        if idx is None and self._parts is None and self._fast is not None and self._fast.single:
+            return self._fast.allowed(obs).reshape(shape)
+        return parts_allowed(self._p, obs, idx).reshape(shape)
 
     def ulp_error(self, observed: Any) -> np.ndarray:
         """Signed error (observed - exact) in ULPs of the result format at the exact value.
@@ -265,17 +280,20 @@ class Evaluation:
         A NaN observation of a non-NaN exact value gives NaN. Comparisons: 0 if equal,
         else INF.
         """
-        obs = self._obs(observed)
+        obs, idx, shape = self._obs(observed)
         p = self._p
+        sel = (lambda a: a) if idx is None else (lambda a: a[idx])
         if self.result_format == "bool":
-            return self._shaped(np.where(obs == p.bits, 0.0, np.inf))
-        v = self._ctx.fmt.decode(obs)
-        u = grid.ulp_at(p.hi, p.lo, self._ctx.fmt)
+            return np.where(obs == sel(p.bits), 0.0, np.inf).reshape(shape)
+        with np.errstate(invalid="ignore"):
+            v = self._ctx.fmt.decode(obs)
+        hi, lo = sel(p.hi), sel(p.lo)
+        u = grid.ulp_at(hi, lo, self._ctx.fmt)
         with np.errstate(all="ignore"):
-            err = ((v - p.hi) - p.lo) / u
-            err = np.where(np.isinf(p.hi), np.where(v == p.hi, 0.0, v - p.hi), err)
-            err = np.where(np.isnan(p.hi), np.where(np.isnan(v), 0.0, np.nan), err)
-        return self._shaped(err)
+            err = ((v - hi) - lo) / u
+            err = np.where(np.isinf(hi), np.where(v == hi, 0.0, v - hi), err)
+            err = np.where(np.isnan(hi), np.where(np.isnan(v), 0.0, np.nan), err)
+        return err.reshape(shape)
 
     # -- explanations -------------------------------------------------------------------
     def _index(self, i: Any) -> int:
@@ -305,19 +323,21 @@ class Evaluation:
                 f"shape={self.shape})")
 
 
-def parts_allowed(p: Parts, obs: np.ndarray) -> np.ndarray:
-    """Verdict from a Parts record (see result.py for what the allowed set is)."""
+def parts_allowed(p: Parts, obs: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
+    """Verdict from a Parts record (see result.py for what the allowed set is); ``idx`` maps
+    each observation to its element when observations broadcast over the evaluation."""
+    sel = (lambda a: a) if idx is None else (lambda a: a[idx])
     if p.fmt is None:
-        return obs == p.bits
+        return obs == sel(p.bits)
     fmt = p.fmt
     k = grid.to_key(obs, fmt)
-    ok = (k >= p.klo) & (k <= p.khi)
+    ok = (k >= sel(p.klo)) & (k <= sel(p.khi))
     if p.deny_denorm:
         ok &= ~fmt.is_denormal(obs)
-    ok |= p.nan_ok & fmt.is_nan(obs)
+    ok |= sel(p.nan_ok) & fmt.is_nan(obs)
     for kind, x, y in p.extras:
         if kind == "pat":
-            ok |= y & (obs == x)
+            ok |= sel(y) & (obs == sel(x))
         else:
-            ok |= (k >= x) & (k <= y)
+            ok |= (k >= sel(x)) & (k <= sel(y))
     return ok
