@@ -18,7 +18,8 @@ _NAMES = "ABCDEFGH"
 def fmt_pattern(p: int, fmt: FloatFormat) -> str:
     """``0x3F800000 (1.0)`` style text for one pattern."""
     digits = (fmt.bits + 3) // 4
-    v = float(fmt.decode(np.array([p], dtype=fmt.dtype))[0])
+    with np.errstate(invalid="ignore"):
+        v = float(fmt.decode(np.array([p], dtype=fmt.dtype))[0])
     cls = str(fmt.classify(np.array([p], dtype=fmt.dtype))[0])
     return f"0x{int(p):0{digits}X} ({_num(v)}, {cls})"
 
@@ -53,7 +54,8 @@ def sentences(ev: Any, p: Any, i: int) -> list[str]:
             zero = "-0" if raw & fmt.sign_mask else "+0"
             rule = "F32-MINMAX-FTZ" if ev.op in ("min", "max") else "F32-FTZ"
             tail = "; the result may be flushed or not" if rule == "F32-MINMAX-FTZ" else ""
-            out.append(f"{names[k]} was a denormal ({_num(float(fmt.decode(np.array([raw], fmt.dtype))[0]))}):"
+            val = _num(float(fmt.decode(np.array([raw], fmt.dtype))[0]))
+            out.append(f"{names[k]} was a denormal ({val}):"
                        f" flushed to {zero} by {rule}{tail}")
     if p.ftz_out is not None and p.ftz_out[i]:
         u = int(p.unrounded[i])
