@@ -102,3 +102,18 @@ def test_convert_neg_inf_to_f11_all_variants_CONV_UNSIGNED(capsys):
     assert by["d3d"]["explain"] and len(by) >= 7
     rc, out, _ = run_cli(capsys, "convert", "1.0", "--to", "f11")
     assert rc == 0 and "0x3C0" in out
+
+
+def test_decode_json_strings_read_back(capsys):
+    """What decode prints (hex, exact, shortest, hex float, next up/down) parses back."""
+    from fpinspector.model import parse
+
+    args = ["decode", "--json", "--format", "f16", "0x0001", "0x7BFF", "0x8400", "0x3555"]
+    rc, out, _ = run_cli(capsys, *args)
+    assert rc == 0
+    for v in json.loads(out)["values"]:
+        for key in ("hex", "exact", "shortest", "hex_float"):
+            assert parse(v[key], v["format"])[0].bits == v["bits"], (key, v[key])
+        assert parse(v["next_up_hex"], v["format"])[0].bits == v["next_up"]
+        for dst, r in v["as"].items():
+            assert parse(r["hex"], dst)[0].bits == r["bits"]
