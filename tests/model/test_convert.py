@@ -334,3 +334,17 @@ def test_f16_encode_fast_path_matches_rne_oracle(vals):
     nan = np.isnan(x)
     np.testing.assert_array_equal(got[~nan], oracle_encode(x[~nan], "f16", "rne", "inf"))
     assert ((got[nan] & 0x7FFF) == 0x7E00).all()
+
+
+def test_conv_f16_instr_f32tof16_follows_conversion_rules():
+    """CONV-F16-INSTR: f32tof16 follows the conversion rules (here: the engine's op gives
+    the d3d convert() result) and the 32-bit result register has its top 16 bits zero."""
+    from fpinspector.model import evaluate
+
+    u = boundary_f32_inputs()[::37]
+    ev = evaluate("f32tof16", u, format="f32")
+    ref = convert(u, "f32", "f16").bits
+    got = np.asarray(ev.bits).astype(np.uint64)
+    nan = np.isnan(u.view(np.float32))
+    np.testing.assert_array_equal(got[~nan], ref[~nan])
+    assert (got >> np.uint64(16) == 0).all()
