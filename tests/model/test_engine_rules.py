@@ -119,6 +119,17 @@ def test_minmax_zero_order_recommended_F32_MINMAX_ZERO():
     assert not evaluate("min", 0x80000000, 0x80000000).allowed(0)
 
 
+def test_identities_are_exact_even_at_one_ulp_F32_IDENT():
+    """x*1 = x, x/1 = x, x+0 = x, x-0 = x hold exactly, also under d3d10's 1-ULP tolerance."""
+    x = bits32(1.7)
+    for op, ident in (("mul", ONE), ("div", ONE), ("add", 0), ("sub", 0x80000000)):
+        ev = evaluate(op, x, ident, rules="d3d10")
+        assert int(ev.bits) == x and ev.allowed(x) and not ev.allowed(x + 1), op
+    other = evaluate("mul", x, bits32(1.5), rules="d3d10")  # not an identity: 1 ULP window
+    b = int(other.bits)
+    assert other.allowed(b + 1) or other.allowed(b - 1)
+
+
 def test_division_by_zero_F32_DIV0():
     """x/0 = INF with the xor sign, 0/0 = NaN."""
     assert int(evaluate("div", ONE, 0x80000000).bits) == 0xFF800000

@@ -33,11 +33,11 @@ def _nan_rules(parts: Parts, op: str, a: np.ndarray, b: np.ndarray) -> None:
         parts.fire("F32-IDENT", ~nan_in & (za | zb))  # x + 0 = x; -0 + 0 = +0
     elif op == "mul":
         parts.fire("F32-INFINF", (ia & zb) | (za & ib))
-        parts.fire("F32-IDENT", ~nan_in & ((np.abs(a) == 1) | (np.abs(b) == 1)))
+        parts.fire("F32-IDENT", ~nan_in & ((a == 1) | (b == 1)))
     elif op == "div":
         parts.fire("F32-INFINF", ia & ib)
         parts.fire("F32-DIV0", zb & ~np.isnan(a))
-        parts.fire("F32-IDENT", ~nan_in & (np.abs(b) == 1))
+        parts.fire("F32-IDENT", ~nan_in & (b == 1))
 
 
 def eval_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]) -> Parts:
@@ -54,6 +54,12 @@ def eval_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]) -> Parts:
         _div_window(parts, ctx, tol, a, b)
     else:
         tol_window(parts, ctx, tol)
+    ident = parts.fired.get("F32-IDENT")
+    if ident is not None and ident.any():  # F32-IDENT: the identity is exact in every rule set
+        kb = grid.to_key(parts.bits, ctx.fmt)
+        pin = ident & ~np.isnan(hi)
+        parts.klo = np.where(pin, kb, parts.klo)
+        parts.khi = np.where(pin, kb, parts.khi)
     if ctx.op == "div" and ctx.fmt.name == "f32" and ctx.rules != "ieee754":
         parts.fire("F32-DIV", np.isfinite(hi) & (b != 0))
         if ctx.opts["inf_div_huge_nan"]:
