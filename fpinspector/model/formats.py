@@ -202,19 +202,28 @@ class FloatFormat:
 
     def class_codes(self, bits: Any) -> np.ndarray:
         """int8 class codes (index into CLASS_NAMES): the fast form of :meth:`classify`."""
-        _, e, f = self.fields(bits)
-        top = e == self.exp_max
-        out = np.where(e == 0, np.where(f == 0, ZERO, DENORMAL), NORMAL).astype(np.int8)
-        out[top] = np.where(f[top] == 0, INFINITY, NAN)
+        mag = self._magnitude(bits)
+        dt = self.dtype.type
+        # ZERO..NAN are ordered by magnitude: count the thresholds each pattern reaches
+        out = (mag != 0).view(np.int8)
+        out += mag >= dt(1 << self.frac_bits)
+        out += mag >= dt(self.pos_inf)
+        out += mag > dt(self.pos_inf)
         return out
+
+    def _magnitude(self, bits: Any) -> np.ndarray:
+        """Patterns with the sign bit cleared, in the storage dtype (one pass, no widening)."""
+        b = self.as_bits(bits)
+        if not self.signed:
+            return b
+        return b & self.dtype.type(self.mask & ~self.sign_mask)
 
     def classify(self, bits: Any) -> np.ndarray:
         """Class name of each pattern: zero, denormal, normal, infinity, nan."""
         return np.asarray(CLASS_NAMES, dtype="<U8")[self.class_codes(bits)]
 
     def is_nan(self, bits: Any) -> np.ndarray:
-        b = self.as_bits(bits).astype(np.uint64)
-        return (b & np.uint64(self.mask & ~self.sign_mask)) > np.uint64(self.pos_inf)
+        return self._magnitude(bits) > self.dtype.type(self.pos_inf)
 
     def is_denormal(self, bits: Any) -> np.ndarray:
         _, e, f = self.fields(bits)
@@ -237,7 +246,8 @@ class FloatFormat:
         if self.bits == 64:
             return b.view(np.float64).copy()
         if self.bits == 32:
-            return b.view(np.float32).astype(np.float64)
+            with np.errstate(invalid="ignore"):  # signalling NaNs quiet silently
+                return b.view(np.float32).astype(np.float64)
         return self._table[b]
 
     def exact_value(self, bits: int) -> Fraction | float:
