@@ -416,25 +416,48 @@ def _overflow_to_inf(rnd: str, ovf: str, neg: np.ndarray) -> np.ndarray:
     return neg
 
 
+def _directed_fixup(
+    fmt: FloatFormat, x: np.ndarray, out: np.ndarray, rnd: str, ovf: str
+) -> np.ndarray:
+    """Turn nearest-even patterns into directed ones: RNE is within one step of every direction."""
+    dt = fmt.dtype.type
+    r = out.view({32: np.float32, 16: np.float16}[fmt.bits]).astype(np.float64)
+    neg = (out & dt(fmt.sign_mask)) != 0
+    one = dt(1)
+    with np.errstate(invalid="ignore"):
+        if rnd == "rtz":
+            fix = np.abs(r) > np.abs(x)
+            out = np.where(fix, out - one, out)  # magnitude down one step
+        elif rnd == "rtp":
+            fix = r < x
+            step = np.where(neg, out - one, np.where(out == 0, one, out + one))
+            out = np.where(fix, step, out)
+        elif rnd == "rtn":
+            fix = r > x
+            mag0 = (out & dt(fmt.mask & ~fmt.sign_mask)) == 0
+            step = np.where(neg, out + one, np.where(mag0, dt(fmt.sign_mask | 1), out - one))
+            out = np.where(fix, step, out)
+    if ovf == "saturate":
+        over = np.isfinite(x) & ((out & dt(fmt.mask & ~fmt.sign_mask)) == dt(fmt.pos_inf))
+        out = np.where(over, out - one, out)
+    return out.astype(fmt.dtype, copy=False)
+
+
 def encode_float64(fmt: FloatFormat, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -> np.ndarray:
     """Vectorized exact-input encoder: float64 values -> patterns, one rounding, integer math."""
     if fmt.bits == 64 and rnd == "rne":
         return np.ascontiguousarray(x, dtype=np.float64).view(np.uint64).copy()
-    if fmt.bits == 32 and rnd == "rne" and ovf in ("ieee", "inf"):
+    native = {32: np.float32, 16: np.float16}.get(fmt.bits) if fmt.exp_bits in (8, 5) else None
+    if native is not None and (rnd == "rne" or ovf != "inf"):
+        # numpy's float64 -> float32/float16 casts round the double once, nearest-even, with
+        # denormals and overflow to INF; directed roundings fix that up by one step.
         with np.errstate(over="ignore", invalid="ignore"):
-            out = x.astype(np.float32).view(np.uint32)
+            out = np.asarray(x, dtype=np.float64).astype(native).view(fmt.dtype)
+        if rnd != "rne" or ovf == "saturate":
+            out = _directed_fixup(fmt, x, out, rnd, ovf)
         nan = np.isnan(x)
         if nan.any():  # canonical quiet NaN, sign kept, as the generic path does
-            out[nan] = (out[nan] & np.uint32(0x80000000)) | np.uint32(fmt.quiet_nan)
-        return out
-    if fmt.bits == 16 and fmt.exp_bits == 5 and rnd == "rne" and ovf in ("ieee", "inf"):
-        # numpy's float64 -> float16 cast rounds the double directly (no float32 detour),
-        # nearest-even with denormals and overflow to INF: same result, ~50x faster
-        with np.errstate(over="ignore", invalid="ignore"):
-            out = np.asarray(x, dtype=np.float64).astype(np.float16).view(np.uint16)
-        nan = np.isnan(x)
-        if nan.any():
-            out[nan] = (out[nan] & np.uint16(0x8000)) | np.uint16(fmt.quiet_nan)
+            out[nan] = (out[nan] & fmt.dtype.type(fmt.sign_mask)) | fmt.dtype.type(fmt.quiet_nan)
         return out
     u = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
     neg = (u >> np.uint64(63)).astype(bool)
