@@ -243,3 +243,20 @@ def test_ulp_error_definition_at_binade_edges_zero_inf_nan():
     nan = evaluate("add", 0x7FC00000, one)
     assert float(nan.ulp_error(0xFFC00001)) == 0 and np.isnan(nan.ulp_error(one))
     assert np.isnan(evaluate("add", one, one).ulp_error(0x7FC00000))
+
+
+def test_directed_f32_rounding_matches_the_integer_encoder():
+    """The engine's fast float64 -> f32 floor/ceil agrees with formats.encode_float64 (an
+    integer implementation), INF counting as the grid point 2^128, denormals kept."""
+    from fpinspector.model import F32
+    from fpinspector.model.engine import grid
+    from fpinspector.model.formats import encode_float64
+
+    x = RNG.standard_normal(50000) * np.ldexp(1.0, RNG.integers(-160, 140, 50000))
+    x = np.concatenate([x, [0.0, -0.0, 1e-50, -1e-50, 2.0**128, -(2.0**128), 2.0**-150,
+                            float.fromhex("0x1.fffffe8p127"), -float.fromhex("0x1.fffffe8p127")]])
+    for fn, rnd in ((grid.floor_pat, "rtn"), (grid.ceil_pat, "rtp")):
+        got = fn(x, np.zeros_like(x), F32)
+        with np.errstate(all="ignore"):
+            want = encode_float64(F32, x, rnd, "inf")
+        assert (got == want).all(), rnd

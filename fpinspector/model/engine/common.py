@@ -8,11 +8,7 @@ from . import grid
 from .result import Ctx, Parts, cr_window, finish_window, window_hull, window_tol
 from .tolerances import Tolerance
 
-__all__ = ["load", "round_model", "tol_window", "new_parts", "ftz_rule"]
-
-
-def ftz_rule(ctx: Ctx) -> str:
-    return "F32-FTZ"
+__all__ = ["load", "round_model", "tol_window", "new_parts"]
 
 
 def load(ctx: Ctx, operands: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -79,9 +79,6 @@ def sum_exact(terms: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
     return np.where(special, naive, hi), np.where(special, 0.0, lo2)
 
 
-_MP_FUNCS: dict[str, Callable] = {}
-
-
 def _mp(name: str) -> Callable:
     """mpmath reference for one element (imported lazily: model layer stays numpy-only)."""
     import mpmath

@@ -106,7 +106,8 @@ def steps(ev: Any, p: Any, i: int) -> list[str]:
     if p.nan_ok[i]:
         out.append("allowed: any NaN")
     if p.deny_denorm:
-        out.append("denormal results are not allowed (F32-FTZ flushes the output)")
+        out.append("denormal results are not allowed (F32-FTZ flushes the output; "
+                   "option ftz_output=strict)")
     for kind, x, y in p.extras:
         if kind == "pat" and y[i]:
             out.append(f"also allowed: the unflushed operand {fmt_pattern(int(x[i]), fmt)}")
