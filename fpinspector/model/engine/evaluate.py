@@ -10,7 +10,7 @@ from ..formats import FloatFormat, get_format
 from . import explain, grid
 from .fast import fast_f32
 from .optable import OPS, OpSpec
-from .result import Ctx, Parts
+from .result import Ctx, Parts, run_chunked
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
 
@@ -111,7 +111,7 @@ class Evaluation:
     @property
     def _p(self) -> Parts:
         if self._parts is None:
-            self._parts = self.spec.handler(self._ctx, self.tolerance, self._flat)
+            self._parts = run_chunked(self.spec.handler, self._ctx, self.tolerance, self._flat)
             self._parts.readings = self.readings
         return self._parts
 

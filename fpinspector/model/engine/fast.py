@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from .result import run_chunked
+
 __all__ = ["FastResult", "fast_f32"]
 
 _FAST_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
@@ -80,7 +82,7 @@ def fast_f32(spec: Any, ctx: Any, tol: Any, flat: list[np.ndarray]) -> FastResul
     idx = np.concatenate(bad) if bad else np.zeros(0, dtype=np.intp)
     sub = None
     if idx.size:
-        sub = spec.handler(ctx, tol, [b[idx] for b in flat])
+        sub = run_chunked(spec.handler, ctx, tol, [b[idx] for b in flat])
         rb[idx] = sub.bits
     single = tol.kind in ("cr", "select")
     return FastResult(rb, idx, sub, single)
