@@ -260,3 +260,17 @@ def test_directed_f32_rounding_matches_the_integer_encoder():
         with np.errstate(all="ignore"):
             want = encode_float64(F32, x, rnd, "inf")
         assert (got == want).all(), rnd
+
+
+@pytest.mark.parametrize("op", ["rsq", "exp", "log", "rcp", "sqrt"])
+def test_f32_model_bits_correctly_rounded_F32_INSTR(op):
+    """The model (strictest GPU) returns the correctly rounded f32 result (mpmath oracle)."""
+    from _engine_oracle import flush, round_f32
+
+    x = _rand_f32(300, -8, 8) if op == "exp" else np.abs(_rand_f32(300).view(np.float32)).view(np.uint32)
+    ev = evaluate(op, x)
+    fn = {"rsq": lambda v: 1 / mpmath.sqrt(v), "exp": lambda v: mpmath.power(2, v),
+          "log": lambda v: mpmath.log(v, 2), "rcp": lambda v: 1 / v, "sqrt": mpmath.sqrt}[op]
+    for i in range(x.size):
+        want = bits32(flush(round_f32(_fr(fn(mpmath.mpf(f32(int(x[i]))))))))  # F32-FTZ out
+        assert int(ev.bits[i]) == want, (op, hex(int(x[i])))
