@@ -187,7 +187,8 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     _, e = np.frexp(a)
     k = e.astype(np.int64) - 1
     pow2 = (a > 0) & np.isfinite(a) & (np.ldexp(1.0, k.astype(np.int32)) == a)
-    below = pow2 & (np.asarray(lo) * np.sign(hi) < 0)
+    with np.errstate(invalid="ignore"):
+        below = pow2 & (np.asarray(lo) * np.sign(hi) < 0)
     k = np.where(below, k - 1, k)
     k = np.where(a == 0, fmt.minexp, k)  # zero: the denormal spacing
     k = np.clip(k, fmt.minexp, fmt.maxexp - 1)
