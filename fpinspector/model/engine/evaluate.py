@@ -87,9 +87,32 @@ def _as_bits(fmt: FloatFormat, o: Any, i: int) -> np.ndarray:
 class Evaluation:
     """Result of :func:`evaluate`: model, exact reference, tolerance and the rules that fired.
 
-    Attributes are computed lazily; ``bits`` and ``allowed`` take a fast path for f32
-    add/sub/mul/div/sqrt/min/max (numpy float32 on elements whose operands and result
-    are normal; the general engine on the rest).
+    Attributes
+    ----------
+    bits : ndarray
+        The model's result patterns (bool for comparisons): the strictest conformant GPU
+        (F32-FTZ on input and output where it applies, round to nearest even, the
+        canonical quiet NaN for NaN results, recommended min/max zero order).
+    result_format : str
+        ``"f32"``, ``"f16"``, ``"f64"`` or ``"bool"``.
+    exact : ndarray of float64
+        The infinitely precise result rounded to float64; ``exact_lo`` is the residual
+        (see :mod:`fpinspector.model.engine.exact` for how exact each op is).
+    lo, hi : ndarray
+        Lowest and highest allowed patterns (value order, inclusive). ``nan_ok`` says
+        where any NaN is allowed; where only NaN is, lo = hi = the quiet NaN. Some
+        either-way allowances (an unflushed min/max operand, option ftz_output=either)
+        are extra single patterns: use :meth:`allowed` for verdicts.
+    fired : dict of str to ndarray of bool
+        Rule ID -> where that rule decided the result.
+    tolerance : Tolerance
+        The table row used (tolerances.TOLERANCES), ``readings`` the AMBIGUOUS readings.
+
+    Notes
+    -----
+    Everything is computed lazily; ``bits`` and ``allowed`` take a fast path for f32
+    add/sub/mul/div/sqrt/min/max (numpy float32 where operands and result are normal
+    numbers, the general engine on the rest, in cache-sized chunks).
     """
 
     def __init__(self, spec: OpSpec, ctx: Ctx, tol, readings: list[str],
