@@ -281,18 +281,22 @@ class SweepPanel(QWidget):
 
     def _error(self, msg: str) -> None:
         self.map.info.setText(f"error: {msg}")
-        if self.isVisible():
-            QMessageBox.warning(self, "Sweep", msg)
+        if self.isVisible():  # non-blocking: open(), never exec()
+            box = QMessageBox(QMessageBox.Warning, "Sweep", msg, parent=self)
+            box.setAttribute(Qt.WA_DeleteOnClose)
+            box.open()
+            self.last_message_box = box
 
     # -- export ----------------------------------------------------------------------
     def export(self, path: str, kind: str) -> None:
         """Write the figure (``png``/``svg``) or the data (``npz``/``csv``) to ``path``."""
         import pyqtgraph.exporters as ex  # noqa: PLC0415
 
-        if kind in ("png", "svg"):
-            item = self.map.graphics.scene()
-            exp = ex.ImageExporter(item) if kind == "png" else ex.SVGExporter(item)
-            exp.export(str(path))
+        if kind == "png":
+            ex.ImageExporter(self.map.graphics.scene()).export(str(path))
+            return
+        if kind == "svg":  # QSvgGenerator: pyqtgraph's SVGExporter trips on Qt 6.12 paths
+            self._export_svg(str(path))
             return
         if self.result is None:
             raise ValueError("nothing to export: run a sweep first")
@@ -302,6 +306,23 @@ class SweepPanel(QWidget):
             write_csv_summary(path, self.result)
         else:
             raise ValueError(f"unknown export kind {kind!r}")
+
+    def _export_svg(self, path: str) -> None:
+        from PySide6.QtCore import QRect, QSize  # noqa: PLC0415
+        from PySide6.QtGui import QPainter  # noqa: PLC0415
+        from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415
+
+        view = self.map.graphics
+        gen = QSvgGenerator()
+        gen.setFileName(path)
+        gen.setSize(QSize(view.width(), view.height()))
+        gen.setViewBox(QRect(0, 0, view.width(), view.height()))
+        gen.setTitle("fpinspector error map")
+        painter = QPainter(gen)
+        try:
+            view.render(painter)
+        finally:
+            painter.end()
 
     def _export_dialog(self, kind: str) -> None:
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"sweep.{kind}",

@@ -1,0 +1,151 @@
+"""Error map and sweep panel (issue 6), offscreen with pytest-qt.
+
+The backend here is plain numpy float32 arithmetic (IEEE 754, denormals kept) for the
+"model" and the same product with F32-FTZ applied to the output standing in for a second
+implementation, so the expected map (which cells differ, where the denormal band lies)
+is known independently of the widgets under test.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from fpinspector.model.formats import F32
+from fpinspector.model.sweep import load_npz
+from fpinspector.ui.error_map import OVERLAY_COLORS, signed_log
+from fpinspector.ui.sweep_panel import SweepPanel
+
+
+class NumpyBackend:
+    def __init__(self, delay: float = 0.0):
+        self.delay = delay
+
+    def ops(self):
+        return ["mul", "sqrt"]
+
+    def arity(self, op):
+        return {"mul": 2, "sqrt": 1}[op]
+
+    def make(self, op, fmt, rules, gpu):
+        def stage(ops):
+            time.sleep(self.delay)
+            x = [o.view(np.float32) for o in ops]
+            with np.errstate(all="ignore"):
+                r = (x[0] * x[1]) if op == "mul" else np.sqrt(x[0])
+                exact = (x[0].astype(np.float64) * x[1]) if op == "mul" else np.sqrt(
+                    x[0].astype(np.float64))
+            model = r.view(np.uint32)
+            ftz = np.where(F32.is_denormal(model), model & np.uint32(0x80000000), model)
+            out = {"model": model, "exact": exact,
+                   "err_model": np.zeros(len(model)), "ok_model": np.ones(len(model), bool)}
+            if gpu:
+                d = ftz.astype(np.int64) - model.astype(np.int64)
+                out.update(gpu=ftz, err_gpu=np.zeros(len(model)), err_gpu_model=d.astype(float),
+                           ok_gpu=d == 0, fired={"F32-FTZ": d != 0})
+            return out
+
+        return stage, "f32", {}
+
+
+def _run(qtbot, panel):
+    assert panel.start_sweep()
+    qtbot.waitUntil(lambda: not panel.is_running(), timeout=10000)
+    return panel.result
+
+
+@pytest.fixture
+def panel(qtbot):
+    p = SweepPanel(backend=NumpyBackend())
+    qtbot.addWidget(p)
+    p.resize(1000, 700)
+    p.show()
+    qtbot.waitExposed(p)
+    p.domain_a.setText("log:1e-42:1e-30:40")
+    p.domain_b.setText("lin:0.25:4:30")
+    return p
+
+
+def test_map_renders_known_sweep_with_denormal_band_F32_FTZ(qtbot, panel):
+    """The image holds signed-log errors in grid layout; non-conformant overlay cells are
+    exactly the products that are f32 denormals (flushed by F32-FTZ in the second result)."""
+    res = _run(qtbot, panel)
+    assert res.complete and res.domain.shape == (40, 30)
+    img = panel.map.image.image
+    assert img.shape == (30, 40)  # x = B columns, y = A rows
+    a, b = res.domain.operands(0, res.domain.size)
+    prod = a.view(np.float32) * b.view(np.float32)
+    den = (prod != 0) & (np.abs(prod) < np.float32(2.0**-126))
+    assert den.any() and not den.all()
+    assert np.array_equal(img.T != 0, den.reshape(40, 30))
+    ov = panel.map.overlay.image.transpose(1, 0, 2)
+    green = np.all(ov == OVERLAY_COLORS["nonconformant"], axis=-1)
+    assert np.array_equal(green, den.reshape(40, 30))
+    lo, hi = panel.map.colorbar.levels()
+    assert lo == -hi and hi >= np.nanmax(np.abs(signed_log(res.columns["err_gpu_model"])))
+    # axis labels are values, not indices
+    labels = panel.map._x_axis.tickStrings([0.5, 29.5], 1, 1)
+    assert labels == ["0.25", "4"]
+
+
+def test_click_on_a_cell_emits_its_operand_bits(qtbot, panel):
+    res = _run(qtbot, panel)
+    row, col = 7, 11
+    view = panel.map.graphics
+    scene_pt = panel.map.plot.vb.mapViewToScene(QPointF(col + 0.5, row + 0.5))
+    pt = view.mapFromScene(scene_pt)
+    with qtbot.waitSignal(panel.inspect_requested, timeout=2000) as sig:
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=pt)
+    a, b = res.domain.operands(row * 30 + col, row * 30 + col + 1)
+    assert sig.args == ["mul", "f32", "d3d11", (int(a[0]), int(b[0]))]
+    assert "A=0x" in panel.map.describe(row * 30 + col)
+
+
+def test_compare_selector_switches_the_column(qtbot, panel):
+    _run(qtbot, panel)
+    panel.compare.setCurrentIndex(2)  # model vs exact: all zero here
+    assert panel.map.compare == "model_vs_exact"
+    assert np.all(panel.map.image.image == 0)
+
+
+def test_unary_sweep_draws_a_curve(qtbot, panel):
+    panel.op.setCurrentText("sqrt")
+    assert not panel.domain_b.isEnabled()
+    panel.domain_a.setText("log:1e-40:1e-36:200")
+    res = _run(qtbot, panel)
+    x, y = panel.map.curve.getData()
+    assert len(x) == 200 and res.domain.arity == 1
+
+
+def test_cancel_keeps_ui_responsive_and_marks_incomplete(qtbot):
+    p = SweepPanel(backend=NumpyBackend(delay=0.05))
+    qtbot.addWidget(p)
+    p.domain_a.setText("all")
+    p.format.setCurrentText("f32")
+    p.op.setCurrentText("sqrt")
+    p.domain_a.setText("bits:0:0xFFFFF")  # 16 chunks of 65536, 50 ms each
+    with qtbot.waitSignal(p.sweep_finished, timeout=10000) as sig:
+        assert p.start_sweep()
+        qtbot.waitUntil(lambda: p.progress.value() > 0, timeout=5000)
+        p.cancel_sweep()
+    res = sig.args[0]
+    assert not res.complete and 0 < res.n_done < res.domain.size
+    assert p.run_button.isEnabled() and not p.is_running()
+
+
+def test_exports_write_figure_and_loadable_data(qtbot, panel, tmp_path):
+    _run(qtbot, panel)
+    for kind in ("png", "svg", "npz", "csv"):
+        panel.export(str(tmp_path / f"m.{kind}"), kind)
+        assert (tmp_path / f"m.{kind}").stat().st_size > 100
+    back = load_npz(tmp_path / "m.npz")
+    assert np.array_equal(back.columns["gpu"], panel.result.columns["gpu"])
+
+
+def test_bad_domain_shows_error_not_traceback(qtbot, panel):
+    panel.domain_a.setText("log:-1:1:5")
+    assert not panel.start_sweep()
+    assert "same sign" in panel.map.info.text()
