@@ -170,7 +170,16 @@ class GridDomain:
     2^16 patterns each for exhaustive f16), the pairs never are.
     """
 
+    #: Largest axis a grid materialises (2^16 = every f16 pattern, with room to spare).
+    MAX_AXIS = 1 << 20
+
     def __init__(self, a: Axis, b: Axis) -> None:
+        for name, ax in (("A", a), ("B", b)):
+            if ax.n > self.MAX_AXIS:
+                raise ValueError(
+                    f"grid axis {name} has {ax.n} samples; at most {self.MAX_AXIS} per axis "
+                    "(sweep a sub-range, or use tiles)"
+                )
         self.a, self.b = a, b
         self._pa = a.patterns()
         self._pb = b.patterns()

@@ -1,0 +1,124 @@
+"""``fpinspector sweep``: run an op over a whole input range and summarise model/GPU errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+NAME = "sweep"
+HELP = ("Sweep OP over an input domain (unary range or A x B grid), compare model, GPU and "
+        "exact results, print the summary and write .npz/.csv files.")
+
+DOMAIN_HELP = ("input axis: all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; a binary op "
+               "uses it for A and --domain-b (default: the same) for B")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("op", help="op name, e.g. mul, sqrt, rcp, to_f16 (see `fpinspector eval`)")
+    p.add_argument("--format", "-f", default="f32", help="operand format (default f32)")
+    p.add_argument("--rules", "-r", default="d3d11", help="rule set: d3d11, d3d10, ieee754")
+    p.add_argument("--domain", "-d", default="all", help=DOMAIN_HELP)
+    p.add_argument("--domain-b", default=None, help="B axis of a binary op (default: --domain)")
+    p.add_argument("--gpu", action="store_true", help="also capture on the GPU and compare")
+    p.add_argument("--gpu-path", default="auto", choices=("auto", "compute", "fragment"))
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                   help="rule-engine option (AMBIGUOUS switches), repeatable")
+    p.add_argument("--out", help="write the sweep to this .npz and its summary to .csv beside it")
+    p.add_argument("--csv", help="summary CSV path (default: OUT with .csv)")
+    p.add_argument("--summary-only", action="store_true",
+                   help="keep only summaries, not per-element columns (for 2^32 sweeps)")
+    p.add_argument("--chunk", type=int, default=1 << 20, help="elements per chunk")
+    p.add_argument("--top", type=int, default=10, help="worst inputs kept per error column")
+    p.add_argument("--first", type=int, default=100, help="non-conformant inputs kept")
+    p.add_argument("--fail-on-nonconformant", action="store_true",
+                   help="exit 1 when any result is not allowed by the rule set")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    from ..model import OPTIONS  # noqa: PLC0415
+
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or name not in OPTIONS:
+            raise ValueError(f"bad option {pair!r}; use NAME=VALUE with NAME one of "
+                             f"{', '.join(OPTIONS)}")
+        choices = OPTIONS[name].choices
+        match = [c for c in choices if str(c).lower() == text.strip().lower()]
+        if not match:
+            raise ValueError(f"option {name}: choose one of {', '.join(map(str, choices))}")
+        out[name] = match[0]
+    return out
+
+
+def _progress(quiet: bool):
+    if quiet:
+        return None
+    t0 = time.perf_counter()
+    last = [0.0]
+
+    def show(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] < 0.5 and done < total:
+            return
+        last[0] = now
+        rate = done / max(now - t0, 1e-9)
+        print(f"\r{done}/{total} ({100 * done / total:.1f}%, {rate / 1e6:.1f} M/s)",
+              end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..model.formats import get_format  # noqa: PLC0415
+    from ..model.sweep import parse_domain, run_sweep, save_npz, write_csv_summary  # noqa: PLC0415
+    from ..model.sweep.stages import ModelStage, op_arity, result_format_of  # noqa: PLC0415
+
+    fmt = get_format(args.format).name
+    options = _options(args.option)
+    arity = op_arity(args.op)
+    spec = args.domain if arity == 1 else f"{args.domain} x {args.domain_b or args.domain}"
+    domain = parse_domain(spec, fmt, arity)
+    result_format = result_format_of(args.op, fmt, args.rules, options)
+    meta: dict[str, Any] = {"op": args.op, "format": fmt, "rules": args.rules,
+                            "options": {k: str(v) for k, v in options.items()}, "gpu": args.gpu}
+    cap = None
+    if args.gpu:
+        from ..gpu import GpuUnavailable  # noqa: PLC0415
+        from ..gpu.sweep_capture import GpuCapture  # noqa: PLC0415
+
+        try:
+            cap = GpuCapture(args.gpu_path)
+        except GpuUnavailable as exc:
+            raise ValueError(exc.message) from None
+        if not cap.supports(args.op, fmt):
+            cap.close()
+            raise ValueError(f"this GPU cannot capture {args.op} on {fmt}")
+        meta["renderer"] = cap.info["renderer"]
+    try:
+        stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap)
+        res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
+                        keep_elements=False if args.summary_only else None,
+                        progress=_progress(args.quiet), meta=meta, top_k=args.top,
+                        first_n=args.first)
+    finally:
+        if cap is not None:
+            cap.close()
+    print(f"{args.op} {fmt} {args.rules} over {domain.describe()}"
+          + (f" on {meta['renderer']}" if cap is not None else ""))
+    print(res.summary.format_text())
+    t = res.timings
+    print(f"time: {t['total']:.3f} s ({res.n_done / max(t['total'], 1e-9) / 1e6:.2f} M elements/s)")
+    if args.out:
+        out = save_npz(args.out, res)
+        csv_path = write_csv_summary(args.csv or Path(args.out).with_suffix(".csv"), res)
+        print(f"wrote {out} and {csv_path}")
+    elif args.csv:
+        print(f"wrote {write_csv_summary(args.csv, res)}")
+    if args.fail_on_nonconformant and res.summary.nonconformant_count():
+        return 1
+    return 0
