@@ -19,8 +19,8 @@ __all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVER
 
 #: RGBA of each overlay (drawn over the error image).
 OVERLAY_COLORS = {
-    "nonconformant": (0, 200, 0, 190),
-    "denormal": (120, 120, 120, 70),
+    "nonconformant": (0, 220, 0, 110),
+    "denormal": (90, 90, 90, 60),
     "nan": (20, 20, 20, 200),
     "inf": (230, 160, 0, 170),
 }
@@ -277,6 +277,14 @@ class ErrorMapWidget(QWidget):
                                     self.result.operands_at(k))
 
 
+def _short_label(label: str) -> str:
+    """'(2,4]' -> '4', '(1024,2048]' -> '2^11': the bin's upper edge, compactly."""
+    if not label.startswith("("):
+        return label
+    hi = float(label.rstrip("]").split(",")[1])
+    return f"2^{int(np.log2(hi))}" if hi >= 1024 else f"{hi:g}"
+
+
 class HistogramWidget(pg.PlotWidget):
     """Bar chart of a sweep's |error| histogram (bins of :func:`hist_labels`)."""
 
@@ -296,5 +304,9 @@ class HistogramWidget(pg.PlotWidget):
         lo, hi = (used[0], used[-1]) if len(used) else (0, 1)
         x = np.arange(lo, hi + 1)
         self.bars.setOpts(x=x, height=np.log10(1 + c[lo : hi + 1]), width=0.8)
-        self.getAxis("bottom").setTicks([[(int(i), labels[i]) for i in x]])
+        step = max(1, int(np.ceil(len(x) / 12)))  # about a dozen readable labels
+        short = [_short_label(lab) for lab in labels]
+        self.getAxis("bottom").setTicks([[(int(i), short[i]) for i in x[::step]],
+                                         [(int(i), "") for i in x]])
+        self.setLabel("bottom", "|error| bin (upper edge, ULP)")
         self.setTitle(title)

@@ -276,8 +276,16 @@ class SweepPanel(QWidget):
         self.result = res
         self.map.set_result(res, self.compare.currentData())
         self._show_histogram()
+        s = res.summary
+        col, label = COMPARES[self.compare.currentData()]
+        text = (f"{s.total} elements; {s.nonconformant_count()} non-conformant under "
+                f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
+                "Hover for a cell's bits, click to inspect it.")
         if not res.complete:
-            self.map.info.setText(f"cancelled after {res.n_done} of {res.domain.size} elements")
+            text = f"cancelled after {res.n_done} of {res.domain.size} elements. " + text
+        else:
+            self.progress.setValue(self.progress.maximum())
+        self.map.info.setText(text)
 
     def _error(self, msg: str) -> None:
         self.map.info.setText(f"error: {msg}")
