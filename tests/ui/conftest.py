@@ -1,7 +1,58 @@
-"""pytest-qt fixtures for the desktop app tests (offscreen; no real GPU needed)."""
+"""pytest-qt fixtures for the desktop app tests (offscreen; GPU off unless a test asks for it)."""
 
 from __future__ import annotations
 
 import os
+import time
+from typing import Callable
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6 import QtCore  # noqa: E402
+
+
+def _wait_for(predicate: Callable[[], bool], timeout_ms: int = 5000) -> bool:
+    """Run the event loop until ``predicate()`` holds.
+
+    Uses QEventLoop.exec (which releases the GIL, so the GPU worker thread can run);
+    QTest.qWait holds the GIL, and a tight processEvents() loop crashes PySide6 6.12.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        loop = QtCore.QEventLoop()
+        QtCore.QTimer.singleShot(10, loop.quit)
+        loop.exec()
+    return True
+
+
+@pytest.fixture
+def wait_for():
+    """``wait_for(predicate, timeout_ms)``: spin the Qt event loop until the predicate holds."""
+    return _wait_for
+
+
+@pytest.fixture
+def settings(tmp_path) -> QtCore.QSettings:
+    """QSettings in a temp ini file, so tests never touch the user's settings."""
+    return QtCore.QSettings(str(tmp_path / "fpinspector.ini"), QtCore.QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def make_window(qtbot, settings):
+    """Factory: MainWindow(gpu=...) registered with qtbot and shut down after the test."""
+    from fpinspector.ui.app import MainWindow
+
+    made = []
+
+    def make(gpu: str = "off", restore: bool = False, **kw):
+        win = MainWindow(gpu=gpu, settings=kw.pop("settings", settings), restore=restore, **kw)
+        qtbot.addWidget(win)
+        made.append(win)
+        return win
+
+    yield make
+    for win in made:
+        win.shutdown()

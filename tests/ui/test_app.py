@@ -1,0 +1,223 @@
+"""Main window: every view follows the state; paste; fired rules; undo/redo; copy; settings."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from fpinspector.model.state import InspectorState
+from fpinspector.ui import actions
+
+
+def _f32(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def _click_bit(qtbot, editor, bit: int) -> None:
+    qtbot.mouseClick(editor.cells, QtCore.Qt.MouseButton.LeftButton,
+                     pos=editor.cells.cell_rect(bit).center().toPoint())
+
+
+def test_editing_a_bit_updates_every_view(qtbot, make_window) -> None:
+    """FMT-F32 / DEC-*: one click on the sign bit reaches the state, decode, conversions, history."""
+    win = make_window()
+    win.show()
+    win.state.update(fmt="f32", bits=_f32(1.5))
+    _click_bit(qtbot, win.editor, 31)
+    assert win.state.bits == _f32(-1.5)
+    assert win.editor.hex_edit.text() == "0xBFC00000"
+    assert win.value_panel.text("sign").startswith("1")
+    assert win.value_panel.text("shortest") == "-1.5"
+    assert win.value_panel.text("class") == "normal"
+    # -1.5 into f16 is exact (numpy oracle); into f11 it clamps to 0 (CONV-UNSIGNED)
+    assert win.conversions_view.cell_text("d3d", "f16").startswith(
+        f"0x{int(np.float16(-1.5).view(np.uint16)):04X}")
+    assert win.conversions_view.cell_text("d3d", "f11").startswith("0x000")
+    assert win.history.entries()[0] == ("f32", _f32(-1.5))
+    others = {win.value_panel.others.item(r, 0).text(): win.value_panel.others.item(r, 3).text()
+              for r in range(win.value_panel.others.rowCount())}
+    assert "F11-CLAMP" in others["f11"]
+
+
+def test_hex_and_decimal_fields_write_the_state(make_window) -> None:
+    win = make_window()
+    win.editor.dec_edit.setText("0.1")
+    win.editor.dec_edit.editingFinished.emit()
+    assert win.state.bits == _f32(0.1)  # struct (C float rounding) as the oracle
+    win.editor.hex_edit.setText("40490fdb")
+    win.editor.hex_edit.editingFinished.emit()
+    assert win.state.bits == 0x40490FDB
+    assert win.value_panel.text("shortest") == repr(float(np.float32(np.pi)))[:9]
+
+
+def test_format_switch_carries_value_by_d3d_conversion(make_window) -> None:
+    """CONV-F2F-RTZ: 1 + 3*2^-11 into f16 is 0x3C01 under d3d (CONVERSIONS.md case 1)."""
+    win = make_window()
+    win.state.update(fmt="f32", bits=_f32(1 + 3 * 2.0 ** -11))
+    win.fmt_combo.setCurrentText("f16")
+    assert win.state.fmt == "f16" and win.state.bits == 0x3C01
+    assert win.editor.cells._width == 16
+
+
+PASTE_FORMS = [
+    ("0x3f800000", "f32", _f32(1.0)),
+    ("3F800000", "f32", _f32(1.0)),
+    ("1.0f", "f32", _f32(1.0)),
+    ("asfloat(0x3dcccccd)", "f32", _f32(0.1)),
+    ("0x1.8p+1", "f32", _f32(3.0)),
+    ("00 00 80 3f", "f32", _f32(1.0)),
+    ("$1 = 0.5", "f32", _f32(0.5)),
+    ("half(0x3c00)", "f16", 0x3C00),
+    ("-inf", "f32", _f32(float("-inf"))),
+    ("0x3ff0000000000000", "f64", struct.unpack("<Q", struct.pack("<d", 1.0))[0]),
+]
+
+
+@pytest.mark.parametrize("text, fmt, bits", PASTE_FORMS)
+def test_paste_each_form_fills_the_inspector(make_window, text, fmt, bits) -> None:
+    """Paste through the parser: struct/numpy give the expected patterns."""
+    win = make_window()
+    assert win.ctl.paste(text)
+    assert (win.state.fmt, win.state.bits) == (fmt, bits)
+    assert not win.paste_box.is_error()
+
+
+def test_paste_several_values_fill_operands(make_window) -> None:
+    win = make_window()
+    win.state.update(op="mad")
+    assert win.ctl.paste("float3(1.5, -2, 0x1p-149)")
+    assert win.state.operands[:3] == (_f32(1.5), _f32(-2.0), 1)
+    eds = win.ops_view.editors
+    assert [e.bits() for e in eds[:3]] == [_f32(1.5), _f32(-2.0), 1]
+    assert "operands A, B, C" in win.paste_box.message.text()
+
+
+def test_paste_error_is_inline_never_a_dialog(make_window) -> None:
+    win = make_window()
+    before = win.state.snapshot
+    assert not win.ctl.paste("0xZZZZ garbage(")
+    assert win.paste_box.is_error()
+    assert win.state.snapshot == before
+    assert not [w for w in QtWidgets.QApplication.topLevelWidgets()
+                if isinstance(w, QtWidgets.QMessageBox) and w.isVisible()]
+
+
+def test_ctrl_v_pastes_the_clipboard(qtbot, make_window) -> None:
+    win = make_window()
+    QtWidgets.QApplication.clipboard().setText("0x00000001 3f800000")
+    win.paste_action.trigger()
+    assert win.state.operands[:2] == (1, _f32(1.0))
+
+
+@pytest.mark.parametrize(
+    "op, a, b, rule",
+    [
+        ("mul", 0x00000001, _f32(1.0), "F32-FTZ"),  # denormal input flushed
+        ("min", 0x7FC00000, _f32(1.0), "F32-MINMAX-NAN"),  # min with one NaN -> the other
+        ("max", _f32(2.0), 0x7FC00000, "F32-MINMAX-NAN"),
+        ("add", 0x80000000, 0x00000000, "F32-IDENT"),  # -0 + 0 = +0
+    ],
+)
+def test_fired_rules_are_shown(make_window, op, a, b, rule) -> None:
+    win = make_window()
+    with win.state.batch():
+        win.state.update(op=op, op_format="f32")
+        win.state.set_operand(0, a)
+        win.state.set_operand(1, b)
+    shown = [win.ops_view.rules_list.item(i).text() for i in range(win.ops_view.rules_list.count())]
+    assert any(rule in line for line in shown), shown
+    assert any(rule in line for line in win.why_view.lines()) or rule in win.why_view.heading.text()
+
+
+def test_minus_zero_plus_zero_result_is_plus_zero(make_window) -> None:
+    """F32-IDENT: -0 + 0 = +0 (the model's result bits shown)."""
+    win = make_window()
+    with win.state.batch():
+        win.state.update(op="add", operands=[0x80000000, 0])
+    assert win.ops_view.model_box.cells.bits() == 0
+    assert "0x00000000" in win.ops_view.model_box.value.text()
+
+
+def test_headline_mul_flushes_the_denormal(make_window) -> None:
+    """F32-FTZ: 2^-149 * 1.0 -> +0 in the model, window [+0, +0]."""
+    win = make_window()
+    win.ctl.paste("0x00000001 3f800000")
+    win.ops_view.op_combo.setCurrentText("mul")
+    assert win.state.op == "mul"
+    assert "0x00000000" in win.ops_view.model_box.value.text()
+    assert win.ops_view.window_label.text().startswith("[0.0, 0.0]")
+
+
+def test_undo_redo_walks_edits(qtbot, make_window) -> None:
+    win = make_window()
+    win.state.update(fmt="f32", bits=_f32(1.0))
+    _click_bit(qtbot, win.editor, 31)
+    _click_bit(qtbot, win.editor, 22)
+    assert win.state.bits == _f32(-1.5)
+    win.undo_action.trigger()
+    assert win.state.bits == _f32(-1.0) and win.editor.bits() == _f32(-1.0)
+    win.undo_action.trigger()
+    assert win.editor.hex_edit.text() == "0x3F800000"
+    win.redo_action.trigger()
+    assert win.value_panel.text("shortest") == "-1.0"
+
+
+def test_history_click_recalls_a_value(make_window) -> None:
+    win = make_window()
+    win.state.update(bits=_f32(2.0))
+    win.state.update(bits=_f32(3.0))
+    item = win.history.item(1)
+    win.history.itemClicked.emit(item)
+    assert win.state.bits == _f32(2.0)
+
+
+def test_copy_as_texts_and_state_string_round_trip(make_window) -> None:
+    win = make_window()
+    win.state.update(fmt="f32", bits=_f32(1.0), op="div", operands=[_f32(1.0), _f32(3.0)])
+    texts = actions.copy_texts(win)
+    assert texts["hex"] == "0x3F800000"
+    assert texts["literal"] == "asfloat(0x3f800000)"
+    assert texts["bytes (little-endian)"].lower().split() == ["00", "00", "80", "3f"]
+    assert texts["bytes (big-endian)"].lower().split() == ["3f", "80", "00", "00"]
+    assert float.fromhex(texts["hex float"]) == 1.0
+    win.copy_actions["state string"].trigger()
+    copied = QtWidgets.QApplication.clipboard().text()
+    win.state.update(bits=0, op="add")
+    assert win.ctl.paste(copied)
+    assert win.state.op == "div" and win.state.bits == _f32(1.0)
+    assert win.state.operands[1] == _f32(3.0)
+
+
+def test_word_view_reinterprets_32_bits(make_window) -> None:
+    """FMT-R11G11B10 / two f16 halves of one word (numpy float16 as the oracle)."""
+    win = make_window()
+    win.state.update(word=0x3C00BC00)
+    r = win.word_view.readings()
+    assert r["f32"].startswith("0x3C00BC00")
+    assert r["f16 high half (bits 31-16)"].endswith(f"= {np.uint16(0x3C00).view(np.float16)}")
+    assert r["f16 low half (bits 15-0)"].endswith("= -1.0")
+
+
+def test_distance_between_a_and_b(make_window) -> None:
+    win = make_window()
+    win.state.update(operands=[_f32(1.0), int(np.nextafter(np.float32(1), np.float32(2)).view(np.uint32)) + 1])
+    assert win.distance_view.distances()["f32"].startswith("2 (1 in between)")
+
+
+def test_settings_persist_last_values(make_window, settings) -> None:
+    win = make_window()
+    win.state.update(fmt="f16", bits=0x3555, op="sub")
+    win.save_settings()
+    again = make_window(restore=True, settings=settings)
+    assert (again.state.fmt, again.state.bits, again.state.op) == ("f16", 0x3555, "sub")
+
+
+def test_shared_state_drives_a_second_window(make_window) -> None:
+    """STYLE.md 4-5: views only listen to the state."""
+    state = InspectorState()
+    a, b = make_window(state=state), make_window(state=state)
+    state.update(bits=_f32(-2.0))
+    assert a.editor.bits() == b.editor.bits() == _f32(-2.0)
