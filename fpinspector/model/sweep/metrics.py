@@ -37,8 +37,19 @@ def ulp_distance(observed: np.ndarray, reference: np.ndarray, fmt: str | FloatFo
     if (fmt.name if isinstance(fmt, FloatFormat) else str(fmt)) not in FORMATS:  # integer results (ftoi, ftou...): plain difference
         return obs.astype(np.float64) - ref.astype(np.float64)
     f = get_format(fmt)
-    d = (ordered_index(obs, f) - ordered_index(ref, f)).astype(np.float64)
-    na, nb = f.is_nan(obs), f.is_nan(ref)
-    d[na | nb] = np.nan
-    d[na & nb] = 0.0
+    o, r = _ordered_and_nan(obs, f), _ordered_and_nan(ref, f)
+    d = (o[0] - r[0]).astype(np.float64)
+    d[o[1] | r[1]] = np.nan
+    d[o[1] & r[1]] = 0.0
     return d
+
+
+def _ordered_and_nan(bits: np.ndarray, f: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+    """(ordered index, is-NaN) in one pass over the magnitude."""
+    b = np.asarray(bits).astype(np.int64)
+    mag = b & np.int64(f.mask & ~f.sign_mask) if f.signed else b
+    nan = mag > f.pos_inf
+    if f.signed:
+        neg = (b & np.int64(f.sign_mask)) != 0
+        np.negative(mag, out=mag, where=neg)
+    return mag, nan

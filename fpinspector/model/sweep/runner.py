@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -93,6 +94,7 @@ def run_sweep(
     top_k: int = 10,
     first_n: int = 100,
     prefetch: bool = True,
+    workers: int = 1,
 ) -> SweepResult:
     """Run ``stage`` over every element of ``domain`` in chunks.
 
@@ -116,6 +118,9 @@ def run_sweep(
         flight finishes) and the result has ``complete=False``.
     prefetch : bool
         Compute chunk i+1 in a worker thread while chunk i is folded in.
+    workers : int
+        Stage threads (chunks in flight) when prefetching; numpy releases the GIL in its
+        loops, so 2 uses both cores of a 2-core machine. Results are folded in order.
 
     Returns
     -------
@@ -134,13 +139,17 @@ def run_sweep(
     timings = res.timings
     t_start = time.perf_counter()
 
+    lock = threading.Lock()
+
     def compute(k0: int, k1: int) -> tuple[int, tuple[np.ndarray, ...], Mapping[str, Any]]:
         t = time.perf_counter()
         ops = domain.operands(k0, k1)
-        timings["domain"] = timings.get("domain", 0.0) + time.perf_counter() - t
-        t = time.perf_counter()
+        t1 = time.perf_counter()
         out = stage(ops)
-        timings["stage"] = timings.get("stage", 0.0) + time.perf_counter() - t
+        t2 = time.perf_counter()
+        with lock:
+            timings["domain"] = timings.get("domain", 0.0) + t1 - t
+            timings["stage"] = timings.get("stage", 0.0) + t2 - t1
         return k0, ops, out
 
     def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
@@ -167,9 +176,10 @@ def run_sweep(
             progress(res.n_done, total)
 
     starts = range(0, total, chunk_size)
-    pool = ThreadPoolExecutor(1, thread_name_prefix="sweep") if prefetch else None
+    depth = max(1, int(workers))
+    pool = ThreadPoolExecutor(depth, thread_name_prefix="sweep") if prefetch else None
     try:
-        pending: Future | None = None
+        pending: deque[Future] = deque()
         for k0 in starts:
             if _cancelled(cancel):
                 break
@@ -177,12 +187,11 @@ def run_sweep(
             if pool is None:
                 fold(*compute(k0, k1))
                 continue
-            nxt = pool.submit(compute, k0, k1)
-            if pending is not None:
-                fold(*pending.result())
-            pending = nxt
-        if pending is not None:
-            fold(*pending.result())
+            pending.append(pool.submit(compute, k0, k1))
+            if len(pending) > depth:
+                fold(*pending.popleft().result())
+        while pending:
+            fold(*pending.popleft().result())
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)

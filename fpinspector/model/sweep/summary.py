@@ -12,7 +12,8 @@ import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS, get_format
 
-__all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "ERROR_COLUMNS"]
+__all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
+           "ERROR_COLUMNS"]
 
 #: Error columns a sweep may produce, as (column, meaning).
 ERROR_COLUMNS: dict[str, str] = {
@@ -36,10 +37,37 @@ def hist_labels() -> list[str]:
     return out
 
 
+_INF_BITS = np.uint64(0x7FF0000000000000)
+
+
 def histogram_counts(err: np.ndarray) -> np.ndarray:
-    """Counts of |err| per :data:`HIST_EDGES` bin plus a final NaN bin (int64)."""
-    idx = np.searchsorted(HIST_EDGES, np.abs(np.asarray(err, dtype=np.float64)).ravel(), "left")
-    return np.bincount(idx, minlength=len(HIST_EDGES) + 1).astype(np.int64)
+    """Counts of |err| per :data:`HIST_EDGES` bin plus a final NaN bin (int64).
+
+    Why the bit trick: the bins are powers of two, so the bin of a positive float is the
+    exponent of its predecessor plus one; integer ops on the float64 bits beat a search.
+    """
+    u = np.abs(np.asarray(err, dtype=np.float64)).ravel().view(np.uint64)
+    k = ((u - np.uint64(1)) >> np.uint64(52)).astype(np.int32)  # biased exponent of pred.
+    np.subtract(k, 1023 - 3, out=k)  # (2^(j-1), 2^j] -> j + 2; (0, .5] -> <= 1
+    np.clip(k, 1, len(HIST_EDGES) - 2, out=k)
+    k[u == 0] = 0
+    k[u >= _INF_BITS] = len(HIST_EDGES) - 1
+    k[u > _INF_BITS] = len(HIST_EDGES)
+    return np.bincount(k, minlength=len(HIST_EDGES) + 1).astype(np.int64)
+
+
+def class_counts(fmt, bits: np.ndarray) -> np.ndarray:
+    """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
+    four comparisons on the magnitude, in the patterns' own dtype."""
+    b = np.asarray(bits)
+    mag = b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+    n = mag.size
+    zero = int(np.count_nonzero(mag == 0))
+    below_normal = int(np.count_nonzero(mag < (1 << fmt.frac_bits)))
+    below_inf = int(np.count_nonzero(mag < fmt.pos_inf))
+    inf = int(np.count_nonzero(mag == fmt.pos_inf))
+    return np.array([zero, below_normal - zero, below_inf - below_normal, inf,
+                     n - below_inf - inf], dtype=np.int64)
 
 
 class Summary:
@@ -79,12 +107,12 @@ class Summary:
         if not self.operand_classes:
             self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in operands]
         for acc, ops in zip(self.operand_classes, operands):
-            acc += np.bincount(fmt.class_codes(ops), minlength=len(CLASS_NAMES))
+            acc += class_counts(fmt, ops)
         rfmt = FORMATS.get(self.result_format)
         for col in ("model", "gpu"):
             if col in out and rfmt is not None:
                 acc = self.result_classes.setdefault(col, np.zeros(len(CLASS_NAMES), np.int64))
-                acc += np.bincount(rfmt.class_codes(out[col]), minlength=len(CLASS_NAMES))
+                acc += class_counts(rfmt, out[col])
         for rule, mask in out.get("fired", {}).items():
             self.fired[rule] = self.fired.get(rule, 0) + int(np.count_nonzero(mask))
         for col in ("ok_model", "ok_gpu"):
@@ -114,18 +142,22 @@ class Summary:
         h = histogram_counts(err)
         self.hist[col] = self.hist.get(col, 0) + h
         key = np.abs(err)
-        key = np.where(np.isnan(key), -1.0, key)
-        k = min(self.top_k, len(key))
+        old = self.worst.get(col)
+        if old is not None and len(old["key"]) >= self.top_k:
+            # only elements that can enter the current top k (NaN compares False)
+            pre = np.flatnonzero(key >= old["key"][-1])
+        else:
+            pre = np.flatnonzero(~np.isnan(key))
+        k = min(self.top_k, len(pre))
         if k == 0:
             return
+        kp = key[pre]
         # the k largest, ties broken by lowest index (so chunking never changes the answer)
-        thr = -np.partition(-key, k - 1)[k - 1]
-        above = np.flatnonzero(key > thr)
-        sel = np.concatenate([above, np.flatnonzero(key == thr)[: k - len(above)]])
-        sel = sel[key[sel] >= 0]
+        thr = -np.partition(-kp, k - 1)[k - 1]
+        above = pre[kp > thr]
+        sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
         cand = self._row_fields(sel, k0, operands, out)
         cand["key"] = key[sel]
-        old = self.worst.get(col)
         if old is not None:
             cand = {f: np.concatenate([old[f], cand[f]]) for f in old}
         order = np.lexsort((cand["index"], -cand["key"]))[: self.top_k]
