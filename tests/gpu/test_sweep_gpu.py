@@ -87,3 +87,23 @@ def test_model_and_gpu_stage_matches_per_element_evaluate(cap):
         assert bool(res.columns["ok_gpu"][k]) == bool(np.asarray(ev.allowed(g1)).reshape(-1)[0])
         np.testing.assert_equal(res.columns["err_gpu"][k],
                                 np.asarray(ev.ulp_error(g1), float).reshape(-1)[0])
+
+
+def test_cli_gpu_sweep_writes_files_and_exit_code_follows_verdicts(cap, tmp_path, capsys):
+    """`fpinspector sweep mul --gpu` over a range with denormal products: the file reloads,
+    and --fail-on-nonconformant exits 1 exactly when the GPU broke a rule (F32-FTZ here
+    when the driver keeps denormals, as llvmpipe does)."""
+    from fpinspector.cli import main
+    from fpinspector.model.sweep import load_npz
+
+    out = tmp_path / "mul.npz"
+    rc = main(["sweep", "mul", "-d", "log:1e-40:1e-30:64", "--domain-b", "lin:0.5:2:32", "--gpu",
+               "--out", str(out), "-q", "--fail-on-nonconformant"])
+    res = load_npz(out)
+    assert "gpu" in res.columns and res.meta["renderer"] == cap.info["renderer"]
+    bad = res.summary.nonconformant_count()
+    assert rc == (1 if bad else 0)
+    a, b = res.domain.operands(0, res.domain.size)
+    assert np.array_equal(res.columns["gpu"], cap("mul", a, b, format="f32"))
+    assert bad == int(np.sum(~res.columns["ok_gpu"]))
+    assert "ok_gpu" in capsys.readouterr().out

@@ -194,3 +194,20 @@ def test_ulp_distance_f32_adjacent_and_across_zero_F32_CMPZERO():
     # -min denormal to +min denormal: two steps (through the single zero)
     assert ulp_distance(np.array([1], np.uint32), np.array([0x80000001], np.uint32), "f32")[0] == 2
     assert ulp_distance(np.array([True]), np.array([False]), "bool")[0] == 1
+
+
+@pytest.mark.parametrize("fmt", ["f16", "f11", "f10"])
+def test_class_counts_exhaustive_small_formats_DEC_rules(fmt):
+    """DEC-ZERO/DEC-DENORM/DEC-NORMAL/DEC-INF/DEC-NAN counts over every pattern equal the
+    counts from the decoded values (float64 isnan/isinf and magnitude tests)."""
+    from fpinspector.model.formats import get_format
+    from fpinspector.model.sweep.summary import class_counts
+
+    f = get_format(fmt)
+    pats = np.arange(1 << f.bits, dtype=f.dtype)
+    v = f.decode(pats)
+    fin = np.isfinite(v)
+    oracle = [np.sum(v == 0), np.sum(fin & (v != 0) & (np.abs(v) < f.smallest_normal)),
+              np.sum(fin & (np.abs(v) >= f.smallest_normal)), np.sum(np.isinf(v)),
+              np.sum(np.isnan(v))]
+    assert class_counts(f, pats).tolist() == [int(x) for x in oracle]

@@ -149,3 +149,29 @@ def test_bad_domain_shows_error_not_traceback(qtbot, panel):
     panel.domain_a.setText("log:-1:1:5")
     assert not panel.start_sweep()
     assert "same sign" in panel.map.info.text()
+
+
+def test_real_engine_backend_model_only_map_F32_FTZ(qtbot):
+    """Default backend (rule engine), GPU off: the map shows model vs exact, and the
+    clicked cell's operands re-evaluate to the stored model bits."""
+    from fpinspector.model import evaluate
+
+    p = SweepPanel()
+    qtbot.addWidget(p)
+    p.use_gpu.setChecked(False)
+    p.op.setCurrentText("mul")
+    p.domain_a.setText("log:1e-42:1e-36:24")
+    p.domain_b.setText("lin:0.5:8:16")
+    res = _run(qtbot, p)
+    assert p.map.compare == "model_vs_exact" and res.domain.shape == (24, 16)
+    k = 5 * 16 + 9
+    with qtbot.waitSignal(p.inspect_requested, timeout=2000) as sig:
+        p.map.request_inspect(k)
+    op, fmt, rules, (a, b) = sig.args
+    ev = evaluate(op, np.array([a], np.uint32), np.array([b], np.uint32), format=fmt, rules=rules)
+    assert int(np.asarray(ev.bits).ravel()[0]) == int(res.columns["model"][k])
+    # F32-FTZ: denormal inputs flush, so the model's whole denormal-A block is +-0
+    den_rows = F32.is_denormal(res.domain.a.patterns())
+    assert den_rows.any()
+    block = res.grid("model")[den_rows]
+    assert np.all((block & np.uint32(0x7FFFFFFF)) == 0)
