@@ -7,6 +7,7 @@ lazily so the app still starts (with a clear note) when one of them is missing.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from typing import Any
@@ -83,10 +84,15 @@ def encode_text(fmt: str, text: str) -> int:
 
 
 def value_text(fmt: str, bits: int) -> str:
-    """Shortest decimal that reads back to ``bits`` (from describe when available)."""
-    info = describe(fmt, bits)
-    if info is not None and getattr(info, "shortest", None) is not None:
-        return str(info.shortest)
+    """Shortest decimal that reads back to ``bits`` (the model's ``shortest_decimal``)."""
+    return _shortest(get_format(fmt).name, int(bits))
+
+
+@functools.lru_cache(maxsize=8192)
+def _shortest(fmt: str, bits: int) -> str:
+    fn = optional("fpinspector.model.describe", "shortest_decimal")
+    if fn is not None:
+        return str(fn(bits, fmt))
     f = get_format(fmt)
     v = float(f.decode(np.asarray(bits, dtype=f.dtype)))
     if f.bits == 32:

@@ -35,7 +35,8 @@ class Controller:
         self._gpu_req = 0
         self._conv_req = 0
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
-        self.gpu_update_s = 0.0  # perf_counter when the last GPU result was shown
+        self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
+        self.conv_update_s = 0.0  # perf_counter when the GPU conversion row was last filled
         self.state.connect(self.on_state)
         w = win
         w.editor.bits_changed.connect(lambda b: self.state.update(bits=b))
@@ -199,6 +200,7 @@ class Controller:
     def _gpu_captured(self, req: int, out: object) -> None:
         if req == self._conv_req:
             self.win.conversions_view.show_gpu(out, "")
+            self.conv_update_s = time.perf_counter()
             return
         if req != self._gpu_req:
             return  # stale
@@ -215,6 +217,7 @@ class Controller:
     def _gpu_failed(self, req: int, message: str) -> None:
         if req == self._conv_req:
             self.win.conversions_view.show_gpu({}, message)
+            self.conv_update_s = time.perf_counter()
         elif req == self._gpu_req:
             self.win.ops_view.show_gpu(None, None, None, message)
             self.gpu_update_s = time.perf_counter()

@@ -159,8 +159,8 @@ class GpuRunner(QtCore.QObject):
     def _on_idle(self) -> None:
         self._busy = False
         if self._pending and self.available:
-            kind = next(iter(self._pending))
-            self._send(self._pending.pop(kind))
+            kind = "capture" if "capture" in self._pending else next(iter(self._pending))
+            self._send(self._pending.pop(kind))  # the op result first: it is what users watch
 
     def _on_opened(self, info: dict) -> None:
         self.available = True

@@ -1,0 +1,171 @@
+"""Edit-to-update latency of the desktop app, and its start time against a bare Qt window.
+
+Toggles bits through the real widgets (QTest mouse clicks on the bit cells) and reports the
+median and p95 time from the click to:
+
+* every synchronous view updated (editor, decode, conversions, operations, why, distance);
+* the GPU result of the op shown too (one capture on the worker thread, llvmpipe here).
+
+Goal (issue 5): both under 16 ms. Start time: a shown MainWindow vs a bare QApplication +
+QMainWindow with the same imports, each in fresh processes, same run; goal within 2x.
+
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_ui_latency.py``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+_START_SCRIPT = r"""
+import sys, time
+t0 = time.perf_counter()
+sys.path.insert(0, {root!r})
+import numpy, moderngl
+from PySide6 import QtCore, QtWidgets
+import fpinspector.model, fpinspector.gpu, fpinspector.ui.app as app_mod
+qapp = QtWidgets.QApplication([])
+if {full}:
+    s = QtCore.QSettings({ini!r}, QtCore.QSettings.Format.IniFormat)
+    win = app_mod.MainWindow(settings=s, restore=False)
+else:
+    win = QtWidgets.QMainWindow()
+win.show()
+def done():
+    print(time.perf_counter() - t0)
+    if {full}:
+        win.shutdown()
+    qapp.quit()
+QtCore.QTimer.singleShot(0, done)
+qapp.exec()
+"""
+
+
+def _pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
+
+
+def start_times(runs: int) -> tuple[list[float], list[float]]:
+    """Seconds from interpreter start (after Python itself) to a shown window, per run."""
+    bare, full = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        ini = str(Path(tmp) / "s.ini")
+        for _ in range(runs):
+            for flag, out in ((False, bare), (True, full)):
+                code = _START_SCRIPT.format(root=str(ROOT), full=flag, ini=ini)
+                res = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                     text=True, timeout=120)
+                lines = [ln for ln in res.stdout.split() if ln.strip()]
+                if res.returncode != 0 or not lines:
+                    raise RuntimeError(f"start run failed: {res.stderr[-2000:]}")
+                out.append(float(lines[-1]))
+    return bare, full
+
+
+def edit_latency(n: int) -> dict[str, list[float]]:
+    """Click bits n times in the inspector and in operand A; time to views (and GPU) updated."""
+    from PySide6 import QtCore, QtTest, QtWidgets
+
+    from fpinspector.ui.app import MainWindow
+
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    with tempfile.TemporaryDirectory() as tmp:
+        s = QtCore.QSettings(str(Path(tmp) / "s.ini"), QtCore.QSettings.Format.IniFormat)
+        win = MainWindow(settings=s, restore=False)
+        win.show()
+        loop = QtCore.QEventLoop()
+        if win.gpu is not None:
+            win.gpu.ready.connect(loop.quit)
+            win.gpu.unavailable.connect(loop.quit)
+            QtCore.QTimer.singleShot(15000, loop.quit)
+            loop.exec()
+        gpu_ok = bool(win.gpu and win.gpu.available)
+        win.ctl.paste("0x00000001 3f800000")
+        win.ops_view.op_combo.setCurrentText("mul")
+        out: dict[str, list[float]] = {"inspector": [], "inspector+gpu": [], "operand": [],
+                                       "operand+gpu": []}
+        bits = [0, 5, 12, 22, 23, 30, 31]
+
+        def wait_until(stamp: str, before: float) -> None:
+            """Spin the event loop (GIL released) until ``win.ctl.<stamp>`` moves on."""
+            deadline = time.perf_counter() + 2.0
+            while getattr(win.ctl, stamp) == before and time.perf_counter() < deadline:
+                el = QtCore.QEventLoop()
+                win.gpu.captured.connect(el.quit)
+                win.gpu.failed.connect(el.quit)
+                QtCore.QTimer.singleShot(20, el.quit)
+                el.exec()
+                win.gpu.captured.disconnect(el.quit)
+                win.gpu.failed.disconnect(el.quit)
+
+        from fpinspector.ui import bridge
+
+        for i in range(n):
+            bit = bits[i % len(bits)]
+            bridge._shortest.cache_clear()  # measure cold: no value seen before is cached
+            # 1) a bit of the inspected value: decode, conversions (+ the GPU's conversion row)
+            cells = win.editor.cells
+            pos = cells.cell_rect(bit).center().toPoint()
+            before = win.ctl.conv_update_s
+            t0 = time.perf_counter()
+            QtTest.QTest.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton, pos=pos)
+            out["inspector"].append(win.ctl.last_update_s - t0)
+            if gpu_ok:
+                wait_until("conv_update_s", before)
+                out["inspector+gpu"].append(win.ctl.conv_update_s - t0)
+            # 2) a bit of operand A: model result, window, rules, why (+ one GPU capture)
+            ed = win.ops_view.editors[0].cells
+            pos = ed.cell_rect(bit).center().toPoint()
+            bridge._shortest.cache_clear()
+            before = win.ctl.gpu_update_s
+            t0 = time.perf_counter()
+            QtTest.QTest.mouseClick(ed, QtCore.Qt.MouseButton.LeftButton, pos=pos)
+            out["operand"].append(win.ctl.last_update_s - t0)
+            if gpu_ok:
+                wait_until("gpu_update_s", before)
+                out["operand+gpu"].append(win.ctl.gpu_update_s - t0)
+        out["gpu"] = [1.0] if gpu_ok else []
+        out["renderer"] = [win.gpu.message] if win.gpu else ["off"]  # type: ignore[list-item]
+        win.shutdown()
+        win.close()
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=100, help="clicks per measurement (default 100)")
+    ap.add_argument("--start-runs", type=int, default=3, help="process starts of each kind")
+    args = ap.parse_args()
+    lat = edit_latency(args.n)
+    print(f"platform: {os.environ.get('QT_QPA_PLATFORM')}, {lat['renderer'][0]}")
+    ok = True
+    for key in ("inspector", "inspector+gpu", "operand", "operand+gpu"):
+        xs = lat[key]
+        if not xs:
+            print(f"{key:>13}: (no GPU)")
+            continue
+        med, p95 = statistics.median(xs) * 1e3, _pct(xs, 0.95) * 1e3
+        ok &= p95 < 16
+        print(f"{key:>13}: median {med:6.2f} ms  p95 {p95:6.2f} ms  (n={len(xs)}, goal < 16 ms)")
+    bare, full = start_times(args.start_runs)
+    b, f = statistics.median(bare), statistics.median(full)
+    print(f"start: bare QMainWindow {b * 1e3:.0f} ms, fpinspector {f * 1e3:.0f} ms, "
+          f"ratio {f / b:.2f} (goal <= 2.0; median of {args.start_runs} runs, same imports)")
+    ok &= f / b <= 2.0
+    print("PASS" if ok else "OVER GOAL")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
