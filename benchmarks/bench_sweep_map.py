@@ -37,7 +37,10 @@ def main() -> int:
 
     app = QApplication.instance() or QApplication([])
     cap = GpuCapture()
-    domain = parse_domain(f"{args.a} x {args.b}", "f32", 2)
+    from fpinspector.model.sweep.stages import op_arity
+
+    arity = op_arity(args.op)
+    domain = parse_domain(args.a if arity == 1 else f"{args.a} x {args.b}", "f32", arity)
     panel = SweepPanel()
     panel.resize(1400, 900)
     panel.show()
@@ -58,12 +61,13 @@ def main() -> int:
             best = (t2 - t0, t1 - t0, t2 - t1, dict(res.timings), dict(cap.timings))
     total, sweep_s, image_s, timings, gpu_t = best
     n = domain.size
-    a, b = domain.operands(0, n)
+    ops = [o.view(np.float32) for o in domain.operands(0, n)]
     t = time.perf_counter()
     with np.errstate(all="ignore"):
-        np.multiply(a.view(np.float32), b.view(np.float32))
+        np.multiply(ops[0], ops[-1])
     bare = time.perf_counter() - t
-    print(f"{args.op} f32 {domain.shape[0]}x{domain.shape[1]} on {cap.info['renderer']}")
+    shape = "x".join(map(str, domain.shape))
+    print(f"{args.op} f32 {shape} on {cap.info['renderer']}")
     print(f"end to end: {total:.3f} s  (sweep {sweep_s:.3f} s + image update {image_s:.3f} s)"
           f"  target < 0.5 s: {'PASS' if total < 0.5 else 'FAIL'}")
     rate = lambda s: f"{n / s / 1e6:8.1f} M/s" if s > 0 else "      n/a"  # noqa: E731

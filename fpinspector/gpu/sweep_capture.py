@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from ..model.sweep.stages import ModelStage
+from ..model.sweep.stages import ModelStage, engine, op_arity, result_format_of
+from .errors import GpuUnavailable
 from .session import GpuSession, open_session
 
-__all__ = ["GpuCapture", "make_stage", "gpu_only_stage"]
+__all__ = ["GpuCapture", "make_stage", "gpu_only_stage", "SweepBackend"]
 
 
 class GpuCapture:
@@ -96,3 +97,46 @@ def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str):
         return {"gpu": gpu(op, *operands, format=fmt)}
 
     return stage
+
+
+FALLBACK_OPS = ("mul", "add", "sub", "div", "min", "max", "sqrt", "rcp", "rsq", "log", "exp",
+                "frc", "to_f16")
+
+
+class SweepBackend:
+    """What a sweep UI needs, without Qt: op list, arity, and stages (model + GPU on demand).
+
+    The GPU capture is opened on first use and kept until :meth:`close`.
+    """
+
+    def __init__(self, path: str = "auto") -> None:
+        self._path = path
+        self._gpu: GpuCapture | None = None
+
+    def ops(self) -> list[str]:
+        """Ops a map can show (one or two operands)."""
+        try:
+            return sorted(n for n, s in engine().OPS.items() if s.arity in (1, 2))
+        except ValueError:
+            return list(FALLBACK_OPS)
+
+    def arity(self, op: str) -> int:
+        return op_arity(op)
+
+    def make(self, op: str, fmt: str, rules: str, gpu: bool) -> tuple[Any, str, dict[str, Any]]:
+        """(stage, result format, extra metadata); ValueError when it cannot be done."""
+        meta: dict[str, Any] = {}
+        if gpu and self._gpu is None:
+            try:
+                self._gpu = GpuCapture(self._path)
+            except GpuUnavailable as exc:
+                raise ValueError(exc.message) from None
+        cap = self._gpu if gpu else None
+        if cap is not None:
+            meta["renderer"] = cap.info["renderer"]
+        return make_stage(op, fmt, rules, gpu=cap), result_format_of(op, fmt, rules), meta
+
+    def close(self) -> None:
+        if self._gpu is not None:
+            self._gpu.close()
+            self._gpu = None

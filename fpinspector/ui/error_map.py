@@ -157,6 +157,7 @@ class ErrorMapWidget(QWidget):
         m = max(m, 1.0)
         self.colorbar.setLevels((-m, m))
         axes = res.domain.axes
+        self.colorbar.setVisible(res.domain.arity == 2)
         if res.domain.arity == 2:
             self._y_axis.set_values(axes[0].values())
             self._x_axis.set_values(axes[1].values())

@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-import numpy as np
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QMessageBox,
@@ -20,59 +19,10 @@ from PySide6.QtCore import Qt
 
 from ..model.sweep import COMPARES, parse_domain, run_sweep, save_npz, write_csv_summary
 from ..model.sweep.runner import SweepResult
+from ..gpu.sweep_capture import SweepBackend
 from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
 
-__all__ = ["SweepPanel", "EngineBackend"]
-
-FALLBACK_OPS = ("mul", "add", "sub", "div", "min", "max", "sqrt", "rcp", "rsq", "log", "exp",
-                "frc", "to_f16")
-
-
-class EngineBackend:
-    """Builds stages from the rule engine (+ GPU capture when asked); the panel's default."""
-
-    def __init__(self) -> None:
-        self._gpu: Any = None
-
-    def ops(self) -> list[str]:
-        from ..model.sweep.stages import engine  # noqa: PLC0415
-
-        try:
-            return sorted(n for n, s in engine().OPS.items() if s.arity in (1, 2))
-        except ValueError:
-            return list(FALLBACK_OPS)
-
-    def arity(self, op: str) -> int:
-        from ..model.sweep.stages import op_arity  # noqa: PLC0415
-
-        return op_arity(op)
-
-    def make(self, op: str, fmt: str, rules: str, gpu: bool) -> tuple[Callable, str, dict]:
-        """(stage, result format, extra metadata) for one sweep; ValueError when impossible."""
-        from ..model.sweep.stages import result_format_of  # noqa: PLC0415
-
-        meta: dict[str, Any] = {}
-        cap = None
-        if gpu:
-            from ..gpu import GpuUnavailable  # noqa: PLC0415
-            from ..gpu.sweep_capture import GpuCapture  # noqa: PLC0415
-
-            if self._gpu is None:
-                try:
-                    self._gpu = GpuCapture()
-                except GpuUnavailable as exc:
-                    raise ValueError(exc.message) from None
-            cap = self._gpu
-            meta["renderer"] = cap.info["renderer"]
-        from ..gpu.sweep_capture import make_stage  # noqa: PLC0415
-
-        return make_stage(op, fmt, rules, gpu=cap), result_format_of(op, fmt, rules), meta
-
-    def close(self) -> None:
-        if self._gpu is not None:
-            self._gpu.close()
-            self._gpu = None
-
+__all__ = ["SweepPanel", "SweepBackend"]
 
 class _Worker(QObject):
     progress = Signal(int, int)
@@ -110,7 +60,7 @@ class SweepPanel(QWidget):
 
     def __init__(self, backend: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.backend = backend or EngineBackend()
+        self.backend = backend or SweepBackend()
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()

@@ -175,3 +175,17 @@ def test_real_engine_backend_model_only_map_F32_FTZ(qtbot):
     assert den_rows.any()
     block = res.grid("model")[den_rows]
     assert np.all((block & np.uint32(0x7FFFFFFF)) == 0)
+
+
+def test_hover_shows_operands_and_results(qtbot, panel):
+    res = _run(qtbot, panel)
+    row, col = 2, 3
+    scene_pt = panel.map.plot.vb.mapViewToScene(QPointF(col + 0.5, row + 0.5))
+    with qtbot.waitSignal(panel.map.hovered, timeout=2000) as sig:
+        panel.map._on_move(scene_pt)
+    k = row * 30 + col
+    assert sig.args == [k]
+    a, b = res.operands_at(k)
+    text = panel.map.info.text()
+    assert f"A=0x{a:08X}" in text and f"B=0x{b:08X}" in text
+    assert f"model=0x{int(res.columns['model'][k]):X}" in text and "GPU vs model" in text
