@@ -132,8 +132,10 @@ def _text(d: dict) -> str:
         lines.append(f"  {'ABCDEFGH'[i] if i < 8 else i} = {o['bits']}  {o['value']}"
                      + (f" ({o['class']})" if "class" in o else ""))
     r = d["result"]
-    lines.append(f"model result: {r['bits']}  {r['value']}" + (f" ({r['class']})" if "class" in r else ""))
-    lines.append(f"exact:        {d['exact']}  ({d['exact_hex']})")
+    val = f"  {r['value']}" if d["result_format"] != "bool" else ""
+    lines.append(f"model result: {r['bits']}{val}" + (f" ({r['class']})" if "class" in r else ""))
+    if d["result_format"] != "bool":
+        lines.append(f"exact:        {d['exact']}  ({d['exact_hex']})")
     lines.append(f"allowed:      {d['lo']} .. {d['hi']}" + ("  or any NaN" if d["nan_ok"] else ""))
     if "tolerance" in d:
         lines.append(f"tolerance:    {d['tolerance']}")
