@@ -211,3 +211,20 @@ def test_class_counts_exhaustive_small_formats_DEC_rules(fmt):
               np.sum(fin & (np.abs(v) >= f.smallest_normal)), np.sum(np.isinf(v)),
               np.sum(np.isnan(v))]
     assert class_counts(f, pats).tolist() == [int(x) for x in oracle]
+
+
+def test_ulp_distance_f64_matches_nextafter_steps_FMT_F64():
+    """Oracle: counting np.nextafter steps in float64, including across zero."""
+    starts = np.array([1.0, -1.0, 5e-324, -5e-324, 1.7976931348623157e308, 0.0])
+    for x in starts:
+        y = x
+        for n in range(1, 6):
+            with np.errstate(over="ignore"):
+                y = np.nextafter(y, np.inf)
+            d = ulp_distance(np.array([y]).view(np.uint64), np.array([x]).view(np.uint64), "f64")
+            assert d[0] == n
+            if np.isinf(y):  # max finite -> +INF is one step; INF has no successor
+                break
+    big = np.array([1e308, -1e308]).view(np.uint64)
+    d = ulp_distance(big[:1], big[1:], "f64")[0]
+    assert d == 2.0 * float(np.array([1e308]).view(np.int64)[0])

@@ -16,12 +16,7 @@ def ordered_index(bits: np.ndarray, fmt: str | FloatFormat) -> np.ndarray:
     these indices, which is what "n ULPs apart" means across binades and signs.
     NaN patterns map above +INF (callers mask them).
     """
-    f = get_format(fmt)
-    b = np.asarray(bits).astype(np.int64)
-    if not f.signed:
-        return b
-    mag = b & np.int64(f.mask & ~f.sign_mask)
-    return np.where((b & np.int64(f.sign_mask)) != 0, -mag, mag)
+    return _ordered_and_nan(np.asarray(bits), get_format(fmt))[0]
 
 
 def ulp_distance(observed: np.ndarray, reference: np.ndarray, fmt: str | FloatFormat) -> np.ndarray:
@@ -29,27 +24,33 @@ def ulp_distance(observed: np.ndarray, reference: np.ndarray, fmt: str | FloatFo
 
     0 when both are NaN or both are zeros of either sign; NaN when exactly one is NaN.
     Boolean results (comparisons) give 0 for equal and 1 for different; integer results
-    (formats not in FORMATS, e.g. "i32") their plain difference.
+    (formats not in FORMATS, e.g. "i32") their plain difference. Distances across zero
+    between huge f64 values are rounded to float64; same-sign distances are exact.
     """
     obs, ref = np.asarray(observed), np.asarray(reference)
     if obs.dtype == np.bool_ or ref.dtype == np.bool_:
         return (obs.astype(bool) != ref.astype(bool)).astype(np.float64)
-    if (fmt.name if isinstance(fmt, FloatFormat) else str(fmt)) not in FORMATS:  # integer results (ftoi, ftou...): plain difference
+    if (fmt.name if isinstance(fmt, FloatFormat) else str(fmt)) not in FORMATS:
         return obs.astype(np.float64) - ref.astype(np.float64)
     f = get_format(fmt)
-    o, r = _ordered_and_nan(obs, f), _ordered_and_nan(ref, f)
-    d = (o[0] - r[0]).astype(np.float64)
-    d[o[1] | r[1]] = np.nan
-    d[o[1] & r[1]] = 0.0
+    o, o_nan = _ordered_and_nan(obs, f)
+    r, r_nan = _ordered_and_nan(ref, f)
+    if f.bits < 64:
+        d = (o - r).astype(np.float64)
+    else:  # int64 o - r can overflow only across zero, where float64 precision is plenty
+        same = (o >= 0) == (r >= 0)
+        d = np.where(same, (o - r).astype(np.float64), o.astype(np.float64) - r.astype(np.float64))
+    d[o_nan | r_nan] = np.nan
+    d[o_nan & r_nan] = 0.0
     return d
 
 
 def _ordered_and_nan(bits: np.ndarray, f: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """(ordered index, is-NaN) in one pass over the magnitude."""
-    b = np.asarray(bits).astype(np.int64)
-    mag = b & np.int64(f.mask & ~f.sign_mask) if f.signed else b
+    """(ordered index as int64, is-NaN) in one pass over the magnitude (bit ops in uint64)."""
+    b = np.asarray(bits).astype(np.uint64)
+    mag = (b & np.uint64(f.mask & ~f.sign_mask)).astype(np.int64)
     nan = mag > f.pos_inf
     if f.signed:
-        neg = (b & np.int64(f.sign_mask)) != 0
+        neg = (b >> np.uint64(f.bits - 1)).astype(bool)
         np.negative(mag, out=mag, where=neg)
     return mag, nan
