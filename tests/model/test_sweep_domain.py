@@ -113,3 +113,15 @@ def test_parse_round_trips_describe():
 def test_bad_specs_raise_clear_value_errors(spec, arity, msg):
     with pytest.raises(ValueError, match=msg):
         parse_domain(spec, "f16", arity)
+
+
+def test_f64_bit_ranges_above_2_63_are_exact_FMT_F64():
+    """Negative f64 patterns (sign bit = 2^63) enumerate exactly; oracle: Python ints."""
+    lo, hi = 0xBFF0000000000000, 0xBFF0000000000000 + 99
+    assert Axis.bit_range("f64", lo, hi).patterns().tolist() == list(range(lo, hi + 1))
+    p = Axis.bit_range("f64", 0, 0xFFFFFFFFFFFFFFFF, 9).patterns()
+    assert p.tolist() == [(i * 0xFFFFFFFFFFFFFFFF) // 8 for i in range(9)]
+    v = Axis.linear("f64", -1.0, 1.0, 5).values()
+    assert v.tolist() == [-1.0, -0.5, 0.0, 0.5, 1.0]
+    with pytest.raises(ValueError, match="too many"):
+        parse_axis("all", "f64")

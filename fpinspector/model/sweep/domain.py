@@ -64,6 +64,9 @@ class Axis:
                 raise ValueError("value ranges need finite ends")
             if self.kind == "log" and (lo == 0 or hi == 0 or (lo < 0) != (hi < 0)):
                 raise ValueError("a log range needs two nonzero ends of the same sign")
+        elif self.kind == "all" and self.fmt.bits > 32:
+            raise ValueError(f"every {self.fmt.name} pattern is 2^{self.fmt.bits}: too many; "
+                             "use bits:LO:HI:N or lin/log ranges")
         elif self.kind == "all" and self.n != 1 << self.fmt.bits:
             raise ValueError(f"'all' on {self.fmt.name} has exactly {1 << self.fmt.bits} samples")
 
@@ -103,11 +106,13 @@ class Axis:
         idx = np.arange(i0, i1, dtype=np.int64)
         if self.kind in ("all", "bits"):
             lo, span = int(self.start), int(self.stop) - int(self.start)
+            u = idx.astype(np.uint64)  # uint64: f64 patterns above 2^63 stay exact
             if self.n == span + 1:
-                pats = idx + lo
+                pats = u + np.uint64(lo)
             else:  # evenly spaced in pattern space: floor(i * span / (n - 1)), exact in ints
                 step, rem = divmod(span, max(self.n - 1, 1))
-                pats = lo + idx * step + (idx * rem) // max(self.n - 1, 1)
+                pats = np.uint64(lo) + u * np.uint64(step) + (u * np.uint64(rem)) // np.uint64(
+                    max(self.n - 1, 1))
             return pats.astype(self.fmt.dtype)
         t = idx / max(self.n - 1, 1)
         if self.kind == "linear":
