@@ -121,12 +121,16 @@ class MainWindow(QtWidgets.QMainWindow):
             "word": self._dock("32-bit word", self.word_view, A.BottomDockWidgetArea, "dock-word"),
             "distance": self._dock("Distance A–B", self.distance_view, A.BottomDockWidgetArea,
                                    "dock-distance"),
-            "history": self._dock("History", self.history, A.LeftDockWidgetArea, "dock-history"),
+            "history": self._dock("History", self.history, A.BottomDockWidgetArea, "dock-history"),
         }
-        self.tabifyDockWidget(self.docks["conversions"], self.docks["word"])
-        self.tabifyDockWidget(self.docks["word"], self.docks["distance"])
+        self.tabifyDockWidget(self.docks["decode"], self.docks["why"])
+        for name in ("word", "distance", "history"):
+            self.tabifyDockWidget(self.docks["conversions"], self.docks[name])
         self.docks["conversions"].raise_()
+        self.docks["decode"].raise_()
         self.resize(1500, 950)
+        self.resizeDocks([self.docks["decode"]], [470], QtCore.Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["conversions"]], [270], QtCore.Qt.Orientation.Vertical)
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:

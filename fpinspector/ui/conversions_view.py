@@ -34,16 +34,24 @@ class ConversionsView(QtWidgets.QWidget):
                               "anatomy.")
         self.anatomy = QtWidgets.QPlainTextEdit()
         self.anatomy.setReadOnly(True)
-        self.anatomy.setMaximumHeight(150)
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.anatomy.setToolTip("Rounding anatomy: exact input, the two neighbouring patterns, "
                                 "guard/round/sticky bits and why this direction was taken.")
         self.note = QtWidgets.QLabel()
         self.note.setWordWrap(True)
+        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        left = QtWidgets.QWidget()
+        ll = QtWidgets.QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.table, 1)
+        ll.addWidget(self.note)
+        split.addWidget(left)
+        split.addWidget(self.anatomy)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.table, 1)
-        lay.addWidget(self.note)
-        lay.addWidget(self.anatomy)
+        lay.addWidget(split)
         self.table.currentCellChanged.connect(lambda r, c, *_: self._show_anatomy(r, c))
         self._src = "f32"
         self._bits = 0
@@ -58,6 +66,10 @@ class ConversionsView(QtWidgets.QWidget):
     def is_highlighted(self, variant: str, dst: str) -> bool:
         item = self.table.item(self._rows.index(variant), self._targets.index(dst))
         return bool(item and item.data(QtCore.Qt.ItemDataRole.UserRole + 1))
+
+    def select(self, variant: str, dst: str) -> None:
+        """Select a cell (its rounding anatomy is shown)."""
+        self.table.setCurrentCell(self._rows.index(variant), self._targets.index(dst))
 
     def show_value(self, src: str, bits: int) -> None:
         """Convert (src, bits) into every other format by every variant (the model does it)."""
@@ -83,6 +95,7 @@ class ConversionsView(QtWidgets.QWidget):
                 if var == "d3d":
                     self._d3d[dst] = out
                 self._set(r, c, self._fmt(dst, out), ", ".join(rules), out, dst)
+        self.table.resizeColumnsToContents()
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
 
     def show_gpu(self, results: object, note: str) -> None:
@@ -99,6 +112,7 @@ class ConversionsView(QtWidgets.QWidget):
             else:
                 self._set(r, c, "—", str(got) if got is not None else note, None)
         self.note.setText(note)
+        self.table.resizeColumnsToContents()
 
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4

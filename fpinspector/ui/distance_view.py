@@ -21,6 +21,7 @@ class DistanceView(QtWidgets.QWidget):
         self.table.setHorizontalHeaderLabels(["format", "A", "B", "ULPs apart (values in between)"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setToolTip("Patterns between A and B in each format (after converting both "
                               "with the D3D rules); values in between = distance - 1.")

@@ -94,8 +94,9 @@ class OperationsView(QtWidgets.QWidget):
         for label, w in (("op", self.op_combo), ("format", self.fmt_combo), ("rules", self.rules_combo)):
             picks.addWidget(QtWidgets.QLabel(label))
             picks.addWidget(w)
-        opt_row = QtWidgets.QHBoxLayout()
-        for name, info in bridge.option_infos().items():
+        self.options_box = QtWidgets.QGroupBox("Rule options (the AMBIGUOUS points of RULES.md)")
+        opt_row = QtWidgets.QGridLayout(self.options_box)
+        for i, (name, info) in enumerate(bridge.option_infos().items()):
             box = QtWidgets.QComboBox()
             box.addItems(list(info.choices))
             box.setCurrentText(info.default)
@@ -105,11 +106,17 @@ class OperationsView(QtWidgets.QWidget):
             self.option_defaults[name] = info.default
             lab = QtWidgets.QLabel(name)
             lab.setToolTip(box.toolTip())
-            opt_row.addWidget(lab)
-            opt_row.addWidget(box)
-        opt_row.addStretch(1)
+            opt_row.addWidget(lab, i // 3, 2 * (i % 3))
+            opt_row.addWidget(box, i // 3, 2 * (i % 3) + 1)
+        self.options_btn = QtWidgets.QToolButton()
+        self.options_btn.setText("options")
+        self.options_btn.setCheckable(True)
+        self.options_btn.setToolTip("Show the switches for the ambiguous rules (lenient d3d11, "
+                                    "fused step ULPs, ...)")
+        self.options_btn.toggled.connect(self.options_box.setVisible)
+        self.options_box.hide()
+        picks.addWidget(self.options_btn)
         picks.addStretch(1)
-        self._opt_row = opt_row
         self.editors = [BitFieldEditor("f32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
         for i, ed in enumerate(self.editors):
             ed.bits_changed.connect(lambda bits, i=i: self.operand_edited.emit(i, bits))
@@ -150,7 +157,7 @@ class OperationsView(QtWidgets.QWidget):
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(picks)
-        lay.addLayout(self._opt_row)
+        lay.addWidget(self.options_box)
         lay.addLayout(operands)
         lay.addWidget(self.error_label)
         lay.addLayout(results)

@@ -31,11 +31,16 @@ class ValuePanel(QtWidgets.QWidget):
         super().__init__(parent)
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.labels: dict[str, QtWidgets.QLabel] = {}
+        self.labels: dict[str, QtWidgets.QLabel | QtWidgets.QLineEdit] = {}
         for key, tip in _ROWS:
-            lab = QtWidgets.QLabel()
-            lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-            lab.setWordWrap(True)
+            if key == "exact":  # hundreds of digits: a read-only line that scrolls and copies
+                lab = QtWidgets.QLineEdit()
+                lab.setReadOnly(True)
+                lab.setFrame(False)
+            else:
+                lab = QtWidgets.QLabel()
+                lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+                lab.setWordWrap(True)
             lab.setToolTip(tip)
             name = QtWidgets.QLabel(key)
             name.setToolTip(tip)
@@ -45,6 +50,7 @@ class ValuePanel(QtWidgets.QWidget):
         self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
         self.others.horizontalHeader().setStretchLastSection(True)
         self.others.verticalHeader().hide()
+        self.others.verticalHeader().setDefaultSectionSize(22)
         self.others.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.others.setToolTip("How this value reads in each other format after the D3D "
                                "conversion (CONV-* rules), with the rules that fired.")
@@ -72,6 +78,7 @@ class ValuePanel(QtWidgets.QWidget):
         L["exponent"].setText(f"{e} (0x{e:X}), unbiased {unb}")
         L["fraction"].setText(f"0x{m:X} = {m:0{f.frac_bits}b}b")
         L["exact"].setText(_attr(info, ("exact", "exact_decimal"), lambda: str(f.exact_value(bits))))
+        L["exact"].setCursorPosition(0)
         L["shortest"].setText(bridge.value_text(f.name, bits))
         L["hex float"].setText(_attr(info, ("hex_float",),
                                      lambda: float(f.decode(arr)).hex()))

@@ -34,6 +34,7 @@ class WordView(QtWidgets.QWidget):
         self.table.setHorizontalHeaderLabels(["read as", "value"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         row = QtWidgets.QHBoxLayout()
         row.addWidget(QtWidgets.QLabel("word"))

@@ -1,0 +1,74 @@
+"""Regenerate the README screenshots: ``python -m fpinspector.ui.screenshots docs/screenshots``.
+
+Run it under a real X server (e.g. ``Xvfb :99 -screen 0 1600x1000x24 &`` then
+``DISPLAY=:99``) so the window is a real, composited top-level window.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+__all__ = ["take_screenshots"]
+
+
+def _settle(ms: int) -> None:
+    loop = QtCore.QEventLoop()  # exec() releases the GIL so the GPU thread can finish
+    QtCore.QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def take_screenshots(out_dir: str | Path) -> list[Path]:
+    """Drive the app through its main states and save one PNG per state."""
+    from . import palette
+    from .app import MainWindow
+
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
+    palette.apply_system_palette(app)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    saved: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        s = QtCore.QSettings(str(Path(tmp) / "s.ini"), QtCore.QSettings.Format.IniFormat)
+        win = MainWindow(settings=s, restore=False)
+        win.resize(1600, 1000)
+        win.show()
+        _settle(1500)
+
+        def shot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
+            _settle(400)
+            path = out / name
+            (widget or win).grab().save(str(path))
+            saved.append(path)
+
+        # 1. the headline: a denormal times one, model (FTZ) vs this GPU
+        win.paste_box.edit.setText("0x00000001 3f800000")
+        win.ctl.paste(win.paste_box.edit.text())
+        win.ops_view.op_combo.setCurrentText("mul")
+        win.docks["why"].raise_()
+        shot("main-mul-denormal.png")
+        # 2. conversions: 1 + 3*2^-11 through every encoder (CONVERSIONS.md case 1)
+        win.state.update(fmt="f32", bits=0x3F803000)
+        win.docks["conversions"].raise_()
+        win.conversions_view.select("d3d", "f16")
+        shot("conversions.png", win.docks["conversions"])
+        # 3. min with a NaN operand (F32-MINMAX-NAN) and the why view
+        win.paste_box.edit.setText("nan 2.5")
+        win.ctl.paste(win.paste_box.edit.text())
+        win.ops_view.op_combo.setCurrentText("min")
+        shot("min-nan.png")
+        # 4. a 32-bit word read four ways
+        win.state.update(word=0x3C00BC00)
+        win.docks["word"].raise_()
+        shot("word.png", win.docks["word"])
+        win.shutdown()
+        win.close()
+    return saved
+
+
+if __name__ == "__main__":
+    for p in take_screenshots(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"):
+        print(p)
