@@ -291,9 +291,27 @@ class SweepPanel(QWidget):
             except (ValueError, OSError) as exc:
                 self._error(str(exc))
 
-    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def bind_state(self, state: Any) -> None:
+        """Load clicked cells into an :class:`~fpinspector.model.state.InspectorState`
+        (op, op format, rule set and operands, as one undo step)."""
+
+        def load(op: str, fmt: str, rules: str, bits: tuple) -> None:
+            ops = list(state.operands)
+            ops[: len(bits)] = [int(b) for b in bits]
+            try:
+                state.update(op=op, op_format=fmt, rule_set=rules, operands=ops)
+            except ValueError as exc:
+                self._error(str(exc))
+
+        self.inspect_requested.connect(load)
+
+    def shutdown(self) -> None:
+        """Cancel a running sweep, wait for its thread, release the GPU (call on app exit)."""
         self.cancel_sweep()
         self._finish_thread()
         if hasattr(self.backend, "close"):
             self.backend.close()
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.shutdown()
         super().closeEvent(event)

@@ -189,3 +189,20 @@ def test_hover_shows_operands_and_results(qtbot, panel):
     text = panel.map.info.text()
     assert f"A=0x{a:08X}" in text and f"B=0x{b:08X}" in text
     assert f"model=0x{int(res.columns['model'][k]):X}" in text and "GPU vs model" in text
+
+
+def test_bind_state_loads_clicked_cell_into_inspector_state(qtbot, panel):
+    """Click-to-inspect lands in the inspector's state: op, format, rules, operands A/B."""
+    from fpinspector.model.state import InspectorState
+
+    state = InspectorState()
+    panel.bind_state(state)
+    res = _run(qtbot, panel)
+    k = 4 * 30 + 17
+    panel.map.request_inspect(k)
+    a, b = res.operands_at(k)
+    assert (state.op, state.op_format, state.rule_set) == ("mul", "f32", "d3d11")
+    assert state.operands[:2] == (a, b)
+    assert state.can_undo()
+    panel.shutdown()
+    assert not panel.is_running()
