@@ -1,0 +1,142 @@
+"""Conversions view (CONVERSIONS.md variants side by side), word reinterpretation, GPU worker,
+and the ``gui`` command."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+
+
+def test_conversions_view_disagreement_case_1(make_window) -> None:
+    """CONVERSIONS.md case 1 (CONV-F2F-RTZ): 1 + 3*2^-11 -> f16 is 0x3C01 under d3d, 0x3C02 RNE.
+
+    Oracle for the RNE rows: numpy's float16 cast (round to nearest even).
+    """
+    win = make_window()
+    x = 1 + 3 * 2.0 ** -11
+    rne = int(np.float16(x).view(np.uint16))
+    assert rne == 0x3C02
+    win.state.update(fmt="f32", bits=int(np.float32(x).view(np.uint32)))
+    cv = win.conversions_view
+    assert cv.cell_text("d3d", "f16").startswith("0x3C01")
+    assert cv.cell_text("ieee", "f16").startswith(f"0x{rne:04X}")
+    assert cv.is_highlighted("ieee", "f16") and not cv.is_highlighted("d3d", "f16")
+    cv.select("d3d", "f16")
+    text = cv.anatomy.toPlainText()
+    assert "0x3C01" in text and "0x3C02" in text  # both neighbours named
+
+
+def test_conversions_view_saturation_case_2(make_window) -> None:
+    """CONVERSIONS.md case 2 (CONV-F2F-SAT): 1e6 -> f16 saturates to 0x7BFF under d3d; INF by RNE."""
+    win = make_window()
+    win.state.update(fmt="f32", bits=int(np.float32(1e6).view(np.uint32)))
+    cv = win.conversions_view
+    assert cv.cell_text("d3d", "f16").startswith("0x7BFF")
+    with np.errstate(over="ignore"):
+        inf16 = int(np.float16(1e6).view(np.uint16))
+    assert cv.cell_text("ieee", "f16").startswith(f"0x{inf16:04X}")
+
+
+def test_word_view_r11g11b10_fields(make_window) -> None:
+    """FMT-R11G11B10: R = bits 0-10 (f11), G = 11-21 (f11), B = 22-31 (f10); decoded by DEC-*.
+
+    Oracle: shifting the word by hand and decoding each field with the DEC-NORMAL formula.
+    """
+    win = make_window()
+    r, g, b = 0x3C0, 0x400, 0x1E0  # 1.0, 2.0, 1.0
+    word = r | g << 11 | b << 22
+    win.state.update(word=word)
+    rd = win.word_view.readings()
+    if "R11G11B10_FLOAT" in rd:
+        pytest.skip("packed-format model not available")
+    assert rd["R11G11B10 R (f11, bits 10-0)"] == "0x3C0 = 1.0"
+    assert rd["R11G11B10 G (f11, bits 21-11)"] == "0x400 = 2.0"
+    assert rd["R11G11B10 B (f10, bits 31-22)"] == "0x1E0 = 1.0"
+
+
+def test_word_view_rgb9e5(make_window) -> None:
+    """CONV-RGB9E5: channel = mantissa / 512 * 2^(E - 15); word with E=16, R=256 -> 1.0."""
+    win = make_window()
+    word = 256 | (0 << 9) | (511 << 18) | (16 << 27)
+    win.state.update(word=word)
+    rd = win.word_view.readings()
+    if "R9G9B9E5_SHAREDEXP" in rd:
+        pytest.skip("packed-format model not available")
+    assert float(rd["R9G9B9E5 R (CONV-RGB9E5)"]) == 256 / 512 * 2.0 ** (16 - 15)
+    assert float(rd["R9G9B9E5 G (CONV-RGB9E5)"]) == 0.0
+    assert float(rd["R9G9B9E5 B (CONV-RGB9E5)"]) == 511 / 512 * 2.0
+
+
+class _SlowSession:
+    """Stands in for GpuSession: records the thread and how many captures ran."""
+
+    info = {"renderer": "fake GPU", "version": "test"}
+
+    def __init__(self) -> None:
+        self.threads: set[str] = set()
+        self.calls = 0
+
+    def supports(self, op, fmt):
+        return True
+
+    def capture(self, op, *operands, format="f32"):
+        self.threads.add(threading.current_thread().name)
+        self.calls += 1
+        time.sleep(0.05)
+        return np.asarray(operands[0]).copy()
+
+    def convert(self, bits, src, dst):
+        return np.zeros(np.shape(bits), np.uint16)
+
+    def close(self):
+        pass
+
+
+def test_gpu_capture_runs_off_the_ui_thread_and_coalesces(qtbot, monkeypatch, wait_for) -> None:
+    """Edits stay instant: captures run on the worker thread; stale requests are dropped."""
+    import fpinspector.gpu as gpu
+    from fpinspector.ui.gpu_worker import GpuRunner
+
+    fake = _SlowSession()
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: fake)
+    runner = GpuRunner("auto")
+    try:
+        assert wait_for(lambda: runner.available is True)
+        got = []
+        runner.captured.connect(lambda i, out: got.append((i, int(np.asarray(out).reshape(-1)[0]))))
+        t0 = time.perf_counter()
+        ids = [runner.request("mov", (np.asarray([v], np.uint32),), "f32") for v in range(10)]
+        assert time.perf_counter() - t0 < 0.05  # requesting never waits for the GPU
+        assert wait_for(lambda: got and got[-1][0] == ids[-1], 5000)
+        assert got[-1][1] == 9
+        assert fake.calls < 10  # the requests queued behind a running capture were coalesced
+        assert threading.current_thread().name not in fake.threads
+    finally:
+        runner.shutdown()
+
+
+def test_gui_command_is_registered_and_lazy() -> None:
+    """``fpinspector`` with no arguments runs the gui command; the CLI imports no Qt for it."""
+    from fpinspector import cli
+
+    parser, runners = cli.build_parser()
+    assert "gui" in runners
+    args = parser.parse_args(["gui", "--no-gpu"])
+    assert args.no_gpu is True
+
+
+def test_gui_command_runs_the_app(monkeypatch) -> None:
+    import fpinspector.ui.app as app
+    from fpinspector import cli
+
+    seen = {}
+    monkeypatch.setattr(app, "main", lambda gpu="auto": seen.setdefault("gpu", gpu) and 0)
+    assert cli.main([]) == 0
+    assert seen["gpu"] == "auto"
+    seen.clear()
+    assert cli.main(["gui", "--no-gpu"]) == 0
+    assert seen["gpu"] == "off"
