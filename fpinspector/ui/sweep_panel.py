@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget,
 )
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QIcon, QPixmap
 
 from ..model.sweep import COMPARES, parse_domain, run_sweep, save_npz, write_csv_summary
 from ..model.sweep.runner import SweepResult
@@ -94,8 +95,11 @@ class SweepPanel(QWidget):
         form.addRow("B", self.domain_b)
         form.addRow("compare", self.compare)
         row = QHBoxLayout()
-        for name in OVERLAY_COLORS:
+        for name, rgba in OVERLAY_COLORS.items():
             box = QCheckBox(name)
+            swatch = QPixmap(12, 12)  # the overlay legend: each box shows its colour
+            swatch.fill(QColor(*rgba[:3], max(rgba[3], 160)))
+            box.setIcon(QIcon(swatch))
             box.setChecked(True)
             box.toggled.connect(lambda on, n=name: self.map.set_overlay(n, on))
             self.overlay_boxes[name] = box
