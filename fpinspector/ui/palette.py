@@ -57,5 +57,10 @@ def colors() -> BitColors:
 
 
 def apply_system_palette(app: QtWidgets.QApplication) -> None:
-    """Use the Fusion style so the system light/dark scheme is honoured on every platform."""
+    """Use the Fusion style (it honours the system light/dark scheme on every platform) and
+    repaint every window when the system scheme changes, so the bit colours follow it."""
     app.setStyle("Fusion")
+    hints = QtGui.QGuiApplication.styleHints()
+    signal = getattr(hints, "colorSchemeChanged", None)
+    if signal is not None:
+        signal.connect(lambda *_: [w.update() for w in app.allWidgets()])

@@ -221,3 +221,36 @@ def test_shared_state_drives_a_second_window(make_window) -> None:
     a, b = make_window(state=state), make_window(state=state)
     state.update(bits=_f32(-2.0))
     assert a.editor.bits() == b.editor.bits() == _f32(-2.0)
+
+
+def test_comparison_result_reads_as_bool(make_window) -> None:
+    """F32-CMPNAN: eq with a NaN operand is false; F32-CMPZERO: -0 == +0 is true."""
+    win = make_window()
+    with win.state.batch():
+        win.state.update(op="eq", operands=[0x7FC00000, 0x7FC00000])
+    assert "false" in win.ops_view.model_box.value.text()
+    win.state.update(operands=[0x80000000, 0])
+    assert "true" in win.ops_view.model_box.value.text()
+
+
+def test_dp4_shows_eight_named_operands(make_window) -> None:
+    """dp ops take a0..aN-1, b0..bN-1 (engine contract); dp4 of (1,2,3,4).(1,1,1,1) = 10."""
+    win = make_window()
+    win.state.update(op="dp4")
+    eds = win.ops_view.editors
+    assert all(e.isVisibleTo(win) for e in eds[:8])
+    assert [e.title.text() for e in eds[:8]] == [f"<b>{n}</b>" for n in
+                                                 ("a0", "a1", "a2", "a3", "b0", "b1", "b2", "b3")]
+    assert win.ctl.paste("float4(1, 2, 3, 4) float4(1, 1, 1, 1)".replace(") float4(", ", "))
+    assert win.ops_view.model_box.value.text().endswith("= 10.0")
+
+
+def test_op_switch_to_an_op_without_the_format_converts_operands(make_window) -> None:
+    """An op that does not take f64 moves the operands to its first format (D3D conversion)."""
+    win = make_window()
+    with win.state.batch():
+        win.state.update(op="add", op_format="f64",
+                         operands=[0x3FF0000000000000, 0x4000000000000000])
+    win.ops_view.op_combo.setCurrentText("dp2")
+    assert win.state.op_format == "f32"
+    assert win.state.operands[:2] == (_f32(1.0), _f32(2.0))
