@@ -124,6 +124,8 @@ class InspectorState:
         self._undo: list[Snapshot] = []
         self._redo: list[Snapshot] = []
         self._undo_limit = undo_limit
+        self._group_depth = 0
+        self._group_pushed = False
 
     # -- reading ------------------------------------------------------------------
     @property
@@ -165,6 +167,18 @@ class InspectorState:
                 if changed and start is not None and start != self._snap:
                     self._push_undo(start)
                     self._emit(changed)
+
+    def begin_undo_group(self) -> None:
+        """Start a run of edits that undo as one step (e.g. a click-drag over the bits).
+
+        Unlike :meth:`batch`, every change is still announced at once (views stay live).
+        """
+        if self._group_depth == 0:
+            self._group_pushed = False
+        self._group_depth += 1
+
+    def end_undo_group(self) -> None:
+        self._group_depth = max(0, self._group_depth - 1)
 
     # -- writing ------------------------------------------------------------------
     def update(self, **changes: Any) -> frozenset:
@@ -229,6 +243,10 @@ class InspectorState:
         return True
 
     def _push_undo(self, old: Snapshot) -> None:
+        if self._group_depth:
+            if self._group_pushed:
+                return
+            self._group_pushed = True
         self._undo.append(old)
         del self._undo[: max(0, len(self._undo) - self._undo_limit)]
         self._redo.clear()

@@ -40,6 +40,9 @@ class Controller:
         self.state.connect(self.on_state)
         w = win
         w.editor.bits_changed.connect(lambda b: self.state.update(bits=b))
+        for ed in (w.editor, *w.ops_view.editors):  # a drag over the bits is one undo step
+            ed.edit_started.connect(self.state.begin_undo_group)
+            ed.edit_finished.connect(self.state.end_undo_group)
         w.editor.error.connect(self._show_error)
         w.fmt_combo.currentTextChanged.connect(self.push_format)
         v = w.ops_view

@@ -17,8 +17,9 @@ class DistanceView(QtWidgets.QWidget):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.heading = QtWidgets.QLabel()
-        self.table = QtWidgets.QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["format", "A", "B", "ULPs apart (values in between)"])
+        self.table = QtWidgets.QTableWidget(0, 5)
+        self.table.setHorizontalHeaderLabels(["format", "A", "B", "ULPs apart",
+                                              "values in between (up to 8)"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
@@ -33,6 +34,17 @@ class DistanceView(QtWidgets.QWidget):
     def distances(self) -> dict[str, str]:
         return {self.table.item(r, 0).text(): self.table.item(r, 3).text()
                 for r in range(self.table.rowCount())}
+
+    @staticmethod
+    def _between(a: int, b: int, dst: str, d) -> str:
+        between = bridge.optional("fpinspector.model.describe", "values_between")
+        if between is None or abs(int(d)) > 9:
+            return "…" if between is not None else ""
+        try:
+            pats = [int(p) for p in np.asarray(between(a, b, dst, limit=16)).reshape(-1)[1:-1]]
+        except (ValueError, OverflowError) as exc:  # the model refuses: say why, never crash
+            return f"({exc})"
+        return ", ".join(bridge.value_text(dst, p) for p in pats)
 
     def show_pair(self, fmt: str, a: int, b: int) -> None:
         """Refresh for operands ``a`` and ``b`` of format ``fmt``."""
@@ -52,9 +64,10 @@ class DistanceView(QtWidgets.QWidget):
                 d = np.asarray(d).reshape(-1)[0]
                 text = "NaN involved" if np.issubdtype(np.asarray(d).dtype, np.floating) and np.isnan(d) \
                     else f"{int(d)} ({max(abs(int(d)) - 1, 0)} in between)"
-                row = [dst, bridge.value_text(dst, ca), bridge.value_text(dst, cb), text]
+                row = [dst, bridge.value_text(dst, ca), bridge.value_text(dst, cb), text,
+                       self._between(ca, cb, dst, d)]
             except ValueError as exc:
-                row = [dst, "", "", str(exc)]
+                row = [dst, "", "", str(exc), ""]
             for c, t in enumerate(row):
                 self.table.setItem(r, c, QtWidgets.QTableWidgetItem(t))
         self.table.resizeColumnsToContents()

@@ -82,3 +82,18 @@ def test_snapshot_defaults_are_the_headline_example() -> None:
     """The default view is the README example: 2^-149 * 1.0 in f32 under d3d11."""
     snap = Snapshot()
     assert snap.operands[:2] == (0x00000001, 0x3F800000) and snap.op == "mul"
+
+
+def test_undo_group_keeps_events_live_but_undoes_as_one() -> None:
+    """A click-drag paints many bits: each change is announced, one undo restores the start."""
+    s = InspectorState()
+    seen: list[frozenset] = []
+    s.connect(seen.append)
+    start = s.bits
+    s.begin_undo_group()
+    for b in (1, 2, 3):
+        s.update(bits=b)
+    s.end_undo_group()
+    assert len(seen) == 3
+    assert s.undo() and s.bits == start
+    assert not s.can_undo()

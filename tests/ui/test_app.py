@@ -205,6 +205,28 @@ def test_distance_between_a_and_b(make_window) -> None:
     win = make_window()
     win.state.update(operands=[_f32(1.0), int(np.nextafter(np.float32(1), np.float32(2)).view(np.uint32)) + 1])
     assert win.distance_view.distances()["f32"].startswith("2 (1 in between)")
+    row = [win.distance_view.table.item(1, c).text() for c in range(5)]
+    # numpy prints the shortest float32 decimal that round-trips: the oracle for the value
+    assert row[0] == "f32" and row[4] == str(np.nextafter(np.float32(1), np.float32(2)))
+
+
+def test_drag_over_bits_is_one_undo_step(qtbot, make_window) -> None:
+    from PySide6 import QtGui
+
+    win = make_window()
+    win.show()
+    win.state.update(fmt="f32", bits=0)
+    cells = win.editor.cells
+    qtbot.mousePress(cells, QtCore.Qt.MouseButton.LeftButton, pos=cells.cell_rect(30).center().toPoint())
+    for bit in (29, 28, 27):
+        c = cells.cell_rect(bit).center()
+        QtWidgets.QApplication.sendEvent(cells, QtGui.QMouseEvent(
+            QtCore.QEvent.Type.MouseMove, c, cells.mapToGlobal(c), QtCore.Qt.MouseButton.NoButton,
+            QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.KeyboardModifier.NoModifier))
+    qtbot.mouseRelease(cells, QtCore.Qt.MouseButton.LeftButton, pos=cells.cell_rect(27).center().toPoint())
+    assert win.state.bits == 0x78000000
+    win.undo_action.trigger()
+    assert win.state.bits == 0
 
 
 def test_settings_persist_last_values(make_window, settings) -> None:
