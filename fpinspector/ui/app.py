@@ -8,9 +8,9 @@ import sys
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
-from ..model.state import InspectorState, Snapshot
-from . import actions, bridge, controller
-from .bit_editor import BitFieldEditor, _blocked
+from ..model.state import InspectorState
+from . import actions, controller
+from .bit_editor import BitFieldEditor
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
 from .gpu_worker import GpuRunner

@@ -3,7 +3,7 @@ rounding, output flush, NaN/zero rules), with the fired rules in plain words."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 __all__ = ["WhyView"]
 
