@@ -123,14 +123,32 @@ class MainWindow(QtWidgets.QMainWindow):
                                    "dock-distance"),
             "history": self._dock("History", self.history, A.BottomDockWidgetArea, "dock-history"),
         }
+        self.sweep_panel: QtWidgets.QWidget | None = None  # built when its tab is first shown
+        self.docks["sweep"] = self._dock("Sweep (error map)", QtWidgets.QLabel("loading…"),
+                                         A.BottomDockWidgetArea, "dock-sweep")
+        self.docks["sweep"].visibilityChanged.connect(self._load_sweep_panel)
         self.tabifyDockWidget(self.docks["decode"], self.docks["why"])
-        for name in ("word", "distance", "history"):
+        for name in ("word", "distance", "history", "sweep"):
+            if name not in self.docks:
+                continue
             self.tabifyDockWidget(self.docks["conversions"], self.docks[name])
         self.docks["conversions"].raise_()
         self.docks["decode"].raise_()
         self.resize(1500, 950)
         self.resizeDocks([self.docks["decode"]], [470], QtCore.Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["conversions"]], [270], QtCore.Qt.Orientation.Vertical)
+
+    def _load_sweep_panel(self, visible: bool = True) -> QtWidgets.QWidget | None:
+        """Create the sweep/error-map panel on first view (keeps start-up fast)."""
+        if self.sweep_panel is None and visible:
+            panel = _sweep_panel()
+            if panel is None:
+                self.docks["sweep"].setWidget(QtWidgets.QLabel("(sweep panel not available)"))
+                return None
+            panel.bind_state(self.state)  # a clicked map cell loads op + operands
+            self.sweep_panel = panel
+            self.docks["sweep"].setWidget(panel)
+        return self.sweep_panel
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -178,6 +196,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.gpu is not None:
             self.gpu.shutdown()
             self.gpu = None
+        if getattr(self, "sweep_panel", None) is not None:
+            self.sweep_panel.shutdown()
+
+
+def _sweep_panel() -> QtWidgets.QWidget | None:
+    """The sweep/error-map panel (its own module and owner); the app runs without it."""
+    try:
+        from .sweep_panel import SweepPanel
+    except ImportError:
+        return None
+    return SweepPanel()
 
 
 def main(argv: list[str] | None = None, gpu: str = "auto") -> int:

@@ -276,3 +276,15 @@ def test_op_switch_to_an_op_without_the_format_converts_operands(make_window) ->
     win.ops_view.op_combo.setCurrentText("dp2")
     assert win.state.op_format == "f32"
     assert win.state.operands[:2] == (_f32(1.0), _f32(2.0))
+
+
+def test_sweep_map_click_loads_the_operation(make_window) -> None:
+    """The error-map dock (sweep panel) feeds a clicked cell into the same state."""
+    win = make_window()
+    assert win.sweep_panel is None  # not built until its tab is shown (fast start)
+    if win._load_sweep_panel() is None:
+        pytest.skip("sweep panel not available")
+    win.sweep_panel.inspect_requested.emit("add", "f32", "d3d10", (_f32(1.0), 0x00000001))
+    assert (win.state.op, win.state.rule_set) == ("add", "d3d10")
+    assert win.ops_view.editors[1].bits() == 1
+    assert win.ops_view.rules_combo.currentText() == "d3d10"
