@@ -267,6 +267,12 @@ def result_text(fmt: str, bits: int) -> str:
     """How a result pattern of ``fmt`` (a float format, bool, i32 or u32) reads."""
     if fmt == "bool":
         return "true" if bits else "false"
+    if fmt.startswith(("unorm", "srgb")):
+        return f"code {bits}"
+    if fmt.startswith("snorm"):
+        width = int("".join(c for c in fmt if c.isdigit()) or 8)
+        v = bits & ((1 << width) - 1)
+        return f"code {v - (1 << width) if v >> (width - 1) else v}"
     if fmt in ("i32", "u32", "u8", "u16", "i8", "i16"):
         width = int(fmt[1:])
         v = bits & ((1 << width) - 1)

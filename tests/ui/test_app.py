@@ -119,6 +119,7 @@ def test_ctrl_v_pastes_the_clipboard(qtbot, make_window) -> None:
         ("min", 0x7FC00000, _f32(1.0), "F32-MINMAX-NAN"),  # min with one NaN -> the other
         ("max", _f32(2.0), 0x7FC00000, "F32-MINMAX-NAN"),
         ("add", 0x80000000, 0x00000000, "F32-IDENT"),  # -0 + 0 = +0
+        ("to_f11", _f32(-1.0), 0, "F11-CLAMP"),  # a negative into f11 becomes 0
     ],
 )
 def test_fired_rules_are_shown(make_window, op, a, b, rule) -> None:
@@ -129,6 +130,9 @@ def test_fired_rules_are_shown(make_window, op, a, b, rule) -> None:
         win.state.set_operand(1, b)
     shown = [win.ops_view.rules_list.item(i).text() for i in range(win.ops_view.rules_list.count())]
     assert any(rule in line for line in shown), shown
+    if rule == "F11-CLAMP":  # the f11 result is +0 and is shown with an 11-bit layout
+        assert win.ops_view.model_box.cells.bits() == 0
+        assert win.ops_view.model_box.cells._width == 11
     assert any(rule in line for line in win.why_view.lines()) or rule in win.why_view.heading.text()
 
 
@@ -288,3 +292,19 @@ def test_sweep_map_click_loads_the_operation(make_window) -> None:
     assert (win.state.op, win.state.rule_set) == ("add", "d3d10")
     assert win.ops_view.editors[1].bits() == 1
     assert win.ops_view.rules_combo.currentText() == "d3d10"
+
+
+@pytest.mark.parametrize(
+    "op, a, expect",
+    [
+        ("ftoi", _f32(-2.75), "= -2"),  # CONV-FTOI: toward zero
+        ("to_unorm8", _f32(0.5), "= code 128"),  # CONV-UNORM: 0.5 * 255 + 0.5 -> 128
+        ("to_snorm8", _f32(-1.0), "= code -127"),  # CONV-SNORM: -1 * 127
+    ],
+)
+def test_integer_results_read_as_integers(make_window, op, a, expect) -> None:
+    win = make_window()
+    with win.state.batch():
+        win.state.update(op=op, op_format="f32")
+        win.state.set_operand(0, a)
+    assert win.ops_view.model_box.value.text().endswith(expect)
