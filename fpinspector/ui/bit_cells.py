@@ -143,27 +143,30 @@ class BitCells(QtWidgets.QWidget):
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.72))
         w = self._cell_w()
         every = 1 if w >= 17 else (4 if w >= 9 else 8)
-        grid = QtGui.QPen(QtGui.QColor(c.grid))
-        for bit in range(self._width):
-            r = self.cell_rect(bit)
-            p.fillRect(r, c.kind(self._kinds[bit]))
-            p.setPen(grid)
-            p.drawRect(r)
-            p.setPen(QtGui.QColor(c.text))
-            p.setFont(self.font())
-            p.drawText(r, QtCore.Qt.AlignmentFlag.AlignCenter, "1" if self._bits >> bit & 1 else "0")
-            if self._diff >> bit & 1:
-                p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
-                p.drawRect(r.adjusted(1.5, 1.5, -1.5, -1.5))
-            if bit == self._cursor and self.hasFocus():
-                p.setPen(QtGui.QPen(QtGui.QColor(c.focus), 2, QtCore.Qt.PenStyle.DotLine))
-                p.drawRect(r.adjusted(3, 3, -3, -3))
-            is_edge = any(bit in (s.hi, s.lo) for s in self._segments)
-            if bit % every == 0 or is_edge:
-                p.setFont(small)
-                p.setPen(QtGui.QColor(c.text))
+        rects = [self.cell_rect(bit) for bit in range(self._width)]
+        fills = {k: c.kind(k) for k in ("sign", "exp", "frac")}
+        for bit, r in enumerate(rects):  # batched by state: fills, grid, digits, numbers
+            p.fillRect(r, fills[self._kinds[bit]])
+        p.setPen(QtGui.QPen(QtGui.QColor(c.grid)))
+        p.drawRects(rects)
+        p.setPen(QtGui.QColor(c.text))
+        center = QtCore.Qt.AlignmentFlag.AlignCenter
+        bits = self._bits
+        for bit, r in enumerate(rects):
+            p.drawText(r, center, "1" if bits >> bit & 1 else "0")
+        p.setFont(small)
+        edges = {b for seg in self._segments for b in (seg.hi, seg.lo)}
+        for bit, r in enumerate(rects):
+            if bit % every == 0 or bit in edges:
                 nr = QtCore.QRectF(r.left() - 4, r.bottom(), r.width() + 8, self.FOOTER)
-                p.drawText(nr, QtCore.Qt.AlignmentFlag.AlignCenter, str(bit))
+                p.drawText(nr, center, str(bit))
+        if self._diff:
+            p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
+            p.drawRects([rects[b].adjusted(1.5, 1.5, -1.5, -1.5)
+                         for b in range(self._width) if self._diff >> b & 1])
+        if self.hasFocus():
+            p.setPen(QtGui.QPen(QtGui.QColor(c.focus), 2, QtCore.Qt.PenStyle.DotLine))
+            p.drawRect(rects[self._cursor].adjusted(3, 3, -3, -3))
         p.setFont(small)
         p.setPen(QtGui.QColor(c.text))
         for seg in self._segments:

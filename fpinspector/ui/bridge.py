@@ -130,6 +130,16 @@ def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> t
     return int(np.asarray(res.bits)), list(res.rules_at(0))
 
 
+def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, Any]:
+    """(result pattern, a callable giving the fired rule IDs): the rules only when asked."""
+    convert = optional("fpinspector.model.convert", "convert")
+    if convert is None:
+        raise ValueError(missing_note("the conversion model"))
+    res = convert(np.asarray(bits, dtype=get_format(src).dtype), get_format(src).name,
+                  get_format(dst).name, variant)
+    return int(np.asarray(res.bits)), lambda: list(res.rules_at(0))
+
+
 def format_names() -> list[str]:
     return list(FORMATS)
 

@@ -88,13 +88,13 @@ class ConversionsView(QtWidgets.QWidget):
         for r, var in enumerate(self._rows[:-1]):
             for c, dst in enumerate(self._targets):
                 try:
-                    out, rules = bridge.convert_with_rules(self._bits, self._src, dst, var)
+                    out, rules = bridge.convert_lazy(self._bits, self._src, dst, var)
                 except ValueError as exc:
                     self._set(r, c, "—", str(exc), None)
                     continue
                 if var == "d3d":
                     self._d3d[dst] = out
-                self._set(r, c, self._fmt(dst, out), ", ".join(rules), out, dst)
+                self._set(r, c, self._fmt(dst, out), rules, out, dst)
         self.table.resizeColumnsToContents()
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
 
@@ -118,17 +118,18 @@ class ConversionsView(QtWidgets.QWidget):
         w = (FORMATS[dst].bits + 3) // 4
         return f"0x{out:0{w}X}  {bridge.value_text(dst, out)}"
 
-    def _set(self, r: int, c: int, text: str, tip: str, out: int | None, dst: str = "") -> None:
-        item = QtWidgets.QTableWidgetItem(text)
+    def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "") -> None:
+        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover)."""
         ref = self._d3d.get(dst)
         differs = out is not None and ref is not None and out != ref
+        prefix = ""
         if differs:
-            n = bin(out ^ ref).count("1")
-            tip = f"differs from d3d (0x{ref:X}) in {n} bit(s). {tip}"
+            prefix = f"differs from d3d (0x{ref:X}) in {bin(out ^ ref).count('1')} bit(s). "
+        item = _TipItem(text, prefix, tip)
+        if differs:
             item.setBackground(QtGui.QColor(palette.colors().diff).lighter(160))
             item.setForeground(QtGui.QColor("#000000"))
         item.setData(QtCore.Qt.ItemDataRole.UserRole + 1, differs)
-        item.setToolTip(tip)
         self.table.setItem(r, c, item)
 
     def _show_anatomy(self, row: int, col: int) -> None:
@@ -146,6 +147,23 @@ class ConversionsView(QtWidgets.QWidget):
             self.anatomy.setPlainText(f"{self._src} → {dst} ({var}): {exc}")
             return
         self.anatomy.setPlainText(f"{self._src} → {dst} by {var}\n{_anatomy_text(an)}")
+
+
+class _TipItem(QtWidgets.QTableWidgetItem):
+    """A cell whose tooltip (the fired rules) is computed only when the user hovers it."""
+
+    def __init__(self, text: str, prefix: str, tip) -> None:
+        super().__init__(text)
+        self._prefix = prefix
+        self._tip = tip
+
+    def data(self, role: int):  # noqa: D102 (Qt override)
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            tip = self._tip() if callable(self._tip) else self._tip
+            if isinstance(tip, list):
+                tip = "rules: " + (", ".join(tip) or "none")
+            return self._prefix + str(tip)
+        return super().data(role)
 
 
 def _anatomy_text(an: object) -> str:

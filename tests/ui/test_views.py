@@ -140,3 +140,16 @@ def test_gui_command_runs_the_app(monkeypatch) -> None:
     seen.clear()
     assert cli.main(["gui", "--no-gpu"]) == 0
     assert seen["gpu"] == "off"
+
+
+def test_conversion_cell_tooltip_names_the_fired_rules(make_window) -> None:
+    """CONV-F2F-SAT: 1e6 -> f16 under d3d saturates; the cell's tooltip names the rule."""
+    from PySide6 import QtCore
+
+    win = make_window()
+    win.state.update(fmt="f32", bits=int(np.float32(1e6).view(np.uint32)))
+    cv = win.conversions_view
+    item = cv.table.item(cv._rows.index("d3d"), cv._targets.index("f16"))
+    assert "CONV-F2F-SAT" in item.data(QtCore.Qt.ItemDataRole.ToolTipRole)
+    ieee = cv.table.item(cv._rows.index("ieee"), cv._targets.index("f16"))
+    assert ieee.data(QtCore.Qt.ItemDataRole.ToolTipRole).startswith("differs from d3d (0x7BFF)")
