@@ -16,7 +16,12 @@ import numpy as np
 
 from ..model.formats import FORMATS, get_format
 
-__all__ = ["ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note"]
+__all__ = [
+    "ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note",
+    "describe", "convert_bits", "convert_with_rules", "convert_lazy", "model_call",
+    "OpInfo", "OpOutcome", "OptionInfo", "evaluate", "ops", "option_infos", "options_dict",
+    "result_text", "rule_sets",
+]
 
 
 @dataclass(frozen=True)
@@ -26,6 +31,25 @@ class ParsedItem:
     fmt: str
     bits: int
     kind: str
+
+
+def model_call(what: str):
+    """Decorator: any failure inside the model reaches the UI as a ValueError with a plain
+    message (shown inline), never as a traceback in a Qt slot."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except ValueError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the UI boundary: report, don't crash
+                raise ValueError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
+
+        return inner
+
+    return wrap
 
 
 def optional(module: str, name: str) -> Any | None:
@@ -40,6 +64,7 @@ def missing_note(what: str) -> str:
     return f"({what} is not available in this build)"
 
 
+@model_call("parsing")
 def parse_values(text: str, fmt: str | None = None) -> list[ParsedItem]:
     """Parse pasted text with the model's parser (RULES.md formats); ValueError on bad input."""
     parse = optional("fpinspector.model", "parse")
@@ -57,6 +82,7 @@ def parse_values(text: str, fmt: str | None = None) -> list[ParsedItem]:
     return out
 
 
+@model_call("reading the value")
 def encode_text(fmt: str, text: str) -> int:
     """Bits of a decimal/hex-float/special typed into a field of format ``fmt``.
 
@@ -107,9 +133,13 @@ def describe(fmt: str, bits: int) -> Any | None:
     fn = optional("fpinspector.model.describe", "describe")
     if fn is None:
         return None
-    return fn(int(bits), get_format(fmt))
+    try:
+        return fn(int(bits), get_format(fmt))
+    except Exception:  # noqa: BLE001 - the panel falls back to the format's own fields
+        return None
 
 
+@model_call("conversion")
 def convert_bits(bits: int, src: str, dst: str, variant: str = "d3d") -> int:
     """One pattern through the model's conversion (CONV-* rules) as a Python int."""
     convert = optional("fpinspector.model.convert", "convert")
@@ -120,6 +150,7 @@ def convert_bits(bits: int, src: str, dst: str, variant: str = "d3d") -> int:
     return int(np.asarray(res.bits))
 
 
+@model_call("conversion")
 def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, list[str]]:
     """(result pattern, fired rule IDs) of one conversion through the model."""
     convert = optional("fpinspector.model.convert", "convert")
@@ -130,6 +161,7 @@ def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> t
     return int(np.asarray(res.bits)), list(res.rules_at(0))
 
 
+@model_call("conversion")
 def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, Any]:
     """(result pattern, a callable giving the fired rule IDs): the rules only when asked."""
     convert = optional("fpinspector.model.convert", "convert")
@@ -144,152 +176,9 @@ def format_names() -> list[str]:
     return list(FORMATS)
 
 
-# -- the rule engine -------------------------------------------------------------------
-
-#: Op names of the engine contract, used only until the engine's OPS table is importable.
-_FALLBACK_OPS = ("add", "sub", "mul", "div", "mad", "dp2", "dp3", "dp4", "min", "max", "eq",
-                 "ne", "lt", "le", "gt", "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc",
-                 "round_ne", "round_ni", "round_pi", "round_z", "mov")
-
-
-@dataclass(frozen=True)
-class OpInfo:
-    """What the pickers need to know about one op."""
-
-    name: str
-    arity: int
-    formats: tuple[str, ...]
-    description: str
-
-
-def ops() -> dict[str, OpInfo]:
-    """The engine's ops (``OPS``), or an empty dict when the engine is not available."""
-    table = optional("fpinspector.model", "OPS") or optional("fpinspector.model.engine", "OPS")
-    if not table:
-        return {}
-    out = {}
-    for name, spec in table.items():
-        out[name] = OpInfo(name, int(spec.arity), tuple(getattr(spec, "formats", ("f32",))),
-                           str(getattr(spec, "description", "")))
-    return out
-
-
-def rule_sets() -> tuple[str, ...]:
-    return tuple(optional("fpinspector.model", "RULE_SETS")
-                 or optional("fpinspector.model.engine", "RULE_SETS") or ("d3d11", "d3d10", "ieee754"))
-
-
-@dataclass(frozen=True)
-class OptionInfo:
-    """One AMBIGUOUS switch of the engine: its choices (as text), default and explanation."""
-
-    name: str
-    choices: tuple[str, ...]
-    default: str
-    text: str
-
-
-def option_infos() -> dict[str, OptionInfo]:
-    """The engine's ``OPTIONS`` (empty when the engine has none)."""
-    opts = optional("fpinspector.model", "OPTIONS") or optional("fpinspector.model.engine", "OPTIONS")
-    out = {}
-    for name, o in (opts or {}).items():
-        choices = tuple(str(c) for c in getattr(o, "choices", (False, True)))
-        out[str(name)] = OptionInfo(str(name), choices, str(getattr(o, "default", choices[0])),
-                                    f"{getattr(o, 'rule', '')}: {getattr(o, 'text', '')}")
-    return out
-
-
-def options_dict(options: tuple[str, ...]) -> dict[str, Any] | None:
-    """State option strings ("name=value") as the engine's options mapping."""
-    out: dict[str, Any] = {}
-    opts = optional("fpinspector.model", "OPTIONS") or optional("fpinspector.model.engine", "OPTIONS") or {}
-    for item in options:
-        name, _, text = item.partition("=")
-        value: Any = text or True
-        o = opts.get(name)
-        if o is not None and text:
-            for c in getattr(o, "choices", ()):
-                if str(c) == text:
-                    value = c
-        out[name] = value
-    return out or None
-
-
-@dataclass
-class OpOutcome:
-    """One evaluated op, unpacked for display (all values come from ``evaluate``)."""
-
-    evaluation: Any
-    result_format: str
-    bits: int
-    exact: float
-    lo: int | None
-    hi: int | None
-    nan_ok: bool
-    rules: list[str]
-    explain: list[str]
-    steps: list[str]
-
-    def judge(self, observed: int) -> tuple[bool, float]:
-        """(conformant, ULP error) of an observed result pattern, from the model."""
-        ev = self.evaluation
-        obs = np.asarray([observed]).astype(np.asarray(ev.bits).dtype)
-        ok = bool(np.asarray(ev.allowed(obs)).reshape(-1)[0])
-        try:
-            err = float(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])
-        except (ValueError, TypeError):
-            err = float("nan")
-        return ok, err
-
-
-def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
-             options: tuple[str, ...] = ()) -> OpOutcome:
-    """Evaluate one op on scalar operand patterns; ValueError when it cannot be evaluated."""
-    fn = optional("fpinspector.model", "evaluate") or optional("fpinspector.model.engine", "evaluate")
-    if fn is None:
-        raise ValueError("the rule engine is not available in this build")
-    info = ops().get(op)
-    if info is None:
-        raise ValueError(f"unknown op {op!r}")
-    f = get_format(fmt)
-    args = [np.asarray([v], dtype=f.dtype) for v in operands[: info.arity]]
-    opts = options_dict(options)
-    ev = fn(op, *args, format=f.name, rules=rules, options=opts)
-    first = lambda a: np.asarray(a).reshape(-1)[0]  # noqa: E731
-    nan_ok = getattr(ev, "nan_ok", None)
-    lo, hi = getattr(ev, "lo", None), getattr(ev, "hi", None)
-    return OpOutcome(
-        evaluation=ev,
-        result_format=str(ev.result_format),
-        bits=int(first(ev.bits)),
-        exact=float(first(ev.exact)) if getattr(ev, "exact", None) is not None else float("nan"),
-        lo=None if lo is None else int(first(lo)),
-        hi=None if hi is None else int(first(hi)),
-        nan_ok=bool(first(nan_ok)) if nan_ok is not None else False,
-        rules=list(ev.rules_at(0)),
-        explain=list(ev.explain_at(0)),
-        steps=list(ev.steps_at(0)) if hasattr(ev, "steps_at") else [],
-    )
-
-
-def result_text(fmt: str, bits: int) -> str:
-    """How a result pattern of ``fmt`` (a float format, bool, i32 or u32) reads."""
-    if fmt == "bool":
-        return "true" if bits else "false"
-    if fmt.startswith(("unorm", "srgb")):
-        return f"code {bits}"
-    if fmt.startswith("snorm"):
-        width = int("".join(c for c in fmt if c.isdigit()) or 8)
-        v = bits & ((1 << width) - 1)
-        return f"code {v - (1 << width) if v >> (width - 1) else v}"
-    if fmt in ("i32", "u32", "u8", "u16", "i8", "i16"):
-        width = int(fmt[1:])
-        v = bits & ((1 << width) - 1)
-        if fmt.startswith("i") and v >> (width - 1):
-            v -= 1 << width
-        return str(v)
-    try:
-        return value_text(fmt, bits)
-    except ValueError:
-        return f"0x{bits:X}"
+# The rule-engine half of the bridge lives in bridge_ops (module size); re-exported here so
+# the widgets keep one doorway.
+from .bridge_ops import (  # noqa: E402
+    OpInfo, OpOutcome, OptionInfo, evaluate, op_infos as ops, option_infos, options_dict,
+    result_text, rule_sets,
+)

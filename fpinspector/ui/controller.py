@@ -211,7 +211,11 @@ class Controller:
         o = self.outcome
         fmt = o.result_format if o is not None else self.state.snapshot.op_format
         bits = int(arr[0].view(np.uint32)) if arr.dtype == np.int32 else int(arr[0])
-        verdict = o.judge(bits) if o is not None else None
+        try:
+            verdict = o.judge(bits) if o is not None else None
+        except ValueError as exc:
+            verdict = None
+            self.win.statusBar().showMessage(str(exc), 8000)
         diff = (bits ^ o.bits) if o is not None else 0
         self.gpu_result = (fmt, bits)
         self.win.ops_view.show_gpu(fmt, bits, verdict, self.win.status.text(), diff)

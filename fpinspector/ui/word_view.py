@@ -90,7 +90,10 @@ class WordView(QtWidgets.QWidget):
         unpack = bridge.optional("fpinspector.model.packed", "unpack_r11g11b10")
         if unpack is None:
             return [("R11G11B10_FLOAT", bridge.missing_note("the packed-format model"))]
-        r, g, b = (int(np.asarray(x)) for x in unpack(np.uint32(word)))
+        try:
+            r, g, b = (int(np.asarray(x)) for x in unpack(np.uint32(word)))
+        except Exception as exc:  # noqa: BLE001 - shown inline
+            return [("R11G11B10_FLOAT", f"cannot unpack: {exc}")]
         return [("R11G11B10 R (f11, bits 10-0)", self._f(FORMATS["f11"], r)),
                 ("R11G11B10 G (f11, bits 21-11)", self._f(FORMATS["f11"], g)),
                 ("R11G11B10 B (f10, bits 31-22)", self._f(FORMATS["f10"], b))]
@@ -99,5 +102,8 @@ class WordView(QtWidgets.QWidget):
         decode = bridge.optional("fpinspector.model.packed", "decode_rgb9e5")
         if decode is None:
             return [("R9G9B9E5_SHAREDEXP", bridge.missing_note("the packed-format model"))]
-        rgb = np.asarray(decode(np.uint32(word)), dtype=np.float64).reshape(-1)
+        try:
+            rgb = np.asarray(decode(np.uint32(word)), dtype=np.float64).reshape(-1)
+        except Exception as exc:  # noqa: BLE001 - shown inline
+            return [("R9G9B9E5_SHAREDEXP", f"cannot decode: {exc}")]
         return [(f"R9G9B9E5 {ch} (CONV-RGB9E5)", repr(float(v))) for ch, v in zip("RGB", rgb)]

@@ -153,3 +153,19 @@ def test_conversion_cell_tooltip_names_the_fired_rules(make_window) -> None:
     assert "CONV-F2F-SAT" in item.data(QtCore.Qt.ItemDataRole.ToolTipRole)
     ieee = cv.table.item(cv._rows.index("ieee"), cv._targets.index("f16"))
     assert ieee.data(QtCore.Qt.ItemDataRole.ToolTipRole).startswith("differs from d3d (0x7BFF)")
+
+
+def test_a_failing_model_shows_a_message_not_a_traceback(make_window, monkeypatch) -> None:
+    """Bad input or a model failure reaches the user as an inline message (issue 5)."""
+    import fpinspector.model.engine as engine
+
+    def broken(*a, **k):
+        raise ZeroDivisionError("simulated engine bug")
+
+    win = make_window()
+    monkeypatch.setattr(engine, "evaluate", broken)
+    monkeypatch.setattr("fpinspector.model.evaluate", broken, raising=False)
+    win.state.update(op="add")
+    text = win.ops_view.error_label.text()
+    assert "the rule engine failed: ZeroDivisionError: simulated engine bug" in text
+    assert win.ops_view.model_box.value.text() == "—"
