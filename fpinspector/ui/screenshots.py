@@ -64,9 +64,30 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         win.state.update(word=0x3C00BC00)
         win.docks["word"].raise_()
         shot("word.png", win.docks["word"])
+        # 5. the headline again in a dark palette (what a dark system scheme gives)
+        app.setPalette(_dark_palette())
+        win.paste_box.edit.setText("0x00000001 3f800000")
+        win.ctl.paste(win.paste_box.edit.text())
+        win.ops_view.op_combo.setCurrentText("mul")
+        shot("main-dark.png")
         win.shutdown()
         win.close()
     return saved
+
+
+def _dark_palette():
+    """A Fusion dark palette like the one a dark system scheme produces."""
+    from PySide6 import QtGui
+
+    pal = QtGui.QPalette()
+    R = QtGui.QPalette.ColorRole
+    for role, color in ((R.Window, "#2b2b2b"), (R.WindowText, "#e6e6e6"), (R.Base, "#1f1f1f"),
+                        (R.AlternateBase, "#2b2b2b"), (R.Text, "#e6e6e6"), (R.Button, "#353535"),
+                        (R.ButtonText, "#e6e6e6"), (R.Highlight, "#3d6fb4"),
+                        (R.HighlightedText, "#ffffff"), (R.ToolTipBase, "#353535"),
+                        (R.ToolTipText, "#e6e6e6"), (R.Link, "#8ab4f8")):
+        pal.setColor(role, QtGui.QColor(color))
+    return pal
 
 
 if __name__ == "__main__":
