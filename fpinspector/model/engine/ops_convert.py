@@ -155,10 +155,15 @@ class ConvEvaluation:
 
     def steps_at(self, i: Any) -> list[str]:
         j = self._flat(i)
-        b = np.asarray(self.bits).reshape(-1)[j]
+        def show(a: Any) -> str:
+            p = int(np.asarray(a).reshape(-1)[j])
+            if self._fmt is None:
+                return str(p)
+            v = float(self._fmt.decode(np.array([p], dtype=self._fmt.dtype))[0])
+            return f"0x{p:0{(self._fmt.bits + 3) // 4}X} ({v!r})"
+
         lines = [f"{self.op} under {self.rules}",
                  f"exact input value: {float(np.asarray(self.exact).reshape(-1)[j])!r}",
-                 f"model result: {int(b) if self.result_format != 'f64' else b}"]
-        lo, hi = np.asarray(self.lo).reshape(-1)[j], np.asarray(self.hi).reshape(-1)[j]
-        lines.append(f"allowed window: {int(lo)} .. {int(hi)}")
+                 f"model result: {show(self.bits)}",
+                 f"allowed window: {show(self.lo)} .. {show(self.hi)}"]
         return lines + self.explain_at(j)
