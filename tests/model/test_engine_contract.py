@@ -72,3 +72,24 @@ def test_random_pairs_model_within_half_ulp_F32_PREC(pair, op, rules):
     if finite and correctly_rounded:  # the window is the model pattern alone
         for far in (bits - 2, bits - 1, bits + 1, bits + 2):
             assert not ev.allowed(np.uint32(far % 2**32))
+
+
+CONV_INPUTS = {"f32": [0x3F000000, 0xBF800000, 0x7FC00000, 0x4F800000, 0x00000001, 0xFF800000],
+               "f16": [0x3C00, 0x0001, 0xFC00, 0x7E00], "f64": [0x3FF0000000000001, 0x7FF8000000000000],
+               "i32": [0, -5, 2**24 + 1, -(2**31)], "u32": [0, 2**32 - 1, 2**24 + 3],
+               "unorm8": [0, 3, 255], "unorm16": [0, 1, 65535], "snorm8": [-128, -127, 0, 127],
+               "snorm16": [-32768, 1, 32767], "srgb8": [0, 10, 255]}
+
+
+@pytest.mark.parametrize("op", [o for o, s in OPS.items() if s.result not in ("same", "bool")])
+def test_conversion_ops_through_evaluate_CONV_ITOF_CONV_F16_INSTR(op):
+    """Every conversion op: the model result is allowed and rules/explanations render
+    (numeric correctness of the conversions is tested in test_convert*.py)."""
+    spec = OPS[op]
+    src = "f32" if op.startswith("to_f") else spec.formats[0]
+    kw = {"format": src} if src in FORMATS else {}
+    ev = evaluate(op, np.array(CONV_INPUTS[src]), **kw)
+    assert np.asarray(ev.allowed(ev.bits)).all()
+    assert ev.result_format == spec.result
+    for i in range(len(CONV_INPUTS[src])):
+        assert ev.steps_at(i) and isinstance(ev.rules_at(i), list)

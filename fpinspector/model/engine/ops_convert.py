@@ -63,8 +63,18 @@ def _numeric_handler(fn: Callable, src: str, dst: str) -> Callable:
         r = fn(operands[0])
         kind_fmt = F32 if r.kind == "f32" else None
         exact = np.asarray(r.exact, dtype=np.float64)
-        return ConvEvaluation(op, dst, rules, np.asarray(r.bits), exact, np.asarray(r.lo),
-                              np.asarray(r.hi), r.fired, kind_fmt, r.allowed, [])
+        bits = np.asarray(r.bits)
+        allowed = r.allowed
+        if kind_fmt is not None:  # CONV-NAN: a NaN result accepts any NaN
+            nan = F32.is_nan(bits)
+
+            def allowed(obs: Any) -> np.ndarray:
+                ob = F32.as_bits(obs)
+                with np.errstate(invalid="ignore"):
+                    return np.asarray(r.allowed(ob)) | (nan & F32.is_nan(ob))
+
+        return ConvEvaluation(op, dst, rules, bits, exact, np.asarray(r.lo),
+                              np.asarray(r.hi), r.fired, kind_fmt, allowed, [])
 
     return handler
 
