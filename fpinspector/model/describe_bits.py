@@ -93,5 +93,6 @@ def values_between(a: int, b: int, fmt: str | FloatFormat, limit: int = 4096) ->
     if hi - lo + 1 > limit:
         raise ValueError(f"{hi - lo + 1} values lie between; the limit is {limit}")
     o = np.arange(lo, hi + 1, dtype=np.int64)
-    pats = np.where(o < 0, np.int64(f.sign_mask) | -o, o) if f.signed else o
+    mag = np.abs(o).astype(np.uint64)  # f64's sign bit (2^63) does not fit in int64
+    pats = np.where(o < 0, np.uint64(f.sign_mask) | mag, mag) if f.signed else mag
     return pats.astype(f.dtype)

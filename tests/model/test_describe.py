@@ -235,3 +235,20 @@ def test_values_between_is_sorted_and_complete():
     assert np.all(np.diff(vals) > 0) and len(vals) == 17
     with pytest.raises(ValueError, match="limit"):
         values_between(0, 0x7C00, "f16", limit=100)
+
+
+def test_values_between_f64_across_zero_matches_nextafter():
+    """f64 sign bit is 2^63: the list across zero must still step like math.nextafter."""
+    import math
+    import struct
+
+    lo = struct.unpack("<Q", struct.pack("<d", -3 * 5e-324))[0]
+    hi = struct.unpack("<Q", struct.pack("<d", 2 * 5e-324))[0]
+    got = [struct.unpack("<d", struct.pack("<Q", int(p)))[0] for p in values_between(lo, hi, "f64")]
+    want, x = [], -3 * 5e-324
+    while x <= 2 * 5e-324:
+        want.append(x)
+        x = math.nextafter(x, math.inf)
+        if x == 0:
+            x = 0.0  # -0 and +0 are one point
+    assert got == want
