@@ -161,7 +161,9 @@ def rounding_anatomy(value_or_bits: Any, dst: str | FloatFormat, variant: str = 
     else:
         toward = isinstance(res_v, Fraction) and abs(res_v) < a
         direction = "toward_zero" if toward else "away_from_zero"
-        why = _reason(q, d, var.name, pol_round, res, res_v, lo_b, up_b, g, r, st, rules)
+        from_f32 = src is not None and get_format(src) is F32
+        why = _reason(q, d, var.name, pol_round, res, res_v, lo_b, up_b, g, r, st, rules,
+                      from_f32)
     return Anatomy(q, d.name, var.name, res, res_v, lo_b, lo_v, up_b, up_v, g, r, st, kept,
                    direction, why, rules)
 
@@ -184,8 +186,15 @@ def _result_for_value(q: Num, d: FloatFormat, var) -> int:
     return encode_exact(d, q, pol.rounding, pol.overflow if pol.overflow == "saturate" else "inf")
 
 
-def _reason(q, d, var, rnd, res, res_v, lo_b, up_b, g, r, st, rules) -> str:
+def _reason(q, d, var, rnd, res, res_v, lo_b, up_b, g, r, st, rules, from_f32=False) -> str:
     w = (d.bits + 3) // 4
+    f32_denormal = q != 0 and abs(q) < F32.smallest_normal
+    if res_v == 0 and f32_denormal and (from_f32 or d is F32):
+        rules.append("CONV-DENORM")
+        side = "input" if from_f32 else "result"
+        return (f"CONV-DENORM: the f32 {side} {float(q)!r} is a denormal, and {var} treats f32 "
+                f"as a format without denormals, so it becomes a signed zero (0x{res:0{w}X}); "
+                "option f32_denorms='keep' keeps them (ftod/dtof may do either).")
     if not d.signed and q < 0:
         rules += ["CONV-UNSIGNED", "F11-CLAMP"]
         return f"CONV-UNSIGNED/F11-CLAMP: {d.name} has no sign; a negative value becomes 0."

@@ -102,3 +102,15 @@ def test_anatomy_reachable_from_convert_module_and_text():
     a = conv.rounding_anatomy(0x3F803000, "f16", variant="ieee", src="f32")
     assert isinstance(a, conv.Anatomy) and a.result_bits == 0x3C02
     assert "guard/round/sticky : 1 0 0" in a.text()
+
+
+def test_f32_denormal_flush_is_explained_as_conv_denorm_not_a_quirk():
+    """CONV-DENORM: d3d treats f32 as a format without denormals, in and out of f32."""
+    from fractions import Fraction
+
+    a = rounding_anatomy(1, "f64", src="f32")  # the smallest f32 denormal, widened
+    assert a.result_bits == 0 and "CONV-DENORM" in a.rules and "VARIANT-QUIRK" not in a.rules
+    b = rounding_anatomy(Fraction(1, 2**140), "f32")  # a value that is an f32 denormal
+    assert b.result_bits == 0 and "CONV-DENORM" in b.rules
+    c = rounding_anatomy(1, "f64", src="f32", variant="ieee")  # ieee keeps it: exact
+    assert c.direction == "exact"
