@@ -46,7 +46,7 @@ def _copy(win: "MainWindow", kind: str) -> None:
 
 def _paste_clipboard(win: "MainWindow") -> None:
     text = QtWidgets.QApplication.clipboard().text()
-    win.paste_box.edit.setText(text)
+    win.paste_box.show_pasted(text)
     win.ctl.paste(text)
 
 

@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
 from . import actions, controller
+from .all_formats import AllFormatsPanel
 from .bit_editor import BitFieldEditor
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
@@ -113,7 +114,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.word_view = WordView()
         self.distance_view = DistanceView()
         self.history = HistoryList()
+        self.all_formats = AllFormatsPanel()
         self.docks = {
+            "all_formats": self._dock("All formats (D3D conversion of the inspected value)",
+                                      self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),
             "decode": self._dock("Decode", self.value_panel, A.RightDockWidgetArea, "dock-decode"),
             "why": self._dock("Why (model steps)", self.why_view, A.RightDockWidgetArea, "dock-why"),
             "conversions": self._dock("Conversions", self.conversions_view,

@@ -14,6 +14,7 @@ import numpy as np
 from ..model.formats import FORMATS, get_format
 from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
 from . import bridge
+from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
 
 if TYPE_CHECKING:
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Controller"]
 
+#: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a few
+#: values (and QLineEdit's own limit).
+MAX_PASTE_CHARS = 32767
 _OP_FIELDS = {"op", "op_format", "rule_set", "operands", "options"}
 
 
@@ -53,6 +57,9 @@ class Controller:
         v.operand_edited.connect(self.state.set_operand)
         w.word_view.word_changed.connect(lambda word: self.state.update(word=word))
         w.history.recalled.connect(lambda f, b: self.state.update(fmt=f, bits=b))
+        w.all_formats.picked.connect(lambda f, b: self.state.update(fmt=f, bits=b))
+        w.all_formats.edit_started.connect(self.state.begin_undo_group)
+        w.all_formats.edit_finished.connect(self.state.end_undo_group)
         w.paste_box.submitted.connect(self.paste)
 
     # -- pushes (widget -> state) ---------------------------------------------------
@@ -96,6 +103,10 @@ class Controller:
         """Paste text: a state string restores the view; values fill the inspector and A, B, C."""
         box = self.win.paste_box
         try:
+            if len(text) > MAX_PASTE_CHARS:  # parsing megabytes would freeze the window
+                raise ValueError(
+                    f"too much text: {len(text):,} characters (at most {MAX_PASTE_CHARS:,}; "
+                    f"the inspector takes one value and the operands at most {MAX_OPERANDS})")
             if text.strip().startswith(STATE_PREFIX):
                 self.state.restore(InspectorState.snapshot_from_string(text))
                 box.show_result("restored the pasted state")
@@ -135,7 +146,9 @@ class Controller:
             if w.editor.fmt.name != s.fmt:
                 w.editor.set_format(s.fmt)
             w.editor.set_bits(s.bits)
-            w.value_panel.show_value(s.fmt, s.bits)
+            conv = self._d3d_conversions(s.fmt, s.bits)
+            w.value_panel.show_value(s.fmt, s.bits, conv)
+            w.all_formats.show_value(s.fmt, s.bits, conv)
             w.conversions_view.show_value(s.fmt, s.bits)
             w.history.add(s.fmt, s.bits)
             self._request_conversions(s.fmt, s.bits)
@@ -145,7 +158,29 @@ class Controller:
             w.ops_view.show_state(s)
             self._evaluate()
             w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
+        self.sync_undo_actions()
         self.last_update_s = time.perf_counter()
+
+    def sync_undo_actions(self) -> None:
+        """Enable Undo/Redo only when the state has a step to go back/forward to."""
+        undo, redo = getattr(self.win, "undo_action", None), getattr(self.win, "redo_action", None)
+        if undo is not None:
+            undo.setEnabled(self.state.can_undo())
+        if redo is not None:
+            redo.setEnabled(self.state.can_redo())
+
+    @staticmethod
+    def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
+        """(pattern, fired rules) of the value in every other format by the D3D rules, once
+        per edit for the decode panel and the all-formats panel."""
+        out = {}
+        for dst in FORMATS:
+            if dst != fmt:
+                try:
+                    out[dst] = bridge.convert_with_rules(bits, fmt, dst)
+                except ValueError:
+                    continue  # each panel shows its own message for a missing conversion
+        return out
 
     def _evaluate(self) -> None:
         s, w = self.state.snapshot, self.win
@@ -172,15 +207,17 @@ class Controller:
             s.op_format)
 
     def _request_conversions(self, fmt: str, bits: int) -> None:
+        """Ask the GPU for its render-target row; any source goes through f32 (gpu_route)."""
         gpu = self.win.gpu
-        self.win.conversions_view.show_gpu({}, "")
-        if gpu is None or not gpu.available or fmt != "f32":
-            note = ("the GPU's render-target conversion starts from f32 values"
-                    if gpu is not None and gpu.available else (gpu.message if gpu else "GPU off"))
-            self.win.conversions_view.show_gpu({}, note)
+        view = self.win.conversions_view
+        if gpu is None or not gpu.available:
+            note = gpu.message if gpu else "GPU off"
+            view.show_gpu({}, note, {d: note for d in FORMATS})
             return
-        self._conv_req = gpu.request_convert(np.asarray([bits], dtype=np.uint32), "f32",
-                                             ("f16", "f11", "f10"))
+        view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS})
+        f = get_format(fmt)
+        self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
+                                           tuple(d for d in FORMATS if d != f.name))
 
     # -- GPU ------------------------------------------------------------------------
     def attach_gpu(self, gpu: GpuRunner) -> None:
@@ -202,7 +239,10 @@ class Controller:
 
     def _gpu_captured(self, req: int, out: object) -> None:
         if req == self._conv_req:
-            self.win.conversions_view.show_gpu(out, "")
+            if isinstance(out, GpuConversions):
+                self.win.conversions_view.show_gpu(out.results, "", out.tips, out.route)
+            else:
+                self.win.conversions_view.show_gpu(out, "")
             self.conv_update_s = time.perf_counter()
             return
         if req != self._gpu_req:

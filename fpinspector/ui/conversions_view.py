@@ -98,20 +98,31 @@ class ConversionsView(QtWidgets.QWidget):
         self.table.resizeColumnsToContents()
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
 
-    def show_gpu(self, results: object, note: str) -> None:
-        """Fill the GPU row from ``{dst: patterns or error text}``; ``note`` explains gaps."""
+    def show_gpu(self, results: object, note: str, tips: dict[str, str] | None = None,
+                 route: str = "") -> None:
+        """Fill the GPU row from ``{dst: patterns or the reason there is none}``.
+
+        ``note`` explains gaps, ``tips`` says per format how its cell was obtained and
+        ``route`` (the row header's tooltip) how the hardware was reached (through f32).
+        """
         if not self._rows:
             return
         r = len(self._rows) - 1
         res = results if isinstance(results, dict) else {}
+        tips = tips or {}
+        head = self.table.verticalHeaderItem(r)
+        if head is not None:
+            head.setToolTip(route or note or "The local GPU's own conversion (render target).")
         for c, dst in enumerate(self._targets):
             got = res.get(dst)
+            tip = tips.get(dst, "")
             if isinstance(got, np.ndarray) and got.size:
                 out = int(got.reshape(-1)[0])
-                self._set(r, c, self._fmt(dst, out), "", out, dst)
+                self._set(r, c, self._fmt(dst, out), tip, out, dst)
             else:
-                self._set(r, c, "—", str(got) if got is not None else note, None)
-        self.note.setText(note)
+                why = str(got) if got is not None else (tip or note)
+                self._set(r, c, "—", why.removeprefix("—: "), None)
+        self.note.setText(note or route)
         self.table.resizeColumnsToContents()
 
     def _fmt(self, dst: str, out: int) -> str:

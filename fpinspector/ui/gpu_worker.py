@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore
 
+from .gpu_route import convert_via_f32
+
 __all__ = ["GpuRunner", "NO_GPU_PREFIX"]
 
 NO_GPU_PREFIX = "No GPU"
@@ -56,11 +58,15 @@ class _Worker(QtCore.QObject):
 
     @QtCore.Slot(int, object)
     def run_job(self, req_id: int, job: tuple) -> None:
-        """``job`` is ("capture", op, operands, fmt) or ("convert", bits, src, dst)."""
+        """``job`` is ("capture", op, operands, fmt), ("convert", bits, src, dst) or
+        ("route", bits, src, dsts): the render-target row for any source format."""
         try:
             if self._session is None:
                 raise RuntimeError("no GPU session")
-            if job[0] == "capture":
+            if job[0] == "route":  # any source format, through f32 (gpu_route)
+                _, bits, src, dsts = job
+                out = convert_via_f32(self._session, bits, src, dsts)
+            elif job[0] == "capture":
                 _, op, operands, fmt = job
                 supports = getattr(self._session, "supports", None)
                 if supports is not None and not supports(op, fmt):
@@ -140,6 +146,10 @@ class GpuRunner(QtCore.QObject):
     def request_convert(self, bits: object, src: str, dst: str | tuple[str, ...]) -> int:
         """Queue a hardware conversion (render target / sampler) of patterns ``bits``."""
         return self._queue(("convert", bits, src, dst))
+
+    def request_route(self, bits: object, src: str, dsts: tuple[str, ...]) -> int:
+        """Queue the render-target row for ``src`` patterns: through f32 (see gpu_route)."""
+        return self._queue(("route", bits, src, tuple(dsts)))
 
     def _queue(self, job: tuple) -> int:
         self._next_id += 1

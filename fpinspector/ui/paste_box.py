@@ -27,6 +27,9 @@ class PasteBox(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("paste-message")
         self.message.setWordWrap(True)
+        # never let a long message (one unbreakable garbage word) widen the window
+        self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                   QtWidgets.QSizePolicy.Policy.Preferred)
         lay = QtWidgets.QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.edit, 1)
@@ -41,8 +44,17 @@ class PasteBox(QtWidgets.QWidget):
             self.submitted.emit(text)
 
     def show_error(self, message: str) -> None:
+        """Show ``message`` inline: control characters escaped, at most a few lines long."""
         self.message.setStyleSheet("color: #c62828;")
-        self.message.setText(f"Cannot paste: {message}")
+        self.message.setText(f"Cannot paste: {_printable(message)}")
+
+    def show_pasted(self, text: str) -> None:
+        """Put clipboard text in the line (what Ctrl+V pasted); huge text is not copied in."""
+        if len(text) > self.edit.maxLength():
+            self.edit.clear()
+            self.edit.setPlaceholderText(f"(clipboard: {len(text):,} characters, too long)")
+        else:
+            self.edit.setText(text)
 
     def show_result(self, message: str) -> None:
         self.message.setStyleSheet("")
@@ -50,3 +62,16 @@ class PasteBox(QtWidgets.QWidget):
 
     def is_error(self) -> bool:
         return self.message.text().startswith("Cannot paste")
+
+
+_MAX_MESSAGE = 400
+
+
+def _printable(message: str) -> str:
+    """Escape what a label cannot show (NULs, other control bytes) and cap the length, so
+    garbage on the clipboard reads as a short, clear message."""
+    out = "".join(ch if ch.isprintable() or ch == "\n" else f"\\x{ord(ch):02x}"
+                  if ord(ch) < 0x100 else "\ufffd" for ch in message)
+    lines = out.split("\n")[:4]
+    out = "\n".join(line[:160] for line in lines)
+    return out if len(out) <= _MAX_MESSAGE else out[: _MAX_MESSAGE - 1] + "…"

@@ -63,8 +63,12 @@ class ValuePanel(QtWidgets.QWidget):
     def text(self, key: str) -> str:
         return self.labels[key].text()
 
-    def show_value(self, fmt: str, bits: int) -> None:
-        """Redraw for ``bits`` of format ``fmt`` (all numbers come from the model)."""
+    def show_value(self, fmt: str, bits: int,
+                   converted: dict[str, tuple[int, list[str]]] | None = None) -> None:
+        """Redraw for ``bits`` of format ``fmt`` (all numbers come from the model).
+
+        ``converted``: format -> (pattern, fired rules) already computed by the caller.
+        """
         f = get_format(fmt)
         arr = np.asarray(bits, dtype=f.dtype)
         s, e, m = (int(x) for x in f.fields(arr))
@@ -87,14 +91,14 @@ class ValuePanel(QtWidgets.QWidget):
         w = (f.bits + 3) // 4
         L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
         L["next down"].setText(f"0x{down:0{w}X} = {bridge.value_text(f.name, down)}")
-        self._show_others(f.name, bits)
+        self._show_others(f.name, bits, converted or {})
 
-    def _show_others(self, src: str, bits: int) -> None:
+    def _show_others(self, src: str, bits: int, converted: dict) -> None:
         names = [n for n in FORMATS if n != src]
         self.others.setRowCount(len(names))
         for row, dst in enumerate(names):
             try:
-                out, rules = bridge.convert_with_rules(bits, src, dst)
+                out, rules = converted.get(dst) or bridge.convert_with_rules(bits, src, dst)
                 d = get_format(dst)
                 cells = [dst, f"0x{out:0{(d.bits + 3) // 4}X}", bridge.value_text(dst, out),
                          ", ".join(rules)]

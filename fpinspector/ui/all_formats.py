@@ -1,0 +1,252 @@
+""""All formats" panel: the inspected value in f64, f32, f16, f11, f10 and as an R11G11B10 word.
+
+Every row is a live bit-field editor holding the inspected value converted by the D3D rules
+(``fpinspector.model.convert``, variant "d3d") with the rule IDs that fired. Editing a row
+makes that format and pattern the inspected value: the panel only emits :attr:`picked`, the
+controller writes the state (one update, so one undo step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import FORMATS, get_format
+from . import bridge
+from .bit_cells import BitCells, format_segments, r11g11b10_segments
+from .bit_editor import _blocked
+
+__all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
+
+#: Row key of the packed R11G11B10_FLOAT word.
+WORD_ROW = "r11g11b10"
+#: (channel, format, low bit, width) of the word's fields, R first (FMT-R11G11B10).
+WORD_FIELDS = (("R", "f11", 0, 11), ("G", "f11", 11, 11), ("B", "f10", 22, 10))
+_CELL_W = 13  # px per bit: the same in every row so the rows read as one table
+
+
+class _Cells(BitCells):
+    """Bit cells without the segment-label row (the colours carry it): compact rows."""
+
+    HEADER = 0
+    FOOTER = 12
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        return QtCore.QSize(self._width * _CELL_W + 2, 20 + self.FOOTER)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+        return QtCore.QSize(self._width * 9 + 2, 18 + self.FOOTER)
+
+
+class FormatRow(QtCore.QObject):
+    """One compact editor: name, bit cells, hex, value and the fired rules of the conversion;
+    its widgets sit in one row of the panel's grid so the columns line up.
+
+    Signals
+    -------
+    edited(object) : the row's new pattern (int) from a bit, the hex or the value field.
+    edit_started(), edit_finished() : around a click-drag over the cells.
+    """
+
+    edited = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+
+    def __init__(self, key: str, width: int, segments, parent=None) -> None:
+        super().__init__(parent)
+        # widgets are reparented to the panel when placed in its grid
+        self.key = key
+        self.width_bits = width
+        self._bits = -1
+        self.shown = -1  # the pattern last set from the state (set_row)
+        self.name = QtWidgets.QLabel(f"<b>{key}</b>")
+        self.name.setFixedWidth(78)
+        self.cells = _Cells(width, [replace(s, label="") for s in segments])
+        self.cells.setMaximumWidth(width * _CELL_W + 2)
+        self.hex_edit = QtWidgets.QLineEdit()
+        self.hex_edit.setFixedWidth(150)
+        self.hex_edit.setToolTip("The pattern in hexadecimal; type one and press Enter to "
+                                 "inspect it.")
+        self.value_edit = QtWidgets.QLineEdit()
+        self.value_edit.setMinimumWidth(120)
+        self.rules = QtWidgets.QLabel()
+        self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.rules.setMinimumWidth(140)
+        self.cells.bits_changed.connect(self._emit)
+        self.cells.edit_started.connect(self.edit_started)
+        self.cells.edit_finished.connect(self.edit_finished)
+        self.hex_edit.editingFinished.connect(self._push_hex)
+
+    def place(self, grid: QtWidgets.QGridLayout, r: int) -> None:
+        """Put the row's widgets into row ``r`` of ``grid``."""
+        grid.addWidget(self.name, r, 0)
+        grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
+        grid.addWidget(self.hex_edit, r, 2)
+        grid.addWidget(self.value_edit, r, 3)
+        grid.addWidget(self.rules, r, 4)
+
+    def bits(self) -> int:
+        return self._bits
+
+    def set_row(self, bits: int, value: str, rules: str, tip: str = "") -> None:
+        """Show a pattern, its value text and rules without emitting (no echo loops)."""
+        bits = int(bits)
+        self._bits = self.shown = bits
+        self.cells.set_bits(bits)
+        with _blocked(self.hex_edit, self.value_edit):
+            self.hex_edit.setText(f"0x{bits:0{(self.width_bits + 3) // 4}X}")
+            self.hex_edit.setStyleSheet("")
+            self.value_edit.setText(value)
+            self.value_edit.setCursorPosition(0)
+        self.rules.setText(rules)
+        self.rules.setToolTip(tip or rules)
+
+    def _emit(self, bits: int) -> None:
+        self._bits = int(bits)
+        self.edited.emit(int(bits))
+
+    def _push_hex(self) -> None:
+        text = self.hex_edit.text().strip().lower().replace("_", "").removeprefix("0x")
+        try:
+            value = int(text, 16)
+            if value >> self.width_bits:
+                raise ValueError
+        except ValueError:
+            self.hex_edit.setStyleSheet("color: #c62828;")
+            self.hex_edit.setToolTip(f"not a {self.width_bits}-bit hex pattern: {text[:40]!r}")
+            return
+        if value != self._bits:
+            self._emit(value)
+
+
+class AllFormatsPanel(QtWidgets.QWidget):
+    """The inspected value in every format at once, each row editable.
+
+    Signals
+    -------
+    picked(str, object) : a row was edited: (format name, pattern) to inspect.
+    edit_started(), edit_finished() : around a drag over any row's cells (one undo step).
+    """
+
+    picked = QtCore.Signal(str, object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: dict[str, FormatRow] = {}
+        lay = QtWidgets.QGridLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setHorizontalSpacing(6)
+        lay.setVerticalSpacing(1)
+        lay.setColumnStretch(3, 2)
+        lay.setColumnStretch(4, 3)
+        for name, f in FORMATS.items():
+            row = FormatRow(name, f.bits, format_segments(f))
+            row.value_edit.setToolTip(
+                f"The inspected value converted to {name} by the D3D rules; type a number "
+                "and press Enter to inspect it in this format.")
+            row.value_edit.editingFinished.connect(lambda r=row: self._push_value(r))
+            row.edited.connect(lambda b, n=name: self.picked.emit(n, int(b)))
+            self._add(lay, row)
+        word = FormatRow(WORD_ROW, 32, r11g11b10_segments())
+        word.name.setText("<b>R11G11B10</b>")
+        word.name.setToolTip("The inspected value written to all three channels of an "
+                             "R11G11B10_FLOAT render target (FMT-R11G11B10): R and G are f11 "
+                             "(bits 10-0, 21-11), B is f10 (bits 31-22).")
+        word.cells.setToolTip(word.name.toolTip() + " Editing a field inspects that field "
+                              "(f11 for R/G, f10 for B).")
+        word.value_edit.setReadOnly(True)
+        word.value_edit.setToolTip("The three fields' values: R, G (f11) and B (f10).")
+        word.edited.connect(self._push_word)
+        self._add(lay, word)
+        self._src = ""
+        self._src_bits = -1
+
+    def _add(self, lay: QtWidgets.QGridLayout, row: FormatRow) -> None:
+        row.edit_started.connect(self.edit_started)
+        row.edit_finished.connect(self.edit_finished)
+        row.setParent(self)
+        row.place(lay, len(self.rows))
+        self.rows[row.key] = row
+
+    # -- state -> rows --------------------------------------------------------------
+    def show_value(self, src: str, bits: int,
+                   converted: dict[str, tuple[int, list[str]]] | None = None) -> None:
+        """Show (src, bits) in every format by the D3D conversion.
+
+        ``converted`` maps format -> (pattern, fired rule IDs) when the caller already has
+        them (the decode panel asks the same question); missing ones are converted here.
+        """
+        src, bits = get_format(src).name, int(bits)
+        self._src, self._src_bits = src, bits
+        conv = dict(converted or {})
+        for name, row in self.rows.items():
+            if name == WORD_ROW:
+                continue
+            row.name.setStyleSheet("text-decoration: underline;" if name == src else "")
+            if name == src:
+                row.set_row(bits, bridge.value_text(name, bits), "inspected value",
+                            f"The inspected {name} pattern itself.")
+                continue
+            try:
+                out, rules = conv[name] if name in conv else bridge.convert_with_rules(
+                    bits, src, name)
+            except ValueError as exc:
+                row.set_row(0, "—", "no conversion", str(exc))
+                continue
+            conv[name] = (out, rules)
+            text = ", ".join(rules) or "exact (no rule fired)"
+            row.set_row(out, bridge.value_text(name, out), text,
+                        f"{src} → {name} by the D3D conversion rules: " + text)
+        self._show_word(src, bits, conv)
+
+    def _show_word(self, src: str, bits: int, conv: dict) -> None:
+        row = self.rows[WORD_ROW]
+        pack = bridge.optional("fpinspector.model.packed", "pack_r11g11b10")
+        fields = {}
+        for fmt in ("f11", "f10"):
+            fields[fmt] = (bits, []) if fmt == src else conv.get(fmt)
+        if pack is None or fields["f11"] is None or fields["f10"] is None:
+            row.set_row(0, "—", "", bridge.missing_note("the packed-format model"))
+            return
+        (r, r_rules), (b, b_rules) = fields["f11"], fields["f10"]
+        word = int(pack(np.uint16(r), np.uint16(r), np.uint16(b)))
+        rules = sorted(set(r_rules) | set(b_rules))
+        text = ", ".join(rules) or ("inspected value" if src in ("f11", "f10") else "exact")
+        row.set_row(word, f"R=G={bridge.value_text('f11', r)}, B={bridge.value_text('f10', b)}",
+                    text, "R, G: " + (", ".join(r_rules) or "none") + "; B: "
+                    + (", ".join(b_rules) or "none"))
+
+    # -- rows -> state --------------------------------------------------------------
+    def _push_value(self, row: FormatRow) -> None:
+        text = row.value_edit.text()
+        if text == bridge.value_text(row.key, row.bits()):
+            return
+        try:
+            bits = bridge.encode_text(row.key, text)
+        except ValueError as exc:
+            row.value_edit.setToolTip(f"cannot read {text[:60]!r}: {exc}")
+            row.value_edit.setStyleSheet("color: #c62828;")
+            return
+        row.value_edit.setStyleSheet("")
+        self.picked.emit(row.key, int(bits))
+
+    def _push_word(self, word: int) -> None:
+        """An edited word inspects the field that changed (R first when several did)."""
+        prev = self.rows[WORD_ROW].shown
+        for _ch, fmt, lo, width in WORD_FIELDS:
+            mask = ((1 << width) - 1) << lo
+            if (word ^ prev) & mask:
+                self.picked.emit(fmt, (word & mask) >> lo)
+                return
+
+    def word_field(self, channel: str) -> int:
+        """The pattern in field ``channel`` ("R", "G" or "B") of the word row."""
+        w = self.rows[WORD_ROW].bits()
+        for ch, _fmt, lo, width in WORD_FIELDS:
+            if ch == channel:
+                return (w >> lo) & ((1 << width) - 1)
+        raise ValueError(f"no channel {channel!r}; choose R, G or B")

@@ -1,0 +1,107 @@
+"""How the "this GPU (render target)" row reaches each target format from any inspected format.
+
+The hardware conversions start from f32: a render target stores an f32 shader output as
+f16/f11/f10, and a texture sample turns f16/f11/f10 into f32 (``GpuSession.convert`` paths
+"render" and "sample"). So the row converts *through f32*:
+
+* f32 source: render target f32 -> f16 / f11 / f10;
+* f16 / f11 / f10 source: sample it to f32 on the GPU, then render that f32 to the others;
+* f64 source: no GPU format holds f64, so the model's D3D f64 -> f32 (CONV-DTOF) makes the
+  f32 the hardware starts from; the f32 cell itself stays "—" (it is the model's, not the GPU's).
+
+No Qt here: the GPU worker thread calls :func:`convert_via_f32` with the session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..model.formats import get_format
+
+__all__ = ["GpuConversions", "SAMPLED", "RENDERED", "convert_via_f32"]
+
+#: Formats the GPU can sample into f32 (texelFetch of a r16f / r11g11b10f texture).
+SAMPLED = ("f16", "f11", "f10")
+#: Formats an f32 shader output can be rendered into.
+RENDERED = ("f16", "f11", "f10")
+NO_F64 = "—: no render target or texture format holds f64, so the GPU has no f64 result"
+
+
+@dataclass
+class GpuConversions:
+    """The GPU row: per target format a result pattern (ndarray) or the reason there is none
+    (str), a tooltip saying how each one was obtained, and the route in one line."""
+
+    results: dict[str, Any] = field(default_factory=dict)
+    tips: dict[str, str] = field(default_factory=dict)
+    route: str = ""
+
+
+def _err(exc: BaseException) -> str:
+    return str(getattr(exc, "message", None) or exc) or type(exc).__name__
+
+
+def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) -> GpuConversions:
+    """Convert patterns ``bits`` of ``src`` to each of ``dsts`` on the GPU, through f32.
+
+    Parameters
+    ----------
+    session : GpuSession (or anything with ``convert(bits, src, dst)``)
+    bits : array of ``src`` patterns
+    src : inspected format name
+    dsts : target format names (``src`` itself is skipped)
+
+    Returns
+    -------
+    GpuConversions
+        A failing step becomes the reason text of the cells that need it, never an exception.
+    """
+    src = get_format(src).name
+    a = np.asarray(bits, dtype=get_format(src).dtype)
+    out = GpuConversions()
+    if src == "f32":
+        x, start = a, "the inspected f32"
+        out.route = "render target: f32 shader output stored as f16 / f11 / f10"
+    elif src in SAMPLED:
+        start = f"the GPU's sample of the {src} texture as f32"
+        out.route = (f"through f32: a {src} texture sampled to f32 on the GPU, then rendered "
+                     "to f16 / f11 / f10 render targets")
+        try:
+            x = np.asarray(session.convert(a, src, "f32")).astype(np.uint32)
+        except Exception as exc:  # noqa: BLE001 - shown in the cells
+            x, start = None, f"sampling {src} → f32 failed: {_err(exc)}"
+        if "f32" in dsts:
+            out.results["f32"] = x if x is not None else start
+            out.tips["f32"] = f"texture sample ({src} texture read as f32 by texelFetch)"
+    elif src == "f64":
+        from ..model.convert import convert
+
+        x = np.asarray(convert(a, "f64", "f32", "d3d").bits).astype(np.uint32)
+        start = (f"the model's D3D f64 → f32 (CONV-DTOF) pattern 0x{int(x.reshape(-1)[0]):08X}, "
+                 "as no GPU format holds f64")
+        out.route = ("through f32: f64 → f32 by the model's D3D rule (CONV-DTOF; no GPU format "
+                     "holds f64), then f32 rendered to f16 / f11 / f10 render targets")
+        if "f32" in dsts:
+            out.results["f32"] = ("—: the f32 step is the model's CONV-DTOF, not the GPU "
+                                  "(no texture or render target holds f64)")
+            out.tips["f32"] = out.results["f32"]
+    else:  # pragma: no cover - every format is handled above
+        raise ValueError(f"no GPU route from {src}")
+    for dst in dsts:
+        if dst == src or dst in out.results:
+            continue
+        if dst == "f64":
+            out.results[dst] = NO_F64
+        elif x is None:
+            out.results[dst] = start
+        else:
+            try:
+                out.results[dst] = np.asarray(session.convert(x, "f32", dst))
+            except Exception as exc:  # noqa: BLE001 - one target missing is not fatal
+                out.results[dst] = f"—: {_err(exc)}"
+        out.tips[dst] = (f"render target f32 → {dst}, starting from {start}"
+                         if dst != "f64" else NO_F64)
+    return out
