@@ -311,3 +311,12 @@ def test_encode_decode_round_trip_every_class(fmt):
     assert np.array_equal(fmt.encode(fmt.decode(p)).astype(np.uint64), p)
     nan = fmt.encode(np.array([np.nan]))
     assert bool(fmt.is_nan(nan)[0])
+
+
+@pytest.mark.parametrize("rnd", ROUNDINGS)
+def test_encode_f64_any_rounding_is_the_float64_pattern(rnd):
+    """FMT-F64: every float64 is exact in f64, so every rounding returns its struct pattern."""
+    xs = [-1.5, 2.0, -0.0, 0.0, 5e-324, -5e-324, 1.7976931348623157e308, -math.inf]
+    got = F64.encode(np.array(xs), rounding=rnd)
+    want = [struct.unpack("<Q", struct.pack("<d", x))[0] for x in xs]
+    assert [int(g) for g in got] == want
