@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..model.describe import describe, shortest_decimal
+from ..model.describe import describe, display_decimal, shortest_decimal
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
 
@@ -41,3 +41,8 @@ def hex_of(bits: int, fmt: str) -> str:
 
 def shortest_of(bits: int, fmt: str) -> str:
     return shortest_decimal(int(bits), fmt)
+
+
+def display_of(bits: int, fmt: str) -> str:
+    """Exact value when short, else shortest round trip: what text output shows."""
+    return display_decimal(int(bits), fmt)

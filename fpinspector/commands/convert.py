@@ -10,7 +10,7 @@ from typing import Any
 from ..model.convert import VARIANTS, convert
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, gather_text, input_dict, short
+from ._readout import SCHEMA_VERSION, display_of, gather_text, input_dict, short
 
 NAME = "convert"
 HELP = "convert values into another format (d3d rules by default, or a vendor variant)"
@@ -45,11 +45,11 @@ def _record(v, dst: str, variants: list[str]) -> dict[str, Any]:
 
 def _text(d: dict[str, Any]) -> str:
     src = d["from"]
-    lines = [f"{src['hex']} {src['format']} ({src['shortest']}) -> {d['to']}"
+    lines = [f"{src['hex']} {src['format']} ({display_of(src['bits'], src['format'])}) -> {d['to']}"
              f"   (from {d['input']['text']!r})"]
     for r in d["results"]:
         rules = f"  [{', '.join(r['rules'])}]" if r["rules"] else ""
-        lines.append(f"  {r['variant']:<12} {r['hex']:<18}  {r['shortest']:<14} "
+        lines.append(f"  {r['variant']:<12} {r['hex']:<18}  {display_of(r['bits'], d['to']):<14} "
                      f"{r['class']}{rules}")
     if len(d["results"]) == 1:
         lines += [f"    {s}" for s in d["results"][0]["explain"]]

@@ -10,7 +10,7 @@ from ..model.convert import VARIANTS, convert
 from ..model.describe import describe
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, gather_text, hex_of, input_dict, shortest_of
+from ._readout import SCHEMA_VERSION, display_of, gather_text, hex_of, input_dict, shortest_of
 
 NAME = "decode"
 HELP = ("describe values: class, fields, exact decimal, shortest, hex float, neighbours, ULP, "
@@ -71,13 +71,13 @@ def _text(d: dict[str, Any]) -> str:
         f"  exact      {d['exact']}",
         f"  shortest   {d['shortest']}",
         f"  hex float  {d['hex_float']}",
-        f"  next up    {d['next_up_hex']}  {shortest_of(d['next_up'], fmt.name)}",
-        f"  next down  {d['next_down_hex']}  {shortest_of(d['next_down'], fmt.name)}",
+        f"  next up    {d['next_up_hex']}  {display_of(d['next_up'], fmt.name)}",
+        f"  next down  {d['next_down_hex']}  {display_of(d['next_down'], fmt.name)}",
         f"  ulp        {d['ulp']}",
     ]
     for dst, r in d["as"].items():
         rules = f"  [{', '.join(r['rules'])}]" if r["rules"] else ""
-        lines.append(f"  as {dst:<4} ({d['variant']})  {r['hex']:<18}  {r['shortest']}{rules}")
+        lines.append(f"  as {dst:<4} ({d['variant']})  {r['hex']:<18}  {display_of(r['bits'], dst)}{rules}")
     return "\n".join(lines)
 
 

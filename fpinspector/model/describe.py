@@ -22,6 +22,7 @@ __all__ = [
     "describe",
     "exact_decimal",
     "shortest_decimal",
+    "display_decimal",
     "hex_float",
     "format_limits",
     "to_c_literal",
@@ -142,6 +143,20 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
             best = min(ok, key=lambda c: (abs(c - exact), c))
             return _plain(best)
     raise AssertionError("no round-trip decimal found")  # pragma: no cover
+
+
+def display_decimal(bits: int, fmt: str | FloatFormat, max_digits: int = 17) -> str:
+    """The value as a person should read it in a table: exact when that is short.
+
+    The shortest round-trip decimal can be a different number (f16 0x7BFF reads back from
+    "65500" but is 65504); so the exact expansion is shown whenever it has at most
+    ``max_digits`` significant digits, and the shortest round-trip decimal otherwise.
+    """
+    exact = exact_decimal(bits, fmt)
+    sig = exact.lstrip("-").replace(".", "").strip("0")
+    if exact.endswith(("inf", "nan")) or len(sig) > max_digits:
+        return shortest_decimal(bits, fmt)
+    return exact if "." in exact else exact + ".0"
 
 
 def _plain(d: Decimal) -> str:

@@ -252,3 +252,16 @@ def test_values_between_f64_across_zero_matches_nextafter():
         if x == 0:
             x = 0.0  # -0 and +0 are one point
     assert got == want
+
+
+def test_display_decimal_is_exact_when_short_else_shortest():
+    """f16 max finite is 65504 (shortest round trip '65500' is another number); 0.1f stays 0.1."""
+    from fractions import Fraction
+
+    from fpinspector.model.describe import display_decimal
+
+    assert display_decimal(0x7BFF, "f16") == "65504.0"
+    assert Fraction(display_decimal(0x7BFF, "f16")) == FORMATS["f16"].exact_value(0x7BFF)
+    assert display_decimal(0x3DCCCCCD, "f32") == "0.1"  # exact has 27 digits: shortest
+    assert display_decimal(0x0001, "f16") == "0.000000059604644775390625"
+    assert display_decimal(0x7C00, "f16") == "inf"
