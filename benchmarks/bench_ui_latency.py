@@ -3,7 +3,8 @@
 Toggles bits through the real widgets (QTest mouse clicks on the bit cells) and reports the
 median and p95 time from the click to:
 
-* every synchronous view updated (editor, decode, conversions, operations, why, distance);
+* every synchronous view updated (editor, all-formats panel, decode, conversions, operations,
+  why, distance);
 * the same plus the repaints delivered (offscreen or Xvfb backing store);
 * the GPU's part shown too: for the inspected value the render-target conversions row, for
   an operand the op's capture (one capture on the worker thread, llvmpipe here).
@@ -32,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 #: inspector = a bit of the inspected value; operand = a bit of operand A of the op.
 #: (sync) views updated; +paint: their repaints delivered; +gpu: the GPU's part shown and
 #: everything painted (the end-to-end figure).
-KEYS = ("inspector", "inspector+paint", "inspector+gpu", "operand", "operand+paint",
-        "operand+gpu")
+KEYS = ("inspector", "inspector+paint", "inspector+gpu", "all-formats row",
+        "all-formats row+paint", "operand", "operand+paint", "operand+gpu")
 
 _START_SCRIPT = r"""
 import sys, time
@@ -134,6 +135,21 @@ def edit_latency(n: int) -> dict[str, list[float]]:
                 wait_until("conv_update_s", before)
                 app.processEvents()  # and painted
                 out["inspector+gpu"].append(time.perf_counter() - t0)
+            # 1b) a bit of the f16 row of the All formats panel: the inspected value becomes
+            # that f16 pattern (format switch + every view), then back to f32 (not timed)
+            row = win.all_formats.rows["f16"].cells
+            prev = win.state.snapshot
+            pos = row.cell_rect(bit % 16).center().toPoint()
+            bridge._shortest.cache_clear()
+            t0 = time.perf_counter()
+            QtTest.QTest.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=pos)
+            out["all-formats row"].append(win.ctl.last_update_s - t0)
+            app.processEvents()
+            out["all-formats row+paint"].append(time.perf_counter() - t0)
+            win.state.update(fmt=prev.fmt, bits=prev.bits)
+            app.processEvents()
+            if gpu_ok:
+                wait_until("conv_update_s", win.ctl.conv_update_s)
             # 2) a bit of operand A: model result, window, rules, why (+ one GPU capture)
             ed = win.ops_view.editors[0].cells
             pos = ed.cell_rect(bit).center().toPoint()

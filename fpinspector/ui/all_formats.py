@@ -74,6 +74,9 @@ class FormatRow(QtCore.QObject):
         self.rules = QtWidgets.QLabel()
         self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.rules.setMinimumWidth(140)
+        # new rule text must not re-layout the panel on every edit (latency)
+        self.rules.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                 QtWidgets.QSizePolicy.Policy.Preferred)
         self.cells.bits_changed.connect(self._emit)
         self.cells.edit_started.connect(self.edit_started)
         self.cells.edit_finished.connect(self.edit_finished)
@@ -97,7 +100,8 @@ class FormatRow(QtCore.QObject):
         self.cells.set_bits(bits)
         with _blocked(self.hex_edit, self.value_edit):
             self.hex_edit.setText(f"0x{bits:0{(self.width_bits + 3) // 4}X}")
-            self.hex_edit.setStyleSheet("")
+            if self.hex_edit.styleSheet():  # (re)styling costs a repolish: only when needed
+                self.hex_edit.setStyleSheet("")
             self.value_edit.setText(value)
             self.value_edit.setCursorPosition(0)
         self.rules.setText(rules)
@@ -181,12 +185,12 @@ class AllFormatsPanel(QtWidgets.QWidget):
         them (the decode panel asks the same question); missing ones are converted here.
         """
         src, bits = get_format(src).name, int(bits)
-        self._src, self._src_bits = src, bits
         conv = dict(converted or {})
         for name, row in self.rows.items():
             if name == WORD_ROW:
                 continue
-            row.name.setStyleSheet("text-decoration: underline;" if name == src else "")
+            if src != self._src:  # underline the inspected format's name
+                row.name.setStyleSheet("text-decoration: underline;" if name == src else "")
             if name == src:
                 row.set_row(bits, bridge.value_text(name, bits), "inspected value",
                             f"The inspected {name} pattern itself.")
@@ -201,6 +205,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
             text = ", ".join(rules) or "exact (no rule fired)"
             row.set_row(out, bridge.value_text(name, out), text,
                         f"{src} → {name} by the D3D conversion rules: " + text)
+        self._src, self._src_bits = src, bits
         self._show_word(src, bits, conv)
 
     def _show_word(self, src: str, bits: int, conv: dict) -> None:
@@ -231,7 +236,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
             row.value_edit.setToolTip(f"cannot read {text[:60]!r}: {exc}")
             row.value_edit.setStyleSheet("color: #c62828;")
             return
-        row.value_edit.setStyleSheet("")
+        if row.value_edit.styleSheet():
+            row.value_edit.setStyleSheet("")
         self.picked.emit(row.key, int(bits))
 
     def _push_word(self, word: int) -> None:

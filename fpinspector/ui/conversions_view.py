@@ -123,7 +123,8 @@ class ConversionsView(QtWidgets.QWidget):
                 why = str(got) if got is not None else (tip or note)
                 self._set(r, c, "—", why.removeprefix("—: "), None)
         self.note.setText(note or route)
-        self.table.resizeColumnsToContents()
+        if any(isinstance(v, np.ndarray) for v in res.values()):  # "—" never widens a column
+            self.table.resizeColumnsToContents()
 
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4
