@@ -81,19 +81,26 @@ def _pattern_hex(b: int, fmt: FloatFormat) -> str:
     return f"0x{b:0{_hex_digits(fmt)}X}"
 
 
+def _value_of(bits: Any, f: FloatFormat) -> tuple[int, bool, Any, str]:
+    """(pattern, sign, exact value, text for NaN/INF or "") shared by the decimal writers."""
+    b = _one(bits, f)
+    neg = bool(f.signed and (b >> (f.bits - 1)) & 1)
+    v = f.exact_value(b)
+    special = ""
+    if isinstance(v, float):
+        special = ("-nan" if neg else "nan") if v != v else ("-inf" if v < 0 else "inf")
+    return b, neg, v, special
+
+
 def exact_decimal(bits: int, fmt: str | FloatFormat) -> str:
     """The pattern's value written out in full in positional decimal (``inf``, ``nan`` too).
 
     Why exact: v = n / 2^k has the finite expansion n * 5^k / 10^k; integers only.
     """
     f = get_format(fmt)
-    b = _one(bits, f)
-    neg = f.signed and (b >> (f.bits - 1)) & 1
-    v = f.exact_value(b)
-    if isinstance(v, float):
-        if v != v:
-            return "-nan" if neg else "nan"
-        return "-inf" if v < 0 else "inf"
+    b, neg, v, special = _value_of(bits, f)
+    if special:
+        return special
     a = abs(v)
     k = a.denominator.bit_length() - 1  # denominator is a power of two
     digits = str(a.numerator * 5**k)
@@ -120,13 +127,9 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
     below and above the value (the rounding interval is lopsided at powers of two).
     """
     f = get_format(fmt)
-    b = _one(bits, f)
-    neg = f.signed and (b >> (f.bits - 1)) & 1
-    v = f.exact_value(b)
-    if isinstance(v, float):
-        if v != v:
-            return "-nan" if neg else "nan"
-        return "-inf" if v < 0 else "inf"
+    b, neg, v, special = _value_of(bits, f)
+    if special:
+        return special
     if v == 0:
         return "-0.0" if neg else "0.0"
     if f.bits == 64:
