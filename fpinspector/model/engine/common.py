@@ -21,7 +21,7 @@ def load(ctx: Ctx, operands: list[np.ndarray]) -> tuple[list[np.ndarray], list[n
         with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
             v = ctx.fmt.decode(b)
         if ctx.flush:
-            den = ctx.fmt.is_denormal(b)
+            den = grid.is_den(b, ctx.fmt)
             v = np.where(den, np.copysign(0.0, v), v)
         else:
             den = np.zeros(v.shape, dtype=bool)
@@ -47,7 +47,7 @@ def round_model(parts: Parts, ctx: Ctx) -> None:
     parts.unrounded = bits
     nan = np.isnan(parts.hi)
     if ctx.flush:
-        den = fmt.is_denormal(bits)
+        den = grid.is_den(bits, fmt)
         parts.ftz_out = den
         parts.fire("F32-FTZ", den)
         bits = grid.flush_pat(bits, fmt)

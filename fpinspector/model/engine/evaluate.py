@@ -293,7 +293,7 @@ def parts_allowed(p: Parts, obs: np.ndarray, idx: np.ndarray | None = None) -> n
     k = grid.to_key(obs, fmt)
     ok = (k >= sel(p.klo)) & (k <= sel(p.khi))
     if p.deny_denorm:
-        ok &= ~fmt.is_denormal(obs)
+        ok &= ~grid.is_den(obs, fmt)
     ok |= sel(p.nan_ok) & fmt.is_nan(obs)
     for kind, x, y in p.extras:
         if kind == "pat":

@@ -21,6 +21,7 @@ __all__ = [
     "floor_pat",
     "ceil_pat",
     "flush_pat",
+    "is_den",
     "values",
     "ulp_at",
     "window_keys",
@@ -56,8 +57,36 @@ def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, np.where(np.isfinite(e) & np.isfinite(p), e, 0.0)
 
 
+def _native(fmt: FloatFormat) -> tuple | None:
+    """(unsigned, signed) storage dtypes when keys can be made with one xor (f16/f32/f64)."""
+    if not fmt.signed or (fmt.bits, fmt.exp_bits) not in ((16, 5), (32, 8), (64, 11)):
+        return None
+    return {16: (np.uint16, np.int16), 32: (np.uint32, np.int32), 64: (np.uint64, np.int64)}[
+        fmt.bits]
+
+
+def _xor_key(s: np.ndarray, bits: int) -> np.ndarray:
+    """Sign-magnitude <-> ordered key in the signed storage type: an involution.
+
+    Why: for a negative pattern 1|m read as signed, ``x ^ (2^(B-1) - 1)`` is ``-m - 1``,
+    so one arithmetic shift, one and and one xor replace the uint64 widening and where.
+    """
+    t = s >> (bits - 1)
+    t &= s.dtype.type((1 << (bits - 1)) - 1)
+    t ^= s
+    return t
+
+
 def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Map patterns to int64 keys ordered like their values, with -0 just below +0."""
+    nat = _native(fmt)
+    if nat is not None:
+        s = np.asarray(pat).astype(nat[0], copy=False).view(nat[1])
+        return _xor_key(s, fmt.bits).astype(np.int64, copy=False)
+    return _to_key_generic(pat, fmt)
+
+
+def _to_key_generic(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     p = np.asarray(pat).astype(np.uint64)
     mag = (p & np.uint64(fmt.mask & ~fmt.sign_mask)).astype(np.int64)
     if not fmt.signed:
@@ -68,11 +97,34 @@ def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
 
 def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Inverse of :func:`to_key`."""
+    nat = _native(fmt)
+    if nat is not None:
+        s = np.asarray(key, dtype=np.int64).astype(nat[1])
+        return _xor_key(s, fmt.bits).view(nat[0])
+    return _from_key_generic(key, fmt)
+
+
+def _from_key_generic(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     k = np.asarray(key, dtype=np.int64)
     neg = k < 0
     mag = np.where(neg, -k - 1, k).astype(np.uint64)
     out = np.where(neg, mag | np.uint64(fmt.sign_mask), mag)
     return out.astype(fmt.dtype)
+
+
+def is_den(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Denormal patterns (same as ``fmt.is_denormal``) in two storage-width passes.
+
+    Why: ``(p << 1) - 1`` wraps zero to the top, so one unsigned compare finds
+    0 < magnitude < 2^frac_bits without widening to uint64.
+    """
+    p = np.asarray(pat)
+    if p.dtype != fmt.dtype or fmt.bits not in (16, 32, 64) or not fmt.signed:
+        return fmt.is_denormal(p)
+    dt = fmt.dtype.type
+    t = p << dt(1)
+    t -= dt(1)
+    return t < dt((1 << (fmt.frac_bits + 1)) - 1)
 
 
 def values(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
@@ -83,8 +135,8 @@ def values(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
 def flush_pat(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """F32-FTZ: denormal patterns become the zero of the same sign."""
     p = np.asarray(pat).astype(fmt.dtype)
-    den = fmt.is_denormal(p)
-    return np.where(den, p & fmt.dtype.type(fmt.sign_mask), p).astype(fmt.dtype)
+    den = is_den(p, fmt)
+    return np.where(den, p & fmt.dtype.type(fmt.sign_mask), p)
 
 
 def _encode(x: np.ndarray, fmt: FloatFormat, rnd: str, ovf: str) -> np.ndarray:
@@ -183,6 +235,34 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     spacing of the top binade. NaN gives NaN.
     """
     hi = np.asarray(hi, dtype=np.float64)
+    if fmt.frac_bits - fmt.minexp <= 1022 and hi.ndim:  # f32, f16: no float64 denormal ULP
+        return _ulp_at_bits(hi, lo, fmt)
+    return _ulp_at_generic(hi, lo, fmt)
+
+
+def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """:func:`ulp_at` from the float64 exponent field, building 2^(k-F) from its bits.
+
+    Why: frexp/ldexp/np.where chains cost ~10 float64 passes; this is int64 shifts and
+    one clip. Same results as the generic version (INF maps to k = -1 like frexp(inf)).
+    """
+    u = np.ascontiguousarray(hi).view(np.int64)
+    e = (u >> 52) & 0x7FF
+    k = e - 1023
+    mant0 = (u & ((1 << 52) - 1)) == 0
+    with np.errstate(invalid="ignore"):
+        below = mant0 & (e != 0) & (e != 0x7FF) & (np.asarray(lo) * np.sign(hi) < 0)
+    k -= below
+    k[(e == 0x7FF) & mant0] = -1  # frexp(inf) gives exponent 0
+    np.clip(k, fmt.minexp, fmt.maxexp - 1, out=k)  # zero and float64 denormals: minexp
+    k += 1023 - fmt.frac_bits
+    k <<= 52
+    out = k.view(np.float64)
+    out[(e == 0x7FF) & ~mant0] = np.nan
+    return out
+
+
+def _ulp_at_generic(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     a = np.abs(hi)
     _, e = np.frexp(a)
     k = e.astype(np.int64) - 1

@@ -74,9 +74,9 @@ def _denorm_rules(parts: Parts, ctx: Ctx, operands: list[np.ndarray]) -> None:
     rule = {"f16": "F16-DENORM", "f64": "F64-DENORM"}.get(ctx.fmt.name)
     if rule is None or ctx.rules == "ieee754":
         return
-    m = ctx.fmt.is_denormal(parts.bits)
+    m = grid.is_den(parts.bits, ctx.fmt)
     for b in operands:
-        m = m | ctx.fmt.is_denormal(b)
+        m = m | grid.is_den(b, ctx.fmt)
     parts.fire(rule, m)
 
 
