@@ -31,13 +31,13 @@ class _Cells(BitCells):
     """Bit cells without the segment-label row (the colours carry it): compact rows."""
 
     HEADER = 0
-    FOOTER = 12
+    FOOTER = 11
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
-        return QtCore.QSize(self._width * _CELL_W + 2, 20 + self.FOOTER)
+        return QtCore.QSize(self._width * _CELL_W + 2, 18 + self.FOOTER)
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
-        return QtCore.QSize(self._width * 9 + 2, 18 + self.FOOTER)
+        return QtCore.QSize(self._width * 9 + 2, 17 + self.FOOTER)
 
 
 class FormatRow(QtCore.QObject):
@@ -189,8 +189,9 @@ class AllFormatsPanel(QtWidgets.QWidget):
         for name, row in self.rows.items():
             if name == WORD_ROW:
                 continue
-            if src != self._src:  # underline the inspected format's name
-                row.name.setStyleSheet("text-decoration: underline;" if name == src else "")
+            if src != self._src:  # underline the inspected format's name (rich text: a
+                # style sheet would pin the label's colours against palette changes)
+                row.name.setText(f"<b><u>{name}</u></b>" if name == src else f"<b>{name}</b>")
             if name == src:
                 row.set_row(bits, bridge.value_text(name, bits), "inspected value",
                             f"The inspected {name} pattern itself.")

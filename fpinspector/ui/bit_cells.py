@@ -156,10 +156,17 @@ class BitCells(QtWidgets.QWidget):
             p.drawText(r, center, "1" if bits >> bit & 1 else "0")
         p.setFont(small)
         edges = {b for seg in self._segments for b in (seg.hi, seg.lo)}
-        for bit, r in enumerate(rects):
+        fm = p.fontMetrics()
+        last_right = -1e9  # numbers left to right; one that would touch the last is skipped
+        for bit in range(self._width - 1, -1, -1):
             if bit % every == 0 or bit in edges:
+                r, label = rects[bit], str(bit)
+                half = fm.horizontalAdvance(label) / 2 + 1
+                if r.center().x() - half < last_right:
+                    continue
+                last_right = r.center().x() + half
                 nr = QtCore.QRectF(r.left() - 4, r.bottom(), r.width() + 8, self.FOOTER)
-                p.drawText(nr, center, str(bit))
+                p.drawText(nr, center, label)
         if self._diff:
             p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
             p.drawRects([rects[b].adjusted(1.5, 1.5, -1.5, -1.5)

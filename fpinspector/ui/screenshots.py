@@ -49,7 +49,12 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         win.ctl.paste(win.paste_box.edit.text())
         win.ops_view.op_combo.setCurrentText("mul")
         win.docks["why"].raise_()
+        _show_results(win)
         shot("main-mul-denormal.png")
+        # 1b. every format at once: a value that saturates f16 (CONV-F2F-SAT) and clamps to 0
+        # in the unsigned f11/f10 (F11-CLAMP, CONV-UNSIGNED)
+        win.state.update(fmt="f32", bits=0xC788B840)  # -70000.5
+        shot("all-formats.png", win.docks["all_formats"])
         # 2. conversions: 1 + 3*2^-11 through every encoder (CONVERSIONS.md case 1)
         win.state.update(fmt="f32", bits=0x3F803000)
         win.docks["conversions"].raise_()
@@ -59,20 +64,33 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         win.paste_box.edit.setText("nan 2.5")
         win.ctl.paste(win.paste_box.edit.text())
         win.ops_view.op_combo.setCurrentText("min")
+        _show_results(win)
         shot("min-nan.png")
         # 4. a 32-bit word read four ways
         win.state.update(word=0x3C00BC00)
         win.docks["word"].raise_()
+        V = QtCore.Qt.Orientation.Vertical
+        win.resizeDocks([win.docks["word"]], [360], V)  # room for all seven readings
         shot("word.png", win.docks["word"])
+        win.resizeDocks([win.docks["word"]], [270], V)
         # 5. the headline again in a dark palette (what a dark system scheme gives)
         app.setPalette(_dark_palette())
         win.paste_box.edit.setText("0x00000001 3f800000")
         win.ctl.paste(win.paste_box.edit.text())
         win.ops_view.op_combo.setCurrentText("mul")
+        win.docks["conversions"].raise_()
+        _show_results(win)
         shot("main-dark.png")
         win.shutdown()
         win.close()
     return saved
+
+
+def _show_results(win) -> None:
+    """Scroll the central area to the operation box: op, operands, model and GPU results."""
+    _settle(100)
+    bar = win.centralWidget().verticalScrollBar()
+    bar.setValue(min(bar.maximum(), win.ops_view.parentWidget().y()))
 
 
 def _dark_palette():
