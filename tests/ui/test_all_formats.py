@@ -215,3 +215,28 @@ def test_undo_redo_actions_follow_the_state(make_window) -> None:
     win.undo_action.trigger()
     win.state.update(bits=_f32(3.0))  # a new edit drops the redo branch
     assert flags() == (True, False)
+
+
+def test_word_hex_edit_inspects_the_changed_field(make_window) -> None:
+    """Typing a word where only G (bits 21-11) changed inspects that f11 field."""
+    win = make_window()
+    win.state.update(fmt="f32", bits=_f32(1.0))
+    word = win.all_formats.rows[WORD_ROW]
+    g = 0x3C0 + 7  # 1 + 7/64
+    new = (word.bits() & ~(0x7FF << 11)) | (g << 11)
+    word.hex_edit.setText(f"{new:08x}")
+    word.hex_edit.editingFinished.emit()
+    assert (win.state.fmt, win.state.bits) == ("f11", g)
+    assert win.all_formats.rows["f32"].bits() == _f32(1 + 7 / 64)  # CONV-WIDEN exact
+
+
+def test_all_formats_dock_is_shown_by_default(make_window) -> None:
+    """The panel is a dock of its own, visible at start, spanning the window's top."""
+    from PySide6 import QtCore
+
+    win = make_window()
+    win.show()
+    dock = win.docks["all_formats"]
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+    assert win.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.TopDockWidgetArea
+    assert dock.toggleViewAction() in win.menuBar().actions()[-1].menu().actions()
