@@ -11,7 +11,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ..formats import FloatFormat, get_format
+from ..formats import FloatFormat
+from .codes import CodeFormat, operand_format
 
 __all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "parse_axis", "parse_domain"]
 
@@ -24,8 +25,9 @@ class Axis:
 
     Parameters
     ----------
-    fmt : FloatFormat
-        Format of the operand patterns.
+    fmt : FloatFormat or CodeFormat
+        Format of the operand patterns, or an integer code type (``i32``, ``u32``,
+        ``unorm8``, ...: see :mod:`.codes`) whose axes enumerate codes (``bits``/``all``).
     kind : {"bits", "linear", "log", "all"}
         ``bits``: patterns ``start..stop`` (inclusive, as unsigned integers), ``n`` evenly
         spaced in pattern space (every pattern when ``n`` is the span). ``linear`` /
@@ -38,7 +40,7 @@ class Axis:
         Number of samples.
     """
 
-    fmt: FloatFormat
+    fmt: FloatFormat | CodeFormat
     kind: str
     start: float
     stop: float
@@ -47,12 +49,17 @@ class Axis:
     def __post_init__(self) -> None:
         if self.kind not in AXIS_KINDS:
             raise ValueError(f"unknown axis kind {self.kind!r}; choose one of {', '.join(AXIS_KINDS)}")
+        code = isinstance(self.fmt, CodeFormat)
+        if code and self.kind in ("linear", "log"):
+            raise ValueError(f"{self.fmt.name} operands are integer codes: use bits:LO:HI[:N] "
+                             "or all")
         if self.kind == "bits":
             lo, hi = int(self.start), int(self.stop)
-            if lo < 0 or hi > self.fmt.mask or lo > hi:
+            flo, fhi = (self.fmt.lo, self.fmt.hi) if code else (0, self.fmt.mask)
+            if lo < flo or hi > fhi or lo > hi:
                 raise ValueError(
-                    f"bit range 0x{lo:X}..0x{hi:X} is not an increasing range of "
-                    f"{self.fmt.name} patterns (0..0x{self.fmt.mask:X})"
+                    f"bit range {lo:#x}..{hi:#x} is not an increasing range of "
+                    f"{self.fmt.name} {'codes' if code else 'patterns'} ({flo:#x}..{fhi:#x})"
                 )
             if self.n > hi - lo + 1 or self.n < 1:
                 raise ValueError(f"bit range 0x{lo:X}..0x{hi:X} holds only {hi - lo + 1} patterns")
@@ -72,26 +79,29 @@ class Axis:
 
     # ------------------------------------------------------------------------------
     @classmethod
-    def every(cls, fmt: str | FloatFormat) -> "Axis":
-        """Every pattern of ``fmt`` in increasing pattern order."""
-        f = get_format(fmt)
+    def every(cls, fmt: str | FloatFormat | CodeFormat) -> "Axis":
+        """Every pattern of ``fmt`` in increasing pattern order (codes: increasing value)."""
+        f = operand_format(fmt)
+        if isinstance(f, CodeFormat):
+            return cls(f, "all", f.lo, f.hi, 1 << f.bits)
         return cls(f, "all", 0, f.mask, 1 << f.bits)
 
     @classmethod
-    def bit_range(cls, fmt: str | FloatFormat, start: int, stop: int, n: int | None = None) -> "Axis":
-        """Patterns ``start..stop`` inclusive (all of them, or ``n`` evenly spaced)."""
-        f = get_format(fmt)
+    def bit_range(cls, fmt: str | FloatFormat | CodeFormat, start: int, stop: int,
+                  n: int | None = None) -> "Axis":
+        """Patterns (or codes) ``start..stop`` inclusive (all of them, or ``n`` evenly spaced)."""
+        f = operand_format(fmt)
         return cls(f, "bits", int(start), int(stop), int(n) if n else int(stop) - int(start) + 1)
 
     @classmethod
     def linear(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
         """``n`` values evenly spaced from ``start`` to ``stop``, rounded to patterns."""
-        return cls(get_format(fmt), "linear", float(start), float(stop), int(n))
+        return cls(operand_format(fmt), "linear", float(start), float(stop), int(n))
 
     @classmethod
     def log(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
         """``n`` values geometrically spaced from ``start`` to ``stop``, rounded to patterns."""
-        return cls(get_format(fmt), "log", float(start), float(stop), int(n))
+        return cls(operand_format(fmt), "log", float(start), float(stop), int(n))
 
     # ------------------------------------------------------------------------------
     @property
@@ -106,6 +116,11 @@ class Axis:
         idx = np.arange(i0, i1, dtype=np.int64)
         if self.kind in ("all", "bits"):
             lo, span = int(self.start), int(self.stop) - int(self.start)
+            if isinstance(self.fmt, CodeFormat):  # <= 32-bit codes, maybe negative: int64
+                if self.n == span + 1:
+                    return (idx + lo).astype(self.fmt.dtype)
+                step, rem = divmod(span, max(self.n - 1, 1))
+                return (lo + idx * step + (idx * rem) // max(self.n - 1, 1)).astype(self.fmt.dtype)
             u = idx.astype(np.uint64)  # uint64: f64 patterns above 2^63 stay exact
             if self.n == span + 1:
                 pats = u + np.uint64(lo)
@@ -127,6 +142,8 @@ class Axis:
 
     def values(self) -> np.ndarray:
         """Decoded value of every sample (float64): what plots put on their axes."""
+        if isinstance(self.fmt, CodeFormat):
+            return self.patterns().astype(np.float64)
         return self.fmt.decode(self.patterns())
 
     def describe(self) -> str:
@@ -134,6 +151,8 @@ class Axis:
         if self.kind == "all":
             return "all"
         if self.kind == "bits":
+            if isinstance(self.fmt, CodeFormat):
+                return f"bits:{int(self.start)}:{int(self.stop)}:{self.n}"
             return f"bits:0x{int(self.start):X}:0x{int(self.stop):X}:{self.n}"
         return f"{'lin' if self.kind == 'linear' else 'log'}:{self.start!r}:{self.stop!r}:{self.n}"
 
@@ -244,13 +263,15 @@ def _num(text: str) -> float:
     return float(t)
 
 
-def parse_axis(spec: str, fmt: str | FloatFormat, default_n: int = 1024) -> Axis:
+def parse_axis(spec: str, fmt: str | FloatFormat | CodeFormat, default_n: int = 1024) -> Axis:
     """Read an axis spec: ``all``, ``bits:LO:HI[:N]``, ``lin:A:B[:N]``, ``log:A:B[:N]``.
 
     Patterns are integers (hex ``0x3F800000`` or decimal); values are decimal or hex floats.
-    Bad specs raise ``ValueError`` naming what is wrong.
+    Integer code types (``i32``, ``unorm8``, ...) take ``all`` or ``bits`` over their codes
+    (negative codes allowed for signed types). Bad specs raise ``ValueError`` naming what
+    is wrong.
     """
-    f = get_format(fmt)
+    f = operand_format(fmt)
     parts = [p.strip() for p in spec.strip().split(":")]
     kind = parts[0].lower()
     try:
@@ -276,7 +297,8 @@ def parse_domain(spec: str, fmt: str | FloatFormat, arity: int, default_n: int =
     """Read a domain: one axis spec for unary ops; ``SPEC_A x SPEC_B`` (or one spec used
     for both operands) for binary ops."""
     if arity not in (1, 2):
-        raise ValueError(f"sweeps cover one- and two-operand ops, not {arity}-operand ones")
+        raise ValueError(f"sweeps cover one- and two-operand ops, not {arity}-operand ones "
+                         "(fix the others: e.g. mad sweeps A x B with C given)")
     parts = [p for p in spec.split(" x ")] if " x " in spec else [spec]
     if arity == 1:
         if len(parts) != 1:

@@ -27,6 +27,8 @@ __all__ = ["Stage", "SweepResult", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT"]
 DEFAULT_CHUNK = 1 << 18
 #: Domains up to this size keep per-element columns by default (1024 x 1024 maps and more).
 KEEP_LIMIT = 1 << 22
+#: Stage outputs that are not per-element columns (indices into the chunk).
+NOT_ELEMENTS = frozenset({"gpu_diff"})
 
 Stage = Callable[[tuple[np.ndarray, ...]], Mapping[str, Any]]
 Cancel = threading.Event | Callable[[], bool] | None
@@ -158,6 +160,8 @@ def run_sweep(
         summary.add(k0, ops, out)
         if keep:
             for name, arr in out.items():
+                if name in NOT_ELEMENTS:
+                    continue
                 if name == "fired":
                     for rule, mask in arr.items():
                         dst = res.fired.get(rule)

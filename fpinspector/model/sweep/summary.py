@@ -10,7 +10,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..formats import CLASS_NAMES, FORMATS, get_format
+from ..formats import CLASS_NAMES, FORMATS
+from .codes import operand_format
 
 __all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
            "ERROR_COLUMNS"]
@@ -37,7 +38,8 @@ def hist_labels() -> list[str]:
     return out
 
 
-_INF_BITS = np.uint64(0x7FF0000000000000)
+_INF2 = np.uint64(0x7FF0000000000000 << 1 & 0xFFFFFFFFFFFFFFFF)  # |inf| bits, doubled
+_NBINS = len(HIST_EDGES) + 1
 
 
 def histogram_counts(err: np.ndarray) -> np.ndarray:
@@ -46,14 +48,33 @@ def histogram_counts(err: np.ndarray) -> np.ndarray:
     Why the bit trick: the bins are powers of two, so the bin of a positive float is the
     exponent of its predecessor plus one; integer ops on the float64 bits beat a search.
     """
-    u = np.abs(np.asarray(err, dtype=np.float64)).ravel().view(np.uint64)
-    k = ((u - np.uint64(1)) >> np.uint64(52)).astype(np.int32)  # biased exponent of pred.
-    np.subtract(k, 1023 - 3, out=k)  # (2^(j-1), 2^j] -> j + 2; (0, .5] -> <= 1
-    np.clip(k, 1, len(HIST_EDGES) - 2, out=k)
-    k[u == 0] = 0
-    k[u >= _INF_BITS] = len(HIST_EDGES) - 1
-    k[u > _INF_BITS] = len(HIST_EDGES)
-    return np.bincount(k, minlength=len(HIST_EDGES) + 1).astype(np.int64)
+    return _hist_key(np.asarray(err, dtype=np.float64).ravel())[0]
+
+
+def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(bin counts, doubled |e| bits) in five in-place integer passes and one bincount.
+
+    The doubled bits ``t = bits << 1`` drop the sign, so ``t`` orders like ``|e|`` (NaNs
+    above ``_INF2``); callers reuse it as the top-k key without an ``abs`` pass.
+    """
+    u = e.view(np.uint64)
+    if work is None or work.shape[1] < u.size:
+        work = np.empty((2, u.size), np.uint64)
+    t, w = work[0, : u.size], work[1, : u.size]
+    np.left_shift(u, np.uint64(1), out=t)
+    zeros = int(np.count_nonzero(t == 0))
+    infs = int(np.count_nonzero(t == _INF2))
+    np.subtract(t, np.uint64(2), out=w)  # predecessor of |e| (zeros wrap to the top)
+    np.right_shift(w, np.uint64(53), out=w)  # its biased exponent E: 0..2047
+    c = np.bincount(w.view(np.int64), minlength=2048)
+    h = np.zeros(_NBINS, np.int64)
+    h[0] = zeros
+    h[1] = c[:1022].sum()  # (0, .5]: E <= 1021
+    h[2:34] = c[1022:1054]  # (2^(j-1), 2^j] for j = 0..31: E = 1022 + j
+    h[34] = c[1054:2047].sum() - infs  # (2^31, max]; the predecessor of inf lands here
+    h[35] = infs
+    h[36] = c[2047] - zeros  # NaN
+    return h, t
 
 
 def class_counts(fmt, bits: np.ndarray) -> np.ndarray:
@@ -86,7 +107,7 @@ class Summary:
     """
 
     def __init__(self, fmt: str, result_format: str, top_k: int = 10, first_n: int = 100) -> None:
-        self.fmt = get_format(fmt).name
+        self.fmt = operand_format(fmt).name
         self.result_format = result_format
         self.top_k, self.first_n = int(top_k), int(first_n)
         self.total = 0
@@ -97,14 +118,15 @@ class Summary:
         self.fired: dict[str, int] = {}
         self.conformant: dict[str, int] = {}
         self.nonconformant: dict[str, np.ndarray] | None = None
+        self._work: np.ndarray | None = None  # reused histogram buffer (no per-chunk churn)
 
     # --------------------------------------------------------------------------------
     def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
         """Fold in one chunk: elements ``k0..k0+n-1`` with their operands and stage outputs."""
         n = len(operands[0])
-        fmt = FORMATS[self.fmt]
+        fmt = FORMATS.get(self.fmt)  # None for integer codes: no float classes
         self.total += n
-        if not self.operand_classes:
+        if not self.operand_classes and fmt is not None:
             self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in operands]
         for acc, ops in zip(self.operand_classes, operands):
             acc += class_counts(fmt, ops)
@@ -138,26 +160,52 @@ class Summary:
         return rows
 
     def _add_errors(self, col: str, k0: int, operands, out) -> None:
-        err = np.asarray(out[col], dtype=np.float64)
-        h = histogram_counts(err)
+        err = np.asarray(out[col], dtype=np.float64).ravel()
+        diff = out.get("gpu_diff") if col == "err_gpu_model" else None
+        if diff is not None:  # zero off the differing elements: look at those only
+            n = err.size
+            sub = err[diff]
+            h, t = _hist_key(sub)
+            h[0] += n - diff.size
+            if np.count_nonzero((t > 0) & (t <= _INF2)) >= self.top_k:
+                self.hist[col] = self.hist.get(col, 0) + h
+                self._top_k(col, k0, operands, out, t, sub, diff)
+                return
+        if self._work is None or self._work.shape[1] < err.size:
+            self._work = np.empty((2, err.size), np.uint64)
+        h, t = _hist_key(err, self._work)
         self.hist[col] = self.hist.get(col, 0) + h
-        key = np.abs(err)
+        self._top_k(col, k0, operands, out, t, err, None)
+
+    def _top_k(self, col: str, k0: int, operands, out, t: np.ndarray, err: np.ndarray,
+               where: np.ndarray | None) -> None:
+        """Merge the chunk's largest |err| into the kept top k (ties: lowest index).
+
+        ``t`` is the doubled |err| bits (orders like |err|, NaN above ``_INF2``);
+        ``where`` maps positions of ``err`` to chunk elements (None: identity).
+        """
         old = self.worst.get(col)
         if old is not None and len(old["key"]) >= self.top_k:
-            # only elements that can enter the current top k (NaN compares False)
-            pre = np.flatnonzero(key >= old["key"][-1])
+            thr = np.uint64(np.float64(old["key"][-1]).view(np.uint64) << np.uint64(1))
+            if k0 > int(old["index"].max()):  # in-order chunk: ties lose to older indices
+                pre = np.flatnonzero(t > thr)
+            else:
+                pre = np.flatnonzero(t >= thr)
+            pre = pre[t[pre] <= _INF2]
         else:
-            pre = np.flatnonzero(~np.isnan(key))
+            pre = np.flatnonzero(t <= _INF2)
         k = min(self.top_k, len(pre))
         if k == 0:
             return
-        kp = key[pre]
+        kp = np.abs(err[pre])
+        if where is not None:
+            pre = where[pre]
         # the k largest, ties broken by lowest index (so chunking never changes the answer)
         thr = -np.partition(-kp, k - 1)[k - 1]
         above = pre[kp > thr]
         sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
         cand = self._row_fields(sel, k0, operands, out)
-        cand["key"] = key[sel]
+        cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
         if old is not None:
             cand = {f: np.concatenate([old[f], cand[f]]) for f in old}
         order = np.lexsort((cand["index"], -cand["key"]))[: self.top_k]

@@ -1,0 +1,76 @@
+"""Integer operand "formats" for sweeps of ops that take codes (itof, utof, from_unorm8, ...).
+
+The rule engine's conversion ops take integer values (int32, uint32, UNORM/SNORM/sRGB
+codes), not float patterns. A :class:`CodeFormat` gives a sweep axis what it needs from a
+format (name, width, storage dtype, range) so bit-range domains can enumerate the codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..formats import FloatFormat, get_format
+
+__all__ = ["CodeFormat", "CODE_FORMATS", "operand_format"]
+
+
+@dataclass(frozen=True)
+class CodeFormat:
+    """An integer operand type: codes ``lo..hi`` stored as ``dtype``.
+
+    ``bits`` is the code width, so "every code" is ``2**bits`` samples, like "every
+    pattern" of a float format. Codes are the integer values themselves (negative for
+    signed types), which is what the engine's conversion ops take.
+    """
+
+    name: str
+    bits: int
+    signed: bool
+    dtype: np.dtype
+
+    @property
+    def lo(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def hi(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+
+    @property
+    def mask(self) -> int:
+        return (1 << self.bits) - 1
+
+
+def _code(name: str, bits: int, signed: bool) -> CodeFormat:
+    return CodeFormat(name, bits, signed, np.dtype(f"{'i' if signed else 'u'}{max(bits, 8) // 8}"))
+
+
+#: Integer operand types of the engine's ops, by the names OPS[...].formats uses.
+CODE_FORMATS: dict[str, CodeFormat] = {
+    c.name: c
+    for c in (
+        _code("i32", 32, True), _code("u32", 32, False),
+        _code("unorm8", 8, False), _code("unorm16", 16, False),
+        _code("snorm8", 8, True), _code("snorm16", 16, True),
+        _code("srgb8", 8, False), _code("u8", 8, False), _code("u16", 16, False),
+    )
+}
+
+
+def operand_format(fmt: "str | FloatFormat | CodeFormat") -> "FloatFormat | CodeFormat":
+    """A float format (via ``get_format``) or an integer code type, by name.
+
+    Raises ``ValueError`` naming both kinds when ``fmt`` is neither.
+    """
+    if isinstance(fmt, (FloatFormat, CodeFormat)):
+        return fmt
+    name = str(fmt).strip().lower()
+    if name in CODE_FORMATS:
+        return CODE_FORMATS[name]
+    try:
+        return get_format(name)
+    except (KeyError, ValueError):
+        raise ValueError(f"unknown operand format {fmt!r}: a float format or one of "
+                         f"{', '.join(CODE_FORMATS)}") from None
