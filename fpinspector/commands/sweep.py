@@ -22,12 +22,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", "-r", default="d3d11", help="rule set: d3d11, d3d10, ieee754")
     p.add_argument("--domain", "-d", default="all", help=DOMAIN_HELP)
     p.add_argument("--domain-b", default=None, help="B axis of a binary op (default: --domain)")
+    p.add_argument("--c", dest="c_value", default=None, metavar="VALUE",
+                   help="fixed third operand of a 3-operand op (mad): value or pattern, e.g. "
+                        "1.5 or 0x3F800000; the sweep covers A x B")
     p.add_argument("--gpu", action="store_true", help="also capture on the GPU and compare")
     p.add_argument("--gpu-path", default="auto", choices=("auto", "compute", "fragment"))
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
     p.add_argument("--out", help="write the sweep to this .npz and its summary to .csv beside it")
     p.add_argument("--csv", help="summary CSV path (default: OUT with .csv)")
+    p.add_argument("--elements-csv", metavar="PATH",
+                   help="also write one CSV row per element (needs kept columns)")
     p.add_argument("--summary-only", action="store_true",
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
     p.add_argument("--chunk", type=int, default=1 << 20, help="elements per chunk")
@@ -73,19 +78,49 @@ def _progress(quiet: bool):
     return show
 
 
+def _fixed(args: argparse.Namespace, arity: int, fmt: str) -> tuple:
+    """The constant operands: ``--c`` for 3-operand ops (pattern in the operand dtype)."""
+    import numpy as np  # noqa: PLC0415
+
+    from ..model.formats import get_format  # noqa: PLC0415
+    from ..model.parse import parse  # noqa: PLC0415
+
+    if arity == 3:
+        if args.c_value is None:
+            raise ValueError(f"{args.op} takes 3 operands: sweep A x B and give C with --c VALUE")
+        vals = parse(args.c_value, fmt)
+        if len(vals) != 1:
+            raise ValueError(f"--c takes one value, got {len(vals)} in {args.c_value!r}")
+        return (np.asarray(vals[0].bits, dtype=get_format(fmt).dtype),)
+    if args.c_value is not None:
+        raise ValueError(f"--c is for 3-operand ops (mad); {args.op} takes {arity}")
+    if arity > 3:
+        raise ValueError(f"{args.op} takes {arity} operands; sweeps cover 1, 2 or mad's 3")
+    return ()
+
+
 def run(args: argparse.Namespace) -> int:
     from ..model.formats import get_format  # noqa: PLC0415
-    from ..model.sweep import parse_domain, run_sweep, save_npz, write_csv_summary  # noqa: PLC0415
-    from ..model.sweep.stages import ModelStage, op_arity, result_format_of  # noqa: PLC0415
+    from ..model.sweep import (  # noqa: PLC0415
+        parse_domain, run_sweep, save_npz, write_csv_elements, write_csv_summary)
+    from ..model.sweep.codes import CODE_FORMATS  # noqa: PLC0415
+    from ..model.sweep.stages import (  # noqa: PLC0415
+        ModelStage, engine_format, op_arity, operand_format_of, result_format_of)
 
-    fmt = get_format(args.format).name
-    options = _options(args.option)
     arity = op_arity(args.op)
-    spec = args.domain if arity == 1 else f"{args.domain} x {args.domain_b or args.domain}"
-    domain = parse_domain(spec, fmt, arity)
+    fmt = args.format.strip().lower()
+    fmt = fmt if fmt in CODE_FORMATS else get_format(fmt).name
+    fmt = operand_format_of(args.op, fmt)
+    options = _options(args.option)
+    fixed = _fixed(args, arity, fmt)
+    swept = arity - len(fixed)
+    spec = args.domain if swept == 1 else f"{args.domain} x {args.domain_b or args.domain}"
+    domain = parse_domain(spec, fmt, swept)
     result_format = result_format_of(args.op, fmt, args.rules, options)
     meta: dict[str, Any] = {"op": args.op, "format": fmt, "rules": args.rules,
                             "options": {k: str(v) for k, v in options.items()}, "gpu": args.gpu}
+    if fixed:
+        meta["fixed"] = {"c": f"0x{int(fixed[0]):X}"}
     cap = None
     if args.gpu:
         from ..gpu import GpuUnavailable  # noqa: PLC0415
@@ -95,12 +130,12 @@ def run(args: argparse.Namespace) -> int:
             cap = GpuCapture(args.gpu_path)
         except GpuUnavailable as exc:
             raise ValueError(exc.message) from None
-        if not cap.supports(args.op, fmt):
+        if not cap.supports(args.op, engine_format(fmt)):
             cap.close()
             raise ValueError(f"this GPU cannot capture {args.op} on {fmt}")
         meta["renderer"] = cap.info["renderer"]
     try:
-        stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap)
+        stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
         res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
@@ -109,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
         if cap is not None:
             cap.close()
     print(f"{args.op} {fmt} {args.rules} over {domain.describe()}"
+          + (f" with C = {meta['fixed']['c']}" if fixed else "")
           + (f" on {meta['renderer']}" if cap is not None else ""))
     print(res.summary.format_text())
     t = res.timings
@@ -119,6 +155,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {out} and {csv_path}")
     elif args.csv:
         print(f"wrote {write_csv_summary(args.csv, res)}")
+    if args.elements_csv:
+        print(f"wrote {write_csv_elements(args.elements_csv, res)}")
     if args.fail_on_nonconformant and res.summary.nonconformant_count():
         return 1
     return 0

@@ -92,7 +92,12 @@ def test_cli_summary_only_grid(tmp_path, capsys):
 @pytest.mark.parametrize("argv, msg", [
     (["sweep", "nop"], "unknown op"),
     (["sweep", "mul", "-d", "log:-1:1"], "same sign"),
-    (["sweep", "mad"], "one- and two-operand"),
+    (["sweep", "mad"], "give C with --c VALUE"),
+    (["sweep", "mad", "--c", "1 2"], "--c takes one value"),
+    (["sweep", "mul", "--c", "1"], "--c is for 3-operand ops"),
+    (["sweep", "dp3"], "sweeps cover 1, 2 or mad's 3"),
+    (["sweep", "itof", "-d", "lin:0:1:4"], "integer codes"),
+    (["sweep", "utof", "-d", "bits:-1:5"], "not an increasing range of u32 codes"),
     (["sweep", "sqrt", "-f", "f99"], "unknown format"),
     (["sweep", "mul", "-o", "lenient_d3d11=maybe"], "choose one of"),
 ])

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from ..formats import get_format
+from .codes import operand_format
 from .domain import Axis, GridDomain, UnaryDomain
 from .runner import SweepResult
-from .summary import ERROR_COLUMNS, Summary
+from .csv_elements import write_csv_elements
+from .summary import Summary
 
 __all__ = ["save_npz", "load_npz", "write_csv_summary", "write_csv_elements", "FILE_VERSION"]
 
@@ -102,7 +103,7 @@ def load_npz(path: str | os.PathLike, *, require_complete: bool = True) -> Sweep
     if require_complete and not meta.get("complete"):
         raise ValueError(f"{path}: sweep is incomplete (cancelled after {meta.get('n_done')} elements)")
     axes = [
-        Axis(get_format(a["format"]), a["kind"], a["start"], a["stop"], int(a["n"]))
+        Axis(operand_format(a["format"]), a["kind"], a["start"], a["stop"], int(a["n"]))
         for a in meta["axes"]
     ]
     domain = UnaryDomain(axes[0]) if len(axes) == 1 else GridDomain(axes[0], axes[1])
@@ -166,31 +167,3 @@ def write_csv_summary(path: str | os.PathLike, result: SweepResult) -> Path:
             w.writerow(["first_nonconformant", r["index"], json.dumps(r)])
 
     return _atomic_write(path, write)
-
-
-def write_csv_elements(path: str | os.PathLike, result: SweepResult) -> Path:
-    """CSV with one row per element (operands in hex, results, exact, errors); for maps."""
-    if not result.columns:
-        raise ValueError("this sweep kept only summaries; per-element CSV needs a kept sweep")
-    n = result.n_done
-    ops = result.domain.operands(0, n)
-    names = [c for c in ("model", "gpu", "exact", *ERROR_COLUMNS, "ok_model", "ok_gpu")
-             if c in result.columns]
-
-    def write(fh) -> None:
-        w = csv.writer(fh)
-        w.writerow(["index"] + [f"op{i}" for i in range(len(ops))] + names)
-        cols = [result.columns[c][:n] for c in names]
-        for k in range(n):
-            w.writerow([k] + [f"0x{int(o[k]):X}" for o in ops]
-                       + [_cell(c[k], nm) for c, nm in zip(cols, names)])
-
-    return _atomic_write(path, write)
-
-
-def _cell(v: Any, name: str) -> str:
-    if name in ("model", "gpu") and np.asarray(v).dtype.kind == "u":
-        return f"0x{int(v):X}"
-    if isinstance(v, (np.floating, float)):
-        return repr(float(v))
-    return str(int(v)) if isinstance(v, (np.bool_, bool, np.integer)) else str(v)

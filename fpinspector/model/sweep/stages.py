@@ -13,7 +13,7 @@ import numpy as np
 
 from .metrics import ulp_distance
 
-__all__ = ["COMPARES", "ModelStage", "op_arity", "result_format_of", "engine"]
+__all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of", "engine"]
 
 #: What a map can show: compare name -> (error column, label).
 COMPARES: dict[str, tuple[str, str]] = {
@@ -42,12 +42,37 @@ def op_arity(op: str) -> int:
 
 def result_format_of(op: str, fmt: str, rules: str = "d3d11", options: Any = None) -> str:
     """Result format name of ``op`` on ``fmt`` operands, asked of the engine on one sample."""
-    from ..formats import get_format  # noqa: PLC0415
+    from .codes import operand_format  # noqa: PLC0415
 
-    f = get_format(fmt)
+    f = operand_format(fmt)
     zeros = [np.zeros(1, f.dtype)] * op_arity(op)
-    ev = engine().evaluate(op, *zeros, format=f.name, rules=rules, options=options)
+    ev = engine().evaluate(op, *zeros, format=engine_format(f.name), rules=rules,
+                           options=options)
     return str(ev.result_format)
+
+
+def engine_format(fmt: str) -> str:
+    """The ``format=`` the engine and the GPU take: integer-code operands go with "f32"."""
+    from .codes import CODE_FORMATS  # noqa: PLC0415
+
+    return "f32" if fmt in CODE_FORMATS else fmt
+
+
+def operand_format_of(op: str, fmt: str) -> str:
+    """Operand format name for sweeping ``op``: ``fmt`` when the op takes it, else the op's
+    only operand type (itof takes i32 codes whatever ``--format`` says).
+
+    Raises ``ValueError`` when ``op`` takes several types and ``fmt`` is none of them.
+    """
+    spec = engine().OPS[op] if op in engine().OPS else None
+    if spec is None:
+        op_arity(op)  # raises the unknown-op message
+    formats = tuple(spec.formats)
+    if fmt in formats or not formats:
+        return fmt
+    if len(formats) == 1:
+        return formats[0]
+    raise ValueError(f"{op} takes {', '.join(formats)} operands, not {fmt}")
 
 
 class ModelStage:
@@ -94,7 +119,8 @@ class ModelStage:
         evaluate: Callable[..., Any] | None = None,
         fixed: tuple[np.ndarray, ...] = (),
     ) -> None:
-        self.op, self.fmt, self.rules, self.options = op, fmt, rules, options
+        self.op, self.rules, self.options = op, rules, options
+        self.fmt = engine_format(fmt)  # integer-code operands: the engine's f32 ops
         self.gpu = gpu
         self.fixed = tuple(np.asarray(f) for f in fixed)
         self._evaluate = evaluate or engine().evaluate
