@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import ShaderError
 from .fragment_path import FULLSCREEN_VS
-from .glraw import GL_BYTE, GL_RGB, GL_RGBA, GL_UNSIGNED_INT_10F_11F_11F_REV, RawGL
+from .glraw import GL_BYTE, GL_RGB, GL_SHORT, GL_RGBA, GL_UNSIGNED_INT_10F_11F_11F_REV, RawGL
 
 __all__ = ["HW_CONVERSIONS", "HardwareConversions", "Surface"]
 
@@ -42,6 +42,9 @@ SURFACES = {
     "rgba8": Surface("rgba8", 4, "f1", None, "sampler2D", np.dtype(np.uint8)),
     "rgba8_snorm": Surface("rgba8_snorm", 4, "f1", 0x8F97, "sampler2D", np.dtype(np.int8)),
     "srgb8_alpha8": Surface("srgb8_alpha8", 4, "f1", 0x8C43, "sampler2D", np.dtype(np.uint8)),
+    "rgba16": Surface("rgba16", 4, "nu2", 0x805B, "sampler2D", np.dtype(np.uint16)),
+    "rgba16_snorm": Surface("rgba16_snorm", 4, "ni2", 0x8F9B, "sampler2D", np.dtype(np.int16)),
+    "r32f": Surface("r32f", 1, "f4", None, "sampler2D", np.dtype(np.uint32)),
 }
 
 # (src, dst, path) -> (source surface, target surface, how the target value is written)
@@ -52,12 +55,17 @@ HW_CONVERSIONS: dict[tuple[str, str, str], tuple[str, str, str]] = {
     ("f32", "unorm8", "render"): ("r32ui", "rgba8", "vec4(v)"),
     ("f32", "snorm8", "render"): ("r32ui", "rgba8_snorm", "vec4(v)"),
     ("f32", "srgb8", "render"): ("r32ui", "srgb8_alpha8", "vec4(v)"),
+    ("f32", "unorm16", "render"): ("r32ui", "rgba16", "vec4(v)"),
+    ("f32", "snorm16", "render"): ("r32ui", "rgba16_snorm", "vec4(v)"),
+    ("f32", "f32", "render"): ("r32ui", "r32f", "vec4(v)"),  # a plain store: identity
     ("f16", "f32", "sample"): ("r16f", "r32ui", ""),
     ("f11", "f32", "sample"): ("r11g11b10f", "r32ui", ".r"),
     ("f10", "f32", "sample"): ("r11g11b10f", "r32ui", ".b"),
     ("unorm8", "f32", "sample"): ("rgba8", "r32ui", ""),
     ("snorm8", "f32", "sample"): ("rgba8_snorm", "r32ui", ""),
     ("srgb8", "f32", "sample"): ("srgb8_alpha8", "r32ui", ""),
+    ("unorm16", "f32", "sample"): ("rgba16", "r32ui", ""),
+    ("snorm16", "f32", "sample"): ("rgba16_snorm", "r32ui", ""),
 }
 
 
@@ -86,9 +94,10 @@ def _to_pixels(src: str, dst: str, x: np.ndarray) -> np.ndarray:
         return (x.astype(np.uint32) & 0x7FF) * np.uint32(0x801)  # same f11 in R and G
     if src == "f10":
         return (x.astype(np.uint32) & 0x3FF) << np.uint32(22)
-    px = np.zeros((x.shape[0], 4), dtype=np.int8 if src == "snorm8" else np.uint8)
+    dtype = {"snorm8": np.int8, "unorm16": np.uint16, "snorm16": np.int16}.get(src, np.uint8)
+    px = np.zeros((x.shape[0], 4), dtype=dtype)
     px[:, :3] = x.astype(px.dtype)[:, None]
-    px[:, 3] = 127 if src == "snorm8" else 255
+    px[:, 3] = np.iinfo(dtype).max
     return px
 
 
@@ -148,14 +157,15 @@ class HardwareConversions:
 
     def _download(self, fbo: moderngl.Framebuffer, surface: Surface, rows: int) -> np.ndarray:
         view = (0, 0, self.width, rows)
-        if surface.name == "r11g11b10f" or surface.name == "rgba8_snorm":
+        if surface.name in ("r11g11b10f", "rgba8_snorm", "rgba16_snorm"):
             if not self.raw.available:
                 raise ValueError(f"raw GL read-back for {surface.name} is not available here")
             packed = surface.name == "r11g11b10f"
             out = np.empty(self.width * rows * (1 if packed else 4), surface.word)
             fbo.use()
-            self.raw.read_pixels(self.width, rows, GL_RGB if packed else GL_RGBA,
-                                 GL_UNSIGNED_INT_10F_11F_11F_REV if packed else GL_BYTE, out)
+            typ = {"r11g11b10f": GL_UNSIGNED_INT_10F_11F_11F_REV, "rgba8_snorm": GL_BYTE,
+                   "rgba16_snorm": GL_SHORT}[surface.name]
+            self.raw.read_pixels(self.width, rows, GL_RGB if packed else GL_RGBA, typ, out)
             return out if packed else out.reshape(-1, 4)[:, 0]
         raw = fbo.read(viewport=view, components=surface.comps, dtype=surface.dtype)
         out = np.frombuffer(raw, dtype=surface.word)

@@ -120,6 +120,35 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "snorm_nan_min",
     ),
     Deviation(
+        "LLVMPIPE-UNORM16-DECODE-RCP", "llvmpipe", ("sample",), "unorm16->f32", ("convert",),
+        ("CONV-UNORM",),
+        "sampling an RGBA16 texture computes c * (1/65535) in float32 instead of the "
+        "correctly rounded c / 65535 (512 of the 65536 codes differ by 1 ULP).",
+        "unorm16_mul_rcp",
+    ),
+    Deviation(
+        "LLVMPIPE-SNORM16-DECODE-RCP", "llvmpipe", ("sample",), "snorm16->f32", ("convert",),
+        ("CONV-SNORM",),
+        "sampling an RGBA16_SNORM texture computes max(c * (1/32767), -1) in float32 "
+        "instead of the correctly rounded c / 32767.",
+        "snorm16_mul_rcp",
+    ),
+    Deviation(
+        "LLVMPIPE-SNORM16-NAN-MINUS-ONE", "llvmpipe", ("render",), "f32->snorm16",
+        ("convert",), ("CONV-SNORM",),
+        "rendering NaN into an RGBA16_SNORM target stores -32767 (-1.0) instead of 0.",
+        "snorm16_nan_min",
+    ),
+    Deviation(
+        "TWO-ROUNDINGS-F64-TO-SMALL", "", ("compute", "fragment"), "f64",
+        ("to_f16", "to_f11", "to_f10"), ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "not a driver bug but the only hardware route: no GPU stores an f64 into an f16 / "
+        "f11 / f10 surface, so the capture is float(double) in a shader (rounded to nearest "
+        "even, D3D-saturating or overflowing to INF) and then the f32 render target (RTZ): "
+        "two roundings where D3D rounds once toward zero.",
+        "two_rounding",
+    ),
+    Deviation(
         "LLVMPIPE-SRGB8-ENCODE-0.66", "llvmpipe", ("render",), "f32->srgb8", ("convert",),
         ("CONV-SRGB",),
         "the linear -> sRGB encode of SRGB8_ALPHA8 targets is a polynomial approximation "

@@ -1,7 +1,7 @@
 """The two raw GL calls moderngl does not expose with the pixel types we need.
 
 ``glReadPixels`` / ``glTexSubImage2D`` with ``GL_UNSIGNED_INT_10F_11F_11F_REV`` (the packed
-R11G11B10 word, exactly as stored) and ``GL_BYTE`` (raw SNORM8 codes), via ctypes.
+R11G11B10 word, exactly as stored) and ``GL_BYTE`` / ``GL_SHORT`` (raw SNORM8 / SNORM16 codes), via ctypes.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RawGL", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_UNSIGNED_INT_10F_11F_11F_REV"]
+__all__ = ["RawGL", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_SHORT", "GL_UNSIGNED_INT_10F_11F_11F_REV"]
 
 GL_TEXTURE_2D = 0x0DE1
 GL_RGB = 0x1907
 GL_RGBA = 0x1908
 GL_BYTE = 0x1400
+GL_SHORT = 0x1402
 GL_UNSIGNED_INT_10F_11F_11F_REV = 0x8C3B
 
 _READ = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,

@@ -7,12 +7,33 @@ import numpy as np
 
 from .deviations import _f64_ftz, _flush_min_normal, applicable, behaviour_bits, same_result
 
-__all__ = ["classify_with_engine", "classify_conversion"]
+__all__ = ["classify_with_engine", "classify_conversion", "two_rounding_results"]
 
 
 def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
     b = np.asarray(operands[0], np.uint32)
     return ((b & np.uint32(0x7F800000)) == 0) & ((b & np.uint32(0x007FFFFF)) != 0)
+
+
+def _nan_small(bits: np.ndarray, fmt: str) -> np.ndarray:
+    """NaN test for f16 / f11 / f10 patterns (exponent all ones, fraction not zero)."""
+    frac = {"f16": 10, "f11": 6, "f10": 5}[fmt]
+    b = np.asarray(bits).astype(np.int64)
+    return (((b >> frac) & 31) == 31) & ((b & ((1 << frac) - 1)) != 0)
+
+
+def two_rounding_results(x64: np.ndarray, dst: str) -> list[np.ndarray]:
+    """What the two-step f64 -> ``dst`` route gives (TWO-ROUNDINGS-F64-TO-SMALL): the f32
+    intermediate rounded to nearest even and either overflowing to INF (IEEE, GLSL) or
+    saturating (D3D's dtof, CONV-DTOF), then the D3D f32 -> ``dst`` conversion."""
+    from fpinspector.model.convert import convert
+
+    d = np.asarray(x64, np.uint64).view(np.float64)
+    with np.errstate(all="ignore"):
+        ieee = d.astype(np.float32)
+    big = np.float32(np.finfo(np.float32).max)
+    sat = np.where(np.isinf(ieee) & np.isfinite(d), np.copysign(big, d).astype(np.float32), ieee)
+    return [np.asarray(convert(m.view(np.uint32), "f32", dst, "d3d").bits) for m in (ieee, sat)]
 
 
 def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: list[np.ndarray],
@@ -65,6 +86,10 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
                 got, _flush_min_normal(np.asarray(ev.bits)), res_fmt)
         elif dev.behaviour == "denormal_input_any":
             hit = _denormal_input(operands)
+        elif dev.behaviour == "two_rounding":
+            hit = np.zeros_like(rest)
+            for want in two_rounding_results(operands[0], res_fmt):
+                hit = hit | (want == got) | (_nan_small(got, res_fmt) & _nan_small(want, res_fmt))
         else:
             alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
             hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
@@ -88,6 +113,10 @@ def _conv_model(src: str, dst: str, codes: np.ndarray):
         ("unorm8", "f32"): lambda c: nm.unorm_to_f32(c, 8),
         ("snorm8", "f32"): lambda c: nm.snorm_to_f32(c, 8),
         ("srgb8", "f32"): nm.srgb8_to_f32,
+        ("f32", "unorm16"): lambda c: nm.f32_to_unorm(c, 16),
+        ("f32", "snorm16"): lambda c: nm.f32_to_snorm(c, 16),
+        ("unorm16", "f32"): lambda c: nm.unorm_to_f32(c, 16),
+        ("snorm16", "f32"): lambda c: nm.snorm_to_f32(c, 16),
     }
     if (src, dst) in table:
         return table[(src, dst)](codes)
@@ -102,6 +131,14 @@ def _conv_alternative(kind: str, codes: np.ndarray, model) -> np.ndarray:
         if kind == "snorm_mul_rcp":
             v = np.maximum(c.astype(np.float32) * np.float32(1 / 127), np.float32(-1))
             return v.view(np.uint32)
+        if kind == "unorm16_mul_rcp":
+            return (c.astype(np.float32) * np.float32(1 / 65535)).view(np.uint32)
+        if kind == "snorm16_mul_rcp":
+            v = np.maximum(c.astype(np.float32) * np.float32(1 / 32767), np.float32(-1))
+            return v.view(np.uint32)
+        if kind == "snorm16_nan_min":
+            x = c.astype(np.uint32).view(np.float32)
+            return np.where(np.isnan(x), np.int16(-32767), np.asarray(model.bits))
         if kind == "snorm_nan_min":
             x = c.astype(np.uint32).view(np.float32)
             low = np.isnan(x) | (x < -1)

@@ -12,25 +12,13 @@ from .compute_path import ComputePath
 from .conversions import HW_CONVERSIONS, HardwareConversions
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
-from .shaders import KERNELS, find_kernel, missing_requirements
+from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
+from .shaders import EMULATE_HALF, KERNELS, find_kernel, pack_pairs, unpack_pairs
 
-__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS", "CONVERSION_OPS"]
+__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS", "CONVERSION_OPS",
+           "TWO_STEP_OPS"]
 
 PATHS = ("auto", "compute", "fragment")
-#: rule-engine conversion ops captured through render targets / texture sampling
-CONVERSION_OPS: dict[tuple[str, str], tuple[str, str, str]] = {
-    ("to_f11", "f32"): ("f32", "f11", "render"),
-    ("to_f10", "f32"): ("f32", "f10", "render"),
-    ("to_f32", "f11"): ("f11", "f32", "sample"),
-    ("to_f32", "f10"): ("f10", "f32", "sample"),
-    ("to_unorm8", "f32"): ("f32", "unorm8", "render"),
-    ("to_snorm8", "f32"): ("f32", "snorm8", "render"),
-    ("to_srgb8", "f32"): ("f32", "srgb8", "render"),
-    ("from_unorm8", "unorm8"): ("unorm8", "f32", "sample"),
-    ("from_snorm8", "snorm8"): ("snorm8", "f32", "sample"),
-    ("from_srgb8", "srgb8"): ("srgb8", "f32", "sample"),
-}
-HALF_FLOAT_EXTENSIONS = ("GL_AMD_gpu_shader_half_float", "GL_NV_gpu_shader5")
 BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
 
 
@@ -89,7 +77,7 @@ class GpuSession:
     """
 
     def __init__(self, ctx: moderngl.Context, path: str = "auto", owns_context: bool = True,
-                 chunk: int | None = None) -> None:
+                 chunk: int | None = None, *, emulate_half: bool = False) -> None:
         if path not in PATHS:
             raise ValueError(f"path must be one of {PATHS}, got {path!r}")
         self.ctx = ctx
@@ -100,6 +88,9 @@ class GpuSession:
         if ctx.version_code >= 430:
             self._paths["compute"] = ComputePath(ctx, **kw)
         self._paths["fragment"] = FragmentPath(ctx, **kw)
+        if emulate_half:  # tests only: f16 kernels built with float16_t = float (see shaders)
+            for runner in self._paths.values():
+                runner.extensions.add(EMULATE_HALF)
         if path == "compute" and "compute" not in self._paths:
             raise GpuUnavailable(
                 f"compute path needs GL 4.3; this context is {ctx.info['GL_VERSION']}"
@@ -135,19 +126,32 @@ class GpuSession:
         return self._paths[p]
 
     def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
-        """True when ``op`` on ``format`` operands can run on this GPU by ``path``."""
-        if (op, format) in CONVERSION_OPS:
-            return True
-        kernel = KERNELS.get((op, format))
-        if kernel is None:
-            return False
+        """True when ``op`` on ``format`` operands can run on this GPU by ``path``.
+
+        Also True for the two-rounding f64 -> f16/f11/f10 route (see :meth:`route`).
+        """
+        return self.unsupported_reason(op, format, path) is None
+
+    def unsupported_reason(self, op: str, format: str = "f32",
+                           path: str | None = None) -> str | None:
+        """Why ``op`` on ``format`` cannot be captured here (None when it can).
+
+        The text names exactly what is missing (e.g. the half-float extensions), so the
+        UI and the report can show it as is.
+        """
         runner = self._runner(path)
-        return not missing_requirements(kernel, runner.version, runner.extensions)
+        return reason(op, format, runner.version, runner.extensions, self.ctx.info["GL_RENDERER"])
+
+    @staticmethod
+    def route(op: str, format: str = "f32") -> str:
+        """How ``op`` on ``format`` is captured: shader, fixed function, or two roundings."""
+        return route(op, format)
 
     def ops(self, format: str = "f32") -> list[str]:
         """Op names this GPU can capture for ``format`` on the default path."""
-        ops = {op for op, f in KERNELS if f == format and self.supports(op, f)}
-        return sorted(ops | {op for op, f in CONVERSION_OPS if f == format})
+        names = {op for op, f in list(KERNELS) + list(CONVERSION_OPS) + list(TWO_STEP_OPS)
+                 if f == format}
+        return sorted(op for op in names if self.supports(op, format))
 
     # -- capture ---------------------------------------------------------------------
     def capture(self, op: str, *operand_bits: Any, format: str = "f32",
@@ -176,32 +180,45 @@ class GpuSession:
             if len(operand_bits) != 1:
                 raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
             return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
+        if (op, format) in TWO_STEP_OPS:  # two roundings: float(double), then the target
+            if len(operand_bits) != 1:
+                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
+            mid = self.capture("to_f32", operand_bits[0], format="f64", path=path)
+            return self.convert(mid, "f32", TWO_STEP_OPS[(op, format)], path="render")
         kernel = find_kernel(op, format)
+        why = self.unsupported_reason(op, format, path)
+        if why:
+            raise ValueError(why)
         runner = self._runner(path)
-        missing = missing_requirements(kernel, runner.version, runner.extensions)
-        if missing:
-            raise ValueError(f"{op} ({format}) needs {', '.join(missing)}, absent on this GPU")
         if len(operand_bits) != kernel.arity:
             raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
         words = [_words(x, w, op, i) for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
         shaped = np.broadcast_arrays(*words)
         shape = shaped[0].shape
         flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
+        n = flat[0].shape[0]
+        if kernel.pairs:  # f16: two operands per 32-bit word
+            if any(a.size and int(a.max()) > 0xFFFF for a in flat):
+                raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
+            flat = [pack_pairs(a) for a in flat]
         out = np.empty(flat[0].shape[0], np.uint64 if kernel.wide_out else np.uint32)
         with self.ctx:  # make our context current: another session may have switched it
             if out.size:
                 runner.run(kernel, flat, out)
             self._check_gl(op)
+        if kernel.pairs:
+            return unpack_pairs(out, n, kernel.out_kind).reshape(shape)
         return _as_result(out, kernel.out_kind).reshape(shape)
 
     def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
         """Convert through the fixed-function hardware (render targets / texture sampling).
 
-        ``path``: "render" (f32 -> f16/f11/f10/unorm8/snorm8/srgb8 render targets),
-        "sample" (f16/f11/f10/unorm8/snorm8/srgb8 -> f32 via texelFetch), "pack"
+        ``path``: "render" (f32 -> f16/f11/f10/unorm8/snorm8/unorm16/snorm16/srgb8 render
+        targets; f32 -> f32 through an R32F target), "sample" (f16/f11/f10/unorm8/snorm8/
+        unorm16/snorm16/srgb8 -> f32 via texelFetch), "pack"
         (f32 -> f16 packHalf2x16) or "unpack" (f16 -> f32 unpackHalf2x16); "auto" picks
         the render target / sampler. Returns dst patterns (uint16 for f16/f11/f10, uint32
-        for f32, uint8 for unorm8/srgb8, int8 for snorm8) in the input's shape.
+        for f32, uint8 for unorm8/srgb8, int8 for snorm8, uint16 / int16 for unorm16 / snorm16) in the input's shape.
         """
         a = np.asarray(bits)
         if path == "pack" and (src, dst) == ("f32", "f16"):
@@ -209,7 +226,7 @@ class GpuSession:
         if path == "unpack" and (src, dst) == ("f16", "f32"):
             return self.capture("to_f32", a, format="f16")
         if path == "auto":
-            path = "render" if dst != "f32" else "sample"
+            path = "render" if src == "f32" else "sample"
         if (src, dst, path) not in HW_CONVERSIONS:
             raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
                              f"see GpuSession.conversions()")

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Kernel", "KERNELS", "RESULT_DTYPES", "find_kernel", "kernel_function", "header"]
+__all__ = ["Kernel", "KERNELS", "RESULT_DTYPES", "find_kernel", "kernel_function", "header",
+           "HALF", "EMULATE_HALF", "HALF_OPS", "pack_pairs", "unpack_pairs"]
 
 # GLSL type, load expression (from raw word x) for each operand kind.
 _LOAD = {
@@ -20,6 +21,7 @@ _LOAD = {
     "i32": ("int", "int({x})"),
     "u32": ("uint", "{x}"),
     "f16": ("uint", "({x} & 0xFFFFu)"),
+    "h2": ("f16vec2", "unpackFloat2x16({x})"),  # two f16 operands packed in one uint
 }
 # GLSL type of the result variable, store expression (to raw word) for each result kind.
 _STORE = {
@@ -29,6 +31,8 @@ _STORE = {
     "i32": ("int", "uint({r})"),
     "u32": ("uint", "{r}"),
     "f16": ("uint", "({r} & 0xFFFFu)"),
+    "h2": ("f16vec2", "packFloat2x16({r})"),
+    "b2": ("bvec2", "(({r}.x ? 1u : 0u) | ({r}.y ? 0x10000u : 0u))"),
 }
 RESULT_DTYPES: dict[str, np.dtype] = {
     "f32": np.dtype(np.uint32),
@@ -37,12 +41,24 @@ RESULT_DTYPES: dict[str, np.dtype] = {
     "bool": np.dtype(np.bool_),
     "i32": np.dtype(np.int32),
     "u32": np.dtype(np.uint32),
+    "h2": np.dtype(np.uint16),
+    "b2": np.dtype(np.bool_),
 }
 
 # (extension, GLSL version where it became core)
 FP64 = ("GL_ARB_gpu_shader_fp64", 400)
 SHADER5 = ("GL_ARB_gpu_shader5", 400)
 PACKING = ("GL_ARB_shading_language_packing", 420)
+#: f16 shader arithmetic: either extension gives float16_t / f16vec2 and packFloat2x16
+HALF = ("GL_AMD_gpu_shader_half_float|GL_NV_gpu_shader5", 10000)
+#: pseudo-extension (tests only): build f16 kernels with float16_t defined as float, i.e.
+#: f32 arithmetic rounded by packHalf2x16 -- checks code and packing, never f16 hardware
+EMULATE_HALF = "FPINSPECTOR_EMULATE_HALF_AS_F32"
+_EMULATION = ("#define float16_t float\n#define f16vec2 vec2\n"
+              "#define packFloat2x16 packHalf2x16\n#define unpackFloat2x16 unpackHalf2x16\n")
+HALF_OPS = ("add", "sub", "mul", "div", "mad", "min", "max", "eq", "ne", "lt", "le", "gt",
+            "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc", "round_ne", "round_ni",
+            "round_pi", "round_z", "mov")
 
 
 @dataclass(frozen=True)
@@ -67,6 +83,11 @@ class Kernel:
     @property
     def wide_in(self) -> tuple[bool, ...]:
         return tuple(k == "f64" for k in self.in_kinds)
+
+    @property
+    def pairs(self) -> bool:
+        """Two elements per 32-bit word (f16 arithmetic): the session packs and unpacks."""
+        return self.out_kind in ("h2", "b2")
 
     @property
     def wide_out(self) -> bool:
@@ -120,6 +141,22 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("to_f64", "f32", ("f32",), "f64", "double({0})", (FP64,))
     add("dtof", "f64", ("f64",), "f32", "float({0})", (FP64,))
     add("to_f32", "f64", ("f64",), "f32", "float({0})", (FP64,))
+    add("to_f64", "f64", ("f64",), "f64", "{0}", (FP64,), "assignment (raw move)")
+    h1, h2, h3, one = ("h2",), ("h2",) * 2, ("h2",) * 3, "float16_t(1.0)"
+    for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
+        add(op, "f16", h2, "h2", f"{{0}} {sym} {{1}}", (HALF,), f"float16_t a {sym} b")
+    add("mad", "f16", h3, "h2", "{0} * {1} + {2}", (HALF,), "float16_t a * b + c (precise)")
+    add("min", "f16", h2, "h2", "min({0}, {1})", (HALF,))
+    add("max", "f16", h2, "h2", "max({0}, {1})", (HALF,))
+    for op, fn in (("eq", "equal"), ("ne", "notEqual"), ("lt", "lessThan"),
+                   ("le", "lessThanEqual"), ("gt", "greaterThan"), ("ge", "greaterThanEqual")):
+        add(op, "f16", h2, "b2", f"{fn}({{0}}, {{1}})", (HALF,))
+    for op, fn in (("sqrt", "sqrt"), ("rsq", "inversesqrt"), ("log", "log2"), ("exp", "exp2"),
+                   ("frc", "fract"), ("round_ne", "roundEven"), ("round_ni", "floor"),
+                   ("round_pi", "ceil"), ("round_z", "trunc")):
+        add(op, "f16", h1, "h2", f"{fn}({{0}})", (HALF,))
+    add("rcp", "f16", h1, "h2", f"{one} / {{0}}", (HALF,))
+    add("mov", "f16", h1, "h2", "{0}", (HALF,), "assignment (raw move)")
     return {(k.op, k.format): k for k in rows}
 
 
@@ -142,18 +179,28 @@ def header(version: int, extensions: set[str], kernel: Kernel) -> str:
     """``#version`` line plus the extensions and the PRECISE macro the kernel needs."""
     lines = [f"#version {version}"]
     enabled: set[str] = set()
-    for ext, core in kernel.requires + (SHADER5,):
-        if version < core and ext in extensions and ext not in enabled:
-            lines.append(f"#extension {ext} : enable")
-            enabled.add(ext)
+    emulate = HALF in kernel.requires and EMULATE_HALF in extensions
+    reqs = kernel.requires + ((PACKING,) if emulate else ()) + (SHADER5,)
+    for alternatives, core in reqs:
+        present = [e for e in alternatives.split("|") if e in extensions]
+        if version < core and present and not enabled & set(present):
+            lines.append(f"#extension {present[0]} : enable")
+            enabled.add(present[0])
     has_precise = version >= 400 or SHADER5[0] in enabled
     lines.append("#define PRECISE precise" if has_precise else "#define PRECISE")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + (_EMULATION if emulate else "")
 
 
 def missing_requirements(kernel: Kernel, version: int, extensions: set[str]) -> list[str]:
     """Extensions the kernel needs that neither the GLSL version nor the driver provide."""
-    return [ext for ext, core in kernel.requires if version < core and ext not in extensions]
+    out = []
+    for alternatives, core in kernel.requires:
+        names = alternatives.split("|")
+        if alternatives == HALF[0] and EMULATE_HALF in extensions:
+            continue
+        if version < core and not any(e in extensions for e in names):
+            out.append(" or ".join(names))
+    return out
 
 
 def kernel_function(kernel: Kernel) -> str:
@@ -165,8 +212,25 @@ def kernel_function(kernel: Kernel) -> str:
         gtype, load = _LOAD[kind]
         body.append(f"    {gtype} v{i} = {load.format(x=f'x{i}')};")
     rtype, store = _STORE[kernel.out_kind]
-    qual = "PRECISE " if rtype in ("float", "double") else ""
+    qual = "PRECISE " if rtype in ("float", "double", "f16vec2") else ""
     expr = kernel.expr.format(*(f"v{i}" for i in range(kernel.arity)))
     body.append(f"    {qual}{rtype} r = {expr};")
     body.append(f"    return {store.format(r='r')};")
     return f"{word(kernel.wide_out)} kernel({params}) {{\n" + "\n".join(body) + "\n}\n"
+
+
+def pack_pairs(halves: np.ndarray) -> np.ndarray:
+    """Flat f16 patterns -> uint32 words, element 2i in the low and 2i+1 in the high half
+    (the layout packFloat2x16 / unpackFloat2x16 use); an odd count is padded with 0."""
+    h = np.asarray(halves, np.uint32)
+    if h.shape[0] % 2:
+        h = np.concatenate([h, np.zeros(1, np.uint32)])
+    return h[0::2] | (h[1::2] << np.uint32(16))
+
+
+def unpack_pairs(words: np.ndarray, n: int, kind: str) -> np.ndarray:
+    """uint32 result words of a pair kernel -> ``n`` f16 patterns (uint16) or bools."""
+    w = np.asarray(words, np.uint32)
+    out = np.empty(2 * w.shape[0], np.uint32)
+    out[0::2], out[1::2] = w & np.uint32(0xFFFF), w >> np.uint32(16)
+    return (out[:n] != 0) if kind == "b2" else out[:n].astype(np.uint16)
