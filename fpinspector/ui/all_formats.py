@@ -98,13 +98,17 @@ class FormatRow(QtCore.QObject):
         bits = int(bits)
         self._bits = self.shown = bits
         self.cells.set_bits(bits)
-        with _blocked(self.hex_edit, self.value_edit):
-            self.hex_edit.setText(f"0x{bits:0{(self.width_bits + 3) // 4}X}")
+        hex_text = f"0x{bits:0{(self.width_bits + 3) // 4}X}"
+        with _blocked(self.hex_edit, self.value_edit):  # unchanged text: no repaint (latency)
+            if self.hex_edit.text() != hex_text:
+                self.hex_edit.setText(hex_text)
             if self.hex_edit.styleSheet():  # (re)styling costs a repolish: only when needed
                 self.hex_edit.setStyleSheet("")
-            self.value_edit.setText(value)
-            self.value_edit.setCursorPosition(0)
-        self.rules.setText(rules)
+            if self.value_edit.text() != value:
+                self.value_edit.setText(value)
+                self.value_edit.setCursorPosition(0)
+        if self.rules.text() != rules:
+            self.rules.setText(rules)
         self.rules.setToolTip(tip or rules)
 
     def _emit(self, bits: int) -> None:

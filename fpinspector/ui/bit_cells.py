@@ -43,6 +43,22 @@ def r11g11b10_segments() -> list[Segment]:
     ]
 
 
+_DIGITS: dict[str, tuple] = {}
+
+
+def _static_digits(font: QtGui.QFont) -> tuple:
+    """("0", "1") as QStaticText for ``font`` plus their (width, height), cached per font."""
+    key = font.key()
+    got = _DIGITS.get(key)
+    if got is None:
+        zero, one = QtGui.QStaticText("0"), QtGui.QStaticText("1")
+        for st in (zero, one):
+            st.prepare(QtGui.QTransform(), font)
+        size = zero.size()
+        got = _DIGITS[key] = (zero, one, (size.width(), size.height()))
+    return got
+
+
 class BitCells(QtWidgets.QWidget):
     """One cell per bit, most significant on the left.
 
@@ -143,17 +159,31 @@ class BitCells(QtWidgets.QWidget):
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.72))
         w = self._cell_w()
         every = 1 if w >= 17 else (4 if w >= 9 else 8)
-        rects = [self.cell_rect(bit) for bit in range(self._width)]
-        fills = {k: c.kind(k) for k in ("sign", "exp", "frac")}
-        for bit, r in enumerate(rects):  # batched by state: fills, grid, digits, numbers
-            p.fillRect(r, fills[self._kinds[bit]])
+        # geometry once per paint, drawn in batches (one call per colour, not per cell):
+        # Python-level calls per cell dominate the cost of an edit's repaint
+        n, top = self._width, float(self.HEADER)
+        h = self.height() - self.HEADER - self.FOOTER
+        xs = [1 + (n - 1 - bit) * w for bit in range(n)]
+        rects = [QtCore.QRectF(x, top, w, h) for x in xs]
+        p.setPen(QtCore.Qt.PenStyle.NoPen)
+        for kind in ("sign", "exp", "frac"):
+            group = [rects[b] for b in range(n) if self._kinds[b] == kind]
+            if group:
+                p.setBrush(c.kind(kind))
+                p.drawRects(group)
+        p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
         p.setPen(QtGui.QPen(QtGui.QColor(c.grid)))
         p.drawRects(rects)
         p.setPen(QtGui.QColor(c.text))
         center = QtCore.Qt.AlignmentFlag.AlignCenter
         bits = self._bits
-        for bit, r in enumerate(rects):
-            p.drawText(r, center, "1" if bits >> bit & 1 else "0")
+        # the digits as two pre-laid-out static texts: drawText would shape every cell's
+        # text again on each repaint
+        digits = _static_digits(p.font())
+        dw, dh = digits[2]
+        dx, y = w / 2 - dw / 2, top + h / 2 - dh / 2
+        for bit in range(n):
+            p.drawStaticText(QtCore.QPointF(xs[bit] + dx, y), digits[bits >> bit & 1])
         p.setFont(small)
         edges = {b for seg in self._segments for b in (seg.hi, seg.lo)}
         fm = p.fontMetrics()

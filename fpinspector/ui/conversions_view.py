@@ -58,6 +58,8 @@ class ConversionsView(QtWidgets.QWidget):
         self._targets: list[str] = []
         self._rows: list[str] = []
         self._d3d: dict[str, int] = {}
+        self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
+        self.table.viewport().installEventFilter(self)
 
     def cell_text(self, variant: str, dst: str) -> str:
         item = self.table.item(self._rows.index(variant), self._targets.index(dst))
@@ -130,14 +132,42 @@ class ConversionsView(QtWidgets.QWidget):
         w = (FORMATS[dst].bits + 3) // 4
         return f"0x{out:0{w}X}  {bridge.value_text(dst, out)}"
 
+    def cell_tooltip(self, variant: str, dst: str) -> str:
+        """The tooltip of a cell (fired rules computed now if they were left for the hover)."""
+        r, c = self._rows.index(variant), self._targets.index(dst)
+        lazy = self._lazy.get((r, c))
+        if lazy is not None:
+            return _tip_text(*lazy)
+        item = self.table.item(r, c)
+        return item.toolTip() if item else ""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
+        """Hover over a cell whose rules were not computed yet: compute and show them."""
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.table.viewport():
+            idx = self.table.indexAt(event.pos())
+            lazy = self._lazy.get((idx.row(), idx.column()))
+            if lazy is not None:
+                QtWidgets.QToolTip.showText(event.globalPos(), _tip_text(*lazy), obj)
+                return True
+        return super().eventFilter(obj, event)
+
     def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "") -> None:
-        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover)."""
+        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover).
+
+        Plain items (no Python ``data()`` override: Qt asks every role of every cell on each
+        paint and resize, which cost ~2 ms per edit); a lazy tip waits in ``_lazy``.
+        """
         ref = self._d3d.get(dst)
         differs = out is not None and ref is not None and out != ref
         prefix = ""
         if differs:
             prefix = f"differs from d3d (0x{ref:X}) in {bin(out ^ ref).count('1')} bit(s). "
-        item = _TipItem(text, prefix, tip)
+        item = QtWidgets.QTableWidgetItem(text)
+        if callable(tip):
+            self._lazy[(r, c)] = (prefix, tip)
+        else:
+            self._lazy.pop((r, c), None)
+            item.setToolTip(_tip_text(prefix, tip))
         if differs:
             item.setBackground(QtGui.QColor(palette.colors().diff).lighter(160))
             item.setForeground(QtGui.QColor("#000000"))
@@ -161,21 +191,12 @@ class ConversionsView(QtWidgets.QWidget):
         self.anatomy.setPlainText(f"{self._src} → {dst} by {var}\n{_anatomy_text(an)}")
 
 
-class _TipItem(QtWidgets.QTableWidgetItem):
-    """A cell whose tooltip (the fired rules) is computed only when the user hovers it."""
-
-    def __init__(self, text: str, prefix: str, tip) -> None:
-        super().__init__(text)
-        self._prefix = prefix
-        self._tip = tip
-
-    def data(self, role: int):  # noqa: D102 (Qt override)
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            tip = self._tip() if callable(self._tip) else self._tip
-            if isinstance(tip, list):
-                tip = "rules: " + (", ".join(tip) or "none")
-            return self._prefix + str(tip)
-        return super().data(role)
+def _tip_text(prefix: str, tip) -> str:
+    """A cell's tooltip: the difference note, then the text or the fired rules."""
+    tip = tip() if callable(tip) else tip
+    if isinstance(tip, list):
+        tip = "rules: " + (", ".join(tip) or "none")
+    return prefix + str(tip)
 
 
 def _anatomy_text(an: object) -> str:

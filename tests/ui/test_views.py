@@ -144,15 +144,20 @@ def test_gui_command_runs_the_app(monkeypatch) -> None:
 
 def test_conversion_cell_tooltip_names_the_fired_rules(make_window) -> None:
     """CONV-F2F-SAT: 1e6 -> f16 under d3d saturates; the cell's tooltip names the rule."""
-    from PySide6 import QtCore
+    from PySide6 import QtCore, QtGui, QtWidgets
 
     win = make_window()
     win.state.update(fmt="f32", bits=int(np.float32(1e6).view(np.uint32)))
     cv = win.conversions_view
-    item = cv.table.item(cv._rows.index("d3d"), cv._targets.index("f16"))
-    assert "CONV-F2F-SAT" in item.data(QtCore.Qt.ItemDataRole.ToolTipRole)
-    ieee = cv.table.item(cv._rows.index("ieee"), cv._targets.index("f16"))
-    assert ieee.data(QtCore.Qt.ItemDataRole.ToolTipRole).startswith("differs from d3d (0x7BFF)")
+    assert "CONV-F2F-SAT" in cv.cell_tooltip("d3d", "f16")
+    assert cv.cell_tooltip("ieee", "f16").startswith("differs from d3d (0x7BFF)")
+    # a real hover shows the same text (computed on demand)
+    win.show()
+    r, c = cv._rows.index("d3d"), cv._targets.index("f16")
+    pos = cv.table.visualItemRect(cv.table.item(r, c)).center()
+    ev = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, cv.table.viewport().mapToGlobal(pos))
+    assert cv.eventFilter(cv.table.viewport(), ev)
+    assert "CONV-F2F-SAT" in QtWidgets.QToolTip.text()
 
 
 def test_a_failing_model_shows_a_message_not_a_traceback(make_window, monkeypatch) -> None:
