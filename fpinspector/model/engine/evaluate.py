@@ -10,6 +10,7 @@ from ..formats import FloatFormat, get_format
 from . import explain, grid
 from .fast import fast_f32
 from .optable import OPS, OpSpec
+from .plain import plain_handler
 from .result import Ctx, Parts, run_chunked
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
@@ -128,13 +129,15 @@ class Evaluation:
         self._ctx = ctx
         self._flat = flat
         self._parts: Parts | None = None
-        self._fast = fast_f32(spec, ctx, tol, flat)
+        # lean kernels for plain elements where one exists (same Parts as spec.handler)
+        self._handler = plain_handler(spec.name, ctx, tol, spec.handler) or spec.handler
+        self._fast = fast_f32(spec, ctx, tol, flat, self._handler)
 
     # -- lazily computed record ---------------------------------------------------------
     @property
     def _p(self) -> Parts:
         if self._parts is None:
-            self._parts = run_chunked(self.spec.handler, self._ctx, self.tolerance, self._flat)
+            self._parts = run_chunked(self._handler, self._ctx, self.tolerance, self._flat)
             self._parts.readings = self.readings
         return self._parts
 

@@ -50,7 +50,8 @@ def _normal(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
 _CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
 
 
-def fast_f32(spec: Any, ctx: Any, tol: Any, flat: list[np.ndarray]) -> FastResult | None:
+def fast_f32(spec: Any, ctx: Any, tol: Any, flat: list[np.ndarray],
+             handler: Any = None) -> FastResult | None:
     """FastResult for an eligible op, else None (then everything is lazy and general).
 
     Works in cache-sized chunks so that the normality checks cost almost no memory
@@ -82,7 +83,7 @@ def fast_f32(spec: Any, ctx: Any, tol: Any, flat: list[np.ndarray]) -> FastResul
     idx = np.concatenate(bad) if bad else np.zeros(0, dtype=np.intp)
     sub = None
     if idx.size:
-        sub = run_chunked(spec.handler, ctx, tol, [b[idx] for b in flat])
+        sub = run_chunked(handler or spec.handler, ctx, tol, [b[idx] for b in flat])
         rb[idx] = sub.bits
     single = tol.kind in ("cr", "select")
     return FastResult(rb, idx, sub, single)

@@ -1,0 +1,266 @@
+"""Lean kernels for "plain" elements, spliced with the general engine on the rest.
+
+Why: the general handlers spend most of their time on NaN/INF/zero/flush bookkeeping that
+cannot matter for an element whose operands and result are ordinary normal numbers. A
+plain kernel computes the same Parts fields (same exact value, same model bits, same
+window keys, same fired rules) for those elements with fewer passes; every other element
+of the chunk goes through the op's general handler and is scattered back.
+
+Equality with the general engine is proved in tests/model/test_engine_plain.py (special
+values crossed, random patterns, every f16 pattern / f16 pairs, every rule set).
+
+Plain, per family:
+
+- f32 sqrt, rcp, rsq, log, exp (every rule set): the operand is a normal number (positive
+  for sqrt, rsq, log), the float64 exact value lies in [2^-125, 2^127) in magnitude (so
+  the rounded result and both window ends are normal: no F32-FTZ, overflow or zero rule),
+  and for the d3d log window not x in [0.5, 2] (absolute tolerance straddles zero).
+- f16 add, sub, mul (every rule set): both operands normal (and not +/-1 for mul: F32-IDENT),
+  the rounded result normal and finite (no F16-DENORM, overflow or zero rule). The sum or
+  product is exact in float64, so hi is exact and lo = 0.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from . import grid
+from .exact import transcendental
+from .result import Ctx, Parts
+from .tolerances import Tolerance
+
+__all__ = ["plain_handler"]
+
+_UNARY = ("sqrt", "rcp", "rsq", "log", "exp")
+_F16_BINARY = ("add", "sub", "mul")
+_KINDS = ("cr", "ulp", "rel", "rel_or_ulp", "log")
+
+
+def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Callable | None:
+    """A handler (ctx, tol, operands) -> Parts splicing a plain kernel with ``general``,
+    or None when the op / format / tolerance has no plain kernel."""
+    if tol.kind not in _KINDS:
+        return None
+    if ctx.fmt.name == "f32" and op in _UNARY:
+        kernel = _f32_unary
+    elif ctx.fmt.name == "f16" and op in _F16_BINARY and tol.kind == "cr":
+        kernel = _f16_binary
+    else:
+        return None
+
+    def handler(c: Ctx, t: Tolerance, operands: list[np.ndarray]) -> Parts:
+        return _splice(kernel, general, c, t, operands)
+
+    return handler
+
+
+def _splice(kernel: Callable, general: Callable, ctx: Ctx, tol: Tolerance,
+            operands: list[np.ndarray]) -> Parts:
+    """Run ``kernel`` on the plain elements and ``general`` on the others; join them."""
+    plain, parts = kernel(ctx, tol, operands)
+    if parts is None:  # nothing plain in this chunk
+        return general(ctx, tol, operands)
+    if plain is None:  # everything plain
+        return parts
+    idx = np.flatnonzero(~plain)
+    sub = general(ctx, tol, [b[idx] for b in operands])
+    n = plain.size
+    pidx = np.flatnonzero(plain)
+    out = Parts(parts.fmt, parts.result_format, _merge(parts.bits, sub.bits, pidx, idx, n),
+                _merge(parts.hi, sub.hi, pidx, idx, n), _merge(parts.lo, sub.lo, pidx, idx, n))
+    for name in ("klo", "khi", "nan_ok", "ftz_out", "unrounded"):
+        setattr(out, name, _merge(getattr(parts, name), getattr(sub, name), pidx, idx, n))
+    out.ftz_in = [_merge(a, b, pidx, idx, n) for a, b in zip(parts.ftz_in, sub.ftz_in)]
+    out.extras = [(e[0], _merge(e[1], s[1], pidx, idx, n), _merge(e[2], s[2], pidx, idx, n))
+                  for e, s in zip(parts.extras, sub.extras)]
+    for k in set(parts.fired) | set(sub.fired):
+        a = parts.fired.get(k)
+        b = sub.fired.get(k)
+        out.fired[k] = _merge(a if a is not None else np.zeros(pidx.size, bool),
+                              b if b is not None else np.zeros(idx.size, bool), pidx, idx, n)
+    out.deny_denorm, out.tol_text = sub.deny_denorm, sub.tol_text
+    return out
+
+
+def _merge(a: np.ndarray, b: np.ndarray, ia: np.ndarray, ib: np.ndarray, n: int) -> np.ndarray:
+    out = np.empty(n, dtype=np.result_type(a, b))
+    out[ia] = a
+    out[ib] = b
+    return out
+
+
+def _normal32(b: np.ndarray) -> np.ndarray:
+    """Biased exponent in 1..254: ((b << 1) - 2^24) < 0xFE000000 in uint32."""
+    t = b << np.uint32(1)
+    t -= np.uint32(0x01000000)
+    return t < np.uint32(0xFE000000)
+
+
+def _normal16(b: np.ndarray) -> np.ndarray:
+    t = b << np.uint16(1)
+    t -= np.uint16(0x0800)
+    return t < np.uint16(0xF000)
+
+
+def _window(hi: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, lo: np.ndarray,
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Keys of the f32 patterns in [hi + lo - d_lo, hi + lo + d_hi] for normal finite ends.
+
+    The same arithmetic as result.window_tol + grid.window_keys (TwoSum, float32 cast,
+    one step toward the wanted side, one more when the end is on the grid and the residual
+    points outward), without the INF/NaN/zero guards that plain elements never need.
+    """
+    keys = []
+    for d, up in ((d_lo, False), (d_hi, True)):
+        b = d if up else -d
+        s = hi + b
+        bb = s - hi
+        e = (hi - (s - bb)) + (b - bb)
+        e += lo
+        r = s.astype(np.float32)
+        k = grid.to_key(r.view(np.uint32), _F32)
+        back = r.astype(np.float64)
+        if up:  # floor: largest pattern <= s + e
+            k -= back > s
+            k -= (back == s) & (e < 0)  # on the grid after the step-down only if back == s
+        else:  # ceil: smallest pattern >= s + e
+            k += back < s
+            k += (back == s) & (e > 0)
+        keys.append(k)
+    return keys[0], keys[1]
+
+
+def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
+    op = ctx.op
+    b = np.asarray(operands[0], dtype=np.uint32)
+    plain = _normal32(b)
+    if op in ("sqrt", "rsq", "log"):
+        plain &= b < np.uint32(0x80000000)
+    with np.errstate(invalid="ignore"):  # signaling NaNs quiet on the cast
+        x = b.view(np.float32).astype(np.float64)
+    if tol.kind == "log":
+        plain &= (x < 0.5) | (x > 2.0)
+    all_plain = bool(plain.all())
+    if not all_plain:
+        if not plain.any():
+            return plain, None
+        x = x[plain]
+    hi, lo = transcendental(op, x, ctx.fmt)
+    a = np.abs(hi)
+    ok = (a >= 2.0**-125) & (a < 2.0**127)
+    if not ok.all():
+        if all_plain:
+            plain = ok.copy()
+        else:
+            plain[plain] = ok
+        if not plain.any():
+            return plain, None
+        all_plain = False
+        hi, lo, x, a = hi[ok], lo[ok], x[ok], a[ok]
+    bits = grid.rne(hi, lo, ctx.fmt)
+    kb = grid.to_key(bits, _F32)
+    k = tol.kind
+    if k == "cr":
+        klo, khi = kb, kb.copy()
+    else:
+        if k == "log":  # far from 1: relative, like the general log window
+            d = a * tol.rel
+            klo, khi = _window(hi, d, d, lo)
+        else:
+            if k in ("ulp", "rel_or_ulp"):
+                u = grid.ulp_at(hi, lo, ctx.fmt) * tol.ulp
+                klo, khi = _window(hi, u, u, lo)
+            if k in ("rel", "rel_or_ulp"):
+                d = a * tol.rel
+                rlo, rhi = _window(hi, d, d, lo)
+                if k == "rel":
+                    klo, khi = rlo, rhi
+                else:
+                    np.minimum(klo, rlo, out=klo)
+                    np.maximum(khi, rhi, out=khi)
+        np.minimum(klo, kb, out=klo)
+        np.maximum(khi, kb, out=khi)
+    parts = _plain_parts(ctx, tol, bits, hi, lo, klo, khi, 1)
+    parts.fire(_unary_rule(ctx), np.ones(bits.shape, bool))
+    for rule in {"sqrt": ("F32-SQRTNEG",), "rsq": ("F32-SQRTNEG",), "log": ("F32-LOG0",),
+                 "rcp": ("F32-DIV0",)}.get(op, ()):
+        parts.fired[rule] = np.zeros(bits.shape, bool)
+    return (None if all_plain else plain), parts
+
+
+def _unary_rule(ctx: Ctx) -> str:
+    from .ops_unary import _acc_rule
+
+    return _acc_rule(ctx)
+
+
+def _plain_parts(ctx: Ctx, tol: Tolerance, bits: np.ndarray, hi: np.ndarray, lo: np.ndarray,
+                 klo: np.ndarray, khi: np.ndarray, arity: int) -> Parts:
+    """Parts for plain elements: nothing flushed, no NaN, the window as computed."""
+    n = bits.shape
+    no = np.zeros(n, bool)
+    parts = Parts(ctx.fmt, ctx.fmt.name, bits, hi, lo)
+    parts.unrounded = bits
+    parts.ftz_in = [no] * arity
+    parts.ftz_out = no
+    parts.fired = {"F32-FTZ": no, "F32-NANOUT": no, "F32-NANPROP": no}
+    if ctx.flush and not ctx.strict_out:
+        parts.extras.append(("window", klo.copy(), khi.copy()))
+    parts.klo, parts.khi = klo, khi
+    parts.nan_ok = no
+    parts.deny_denorm = ctx.strict_out
+    parts.tol_text = tol.describe()
+    return parts
+
+
+def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
+    fmt = ctx.fmt
+    pa = np.asarray(operands[0], dtype=np.uint16)
+    pb = np.asarray(operands[1], dtype=np.uint16)
+    plain = _normal16(pa) & _normal16(pb)
+    op = ctx.op
+    if op == "mul":
+        one = np.uint16(0x3C00)
+        plain &= ((pa & np.uint16(0x7FFF)) != one) & ((pb & np.uint16(0x7FFF)) != one)
+    table = fmt._table  # exact float64 value of every f16 pattern
+    a = table[pa]
+    c = table[pb]
+    with np.errstate(all="ignore"):
+        if op == "add":
+            hi = a + c
+        elif op == "sub":
+            hi = a - c
+        else:
+            hi = a * c
+        bits = hi.astype(np.float16).view(np.uint16)  # one RNE rounding (exact hi)
+    plain &= _normal16(bits)
+    if not plain.any():
+        return plain, None
+    all_plain = bool(plain.all())
+    if not all_plain:
+        bits, hi = bits[plain], hi[plain]
+    lo = np.zeros(hi.shape)
+    kb = grid.to_key(bits, fmt)
+    parts = _plain_parts(ctx, tol, bits, hi, lo, kb, kb.copy(), 2)
+    exact = table[bits] == hi
+    parts.fire("IEEE-RNE" if ctx.rules == "ieee754" else "F16-PREC", ~exact)
+    parts.fired["F32-INFINF"] = exact & False
+    parts.fired["F32-IDENT"] = parts.fired["F32-INFINF"]
+    if ctx.rules != "ieee754":
+        parts.fired["F16-DENORM"] = parts.fired["F32-INFINF"]
+    return (None if all_plain else plain), parts
+
+
+_F32 = None  # set below (import cycle-free access to the f32 format)
+
+
+def _init() -> None:
+    global _F32
+    from ..formats import get_format
+
+    _F32 = get_format("f32")
+
+
+_init()

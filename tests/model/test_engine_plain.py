@@ -1,0 +1,132 @@
+"""Plain-element kernels (engine/plain.py) give the same Parts as the general handlers, bit
+for bit: model bits, exact value, window keys, NaN allowance, flush facts and fired rules.
+
+Proves the fast paths keep every rule they skip (F32-FTZ, F32-NANPROP, F32-SQRTNEG,
+F32-LOG0, F32-DIV0, F32-SQRT-RCP, F32-INSTR, F16-PREC, F16-DENORM, F32-IDENT) by comparing
+against the general engine on f32 special values, random patterns, random normal values,
+values at binade / window edges, every f16 pattern against sampled partners, under all
+three rule sets and the AMBIGUOUS options that change windows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fpinspector.model.engine.optable import OPS
+from fpinspector.model.engine.plain import plain_handler
+from fpinspector.model.engine.result import Ctx, run_chunked
+from fpinspector.model.engine.tolerances import resolve_options, tolerance_for
+from fpinspector.model.formats import get_format
+
+from _engine_oracle import F32_SPECIALS
+
+RNG = np.random.default_rng(7)
+RULES = ("d3d11", "d3d10", "ieee754")
+
+
+def _parts(op: str, fmt: str, rules: str, operands: list[np.ndarray], options=None):
+    f = get_format(fmt)
+    opts = resolve_options(options)
+    ctx = Ctx(op, f, rules, opts, f.name == "f32" and rules != "ieee754")
+    tol, _ = tolerance_for(op, f.name, rules, opts)
+    handler = plain_handler(op, ctx, tol, OPS[op].handler)
+    assert handler is not None, "expected a plain kernel"
+    return run_chunked(OPS[op].handler, ctx, tol, operands), run_chunked(handler, ctx, tol,
+                                                                          operands)
+
+
+def _same(g, p) -> None:
+    for name in ("bits", "hi", "lo", "klo", "khi", "nan_ok", "ftz_out", "unrounded"):
+        a, b = getattr(p, name), getattr(g, name)
+        assert a.dtype == b.dtype, name
+        if name == "unrounded":  # the sign of an intermediate NaN follows numpy's SIMD NaN
+            keep = ~np.isnan(g.hi)  # propagation (differs with array length); bits do not
+            a, b = a[keep], b[keep]
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    assert len(p.ftz_in) == len(g.ftz_in)
+    for a, b in zip(p.ftz_in, g.ftz_in):
+        np.testing.assert_array_equal(a, b)
+    assert [e[0] for e in p.extras] == [e[0] for e in g.extras]
+    for e, h in zip(p.extras, g.extras):
+        np.testing.assert_array_equal(e[1], h[1])
+        np.testing.assert_array_equal(e[2], h[2])
+    for k in set(p.fired) | set(g.fired):
+        a = p.fired.get(k, np.zeros(p.bits.shape, bool))
+        b = g.fired.get(k, np.zeros(g.bits.shape, bool))
+        np.testing.assert_array_equal(a, b, err_msg=k)
+    assert (p.deny_denorm, p.tol_text) == (g.deny_denorm, g.tol_text)
+
+
+def _f32_inputs(op: str) -> np.ndarray:
+    """Specials, random patterns, random normal values, and binade / window edges."""
+    n = 40_000
+    rand = RNG.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    with np.errstate(over="ignore"):
+        vals = np.ldexp(RNG.uniform(1, 2, n), RNG.integers(-140, 140, n)).astype(np.float32)
+    edges = []
+    for e in (-127, -126, -125, -124, -63, -1, 0, 1, 2, 63, 125, 126, 127, 128):
+        m = np.float32(2.0**e) if e < 128 else np.float32(3.4e38)
+        for k in range(-3, 4):
+            edges.append(np.nextafter(m, np.float32(np.inf)) if k > 0 else m)
+            m = np.nextafter(m, np.float32(np.inf) if k >= 0 else np.float32(0))
+    for v in (0.5, 2.0, 1.0, 126.0, 127.0, 128.0, -125.0, -126.0, -127.0, -149.0, -150.0):
+        m = np.float32(v)
+        for _ in range(4):
+            edges.append(m)
+            edges.append(np.float32(-m))
+            m = np.nextafter(m, np.float32(np.inf))
+    edge = np.array(edges, dtype=np.float32).view(np.uint32)
+    if op == "exp":  # the interesting range of 2^x
+        vals = RNG.uniform(-160, 160, n).astype(np.float32)
+    x = np.concatenate([np.array(F32_SPECIALS, np.uint32), rand, vals.view(np.uint32), edge])
+    return np.concatenate([x, x ^ np.uint32(0x80000000)])
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("op", ["sqrt", "rcp", "rsq", "log", "exp"])
+def test_f32_unary_plain_equals_general_F32_SQRT_RCP_F32_INSTR(op: str, rules: str) -> None:
+    """F32-SQRT-RCP / F32-INSTR windows, F32-FTZ, F32-SQRTNEG, F32-LOG0, F32-DIV0 kept."""
+    g, p = _parts(op, "f32", rules, [_f32_inputs(op)])
+    _same(g, p)
+
+
+@pytest.mark.parametrize("options", [{"rcp_tolerance": "ulp"}, {"rcp_tolerance": "rel"},
+                                     {"ftz_output": "either"}])
+def test_f32_rcp_options_plain_equals_general_F32_SQRT_RCP(options: dict) -> None:
+    """AMBIGUOUS rcp_tolerance / ftz_output readings take the same windows on both paths."""
+    g, p = _parts("rcp", "f32", "d3d11", [_f32_inputs("rcp")], options)
+    _same(g, p)
+
+
+def test_f32_unary_chunk_all_plain_and_none_plain_F32_FTZ() -> None:
+    """Chunks with only plain (or no plain) elements take the kernel-only / general-only
+    branches; F32-FTZ still fires on denormal operands."""
+    plain = np.ldexp(RNG.uniform(1, 2, 1000), RNG.integers(-60, 60, 1000))
+    plain = plain.astype(np.float32).view(np.uint32)
+    for x in (plain, np.arange(1, 1001, dtype=np.uint32)):  # the second: all denormal
+        g, p = _parts("sqrt", "f32", "d3d11", [x])
+        _same(g, p)
+    assert p.fired["F32-FTZ"].all()
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+def test_f16_binary_plain_equals_general_F16_PREC(op: str, rules: str) -> None:
+    """F16-PREC rounding, F16-DENORM, F32-IDENT, overflow: every f16 pattern as A against
+    random partners plus the specials/edge patterns as B, and random pairs."""
+    a = np.arange(1 << 16, dtype=np.uint16)
+    edges = np.array([0, 0x8000, 1, 0x8001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF,
+                      0x7C00, 0xFC00, 0x7E00, 0x7C01, 0x3BFF, 0x3C01], np.uint16)
+    parts_a = [a, np.tile(a, 2)]
+    parts_b = [RNG.integers(0, 1 << 16, a.size, dtype=np.uint16),
+               np.concatenate([np.roll(a, 12345), a[::-1]])]
+    for e in edges:
+        parts_a.append(a)
+        parts_b.append(np.full(a.size, e, np.uint16))
+    A = np.concatenate(parts_a)
+    B = np.concatenate(parts_b)
+    g, p = _parts(op, "f16", rules, [A, B])
+    _same(g, p)
+    g, p = _parts(op, "f16", rules, [B, A])
+    _same(g, p)
