@@ -65,6 +65,27 @@ class GpuCapture:
     def __call__(self, op: str, *operands: np.ndarray, format: str = "f32") -> np.ndarray:
         return self.submit(op, *operands, format=format).result()
 
+    def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
+        """Best time to read ``n`` result words back from a GPU buffer (for benchmarks).
+
+        Why: a capture is upload + dispatch + read-back in one call; timing a plain
+        buffer read of the same size splits the read-back share out of it.
+        """
+        def measure() -> float:
+            ctx = self.session.ctx
+            with ctx:
+                buf = ctx.buffer(reserve=n * itemsize)
+                dst = np.empty(n * itemsize, np.uint8)
+                best = float("inf")
+                for _ in range(repeats):
+                    t = time.perf_counter()
+                    buf.read_into(dst)
+                    best = min(best, time.perf_counter() - t)
+                buf.release()
+            return best
+
+        return float(self._pool.submit(measure).result())
+
     def close(self) -> None:
         """Release the GL context (on its own thread) and stop the worker."""
         try:

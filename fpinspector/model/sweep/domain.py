@@ -228,9 +228,17 @@ class GridDomain:
         """Operand patterns of flat elements ``k0..k1-1`` (A varies slowest)."""
         if not 0 <= k0 <= k1 <= self.size:
             raise ValueError(f"element range {k0}..{k1} outside 0..{self.size}")
-        k = np.arange(k0, k1, dtype=np.int64)
-        ia, ib = np.divmod(k, self.b.n)
-        return self._pa[ia], self._pb[ib]
+        # contiguous run of rows: A repeats each row's pattern, B cycles (no divmod pass)
+        nb, n = self.b.n, k1 - k0
+        r0, c0 = divmod(k0, nb)
+        r1 = (k1 - 1) // nb if n else r0
+        counts = np.full(r1 - r0 + 1, nb, dtype=np.int64)
+        counts[0] -= c0
+        counts[-1] -= (r1 + 1) * nb - k1
+        a = np.repeat(self._pa[r0 : r1 + 1], counts) if n else self._pa[:0]
+        reps = -(-(c0 + n) // nb)
+        b = np.tile(self._pb, reps)[c0 : c0 + n] if reps > 1 else self._pb[c0 : c0 + n].copy()
+        return a, b
 
     def tiles(self, rows: int, cols: int) -> Iterator[tuple[int, int, "GridDomain"]]:
         """Sub-grids of at most ``rows x cols`` (bit-range axes), with their top-left cell.

@@ -1,0 +1,143 @@
+"""Fast sweep paths (issue 6 performance) against independent oracles.
+
+The fast paths (bincount histogram, doubled-bits top-k, GPU verdicts on differing elements
+only, row-run grid operands) must give exactly what the plain definitions give: Python
+binning, sorted(), whole-chunk evaluation and integer divmod.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+
+import numpy as np
+import pytest
+
+from fpinspector.model.sweep import Axis, GridDomain, Summary, UnaryDomain, histogram_counts
+from fpinspector.model.sweep.runner import run_sweep
+from fpinspector.model.sweep.stages import ModelStage
+from fpinspector.model.sweep.summary import HIST_EDGES
+
+pytest.importorskip("fpinspector.model.engine")
+from fpinspector.model import evaluate  # noqa: E402
+
+
+def _python_bin(e: float) -> int:
+    """Bin by the definition: 0 exactly, (edge[i-1], edge[i]], inf, NaN last."""
+    e = abs(e)
+    if math.isnan(e):
+        return len(HIST_EDGES)
+    if e == 0:
+        return 0
+    if math.isinf(e):
+        return len(HIST_EDGES) - 1
+    return bisect.bisect_left(list(HIST_EDGES[:-1]), e)
+
+
+def test_histogram_bin_edges_are_upper_inclusive_at_every_power_of_two_F32_PREC():
+    """Every edge 2^k, its float64 neighbours, denormals, max, infinities and NaN payloads
+    land where Python binning puts them (F32-PREC: errors are binned in ULPs)."""
+    vals = [0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, np.finfo(np.float64).max,
+            -np.finfo(np.float64).max, np.inf, -np.inf, np.nan,
+            np.uint64(0xFFF8000000000001).view(np.float64)]
+    for k in range(-4, 40):
+        p = 2.0**k
+        vals += [p, np.nextafter(p, 0), np.nextafter(p, np.inf), -p]
+    err = np.array(vals, dtype=np.float64)
+    oracle = np.bincount([_python_bin(float(e)) for e in err], minlength=len(HIST_EDGES) + 1)
+    assert np.array_equal(histogram_counts(err), oracle)
+
+
+def _worst_oracle(err: np.ndarray, k: int) -> list[tuple[float, int]]:
+    keyed = [(-abs(float(e)), i) for i, e in enumerate(err) if not math.isnan(e)]
+    return [(-a, i) for a, i in sorted(keyed)[:k]]
+
+
+@pytest.mark.parametrize("chunk", [64, 1000, 1 << 14])
+def test_top_k_over_chunks_equals_sorted_with_ties_by_index_F32_PREC(chunk):
+    """Ties (many equal errors, as 0.5-ULP maxima are) keep the lowest indices, whatever
+    the chunking; NaN errors never enter."""
+    rng = np.random.default_rng(3)
+    n = 5000
+    err = rng.choice([0.0, 0.25, 0.5, -0.5, 3.0, np.nan, np.inf, -np.inf], n)
+    err[rng.integers(0, n, 40)] = rng.standard_normal(40) * 1e3
+    dom = UnaryDomain(Axis.bit_range("f32", 0, n - 1))
+    res = run_sweep(dom, lambda ops: {"err_model": err[ops[0].astype(np.int64)],
+                                      "model": ops[0], "ok_model": np.ones(len(ops[0]), bool)},
+                    result_format="f32", chunk_size=chunk, top_k=25, prefetch=False)
+    w = res.summary.worst["err_model"]
+    assert list(zip(w["key"].tolist(), w["index"].tolist())) == _worst_oracle(err, 25)
+
+
+class FakeGpu:
+    """A 'GPU' returning the model's result except on chosen elements (no GL needed)."""
+
+    def __init__(self, op: str, fmt: str, mutate) -> None:
+        self.op, self.fmt, self.mutate = op, fmt, mutate
+
+    def __call__(self, op, *operands, format="f32"):
+        bits = np.asarray(evaluate(op, *operands, format=format).bits).copy()
+        return self.mutate(bits, operands)
+
+
+def _flip_some(every: int):
+    def mutate(bits, operands):
+        sel = (operands[0].astype(np.int64) % every) == 0
+        out = bits.copy()
+        out[sel] ^= out.dtype.type(1)  # one step off (or a NaN payload change)
+        out[sel & ((operands[0].astype(np.int64) % (3 * every)) == 0)] = 0x7F800001  # NaN
+        out[(operands[0].astype(np.int64) % 997) == 1] = 0x80000000  # -0
+        return out
+    return mutate
+
+
+@pytest.mark.parametrize("every", [50, 2])  # subset path and whole-chunk fallback
+@pytest.mark.parametrize("op", ["sqrt", "rcp"])
+def test_gpu_verdicts_on_differing_elements_equal_whole_chunk_evaluation_F32_SQRT_RCP(op, every):
+    """err_gpu / ok_gpu / err_gpu_model equal the evaluation of the whole chunk against
+    the GPU result (F32-SQRT-RCP tolerances, F32-NANOUT for NaNs)."""
+    ops = (np.arange(0x00700000, 0xFFFFFFFF, 0x00F0F0F1, dtype=np.uint64).astype(np.uint32),)
+    stage = ModelStage(op, "f32", gpu=FakeGpu(op, "f32", _flip_some(every)))
+    out = stage(ops)
+    ev = evaluate(op, *ops, format="f32")
+    g = out["gpu"]
+    assert np.array_equal(out["err_gpu"], ev.ulp_error(g), equal_nan=True)
+    assert np.array_equal(out["ok_gpu"], ev.allowed(g))
+    assert np.array_equal(np.flatnonzero(g != ev.bits), out["gpu_diff"])
+    from fpinspector.model.sweep import ulp_distance
+
+    assert np.array_equal(out["err_gpu_model"], ulp_distance(g, ev.bits, "f32"), equal_nan=True)
+    assert 0 < out["gpu_diff"].size < g.size
+
+
+def test_summary_with_gpu_diff_equals_summary_without_F32_PREC():
+    """The err_gpu_model shortcut (look at differing elements only) changes nothing."""
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 40000))
+    stage = ModelStage("sqrt", "f32", gpu=FakeGpu("sqrt", "f32", _flip_some(300)))
+    with_diff = run_sweep(dom, stage, result_format="f32", chunk_size=7000, prefetch=False)
+
+    def no_diff(ops):
+        out = dict(stage(ops))
+        del out["gpu_diff"]
+        return out
+
+    plain = run_sweep(dom, no_diff, result_format="f32", chunk_size=7000, prefetch=False)
+    a, b = with_diff.summary.to_dict(), plain.summary.to_dict()
+    assert json.dumps(a) == json.dumps(b)  # NaN errors compare equal as text
+    assert a["histograms"]["err_gpu_model"][0] < a["total"]
+    assert "gpu_diff" not in with_diff.columns
+
+
+def test_grid_operands_equal_divmod_oracle_on_random_ranges():
+    """Row-run operand generation equals element k = (A[k // nb], B[k % nb])."""
+    g = GridDomain(Axis.bit_range("f16", 0, 0xFFFF, 300), Axis.bit_range("f16", 5, 1000, 77))
+    k = np.arange(g.size)
+    a_all, b_all = g.axes[0].patterns()[k // 77], g.axes[1].patterns()[k % 77]
+    rng = np.random.default_rng(11)
+    cuts = [(0, 0), (0, g.size), (76, 78), (77, 154), (g.size - 1, g.size)]
+    cuts += [tuple(sorted(rng.integers(0, g.size + 1, 2))) for _ in range(300)]
+    for k0, k1 in cuts:
+        a, b = g.operands(int(k0), int(k1))
+        assert np.array_equal(a, a_all[k0:k1]) and np.array_equal(b, b_all[k0:k1])
+        assert a.dtype == b.dtype == np.uint16
