@@ -50,6 +50,9 @@ def _text(rep) -> str:  # noqa: ANN001 - GpuReport
         lines.append(f"  {u.path:8} {u.op:5} {u.rule:13} n={u.samples} max={u.max_ulp:.3f} "
                      f"mean={u.mean_ulp:.3f}  {verdict}")
         lines.append(f"           {hist}")
+    lines += ["", f"Not capturable here ({len(rep.unsupported)} op/format pairs; the model "
+              "still evaluates them):"]
+    lines += [f"  {u['op']:12} {u['format']:8} {u['reason']}" for u in rep.unsupported]
     lines += ["", "Known deviations of this driver (fpinspector/gpu/deviations.py):"]
     for d in rep.deviations:
         lines.append(f"  {d['id']} ({', '.join(d['paths'])}; breaks {', '.join(d['rules'])})")

@@ -15,7 +15,7 @@ import numpy as np
 
 from .deviations import DEVIATIONS
 from .judge import _conv_model, classify_conversion, classify_with_engine
-from .session import HALF_FLOAT_EXTENSIONS, GpuSession
+from .session import GpuSession
 
 
 __all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "ULP_OPS", "ULP_BINS"]
@@ -123,13 +123,15 @@ class GpuReport:
     ulp: list[UlpStats] = field(default_factory=list)
     deviations: list[dict[str, Any]] = field(default_factory=list)
     half_float: str = ""
+    unsupported: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"info": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.info.items()},
                 "half_float": self.half_float,
                 "probes": [asdict(p) for p in self.probes],
                 "ulp": [asdict(u) for u in self.ulp],
-                "deviations": self.deviations}
+                "deviations": self.deviations,
+                "unsupported": self.unsupported}
 
 
 def _hex(v: Any) -> str:
@@ -218,6 +220,15 @@ def _ulp_stats(session: GpuSession, op: str, path: str, n: int, seed: int) -> Ul
                     {rs: allowed[rs] == 1.0 for rs in RULE_SETS})
 
 
+def _unsupported(session: GpuSession) -> list[dict[str, str]]:
+    """Every (op, format) of the rule engine this GPU cannot capture, with the reason."""
+    from fpinspector.model import OPS
+
+    return [{"op": op, "format": fmt, "reason": why}
+            for op, spec in sorted(OPS.items()) for fmt in spec.formats
+            if (why := session.unsupported_reason(op, fmt))]
+
+
 def build_report(session: GpuSession, samples: int = 1 << 18, seed: int = 2024,
                  paths: tuple[str, ...] | None = None) -> GpuReport:
     """Probe ``session``'s GPU on each capture path and measure ULP errors.
@@ -234,10 +245,10 @@ def build_report(session: GpuSession, samples: int = 1 << 18, seed: int = 2024,
     info = session.info
     report = GpuReport(info=info)
     ext = info["half_float_arithmetic"]
-    report.half_float = (
-        f"half-float arithmetic extensions present: {', '.join(ext)} (not captured yet)"
-        if ext else "no half-float arithmetic extension ("
-        + " / ".join(HALF_FLOAT_EXTENSIONS) + "): f16 arithmetic not captured")
+    why = session.unsupported_reason("add", "f16")
+    report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
+                                "(float16_t kernels, two operands per 32-bit word)")
+    report.unsupported = _unsupported(session)
     for path in paths or tuple(info["paths"]):
         report.probes += _arith_probes(session, path)
         report.ulp += [_ulp_stats(session, op, path, samples, seed) for op in ULP_OPS]

@@ -44,7 +44,8 @@ def route(op: str, fmt: str) -> str:
     """One line saying how ``op`` on ``fmt`` is captured (for reports and tooltips)."""
     if (op, fmt) in CONVERSION_OPS:
         src, dst, how = CONVERSION_OPS[(op, fmt)]
-        return f"fixed-function {src} -> {dst} ({'render target' if how == 'render' else 'texture sampling'})"
+        kind = "render target" if how == "render" else "texture sampling"
+        return f"fixed-function {src} -> {dst} ({kind})"
     if (op, fmt) in TWO_STEP_OPS:
         dst = TWO_STEP_OPS[(op, fmt)]
         return (f"two roundings: float(double) in a shader, then the f32 -> {dst} "
@@ -60,13 +61,11 @@ def reason(op: str, fmt: str, version: int, extensions: set[str], renderer: str)
         return None
     if (op, fmt) in TWO_STEP_OPS:
         why = reason("to_f32", "f64", version, extensions, renderer)
-        return None if why is None else f"{op} ({fmt}) is float(double) then a render target; {why}"
+        return None if why is None else f"{op} ({fmt}) goes through float(double): {why}"
     kernel = KERNELS.get((op, fmt))
     if kernel is None:
-        have = sorted({o for o, f in KERNELS if f == fmt} | {o for o, f in CONVERSION_OPS if f == fmt}
-                      | {o for o, f in TWO_STEP_OPS if f == fmt})
-        return (f"no GPU route for {op!r} on {fmt!r} operands (capturable for {fmt}: "
-                f"{', '.join(have) or 'nothing'})")
+        return (f"fpinspector has no GPU route for {op} on {fmt} operands (no shader "
+                "instruction or fixed-function conversion does it; the model evaluates it)")
     missing = missing_requirements(kernel, version, extensions)
     if not missing:
         return None
