@@ -107,3 +107,40 @@ def test_cli_gpu_sweep_writes_files_and_exit_code_follows_verdicts(cap, tmp_path
     assert np.array_equal(res.columns["gpu"], cap("mul", a, b, format="f32"))
     assert bad == int(np.sum(~res.columns["ok_gpu"]))
     assert "ok_gpu" in capsys.readouterr().out
+
+
+def test_gpu_verdicts_on_differing_elements_equal_whole_chunk_F32_SQRT_RCP(cap):
+    """On real llvmpipe results, the compare stage's shortcut (verdicts re-evaluated only
+    where the GPU pattern differs from the model's) equals evaluating the whole chunk
+    against the GPU result (F32-SQRT-RCP tolerance, F32-FTZ, F32-NANOUT)."""
+    from fpinspector.model import evaluate
+    from fpinspector.model.sweep import ModelStage, ulp_distance
+
+    ops = (np.arange(0, 1 << 32, 4099 * 97, dtype=np.uint64).astype(np.uint32),)
+    for op in ("sqrt", "rcp"):
+        out = ModelStage(op, "f32", gpu=cap)(ops)
+        ev = evaluate(op, *ops, format="f32")
+        g = out["gpu"]
+        assert np.array_equal(g, cap(op, *ops, format="f32"))
+        assert np.array_equal(out["err_gpu"], ev.ulp_error(g), equal_nan=True)
+        assert np.array_equal(out["ok_gpu"], ev.allowed(g))
+        assert np.array_equal(out["err_gpu_model"], ulp_distance(g, ev.bits, "f32"),
+                              equal_nan=True)
+
+
+def test_mad_with_fixed_c_and_itof_codes_capture_like_single_calls_F32_FUSED(cap):
+    """The GPU sees the fixed C of a mad grid and integer codes of itof exactly as a
+    direct capture with the same operands does (sampled cells)."""
+    from fpinspector.model.sweep import ModelStage
+
+    c = np.uint32(0x3EAAAAAB)
+    dom = GridDomain(Axis.linear("f32", -3, 3, 33), Axis.log("f32", 1e-3, 7, 29))
+    res = run_sweep(dom, ModelStage("mad", "f32", gpu=cap, fixed=(c,)), result_format="f32")
+    for k in (0, 17, 500, dom.size - 1):
+        a, b = (np.array([v], np.uint32) for v in res.operands_at(k))
+        assert int(res.columns["gpu"][k]) == int(cap("mad", a, b, np.array([c]))[0])
+    codes = UnaryDomain(Axis.bit_range("i32", -(1 << 31), (1 << 31) - 1, 4097))
+    res2 = run_sweep(codes, ModelStage("itof", "i32", gpu=cap), result_format="f32")
+    ints = codes.axis.patterns()
+    assert res2.columns["gpu"].view(np.float32).tolist() == ints.astype(np.float32).tolist()
+    assert res2.summary.nonconformant_count() == 0
