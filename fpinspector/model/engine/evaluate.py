@@ -253,9 +253,15 @@ class Evaluation:
         hi, lo = sel(p.hi), sel(p.lo)
         u = grid.ulp_at(hi, lo, self._ctx.fmt)
         with np.errstate(all="ignore"):
-            err = ((v - hi) - lo) / u
-            err = np.where(np.isinf(hi), np.where(v == hi, 0.0, v - hi), err)
-            err = np.where(np.isnan(hi), np.where(np.isnan(v), 0.0, np.nan), err)
+            err = np.subtract(v, hi, out=v)  # in place: v is a fresh decode
+            err -= lo
+            err /= u
+            bad = np.flatnonzero(~np.isfinite(hi))  # INF / NaN exact values: rare, fix up
+            if bad.size:
+                h, vb = hi[bad], self._ctx.fmt.decode(obs[bad])
+                fix = np.where(np.isinf(h), np.where(vb == h, 0.0, vb - h), np.nan)
+                fix[np.isnan(h) & np.isnan(vb)] = 0.0
+                err[bad] = fix
         return err.reshape(shape)
 
     # -- explanations -------------------------------------------------------------------

@@ -58,7 +58,8 @@ def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Calla
 
 def _splice(kernel: Callable, general: Callable, ctx: Ctx, tol: Tolerance,
             operands: list[np.ndarray]) -> Parts:
-    """Run ``kernel`` on the plain elements and ``general`` on the others; join them."""
+    """Run ``kernel`` on the whole chunk, then overwrite its non-plain elements with the
+    general handler's results on that subset (the kernel's values there are scratch)."""
     plain, parts = kernel(ctx, tol, operands)
     if parts is None:  # nothing plain in this chunk
         return general(ctx, tol, operands)
@@ -66,29 +67,21 @@ def _splice(kernel: Callable, general: Callable, ctx: Ctx, tol: Tolerance,
         return parts
     idx = np.flatnonzero(~plain)
     sub = general(ctx, tol, [b[idx] for b in operands])
-    n = plain.size
-    pidx = np.flatnonzero(plain)
-    out = Parts(parts.fmt, parts.result_format, _merge(parts.bits, sub.bits, pidx, idx, n),
-                _merge(parts.hi, sub.hi, pidx, idx, n), _merge(parts.lo, sub.lo, pidx, idx, n))
-    for name in ("klo", "khi", "nan_ok", "ftz_out", "unrounded"):
-        setattr(out, name, _merge(getattr(parts, name), getattr(sub, name), pidx, idx, n))
-    out.ftz_in = [_merge(a, b, pidx, idx, n) for a, b in zip(parts.ftz_in, sub.ftz_in)]
-    out.extras = [(e[0], _merge(e[1], s[1], pidx, idx, n), _merge(e[2], s[2], pidx, idx, n))
-                  for e, s in zip(parts.extras, sub.extras)]
-    for k in set(parts.fired) | set(sub.fired):
-        a = parts.fired.get(k)
-        b = sub.fired.get(k)
-        out.fired[k] = _merge(a if a is not None else np.zeros(pidx.size, bool),
-                              b if b is not None else np.zeros(idx.size, bool), pidx, idx, n)
-    out.deny_denorm, out.tol_text = sub.deny_denorm, sub.tol_text
-    return out
-
-
-def _merge(a: np.ndarray, b: np.ndarray, ia: np.ndarray, ib: np.ndarray, n: int) -> np.ndarray:
-    out = np.empty(n, dtype=np.result_type(a, b))
-    out[ia] = a
-    out[ib] = b
-    return out
+    for name in ("bits", "hi", "lo", "klo", "khi", "nan_ok", "ftz_out", "unrounded"):
+        getattr(parts, name)[idx] = getattr(sub, name)
+    for a, b in zip(parts.ftz_in, sub.ftz_in):
+        a[idx] = b
+    for e, h in zip(parts.extras, sub.extras):
+        e[1][idx] = h[1]
+        e[2][idx] = h[2]
+    for k, m in sub.fired.items():
+        if k not in parts.fired:
+            parts.fired[k] = np.zeros(plain.size, bool)
+        parts.fired[k][idx] = m
+    for k, m in parts.fired.items():
+        if k not in sub.fired:
+            m[idx] = False
+    return parts
 
 
 def _normal32(b: np.ndarray) -> np.ndarray:
@@ -142,23 +135,20 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         x = b.view(np.float32).astype(np.float64)
     if tol.kind == "log":
         plain &= (x < 0.5) | (x > 2.0)
+    if not plain.any():
+        return plain, None
+    with np.errstate(all="ignore"):  # non-plain elements are scratch, overwritten later
+        hi, lo = transcendental(op, x, ctx.fmt)
+        a = np.abs(hi)
+        plain &= a >= 2.0**-125
+        plain &= a < 2.0**127
+    if not plain.any():
+        return plain, None
     all_plain = bool(plain.all())
-    if not all_plain:
-        if not plain.any():
-            return plain, None
-        x = x[plain]
-    hi, lo = transcendental(op, x, ctx.fmt)
-    a = np.abs(hi)
-    ok = (a >= 2.0**-125) & (a < 2.0**127)
-    if not ok.all():
-        if all_plain:
-            plain = ok.copy()
-        else:
-            plain[plain] = ok
-        if not plain.any():
-            return plain, None
-        all_plain = False
-        hi, lo, x, a = hi[ok], lo[ok], x[ok], a[ok]
+    if not all_plain:  # keep scratch elements finite and normal for the window arithmetic
+        hi[~plain] = 1.0
+        lo[~plain] = 0.0
+        a[~plain] = 1.0
     bits = grid.rne(hi, lo, ctx.fmt)
     kb = grid.to_key(bits, _F32)
     k = tol.kind
@@ -184,9 +174,9 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         np.maximum(khi, kb, out=khi)
     parts = _plain_parts(ctx, tol, bits, hi, lo, klo, khi, 1)
     parts.fire(_unary_rule(ctx), np.ones(bits.shape, bool))
-    for rule in {"sqrt": ("F32-SQRTNEG",), "rsq": ("F32-SQRTNEG",), "log": ("F32-LOG0",),
-                 "rcp": ("F32-DIV0",)}.get(op, ()):
-        parts.fired[rule] = np.zeros(bits.shape, bool)
+    rule = {"sqrt": "F32-SQRTNEG", "rsq": "F32-SQRTNEG", "log": "F32-LOG0", "rcp": "F32-DIV0"}
+    if op in rule:
+        parts.fired[rule[op]] = np.zeros(bits.shape, bool)
     return (None if all_plain else plain), parts
 
 
@@ -200,16 +190,15 @@ def _plain_parts(ctx: Ctx, tol: Tolerance, bits: np.ndarray, hi: np.ndarray, lo:
                  klo: np.ndarray, khi: np.ndarray, arity: int) -> Parts:
     """Parts for plain elements: nothing flushed, no NaN, the window as computed."""
     n = bits.shape
-    no = np.zeros(n, bool)
     parts = Parts(ctx.fmt, ctx.fmt.name, bits, hi, lo)
-    parts.unrounded = bits
-    parts.ftz_in = [no] * arity
-    parts.ftz_out = no
-    parts.fired = {"F32-FTZ": no, "F32-NANOUT": no, "F32-NANPROP": no}
+    parts.unrounded = bits.copy()  # own arrays: the splice writes into each of them
+    parts.ftz_in = [np.zeros(n, bool) for _ in range(arity)]
+    parts.ftz_out = np.zeros(n, bool)
+    parts.fired = {k: np.zeros(n, bool) for k in ("F32-FTZ", "F32-NANOUT", "F32-NANPROP")}
     if ctx.flush and not ctx.strict_out:
         parts.extras.append(("window", klo.copy(), khi.copy()))
     parts.klo, parts.khi = klo, khi
-    parts.nan_ok = no
+    parts.nan_ok = np.zeros(n, bool)
     parts.deny_denorm = ctx.strict_out
     parts.tol_text = tol.describe()
     return parts
@@ -239,17 +228,14 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
     if not plain.any():
         return plain, None
     all_plain = bool(plain.all())
-    if not all_plain:
-        bits, hi = bits[plain], hi[plain]
     lo = np.zeros(hi.shape)
     kb = grid.to_key(bits, fmt)
     parts = _plain_parts(ctx, tol, bits, hi, lo, kb, kb.copy(), 2)
     exact = table[bits] == hi
     parts.fire("IEEE-RNE" if ctx.rules == "ieee754" else "F16-PREC", ~exact)
-    parts.fired["F32-INFINF"] = exact & False
-    parts.fired["F32-IDENT"] = parts.fired["F32-INFINF"]
-    if ctx.rules != "ieee754":
-        parts.fired["F16-DENORM"] = parts.fired["F32-INFINF"]
+    for rule in ("F32-INFINF", "F32-IDENT") + (("F16-DENORM",) if ctx.rules != "ieee754"
+                                                else ()):
+        parts.fired[rule] = np.zeros(bits.shape, bool)
     return (None if all_plain else plain), parts
 
 
