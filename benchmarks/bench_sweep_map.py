@@ -71,7 +71,8 @@ def main() -> int:
     print(f"end to end: {total:.3f} s  (sweep {sweep_s:.3f} s + image update {image_s:.3f} s)"
           f"  target < 0.5 s: {'PASS' if total < 0.5 else 'FAIL'}")
     rate = lambda s: f"{n / s / 1e6:8.1f} M/s" if s > 0 else "      n/a"  # noqa: E731
-    for k in ("stage.model", "stage.model_verdict", "stage.gpu_verdict", "summary", "domain"):
+    for k in ("stage.model", "stage.exact", "stage.model_verdict", "stage.gpu_wait",
+              "stage.compare", "summary", "domain"):
         if k in timings:
             print(f"  {k:22s} {timings[k]:.3f} s {rate(timings[k])}")
     print(f"  {'gpu (dispatch+readback)':22s} {gpu_t.get('gpu', 0):.3f} s {rate(gpu_t.get('gpu', 0))}"
@@ -81,6 +82,16 @@ def main() -> int:
     s = res.summary
     print(f"non-conformant GPU results: {s.nonconformant_count()} of {n}; "
           f"max |GPU vs model| {s.max_error('err_gpu_model'):g} steps")
+    from fpinspector.model.sweep import write_csv_elements
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        write_csv_elements(os.path.join(tmp, "elements.csv"), res)
+        csv_s = time.perf_counter() - t
+        size = os.path.getsize(os.path.join(tmp, "elements.csv"))
+    print(f"per-element CSV export: {csv_s:.2f} s for {n} rows ({size / 2**20:.0f} MiB, "
+          f"{n / csv_s / 1e6:.2f} M rows/s)")
     if args.screenshot:
         os.makedirs(args.screenshot, exist_ok=True)
         path = os.path.join(args.screenshot, f"error_map_{args.op}.png")
