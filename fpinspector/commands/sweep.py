@@ -35,7 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write one CSV row per element (needs kept columns)")
     p.add_argument("--summary-only", action="store_true",
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
-    p.add_argument("--chunk", type=int, default=1 << 20, help="elements per chunk")
+    p.add_argument("--chunk", type=int, default=1 << 18,
+                   help="elements per chunk (default 2^18: fits 2 chunks in flight in cache-"
+                        "friendly, bounded memory)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="chunks evaluated in parallel threads (default 2, for 2 cores)")
     p.add_argument("--top", type=int, default=10, help="worst inputs kept per error column")
     p.add_argument("--first", type=int, default=100, help="non-conformant inputs kept")
     p.add_argument("--fail-on-nonconformant", action="store_true",
@@ -139,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
-                        first_n=args.first)
+                        first_n=args.first, workers=max(1, args.workers))
     finally:
         if cap is not None:
             cap.close()
