@@ -1,7 +1,8 @@
 """The two raw GL calls moderngl does not expose with the pixel types we need.
 
 ``glReadPixels`` / ``glTexSubImage2D`` with ``GL_UNSIGNED_INT_10F_11F_11F_REV`` (the packed
-R11G11B10 word, exactly as stored) and ``GL_BYTE`` / ``GL_SHORT`` (raw SNORM8 / SNORM16 codes), via ctypes.
+R11G11B10 word, exactly as stored) and ``GL_BYTE`` / ``GL_SHORT`` (raw SNORM8 / SNORM16
+codes), via ctypes.
 """
 
 from __future__ import annotations

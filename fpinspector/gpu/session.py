@@ -12,6 +12,7 @@ from .compute_path import ComputePath
 from .conversions import HW_CONVERSIONS, HardwareConversions
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
+from .operands import as_result, operand_words
 from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
 from .shaders import EMULATE_HALF, KERNELS, find_kernel, pack_pairs, unpack_pairs
 
@@ -41,23 +42,6 @@ def _create_context(backend: str | None) -> moderngl.Context:
         "No usable OpenGL context (GPU capture needs GL 3.3 or later; on Linux without a GPU "
         "install Mesa's EGL/llvmpipe packages). Tried: " + "; ".join(errors)
     )
-
-
-def _words(x: Any, wide: bool, op: str, index: int) -> np.ndarray:
-    """Operand bit patterns -> raw uint32/uint64 words; floats and out-of-range are errors."""
-    a = np.asarray(x)
-    if a.dtype == np.bool_:
-        a = a.astype(np.uint8)
-    if a.dtype.kind not in "iu":
-        raise ValueError(
-            f"{op}: operand {index} must be integer bit patterns, got dtype {a.dtype}"
-        )
-    limit = (1 << 64) if wide else (1 << 32)
-    if a.size and int(a.max()) >= limit:
-        raise ValueError(f"{op}: operand {index} has patterns wider than {64 if wide else 32} bits")
-    if a.size and a.dtype.kind == "i" and int(a.min()) < -(limit >> 1):
-        raise ValueError(f"{op}: operand {index} is out of range for its format")
-    return a.astype(np.uint64 if wide else np.uint32, copy=False)
 
 
 class GpuSession:
@@ -192,7 +176,8 @@ class GpuSession:
         runner = self._runner(path)
         if len(operand_bits) != kernel.arity:
             raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
-        words = [_words(x, w, op, i) for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
+        words = [operand_words(x, w, op, i)
+                 for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
         shaped = np.broadcast_arrays(*words)
         shape = shaped[0].shape
         flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
@@ -208,17 +193,18 @@ class GpuSession:
             self._check_gl(op)
         if kernel.pairs:
             return unpack_pairs(out, n, kernel.out_kind).reshape(shape)
-        return _as_result(out, kernel.out_kind).reshape(shape)
+        return as_result(out, kernel.out_kind).reshape(shape)
 
     def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
         """Convert through the fixed-function hardware (render targets / texture sampling).
 
         ``path``: "render" (f32 -> f16/f11/f10/unorm8/snorm8/unorm16/snorm16/srgb8 render
-        targets; f32 -> f32 through an R32F target), "sample" (f16/f11/f10/unorm8/snorm8/
-        unorm16/snorm16/srgb8 -> f32 via texelFetch), "pack"
+        targets; f32 -> f32 through an R32F target), "sample" (f16/f11/f10/unorm8/
+        snorm8/unorm16/snorm16/srgb8 -> f32 via texelFetch), "pack"
         (f32 -> f16 packHalf2x16) or "unpack" (f16 -> f32 unpackHalf2x16); "auto" picks
         the render target / sampler. Returns dst patterns (uint16 for f16/f11/f10, uint32
-        for f32, uint8 for unorm8/srgb8, int8 for snorm8, uint16 / int16 for unorm16 / snorm16) in the input's shape.
+        for f32, uint8 for unorm8/srgb8, int8 for snorm8, uint16 / int16 for unorm16 /
+        snorm16) in the input's shape.
         """
         a = np.asarray(bits)
         if path == "pack" and (src, dst) == ("f32", "f16"):
@@ -266,16 +252,6 @@ class GpuSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _as_result(out: np.ndarray, kind: str) -> np.ndarray:
-    if kind == "bool":
-        return out != 0
-    if kind == "i32":
-        return out.view(np.int32)
-    if kind == "f16":
-        return out.astype(np.uint16)
-    return out
 
 
 def open_session(path: str = "auto", *, backend: str | None = None,
