@@ -1,10 +1,16 @@
-"""Benchmark: evaluate(op).bits + .allowed on 16M random f32 operands vs the plain numpy op.
+"""Benchmark: evaluate(op).bits + .allowed on 16M random f32 operands vs the plain numpy op,
+and the full model stage of a sweep in elements/s.
 
-Prints, per op, the engine time, the numpy float32 time (allocating its output) and their
-ratio. Two inputs: "values" (random signs, mantissas and exponents in 2^-30..2^30: the
-common case) and "patterns" (uniform random 32-bit patterns: many INF/NaN/denormals and
-overflowing products, which take the general path). Run: .venv/bin/python
-benchmarks/bench_evaluate.py [N]
+Part 1 prints, per op (add, mul, div, sqrt, min, mad), the engine time, the numpy float32
+time (allocating its output) and their ratio. Two inputs: "values" (random signs, mantissas
+and exponents in 2^-30..2^30: the common case) and "patterns" (uniform random 32-bit
+patterns: many INF/NaN/denormals and overflowing products, which take the general path).
+
+Part 2 prints elements/s of the model stage a sweep runs (evaluate + .bits, .exact,
+.allowed, .ulp_error, .fired) for f32 sqrt, rcp, rsq, log, exp, frc over uniformly random
+bit patterns (what an exhaustive 2^32 sweep sees) and for f16 add/mul over random pairs
+(what the exhaustive f16 x f16 sweep sees). Run: .venv/bin/python
+benchmarks/bench_evaluate.py [N] [--stage-only]
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 from fpinspector.model import evaluate  # noqa: E402
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 24
+_ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+N = int(_ARGS[0]) if _ARGS else 1 << 24
+STAGE_N = min(N, 1 << 22)
 REPS = 3
 NP_OPS = {
     "add": lambda a, b, c: np.add(a, b),
@@ -59,8 +67,6 @@ def main() -> None:
     for kind, ops in inputs.items():
         f = [o.view(np.float32) for o in ops]
         for op, k in ARITY.items():
-            if kind == "patterns" and op in ("div", "sqrt", "mad"):
-                continue  # general path on most elements: see the values rows
             with np.errstate(all="ignore"):
                 t_np = _best(lambda: NP_OPS[op](*f))
 
@@ -72,6 +78,31 @@ def main() -> None:
             print(f"{op:<6}{kind:<10}{t_np:>12.4f}{t_ev:>11.4f}{t_ev / t_np:>8.1f}x")
 
 
+def stage() -> None:
+    """Model stage of a sweep: everything the sweep reads from one evaluation."""
+    rng = np.random.default_rng(7)
+    n = STAGE_N
+    print(f"model stage (bits, exact, allowed, ulp_error, fired): N = {n}, best of {REPS}")
+    cases = [(op, "f32", 1) for op in ("sqrt", "rcp", "rsq", "log", "exp", "frc")]
+    cases += [(op, "f16", 2) for op in ("add", "mul")]
+    for op, fmt, k in cases:
+        if fmt == "f32":
+            ops = [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)]
+        else:
+            ops = [rng.integers(0, 1 << 16, n, dtype=np.uint16) for _ in range(k)]
+
+        def run() -> None:
+            ev = evaluate(op, *ops, format=fmt)
+            b = ev.bits
+            ev.exact
+            ev.allowed(b)
+            ev.ulp_error(b)
+            ev.fired
+
+        t = _best(run)
+        print(f"{op:<6}{fmt:<5}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
+
+
 def _once(fn) -> float:
     t = time.perf_counter()
     fn()
@@ -79,4 +110,6 @@ def _once(fn) -> float:
 
 
 if __name__ == "__main__":
-    main()
+    if "--stage-only" not in sys.argv:
+        main()
+    stage()

@@ -130,3 +130,17 @@ def test_f16_binary_plain_equals_general_F16_PREC(op: str, rules: str) -> None:
     _same(g, p)
     g, p = _parts(op, "f16", rules, [B, A])
     _same(g, p)
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("op", ["frc", "round_ne", "round_ni", "round_pi", "round_z"])
+def test_f32_frc_round_plain_equals_general_F32_INSTR(op: str, rules: str) -> None:
+    """F32-INSTR frc clamp below 1.0 / d3d10 1-ULP subtraction / exact round_*: same Parts;
+    half-integers (ties for round_ne) and tiny negatives (frc near 1) included."""
+    x = _f32_inputs("frc")
+    halves = (np.arange(-2000, 2000) + 0.5).astype(np.float32).view(np.uint32)
+    tiny = -np.ldexp(1.0, -np.arange(1, 60)).astype(np.float32)
+    near = np.nextafter(np.float32(-1.0), np.float32(0)) * np.ones(3, np.float32)
+    extra = np.concatenate([halves, tiny.view(np.uint32), near.view(np.uint32)])
+    g, p = _parts(op, "f32", rules, [np.concatenate([x, extra])])
+    _same(g, p)

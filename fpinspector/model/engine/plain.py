@@ -15,6 +15,7 @@ Plain, per family:
   for sqrt, rsq, log), the float64 exact value lies in [2^-125, 2^127) in magnitude (so
   the rounded result and both window ends are normal: no F32-FTZ, overflow or zero rule),
   and for the d3d log window not x in [0.5, 2] (absolute tolerance straddles zero).
+- f32 round_*, frc: see engine/plain_round.py.
 - f16 add, sub, mul (every rule set): both operands normal (and not +/-1 for mul: F32-IDENT),
   the rounded result normal and finite (no F16-DENORM, overflow or zero rule). The sum or
   product is exact in float64, so hi is exact and lo = 0.
@@ -41,9 +42,15 @@ _KINDS = ("cr", "ulp", "rel", "rel_or_ulp", "log")
 def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Callable | None:
     """A handler (ctx, tol, operands) -> Parts splicing a plain kernel with ``general``,
     or None when the op / format / tolerance has no plain kernel."""
-    if tol.kind not in _KINDS:
+    from .plain_round import f32_frc, f32_round
+
+    if ctx.fmt.name == "f32" and op.startswith("round_"):
+        kernel = f32_round
+    elif ctx.fmt.name == "f32" and op == "frc":
+        kernel = f32_frc
+    elif tol.kind not in _KINDS:
         return None
-    if ctx.fmt.name == "f32" and op in _UNARY:
+    elif ctx.fmt.name == "f32" and op in _UNARY:
         kernel = _f32_unary
     elif ctx.fmt.name == "f16" and op in _F16_BINARY and tol.kind == "cr":
         kernel = _f16_binary
