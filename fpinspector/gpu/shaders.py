@@ -148,9 +148,10 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("mad", "f16", h3, "h2", "{0} * {1} + {2}", (HALF,), "float16_t a * b + c (precise)")
     add("min", "f16", h2, "h2", "min({0}, {1})", (HALF,))
     add("max", "f16", h2, "h2", "max({0}, {1})", (HALF,))
-    for op, fn in (("eq", "equal"), ("ne", "notEqual"), ("lt", "lessThan"),
-                   ("le", "lessThanEqual"), ("gt", "greaterThan"), ("ge", "greaterThanEqual")):
-        add(op, "f16", h2, "b2", f"{fn}({{0}}, {{1}})", (HALF,))
+    for op, sym in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"),
+                    ("ge", ">=")):  # scalar operators: defined for float16_t by both extensions
+        add(op, "f16", h2, "b2", f"bvec2({{0}}.x {sym} {{1}}.x, {{0}}.y {sym} {{1}}.y)",
+            (HALF,), f"float16_t a {sym} b")
     for op, fn in (("sqrt", "sqrt"), ("rsq", "inversesqrt"), ("log", "log2"), ("exp", "exp2"),
                    ("frc", "fract"), ("round_ne", "roundEven"), ("round_ni", "floor"),
                    ("round_pi", "ceil"), ("round_z", "trunc")):
