@@ -76,6 +76,14 @@ CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
      "render", -2.0),
     ("srgb8-half", "f32 -> sRGB8 (render) encodes 0.5 as 188?", "CONV-SRGB", "f32", "srgb8",
      "render", 0.5),
+    ("unorm16-half", "f32 -> UNORM16 (render) rounds 0.5 to 32768?", "CONV-UNORM", "f32",
+     "unorm16", "render", 0.5),
+    ("snorm16-nan", "f32 -> SNORM16 (render) gives 0 for NaN?", "CONV-SNORM", "f32", "snorm16",
+     "render", float("nan")),
+    ("snorm16-below", "f32 -> SNORM16 (render) clamps -2 to -32767?", "CONV-SNORM", "f32",
+     "snorm16", "render", -2.0),
+    ("f32-identity", "f32 -> f32 (R32F render target) keeps a denormal?", "F32-FTZ", "f32",
+     "f32", "render", 1e-45),
 )
 ULP_OPS = ("sqrt", "rsq", "rcp", "div", "log", "exp")
 ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "div": "F32-DIV",

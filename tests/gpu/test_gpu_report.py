@@ -72,6 +72,7 @@ def test_cli_text(capsys):
     assert main(["gpu-report", "--samples", "512", "--path", "fragment"]) == 0
     out = capsys.readouterr().out
     assert "GPU rules report" in out and "F32-FTZ" in out and "ULP error" in out
+    assert "Not capturable here" in out and "f16 math" in out
 
 
 def test_cli_bad_samples_is_clean_error(capsys):

@@ -128,3 +128,20 @@ def test_half_float_reason_names_the_missing_extensions(gpu):
                     format="f16")
     assert "no GPU route" in gpu.unsupported_reason("dp3", "f16")
     assert gpu.unsupported_reason("to_unorm16", "f32") is None
+
+
+def test_llvmpipe_norm16_deviation_rows_fire(gpu):
+    """Each UNORM16 / SNORM16 deviation row of llvmpipe explains real elements (no stale
+    row hiding anything): CONV-UNORM / CONV-SNORM decode, and NaN into RGBA16_SNORM."""
+    if "llvmpipe" not in gpu.info["renderer"]:
+        pytest.skip("the rows checked here are llvmpipe's")
+    fired = set()
+    for src, codes in (("unorm16", np.arange(65536)), ("snorm16", np.arange(-32768, 32768))):
+        got = gpu.convert(codes, src, "f32")
+        fired |= set(classify_conversion(gpu.info["renderer"], "sample", src, "f32", codes,
+                                         got))
+    x = _f32_inputs()
+    fired |= set(classify_conversion(gpu.info["renderer"], "render", "f32", "snorm16", x,
+                                     gpu.convert(x, "f32", "snorm16")))
+    assert {"LLVMPIPE-UNORM16-DECODE-RCP", "LLVMPIPE-SNORM16-DECODE-RCP",
+            "LLVMPIPE-SNORM16-NAN-MINUS-ONE"} <= fired
