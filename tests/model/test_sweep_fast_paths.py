@@ -93,7 +93,7 @@ def _flip_some(every: int):
 
 
 @pytest.mark.parametrize("every", [50, 2])  # subset path and whole-chunk fallback
-@pytest.mark.parametrize("op", ["sqrt", "rcp"])
+@pytest.mark.parametrize("op", ["sqrt", "rcp", "mov"])
 def test_gpu_verdicts_on_differing_elements_equal_whole_chunk_evaluation_F32_SQRT_RCP(op, every):
     """err_gpu / ok_gpu / err_gpu_model equal the evaluation of the whole chunk against
     the GPU result (F32-SQRT-RCP tolerances, F32-NANOUT for NaNs)."""
@@ -104,7 +104,8 @@ def test_gpu_verdicts_on_differing_elements_equal_whole_chunk_evaluation_F32_SQR
     g = out["gpu"]
     assert np.array_equal(out["err_gpu"], ev.ulp_error(g), equal_nan=True)
     assert np.array_equal(out["ok_gpu"], ev.allowed(g))
-    assert np.array_equal(np.flatnonzero(g != ev.bits), out["gpu_diff"])
+    both_nan = np.isnan(g.view(np.float32)) & np.isnan(ev.bits.view(np.float32))
+    assert np.array_equal(np.flatnonzero((g != ev.bits) & ~both_nan), out["gpu_diff"])
     from fpinspector.model.sweep import ulp_distance
 
     assert np.array_equal(out["err_gpu_model"], ulp_distance(g, ev.bits, "f32"), equal_nan=True)
@@ -141,3 +142,46 @@ def test_grid_operands_equal_divmod_oracle_on_random_ranges():
         a, b = g.operands(int(k0), int(k1))
         assert np.array_equal(a, a_all[k0:k1]) and np.array_equal(b, b_all[k0:k1])
         assert a.dtype == b.dtype == np.uint16
+
+
+NAN_PATTERNS = {"f32": [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFFFFFFF],
+                "f16": [0x7E00, 0xFE00, 0x7C01, 0xFFFF]}
+
+
+@pytest.mark.parametrize("fmt", ["f32", "f16"])
+def test_nan_shortcut_only_where_engine_judges_nan_by_nan_ness_F32_NANOUT(fmt):
+    """The compare stage treats a GPU NaN as the model's NaN only for ops whose NaN
+    results the engine judges by NaN-ness alone (F32-NANOUT). Check the stage's probe
+    against 4000 random operand patterns (NaN payloads of both signs included): where
+    the probe says yes, four NaN patterns get identical verdicts and errors; mov, which
+    passes NaN bits through, must say no."""
+    from fpinspector.model import OPS
+    from fpinspector.model.formats import get_format
+
+    f = get_format(fmt)
+    rng = np.random.default_rng(9)
+    checked = 0
+    for name, spec in OPS.items():
+        if fmt not in spec.formats or spec.arity > 3 or name.startswith("dp"):
+            continue
+        fixed = (np.asarray(f.encode(0.75), f.dtype),) if spec.arity == 3 else ()
+        ops = [rng.integers(0, f.mask, 4000, dtype=np.uint64, endpoint=True).astype(f.dtype)
+               for _ in range(spec.arity - len(fixed))]
+        for o in ops:
+            o[::7] = f.quiet_nan | rng.integers(0, 2, o[::7].size, dtype=o.dtype) * o.dtype.type(
+                f.sign_mask)
+        ev = evaluate(name, *ops, *fixed, format=fmt)
+        if ev.result_format != fmt:
+            continue
+        stage = ModelStage(name, fmt, fixed=fixed)
+        alike = stage._nan_alike(f)
+        nans = [np.full(ev.bits.shape, p, dtype=f.dtype) for p in NAN_PATTERNS[fmt]]
+        ok = [ev.allowed(n) for n in nans]
+        err = [ev.ulp_error(n) for n in nans]
+        same = all(np.array_equal(o, ok[0]) for o in ok) and all(
+            np.array_equal(e, err[0], equal_nan=True) for e in err)
+        assert same or not alike, name
+        if name == "mov":
+            assert not alike
+        checked += 1
+    assert checked >= 15

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..formats import FORMATS
 from .metrics import ulp_distance
 
 __all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of", "engine"]
@@ -101,7 +102,10 @@ class ModelStage:
 
     Why the GPU verdicts are computed on ``gpu_diff`` only: where the GPU returns the
     model's own pattern, its error and verdict are the model's (same observation of the
-    same evaluation) and the distance is 0. Conformant GPUs agree with the model almost
+    same evaluation) and the distance is 0. A NaN where the model has a NaN of another
+    payload or sign counts as the same too when the engine judges the op's NaN results by
+    NaN-ness alone (F32-NANOUT: any NaN where a NaN is allowed; probed once per stage,
+    not so for mov), and NaNs are 0 steps apart. Conformant GPUs agree with the model almost
     everywhere, so re-evaluating just the differing elements turns the most expensive
     compare stage into a copy.
     """
@@ -125,6 +129,11 @@ class ModelStage:
         self.fixed = tuple(np.asarray(f) for f in fixed)
         self._evaluate = evaluate or engine().evaluate
         self.timings: dict[str, float] = {}
+        self._nan_probe: bool | None = None
+
+    @property
+    def arity(self) -> int:
+        return op_arity(self.op)
 
     def _tick(self, name: str, t0: float) -> float:
         t = time.perf_counter()
@@ -162,6 +171,32 @@ class ModelStage:
             self._tick("compare", t)
         return out
 
+    def _nan_alike(self, rfmt: Any) -> bool:
+        """Does the engine judge this op's NaN results by NaN-ness alone? Probed once on
+        operands that make NaNs (NaN payloads of both signs, inf - inf, 0 * inf, sqrt(-x)):
+        ops that pass a NaN's bits through (mov) care about the payload and say no."""
+        if self._nan_probe is None:
+            from .codes import CODE_FORMATS  # noqa: PLC0415
+
+            if self.fmt not in FORMATS or self.fmt in CODE_FORMATS:
+                self._nan_probe = False
+                return False
+            f = FORMATS[self.fmt]
+            vals = np.array([0, f.sign_mask, 1, f.pos_inf, f.pos_inf | f.sign_mask, f.quiet_nan,
+                             f.sign_mask | f.quiet_nan, f.quiet_nan | 1, int(f.encode(1.0)),
+                             int(f.encode(-2.5)), f.max_finite_bits], dtype=f.dtype)
+            n = len(self.fixed)
+            grids = np.meshgrid(*[vals] * (self.arity - n), indexing="ij")
+            ev = self._evaluate(self.op, *(x.ravel() for x in grids), *self.fixed,
+                                format=self.fmt, rules=self.rules, options=self.options)
+            pats = [rfmt.quiet_nan, rfmt.quiet_nan | rfmt.sign_mask, rfmt.pos_inf + 1, rfmt.mask]
+            obs = [np.full(np.shape(ev.bits), p, dtype=rfmt.dtype) for p in pats]
+            ok = [np.asarray(ev.allowed(o)) for o in obs]
+            err = [np.asarray(ev.ulp_error(o)) for o in obs]
+            self._nan_probe = all(np.array_equal(o, ok[0]) for o in ok) and all(
+                np.array_equal(e, err[0], equal_nan=True) for e in err)
+        return bool(self._nan_probe)
+
     def _gpu_verdicts(self, ev: Any, operands: tuple[np.ndarray, ...], model: np.ndarray,
                       g: np.ndarray, err_model: np.ndarray, ok_model: np.ndarray
                       ) -> dict[str, np.ndarray]:
@@ -169,6 +204,9 @@ class ModelStage:
         else copies of the model's verdicts patched on the differing elements."""
         rf = ev.result_format
         diff = np.flatnonzero(g != model)
+        fmt = FORMATS.get(rf)
+        if diff.size and fmt is not None and self._nan_alike(fmt):  # NaN vs NaN: same verdicts
+            diff = diff[~(fmt.is_nan(g[diff]) & fmt.is_nan(model[diff]))]
         if diff.size > self.SUBSET_FRACTION * g.size:
             return {"err_gpu": np.asarray(ev.ulp_error(g), dtype=np.float64),
                     "ok_gpu": np.asarray(ev.allowed(g), dtype=bool),
