@@ -3,7 +3,8 @@
 No Qt, no GL: the GPU stage is plugged in from :mod:`fpinspector.gpu.sweep_capture`.
 """
 
-from .domain import Axis, Domain, GridDomain, UnaryDomain, parse_axis, parse_domain
+from .domain import Axis, Domain, GridDomain, UnaryDomain
+from .specs import parse_axis, parse_domain
 from .io import load_npz, save_npz, write_csv_elements, write_csv_summary
 from .metrics import ordered_index, ulp_distance
 from .runner import DEFAULT_CHUNK, SweepResult, run_sweep

@@ -14,7 +14,7 @@ import numpy as np
 from ..formats import FloatFormat
 from .codes import CodeFormat, operand_format
 
-__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "parse_axis", "parse_domain"]
+__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain"]
 
 AXIS_KINDS = ("bits", "linear", "log", "all")
 
@@ -262,58 +262,3 @@ class GridDomain:
 
 
 Domain = UnaryDomain | GridDomain
-
-
-def _num(text: str) -> float:
-    t = text.strip().lower()
-    if t.startswith(("0x", "-0x", "+0x")) and "p" in t:
-        return float.fromhex(t)
-    return float(t)
-
-
-def parse_axis(spec: str, fmt: str | FloatFormat | CodeFormat, default_n: int = 1024) -> Axis:
-    """Read an axis spec: ``all``, ``bits:LO:HI[:N]``, ``lin:A:B[:N]``, ``log:A:B[:N]``.
-
-    Patterns are integers (hex ``0x3F800000`` or decimal); values are decimal or hex floats.
-    Integer code types (``i32``, ``unorm8``, ...) take ``all`` or ``bits`` over their codes
-    (negative codes allowed for signed types). Bad specs raise ``ValueError`` naming what
-    is wrong.
-    """
-    f = operand_format(fmt)
-    parts = [p.strip() for p in spec.strip().split(":")]
-    kind = parts[0].lower()
-    try:
-        if kind == "all":
-            if len(parts) != 1:
-                raise ValueError("'all' takes no arguments")
-            return Axis.every(f)
-        if kind in ("bits", "lin", "linear", "log") and len(parts) not in (3, 4):
-            raise ValueError("expected KIND:START:STOP[:N]")
-        n = int(parts[3]) if len(parts) == 4 else None
-        if kind == "bits":
-            return Axis.bit_range(f, int(parts[1], 0), int(parts[2], 0), n)
-        if kind in ("lin", "linear"):
-            return Axis.linear(f, _num(parts[1]), _num(parts[2]), n or default_n)
-        if kind == "log":
-            return Axis.log(f, _num(parts[1]), _num(parts[2]), n or default_n)
-    except ValueError as exc:
-        raise ValueError(f"bad domain {spec!r}: {exc}") from None
-    raise ValueError(f"bad domain {spec!r}: kind must be all, bits, lin or log")
-
-
-def parse_domain(spec: str, fmt: str | FloatFormat, arity: int, default_n: int = 1024) -> Domain:
-    """Read a domain: one axis spec for unary ops; ``SPEC_A x SPEC_B`` (or one spec used
-    for both operands) for binary ops."""
-    if arity not in (1, 2):
-        raise ValueError(f"sweeps cover one- and two-operand ops, not {arity}-operand ones "
-                         "(fix the others: e.g. mad sweeps A x B with C given)")
-    parts = [p for p in spec.split(" x ")] if " x " in spec else [spec]
-    if arity == 1:
-        if len(parts) != 1:
-            raise ValueError(f"a unary op takes one axis, got {spec!r}")
-        return UnaryDomain(parse_axis(parts[0], fmt, default_n))
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2:
-        raise ValueError(f"a binary op takes 'A x B', got {spec!r}")
-    return GridDomain(parse_axis(parts[0], fmt, default_n), parse_axis(parts[1], fmt, default_n))
