@@ -1,6 +1,8 @@
 """GPU capture throughput: f32 mul on 16M elements including upload and read-back.
 
 Run: ``.venv/bin/python benchmarks/bench_gpu_capture.py [--n 24] [--repeat 3]``.
+Then the render-target conversions (f16, UNORM16, SNORM16, R32F), the two-rounding
+f64 -> f16 route and f16 add (emulated where the driver lacks half-float shaders).
 Prints elements/s of ``GpuSession.capture("mul", a, b)`` on each path and the ratio of
 the compute path to a bare moderngl dispatch of the *same* compute shader (one pair of
 SSBOs, one dispatch, one read-back; goal: ratio <= 1.3, i.e. our wrapping costs little).
@@ -85,8 +87,35 @@ def main() -> int:
               f"{n / t_bare / 1e6:8.1f} M elements/s")
         print(f"  ratio capture/bare (compute): {ratio:.2f}  (goal <= 1.3: "
               f"{'met' if ratio <= 1.3 else 'NOT met'})")
+    conversions(session, min(n, 1 << 22), args.repeat)
     session.close()
     return 0
+
+
+def conversions(session, n: int, repeat: int) -> None:
+    """Render-target / two-step conversions and f16 pair kernels on ``n`` elements."""
+    from fpinspector.gpu import GpuSession
+
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-2, 2, n).astype(np.float32).view(np.uint32)
+    d = rng.uniform(-70000, 70000, n).view(np.uint64)
+    h = rng.integers(0, 1 << 16, n, dtype=np.uint16)
+    print(f"conversions and f16 kernels, {n:,} elements, best of {repeat}")
+    jobs = [(f"f32 -> {dst} render target", lambda dst=dst: session.convert(x, "f32", dst))
+            for dst in ("f16", "unorm16", "snorm16", "f32")]
+    jobs.append(("f64 -> f16 two roundings", lambda: session.capture("to_f16", d, format="f64")))
+    half = session
+    label = "f16 add (float16_t)"
+    if not session.supports("add", "f16"):
+        half = GpuSession(session.ctx, owns_context=False, emulate_half=True)
+        label = "f16 add (EMULATED f32 math: packing cost only)"
+    jobs.append((label, lambda: half.capture("add", h, h, format="f16")))
+    for name, fn in jobs:
+        fn()  # compile and allocate outside the timing
+        t = best_of(fn, repeat)
+        print(f"  {name:48} {t * 1e3:8.1f} ms  {n / t / 1e6:8.1f} M elements/s")
+    if half is not session:
+        half.close()
 
 
 if __name__ == "__main__":
