@@ -38,6 +38,7 @@ class Controller:
         self.gpu_result: tuple[str, int] | None = None
         self._gpu_req = 0
         self._conv_req = 0
+        self._conv_pending = False
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
         self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
         self.conv_update_s = 0.0  # perf_counter when the GPU conversion row was last filled
@@ -146,12 +147,13 @@ class Controller:
             if w.editor.fmt.name != s.fmt:
                 w.editor.set_format(s.fmt)
             w.editor.set_bits(s.bits)
+            self._send_gpu_conversions(s.fmt, s.bits)  # first: the GPU works while we draw
             conv = self._d3d_conversions(s.fmt, s.bits)
             w.value_panel.show_value(s.fmt, s.bits, conv)
             w.all_formats.show_value(s.fmt, s.bits, conv)
             w.conversions_view.show_value(s.fmt, s.bits)
             w.history.add(s.fmt, s.bits)
-            self._request_conversions(s.fmt, s.bits)
+            self._show_gpu_pending()
         if "word" in changed:
             w.word_view.show_word(s.word)
         if _OP_FIELDS & changed:
@@ -206,18 +208,29 @@ class Controller:
             np.asarray(b, dtype=get_format(s.op_format).dtype) for b in s.operands[:arity]),
             s.op_format)
 
-    def _request_conversions(self, fmt: str, bits: int) -> None:
-        """Ask the GPU for its render-target row; any source goes through f32 (gpu_route)."""
+    def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
+        """Ask the GPU for its render-target row; any source goes through f32 (gpu_route).
+
+        Sent before the views are redrawn so the capture overlaps the UI work."""
         gpu = self.win.gpu
-        view = self.win.conversions_view
-        if gpu is None or not gpu.available:
+        self._conv_pending = bool(gpu is not None and gpu.available)
+        if self._conv_pending:
+            f = get_format(fmt)
+            self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
+                                               tuple(d for d in FORMATS if d != f.name))
+
+    def _show_gpu_pending(self) -> None:
+        """The GPU row while its answer is on the way, or why there is none."""
+        gpu, view = self.win.gpu, self.win.conversions_view
+        if self._conv_pending:
+            view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS})
+        else:
             note = gpu.message if gpu else "GPU off"
             view.show_gpu({}, note, {d: note for d in FORMATS})
-            return
-        view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS})
-        f = get_format(fmt)
-        self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
-                                           tuple(d for d in FORMATS if d != f.name))
+
+    def _request_conversions(self, fmt: str, bits: int) -> None:
+        self._send_gpu_conversions(fmt, bits)
+        self._show_gpu_pending()
 
     # -- GPU ------------------------------------------------------------------------
     def attach_gpu(self, gpu: GpuRunner) -> None:

@@ -124,9 +124,19 @@ class ConversionsView(QtWidgets.QWidget):
             else:
                 why = str(got) if got is not None else (tip or note)
                 self._set(r, c, "—", why.removeprefix("—: "), None)
-        self.note.setText(note or route)
-        if any(isinstance(v, np.ndarray) for v in res.values()):  # "—" never widens a column
-            self.table.resizeColumnsToContents()
+        if self.note.text() != (note or route):
+            self.note.setText(note or route)
+        self._widen_for_row(r)
+
+    def _widen_for_row(self, r: int) -> None:
+        """Widen columns that row ``r``'s new text overflows (cheaper than re-measuring every
+        cell with resizeColumnsToContents when only one row changed)."""
+        fm = self.table.fontMetrics()
+        for c in range(self.table.columnCount()):
+            item = self.table.item(r, c)
+            need = fm.horizontalAdvance(item.text()) + 14 if item is not None else 0
+            if need > self.table.columnWidth(c):
+                self.table.setColumnWidth(c, need)
 
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4

@@ -83,10 +83,14 @@ class _Worker(QtCore.QObject):
                             out[dst] = np.asarray(self._session.convert(bits, src, dst))
                         except Exception as exc:  # one target missing is not fatal
                             out[dst] = str(getattr(exc, "message", None) or exc)
-            self.captured.emit(req_id, out)
         except Exception as exc:  # a failed capture is shown, never raised into Qt
+            self.idle.emit()
             self.failed.emit(req_id, str(getattr(exc, "message", None) or exc))
+            return
+        # idle first: by the time the UI sees this result the runner already knows the
+        # worker is free, so the next edit's request goes out at once instead of queueing
         self.idle.emit()
+        self.captured.emit(req_id, out)
 
     @QtCore.Slot()
     def close(self) -> None:
