@@ -83,6 +83,7 @@ def bench_f32(op: str, log2n: int, cap, chunk: int, workers: int) -> None:
     print(f"  total {total:.2f} s = {n / total / 1e6:.2f} M/s; 2^32 extrapolated "
           f"{total * scale:.0f} s (target < 60 s: {'PASS' if total * scale < 60 else 'FAIL'})")
     report_stages(res.timings, n, total, bare, op, gpu, chunk)
+    isolated_rates(dom, stage, chunk, gpu)
     print(f"  peak RSS {peak_rss_mib():.0f} MiB (target < 512 MiB)")
     s = res.summary
     print(f"  non-conformant: GPU {s.nonconformant_count()}; max |GPU vs exact| "
@@ -113,6 +114,53 @@ def report_stages(tm: dict, n: int, total: float, bare: float, op: str, gpu, chu
         print(f"  {name:38s} {v:7.2f} s  {rate}")
     print(f"  bare numpy {op} over the same patterns: {bare:.2f} s ({n / bare / 1e6:.0f} M/s); "
           f"sweep / bare = {total / bare:.1f}x")
+
+
+def isolated_rates(dom, stage, chunk: int, gpu) -> None:
+    """Non-engine stages timed alone on one real chunk (no thread contention): what each
+    would cost at ~100 M elements/s (10 ms per million)."""
+    from fpinspector.model.sweep import Summary
+    from fpinspector.model.sweep.metrics import ulp_distance
+
+    k0 = dom.size // 2 - chunk // 2  # straddles the sign change: negatives and positives
+    ops = dom.operands(k0, k0 + chunk)
+    out = stage(ops)
+    summ = Summary("f32", "f32")
+    summ.add(0, ops, out)  # warm: top-k and work buffers exist, as in a long sweep
+
+    def best(fn, reps: int = 5) -> float:
+        t = float("inf")
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            fn()
+            t = min(t, time.perf_counter() - t0)
+        return t
+
+    rows = [("domain (operand generation)", best(lambda: dom.operands(k0, k0 + chunk))),
+            ("summary add", best(lambda: summ.add(k0 + chunk, ops, out)))]
+    if gpu is not None:
+        g, m = out["gpu"], out["model"]
+        rows += [("ulp_distance (whole chunk)", best(lambda: ulp_distance(g, m, "f32"))),
+                 ("compare (GPU verdicts)", best(lambda: stage._gpu_verdicts(
+                     _Ev(stage, ops), ops, m, g, out["err_model"], out["ok_model"]), 2)),
+                 ("GPU capture (this chunk)", best(lambda: gpu(stage.op, *ops, format="f32"), 2))]
+    print(f"  isolated, one chunk of {chunk} (ms per million elements / M elements/s):")
+    for name, t in rows:
+        print(f"    {name:34s} {t * 1e3 * (1 << 20) / chunk:7.2f} ms/M  {chunk / t / 1e6:8.1f} M/s")
+
+
+class _Ev:
+    """The chunk's evaluation, computed once (so compare is timed without the model)."""
+
+    def __new__(cls, stage, ops):
+        key = (stage.op, ops[0].ctypes.data)
+        if key not in _EV_CACHE:
+            _EV_CACHE.clear()
+            _EV_CACHE[key] = stage._eval(ops)
+        return _EV_CACHE[key]
+
+
+_EV_CACHE: dict = {}
 
 
 def main() -> int:
