@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.sweep.stages import ModelStage, engine, op_arity, result_format_of
+from ..model.sweep.stages import ModelStage, engine, engine_format, op_arity, result_format_of
 from .errors import GpuUnavailable
 from .session import GpuSession, open_session
 
@@ -106,7 +106,7 @@ def make_stage(op: str, fmt: str, rules: str = "d3d11", *, gpu: GpuCapture | Non
 
     Raises ``ValueError`` when the GPU cannot run ``op`` on ``fmt``.
     """
-    if gpu is not None and not gpu.supports(op, fmt):
+    if gpu is not None and not gpu.supports(op, engine_format(fmt)):
         raise ValueError(f"this GPU cannot capture {op} on {fmt}")
     return ModelStage(op, fmt, rules, options=options, gpu=gpu)
 
