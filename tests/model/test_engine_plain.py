@@ -144,3 +144,42 @@ def test_f32_frc_round_plain_equals_general_F32_INSTR(op: str, rules: str) -> No
     extra = np.concatenate([halves, tiny.view(np.uint32), near.view(np.uint32)])
     g, p = _parts(op, "f32", rules, [np.concatenate([x, extra])])
     _same(g, p)
+
+
+def _f32_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """Specials crossed with specials, random patterns, random values (wide exponents) and
+    edge values crossed with random values."""
+    sp = np.array(F32_SPECIALS, np.uint32)
+    sa, sb = (m.ravel() for m in np.meshgrid(sp, sp))
+    n = 30_000
+    ra = RNG.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    rb = RNG.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    with np.errstate(over="ignore"):
+        va = np.ldexp(RNG.uniform(1, 2, n), RNG.integers(-130, 130, n)).astype(np.float32)
+        vb = np.ldexp(RNG.uniform(1, 2, n), RNG.integers(-130, 130, n)).astype(np.float32)
+    va[::2] = -va[::2]
+    edge = _f32_inputs("add")[-400:]
+    ea = np.repeat(edge, 20)
+    eb = np.tile(vb[:20].view(np.uint32), edge.size)
+    A = np.concatenate([sa, ra, va.view(np.uint32), ea, eb, np.full(50, 0x3F800000, np.uint32)])
+    B = np.concatenate([sb, rb, vb.view(np.uint32), eb, ea, vb[:50].view(np.uint32)])
+    return A, B
+
+
+@pytest.mark.parametrize("rules", RULES)
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_f32_binary_plain_equals_general_F32_PREC_F32_DIV(op: str, rules: str) -> None:
+    """F32-PREC (cr / d3d10 1 ULP), F32-DIV (x * rcp(y) window), IEEE-RNE, F32-IDENT and
+    F32-FTZ: the plain kernel gives the same Parts as eval_binary."""
+    A, B = _f32_pairs()
+    g, p = _parts(op, "f32", rules, [A, B])
+    _same(g, p)
+
+
+@pytest.mark.parametrize("options", [{"lenient_d3d11": True}, {"ftz_output": "either"}])
+def test_f32_binary_options_plain_equals_general_F32_PREC(options: dict) -> None:
+    """AMBIGUOUS lenient_d3d11 (1 ULP) and ftz_output=either windows on both paths."""
+    A, B = _f32_pairs()
+    for op in ("mul", "div"):
+        g, p = _parts(op, "f32", "d3d11", [A, B], options)
+        _same(g, p)
