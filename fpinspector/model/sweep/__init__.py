@@ -3,6 +3,7 @@
 No Qt, no GL: the GPU stage is plugged in from :mod:`fpinspector.gpu.sweep_capture`.
 """
 
+from .codes import CODE_FORMATS, CodeFormat, operand_format
 from .domain import Axis, Domain, GridDomain, UnaryDomain
 from .specs import parse_axis, parse_domain
 from .io import load_npz, save_npz, write_csv_elements, write_csv_summary
@@ -13,6 +14,7 @@ from .summary import ERROR_COLUMNS, HIST_EDGES, Summary, hist_labels, histogram_
 
 __all__ = [
     "Axis", "Domain", "GridDomain", "UnaryDomain", "parse_axis", "parse_domain",
+    "CODE_FORMATS", "CodeFormat", "operand_format",
     "load_npz", "save_npz", "write_csv_elements", "write_csv_summary",
     "ordered_index", "ulp_distance",
     "DEFAULT_CHUNK", "SweepResult", "run_sweep",
