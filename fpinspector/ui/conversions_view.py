@@ -172,17 +172,31 @@ class ConversionsView(QtWidgets.QWidget):
         prefix = ""
         if differs:
             prefix = f"differs from d3d (0x{ref:X}) in {bin(out ^ ref).count('1')} bit(s). "
-        item = QtWidgets.QTableWidgetItem(text)
+        item = self.table.item(r, c)
+        fresh = item is None
+        if fresh:
+            item = QtWidgets.QTableWidgetItem()
+        R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
+        if item.text() != text:
+            item.setText(text)
         if callable(tip):
             self._lazy[(r, c)] = (prefix, tip)
+            item.setData(R.ToolTipRole, None)
         else:
             self._lazy.pop((r, c), None)
             item.setToolTip(_tip_text(prefix, tip))
-        if differs:
-            item.setBackground(QtGui.QColor(palette.colors().diff).lighter(160))
-            item.setForeground(QtGui.QColor("#000000"))
-        item.setData(QtCore.Qt.ItemDataRole.UserRole + 1, differs)
-        self.table.setItem(r, c, item)
+        shade = palette.colors().diff if differs else ""  # follows a palette switch too
+        if item.data(R.UserRole + 1) != differs or item.data(R.UserRole + 2) != shade:
+            if differs:
+                item.setBackground(QtGui.QColor(shade).lighter(160))
+                item.setForeground(QtGui.QColor("#000000"))
+            else:
+                item.setData(R.BackgroundRole, None)
+                item.setData(R.ForegroundRole, None)
+            item.setData(R.UserRole + 1, differs)
+            item.setData(R.UserRole + 2, shade)
+        if fresh:
+            self.table.setItem(r, c, item)
 
     def _show_anatomy(self, row: int, col: int) -> None:
         if not (0 <= col < len(self._targets)) or not (0 <= row < len(self._rows)):

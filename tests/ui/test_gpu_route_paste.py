@@ -175,3 +175,20 @@ def test_paste_box_enter_with_long_garbage(qtbot, make_window) -> None:
     qtbot.keyClick(win.paste_box.edit, QtCore.Qt.Key.Key_Return)
     assert win.paste_box.is_error() and win.state.snapshot == before
     assert "\x01" not in win.paste_box.message.text()
+
+
+def test_conversion_cells_update_in_place(make_window) -> None:
+    """CONV-F2F-RTZ: 1 + 3*2^-11 -> f16 is 0x3C01 by d3d, 0x3C02 by ieee (RNE, highlighted);
+    then 1.0 is exact everywhere: the highlight and the rules tooltip follow the new value."""
+    win = make_window()
+    cv = win.conversions_view
+    win.state.update(fmt="f32", bits=struct.unpack("<I", struct.pack("<f", 1 + 3 * 2.0 ** -11))[0])
+    assert cv.cell_text("ieee", "f16").startswith("0x3C02")  # numpy RNE oracle below
+    assert int(np.float16(1 + 3 * 2.0 ** -11).view(np.uint16)) == 0x3C02
+    assert cv.is_highlighted("ieee", "f16") and not cv.is_highlighted("d3d", "f16")
+    assert "CONV-F2F-RTZ" in cv.cell_tooltip("d3d", "f16")
+    win.state.update(bits=0x3F800000)
+    assert cv.cell_text("ieee", "f16").startswith("0x3C00")
+    assert not cv.is_highlighted("ieee", "f16")
+    assert not cv.cell_tooltip("ieee", "f16").startswith("differs")
+    assert "CONV-F2F-RTZ" not in cv.cell_tooltip("d3d", "f16")
