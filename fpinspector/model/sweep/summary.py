@@ -38,7 +38,8 @@ def hist_labels() -> list[str]:
     return out
 
 
-_INF2 = np.uint64(0x7FF0000000000000 << 1 & 0xFFFFFFFFFFFFFFFF)  # |inf| bits, doubled
+_INF = np.uint64(0x7FF0000000000000)  # |inf| bits; NaN magnitudes are above
+_ABS = np.uint64(0x7FFFFFFFFFFFFFFF)
 _NBINS = len(HIST_EDGES) + 1
 
 
@@ -52,29 +53,29 @@ def histogram_counts(err: np.ndarray) -> np.ndarray:
 
 
 def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(bin counts, doubled |e| bits) in five in-place integer passes and one bincount.
+    """(bin counts, |e| bits) in four in-place integer passes and one bincount.
 
-    The doubled bits ``t = bits << 1`` drop the sign, so ``t`` orders like ``|e|`` (NaNs
-    above ``_INF2``); callers reuse it as the top-k key without an ``abs`` pass.
+    ``m = bits & ~sign`` orders like ``|e|`` (NaNs above ``_INF``), so callers reuse it as
+    the top-k key. ``(m - 1) >> 52`` is the biased exponent of the predecessor of ``|e|``
+    (0..2046 finite, 2046 also for inf, 2047 NaN), and 4095 for zeros, which wrap.
     """
     u = e.view(np.uint64)
     if work is None or work.shape[1] < u.size:
         work = np.empty((2, u.size), np.uint64)
-    t, w = work[0, : u.size], work[1, : u.size]
-    np.left_shift(u, np.uint64(1), out=t)
-    zeros = int(np.count_nonzero(t == 0))
-    infs = int(np.count_nonzero(t == _INF2))
-    np.subtract(t, np.uint64(2), out=w)  # predecessor of |e| (zeros wrap to the top)
-    np.right_shift(w, np.uint64(53), out=w)  # its biased exponent E: 0..2047
-    c = np.bincount(w.view(np.int64), minlength=2048)
+    m, w = work[0, : u.size], work[1, : u.size]
+    np.bitwise_and(u, _ABS, out=m)
+    np.subtract(m, np.uint64(1), out=w)  # predecessor of |e| (zeros wrap to the top)
+    infs = int(np.count_nonzero(w == _INF - np.uint64(1)))
+    np.right_shift(w, np.uint64(52), out=w)
+    c = np.bincount(w.view(np.int64), minlength=4096)
     h = np.zeros(_NBINS, np.int64)
-    h[0] = zeros
+    h[0] = c[4095]  # zeros
     h[1] = c[:1022].sum()  # (0, .5]: E <= 1021
     h[2:34] = c[1022:1054]  # (2^(j-1), 2^j] for j = 0..31: E = 1022 + j
     h[34] = c[1054:2047].sum() - infs  # (2^31, max]; the predecessor of inf lands here
     h[35] = infs
-    h[36] = c[2047] - zeros  # NaN
-    return h, t
+    h[36] = c[2047]  # NaN
+    return h, m
 
 
 def class_counts(fmt, bits: np.ndarray) -> np.ndarray:
@@ -167,10 +168,13 @@ class Summary:
             sub = err[diff]
             h, t = _hist_key(sub)
             h[0] += n - diff.size
-            if np.count_nonzero((t > 0) & (t <= _INF2)) >= self.top_k:
-                self.hist[col] = self.hist.get(col, 0) + h
+            self.hist[col] = self.hist.get(col, 0) + h
+            if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
                 self._top_k(col, k0, operands, out, t, sub, diff)
-                return
+            else:  # fewer nonzero than k: zeros (lowest indices first) fill the top k
+                self._top_k(col, k0, operands, out, np.bitwise_and(err.view(np.uint64), _ABS),
+                            err, None)
+            return
         if self._work is None or self._work.shape[1] < err.size:
             self._work = np.empty((2, err.size), np.uint64)
         h, t = _hist_key(err, self._work)
@@ -181,19 +185,19 @@ class Summary:
                where: np.ndarray | None) -> None:
         """Merge the chunk's largest |err| into the kept top k (ties: lowest index).
 
-        ``t`` is the doubled |err| bits (orders like |err|, NaN above ``_INF2``);
+        ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``);
         ``where`` maps positions of ``err`` to chunk elements (None: identity).
         """
         old = self.worst.get(col)
         if old is not None and len(old["key"]) >= self.top_k:
-            thr = np.uint64(np.float64(old["key"][-1]).view(np.uint64) << np.uint64(1))
+            thr = np.float64(old["key"][-1]).view(np.uint64)
             if k0 > int(old["index"].max()):  # in-order chunk: ties lose to older indices
                 pre = np.flatnonzero(t > thr)
             else:
                 pre = np.flatnonzero(t >= thr)
-            pre = pre[t[pre] <= _INF2]
+            pre = pre[t[pre] <= _INF]
         else:
-            pre = np.flatnonzero(t <= _INF2)
+            pre = np.flatnonzero(t <= _INF)
         k = min(self.top_k, len(pre))
         if k == 0:
             return
