@@ -185,8 +185,8 @@ class ModelStage:
             vals = np.array([0, f.sign_mask, 1, f.pos_inf, f.pos_inf | f.sign_mask, f.quiet_nan,
                              f.sign_mask | f.quiet_nan, f.quiet_nan | 1, int(f.encode(1.0)),
                              int(f.encode(-2.5)), f.max_finite_bits], dtype=f.dtype)
-            n = len(self.fixed)
-            grids = np.meshgrid(*[vals] * (self.arity - n), indexing="ij")
+            k = self.arity - len(self.fixed)  # every combination for up to 3 operands
+            grids = np.meshgrid(*[vals] * k, indexing="ij") if k <= 3 else [vals] * k
             ev = self._evaluate(self.op, *(x.ravel() for x in grids), *self.fixed,
                                 format=self.fmt, rules=self.rules, options=self.options)
             pats = [rfmt.quiet_nan, rfmt.quiet_nan | rfmt.sign_mask, rfmt.pos_inf + 1, rfmt.mask]
