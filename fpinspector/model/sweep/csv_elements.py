@@ -52,7 +52,7 @@ def _cells(a: np.ndarray, pattern: bool) -> np.ndarray:
 
 
 def element_rows(result: "SweepResult") -> tuple[list[str], np.ndarray]:
-    """(header names, one bytes row per element) of a kept sweep."""
+    """(header names, the CSV body as uint8 bytes: one CR LF-ended row per element)."""
     if not result.columns:
         raise ValueError("this sweep kept only summaries; per-element CSV needs a kept sweep")
     n = result.n_done
@@ -63,10 +63,29 @@ def element_rows(result: "SweepResult") -> tuple[list[str], np.ndarray]:
     cols = [np.arange(n, dtype=np.int64).astype("S21")]
     cols += [_cells(o, True) for o in ops]
     cols += [_cells(result.columns[c][:n], c in ("model", "gpu")) for c in names]
-    rows = cols[0]
-    for c in cols[1:]:
-        rows = np.strings.add(np.strings.add(rows, b","), c)
-    return header, rows
+    return header, _join_rows(cols)
+
+
+def _join_rows(cols: list[np.ndarray]) -> np.ndarray:
+    """``b",".join(row) + b"\r\n"`` for every row, as one uint8 buffer.
+
+    Why not repeated string concatenation: each step would copy every row again; here
+    every cell's bytes are scattered once to their offset in the output.
+    """
+    n = cols[0].shape[0]
+    lens = [np.strings.str_len(c).astype(np.int64) for c in cols]
+    row_len = sum(lens) + len(cols) + 1  # commas between cells, CR LF at the end
+    end = np.cumsum(row_len)
+    out = np.full(int(end[-1]) if n else 0, ord(","), np.uint8)
+    pos = end - row_len  # where each row starts
+    for c, ln in zip(cols, lens):
+        w = c.dtype.itemsize
+        mat = c.view(np.uint8).reshape(n, w)
+        keep = np.arange(w) < ln[:, None]
+        out[(pos[:, None] + np.arange(w))[keep]] = mat[keep]
+        pos += ln + 1
+    out[end - 2], out[end - 1] = ord("\r"), ord("\n")
+    return out
 
 
 def write_csv_elements(path: str | os.PathLike, result: "SweepResult") -> Path:
@@ -78,11 +97,10 @@ def write_csv_elements(path: str | os.PathLike, result: "SweepResult") -> Path:
     """
     from .io import _atomic_write  # noqa: PLC0415 - io imports this module
 
-    header, rows = element_rows(result)
+    header, body = element_rows(result)
 
     def write(fh) -> None:
-        fh.write(",".join(header) + "\r\n")
-        if rows.size:
-            fh.write(b"\r\n".join(rows.tolist()).decode("ascii") + "\r\n")
+        fh.write((",".join(header) + "\r\n").encode("ascii"))
+        fh.write(body.tobytes())
 
-    return _atomic_write(path, write)
+    return _atomic_write(path, write, binary=True)
