@@ -139,7 +139,10 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
     op = ctx.op
     b = np.asarray(operands[0], dtype=np.uint32)
     plain = _normal32(b)
+    nanc = None  # negative normal operand of sqrt/rsq/log: a NaN result (F32-SQRTNEG, LOG0)
     if op in ("sqrt", "rsq", "log"):
+        if not ctx.flush or ctx.strict_out:  # (no either-way window to reproduce)
+            nanc = plain & (b >= np.uint32(0x80000000))
         plain &= b < np.uint32(0x80000000)
     with np.errstate(invalid="ignore"):  # signaling NaNs quiet on the cast
         x = b.view(np.float32).astype(np.float64)
@@ -154,6 +157,12 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         plain &= a < 2.0**127
     if not plain.any():
         return plain, None
+    if nanc is not None and nanc.any():
+        nan_idx = np.flatnonzero(nanc)
+        nan_unrounded = grid.rne(hi[nan_idx], lo[nan_idx], ctx.fmt)
+        plain |= nanc
+    else:
+        nan_idx = None
     all_plain = bool(plain.all())
     if not all_plain:  # keep scratch elements finite and normal for the window arithmetic
         hi[~plain] = 1.0
@@ -187,6 +196,17 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
     rule = {"sqrt": "F32-SQRTNEG", "rsq": "F32-SQRTNEG", "log": "F32-LOG0", "rcp": "F32-DIV0"}
     if op in rule:
         parts.fired[rule[op]] = np.zeros(bits.shape, bool)
+    if nan_idx is not None:  # what round_model / finish_window give a NaN exact value
+        bits[nan_idx] = np.uint32(ctx.fmt.quiet_nan)
+        parts.unrounded[nan_idx] = nan_unrounded
+        hi[nan_idx] = np.nan
+        lo[nan_idx] = 0.0
+        klo[nan_idx] = 1
+        khi[nan_idx] = 0  # empty window: only NaN (nan_ok) is allowed
+        parts.nan_ok[nan_idx] = True
+        parts.fired["F32-NANOUT"][nan_idx] = True
+        parts.fired[rule[op]][nan_idx] = True
+        parts.fired[_unary_rule(ctx)][nan_idx] = False
     return (None if all_plain else plain), parts
 
 
