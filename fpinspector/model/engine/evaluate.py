@@ -131,7 +131,10 @@ class Evaluation:
         self._parts: Parts | None = None
         # lean kernels for plain elements where one exists (same Parts as spec.handler)
         self._handler = plain_handler(spec.name, ctx, tol, spec.handler) or spec.handler
-        self._fast = fast_f32(spec, ctx, tol, flat, self._handler)
+        # the fast bits path pays off where .allowed can use it (one allowed pattern);
+        # elsewhere .allowed needs the full record anyway, which also gives the bits
+        fast_ok = tol.kind in ("cr", "select") or self._handler is spec.handler
+        self._fast = fast_f32(spec, ctx, tol, flat, self._handler) if fast_ok else None
 
     # -- lazily computed record ---------------------------------------------------------
     @property
