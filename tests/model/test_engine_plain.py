@@ -183,3 +183,34 @@ def test_f32_binary_options_plain_equals_general_F32_PREC(options: dict) -> None
     for op in ("mul", "div"):
         g, p = _parts(op, "f32", "d3d11", [A, B], options)
         _same(g, p)
+
+
+def _f32_triples() -> list[np.ndarray]:
+    """Random patterns, random values, near-cancelling c = -(a*b) (+/- a few ULPs) and
+    specials in every position."""
+    n = 20_000
+    r = [RNG.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32) for _ in range(3)]
+    with np.errstate(over="ignore", under="ignore"):
+        v = [np.ldexp(RNG.uniform(1, 2, n) * RNG.choice([-1, 1], n),
+                      RNG.integers(-70, 70, n)).astype(np.float32) for _ in range(3)]
+        cancel = (-(v[0].astype(np.float64) * v[1])).astype(np.float32)
+        toward = (np.inf * RNG.choice([-1, 1], n)).astype(np.float32)
+        cancel = np.nextafter(cancel, toward)
+    sp = np.array(F32_SPECIALS, np.uint32)
+    k = sp.size
+    cols = [np.concatenate([r[i], v[i].view(np.uint32), v[i].view(np.uint32)]) for i in range(3)]
+    cols[2][-n:] = cancel.view(np.uint32)
+    for i in range(3):  # each special in each position, others random values
+        for j in range(3):
+            cols[j] = np.concatenate([cols[j], np.repeat(sp, 30) if i == j
+                                      else np.tile(v[j][:30].view(np.uint32), k)])
+    return cols
+
+
+@pytest.mark.parametrize("options", [None, {"fused_step_ulp": 1.0}, {"ftz_output": "either"}])
+@pytest.mark.parametrize("rules", RULES)
+def test_f32_mad_plain_equals_general_F32_FUSED(rules: str, options) -> None:
+    """F32-FUSED serial-order window (0.5 / 1 ULP steps), IEEE-RNE, F32-FTZ, F32-INFINF:
+    the plain kernel gives the same Parts as eval_fused."""
+    g, p = _parts("mad", "f32", rules, _f32_triples(), options)
+    _same(g, p)

@@ -15,7 +15,8 @@ Plain, per family:
   for sqrt, rsq, log), the float64 exact value lies in [2^-125, 2^127) in magnitude (so
   the rounded result and both window ends are normal: no F32-FTZ, overflow or zero rule),
   and for the d3d log window not x in [0.5, 2] (absolute tolerance straddles zero).
-- f32 round_*, frc: see engine/plain_round.py; f32 add, sub, mul, div: plain_binary.py.
+- f32 round_*, frc: see engine/plain_round.py; f32 add, sub, mul, div: plain_binary.py;
+  f32 mad: plain_fused.py.
 - f16 add, sub, mul (every rule set): both operands normal (and not +/-1 for mul: F32-IDENT),
   the rounded result normal and finite (no F16-DENORM, overflow or zero rule). The sum or
   product is exact in float64, so hi is exact and lo = 0.
@@ -47,6 +48,10 @@ def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Calla
 
     if ctx.fmt.name == "f32" and op in _BIN and tol.kind in ("cr", "ulp", "div"):
         kernel = f32_binary
+    elif ctx.fmt.name == "f32" and op == "mad" and tol.kind in ("cr", "fused"):
+        from .plain_fused import f32_mad
+
+        kernel = f32_mad
     elif ctx.fmt.name == "f32" and op.startswith("round_"):
         kernel = f32_round
     elif ctx.fmt.name == "f32" and op == "frc":
