@@ -214,3 +214,23 @@ def test_f32_mad_plain_equals_general_F32_FUSED(rules: str, options) -> None:
     the plain kernel gives the same Parts as eval_fused."""
     g, p = _parts("mad", "f32", rules, _f32_triples(), options)
     _same(g, p)
+
+
+def test_window_on_grid_residual_matches_window_tol_F32_SQRT_RCP() -> None:
+    """The plain window's on-grid branch: ends that land exactly on an f32 value in float64
+    while the TwoSum residual (or lo) points in or out, against result.window_tol."""
+    from fpinspector.model.engine.plain import _window
+    from fpinspector.model.engine.result import window_tol
+
+    f32 = get_format("f32")
+    n = 4000
+    g = np.ldexp(RNG.uniform(1, 2, n), RNG.integers(-100, 100, n)).astype(np.float32)
+    hi = g.astype(np.float64) * RNG.choice([-1.0, 1.0], n)
+    ulp = np.spacing(np.abs(g)).astype(np.float64)
+    tiny = np.abs(hi) * 2.0**-60 * RNG.choice([-1.0, 1.0], n)  # below float64 resolution
+    d = ulp * RNG.integers(1, 4, n) + tiny  # hi +/- d rounds onto the f32 grid, e != 0
+    lo = np.where(RNG.random(n) < 0.5, 0.0, np.abs(hi) * 2.0**-70 * RNG.choice([-1, 1], n))
+    got = _window(hi, d, d, lo)
+    want = window_tol(hi, lo, d, d, f32)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

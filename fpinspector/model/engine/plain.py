@@ -116,26 +116,35 @@ def _window(hi: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, lo: np.ndarray,
             ) -> tuple[np.ndarray, np.ndarray]:
     """Keys of the f32 patterns in [hi + lo - d_lo, hi + lo + d_hi] for normal finite ends.
 
-    The same arithmetic as result.window_tol + grid.window_keys (TwoSum, float32 cast,
-    one step toward the wanted side, one more when the end is on the grid and the residual
-    points outward), without the INF/NaN/zero guards that plain elements never need.
+    The same arithmetic as result.window_tol + grid.window_keys (TwoSum s + e, float32
+    cast, one step toward the wanted side, one more when s is on the f32 grid and the
+    residual points outward), without the INF/NaN/zero guards that plain elements never
+    need. The TwoSum residual e can only matter where s is itself an f32 value (elsewhere
+    |e| <= ulp64(s)/2 cannot cross the f32 neighbour), so it is computed on that subset.
     """
+    lo = np.broadcast_to(lo, hi.shape)
     keys = []
     for d, up in ((d_lo, False), (d_hi, True)):
-        b = d if up else -d
-        s = hi + b
-        bb = s - hi
-        e = (hi - (s - bb)) + (b - bb)
-        e += lo
+        d = np.broadcast_to(d, hi.shape)
+        s = np.add(hi, d) if up else np.subtract(hi, d)
         r = s.astype(np.float32)
-        k = grid.to_key(r.view(np.uint32), _F32)
         back = r.astype(np.float64)
+        k = grid.to_key(r.view(np.uint32), _F32)
         if up:  # floor: largest pattern <= s + e
             k -= back > s
-            k -= (back == s) & (e < 0)  # on the grid after the step-down only if back == s
         else:  # ceil: smallest pattern >= s + e
             k += back < s
-            k += (back == s) & (e > 0)
+        on = np.flatnonzero(back == s)
+        if on.size:
+            h, ss = hi[on], s[on]
+            b = d[on] if up else -d[on]
+            bb = ss - h
+            e = (h - (ss - bb)) + (b - bb)
+            e += lo[on]
+            if up:
+                k[on] -= e < 0
+            else:
+                k[on] += e > 0
         keys.append(k)
     return keys[0], keys[1]
 
