@@ -186,6 +186,8 @@ def rne(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     if fmt.bits == 64:
         return pat  # hi is already RN64(exact) by construction
     need = (np.asarray(lo) != 0) & np.isfinite(hi)
+    if fmt.signed and fmt.exp_bits in (5, 8) and hi.ndim and need.any():
+        need &= _maybe_midpoint(hi, fmt)
     if need.any():
         idx = np.nonzero(need)
         h = hi[idx]
@@ -201,6 +203,23 @@ def rne(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
         sub[mid] = fixed[mid]
         pat[idx] = sub
     return pat
+
+
+def _maybe_midpoint(hi: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Where ``hi`` may be a midpoint of the f16/f32 grid (a superset of the true ones).
+
+    Why: only a float64 exactly halfway between two neighbours needs the residual to
+    round; in the normal range that is "the 52 - F low mantissa bits are 10...0". Values
+    below the smallest normal or at/above 2^maxexp are always included (left to the
+    generic neighbour test).
+    """
+    sh = 52 - fmt.frac_bits
+    u = hi.view(np.int64)
+    mid = (u & np.int64((1 << sh) - 1)) == np.int64(1 << (sh - 1))
+    a = u & np.int64(0x7FFFFFFFFFFFFFFF)
+    mid |= a < np.int64((1023 + fmt.minexp) << 52)
+    mid |= a >= np.int64((1023 + fmt.maxexp) << 52)
+    return mid
 
 
 def floor_pat(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
