@@ -111,9 +111,13 @@ class Evaluation:
 
     Notes
     -----
-    Everything is computed lazily; ``bits`` and ``allowed`` take a fast path for f32
-    add/sub/mul/div/sqrt/min/max (numpy float32 where operands and result are normal
-    numbers, the general engine on the rest, in cache-sized chunks).
+    Everything is computed lazily, in cache-sized chunks. Where one exact answer is
+    allowed (correctly rounded ops, min/max), ``bits`` and ``allowed`` take a numpy
+    float32 fast path for f32 add/sub/mul/div/sqrt/min/max. The full record (exact value,
+    window, fired rules) uses lean kernels for "plain" elements (normal operands and
+    results: engine/plain*.py) for f32 add/sub/mul/div/mad/sqrt/rcp/rsq/log/exp/frc/
+    round_* and f16 add/sub/mul, and the general handlers on every other element; tests
+    prove both give the same record bit for bit (tests/model/test_engine_plain.py).
     """
 
     def __init__(self, spec: OpSpec, ctx: Ctx, tol, readings: list[str],
