@@ -25,6 +25,9 @@ __all__ = ["Controller"]
 #: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a few
 #: values (and QLineEdit's own limit).
 MAX_PASTE_CHARS = 32767
+#: Pause after sending a GPU request so the worker thread gets the GIL (see
+#: _send_gpu_conversions).
+GIL_HANDOFF_S = 0.0006
 _OP_FIELDS = {"op", "op_format", "rule_set", "operands", "options"}
 
 
@@ -161,6 +164,8 @@ class Controller:
             self._evaluate()
             w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
         self.sync_undo_actions()
+        if self._conv_pending and self.win.gpu is not None:
+            self.win.gpu.deliver_ready()  # the GPU row, when it is already back
         self.last_update_s = time.perf_counter()
 
     def sync_undo_actions(self) -> None:
@@ -218,6 +223,9 @@ class Controller:
             f = get_format(fmt)
             self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
                                                tuple(d for d in FORMATS if d != f.name))
+            # let the GPU thread take the GIL now (the redraw below is Python for ~3 ms and
+            # would hold it): its sub-millisecond job then lands in the same frame
+            time.sleep(GIL_HANDOFF_S)
 
     def _show_gpu_pending(self) -> None:
         """The GPU row while its answer is on the way, or why there is none."""

@@ -37,8 +37,7 @@ class _Worker(QtCore.QObject):
     opened = QtCore.Signal(object)  # info dict
     unavailable = QtCore.Signal(str)
     captured = QtCore.Signal(int, object)  # request id, ndarray
-    failed = QtCore.Signal(int, str)
-    idle = QtCore.Signal()
+    failed = QtCore.Signal(int, str)  # also means the worker is free again
 
     def __init__(self, path: str) -> None:
         super().__init__()
@@ -84,12 +83,10 @@ class _Worker(QtCore.QObject):
                         except Exception as exc:  # one target missing is not fatal
                             out[dst] = str(getattr(exc, "message", None) or exc)
         except Exception as exc:  # a failed capture is shown, never raised into Qt
-            self.idle.emit()
             self.failed.emit(req_id, str(getattr(exc, "message", None) or exc))
             return
-        # idle first: by the time the UI sees this result the runner already knows the
-        # worker is free, so the next edit's request goes out at once instead of queueing
-        self.idle.emit()
+        # one signal carries the result and "the worker is free" (the runner treats it as
+        # idle): a second emit would hand the GIL to the UI thread between the two
         self.captured.emit(req_id, out)
 
     @QtCore.Slot()
@@ -137,9 +134,8 @@ class GpuRunner(QtCore.QObject):
         self._do_close.connect(self._worker.close, QtCore.Qt.ConnectionType.BlockingQueuedConnection)
         self._worker.opened.connect(self._on_opened)
         self._worker.unavailable.connect(self._on_unavailable)
-        self._worker.captured.connect(self.captured)
-        self._worker.failed.connect(self.failed)
-        self._worker.idle.connect(self._on_idle)
+        self._worker.captured.connect(self._on_captured)
+        self._worker.failed.connect(self._on_failed)
         self._thread.start()
         self._do_open.emit()
 
@@ -155,6 +151,11 @@ class GpuRunner(QtCore.QObject):
         """Queue the render-target row for ``src`` patterns: through f32 (see gpu_route)."""
         return self._queue(("route", bits, src, tuple(dsts)))
 
+    def deliver_ready(self) -> None:
+        """Deliver results the worker has already posted, now instead of after the repaint
+        queued before them (a sub-millisecond capture then shows in the same frame)."""
+        QtCore.QCoreApplication.sendPostedEvents(self, QtCore.QEvent.Type.MetaCall)
+
     def _queue(self, job: tuple) -> int:
         self._next_id += 1
         req = (self._next_id, job)
@@ -169,6 +170,14 @@ class GpuRunner(QtCore.QObject):
     def _send(self, req: tuple) -> None:
         self._busy = True
         self._do_job.emit(*req)
+
+    def _on_captured(self, req: int, out: object) -> None:
+        self._on_idle()  # the next request goes out before this result is drawn
+        self.captured.emit(req, out)
+
+    def _on_failed(self, req: int, message: str) -> None:
+        self._on_idle()
+        self.failed.emit(req, message)
 
     def _on_idle(self) -> None:
         self._busy = False

@@ -192,3 +192,27 @@ def test_conversion_cells_update_in_place(make_window) -> None:
     assert not cv.is_highlighted("ieee", "f16")
     assert not cv.cell_tooltip("ieee", "f16").startswith("differs")
     assert "CONV-F2F-RTZ" not in cv.cell_tooltip("d3d", "f16")
+
+
+def test_runner_is_free_when_a_result_arrives(monkeypatch, qtbot, wait_for) -> None:
+    """The result signal doubles as "worker idle": a request made while handling a result
+    goes to the worker at once, and results already posted can be delivered on demand."""
+    import fpinspector.gpu as gpu
+    from fpinspector.ui.gpu_worker import GpuRunner
+
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: _NumpySession())
+    runner = GpuRunner("auto")
+    try:
+        assert wait_for(lambda: runner.available is True)
+        seen = []
+        runner.captured.connect(lambda req, out: seen.append((req, runner._busy)))
+        first = runner.request_route(np.asarray([0x3C00], np.uint16), "f16", ("f32",))
+        assert wait_for(lambda: seen, 3000)
+        assert seen[0] == (first, False)
+        second = runner.request_route(np.asarray([0x3C01], np.uint16), "f16", ("f32",))
+        assert runner._busy and not runner._pending  # sent, not parked
+        assert wait_for(lambda: len(seen) == 2, 3000) and seen[1][0] == second
+        runner.deliver_ready()  # nothing posted: a no-op
+        assert len(seen) == 2
+    finally:
+        runner.shutdown()
