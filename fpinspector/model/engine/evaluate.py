@@ -11,7 +11,7 @@ from . import explain, grid
 from .fast import fast_f32
 from .optable import OPS, OpSpec
 from .plain import plain_handler
-from .result import Ctx, Parts, run_chunked
+from .result import Ctx, Parts, parts_allowed, run_chunked  # noqa: F401
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
 
@@ -297,23 +297,3 @@ class Evaluation:
     def __repr__(self) -> str:
         return (f"Evaluation(op={self.op!r}, format={self.format!r}, rules={self.rules!r}, "
                 f"shape={self.shape})")
-
-
-def parts_allowed(p: Parts, obs: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
-    """Verdict from a Parts record (see result.py for what the allowed set is); ``idx`` maps
-    each observation to its element when observations broadcast over the evaluation."""
-    sel = (lambda a: a) if idx is None else (lambda a: a[idx])
-    if p.fmt is None:
-        return obs == sel(p.bits)
-    fmt = p.fmt
-    k = grid.to_key(obs, fmt)
-    ok = (k >= sel(p.klo)) & (k <= sel(p.khi))
-    if p.deny_denorm:
-        ok &= ~grid.is_den(obs, fmt)
-    ok |= sel(p.nan_ok) & fmt.is_nan(obs)
-    for kind, x, y in p.extras:
-        if kind == "pat":
-            ok |= sel(y) & (obs == sel(x))
-        else:
-            ok |= (k >= sel(x)) & (k <= sel(y))
-    return ok

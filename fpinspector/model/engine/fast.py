@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .result import run_chunked
+from .result import parts_allowed, run_chunked
 
 __all__ = ["FastResult", "fast_f32"]
 
@@ -32,8 +32,6 @@ class FastResult:
         self.single = single  # the window of a normal element is {bits}
 
     def allowed(self, obs: np.ndarray) -> np.ndarray:
-        from .evaluate import parts_allowed
-
         ok = obs == self.bits
         if self.idx.size:
             ok[self.idx] = parts_allowed(self.sub, obs[self.idx])

@@ -14,7 +14,8 @@ import numpy as np
 from ..formats import FloatFormat
 from . import grid
 
-__all__ = ["Ctx", "Parts", "window_tol", "window_hull", "cr_window", "empty_window"]
+__all__ = ["Ctx", "Parts", "window_tol", "window_hull", "cr_window", "empty_window",
+           "parts_allowed"]
 
 
 @dataclass
@@ -147,8 +148,74 @@ CHUNK = 1 << 16  # the general engine works on slices this long (cache-friendly,
 
 
 def run_chunked(handler, ctx: Ctx, tol, flat: list[np.ndarray]) -> Parts:
-    """Run an op handler over cache-sized slices of the flat operands and join the results."""
+    """Run an op handler over cache-sized slices of the flat operands and join the results.
+
+    Why not concat_parts: each chunk is copied straight into arrays allocated once, so
+    peak memory is one record plus one chunk (not two records) and no second pass.
+    """
     n = flat[0].size
     step = CHUNK if n > 2 * CHUNK else max(n, 1)
-    chunks = [handler(ctx, tol, [a[s:s + step] for a in flat]) for s in range(0, max(n, 1), step)]
-    return concat_parts(chunks)
+    if n <= step:
+        return handler(ctx, tol, flat)
+    out: Parts | None = None
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        c = handler(ctx, tol, [a[s:e] for a in flat])
+        if out is None:
+            out = _alloc_like(c, n)
+        _put(out, c, s, e, n)
+    assert out is not None
+    out.fired = dict(sorted(out.fired.items()))  # the order concat_parts gives
+    return out
+
+
+_FIELDS = ("bits", "hi", "lo", "klo", "khi", "nan_ok", "ftz_out", "unrounded")
+
+
+def _alloc_like(c: Parts, n: int) -> Parts:
+    emp = lambda a: np.empty(n, dtype=a.dtype)  # noqa: E731
+    out = Parts(c.fmt, c.result_format, emp(c.bits), emp(c.hi), emp(c.lo))
+    for name in _FIELDS[3:]:
+        if getattr(c, name) is not None:
+            setattr(out, name, emp(getattr(c, name)))
+    out.deny_denorm = c.deny_denorm
+    out.readings, out.tol_text = c.readings, c.tol_text
+    out.ftz_in = [emp(a) for a in c.ftz_in]
+    out.extras = [(x[0], emp(x[1]), emp(x[2])) for x in c.extras]
+    return out
+
+
+def _put(out: Parts, c: Parts, s: int, e: int, n: int) -> None:
+    for name in _FIELDS:
+        dst = getattr(out, name)
+        if dst is not None:
+            dst[s:e] = getattr(c, name)
+    for dst, src in zip(out.ftz_in, c.ftz_in):
+        dst[s:e] = src
+    for dst, src in zip(out.extras, c.extras):
+        dst[1][s:e] = src[1]
+        dst[2][s:e] = src[2]
+    for k, m in c.fired.items():
+        if k not in out.fired:  # zeros: earlier chunks did not fire it
+            out.fired[k] = np.zeros(n, dtype=bool)
+        out.fired[k][s:e] = m
+
+
+def parts_allowed(p: Parts, obs: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
+    """Verdict from a Parts record (see result.py for what the allowed set is); ``idx`` maps
+    each observation to its element when observations broadcast over the evaluation."""
+    sel = (lambda a: a) if idx is None else (lambda a: a[idx])
+    if p.fmt is None:
+        return obs == sel(p.bits)
+    fmt = p.fmt
+    k = grid.to_key(obs, fmt)
+    ok = (k >= sel(p.klo)) & (k <= sel(p.khi))
+    if p.deny_denorm:
+        ok &= ~grid.is_den(obs, fmt)
+    ok |= sel(p.nan_ok) & fmt.is_nan(obs)
+    for kind, x, y in p.extras:
+        if kind == "pat":
+            ok |= sel(y) & (obs == sel(x))
+        else:
+            ok |= (k >= sel(x)) & (k <= sel(y))
+    return ok
