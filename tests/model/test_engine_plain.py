@@ -234,3 +234,31 @@ def test_window_on_grid_residual_matches_window_tol_F32_SQRT_RCP() -> None:
     want = window_tol(hi, lo, d, d, f32)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("op,fmt", [("sqrt", "f32"), ("div", "f32"), ("min", "f32"),
+                                    ("add", "f16")])
+def test_chunked_record_equals_one_chunk_F32_FTZ(op: str, fmt: str, monkeypatch) -> None:
+    """Chunk boundaries lose or repeat nothing: a record built in many small chunks (rules
+    such as F32-FTZ / F32-SQRTNEG firing only in later chunks) equals the one-call record."""
+    import fpinspector.model.engine.result as result
+
+    f = get_format(fmt)
+    n = 5000
+    if fmt == "f32":
+        x = np.concatenate([np.full(2500, 0x3F800000, np.uint32),
+                            RNG.integers(0, 1 << 32, n - 2500, dtype=np.uint64).astype(np.uint32)])
+    else:
+        x = np.concatenate([np.full(2500, 0x3C00, np.uint16),
+                            RNG.integers(0, 1 << 16, n - 2500, dtype=np.uint16)])
+    y = x[::-1].copy()
+    ops = [x] if op == "sqrt" else [x, y]
+    opts = resolve_options(None)
+    ctx = Ctx(op, f, "d3d11", opts, fmt == "f32")
+    tol, _ = tolerance_for(op, fmt, "d3d11", opts)
+    handler = plain_handler(op, ctx, tol, OPS[op].handler) or OPS[op].handler
+    whole = handler(ctx, tol, ops)
+    monkeypatch.setattr(result, "CHUNK", 700)
+    chunked = result.run_chunked(handler, ctx, tol, ops)
+    _same(whole, chunked)
+    assert list(chunked.fired) == sorted(chunked.fired)

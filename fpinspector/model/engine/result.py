@@ -119,39 +119,14 @@ def finish_window(parts: Parts, ctx: Ctx, klo: np.ndarray, khi: np.ndarray) -> N
     parts.deny_denorm = ctx.strict_out
 
 
-def concat_parts(chunks: list[Parts]) -> Parts:
-    """Join Parts computed on consecutive slices (the engine evaluates in cache-sized chunks)."""
-    if len(chunks) == 1:
-        return chunks[0]
-    first = chunks[0]
-    cat = lambda name: np.concatenate([getattr(c, name) for c in chunks])  # noqa: E731
-    out = Parts(first.fmt, first.result_format, cat("bits"), cat("hi"), cat("lo"))
-    for name in ("klo", "khi", "nan_ok", "ftz_out", "unrounded"):
-        if getattr(first, name) is not None:
-            setattr(out, name, cat(name))
-    out.deny_denorm = first.deny_denorm
-    out.readings, out.tol_text = first.readings, first.tol_text
-    out.ftz_in = [np.concatenate([c.ftz_in[k] for c in chunks]) for k in range(len(first.ftz_in))]
-    out.extras = [
-        (e[0], np.concatenate([c.extras[j][1] for c in chunks]),
-         np.concatenate([c.extras[j][2] for c in chunks]))
-        for j, e in enumerate(first.extras)
-    ]
-    keys = sorted({k for c in chunks for k in c.fired})
-    for k in keys:
-        out.fired[k] = np.concatenate(
-            [c.fired.get(k, np.zeros(c.bits.shape, dtype=bool)) for c in chunks])
-    return out
-
-
 CHUNK = 1 << 16  # the general engine works on slices this long (cache-friendly, bounded memory)
 
 
 def run_chunked(handler, ctx: Ctx, tol, flat: list[np.ndarray]) -> Parts:
     """Run an op handler over cache-sized slices of the flat operands and join the results.
 
-    Why not concat_parts: each chunk is copied straight into arrays allocated once, so
-    peak memory is one record plus one chunk (not two records) and no second pass.
+    Each chunk is copied straight into arrays allocated once: peak memory is one record
+    plus one chunk (not two records), and there is no second pass to join them.
     """
     n = flat[0].size
     step = CHUNK if n > 2 * CHUNK else max(n, 1)
@@ -165,7 +140,7 @@ def run_chunked(handler, ctx: Ctx, tol, flat: list[np.ndarray]) -> Parts:
             out = _alloc_like(c, n)
         _put(out, c, s, e, n)
     assert out is not None
-    out.fired = dict(sorted(out.fired.items()))  # the order concat_parts gives
+    out.fired = dict(sorted(out.fired.items()))  # rule order independent of chunking
     return out
 
 
