@@ -17,9 +17,10 @@ Plain, per family:
   and for the d3d log window not x in [0.5, 2] (absolute tolerance straddles zero).
 - f32 round_*, frc: see engine/plain_round.py; f32 add, sub, mul, div: plain_binary.py;
   f32 mad: plain_fused.py.
-- f16 add, sub, mul (every rule set): both operands normal (and not +/-1 for mul: F32-IDENT),
-  the rounded result normal and finite (no F16-DENORM, overflow or zero rule). The sum or
-  product is exact in float64, so hi is exact and lo = 0.
+- f16 add, sub, mul (every rule set, correctly rounded): both operands finite and nonzero
+  (and not +/-1 for mul: F32-IDENT). f16 does not flush, so overflowing, denormal and zero
+  results only need F16-DENORM and F16-PREC fired; the sum or product is exact in float64
+  (hi exact, lo = 0) and the window is the one rounded pattern.
 """
 
 from __future__ import annotations
@@ -104,12 +105,6 @@ def _normal32(b: np.ndarray) -> np.ndarray:
     t = b << np.uint32(1)
     t -= np.uint32(0x01000000)
     return t < np.uint32(0xFE000000)
-
-
-def _normal16(b: np.ndarray) -> np.ndarray:
-    t = b << np.uint16(1)
-    t -= np.uint16(0x0800)
-    return t < np.uint16(0xF000)
 
 
 def _window(hi: np.ndarray, d_lo: np.ndarray, d_hi: np.ndarray, lo: np.ndarray,
@@ -252,7 +247,8 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
     fmt = ctx.fmt
     pa = np.asarray(operands[0], dtype=np.uint16)
     pb = np.asarray(operands[1], dtype=np.uint16)
-    plain = _normal16(pa) & _normal16(pb)
+    plain = _finite_nonzero16(pa)
+    plain &= _finite_nonzero16(pb)
     op = ctx.op
     if op == "mul":
         one = np.uint16(0x3C00)
@@ -268,7 +264,6 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         else:
             hi = a * c
         bits = hi.astype(np.float16).view(np.uint16)  # one RNE rounding (exact hi)
-    plain &= _normal16(bits)
     if not plain.any():
         return plain, None
     all_plain = bool(plain.all())
@@ -277,10 +272,21 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
     parts = _plain_parts(ctx, tol, bits, hi, lo, kb, kb.copy(), 2)
     exact = table[bits] == hi
     parts.fire("IEEE-RNE" if ctx.rules == "ieee754" else "F16-PREC", ~exact)
-    for rule in ("F32-INFINF", "F32-IDENT") + (("F16-DENORM",) if ctx.rules != "ieee754"
-                                                else ()):
+    for rule in ("F32-INFINF", "F32-IDENT"):
         parts.fired[rule] = np.zeros(bits.shape, bool)
+    if ctx.rules != "ieee754":  # denormal operands or results are kept (F16-DENORM)
+        den = grid.is_den(bits, fmt)
+        den |= grid.is_den(pa, fmt)
+        den |= grid.is_den(pb, fmt)
+        parts.fired["F16-DENORM"] = den
     return (None if all_plain else plain), parts
+
+
+def _finite_nonzero16(p: np.ndarray) -> np.ndarray:
+    """0 < |p| < INF for f16 patterns: (p << 1) - 2 wraps zero to the top (uint16)."""
+    t = p << np.uint16(1)
+    t -= np.uint16(2)
+    return t < np.uint16(0xF7FE)
 
 
 _F32 = None  # set below (import cycle-free access to the f32 format)
