@@ -25,7 +25,13 @@ def main() -> int:
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--chunk", type=int, default=1 << 18)
     ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight)")
+    ap.add_argument("--no-malloc-tuning", action="store_true",
+                    help="leave glibc malloc at its defaults (page faults every chunk)")
     args = ap.parse_args()
+    if not args.no_malloc_tuning:
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
+
+        print(f"malloc keeps freed chunk buffers: {keep_freed_buffers()}")
     rows = 65536 if args.full else args.rows
     # strided A rows so the sample covers every class of A, all of B
     a_axis = Axis.every("f16") if rows == 65536 else Axis.bit_range("f16", 0, 0xFFFF, rows)

@@ -29,7 +29,13 @@ def main() -> int:
     ap.add_argument("--b", default="log:1e-4:1e4:1024", help="B axis spec")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--screenshot", help="folder for error_map_<op>.png")
+    ap.add_argument("--no-malloc-tuning", action="store_true",
+                    help="leave glibc malloc at its defaults (page faults every chunk)")
     args = ap.parse_args()
+    if not args.no_malloc_tuning:
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
+
+        keep_freed_buffers()
 
     from PySide6.QtWidgets import QApplication
 

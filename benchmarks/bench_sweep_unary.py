@@ -172,7 +172,13 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight)")
     ap.add_argument("--no-gpu", action="store_true")
     ap.add_argument("--skip-f16", action="store_true")
+    ap.add_argument("--no-malloc-tuning", action="store_true",
+                    help="leave glibc malloc at its defaults (page faults every chunk)")
     args = ap.parse_args()
+    if not args.no_malloc_tuning:
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
+
+        print(f"malloc keeps freed chunk buffers: {keep_freed_buffers()}")
     cap = None
     if not args.no_gpu:
         from fpinspector.gpu import GpuUnavailable
