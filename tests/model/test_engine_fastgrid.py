@@ -122,3 +122,22 @@ def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> N
         if abs(x) >= Fraction(float(f.max)) + Fraction(2.0 ** (f.maxexp - F - 2)) * 2:
             continue  # overflow region: INF by rule, covered by the special-value tests
         assert int(p) == int(np.array(best, dt).view(f.dtype)), (h, l)
+
+
+def test_ulp_error_inf_nan_exact_every_observation_class_F32_NANOUT() -> None:
+    """ulp_error's in-place INF / NaN handling (issue 3 definition): exact +INF against
+    +INF (0), -INF (-INF), max finite (-INF), NaN (NaN); exact NaN (F32-NANOUT) against
+    any NaN (0) and against numbers or INF (NaN); written from the definition."""
+    from fpinspector.model import evaluate
+
+    one = 0x3F800000
+    obs = np.array([0x7F800000, 0xFF800000, 0x7F7FFFFF, 0x7FC00000, 0xFFC00001, one, 0],
+                   np.uint32)
+    inf = evaluate("add", np.full(obs.size, 0x7F800000, np.uint32), one)
+    e = inf.ulp_error(obs)
+    assert e[0] == 0 and e[1] == -np.inf and e[2] == -np.inf and e[5] == -np.inf
+    assert np.isnan(e[3]) and np.isnan(e[4])
+    nan = evaluate("add", np.full(obs.size, 0x7FC00000, np.uint32), one)
+    e = nan.ulp_error(obs)
+    assert e[3] == 0 and e[4] == 0
+    assert np.isnan(e[[0, 1, 2, 5, 6]]).all()

@@ -260,15 +260,17 @@ class Evaluation:
         hi, lo = sel(p.hi), sel(p.lo)
         u = grid.ulp_at(hi, lo, self._ctx.fmt)
         with np.errstate(all="ignore"):
+            # exact INF: (v - INF) / u is already v - INF (+/-INF, NaN for NaN v) except
+            # v == INF (0); exact NaN: NaN already, 0 when v is any NaN
+            zero = np.isinf(hi)
+            zero &= v == hi
+            both_nan = np.isnan(hi)
+            both_nan &= np.isnan(v)
+            zero |= both_nan
             err = np.subtract(v, hi, out=v)  # in place: v is a fresh decode
             err -= lo
             err /= u
-            bad = np.flatnonzero(~np.isfinite(hi))  # INF / NaN exact values: rare, fix up
-            if bad.size:
-                h, vb = hi[bad], self._ctx.fmt.decode(obs[bad])
-                fix = np.where(np.isinf(h), np.where(vb == h, 0.0, vb - h), np.nan)
-                fix[np.isnan(h) & np.isnan(vb)] = 0.0
-                err[bad] = fix
+            np.putmask(err, zero, 0.0)
         return err.reshape(shape)
 
     # -- explanations -------------------------------------------------------------------

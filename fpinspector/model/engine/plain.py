@@ -170,6 +170,8 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         nan_idx = np.flatnonzero(nanc)
         nan_unrounded = grid.rne(hi[nan_idx], lo[nan_idx], ctx.fmt)
         plain |= nanc
+        hi[nan_idx] = 1.0  # scratch for the window arithmetic; NaN is put back below
+        a[nan_idx] = 1.0
     else:
         nan_idx = None
     all_plain = bool(plain.all())
