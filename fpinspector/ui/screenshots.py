@@ -1,14 +1,22 @@
 """Regenerate the README screenshots: ``python -m fpinspector.ui.screenshots docs/screenshots``.
 
 Run it under a real X server (e.g. ``Xvfb :99 -screen 0 1600x1000x24 &`` then
-``DISPLAY=:99``) so the window is a real, composited top-level window.
+``DISPLAY=:99``) so the window is a real, composited top-level window, or pass ``--xvfb``
+to have it start (and stop) a private Xvfb itself.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Iterator
 
 from PySide6 import QtCore, QtWidgets
 
@@ -108,6 +116,49 @@ def _dark_palette():
     return pal
 
 
+@contextlib.contextmanager
+def private_xvfb(size: str = "1600x1000x24") -> Iterator[str]:
+    """Start Xvfb on a free display number, point DISPLAY (and Qt) at it, stop it after."""
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        raise ValueError("--xvfb: Xvfb is not installed (apt-get install xvfb)")
+    num = next(n for n in range(90, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+               and not Path(f"/tmp/.X{n}-lock").exists())
+    proc = subprocess.Popen([exe, f":{num}", "-screen", "0", size, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    old = {k: os.environ.get(k) for k in ("DISPLAY", "QT_QPA_PLATFORM")}
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{num}").exists():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise ValueError(f"--xvfb: Xvfb :{num} did not start")
+            time.sleep(0.05)
+        os.environ["DISPLAY"], os.environ["QT_QPA_PLATFORM"] = f":{num}", "xcb"
+        yield f":{num}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Regenerate the app screenshots.")
+    ap.add_argument("out", nargs="?", default="docs/screenshots", help="output folder")
+    ap.add_argument("--xvfb", action="store_true", help="run under a private Xvfb")
+    args = ap.parse_args(argv)
+    try:
+        with private_xvfb() if args.xvfb else contextlib.nullcontext():
+            for p in take_screenshots(args.out):
+                print(p)
+    except ValueError as exc:
+        print(f"screenshots: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 if __name__ == "__main__":
-    for p in take_screenshots(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"):
-        print(p)
+    raise SystemExit(main())
