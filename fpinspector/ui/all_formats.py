@@ -135,10 +135,12 @@ class AllFormatsPanel(QtWidgets.QWidget):
     Signals
     -------
     picked(str, object) : a row was edited: (format name, pattern) to inspect.
+    error(str) : a row's typed text could not be read (for the status bar).
     edit_started(), edit_finished() : around a drag over any row's cells (one undo step).
     """
 
     picked = QtCore.Signal(str, object)
+    error = QtCore.Signal(str)
     edit_started = QtCore.Signal()
     edit_finished = QtCore.Signal()
 
@@ -240,6 +242,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         except ValueError as exc:
             row.value_edit.setToolTip(f"cannot read {text[:60]!r}: {exc}")
             row.value_edit.setStyleSheet("color: #c62828;")
+            self.error.emit(f"{row.key}: {exc}")
             return
         if row.value_edit.styleSheet():
             row.value_edit.setStyleSheet("")

@@ -62,6 +62,7 @@ class Controller:
         w.word_view.word_changed.connect(lambda word: self.state.update(word=word))
         w.history.recalled.connect(lambda f, b: self.state.update(fmt=f, bits=b))
         w.all_formats.picked.connect(lambda f, b: self.state.update(fmt=f, bits=b))
+        w.all_formats.error.connect(self._show_error)
         w.all_formats.edit_started.connect(self.state.begin_undo_group)
         w.all_formats.edit_finished.connect(self.state.end_undo_group)
         w.paste_box.submitted.connect(self.paste)

@@ -190,6 +190,7 @@ def test_hex_and_value_fields_of_a_row(make_window) -> None:
     f64.value_edit.editingFinished.emit()
     assert win.state.bits == _f64(0.1)
     assert "cannot read" in f64.value_edit.toolTip()
+    assert win.statusBar().currentMessage().startswith("f64: ")  # said where users look
 
 
 def test_undo_redo_actions_follow_the_state(make_window) -> None:
