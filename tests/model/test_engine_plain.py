@@ -262,3 +262,21 @@ def test_chunked_record_equals_one_chunk_F32_FTZ(op: str, fmt: str, monkeypatch)
     chunked = result.run_chunked(handler, ctx, tol, ops)
     _same(whole, chunked)
     assert list(chunked.fired) == sorted(chunked.fired)
+
+
+def test_round_f16_matches_numpy_cast_F16_PREC_F16_DENORM() -> None:
+    """F16-PREC / F16-DENORM rounding of exact sums and products: the flag-free rounding
+    equals numpy's double -> half cast (independent oracle) on every f16 value times /
+    plus sampled partners, across the denormal range, ties and the overflow midpoint."""
+    from fpinspector.model.engine.plain import _round_f16
+
+    v = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float64)
+    v = v[np.isfinite(v)]
+    part = RNG.choice(v, 64)
+    with np.errstate(all="ignore"):
+        hi = np.concatenate([np.outer(v, part).ravel(), np.add.outer(v, part).ravel(),
+                             [65504.0, 65519.99, 65520.0, -65520.0, 2.0**-25, 3 * 2.0**-25,
+                              -(2.0**-25), 2.0**-14 - 2.0**-25, 0.0, -0.0]])
+        hi = hi[np.isfinite(hi)]
+        want = hi.astype(np.float16).view(np.uint16)
+    np.testing.assert_array_equal(_round_f16(hi), want)
