@@ -141,3 +141,18 @@ def test_ulp_error_inf_nan_exact_every_observation_class_F32_NANOUT() -> None:
     e = nan.ulp_error(obs)
     assert e[3] == 0 and e[4] == 0
     assert np.isnan(e[[0, 1, 2, 5, 6]]).all()
+
+
+def test_round_f16_equals_encode_float64_F16_PREC() -> None:
+    """The engine's f16 rounding (used by every f16 op's model bits) equals the lead's
+    formats.encode_float64 on random float64 values of every magnitude, ties, INF, NaN."""
+    from fpinspector.model.formats import encode_float64
+
+    f16 = get_format("f16")
+    x = RNG.standard_normal(200_000) * np.ldexp(1.0, RNG.integers(-40, 30, 200_000))
+    ties = (np.arange(-3000, 3000) + 0.5) * 2.0**-24  # denormal-range ties
+    x = np.concatenate([x, ties, [np.inf, -np.inf, np.nan, -np.nan, 0.0, -0.0, 65520.0,
+                                  -65519.0, 1e300, -1e-300, 5e-324]])
+    with np.errstate(all="ignore"):
+        want = encode_float64(f16, x, "rne", "ieee")
+    np.testing.assert_array_equal(grid.round_f16(x), want)

@@ -268,7 +268,7 @@ def test_round_f16_matches_numpy_cast_F16_PREC_F16_DENORM() -> None:
     """F16-PREC / F16-DENORM rounding of exact sums and products: the flag-free rounding
     equals numpy's double -> half cast (independent oracle) on every f16 value times /
     plus sampled partners, across the denormal range, ties and the overflow midpoint."""
-    from fpinspector.model.engine.plain import _round_f16
+    from fpinspector.model.engine.grid import round_f16 as _round_f16
 
     v = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float64)
     v = v[np.isfinite(v)]

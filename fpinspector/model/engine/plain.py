@@ -265,7 +265,7 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
             hi = a - c
         else:
             hi = a * c
-        bits = _round_f16(hi)  # one RNE rounding of the exact float64 value
+        bits = grid.round_f16(hi)  # one RNE rounding of the exact float64 value
     if not plain.any():
         return plain, None
     all_plain = bool(plain.all())
@@ -282,27 +282,6 @@ def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         den |= grid.is_den(pb, fmt)
         parts.fired["F16-DENORM"] = den
     return (None if all_plain else plain), parts
-
-
-def _round_f16(hi: np.ndarray) -> np.ndarray:
-    """RNE f16 patterns of finite float64 values, as numpy's cast gives, without its slow
-    path: numpy's double -> half cast costs ~70 ns for each overflowing or underflowing
-    element (it raises FP flags); here the normal range is cast (fast), the denormal range
-    is rint(|x| * 2^24) (exact scaling, ties to even; 1024 is the smallest normal's
-    pattern), and |x| >= 65520 (the midpoint above the max) is INF."""
-    m = np.abs(hi)
-    small = m < 2.0**-14
-    big = m >= 65520.0
-    c = np.clip(hi, -65504.0, 65504.0)
-    np.putmask(c, small, 1.0)
-    bits = c.astype(np.float16).view(np.uint16)
-    sign = np.signbit(hi).view(np.uint8).astype(np.uint16) << np.uint16(15)
-    if small.any():
-        i = np.flatnonzero(small)
-        bits[i] = np.rint(m[i] * 2.0**24).astype(np.uint16) | sign[i]
-    if big.any():
-        np.putmask(bits, big, np.uint16(0x7C00) | sign)
-    return bits
 
 
 def _finite_nonzero16(p: np.ndarray) -> np.ndarray:
