@@ -280,3 +280,11 @@ def test_round_f16_matches_numpy_cast_F16_PREC_F16_DENORM() -> None:
         hi = hi[np.isfinite(hi)]
         want = hi.astype(np.float16).view(np.uint16)
     np.testing.assert_array_equal(_round_f16(hi), want)
+
+
+@pytest.mark.parametrize("op", ["exp", "sqrt", "log"])
+def test_f32_unary_ftz_either_plain_equals_general_F32_FTZ(op: str) -> None:
+    """Option ftz_output=either keeps the unflushed window as an extra allowance: the
+    kernel's extras (exp overflow to INF included) equal the general ones."""
+    g, p = _parts(op, "f32", "d3d11", [_f32_inputs(op)], {"ftz_output": "either"})
+    _same(g, p)

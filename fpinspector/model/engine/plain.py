@@ -153,6 +153,9 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         if not ctx.flush or ctx.strict_out:  # (no either-way window to reproduce)
             nanc = plain & (b >= np.uint32(0x80000000))
         plain &= b < np.uint32(0x80000000)
+    ovf = None  # exp of x > 128: 2^x overflows to INF, the window is {INF} in every rule set
+    if op == "exp":
+        ovf = plain & (b >= np.uint32(0x43000000)) & (b < np.uint32(0x80000000))
     with np.errstate(invalid="ignore"):  # signaling NaNs quiet on the cast
         x = b.view(np.float32).astype(np.float64)
     if tol.kind == "log":
@@ -164,6 +167,16 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         a = np.abs(hi)
         plain &= a >= 2.0**-125
         plain &= a < 2.0**127
+    ovf_idx = None
+    if ovf is not None:  # the whole window (relative 2^-21) above 2^128: {INF}
+        ovf &= hi >= 2.0**128 * (1 + 2.0**-20)
+    if ovf is not None and ovf.any():
+        ovf_idx = np.flatnonzero(ovf)
+        ovf_hi, ovf_lo = hi[ovf_idx], lo[ovf_idx]
+        plain |= ovf
+        hi[ovf_idx] = 1.0  # scratch; the exact values are put back below
+        lo[ovf_idx] = 0.0
+        a[ovf_idx] = 1.0
     if not plain.any():
         return plain, None
     if nanc is not None and nanc.any():
@@ -218,6 +231,14 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         parts.fired["F32-NANOUT"][nan_idx] = True
         parts.fired[rule[op]][nan_idx] = True
         parts.fired[_unary_rule(ctx)][nan_idx] = False
+    if ovf_idx is not None:  # round_model / finish_window for an overflowing 2^x
+        inf = np.uint32(0x7F800000)
+        bits[ovf_idx] = inf
+        parts.unrounded[ovf_idx] = inf
+        hi[ovf_idx], lo[ovf_idx] = ovf_hi, ovf_lo
+        for k in [klo, khi] + [w for e in parts.extras for w in e[1:]]:
+            k[ovf_idx] = int(inf)
+        parts.fired[_unary_rule(ctx)][ovf_idx] = np.isfinite(ovf_hi)
     return (None if all_plain else plain), parts
 
 
