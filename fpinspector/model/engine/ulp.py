@@ -28,9 +28,10 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
 def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """:func:`ulp_at` from the float64 exponent field: 2^(k-F) has the field E - F.
 
-    Why: frexp/ldexp/np.where chains cost ~20 float64 passes; this is four int64 passes.
-    The rare elements the field alone cannot settle (a nonzero residual, which may put the
-    exact value just below a power of two; INF; NaN) are recomputed by the generic code.
+    Why: frexp/ldexp/np.where chains cost ~20 float64 passes; this is a handful of int64
+    passes. The rare elements the field alone cannot settle (an exact power of two with a
+    residual pointing below it; INF; NaN) are fixed on those small subsets, with the
+    generic code's results (tests/model/test_engine_fastgrid.py).
     """
     F = fmt.frac_bits
     top = np.int64(0x7FF << 52)
@@ -41,8 +42,12 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray
     np.clip(k, kmin, kmax, out=k)
     out = k.view(np.float64)
     lo_b = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
-    nz = np.flatnonzero(lo_b != 0)
-    if nz.size:  # just below a power of two (residual pointing inward): the binade below
+    # just below a power of two (residual pointing inward): the binade below. Candidates
+    # are exact powers of two (zero mantissa field) with a residual: rare, so a subset.
+    cand = (np.ascontiguousarray(hi).view(np.int64) & np.int64((1 << 52) - 1)) == 0
+    cand &= lo_b != 0
+    nz = np.flatnonzero(cand)
+    if nz.size:
         h = hi[nz]
         u = h.view(np.int64)
         e = u & top
