@@ -74,7 +74,7 @@ def main() -> None:
                 ev = evaluate(op, *ops[:k])
                 ev.allowed(ev.bits)
 
-            t_ev = _best(run) if op not in ("div", "sqrt", "mad") else _once(run)
+            t_ev = _best(run)
             print(f"{op:<6}{kind:<10}{t_np:>12.4f}{t_ev:>11.4f}{t_ev / t_np:>8.1f}x")
 
 
@@ -101,12 +101,6 @@ def stage() -> None:
 
         t = _best(run)
         print(f"{op:<6}{fmt:<5}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
-
-
-def _once(fn) -> float:
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
 
 
 if __name__ == "__main__":
