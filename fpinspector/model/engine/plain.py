@@ -62,7 +62,9 @@ def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Calla
     elif ctx.fmt.name == "f32" and op in _UNARY:
         kernel = _f32_unary
     elif ctx.fmt.name == "f16" and op in _F16_BINARY and tol.kind == "cr":
-        kernel = _f16_binary
+        from .plain_f16 import f16_binary
+
+        kernel = f16_binary
     else:
         return None
 
@@ -264,52 +266,6 @@ def _plain_parts(ctx: Ctx, tol: Tolerance, bits: np.ndarray, hi: np.ndarray, lo:
     parts.deny_denorm = ctx.strict_out
     parts.tol_text = tol.describe()
     return parts
-
-
-def _f16_binary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
-    fmt = ctx.fmt
-    pa = np.asarray(operands[0], dtype=np.uint16)
-    pb = np.asarray(operands[1], dtype=np.uint16)
-    plain = _finite_nonzero16(pa)
-    plain &= _finite_nonzero16(pb)
-    op = ctx.op
-    if op == "mul":
-        one = np.uint16(0x3C00)
-        plain &= ((pa & np.uint16(0x7FFF)) != one) & ((pb & np.uint16(0x7FFF)) != one)
-    table = fmt._table  # exact float64 value of every f16 pattern
-    a = table[pa]
-    c = table[pb]
-    with np.errstate(all="ignore"):
-        if op == "add":
-            hi = a + c
-        elif op == "sub":
-            hi = a - c
-        else:
-            hi = a * c
-        bits = grid.round_f16(hi)  # one RNE rounding of the exact float64 value
-    if not plain.any():
-        return plain, None
-    all_plain = bool(plain.all())
-    lo = np.zeros(hi.shape)
-    kb = grid.to_key(bits, fmt)
-    parts = _plain_parts(ctx, tol, bits, hi, lo, kb, kb.copy(), 2)
-    exact = table[bits] == hi
-    parts.fire("IEEE-RNE" if ctx.rules == "ieee754" else "F16-PREC", ~exact)
-    for rule in ("F32-INFINF", "F32-IDENT"):
-        parts.fired[rule] = np.zeros(bits.shape, bool)
-    if ctx.rules != "ieee754":  # denormal operands or results are kept (F16-DENORM)
-        den = grid.is_den(bits, fmt)
-        den |= grid.is_den(pa, fmt)
-        den |= grid.is_den(pb, fmt)
-        parts.fired["F16-DENORM"] = den
-    return (None if all_plain else plain), parts
-
-
-def _finite_nonzero16(p: np.ndarray) -> np.ndarray:
-    """0 < |p| < INF for f16 patterns: (p << 1) - 2 wraps zero to the top (uint16)."""
-    t = p << np.uint16(1)
-    t -= np.uint16(2)
-    return t < np.uint16(0xF7FE)
 
 
 _F32 = None  # set below (import cycle-free access to the f32 format)

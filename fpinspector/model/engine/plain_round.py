@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import grid
-from .result import Ctx, Parts
+from .result import Ctx
 from .tolerances import Tolerance
 
 __all__ = ["f32_round", "f32_frc"]
