@@ -146,10 +146,11 @@ def edit_latency(n: int) -> dict[str, list[float]]:
             out["all-formats row"].append(win.ctl.last_update_s - t0)
             app.processEvents()
             out["all-formats row+paint"].append(time.perf_counter() - t0)
+            stamp = win.ctl.conv_update_s  # read first: the row may land inside update()
             win.state.update(fmt=prev.fmt, bits=prev.bits)
             app.processEvents()
             if gpu_ok:
-                wait_until("conv_update_s", win.ctl.conv_update_s)
+                wait_until("conv_update_s", stamp)
             # 2) a bit of operand A: model result, window, rules, why (+ one GPU capture)
             ed = win.ops_view.editors[0].cells
             pos = ed.cell_rect(bit).center().toPoint()

@@ -47,6 +47,8 @@ class MainWindow(QtWidgets.QMainWindow):
         super().__init__()
         self.setWindowTitle("fpinspector — GPU floating-point bit patterns under the D3D rules")
         self.setObjectName("fpinspector-main")
+        # no dock animations: a relayout of the docks (e.g. one opened) is instant
+        self.setAnimated(False)
         self.state = state or InspectorState()
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
         self._build_central()
@@ -99,9 +101,19 @@ class MainWindow(QtWidgets.QMainWindow):
         scroll.setWidget(inner)
         self.setCentralWidget(scroll)
 
-    def _dock(self, title: str, widget: QtWidgets.QWidget, area, name: str) -> QtWidgets.QDockWidget:
+    def _dock(self, title: str, widget: QtWidgets.QWidget, area, name: str,
+              contain: bool = True) -> QtWidgets.QDockWidget:
         dock = QtWidgets.QDockWidget(title, self)
         dock.setObjectName(name)
+        if contain:
+            # a frameless scroll area absorbs the content's size-hint changes: without it
+            # every edit re-laid out (and repainted) all docks of the window (latency)
+            box = QtWidgets.QScrollArea()
+            box.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+            box.setWidgetResizable(True)
+            box.setWidget(widget)
+            box.setMinimumSize(widget.minimumSizeHint())  # the dock keeps its old minimum
+            widget = box
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
@@ -129,7 +141,7 @@ class MainWindow(QtWidgets.QMainWindow):
         }
         self.sweep_panel: QtWidgets.QWidget | None = None  # built when its tab is first shown
         self.docks["sweep"] = self._dock("Sweep (error map)", QtWidgets.QLabel("loading…"),
-                                         A.BottomDockWidgetArea, "dock-sweep")
+                                         A.BottomDockWidgetArea, "dock-sweep", contain=False)
         self.docks["sweep"].visibilityChanged.connect(self._load_sweep_panel)
         self.tabifyDockWidget(self.docks["decode"], self.docks["why"])
         for name in ("word", "distance", "history", "sweep"):

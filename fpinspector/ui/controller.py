@@ -25,9 +25,9 @@ __all__ = ["Controller"]
 #: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a few
 #: values (and QLineEdit's own limit).
 MAX_PASTE_CHARS = 32767
-#: Pause after sending a GPU request so the worker thread gets the GIL (see
-#: _send_gpu_conversions).
-GIL_HANDOFF_S = 0.0006
+#: How long a state update waits (GIL released) for the GPU row it asked for, so a fast
+#: GPU's answer is drawn in the same frame; a slower one arrives later as usual.
+GPU_SAME_FRAME_S = 0.003
 _OP_FIELDS = {"op", "op_format", "rule_set", "operands", "options"}
 
 
@@ -166,7 +166,7 @@ class Controller:
             w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
         self.sync_undo_actions()
         if self._conv_pending and self.win.gpu is not None:
-            self.win.gpu.deliver_ready()  # the GPU row, when it is already back
+            self.win.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU row, if it is quick
         self.last_update_s = time.perf_counter()
 
     def sync_undo_actions(self) -> None:
@@ -224,9 +224,6 @@ class Controller:
             f = get_format(fmt)
             self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
                                                tuple(d for d in FORMATS if d != f.name))
-            # let the GPU thread take the GIL now (the redraw below is Python for ~3 ms and
-            # would hold it): its sub-millisecond job then lands in the same frame
-            time.sleep(GIL_HANDOFF_S)
 
     def _show_gpu_pending(self) -> None:
         """The GPU row while its answer is on the way, or why there is none."""

@@ -8,6 +8,7 @@ running only the newest waiting request is kept (older ones are stale by definit
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ class _Worker(QtCore.QObject):
 
     def __init__(self, path: str) -> None:
         super().__init__()
+        self.posted = threading.Event()  # set when a job's result signal has been posted
         self._path = path
         self._session: Any = None
 
@@ -84,10 +86,11 @@ class _Worker(QtCore.QObject):
                             out[dst] = str(getattr(exc, "message", None) or exc)
         except Exception as exc:  # a failed capture is shown, never raised into Qt
             self.failed.emit(req_id, str(getattr(exc, "message", None) or exc))
-            return
-        # one signal carries the result and "the worker is free" (the runner treats it as
-        # idle): a second emit would hand the GIL to the UI thread between the two
-        self.captured.emit(req_id, out)
+        else:
+            # one signal carries the result and "the worker is free" (the runner treats it
+            # as idle): a second emit would hand the GIL to the UI thread between the two
+            self.captured.emit(req_id, out)
+        self.posted.set()  # after the emit: the result event is in the UI thread's queue
 
     @QtCore.Slot()
     def close(self) -> None:
@@ -151,10 +154,17 @@ class GpuRunner(QtCore.QObject):
         """Queue the render-target row for ``src`` patterns: through f32 (see gpu_route)."""
         return self._queue(("route", bits, src, tuple(dsts)))
 
-    def deliver_ready(self) -> None:
-        """Deliver results the worker has already posted, now instead of after the repaint
-        queued before them (a sub-millisecond capture then shows in the same frame)."""
+    def deliver_ready(self, wait_s: float = 0.0) -> bool:
+        """Deliver the running job's result now if it is back within ``wait_s`` seconds.
+
+        The wait releases the GIL, so a sub-millisecond capture finishes and shows in the
+        same frame as the edit instead of after the repaint; a slower GPU simply answers
+        later through the usual queued signal. Returns whether a result was delivered.
+        """
+        if self._busy and not self._worker.posted.wait(wait_s):
+            return False
         QtCore.QCoreApplication.sendPostedEvents(self, QtCore.QEvent.Type.MetaCall)
+        return True
 
     def _queue(self, job: tuple) -> int:
         self._next_id += 1
@@ -169,6 +179,7 @@ class GpuRunner(QtCore.QObject):
 
     def _send(self, req: tuple) -> None:
         self._busy = True
+        self._worker.posted.clear()
         self._do_job.emit(*req)
 
     def _on_captured(self, req: int, out: object) -> None:
