@@ -67,8 +67,9 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
         out.route = "render target: f32 shader output stored as f16 / f11 / f10"
     elif src in SAMPLED:
         start = f"the GPU's sample of the {src} texture as f32"
-        out.route = (f"through f32: a {src} texture sampled to f32 on the GPU, then rendered "
-                     "to f16 / f11 / f10 render targets")
+        others = " / ".join(d for d in RENDERED if d != src)
+        out.route = (f"through f32: the {src} value sampled from a texture as f32 on the GPU, "
+                     f"then rendered to {others} render targets")
         try:
             x = np.asarray(session.convert(a, src, "f32")).astype(np.uint32)
         except Exception as exc:  # noqa: BLE001 - shown in the cells

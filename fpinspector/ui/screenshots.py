@@ -68,6 +68,10 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         win.docks["conversions"].raise_()
         win.conversions_view.select("d3d", "f16")
         shot("conversions.png", win.docks["conversions"])
+        # 2b. an f16 source: the GPU row goes through f32 (sampled, then render targets)
+        win.state.update(fmt="f16", bits=0x3555)  # 0.333
+        win.conversions_view.select("d3d", "f11")
+        shot("conversions-f16.png", win.docks["conversions"])
         # 3. min with a NaN operand (F32-MINMAX-NAN) and the why view
         win.paste_box.edit.setText("nan 2.5")
         win.ctl.paste(win.paste_box.edit.text())
