@@ -13,8 +13,6 @@ test: bootstrap
 bench: bootstrap
 	for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen .venv/bin/python $$b || exit 1; done
 
-# Screenshots of the real app in a real window under Xvfb (README images).
+# Screenshots of the real app in a real window under its own Xvfb (README images).
 screenshots: bootstrap
-	Xvfb :99 -screen 0 1600x1000x24 & p=$$!; sleep 1; \
-	DISPLAY=:99 QT_QPA_PLATFORM=xcb .venv/bin/python -m fpinspector.ui.screenshots docs/screenshots; \
-	r=$$?; kill $$p; exit $$r
+	.venv/bin/python -m fpinspector.ui.screenshots docs/screenshots --xvfb
