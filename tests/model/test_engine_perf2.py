@@ -127,3 +127,45 @@ def test_ulp_at_without_specials_matches_where_finite_F32_PREC():
         fin = np.isfinite(hi)
         np.testing.assert_array_equal(a[fin], b[fin])
         assert np.all(np.isfinite(b)) and np.all(b > 0)
+
+
+@pytest.mark.parametrize("op,fmt", [("sqrt", "f32"), ("rcp", "f32"), ("add", "f16"),
+                                    ("mul", "f16"), ("div", "f32"), ("mad", "f32")])
+def test_deferred_general_path_equals_general_handler_F32_FTZ_F32_NANOUT(op, fmt, monkeypatch):
+    """run_chunked with a plain kernel gathers every chunk's non-plain elements (F32-FTZ
+    denormals, F32-NANOUT NaNs, INF, zeros) and runs the general handler once: the record
+    equals the general handler's on the whole input, also when the first chunks hold no
+    plain element, a chunk holds only plain ones, or nothing is plain at all."""
+    from fpinspector.model.engine import result
+    from fpinspector.model.engine.optable import OPS
+    from fpinspector.model.engine.plain import plain_handler
+    from fpinspector.model.engine.result import Ctx, run_chunked
+    from fpinspector.model.engine.tolerances import resolve_options, tolerance_for
+    from test_engine_plain import _same
+
+    f = get_format(fmt)
+    rng = np.random.default_rng(17)
+    n = 6000
+    if fmt == "f32":
+        nan, one = 0x7FC00001, 0x3F800000
+        rand = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    else:
+        nan, one = 0x7E01, 0x3C00
+        rand = rng.integers(0, 1 << 16, n, dtype=np.uint16)
+    x = rand.copy()
+    x[:1500] = nan  # first chunks: nothing plain
+    x[3000:3500] = rng.integers(one, one + 1000, 500)  # an all-plain chunk
+    arity = OPS[op].arity
+    inputs = [x] + [np.roll(rand, k + 1) for k in range(arity - 1)]
+    opts = resolve_options(None)
+    for rules in ("d3d11", "ieee754"):
+        ctx = Ctx(op, f, rules, opts, fmt == "f32" and rules != "ieee754")
+        tol, _ = tolerance_for(op, fmt, rules, opts)
+        handler = plain_handler(op, ctx, tol, OPS[op].handler)
+        assert handler is not None and handler.kernel is not None
+        whole = OPS[op].handler(ctx, tol, inputs)
+        monkeypatch.setattr(result, "CHUNK", 500)
+        _same(whole, run_chunked(handler, ctx, tol, inputs))
+        allnan = [np.full(n, nan, f.dtype)] * arity  # nothing plain anywhere
+        _same(OPS[op].handler(ctx, tol, allnan), run_chunked(handler, ctx, tol, allnan))
+        monkeypatch.undo()

@@ -31,7 +31,7 @@ import numpy as np
 
 from . import grid
 from .exact import transcendental
-from .result import Ctx, Parts
+from .result import Ctx, Parts, scatter
 from .tolerances import Tolerance
 
 __all__ = ["plain_handler"]
@@ -68,10 +68,20 @@ def plain_handler(op: str, ctx: Ctx, tol: Tolerance, general: Callable) -> Calla
     else:
         return None
 
-    def handler(c: Ctx, t: Tolerance, operands: list[np.ndarray]) -> Parts:
-        return _splice(kernel, general, c, t, operands)
+    return Spliced(kernel, general)
 
-    return handler
+
+class Spliced:
+    """Handler (ctx, tol, operands) -> Parts: ``kernel`` on the plain elements, ``general``
+    on the rest. result.run_chunked reads ``kernel`` / ``general`` to run the general
+    handler once over the leftovers of all chunks instead of once per chunk."""
+
+    def __init__(self, kernel: Callable, general: Callable) -> None:
+        self.kernel = kernel
+        self.general = general
+
+    def __call__(self, ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]) -> Parts:
+        return _splice(self.kernel, self.general, ctx, tol, operands)
 
 
 def _splice(kernel: Callable, general: Callable, ctx: Ctx, tol: Tolerance,
@@ -84,21 +94,7 @@ def _splice(kernel: Callable, general: Callable, ctx: Ctx, tol: Tolerance,
     if plain is None:  # everything plain
         return parts
     idx = np.flatnonzero(~plain)
-    sub = general(ctx, tol, [b[idx] for b in operands])
-    for name in ("bits", "hi", "lo", "klo", "khi", "nan_ok", "ftz_out", "unrounded"):
-        getattr(parts, name)[idx] = getattr(sub, name)
-    for a, b in zip(parts.ftz_in, sub.ftz_in):
-        a[idx] = b
-    for e, h in zip(parts.extras, sub.extras):
-        e[1][idx] = h[1]
-        e[2][idx] = h[2]
-    for k, m in sub.fired.items():
-        if k not in parts.fired:
-            parts.fired[k] = np.zeros(plain.size, bool)
-        parts.fired[k][idx] = m
-    for k, m in parts.fired.items():
-        if k not in sub.fired:
-            m[idx] = False
+    scatter(parts, general(ctx, tol, [b[idx] for b in operands]), idx)
     return parts
 
 

@@ -15,7 +15,7 @@ from ..formats import FloatFormat
 from . import grid
 
 __all__ = ["Ctx", "Parts", "window_tol", "window_hull", "cr_window", "empty_window",
-           "parts_allowed"]
+           "parts_allowed", "scatter"]
 
 
 @dataclass
@@ -132,6 +132,8 @@ def run_chunked(handler, ctx: Ctx, tol, flat: list[np.ndarray]) -> Parts:
     step = CHUNK if n > 2 * CHUNK else max(n, 1)
     if n <= step:
         return handler(ctx, tol, flat)
+    if getattr(handler, "kernel", None) is not None:
+        return _run_deferred(handler, ctx, tol, flat, step)
     out: Parts | None = None
     for s in range(0, n, step):
         e = min(n, s + step)
@@ -142,6 +144,59 @@ def run_chunked(handler, ctx: Ctx, tol, flat: list[np.ndarray]) -> Parts:
     assert out is not None
     out.fired = dict(sorted(out.fired.items()))  # rule order independent of chunking
     return out
+
+
+def _run_deferred(handler, ctx: Ctx, tol, flat: list[np.ndarray], step: int) -> Parts:
+    """run_chunked for a plain-kernel handler (engine/plain.py): the kernel runs chunk by
+    chunk; the non-plain elements of every chunk are gathered and go through the general
+    handler once at the end (itself chunked) and are scattered back.
+
+    Why: the general handler costs a few hundred microseconds per call however few
+    elements it gets; once per chunk that was ~15% of an exhaustive sweep's model stage.
+    Handlers are element-wise, so the record is the same (tests/model/test_engine_plain.py
+    and test_engine_perf2.py).
+    """
+    n = flat[0].size
+    out: Parts | None = None
+    rest: list[np.ndarray] = []  # flat indices of the elements the kernel left over
+    for s in range(0, n, step):
+        e = min(n, s + step)
+        plain, c = handler.kernel(ctx, tol, [a[s:e] for a in flat])
+        if c is None:  # nothing plain in this chunk
+            rest.append(np.arange(s, e))
+            continue
+        if out is None:
+            out = _alloc_like(c, n)
+        _put(out, c, s, e, n)
+        if plain is not None:
+            rest.append(np.flatnonzero(~plain) + s)
+    if out is None:  # nothing plain at all
+        return run_chunked(handler.general, ctx, tol, flat)
+    idx = np.concatenate(rest) if rest else np.zeros(0, np.intp)
+    if idx.size:
+        sub = run_chunked(handler.general, ctx, tol, [a[idx] for a in flat])
+        scatter(out, sub, idx)
+    out.fired = dict(sorted(out.fired.items()))  # rule order independent of chunking
+    return out
+
+
+def scatter(parts: Parts, sub: Parts, idx: np.ndarray) -> None:
+    """Overwrite the elements ``idx`` of ``parts`` with the record ``sub`` (one element of
+    sub per index); rules that fired in only one of them are cleared / added there."""
+    for name in _FIELDS:
+        getattr(parts, name)[idx] = getattr(sub, name)
+    for a, b in zip(parts.ftz_in, sub.ftz_in):
+        a[idx] = b
+    for e, h in zip(parts.extras, sub.extras):
+        e[1][idx] = h[1]
+        e[2][idx] = h[2]
+    for k, m in sub.fired.items():
+        if k not in parts.fired:
+            parts.fired[k] = np.zeros(parts.bits.size, bool)
+        parts.fired[k][idx] = m
+    for k, m in parts.fired.items():
+        if k not in sub.fired:
+            m[idx] = False
 
 
 _FIELDS = ("bits", "hi", "lo", "klo", "khi", "nan_ok", "ftz_out", "unrounded")
