@@ -169,3 +169,33 @@ def test_deferred_general_path_equals_general_handler_F32_FTZ_F32_NANOUT(op, fmt
         allnan = [np.full(n, nan, f.dtype)] * arity  # nothing plain anywhere
         _same(OPS[op].handler(ctx, tol, allnan), run_chunked(handler, ctx, tol, allnan))
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("op", ["sqrt", "rsq", "log"])
+def test_all_negative_chunk_nan_results_equal_general_F32_SQRTNEG_F32_LOG0(op, monkeypatch):
+    """A chunk holding only negative normal operands (half of an exhaustive sweep) is
+    handled by the plain kernel (F32-SQRTNEG / F32-LOG0 / F32-NANOUT fired, window empty,
+    any NaN allowed) with the same record as the general handler, whole and chunked."""
+    from fpinspector.model.engine import result
+    from fpinspector.model.engine.optable import OPS
+    from fpinspector.model.engine.plain import plain_handler
+    from fpinspector.model.engine.result import Ctx, run_chunked
+    from fpinspector.model.engine.tolerances import resolve_options, tolerance_for
+    from test_engine_plain import _same
+
+    rng = np.random.default_rng(23)
+    neg = rng.integers(0x80800000, 0xFF800000, 4000, dtype=np.uint64).astype(np.uint32)
+    pos = rng.integers(0x00800000, 0x7F800000, 4000, dtype=np.uint64).astype(np.uint32)
+    mixed = np.concatenate([neg[:2000], pos[:1000], neg[2000:]])
+    opts = resolve_options(None)
+    for rules in ("d3d11", "d3d10", "ieee754"):
+        ctx = Ctx(op, F32, rules, opts, rules != "ieee754")
+        tol, _ = tolerance_for(op, "f32", rules, opts)
+        handler = plain_handler(op, ctx, tol, OPS[op].handler)
+        plain, parts = handler.kernel(ctx, tol, [neg])
+        assert parts is not None and plain is None  # the kernel takes the whole chunk
+        _same(OPS[op].handler(ctx, tol, [neg]), parts)
+        assert parts.fired["F32-NANOUT"].all() and parts.nan_ok.all()
+        monkeypatch.setattr(result, "CHUNK", 1000)
+        _same(OPS[op].handler(ctx, tol, [mixed]), run_chunked(handler, ctx, tol, [mixed]))
+        monkeypatch.undo()

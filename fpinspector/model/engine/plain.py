@@ -158,7 +158,9 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         x = b.view(np.float32).astype(np.float64)
     if tol.kind == "log":
         plain &= (x < 0.5) | (x > 2.0)
-    if not plain.any():
+    if nanc is not None and not nanc.any():
+        nanc = None
+    if nanc is None and not plain.any():  # (a chunk of negative operands is all nanc)
         return plain, None
     with np.errstate(all="ignore"):  # non-plain elements are scratch, overwritten later
         hi, lo = transcendental(op, x, ctx.fmt)
@@ -175,15 +177,15 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
         hi[ovf_idx] = 1.0  # scratch; the exact values are put back below
         lo[ovf_idx] = 0.0
         a[ovf_idx] = 1.0
-    if not plain.any():
+    if nanc is None and not plain.any():
         return plain, None
-    nan_m = None  # NaN results: the window there is scratch (hi = 1), reset below
-    if nanc is not None and nanc.any():
+    nan_m = None  # NaN results: the window there is scratch, reset below
+    if nanc is not None:
         nan_m = _Mask(nanc)
         nan_unrounded = grid.rne(nan_m.take(hi), nan_m.take(lo), ctx.fmt)
         plain |= nanc
-        nan_m.put(hi, 1.0)
-        nan_m.put(a, 1.0)
+        nan_m.put(hi, _OFF_GRID)
+        nan_m.put(a, _OFF_GRID)
     all_plain = bool(plain.all())
     if not all_plain:  # keep scratch elements finite and normal for the window arithmetic
         scratch = ~plain
@@ -239,6 +241,12 @@ def _f32_unary(ctx: Ctx, tol: Tolerance, operands: list[np.ndarray]):
             k[ovf_idx] = int(inf)
         parts.fired[_unary_rule(ctx)][ovf_idx] = np.isfinite(ovf_hi)
     return (None if all_plain else plain), parts
+
+
+#: Scratch exact value for NaN-result elements: off the f32 grid and its midpoints, and
+#: so are its 1-ULP / relative window ends, so no rounding or window fix-up subset picks
+#: them (1.0 itself put every element of an all-NaN chunk on the on-grid subset).
+_OFF_GRID = 1.0 + 2.0**-30
 
 
 class _Mask:
