@@ -239,10 +239,13 @@ def parts_allowed(p: Parts, obs: np.ndarray, idx: np.ndarray | None = None) -> n
         return obs == sel(p.bits)
     fmt = p.fmt
     k = grid.to_key(obs, fmt)
-    ok = (k >= sel(p.klo)) & (k <= sel(p.khi))
+    ok = k >= sel(p.klo)
+    ok &= k <= sel(p.khi)
     if p.deny_denorm:
         ok &= ~grid.is_den(obs, fmt)
-    ok |= sel(p.nan_ok) & fmt.is_nan(obs)
+    nan_ok = sel(p.nan_ok)
+    if nan_ok.any():  # (no NaN result anywhere in most chunks of a sweep)
+        ok |= nan_ok & fmt.is_nan(obs)
     for kind, x, y in p.extras:
         if kind == "pat":
             ok |= sel(y) & (obs == sel(x))

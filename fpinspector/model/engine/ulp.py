@@ -101,12 +101,9 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
         return
     if nb * 8 < err.size:
         i = np.flatnonzero(bad)
-        with np.errstate(invalid="ignore"):
-            vn = np.isnan(fmt.decode(obs[i]))
-        z = np.isnan(hi[i]) == vn
+        z = np.isnan(hi[i]) == fmt.is_nan(obs[i])  # (NaN patterns: NaN values)
         err[i[z]] = 0.0
         return
-    with np.errstate(invalid="ignore"):
-        same = np.isnan(hi) == np.isnan(fmt.decode(obs))
+    same = np.isnan(hi) == fmt.is_nan(obs)
     same &= bad
     np.putmask(err, same, 0.0)
