@@ -16,7 +16,10 @@ way an exhaustive 2^32 / 2^16 x 2^16 sweep hands out chunks: f32 sqrt and rcp on
 positive and a negative range of normals, f16 add/mul on 64 rows of A x every B. Rates
 are CPU seconds (time.process_time), best of REPS: the machine is shared.
 
-Run: .venv/bin/python benchmarks/bench_evaluate.py [N] [--stage-only]
+--tune-alloc first calls fpinspector.model.engine.alloc.tune_allocator() (glibc keeps freed
+memory: no page faults on every chunk's temporaries).
+
+Run: .venv/bin/python benchmarks/bench_evaluate.py [N] [--stage-only] [--tune-alloc]
 """
 
 from __future__ import annotations
@@ -145,6 +148,10 @@ def exhaustive_order() -> None:
 
 
 if __name__ == "__main__":
+    if "--tune-alloc" in sys.argv:
+        from fpinspector.model.engine.alloc import tune_allocator
+
+        print(f"tune_allocator: {tune_allocator()}")
     if "--stage-only" not in sys.argv:
         main()
     stage()

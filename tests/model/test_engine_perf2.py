@@ -199,3 +199,33 @@ def test_all_negative_chunk_nan_results_equal_general_F32_SQRTNEG_F32_LOG0(op, m
         monkeypatch.setattr(result, "CHUNK", 1000)
         _same(OPS[op].handler(ctx, tol, [mixed]), run_chunked(handler, ctx, tol, [mixed]))
         monkeypatch.undo()
+
+
+def test_tune_allocator_glibc_in_subprocess():
+    """alloc.tune_allocator (perf knob, no rule ID: results do not depend on it) is
+    accepted by glibc and leaves the model record unchanged; run in a subprocess (the
+    setting is process-wide)."""
+    import platform
+    import subprocess
+    import sys
+
+    if not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt is glibc-only")
+    code = (
+        "import numpy as np\n"
+        "from fpinspector.model import evaluate\n"
+        "from fpinspector.model.engine.alloc import tune_allocator\n"
+        "x = np.random.default_rng(1).integers(0, 1 << 32, 300000, dtype=np.uint64)"
+        ".astype(np.uint32)\n"
+        "a = evaluate('sqrt', x)\n"
+        "print(tune_allocator())\n"
+        "b = evaluate('sqrt', x)\n"
+        "print(np.array_equal(a.bits, b.bits), np.array_equal(a.lo, b.lo),"
+        " np.array_equal(a.ulp_error(a.bits), b.ulp_error(b.bits), equal_nan=True))\n"
+    )
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=root, timeout=120, check=True).stdout.split()
+    assert out == ["True", "True", "True", "True"]
