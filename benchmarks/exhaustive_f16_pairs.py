@@ -3,11 +3,14 @@
 Oracle: numpy float16(exact float64 result) (f16 sums and products are exact in float64,
 numpy's double -> half cast rounds once to nearest even); min/max: numpy fmin/fmax
 ("one NaN -> the other"), with -0/+0 ties checked against F32-MINMAX-ZERO (either zero).
-Too slow for CI (about 4 min per op for add/mul on one core, measured at 17-19 M pairs/s with
---stride 256; min/max take the general path): run by hand.
+Too slow for CI (about 3 min per op for add/mul on one core, measured at ~19-21 / 18 M pairs/s
+with --stride 128 and ~25 M pairs/s with --tune-alloc; min/max take the general path):
+run by hand. --tune-alloc calls engine.alloc.tune_allocator() first (glibc keeps freed
+memory instead of page-faulting each chunk's temporaries in again).
 
 Usage: .venv/bin/python benchmarks/exhaustive_f16_pairs.py [--ops add,mul,min,max]
-       [--stride S]   (S > 1 checks every S-th A pattern against all B: a sample)
+       [--stride S] [--tune-alloc] [--jobs J]
+       (S > 1 checks every S-th A pattern against all B: a sample)
 """
 
 from __future__ import annotations
@@ -56,7 +59,13 @@ def main() -> int:
     ap.add_argument("--ops", default="add,mul,min,max")
     ap.add_argument("--stride", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--tune-alloc", action="store_true",
+                    help="glibc mallopt: keep freed memory (faster long runs)")
     args = ap.parse_args()
+    if args.tune_alloc:
+        from fpinspector.model.engine.alloc import tune_allocator
+
+        tune_allocator()
     rows = 64
     total_bad = 0
     for op in args.ops.split(","):
