@@ -29,6 +29,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..formats import get_format
 from . import grid
 from .exact import transcendental
 from .result import Ctx, Parts, scatter
@@ -288,14 +289,4 @@ def _plain_parts(ctx: Ctx, tol: Tolerance, bits: np.ndarray, hi: np.ndarray, lo:
     return parts
 
 
-_F32 = None  # set below (import cycle-free access to the f32 format)
-
-
-def _init() -> None:
-    global _F32
-    from ..formats import get_format
-
-    _F32 = get_format("f32")
-
-
-_init()
+_F32 = get_format("f32")
