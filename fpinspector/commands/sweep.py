@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     from ..model.sweep.stages import (  # noqa: PLC0415
         ModelStage, engine_format, op_arity, operand_format_of, result_format_of)
 
-    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
+    from ..model.alloc import keep_freed_buffers  # noqa: PLC0415
 
     keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     arity = op_arity(args.op)

@@ -201,8 +201,8 @@ def test_all_negative_chunk_nan_results_equal_general_F32_SQRTNEG_F32_LOG0(op, m
         monkeypatch.undo()
 
 
-def test_tune_allocator_glibc_in_subprocess():
-    """alloc.tune_allocator (perf knob, no rule ID: results do not depend on it) is
+def test_keep_freed_buffers_glibc_in_subprocess():
+    """model.alloc.keep_freed_buffers (perf knob, no rule ID: results do not depend on it) is
     accepted by glibc and leaves the model record unchanged; run in a subprocess (the
     setting is process-wide)."""
     import platform
@@ -214,11 +214,11 @@ def test_tune_allocator_glibc_in_subprocess():
     code = (
         "import numpy as np\n"
         "from fpinspector.model import evaluate\n"
-        "from fpinspector.model.engine.alloc import tune_allocator\n"
+        "from fpinspector.model.alloc import keep_freed_buffers\n"
         "x = np.random.default_rng(1).integers(0, 1 << 32, 300000, dtype=np.uint64)"
         ".astype(np.uint32)\n"
         "a = evaluate('sqrt', x)\n"
-        "print(tune_allocator())\n"
+        "print(keep_freed_buffers())\n"
         "b = evaluate('sqrt', x)\n"
         "print(np.array_equal(a.bits, b.bits), np.array_equal(a.lo, b.lo),"
         " np.array_equal(a.ulp_error(a.bits), b.ulp_error(b.bits), equal_nan=True))\n"

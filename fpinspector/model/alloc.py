@@ -1,0 +1,50 @@
+"""Keep freed chunk buffers in the C heap during long sweeps (glibc malloc tuning).
+
+Why: the engine and the sweep runner work in cache-sized chunks, allocating and freeing the
+same few hundred KiB to a few MiB numpy temporaries for every chunk. With glibc's defaults
+each is a fresh ``mmap`` (or the heap top is trimmed after ``free``), so every chunk faults
+its pages in again: on a 2^32-element sweep that was 87 M minor page faults and a third of
+the CPU time in the kernel (benchmarks/bench_sweep_unary.py, bench_evaluate.py --tune-alloc).
+Raising the mmap and trim thresholds makes ``malloc`` reuse the freed blocks instead.
+Process-wide and never undone: only entry points (the sweep CLI, benchmarks) call it, never
+a library import.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+
+__all__ = ["keep_freed_buffers"]
+
+_M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
+_done: bool | None = None
+
+
+def keep_freed_buffers(mmap_mib: int = 32, trim_mib: int = 1024, top_pad_mib: int = 64) -> bool:
+    """Make glibc serve blocks below ``mmap_mib`` MiB from the heap and keep up to
+    ``trim_mib`` MiB of freed heap (plus ``top_pad_mib`` MiB of slack on each growth).
+
+    Returns True when applied (glibc), False elsewhere (musl, macOS, Windows: nothing is
+    changed). Idempotent: the first call's answer is returned by later calls.
+    """
+    global _done
+    if _done is not None:
+        return _done
+    _done = False
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+    mallopt.restype = ctypes.c_int
+    ok = True
+    for param, mib in ((_M_MMAP_THRESHOLD, mmap_mib), (_M_TRIM_THRESHOLD, trim_mib),
+                       (_M_TOP_PAD, top_pad_mib)):
+        ok = mallopt(param, int(mib) << 20) == 1 and ok
+    _done = ok
+    return ok
