@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from pathlib import Path
 
+from ..model.atomic import atomic_write
 from ..model.formats import get_format
 from ..model.state import InspectorState, Snapshot
 
@@ -26,21 +25,11 @@ def save_workspace(path: str | os.PathLike, state: InspectorState,
         "state": state.to_dict(),
         "history": [[f, f"0x{b:X}"] for f, b in (history or [])],
     }
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2)
-            fh.write("\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    def write(fh) -> None:
+        json.dump(doc, fh, indent=2)
+        fh.write("\n")
+
+    atomic_write(path, write)
 
 
 def load_workspace(path: str | os.PathLike) -> tuple[Snapshot, list[tuple[str, int]]]:

@@ -11,7 +11,7 @@ import pytest
 
 from fpinspector.cli import main
 from fpinspector.model import evaluate
-from fpinspector.model.sweep import Axis, GridDomain, ModelStage, UnaryDomain, load_npz, run_sweep
+from fpinspector.model.sweep import Axis, GridDomain, ModelStage, load_npz, run_sweep
 
 
 def _ftz32(x: np.ndarray) -> np.ndarray:

@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from fpinspector.model.sweep import Axis, GridDomain, Summary, UnaryDomain, histogram_counts
+from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, histogram_counts
 from fpinspector.model.sweep.runner import run_sweep
 from fpinspector.model.sweep.stages import ModelStage
 from fpinspector.model.sweep.summary import HIST_EDGES

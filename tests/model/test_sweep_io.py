@@ -99,3 +99,19 @@ def test_csv_summary_and_elements_are_readable(tmp_path):
     assert bad >= 1 and ["nonconformant", "count", str(bad)] in rows
     el = list(csv.DictReader(open(write_csv_elements(tmp_path / "e.csv", res))))
     assert len(el) == 50 and el[0]["op0"] == "0x3C00" and el[0]["model"] == "0x3C00"
+
+
+def test_saved_files_get_ordinary_permissions(tmp_path):
+    """Atomic writes must not leave mkstemp's private 0600 mode on a user's file."""
+    import os
+    import stat
+
+    from fpinspector.model.atomic import atomic_write
+
+    mask = os.umask(0o022)
+    try:
+        p = atomic_write(tmp_path / "x.csv", lambda fh: fh.write("a,b\n"))
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(p.stat().st_mode) == 0o644
+    assert p.read_text() == "a,b\n" and not list(tmp_path.glob(".x.csv.*"))

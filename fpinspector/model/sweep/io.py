@@ -10,13 +10,13 @@ from __future__ import annotations
 import csv
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .codes import operand_format
+from ..atomic import atomic_write
 from .domain import Axis, GridDomain, UnaryDomain
 from .runner import SweepResult
 from .csv_elements import write_csv_elements
@@ -28,18 +28,7 @@ FILE_VERSION = 1
 
 
 def _atomic_write(path: str | os.PathLike, write, binary: bool = False) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", newline="")) as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return atomic_write(path, write, binary=binary)
 
 
 def _axis_meta(ax: Axis) -> dict[str, Any]:
