@@ -1,0 +1,224 @@
+"""Encoding cores: exact-input values to bit patterns of any FloatFormat, one rounding.
+
+Split from formats.py: the float64 array encoder (numpy casts plus a one-step fix-up for
+f32/f16, integer arithmetic for every other width) and the exact scalar encoder for
+Fraction/Decimal/int/decimal-text inputs. Both follow IEEE 754 §4.3 roundings and §7.4
+overflow, with a "saturate" policy for the D3D conversions (CONV-F2F-SAT).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .formats import FloatFormat
+
+__all__ = ["ROUNDINGS", "encode_float64", "encode_exact", "policy"]
+
+#: Rounding directions understood by :meth:`FloatFormat.encode`.
+ROUNDINGS = ("rne", "rtz", "rtn", "rtp")
+
+def policy(variant: str, rounding: str | None, overflow: str | None) -> tuple[str, str]:
+    table = {
+        "ieee": ("rne", "ieee"),
+        "rne": ("rne", "ieee"),
+        "rtz": ("rtz", "ieee"),
+        "rtn": ("rtn", "ieee"),
+        "rtp": ("rtp", "ieee"),
+        "rtz_sat": ("rtz", "saturate"),
+        "rne_sat": ("rne", "saturate"),
+    }
+    if variant not in table:
+        raise ValueError(
+            f"unknown encode variant {variant!r}; choose one of {', '.join(table)} "
+            "(vendor encoders: fpinspector.model.convert)"
+        )
+    rnd, ovf = table[variant]
+    rnd = rounding or rnd
+    ovf = overflow or ovf
+    if rnd not in ROUNDINGS:
+        raise ValueError(f"unknown rounding {rnd!r}; choose one of {', '.join(ROUNDINGS)}")
+    if ovf not in ("ieee", "inf", "saturate"):
+        raise ValueError(f"unknown overflow policy {ovf!r}")
+    return rnd, ovf
+
+
+def _round_increment(rnd: str, neg: np.ndarray, lsb, rem, halfway) -> np.ndarray:
+    """Whether to add one unit to the truncated magnitude (rem: bits shifted out)."""
+    inexact = rem != 0
+    if rnd == "rne":
+        return (rem > halfway) | ((rem == halfway) & (lsb == 1))
+    if rnd == "rtz":
+        return np.zeros_like(inexact)
+    if rnd == "rtp":
+        return inexact & ~neg
+    return inexact & neg  # rtn
+
+
+def _overflow_to_inf(rnd: str, ovf: str, neg: np.ndarray) -> np.ndarray:
+    """Per element: does an overflowing finite value become INF (else max finite)?"""
+    if ovf == "inf":
+        return np.ones_like(neg)
+    if ovf == "saturate":
+        return np.zeros_like(neg)
+    # IEEE 754 §7.4: nearest -> INF; toward zero -> max; directed -> depends on sign
+    if rnd == "rne":
+        return np.ones_like(neg)
+    if rnd == "rtz":
+        return np.zeros_like(neg)
+    if rnd == "rtp":
+        return ~neg
+    return neg
+
+
+def _directed_fixup(
+    fmt: FloatFormat, x: np.ndarray, out: np.ndarray, rnd: str, ovf: str
+) -> np.ndarray:
+    """Turn nearest-even patterns into directed ones: RNE is within one step of every direction."""
+    dt = fmt.dtype.type
+    r = out.view({32: np.float32, 16: np.float16}[fmt.bits]).astype(np.float64)
+    neg = (out & dt(fmt.sign_mask)) != 0
+    one = dt(1)
+    with np.errstate(invalid="ignore"):
+        if rnd == "rtz":
+            fix = np.abs(r) > np.abs(x)
+            out = np.where(fix, out - one, out)  # magnitude down one step
+        elif rnd == "rtp":
+            fix = r < x
+            step = np.where(neg, out - one, np.where(out == 0, one, out + one))
+            out = np.where(fix, step, out)
+        elif rnd == "rtn":
+            fix = r > x
+            mag0 = (out & dt(fmt.mask & ~fmt.sign_mask)) == 0
+            step = np.where(neg, out + one, np.where(mag0, dt(fmt.sign_mask | 1), out - one))
+            out = np.where(fix, step, out)
+    if ovf == "saturate":
+        over = np.isfinite(x) & ((out & dt(fmt.mask & ~fmt.sign_mask)) == dt(fmt.pos_inf))
+        out = np.where(over, out - one, out)
+    return out.astype(fmt.dtype, copy=False)
+
+
+def encode_float64(fmt: FloatFormat, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -> np.ndarray:
+    """Vectorized exact-input encoder: float64 values -> patterns, one rounding, integer math."""
+    if fmt.bits == 64:  # every float64 is an f64 value: no rounding in any direction
+        return np.ascontiguousarray(x, dtype=np.float64).view(np.uint64).copy()
+    native = {32: np.float32, 16: np.float16}.get(fmt.bits) if fmt.exp_bits in (8, 5) else None
+    if native is not None and (rnd == "rne" or ovf != "inf"):
+        # numpy's float64 -> float32/float16 casts round the double once, nearest-even, with
+        # denormals and overflow to INF; directed roundings fix that up by one step.
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = np.asarray(x, dtype=np.float64).astype(native).view(fmt.dtype)
+        if rnd != "rne" or ovf == "saturate":
+            out = _directed_fixup(fmt, x, out, rnd, ovf)
+        nan = np.isnan(x)
+        if nan.any():  # canonical quiet NaN, sign kept, as the generic path does
+            out[nan] = (out[nan] & fmt.dtype.type(fmt.sign_mask)) | fmt.dtype.type(fmt.quiet_nan)
+        return out
+    u = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
+    neg = (u >> np.uint64(63)).astype(bool)
+    E = ((u >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    M = u & np.uint64((1 << 52) - 1)
+    is_nan = (E == 0x7FF) & (M != 0)
+    is_inf = (E == 0x7FF) & (M == 0)
+    is_zero = (E == 0) & (M == 0)
+    # value = m * 2^e2 with m < 2^53
+    m = np.where(E == 0, M, M | np.uint64(1 << 52))
+    e2 = np.where(E == 0, -1074, E - 1075)
+    # unbiased exponent of the leading bit (float64 denormals lie far below every target)
+    k = np.where(E == 0, -1075, E - 1023)
+    F = fmt.frac_bits
+    kk = np.maximum(k, fmt.minexp)
+    shift = (kk - F) - e2  # >= 0 for every target narrower than float64
+    big = shift >= 63
+    sh = np.clip(shift, 0, 63).astype(np.uint64)
+    n = m >> sh
+    one = np.uint64(1)
+    rem = m & ((one << sh) - one)
+    halfway = np.where(sh > 0, one << (sh - one), np.uint64(0))
+    # shifts of 63+ leave n = 0 and everything sticky: below half of the smallest quantum
+    rem = np.where(big, one, rem)
+    halfway = np.where(big, np.uint64(1 << 62), halfway)
+    n = np.where(big, np.uint64(0), n)
+    inc = _round_increment(rnd, neg, n & one, rem, halfway)
+    n = n + inc.astype(np.uint64)
+    pat = ((kk + fmt.bias - 1).astype(np.int64) << F) + n.astype(np.int64)
+    over = pat >= fmt.pos_inf
+    to_inf = _overflow_to_inf(rnd, ovf, neg)
+    pat = np.where(over, np.where(to_inf, fmt.pos_inf, fmt.max_finite_bits), pat)
+    pat = np.where(is_zero, 0, pat)
+    pat = np.where(is_inf, fmt.pos_inf, pat)
+    pat = np.where(is_nan, fmt.quiet_nan, pat)  # NaN -> canonical quiet NaN, sign kept
+    if fmt.signed:
+        pat = np.where(neg, pat | fmt.sign_mask, pat)
+    else:
+        pat = np.where(neg & ~is_nan, 0, pat)  # unsigned: negatives (and -INF) -> 0
+    return pat.astype(fmt.dtype)
+
+
+def _to_fraction(v: Fraction | Decimal | int | str) -> Fraction | float:
+    if isinstance(v, str):
+        t = v.strip().lower()
+        if t in ("inf", "+inf", "infinity", "+infinity"):
+            return float("inf")
+        if t in ("-inf", "-infinity"):
+            return float("-inf")
+        if t in ("nan", "+nan", "-nan"):
+            return float("nan")
+        return Fraction(Decimal(t))
+    if isinstance(v, Decimal):
+        if v.is_nan():
+            return float("nan")
+        if v.is_infinite():
+            return float("-inf") if v < 0 else float("inf")
+        return Fraction(v)
+    return Fraction(v)
+
+
+def encode_exact(fmt: FloatFormat, value: Any, rnd: str = "rne", ovf: str = "ieee") -> int:
+    """Scalar encoder for exact inputs (Fraction, Decimal, int, decimal text): rounds once."""
+    q = _to_fraction(value)
+    if isinstance(q, float):
+        if q != q:
+            return fmt.quiet_nan
+        neg = q < 0
+        if neg and not fmt.signed:
+            return 0
+        return (fmt.sign_mask if neg else 0) | fmt.pos_inf
+    neg = q < 0
+    is_neg_zero = isinstance(value, Decimal) and value.is_signed() and q == 0
+    if isinstance(value, str) and value.strip().startswith("-") and q == 0:
+        is_neg_zero = True
+    if neg and not fmt.signed:
+        return 0
+    a = -q if neg else q
+    sign = fmt.sign_mask if (neg or is_neg_zero) else 0
+    if a == 0:
+        return sign
+    # k = floor(log2 a)
+    k = a.numerator.bit_length() - a.denominator.bit_length()
+    if Fraction(2) ** k > a:
+        k -= 1
+    elif Fraction(2) ** (k + 1) <= a:
+        k += 1
+    kk = max(k, fmt.minexp)
+    scaled = a / Fraction(2) ** (kk - fmt.frac_bits)
+    n, r = divmod(scaled.numerator, scaled.denominator)
+    rem = Fraction(r, scaled.denominator)
+    if rnd == "rne":
+        up = rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n & 1)
+    elif rnd == "rtz":
+        up = False
+    elif rnd == "rtp":
+        up = rem != 0 and not neg
+    else:
+        up = rem != 0 and neg
+    n += int(up)
+    pat = ((kk + fmt.bias - 1) << fmt.frac_bits) + n
+    if pat >= fmt.pos_inf:
+        to_inf = bool(_overflow_to_inf(rnd, ovf, np.array([neg]))[0])
+        pat = fmt.pos_inf if to_inf else fmt.max_finite_bits
+    return sign | pat
