@@ -16,7 +16,7 @@ from PySide6 import QtCore
 
 from .gpu_route import convert_via_f32
 
-__all__ = ["GpuRunner", "NO_GPU_PREFIX"]
+__all__ = ["GpuRunner", "NO_GPU_PREFIX", "unsupported_reason"]
 
 NO_GPU_PREFIX = "No GPU"
 
@@ -69,9 +69,9 @@ class _Worker(QtCore.QObject):
                 out = convert_via_f32(self._session, bits, src, dsts)
             elif job[0] == "capture":
                 _, op, operands, fmt = job
-                supports = getattr(self._session, "supports", None)
-                if supports is not None and not supports(op, fmt):
-                    raise RuntimeError(f"this GPU cannot run {op} on {fmt} operands")
+                why = unsupported_reason(self._session, op, fmt)
+                if why:
+                    raise RuntimeError(why)
                 out = np.asarray(self._session.capture(op, *operands, format=fmt))
             else:
                 _, bits, src, dsts = job
@@ -99,6 +99,23 @@ class _Worker(QtCore.QObject):
                 self._session.close()
             finally:
                 self._session = None
+
+
+def unsupported_reason(session: Any, op: str, fmt: str) -> str | None:
+    """Why ``session`` cannot capture ``op`` on ``fmt`` (None when it can).
+
+    Why: the GPU column should say what is missing (the session's own
+    ``unsupported_reason``, e.g. the half-float extension), not a generic "cannot run".
+    Sessions without that method fall back to ``supports``.
+    """
+    reason_of = getattr(session, "unsupported_reason", None)
+    if reason_of is not None:
+        why = reason_of(op, fmt)
+        return None if not why else str(why)
+    supports = getattr(session, "supports", None)
+    if supports is not None and not supports(op, fmt):
+        return f"this GPU cannot run {op} on {fmt} operands"
+    return None
 
 
 class GpuRunner(QtCore.QObject):
