@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS, get_format
 from . import bridge
@@ -174,6 +174,17 @@ class AllFormatsPanel(QtWidgets.QWidget):
         self._add(lay, word)
         self._src = ""
         self._src_bits = -1
+        self._pending: tuple | None = None  # last value asked for while hidden
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt override)
+        """Why: updates are skipped while the dock is hidden; catch up when it shows."""
+        super().showEvent(event)
+        if self._pending is not None:
+            self.show_value(*self._pending)
+
+    def is_stale(self) -> bool:
+        """True when a value arrived while hidden and the rows do not show it yet."""
+        return self._pending is not None
 
     def _add(self, lay: QtWidgets.QGridLayout, row: FormatRow) -> None:
         row.edit_started.connect(self.edit_started)
@@ -191,6 +202,11 @@ class AllFormatsPanel(QtWidgets.QWidget):
         them (the decode panel asks the same question); missing ones are converted here.
         """
         src, bits = get_format(src).name, int(bits)
+        top = self.window()
+        if top is not self and not self.isVisibleTo(top):  # dock hidden: skip, redo on show
+            self._pending = (src, bits, converted)
+            return
+        self._pending = None
         conv = dict(converted or {})
         for name, row in self.rows.items():
             if name == WORD_ROW:
