@@ -179,8 +179,9 @@ class ErrorMapWidget(QWidget):
             self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
             self.plot.setRange(xRange=(0, len(z)), padding=0.02)
         op, fmt = res.meta.get("op", "?"), res.meta.get("format", "?")
-        self.plot.setTitle(f"{op} on {fmt} ({res.meta.get('rules', '')}): "
-                           f"{COMPARES[self.compare][1]}")
+        c = (res.meta.get("fixed") or {}).get("c")
+        self.plot.setTitle(f"{op} on {fmt}{f' with C = {c}' if c else ''} "
+                           f"({res.meta.get('rules', '')}): {COMPARES[self.compare][1]}")
 
     def _bad_mask(self) -> np.ndarray | None:
         cols = self.result.columns
@@ -228,9 +229,13 @@ class ErrorMapWidget(QWidget):
         """Operands, results, exact value, error and verdict of element ``k``."""
         res = self.result
         f = res.domain.axes[0].fmt
-        ops = res.operands_at(k)
-        parts = [f"{n}=0x{o:0{f.bits // 4}X} ({_fmt_value(float(f.decode(np.array([o]))[0]))})"
-                 for n, o in zip("AB", ops)]
+        ops = tuple(res.operands_at(k)) + self.fixed_operands()
+        if hasattr(f, "decode"):
+            parts = [f"{n}=0x{int(o):0{f.bits // 4}X} "
+                     f"({_fmt_value(float(f.decode(np.array([o], f.dtype))[0]))})"
+                     for n, o in zip("ABC", ops)]
+        else:  # integer codes (itof, from_unorm8, ...): the code itself
+            parts = [f"{n}={f.name} code {int(o)}" for n, o in zip("ABC", ops)]
         rfmt = FORMATS.get(res.meta.get("result_format", ""))
         for col in ("model", "gpu"):
             if col in res.columns:
@@ -238,7 +243,7 @@ class ErrorMapWidget(QWidget):
                 val = f" ({_fmt_value(float(rfmt.decode(np.array([v]))[0]))})" if rfmt else ""
                 parts.append(f"{col}=0x{int(v):X}{val}")
         if "exact" in res.columns:
-            parts.append(f"exact={res.columns['exact'][k]!r}")
+            parts.append(f"exact={float(res.columns['exact'][k])!r}")
         err = self.error_column()
         parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
         bad = self._bad_mask()
@@ -269,13 +274,20 @@ class ErrorMapWidget(QWidget):
         if pos is not None:
             self.request_inspect(self.index_at(*pos))
 
+    def fixed_operands(self) -> tuple[int, ...]:
+        """Operands held constant over the sweep (C of mad), from ``meta["fixed"]``."""
+        fixed = (self.result.meta.get("fixed") or {}) if self.result is not None else {}
+        return tuple(int(str(fixed[n]), 0) for n in ("c",) if n in fixed)
+
     def request_inspect(self, k: int) -> None:
-        """Emit ``inspect_requested`` for element ``k`` (what a click does)."""
+        """Emit ``inspect_requested`` for element ``k`` (what a click does): the swept
+        operands and any fixed ones (mad's C), so the inspector gets the whole input."""
         if self.result is None or k < 0:
             return
         m = self.result.meta
+        ops = tuple(int(o) for o in self.result.operands_at(k)) + self.fixed_operands()
         self.inspect_requested.emit(m.get("op", ""), m.get("format", ""), m.get("rules", ""),
-                                    self.result.operands_at(k))
+                                    ops)
 
 
 def _short_label(label: str) -> str:

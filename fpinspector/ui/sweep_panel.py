@@ -10,20 +10,34 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
-from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLineEdit, QMessageBox,
-    QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget,
-)
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
-from ..model.sweep import COMPARES, parse_domain, run_sweep, save_npz, write_csv_summary
-from ..model.sweep.runner import SweepResult
 from ..gpu.sweep_capture import SweepBackend
+from ..model.sweep import COMPARES, parse_domain, run_sweep
+from ..model.sweep.runner import SweepResult
 from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
+from .sweep_backend import PanelSweepBackend, default_domain, parse_fixed
+from .sweep_export import SweepExportMixin
 
 __all__ = ["SweepPanel", "SweepBackend"]
+
+#: Float operand formats a sweep offers (f11/f10 have no arithmetic ops).
+FLOAT_FORMATS = ("f32", "f16", "f64")
+
 
 class _Worker(QObject):
     progress = Signal(int, int)
@@ -45,7 +59,7 @@ class _Worker(QObject):
         self.done.emit(res)
 
 
-class SweepPanel(QWidget):
+class SweepPanel(SweepExportMixin, QWidget):
     """Controls + error map + histogram for sweeps.
 
     Signals
@@ -61,7 +75,7 @@ class SweepPanel(QWidget):
 
     def __init__(self, backend: Any = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.backend = backend or SweepBackend()
+        self.backend = backend or PanelSweepBackend()
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()
@@ -69,13 +83,20 @@ class SweepPanel(QWidget):
         self.op.addItems(self.backend.ops())
         self.op.setCurrentText("mul")
         self.format = QComboBox()
-        self.format.addItems(["f32", "f16", "f64"])
+        self.format.addItems(list(FLOAT_FORMATS))
+        self.format.setToolTip("Operand format. Ops on integer codes (itof, from_unorm8, ...) "
+                               "sweep their own code type, shown here.")
+        self._float_format = "f32"  # restored when leaving a code op
         self.rules = QComboBox()
         self.rules.addItems(["d3d11", "d3d10", "ieee754"])
         self.domain_a = QLineEdit("log:1e-40:1e3:512")
         self.domain_b = QLineEdit("log:1e-3:1e3:512")
         for w in (self.domain_a, self.domain_b):
-            w.setToolTip("all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]")
+            w.setToolTip("all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; integer codes "
+                         "(itof, from_unorm8, ...): all | bits:LO:HI[:N] over the codes")
+        self.c_value = QLineEdit("1.0")
+        self.c_value.setToolTip("Fixed third operand of mad (the map covers A x B): a value "
+                                "or pattern, e.g. 1.5 or 0x3F800000")
         self.compare = QComboBox()
         for key, (_, label) in COMPARES.items():
             self.compare.addItem(label, key)
@@ -93,6 +114,7 @@ class SweepPanel(QWidget):
         form.addRow("rules", self.rules)
         form.addRow("A", self.domain_a)
         form.addRow("B", self.domain_b)
+        form.addRow("C", self.c_value)
         form.addRow("compare", self.compare)
         row = QHBoxLayout()
         for name, rgba in OVERLAY_COLORS.items():
@@ -135,6 +157,7 @@ class SweepPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel_sweep)
         self.compare.currentIndexChanged.connect(self._push_compare)
         self.op.currentTextChanged.connect(self._pull_arity)
+        self.format.currentTextChanged.connect(self._remember_format)
         self.map.inspect_requested.connect(self.inspect_requested)
         self._pull_arity()
 
@@ -146,7 +169,44 @@ class SweepPanel(QWidget):
             return 2
 
     def _pull_arity(self) -> None:
-        self.domain_b.setEnabled(self._arity() == 2)
+        """Enable B for 2- and 3-operand ops, C for mad; code ops show their code type."""
+        arity = self._arity()
+        self.domain_b.setEnabled(arity >= 2)
+        self.c_value.setEnabled(arity == 3)
+        code = self._code_format()
+        shown = self.format.currentText()
+        if code is not None and shown != code:
+            if shown in FLOAT_FORMATS:
+                self._float_a = self.domain_a.text()
+            self.format.blockSignals(True)
+            self.format.clear()
+            self.format.addItem(code)
+            self.format.blockSignals(False)
+            self.format.setEnabled(False)
+            self.domain_a.setText(default_domain(code))
+        elif code is None and shown not in FLOAT_FORMATS:
+            self.format.blockSignals(True)
+            self.format.clear()
+            self.format.addItems(list(FLOAT_FORMATS))
+            self.format.setCurrentText(self._float_format)
+            self.format.blockSignals(False)
+            self.format.setEnabled(True)
+            self.domain_a.setText(getattr(self, "_float_a", default_domain(self._float_format)))
+
+    def _remember_format(self, fmt: str) -> None:
+        if fmt in FLOAT_FORMATS:
+            self._float_format = fmt
+
+    def _code_format(self) -> str | None:
+        """The integer code type the current op takes (itof: i32), or None for float ops."""
+        of = getattr(self.backend, "operand_format", None)
+        if of is None:
+            return None
+        try:
+            fmt = of(self.op.currentText(), self._float_format)
+        except (ValueError, KeyError):
+            return None
+        return None if fmt in FLOAT_FORMATS else fmt
 
     def _push_compare(self) -> None:
         self.map.set_compare(self.compare.currentData())
@@ -164,16 +224,28 @@ class SweepPanel(QWidget):
         if self._thread is not None:
             return False
         op, fmt, rules = self.op.currentText(), self.format.currentText(), self.rules.currentText()
+        fixed: tuple = ()
         try:
             arity = int(self.backend.arity(op))
-            spec = self.domain_a.text() if arity == 1 else (
+            if arity == 3:
+                fixed = (parse_fixed(self.c_value.text(), fmt),)
+            elif arity > 3:
+                raise ValueError(f"{op} takes {arity} operands; a map sweeps 1, 2 or mad's "
+                                 "A x B with C fixed")
+            swept = arity - len(fixed)
+            spec = self.domain_a.text() if swept == 1 else (
                 f"{self.domain_a.text()} x {self.domain_b.text()}")
-            domain = parse_domain(spec, fmt, arity)
-            stage, result_format, extra = self.backend.make(op, fmt, rules, self.use_gpu.isChecked())
+            domain = parse_domain(spec, fmt, swept)
+            extra_args = {"fixed": fixed} if fixed else {}
+            stage, result_format, extra = self.backend.make(
+                op, fmt, rules, self.use_gpu.isChecked(), **extra_args)
         except ValueError as exc:
             self._error(str(exc))
             return False
-        meta = {"op": op, "format": fmt, "rules": rules, "gpu": self.use_gpu.isChecked(), **extra}
+        meta = {"op": op, "format": fmt, "rules": rules, "gpu": self.use_gpu.isChecked(),
+                "result_format": result_format, **extra}
+        if fixed:
+            meta["fixed"] = {"c": f"0x{int(fixed[0]):X}"}
         if not self.use_gpu.isChecked() and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
 
@@ -249,57 +321,16 @@ class SweepPanel(QWidget):
             box.open()
             self.last_message_box = box
 
-    # -- export ----------------------------------------------------------------------
-    def export(self, path: str, kind: str) -> None:
-        """Write the figure (``png``/``svg``) or the data (``npz``/``csv``) to ``path``."""
-        import pyqtgraph.exporters as ex  # noqa: PLC0415
-
-        if kind == "png":
-            ex.ImageExporter(self.map.graphics.scene()).export(str(path))
-            return
-        if kind == "svg":  # QSvgGenerator: pyqtgraph's SVGExporter trips on Qt 6.12 paths
-            self._export_svg(str(path))
-            return
-        if self.result is None:
-            raise ValueError("nothing to export: run a sweep first")
-        if kind == "npz":
-            save_npz(path, self.result)
-        elif kind == "csv":
-            write_csv_summary(path, self.result)
-        else:
-            raise ValueError(f"unknown export kind {kind!r}")
-
-    def _export_svg(self, path: str) -> None:
-        from PySide6.QtCore import QRect, QSize  # noqa: PLC0415
-        from PySide6.QtGui import QPainter  # noqa: PLC0415
-        from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415
-
-        view = self.map.graphics
-        gen = QSvgGenerator()
-        gen.setFileName(path)
-        gen.setSize(QSize(view.width(), view.height()))
-        gen.setViewBox(QRect(0, 0, view.width(), view.height()))
-        gen.setTitle("fpinspector error map")
-        painter = QPainter(gen)
-        try:
-            view.render(painter)
-        finally:
-            painter.end()
-
-    def _export_dialog(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"sweep.{kind}",
-                                              f"{kind.upper()} (*.{kind})")
-        if path:
-            try:
-                self.export(path, kind)
-            except (ValueError, OSError) as exc:
-                self._error(str(exc))
-
     def bind_state(self, state: Any) -> None:
         """Load clicked cells into an :class:`~fpinspector.model.state.InspectorState`
         (op, op format, rule set and operands, as one undo step)."""
 
         def load(op: str, fmt: str, rules: str, bits: tuple) -> None:
+            if fmt not in FLOAT_FORMATS:  # the inspector's editors hold float patterns
+                self.map.info.setText(f"{op} takes {fmt} codes: the inspector edits float "
+                                      f"patterns, so this cell ({', '.join(map(str, bits))}) "
+                                      "is shown here only")
+                return
             ops = list(state.operands)
             ops[: len(bits)] = [int(b) for b in bits]
             try:
