@@ -89,10 +89,18 @@ class Controller:
             return
         if s.op_format in info.formats:
             self.state.update(op=op)
-        else:
-            fmt = info.formats[0]
-            ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
-            self.state.update(op=op, op_format=fmt, operands=ops)
+            return
+        fmt = info.formats[0]
+        if fmt not in FORMATS:  # itof, from_unorm8, ...: integer codes, not float patterns
+            msg = (f"{op} takes {fmt} codes; the operand editors hold float patterns, so "
+                   f"sweep it in the Sweep panel or run `fpinspector eval {op}`")
+            self.win.ops_view.show_state(s)  # the picker goes back to the current op
+            self.win.ops_view.error_label.setText(msg)  # the current result stays shown
+            self.win.ops_view.error_label.setVisible(True)
+            self._show_error(msg)
+            return
+        ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
+        self.state.update(op=op, op_format=fmt, operands=ops)
 
     @staticmethod
     def _carry(bits: int, src: str, dst: str) -> int:

@@ -155,3 +155,14 @@ def test_sweep_gpu_error_names_the_session_reason(panel) -> None:
     panel.domain_b.setText("bits:0:15")
     assert not panel.start_sweep()
     assert "fake driver: no f16 mul" in panel.map.info.text()
+
+
+def test_operations_code_op_pick_is_explained_not_raised(make_window) -> None:
+    """Bad input: picking itof (i32 codes) in Operations gives a message, state unchanged."""
+    win = make_window()
+    before = win.state.snapshot
+    win.ops_view.op_combo.setCurrentText("itof")  # emits op_picked like a user's pick
+    assert win.state.snapshot == before
+    assert win.ops_view.op_combo.currentText() == before.op
+    assert "i32 codes" in win.ops_view.error_label.text()
+    assert "Sweep panel" in win.statusBar().currentMessage()
