@@ -10,6 +10,9 @@ from . import bridge
 
 __all__ = ["DistanceView"]
 
+#: Values shown at each end of a gap too wide to list in full.
+EDGE = 4
+
 
 class DistanceView(QtWidgets.QWidget):
     """Table: for every format, A and B converted (D3D rules) and how many patterns apart."""
@@ -19,13 +22,14 @@ class DistanceView(QtWidgets.QWidget):
         self.heading = QtWidgets.QLabel()
         self.table = QtWidgets.QTableWidget(0, 5)
         self.table.setHorizontalHeaderLabels(["format", "A", "B", "ULPs apart",
-                                              "values in between (up to 8)"])
+                                              "values in between"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setToolTip("Patterns between A and B in each format (after converting both "
-                              "with the D3D rules); values in between = distance - 1.")
+                              "with the D3D rules); values in between = distance - 1, all of them up to 8, else "
+                              "the first and last 4.")
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.heading)
@@ -38,13 +42,30 @@ class DistanceView(QtWidgets.QWidget):
     @staticmethod
     def _between(a: int, b: int, dst: str, d) -> str:
         between = bridge.optional("fpinspector.model.describe", "values_between")
-        if between is None or abs(int(d)) > 9:
-            return "…" if between is not None else ""
+        if between is None:
+            return ""
+        if abs(int(d)) > 9:  # the first and last EDGE values, the count of the rest
+            return DistanceView._edges(a, b, dst, int(d))
         try:
             pats = [int(p) for p in np.asarray(between(a, b, dst, limit=16)).reshape(-1)[1:-1]]
         except (ValueError, OverflowError) as exc:  # the model refuses: say why, never crash
             return f"({exc})"
         return ", ".join(bridge.value_text(dst, p) for p in pats)
+
+    @staticmethod
+    def _edges(a: int, b: int, dst: str, d: int) -> str:
+        """Why: a wide gap still shows where it starts and ends (next_up from the lower
+        end, next_down from the upper), with how many values are left out."""
+        f = FORMATS[dst]
+        lo, hi = (a, b) if d > 0 else (b, a)
+        first, last = [], []
+        for _ in range(EDGE):
+            lo = int(f.next_up(np.asarray(lo, dtype=f.dtype)))
+            hi = int(f.next_down(np.asarray(hi, dtype=f.dtype)))
+            first.append(lo)
+            last.insert(0, hi)
+        text = lambda pats: ", ".join(bridge.value_text(dst, p) for p in pats)  # noqa: E731
+        return f"{text(first)}, … {abs(d) - 1 - 2 * EDGE:,} more …, {text(last)}"
 
     def show_pair(self, fmt: str, a: int, b: int) -> None:
         """Refresh for operands ``a`` and ``b`` of format ``fmt``."""
