@@ -1,6 +1,9 @@
 """Batch mode of ``fpinspector eval``: operand rows in, one JSON line per row out.
 
-Parsing is per token, the evaluation is one vectorized call over all rows.
+Why this shape: rows are read by a vectorized numpy reader (``_batch_read``), evaluated in
+one ``evaluate`` call, and formatted column by column, so a million rows cost about as much
+as the JSON text itself. A row that cannot be read becomes an error row (its line number and
+the reason) instead of aborting the batch; the exit status is then 1 (docs/cli-json.md).
 """
 
 from __future__ import annotations
@@ -8,98 +11,130 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 import numpy as np
 
 from ..model.engine import OPS, evaluate
 from ..model.formats import FORMATS
+from ._batch_read import read_rows
+
+_HEXCH = np.frombuffer(b"0123456789ABCDEF", np.uint8)
 
 
 def _read(path: str) -> str:
     if path == "-":
         return sys.stdin.read()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         return fh.read()
 
 
-def _parse_rows(text: str, arity: int, kind: str) -> tuple[list[np.ndarray], np.ndarray | None]:
-    rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].replace(",", " ").strip()
-        if not line:
-            continue
-        toks = line.split()
-        if len(toks) not in (arity, arity + 1):
-            raise ValueError(f"line {n}: expected {arity} operands (+ optional observed "
-                             f"result), got {len(toks)} fields")
-        try:
-            vals = [int(t, 16 if kind in FORMATS else 0) for t in toks]
-        except ValueError:
-            raise ValueError(f"line {n}: fields must be hex patterns ({line!r})") from None
-        rows.append(vals + ([None] if len(toks) == arity else []))
-    if not rows:
-        raise ValueError("batch input has no rows")
-    cols = list(zip(*rows))
-    ops = [np.array(c, dtype=object) for c in cols[:arity]]
-    obs = None
-    if any(c is not None for c in cols[arity]):
-        if any(c is None for c in cols[arity]):
-            raise ValueError("either every row or no row gives an observed result")
-        obs = np.array(cols[arity], dtype=object)
-    return ops, obs
+def result_kind(op: str, fmt: str) -> str:
+    """Kind of an op's result (and of the observed column): a format name, int kind or bool."""
+    res = OPS[op].result
+    return fmt if res == "same" else res
 
 
-def _col_hex(a: np.ndarray, fmt: str) -> list[str]:
-    if fmt in FORMATS:
-        w = (FORMATS[fmt].bits + 3) // 4
-        return [f"0x{int(x):0{w}X}" for x in a.reshape(-1)]
-    if fmt == "bool":
-        return ["true" if x else "false" for x in a.reshape(-1)]
-    return [str(int(x)) for x in a.reshape(-1)]
+def _json_hex(a: np.ndarray, width: int) -> list[str]:
+    """JSON strings '"0x3F800000"' for uint64 patterns, formatted with numpy (no per-row
+    format call)."""
+    a = np.asarray(a, np.uint64).reshape(-1)
+    sh = np.arange(width - 1, -1, -1, dtype=np.uint64) * np.uint64(4)
+    mat = np.empty((a.size, width + 4), np.uint8)
+    mat[:, 0] = mat[:, -1] = ord('"')
+    mat[:, 1], mat[:, 2] = ord("0"), ord("x")
+    mat[:, 3:-1] = _HEXCH[((a[:, None] >> sh[None, :]) & np.uint64(15)).astype(np.intp)]
+    return mat.view(f"S{width + 4}").ravel().astype("U").tolist()
 
 
-def _col_num(a: np.ndarray) -> list[Any]:
-    a = np.asarray(a, dtype=np.float64).reshape(-1)
-    out: list[Any] = a.tolist()
-    for i in np.flatnonzero(~np.isfinite(a)):
-        v = a[i]
-        out[i] = "nan" if np.isnan(v) else ("inf" if v > 0 else "-inf")
+def _json_col(a: np.ndarray, kind: str) -> list[str]:
+    """One result or operand column as JSON text: hex strings for formats, "true"/"false"
+    for bool, decimal strings for integer kinds (schema of docs/cli-json.md)."""
+    a = np.asarray(a).reshape(-1)
+    if kind in FORMATS:
+        return _json_hex(a.astype(np.uint64), (FORMATS[kind].bits + 3) // 4)
+    if kind == "bool":
+        return np.where(a.astype(bool), '"true"', '"false"').tolist()
+    return [f'"{x}"' for x in a.astype(np.int64).tolist()]
+
+
+def _json_num(a: np.ndarray) -> list[str]:
+    """float64 column as JSON numbers; "nan", "inf", "-inf" strings where JSON has none."""
+    a = np.asarray(a, np.float64).reshape(-1)
+    out = list(map(repr, a.tolist()))
+    for i in np.flatnonzero(~np.isfinite(a)).tolist():
+        out[i] = '"nan"' if np.isnan(a[i]) else ('"inf"' if a[i] > 0 else '"-inf"')
     return out
 
 
-def run_batch(args: argparse.Namespace, opts: dict, kind: str) -> int:
-    """Evaluate every row in one call; write JSON lines to stdout."""
-    spec = OPS[args.op]
-    arity = spec.arity
-    ops, obs = _parse_rows(_read(args.batch), arity, kind)
+def _json_rules(fired: dict[str, np.ndarray], n: int) -> list[str]:
+    """Sorted rule-ID lists per row, from one bit code per row (no per-row set building)."""
+    names = sorted(k for k, v in fired.items() if np.asarray(v).any())
+    code = np.zeros(n, np.uint64)
+    for b, k in enumerate(names[:64]):
+        code |= np.asarray(fired[k]).reshape(-1).astype(np.uint64) << np.uint64(b)
+    uniq, inv = np.unique(code, return_inverse=True)
+    texts = [json.dumps([k for b, k in enumerate(names[:64]) if (int(u) >> b) & 1])
+             for u in uniq.tolist()]
+    return [texts[i] for i in inv.reshape(-1).tolist()]
+
+
+def _typed(col: np.ndarray, kind: str) -> np.ndarray:
+    """uint64 reader column to the dtype evaluate takes for this kind."""
     if kind in FORMATS:
-        ops = [FORMATS[kind].as_bits(o.astype(np.uint64)) for o in ops]
-    else:
-        ops = [o.astype(np.int64) for o in ops]
-    ev = evaluate(args.op, *ops, format=args.format, rules=args.rules, options=opts)
-    rf = ev.result_format
-    n = len(ops[0])
-    cols = {
-        "operands": list(zip(*[_col_hex(o, kind) for o in ops])),
-        "bits": _col_hex(ev.bits, rf),
-        "exact": _col_num(ev.exact),
-        "lo": _col_hex(ev.lo, rf),
-        "hi": _col_hex(ev.hi, rf),
-        "nan_ok": np.asarray(ev.nan_ok).reshape(-1).tolist(),
-    }
-    rules: list[list[str]] = [[] for _ in range(n)]
-    for rid, mask in sorted(ev.fired.items()):
-        for i in np.flatnonzero(np.asarray(mask).reshape(-1)):
-            rules[i].append(rid)
-    if obs is not None:
-        o = obs.astype(bool) if rf == "bool" else (
-            FORMATS[rf].as_bits(obs.astype(np.uint64)) if rf in FORMATS else obs.astype(np.int64))
-        cols["allowed"] = np.asarray(ev.allowed(o)).reshape(-1).tolist()
-        cols["ulp_error"] = _col_num(ev.ulp_error(o))
-    keys = list(cols)
-    out = sys.stdout
-    for i in range(n):
-        row = {"row": i, "op": args.op, **{k: cols[k][i] for k in keys}, "rules": rules[i]}
-        out.write(json.dumps(row) + "\n")
+        return col.astype(FORMATS[kind].dtype)
+    if kind == "bool":
+        return col.astype(bool)
+    return col.view(np.int64)
+
+
+def run_batch(args: argparse.Namespace, opts: dict, kind: str) -> int:
+    """Evaluate every readable row in one call; write one JSON line per row to stdout."""
+    op = args.op
+    arity = OPS[op].arity
+    rk = result_kind(op, args.format)
+    from .eval import read_operand
+
+    rows = read_rows(_read(args.batch), arity, [kind] * arity + [rk], read_operand)
+    n = rows.line.size
+    if n == 0:
+        raise ValueError("batch input has no rows")
+    good = np.ones(n, bool)
+    good[list(rows.error)] = False
+    gi = np.flatnonzero(good)
+    lines: list[str] = [""] * n
+    if gi.size:
+        ops = [_typed(rows.ops[gi, j], kind) for j in range(arity)]
+        ev = evaluate(op, *ops, format=args.format, rules=args.rules, options=opts)
+        rf = ev.result_format
+        m = gi.size
+        opnd = [_json_col(o, kind) for o in ops]
+        operands = [", ".join(t) for t in zip(*opnd)] if arity > 1 else opnd[0]
+        bits, lo, hi = (_json_col(x, rf) for x in (ev.bits, ev.lo, ev.hi))
+        exact = _json_num(ev.exact)
+        nan_ok = np.where(np.asarray(ev.nan_ok).reshape(-1), "true", "false").tolist()
+        rules = _json_rules(ev.fired, m)
+        extra = [""] * m
+        has = rows.has_obs[gi]
+        if has.any():
+            obs = np.where(has, rows.obs[gi], np.asarray(ev.bits).reshape(-1).astype(np.uint64)
+                           if rf != "bool" else np.asarray(ev.bits).reshape(-1))
+            o = _typed(np.asarray(obs).astype(np.uint64), rf)
+            allowed = np.where(np.asarray(ev.allowed(o)).reshape(-1), "true", "false").tolist()
+            err = (["null"] * m if rf == "bool" else _json_num(ev.ulp_error(o)))
+            for i in np.flatnonzero(has).tolist():
+                extra[i] = f', "allowed": {allowed[i]}, "ulp_error": {err[i]}'
+        opq = json.dumps(op)
+        for i, r in enumerate(gi.tolist()):
+            lines[r] = (f'{{"row": {r}, "line": {rows.line[r]}, "op": {opq}, '
+                        f'"operands": [{operands[i]}], "bits": {bits[i]}, "exact": {exact[i]}, '
+                        f'"lo": {lo[i]}, "hi": {hi[i]}, "nan_ok": {nan_ok[i]}{extra[i]}, '
+                        f'"rules": {rules[i]}}}')
+    for r, msg in rows.error.items():
+        lines[r] = json.dumps({"row": r, "line": int(rows.line[r]), "op": op, "error": msg})
+    sys.stdout.write("\n".join(lines) + "\n")
+    if rows.error:
+        first = min(rows.error)
+        print(f"fpinspector eval: error: {len(rows.error)} of {n} rows could not be read "
+              f"(first: {rows.error[first]})", file=sys.stderr)
+        return 1
     return 0

@@ -52,8 +52,12 @@ def _operand_kind(op: str, fmt: str) -> str:
     return spec.formats[0]
 
 
-def _token(text: str, kind: str) -> int:
+def read_operand(text: str, kind: str) -> int:
+    """One operand or observed result as an integer: a 0x pattern, a decimal value encoded
+    with nearest-even (formats), an integer (int/code kinds) or true/false (bool)."""
     t = text.strip()
+    if kind == "bool" and t.lower() in ("true", "false"):
+        return int(t.lower() == "true")
     if kind not in FORMATS:  # integer / code operands
         try:
             return int(t, 0)
@@ -61,9 +65,13 @@ def _token(text: str, kind: str) -> int:
             raise ValueError(f"operand {t!r}: expected an integer") from None
     if t.lower().startswith(("0x", "-0x")) and "p" not in t.lower():
         try:
-            return int(t, 16)
+            v = int(t, 16)
         except ValueError:
             raise ValueError(f"operand {t!r}: not a hex pattern") from None
+        if v < 0:
+            raise ValueError(f"operand {t!r}: a bit pattern cannot be negative "
+                             "(write the sign bit into the pattern)")
+        return v
     try:
         return int(get_format(kind).encode(t))
     except (ValueError, ArithmeticError):
@@ -117,12 +125,20 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
     if tol is not None:
         d["tolerance"] = tol.describe()
     if args.gpu_result is not None:
-        obs = _token(args.gpu_result, rf if rf in FORMATS else "int")
+        obs = read_operand(args.gpu_result, rf if rf in FORMATS or rf == "bool" else "int")
         if rf == "bool":
+            if obs not in (0, 1):
+                raise ValueError(f"--gpu-result {args.gpu_result!r}: a comparison result is "
+                                 "true/false (or 1/0)")
             obs = bool(obs)
+        elif rf in FORMATS and obs > FORMATS[rf].mask:
+            raise ValueError(f"--gpu-result {args.gpu_result!r}: wider than {rf} "
+                             f"({FORMATS[rf].bits} bits)")
+        # A comparison has no ULP error: null (docs/cli-json.md).
+        err = None if rf == "bool" else _num(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])
         d["gpu_result"] = {**_value(obs, rf),
                            "allowed": bool(np.asarray(ev.allowed(obs)).reshape(-1)[0]),
-                           "ulp_error": _num(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])}
+                           "ulp_error": err}
     return d
 
 
@@ -144,8 +160,9 @@ def _text(d: dict) -> str:
     if "gpu_result" in d:
         g = d["gpu_result"]
         verdict = "CONFORMANT" if g["allowed"] else "NOT CONFORMANT"
-        lines.append(f"gpu result:   {g['bits']}  {g['value']}  -> {verdict}, "
-                     f"error {g['ulp_error']} ULP")
+        err = "" if g["ulp_error"] is None else f", error {g['ulp_error']} ULP"
+        lines.append(f"gpu result:   {g['bits']}" + ("" if d["result_format"] == "bool"
+                     else f"  {g['value']}") + f"  -> {verdict}{err}")
     lines.append("steps:")
     lines += [f"  {i + 1}. {s}" for i, s in enumerate(d["steps"])]
     return "\n".join(lines)
@@ -164,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     if len(args.operands) != spec.arity:
         raise ValueError(f"{args.op} takes {spec.arity} operand(s), got {len(args.operands)}")
     kind = _operand_kind(args.op, args.format)
-    ops = [_token(t, kind) for t in args.operands]
+    ops = [read_operand(t, kind) for t in args.operands]
     ev = evaluate(args.op, *ops, format=args.format, rules=args.rules, options=opts)
     d = _record(ev, args, [kind] * len(ops), ops)
     sys.stdout.write((json.dumps(d) if args.json else _text(d)) + "\n")
