@@ -172,12 +172,16 @@ class ErrorMapWidget(QWidget):
             self._x_axis.set_values(axes[0].values())
             self._y_axis.set_values(None)
             x = np.arange(len(z)) + 0.5
-            self.curve.setData(x, np.nan_to_num(z, nan=0.0, posinf=m, neginf=-m))
+            y = np.nan_to_num(z, nan=0.0, posinf=m, neginf=-m)
+            self.curve.setData(x, y)
             bad = self._bad_mask()
             if self.overlays["nonconformant"] and bad is not None and bad.any():
                 self.bad_points.setData(x[bad], np.nan_to_num(z[bad]))
             self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
-            self.plot.setRange(xRange=(0, len(z)), padding=0.02)
+            # y fits the curve (at least -1..1): a previous 2D map's rows must not stay
+            self.plot.setRange(xRange=(0, len(z)), yRange=(min(float(y.min()), -1.0),
+                                                          max(float(y.max()), 1.0)),
+                               padding=0.02)
         op, fmt = res.meta.get("op", "?"), res.meta.get("format", "?")
         c = (res.meta.get("fixed") or {}).get("c")
         self.plot.setTitle(f"{op} on {fmt}{f' with C = {c}' if c else ''} "

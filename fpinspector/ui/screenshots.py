@@ -95,6 +95,49 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         shot("main-dark.png")
         win.shutdown()
         win.close()
+    saved += _map_shots(out)
+    return saved
+
+
+#: (file, op, domain A, domain B, C, compare): real maps on this machine's GPU (llvmpipe).
+MAP_SHOTS = (
+    ("error_map_mul.png", "mul", "log:1e-40:1e3:512", "log:1e-3:1e3:512", "", "gpu_vs_model"),
+    ("error_map_mad.png", "mad", "log:1e-40:1e3:256", "lin:-4:4:256", "1e-38", "gpu_vs_model"),
+    ("error_map_from_unorm8.png", "from_unorm8", "all", "", "", "model_vs_exact"),
+)
+
+
+def _map_shots(out: Path) -> list[Path]:
+    """Sweep panel states: f32 mul and mad (C fixed) over A x B on the GPU, and an op on
+    integer codes, each run to completion and saved as the panel shows it."""
+    from .sweep_panel import SweepPanel
+
+    saved: list[Path] = []
+    panel = SweepPanel()
+    panel.resize(1400, 800)
+    panel.show()
+    try:
+        for name, op, da, db, c, compare in MAP_SHOTS:
+            panel.op.setCurrentText(op)
+            panel.domain_a.setText(da)
+            if db:
+                panel.domain_b.setText(db)
+            if c:
+                panel.c_value.setText(c)
+            panel.compare.setCurrentIndex(panel.compare.findData(compare))
+            panel.use_gpu.setChecked(compare != "model_vs_exact")
+            if not panel.start_sweep():
+                print(f"screenshots: {name}: {panel.map.info.text()}", file=sys.stderr)
+                continue
+            deadline = time.monotonic() + 60
+            while panel.is_running() and time.monotonic() < deadline:
+                _settle(50)
+            _settle(400)
+            panel.grab().save(str(out / name))
+            saved.append(out / name)
+    finally:
+        panel.shutdown()
+        panel.close()
     return saved
 
 

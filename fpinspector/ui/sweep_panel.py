@@ -245,7 +245,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         meta = {"op": op, "format": fmt, "rules": rules, "gpu": self.use_gpu.isChecked(),
                 "result_format": result_format, **extra}
         if fixed:
-            meta["fixed"] = {"c": f"0x{int(fixed[0]):X}"}
+            meta["fixed"] = {"c": f"0x{int(fixed[0]):0{2 * fixed[0].dtype.itemsize}X}"}
         if not self.use_gpu.isChecked() and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
 

@@ -166,3 +166,19 @@ def test_operations_code_op_pick_is_explained_not_raised(make_window) -> None:
     assert win.ops_view.op_combo.currentText() == before.op
     assert "i32 codes" in win.ops_view.error_label.text()
     assert "Sweep panel" in win.statusBar().currentMessage()
+
+
+def test_unary_plot_y_range_fits_the_curve_after_a_map(qtbot, panel) -> None:
+    """CONV-UNORM plot: after a 2D map (rows 0..9), a 1D curve's y range is its own data,
+    so a curve under 1 ULP is visible (was stuck at the map's 0..rows range)."""
+    panel.op.setCurrentText("mad")
+    panel.domain_a.setText("lin:1:64:64")
+    panel.domain_b.setText("lin:1:64:64")
+    _run(qtbot, panel)
+    panel.op.setCurrentText("from_unorm8")
+    panel.compare.setCurrentIndex(panel.compare.findData("model_vs_exact"))
+    res = _run(qtbot, panel)
+    (y0, y1) = panel.map.plot.vb.viewRange()[1]
+    z = np.log2(1 + np.abs(res.columns["err_model"]))  # |error| < 1 ULP here: z < 1
+    assert z.max() < 1
+    assert -1.1 <= y0 <= -1.0 and 1.0 <= y1 <= 1.1
