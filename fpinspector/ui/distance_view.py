@@ -28,8 +28,8 @@ class DistanceView(QtWidgets.QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setToolTip("Patterns between A and B in each format (after converting both "
-                              "with the D3D rules); values in between = distance - 1, all of them up to 8, else "
-                              "the first and last 4.")
+                              "with the D3D rules); values in between = distance - 1, all "
+                              "of them up to 8, else the first and last 4.")
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.heading)

@@ -1,7 +1,7 @@
 """Issue 5 audit: the All-formats dock does no work while hidden and catches up when shown.
 
-Expected rows come from numpy's float16 (an independent IEEE round-to-nearest-even
-encoder; CONV-F2F-RNE for f32 -> f16 of a value exactly representable in f16).
+Expected rows come from numpy's float16 (an independent encoder); the values (1.0, 2.5)
+are exact in f16, so CONV-F2F-RTZ and round-to-nearest agree on them.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 
-def test_all_formats_skips_updates_while_hidden_and_refreshes_on_show(make_window, wait_for) -> None:
-    """CONV-F2F: hidden dock keeps its old rows; on show it shows the current value's f16."""
+def test_all_formats_skips_updates_while_hidden_and_refreshes_on_show(make_window,
+                                                                     wait_for) -> None:
+    """CONV-F2F-RTZ: hidden dock keeps its old rows; on show it shows the current value's f16."""
     win = make_window()
     win.show()
     panel, dock = win.all_formats, win.docks["all_formats"]

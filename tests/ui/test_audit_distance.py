@@ -1,4 +1,5 @@
-"""Issue 5 audit: the distance view lists the values in between A and B (FMT-ORDER).
+"""Issue 5 audit: the distance view lists the values in between A and B
+(FMT-F16 and FMT-F32 ordering of patterns by value).
 
 Oracle: numpy.nextafter on float16 / float32 walks the values independently of the model.
 """
@@ -20,7 +21,7 @@ def _walk(a, b, n: int) -> list:
 
 
 def test_narrow_gap_lists_every_value(qtbot) -> None:
-    """FMT-ORDER: 1.0 to 1.0 + 5 ulp in f16 shows the 4 values between, in order."""
+    """FMT-F16 ordering: 1.0 to 1.0 + 5 ulp in f16 shows the 4 values between, in order."""
     v = DistanceView()
     qtbot.addWidget(v)
     v.show_pair("f16", 0x3C00, 0x3C05)
@@ -31,7 +32,8 @@ def test_narrow_gap_lists_every_value(qtbot) -> None:
 
 
 def test_wide_gap_shows_both_ends_and_the_count(qtbot) -> None:
-    """FMT-ORDER: a gap of 163839 f32 values shows the first 4, the count left, the last 4;
+    """FMT-F32 ordering: a gap of 163839 f32 values shows the first 4, the count left,
+    the last 4;
     across zero the walk passes -0 once (F32 ordering of signed zeros)."""
     v = DistanceView()
     qtbot.addWidget(v)

@@ -33,7 +33,8 @@ class _PickySession:
 
 
 def test_unsupported_reason_helper_prefers_the_session_reason() -> None:
-    """GPU-REASON: the helper returns the session's own text, else a generic one from supports."""
+    """Issue 5 GPU column (driver capability, no RULES.md rule): the helper returns the
+    session's own text, else a generic one from supports."""
     from fpinspector.ui.gpu_worker import unsupported_reason
 
     assert unsupported_reason(_PickySession(), "mul", "f16") == REASON

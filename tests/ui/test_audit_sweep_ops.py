@@ -42,14 +42,14 @@ def _run(qtbot, panel):
 
 
 def test_op_list_has_mad_and_code_ops(panel) -> None:
-    """OP-MAD and CONV-ITOF/UNORM/SNORM/SRGB ops are offered by the map's op picker."""
+    """F32-FUSED (mad) and CONV-ITOF/UNORM/SNORM/SRGB ops are offered by the map's op picker."""
     ops = {panel.op.itemText(i) for i in range(panel.op.count())}
     assert {"mad", "itof", "utof", "from_unorm8", "from_unorm16", "from_snorm8",
             "from_snorm16", "from_srgb8", "mul", "sqrt"} <= ops
 
 
 def test_mad_grid_with_fixed_c_and_click_loads_a_b_c(qtbot, panel) -> None:
-    """OP-MAD: A x B grid of integers -4..4 with C = 0.5: every a*b + c is exact in f32."""
+    """F32-FUSED (mad): A x B grid of integers -4..4 with C = 0.5: every a*b + c is exact in f32."""
     from fpinspector.model.state import InspectorState
 
     panel.op.setCurrentText("mad")
@@ -146,7 +146,8 @@ class _FakeCapture:
 
 
 def test_sweep_gpu_error_names_the_session_reason(panel) -> None:
-    """GPU-REASON: a GPU sweep the driver cannot capture shows the session's reason."""
+    """Issue 6 GPU column (no RULES.md rule: driver capability): a GPU sweep the driver
+    cannot capture shows the session's reason."""
     panel.backend._gpu = _FakeCapture()
     panel.use_gpu.setChecked(True)
     panel.op.setCurrentText("mul")
