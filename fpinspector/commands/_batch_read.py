@@ -9,8 +9,8 @@ reported with its line number instead of aborting the whole batch.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -59,21 +59,24 @@ def _fast(buf: np.ndarray, arity: int, kinds: list[str]):
     """Vectorized reader. Returns (0-based lines, values (n, arity+1) int64 or uint64 per
     column kind, token count per line) of the lines it takes, and the mask of lines left for
     the per-line reader (other characters, odd tokens, wrong field counts)."""
-    nl = buf == 10
-    line_of = np.cumsum(nl) - nl  # 0-based line of each byte
-    nlines = int(line_of[-1]) + 1 if buf.size else 0
+    nlpos = np.flatnonzero(buf == 10)
+    nlines = nlpos.size + 1 if buf.size else 0
     tok = _TOKCH[buf]
     slow = np.zeros(nlines, bool)
-    slow[line_of[~(_SEP[buf] | tok)]] = True  # any other character: the per-line reader
-    pos = np.flatnonzero(tok)
+    other = np.flatnonzero(~(_SEP[buf] | tok))
+    slow[np.searchsorted(nlpos, other)] = True  # any other character: the per-line reader
     empty = np.zeros(0, np.int64)
-    if pos.size == 0:
+    if not tok.any():
         return empty, np.zeros((0, arity + 1), np.uint64), empty, slow
-    start = tok & np.concatenate(([True], ~tok[:-1]))
-    t = (np.cumsum(start) - 1)[pos]
+    start = tok.copy()
+    start[1:] &= ~tok[:-1]
+    stop = tok.copy()
+    stop[:-1] &= ~tok[1:]
     first = np.flatnonzero(start)
     ntok = first.size
-    length = np.bincount(t, minlength=ntok)
+    length = np.flatnonzero(stop) - first + 1
+    pos = np.flatnonzero(tok)
+    t = np.repeat(np.arange(ntok), length)
     rel = pos - first[t]
     ch = buf[pos]
     is_x = (ch == ord("x")) | (ch == ord("X"))
@@ -96,7 +99,7 @@ def _fast(buf: np.ndarray, arity: int, kinds: list[str]):
     seg = np.concatenate(([0], np.flatnonzero(np.diff(t)) + 1))
     v_hex = np.add.reduceat(d << (np.uint64(4) * r), seg)
     v_dec = np.add.reduceat(d * (np.uint64(10) ** np.minimum(r, np.uint64(10))), seg)
-    tline = line_of[first]
+    tline = np.searchsorted(nlpos, first)
     slow[tline[bad]] = True
     count = np.bincount(tline, minlength=nlines)
     slow |= (count != 0) & (count != arity) & (count != arity + 1)
@@ -118,9 +121,35 @@ def _fast(buf: np.ndarray, arity: int, kinds: list[str]):
             mag = np.where(hx, v_hex[ij], v_dec[ij])
             col_bad[:, j] = (~hx & not_dec[ij]) | (hx & (ndig[ij] > 15))
             out[:, j] = np.where(neg[ij], np.uint64(0) - mag, mag)
+    out[~present] = 0
     slow[lines[(col_bad & present).any(axis=1)]] = True
     keep = ~slow[lines]
     return lines[keep], out[keep], ncols[keep], slow
+
+
+def _fast_chunked(buf: np.ndarray, arity: int, kinds: list[str], chunk: int = 1 << 21):
+    """``_fast`` over pieces of about ``chunk`` bytes cut at line ends: small temporaries stay
+    in the heap and cache (one pass over a 20 MB file was 4x slower, mostly page faults)."""
+    parts = []
+    base = 0  # byte offset of the piece
+    line0 = 0  # line number of its first line
+    while base < buf.size or not parts:
+        end = min(base + chunk, buf.size)
+        if end < buf.size:  # extend to the next line end
+            nl = np.flatnonzero(buf[end:] == 10)
+            end = end + int(nl[0]) + 1 if nl.size else buf.size
+        piece = buf[base:end]
+        lines, vals, ncols, slow = _fast(piece, arity, kinds)
+        nlines = int(np.count_nonzero(piece == 10))
+        if end < buf.size:
+            slow = slow[:nlines]  # the empty tail after the piece's last newline
+        parts.append((lines + line0, vals, ncols, slow))
+        line0 += nlines
+        base = end
+        if base >= buf.size:
+            break
+    return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]))
 
 
 def read_rows(text: str, arity: int, kinds: list[str],
@@ -133,7 +162,7 @@ def read_rows(text: str, arity: int, kinds: list[str],
     ``#`` comments are skipped; a line that cannot be read becomes an error row.
     """
     buf = np.frombuffer(text.encode("utf-8", "replace"), np.uint8)
-    lines, vals, ncols, slow = _fast(buf, arity, kinds)
+    lines, vals, ncols, slow = _fast_chunked(buf, arity, kinds)
     src = text.split("\n")
     s_lines: list[int] = []
     s_vals: list[list[int]] = []

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.formats import FORMATS, get_format
+from ._readout import SCHEMA_VERSION
 
 NAME = "eval"
 HELP = "evaluate an op under the D3D rules (model, exact, allowed window, fired rules)"
@@ -107,6 +108,7 @@ def _value(p: Any, fmt: str) -> Any:
 def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int]) -> dict:
     rf = ev.result_format
     d: dict[str, Any] = {
+        "schema": "fpinspector.eval", "version": SCHEMA_VERSION,
         "op": ev.op, "format": args.format, "rules": ev.rules,
         "operands": [_value(o, k) for o, k in zip(ops, kinds)],
         "result": _value(np.asarray(ev.bits).reshape(-1)[0], rf),
