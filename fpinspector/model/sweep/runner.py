@@ -149,15 +149,20 @@ def run_sweep(
         t1 = time.perf_counter()
         out = stage(ops)
         t2 = time.perf_counter()
+        # the chunk's histograms, counts and top-k candidates, in this (stage) thread
+        prep = summary.prepare(k0, ops, out) if pool is not None else None
+        t3 = time.perf_counter()
         with lock:
             timings["domain"] = timings.get("domain", 0.0) + t1 - t
             timings["stage"] = timings.get("stage", 0.0) + t2 - t1
-        return k0, ops, out
+            timings["summary_prepare"] = timings.get("summary_prepare", 0.0) + t3 - t2
+        return k0, ops, out, prep
 
-    def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
+    def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
+             prep: dict[str, Any] | None) -> None:
         t = time.perf_counter()
         n = len(ops[0])
-        summary.add(k0, ops, out)
+        summary.add(k0, ops, out, prepared=prep)
         if keep:
             for name, arr in out.items():
                 if name in NOT_ELEMENTS:
@@ -181,7 +186,9 @@ def run_sweep(
 
     starts = range(0, total, chunk_size)
     depth = max(1, int(workers))
-    pool = ThreadPoolExecutor(depth, thread_name_prefix="sweep") if prefetch else None
+    pool: ThreadPoolExecutor | None = None
+    if prefetch:
+        pool = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
     try:
         pending: deque[Future] = deque()
         for k0 in starts:

@@ -6,6 +6,7 @@ exhaustive 2^32 sweep needs no per-element storage. Everything is vectorized per
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Mapping
 
 import numpy as np
@@ -119,32 +120,69 @@ class Summary:
         self.fired: dict[str, int] = {}
         self.conformant: dict[str, int] = {}
         self.nonconformant: dict[str, np.ndarray] | None = None
-        self._work: np.ndarray | None = None  # reused histogram buffer (no per-chunk churn)
+        self._local = threading.local()  # reused histogram buffers (no per-chunk churn)
 
     # --------------------------------------------------------------------------------
-    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
-        """Fold in one chunk: elements ``k0..k0+n-1`` with their operands and stage outputs."""
-        n = len(operands[0])
-        fmt = FORMATS.get(self.fmt)  # None for integer codes: no float classes
-        self.total += n
-        if not self.operand_classes and fmt is not None:
+    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
+            prepared: dict[str, Any] | None = None) -> None:
+        """Fold in one chunk: elements ``k0..k0+n-1`` with their operands and stage outputs.
+
+        ``prepared`` is :meth:`prepare`'s result for this chunk (computed in a worker
+        thread); chunks must be added in sweep order.
+        """
+        p = self.prepare(k0, operands, out) if prepared is None else prepared
+        self.total += p["n"]
+        if not self.operand_classes and p["op_classes"]:
             self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in operands]
-        for acc, ops in zip(self.operand_classes, operands):
-            acc += class_counts(fmt, ops)
+        for acc, c in zip(self.operand_classes, p["op_classes"]):
+            acc += c
+        for col, c in p["res_classes"].items():
+            self.result_classes.setdefault(col, np.zeros(len(CLASS_NAMES), np.int64))
+            self.result_classes[col] += c
+        for rule, c in p["fired"].items():
+            self.fired[rule] = self.fired.get(rule, 0) + c
+        for col, c in p["conformant"].items():
+            self.conformant[col] = self.conformant.get(col, 0) + c
+        for col, (h, cand) in p["errors"].items():
+            self.hist[col] = self.hist.get(col, 0) + h
+            if cand is not None:
+                old = self.worst.get(col)
+                if old is not None:
+                    cand = {f: np.concatenate([old[f], cand[f]]) for f in old}
+                order = np.lexsort((cand["index"], -cand["key"]))[: self.top_k]
+                self.worst[col] = {f: v[order] for f, v in cand.items()}
+        rows = p["nonconformant"]
+        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
+        if rows is not None and have < self.first_n:
+            rows = {f: v[: self.first_n - have] for f, v in rows.items()}
+            self.nonconformant = rows if self.nonconformant is None else {
+                f: np.concatenate([self.nonconformant[f], rows[f]]) for f in rows}
+
+    def prepare(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]
+                ) -> dict[str, Any]:
+        """The chunk's own part of :meth:`add`: counts, histograms, top-k candidates and
+        first non-conformant rows, without changing the summary.
+
+        Why: the runner calls this in its stage threads, so the summary's full-chunk
+        passes run in parallel and only the small in-order merge stays serial. It reads
+        only state that grows monotonically while earlier chunks are merged (the k-th
+        worst key, the count of kept non-conformant rows), so an older snapshot only
+        admits more candidates, which the merge then drops: the result is the same.
+        """
+        fmt = FORMATS.get(self.fmt)  # None for integer codes: no float classes
         rfmt = FORMATS.get(self.result_format)
-        for col in ("model", "gpu"):
-            if col in out and rfmt is not None:
-                acc = self.result_classes.setdefault(col, np.zeros(len(CLASS_NAMES), np.int64))
-                acc += class_counts(rfmt, out[col])
-        for rule, mask in out.get("fired", {}).items():
-            self.fired[rule] = self.fired.get(rule, 0) + int(np.count_nonzero(mask))
-        for col in ("ok_model", "ok_gpu"):
-            if col in out:
-                self.conformant[col] = self.conformant.get(col, 0) + int(np.count_nonzero(out[col]))
-        for col in ERROR_COLUMNS:
-            if col in out:
-                self._add_errors(col, k0, operands, out)
-        self._add_nonconformant(k0, operands, out)
+        return {
+            "n": len(operands[0]),
+            "op_classes": [class_counts(fmt, o) for o in operands] if fmt is not None else [],
+            "res_classes": {col: class_counts(rfmt, out[col]) for col in ("model", "gpu")
+                            if col in out and rfmt is not None},
+            "fired": {rule: int(np.count_nonzero(m)) for rule, m in out.get("fired", {}).items()},
+            "conformant": {col: int(np.count_nonzero(out[col])) for col in ("ok_model", "ok_gpu")
+                           if col in out},
+            "errors": {col: self._prep_errors(col, k0, operands, out) for col in ERROR_COLUMNS
+                       if col in out},
+            "nonconformant": self._prep_nonconformant(k0, operands, out),
+        }
 
     def _row_fields(self, sel: np.ndarray, k0: int, operands, out) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
@@ -160,7 +198,8 @@ class Summary:
                 rows[col] = np.asarray(out[col], dtype=np.float64)[sel]
         return rows
 
-    def _add_errors(self, col: str, k0: int, operands, out) -> None:
+    def _prep_errors(self, col: str, k0: int, operands, out) -> tuple[np.ndarray, Any]:
+        """(histogram, top-k candidate rows or None) of one error column."""
         err = np.asarray(out[col], dtype=np.float64).ravel()
         diff = out.get("gpu_diff") if col == "err_gpu_model" else None
         if diff is not None:  # zero off the differing elements: look at those only
@@ -168,27 +207,26 @@ class Summary:
             sub = err[diff]
             h, t = _hist_key(sub)
             h[0] += n - diff.size
-            self.hist[col] = self.hist.get(col, 0) + h
             if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
-                self._top_k(col, k0, operands, out, t, sub, diff)
-            else:  # fewer nonzero than k: zeros (lowest indices first) fill the top k
-                self._top_k(col, k0, operands, out, np.bitwise_and(err.view(np.uint64), _ABS),
-                            err, None)
-            return
-        if self._work is None or self._work.shape[1] < err.size:
-            self._work = np.empty((2, err.size), np.uint64)
-        h, t = _hist_key(err, self._work)
-        self.hist[col] = self.hist.get(col, 0) + h
-        self._top_k(col, k0, operands, out, t, err, None)
+                return h, self._top_k(col, k0, operands, out, t, sub, diff)
+            # fewer nonzero than k: zeros (lowest indices first) fill the top k
+            t = np.bitwise_and(err.view(np.uint64), _ABS)
+            return h, self._top_k(col, k0, operands, out, t, err, None)
+        work = getattr(self._local, "work", None)  # per thread: prepare runs in several
+        if work is None or work.shape[1] < err.size:
+            work = self._local.work = np.empty((2, err.size), np.uint64)
+        h, t = _hist_key(err, work)
+        return h, self._top_k(col, k0, operands, out, t, err, None)
 
     def _top_k(self, col: str, k0: int, operands, out, t: np.ndarray, err: np.ndarray,
-               where: np.ndarray | None) -> None:
-        """Merge the chunk's largest |err| into the kept top k (ties: lowest index).
+               where: np.ndarray | None) -> dict[str, np.ndarray] | None:
+        """Rows of the chunk's largest |err| that may enter the kept top k (ties: lowest
+        index), or None.
 
         ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``);
         ``where`` maps positions of ``err`` to chunk elements (None: identity).
         """
-        old = self.worst.get(col)
+        old = self.worst.get(col)  # (a snapshot: its k-th key only grows)
         if old is not None and len(old["key"]) >= self.top_k:
             thr = np.float64(old["key"][-1]).view(np.uint64)
             if k0 > int(old["index"].max()):  # in-order chunk: ties lose to older indices
@@ -200,7 +238,7 @@ class Summary:
             pre = np.flatnonzero(t <= _INF)
         k = min(self.top_k, len(pre))
         if k == 0:
-            return
+            return None
         kp = np.abs(err[pre])
         if where is not None:
             pre = where[pre]
@@ -210,26 +248,17 @@ class Summary:
         sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
         cand = self._row_fields(sel, k0, operands, out)
         cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
-        if old is not None:
-            cand = {f: np.concatenate([old[f], cand[f]]) for f in old}
-        order = np.lexsort((cand["index"], -cand["key"]))[: self.top_k]
-        self.worst[col] = {f: v[order] for f, v in cand.items()}
+        return cand
 
-    def _add_nonconformant(self, k0: int, operands, out) -> None:
+    def _prep_nonconformant(self, k0: int, operands, out) -> dict[str, np.ndarray] | None:
         col = "ok_gpu" if "ok_gpu" in out else "ok_model" if "ok_model" in out else None
         if col is None:
-            return
+            return None
         have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
         if have >= self.first_n:
-            return
+            return None
         sel = np.flatnonzero(~np.asarray(out[col], dtype=bool))[: self.first_n - have]
-        rows = self._row_fields(sel, k0, operands, out)
-        if self.nonconformant is None:
-            self.nonconformant = rows
-        else:
-            self.nonconformant = {
-                f: np.concatenate([self.nonconformant[f], rows[f]]) for f in rows
-            }
+        return self._row_fields(sel, k0, operands, out)
 
     # --------------------------------------------------------------------------------
     def max_error(self, col: str) -> float:

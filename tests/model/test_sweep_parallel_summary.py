@@ -1,0 +1,81 @@
+"""Summary.prepare in stage threads + in-order Summary.add merge (runner) against the
+one-thread sweep and against definitions: counts, histograms, worst inputs (ties to the
+lowest index) and first non-conformant rows must not depend on threads or chunking."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fpinspector.model.sweep import Axis, Summary, UnaryDomain
+from fpinspector.model.sweep.runner import run_sweep
+from fpinspector.model.sweep.stages import ModelStage
+
+pytest.importorskip("fpinspector.model.engine")
+
+
+
+class _FakeGpu:
+    """Differs from the model: last-bit flips, NaNs, INFs, and most of one range."""
+
+    def __call__(self, op, *ops, format="f32"):
+        b = ops[0]
+        with np.errstate(all="ignore"):
+            x = b.view(np.float32)
+            g = (np.sqrt(x) if op == "sqrt" else np.float32(1) / x).view(np.uint32).copy()
+        g[b % 97 == 3] ^= np.uint32(1)
+        g[b % 389 == 5] = np.uint32(0x7FC00001)
+        g[b % 1009 == 7] = np.uint32(0x7F800000)
+        g[(b >= 0x40100000) & (b < 0x40101000)] ^= np.uint32(2)
+        return g
+
+
+def _js(res, sort: bool = False) -> str:
+    return json.dumps(res.summary.to_dict(), default=repr, sort_keys=sort)
+
+
+@pytest.mark.parametrize("op", ["sqrt", "rcp"])
+def test_threaded_summary_equals_single_thread_F32_SQRT_RCP(op):
+    """F32-SQRT-RCP, F32-NANOUT, F32-FTZ: 1, 2 and 3 stage threads and different chunk
+    sizes give the same summary as the one-thread sweep (many tied errors: sqrt's 0.5 ULP
+    ties decide by index; top_k 3 and first_n 7 cross chunk borders)."""
+    for start, stop in ((0x3F7FC000, 0x3F804000), (0x400FE000, 0x40102000),
+                        (0x807FE000, 0x80802000)):
+        dom = UnaryDomain(Axis.bit_range("f32", start, stop, stop - start + 1))
+        ref = run_sweep(dom, ModelStage(op, "f32", "d3d11", gpu=_FakeGpu()), result_format="f32",
+                        chunk_size=1 << 12, keep_elements=False, top_k=3, first_n=7,
+                        prefetch=False)
+        for workers, chunk in ((1, 1 << 12), (2, 1 << 12), (3, 3000), (2, 1 << 16)):
+            res = run_sweep(dom, ModelStage(op, "f32", "d3d11", gpu=_FakeGpu()),
+                            result_format="f32", chunk_size=chunk, keep_elements=False, top_k=3,
+                            first_n=7, workers=workers)
+            same = chunk == 1 << 12  # (rules are listed in the order chunks first fire them)
+            assert _js(res, not same) == _js(ref, not same), (workers, chunk)
+            assert res.timings["summary_prepare"] > 0
+
+
+def test_prepare_then_add_equals_definition_top_k_and_first_rows_SWEEP_SUMMARY():
+    """F32-PREC (errors in ULP): the kept worst inputs are the k largest |err| with ties to
+    the lowest index and the first non-conformant rows are the first in order, computed
+    here by sorted() over all elements, with every chunk prepared before any merge (the
+    most stale snapshot a worker can see)."""
+    rng = np.random.default_rng(5)
+    n, chunk = 5000, 640
+    err = rng.choice([0.0, 0.5, 1.0, 3.0, -3.0, np.nan, np.inf], n)
+    ok = rng.random(n) > 0.01
+    ops = (np.arange(n, dtype=np.uint32),)
+    s = Summary("f32", "f32", top_k=6, first_n=9)
+    preps = []
+    for k0 in range(0, n, chunk):
+        sl = slice(k0, k0 + chunk)
+        out = {"err_model": err[sl], "ok_model": ok[sl]}
+        preps.append((k0, (ops[0][sl],), out, s.prepare(k0, (ops[0][sl],), out)))
+    for k0, o, out, p in preps:
+        s.add(k0, o, out, prepared=p)
+    finite = [i for i in range(n) if not np.isnan(err[i])]
+    want = sorted(finite, key=lambda i: (-abs(err[i]), i))[:6]
+    assert s.worst["err_model"]["index"].tolist() == want
+    assert s.nonconformant["index"].tolist() == [i for i in range(n) if not ok[i]][:9]
+    assert s.conformant["ok_model"] == int(ok.sum())
