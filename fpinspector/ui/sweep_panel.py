@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -30,6 +30,7 @@ from ..gpu.sweep_capture import SweepBackend
 from ..model.sweep import COMPARES, parse_domain, run_sweep
 from ..model.sweep.runner import SweepResult
 from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
+from .live_fill import LiveChunks, draw_partial
 from .sweep_backend import PanelSweepBackend, default_domain, parse_fixed
 from .sweep_export import SweepExportMixin
 
@@ -79,6 +80,10 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()
+        self._live: LiveChunks | None = None
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setInterval(100)
+        self._fill_timer.timeout.connect(self._draw_live)
         self.op = QComboBox(editable=True)
         self.op.addItems(self.backend.ops())
         self.op.setCurrentText("mul")
@@ -249,9 +254,15 @@ class SweepPanel(SweepExportMixin, QWidget):
         if not self.use_gpu.isChecked() and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
 
+        # the map fills as chunks finish (LiveChunks needs chunks in order: workers=1)
+        self._live = LiveChunks(COMPARES[self.compare.currentData()][0])
+        self._live_domain, self._live_z = domain, None
+        live_stage = self._live.wrap(stage)
+
         def job(progress, cancel):
-            return run_sweep(domain, stage, result_format=result_format, progress=progress,
-                             cancel=cancel, meta=meta, keep_elements=True, chunk_size=1 << 16)
+            return run_sweep(domain, live_stage, result_format=result_format,
+                             progress=progress, cancel=cancel, meta=meta, keep_elements=True,
+                             chunk_size=1 << 16, workers=1)
 
         self._cancel = threading.Event()
         self._thread = QThread(self)
@@ -266,7 +277,14 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self._thread.start()
+        self._fill_timer.start()
         return True
+
+    def _draw_live(self) -> None:
+        """Draw the chunks finished since the last tick (the map fills while it runs)."""
+        chunks = self._live.take() if self._live is not None else []
+        if chunks:
+            self._live_z = draw_partial(self.map, self._live_domain, self._live_z, chunks)
 
     def cancel_sweep(self) -> None:
         """Ask the running sweep to stop after the chunk in flight."""
@@ -277,8 +295,12 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.setValue(int(1000 * done / max(total, 1)))
+        self.map.info.setText(f"running: {done:,} of {total:,} elements; the map fills as "
+                              "chunks finish (Cancel stops after the chunk in flight)")
 
     def _finish_thread(self) -> None:
+        self._fill_timer.stop()
+        self._live = None
         if self._thread is not None:
             self._thread.quit()
             self._thread.wait()
