@@ -31,14 +31,11 @@ from ..model.sweep import COMPARES, parse_domain, run_sweep
 from ..model.sweep.runner import SweepResult
 from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
 from .live_fill import LiveChunks, draw_partial
-from .sweep_backend import PanelSweepBackend, default_domain, parse_fixed
+from .sweep_backend import PanelSweepBackend, parse_fixed
+from .sweep_controls import FLOAT_FORMATS, SweepControlsMixin
 from .sweep_export import SweepExportMixin
 
 __all__ = ["SweepPanel", "SweepBackend"]
-
-#: Float operand formats a sweep offers (f11/f10 have no arithmetic ops).
-FLOAT_FORMATS = ("f32", "f16", "f64")
-
 
 class _Worker(QObject):
     progress = Signal(int, int)
@@ -60,7 +57,7 @@ class _Worker(QObject):
         self.done.emit(res)
 
 
-class SweepPanel(SweepExportMixin, QWidget):
+class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
     """Controls + error map + histogram for sweeps.
 
     Signals
@@ -165,53 +162,6 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.format.currentTextChanged.connect(self._remember_format)
         self.map.inspect_requested.connect(self.inspect_requested)
         self._pull_arity()
-
-    # -- controls --------------------------------------------------------------------
-    def _arity(self) -> int:
-        try:
-            return int(self.backend.arity(self.op.currentText()))
-        except ValueError:
-            return 2
-
-    def _pull_arity(self) -> None:
-        """Enable B for 2- and 3-operand ops, C for mad; code ops show their code type."""
-        arity = self._arity()
-        self.domain_b.setEnabled(arity >= 2)
-        self.c_value.setEnabled(arity == 3)
-        code = self._code_format()
-        shown = self.format.currentText()
-        if code is not None and shown != code:
-            if shown in FLOAT_FORMATS:
-                self._float_a = self.domain_a.text()
-            self.format.blockSignals(True)
-            self.format.clear()
-            self.format.addItem(code)
-            self.format.blockSignals(False)
-            self.format.setEnabled(False)
-            self.domain_a.setText(default_domain(code))
-        elif code is None and shown not in FLOAT_FORMATS:
-            self.format.blockSignals(True)
-            self.format.clear()
-            self.format.addItems(list(FLOAT_FORMATS))
-            self.format.setCurrentText(self._float_format)
-            self.format.blockSignals(False)
-            self.format.setEnabled(True)
-            self.domain_a.setText(getattr(self, "_float_a", default_domain(self._float_format)))
-
-    def _remember_format(self, fmt: str) -> None:
-        if fmt in FLOAT_FORMATS:
-            self._float_format = fmt
-
-    def _code_format(self) -> str | None:
-        """The integer code type the current op takes (itof: i32), or None for float ops."""
-        of = getattr(self.backend, "operand_format", None)
-        if of is None:
-            return None
-        try:
-            fmt = of(self.op.currentText(), self._float_format)
-        except (ValueError, KeyError):
-            return None
-        return None if fmt in FLOAT_FORMATS else fmt
 
     def _push_compare(self) -> None:
         self.map.set_compare(self.compare.currentData())
