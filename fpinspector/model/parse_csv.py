@@ -9,9 +9,8 @@ from .parse_lex import ParseError, tokenize
 from .parse_values import ParsedValue
 from .parse_walk import _assemble
 
-
 _HEADER_CELL = re.compile(r"[A-Za-z_#][\w .#\[\]()/:-]{0,100}$")
-_INDEX_COLS = {"row", "index", "idx", "vtx", "#", "element", "elem", "offset"}
+_INDEX_COLS = {"row", "index", "idx", "vtx", "#", "element", "elem", "offset", "eid"}
 _NUMBER_WORDS = {"inf", "infinity", "nan", "qnan", "snan", "-inf", "+inf"}
 
 

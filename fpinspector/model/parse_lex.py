@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ParseError", "Token", "tokenize", "TYPE_WORDS", "INT_WIDTHS"]
+__all__ = ["INT_WIDTHS", "TYPE_WORDS", "ParseError", "Token", "tokenize"]
 
 
 class ParseError(ValueError):
@@ -117,13 +117,21 @@ _VS_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{8,16}(?: {2,}|\t)", _FLAGS)
 _VS_WORD = r"(?:[0-9a-f]{2,16}|\?\?)(?![^ \t\n\r])"
 _VS_DATA = re.compile(_VS_WORD + "(?: " + _VS_WORD + ")*", _FLAGS)
 _BAD = re.compile(r"[^\s,;(){}\[\]]{1,40}")
+# Debugger command echoes pasted with their output: "(gdb) x/4xw &a", "(lldb) p f", "x/4xw 0x..".
+_PROMPT = re.compile(r"[ \t]*(?:\((?:gdb|lldb)\)|(?:x|p|print|output)/\d{0,9}[a-z]{0,3}(?=[ \t]))"
+                     r"[^\n]*", _FLAGS)
+# Visual Studio memory window in a float/double display: a 16-digit (x64) address, then two
+# or more decimals only ("0x3f800000  1.5" stays a pattern and a value).
+_VS_FADDR = re.compile(r"[ \t]*0x[0-9a-f]{16}(?: {2,}|\t)", _FLAGS)
+_VS_FLOATS = re.compile(r"(?:[+-]?(?:\d+\.\d*(?:e[+-]?\d+)?|\d\.#[a-z]+\d*|inf|nan)(?: {1,}|\t|$)){2,}"
+                        r"[ \t]*$", _FLAGS)
 
 
 def type_hint(word: str) -> tuple[str, str | int] | None:
     """('float', format) or ('int', width) for a type word such as ``float4``, else None."""
     w = word.lower()
     for prefix in ("directx::", "np.", "numpy.", "std::"):
-        w = w[len(prefix):] if w.startswith(prefix) else w
+        w = w.removeprefix(prefix)
     if w in INT_WIDTHS:
         return ("int", INT_WIDTHS[w])
     m = _TYPE_RE.match(w)
@@ -137,6 +145,9 @@ def type_hint(word: str) -> tuple[str, str | int] | None:
 def _vs_watch_name_end(text: str, pos: int, eol: int) -> int:
     """Visual Studio watch rows are ``Name<TAB>Value<TAB>Type``: skip the name column."""
     line = text[pos:eol]
+    if line[:2] in ("+\t", "-\t"):  # the expand/collapse marker of a watch row
+        line = line[1:]
+        pos += 1
     lead = len(line) - len(line.lstrip(" \t"))
     pos += lead
     line = line[lead:]
@@ -163,10 +174,18 @@ def tokenize(text: str) -> list[Token]:
             line_start = False
             eol = text.find("\n", pos)
             eol = n if eol < 0 else eol
+            m = _PROMPT.match(text, pos, eol)
+            if m:  # a debugger command line: its output follows on the next lines
+                pos = m.end()
+                continue
             m = _VS_ADDR.match(text, pos, eol)
             if m and _VS_DATA.match(text, m.end(), eol):
                 # Visual Studio memory window: address, data, then an ASCII column
                 pos = _vs_memory_row(text, m.end(), eol, toks)
+                continue
+            m = _VS_FADDR.match(text, pos, eol)
+            if m and _VS_FLOATS.match(text, m.end(), eol):  # float display: skip the address
+                pos = m.end()
                 continue
             m = _GDB_ADDR.match(text, pos, eol)
             if m:  # gdb x/ dump: "0xADDR <sym+8>:" then values
