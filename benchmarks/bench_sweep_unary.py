@@ -108,7 +108,8 @@ def report_stages(tm: dict, n: int, total: float, bare: float, op: str, gpu, chu
                  ("GPU wait (CPU blocked on GPU)", tm.get("stage.gpu_wait", 0.0)),
                  ("compare (GPU verdicts, distance)", tm.get("stage.compare", 0.0))]
     rows += [("domain (operand generation)", tm.get("domain", 0.0)),
-             ("summary (histograms, top-k, counts)", tm.get("summary", 0.0))]
+             ("summary prepare (stage threads)", tm.get("summary_prepare", 0.0)),
+             ("summary merge (in order)", tm.get("summary", 0.0))]
     for name, v in rows:
         rate = f"{n / v / 1e6:8.1f} M/s" if v > 0 else "       - M/s"
         print(f"  {name:38s} {v:7.2f} s  {rate}")

@@ -79,3 +79,22 @@ def test_prepare_then_add_equals_definition_top_k_and_first_rows_SWEEP_SUMMARY()
     assert s.worst["err_model"]["index"].tolist() == want
     assert s.nonconformant["index"].tolist() == [i for i in range(n) if not ok[i]][:9]
     assert s.conformant["ok_model"] == int(ok.sum())
+
+
+@pytest.mark.parametrize("op", ["sqrt", "rcp"])
+def test_patched_gpu_summary_equals_full_passes_F32_SQRT_RCP(op):
+    """F32-SQRT-RCP, F32-NANOUT: the summary's reuse of err_model / model classes for
+    err_gpu / gpu (gpu_patched) equals full passes over the GPU columns, on chunks with
+    flipped bits, NaNs, INFs, negatives, denormals and a mostly-different range."""
+    stage = ModelStage(op, "f32", "d3d11", gpu=_FakeGpu())
+    a, b = Summary("f32", "f32", top_k=4, first_n=5), Summary("f32", "f32", top_k=4, first_n=5)
+    patched = 0
+    for k0 in (0x00000000, 0x007FF800, 0x3F800000, 0x400FF800, 0x40100000, 0x7F7FFC00,
+               0x807FFC00, 0xBF800000, 0xFF7FFC00, 0xFFFFFC00):
+        ops = (np.arange(k0, k0 + 1024, dtype=np.uint32),)
+        out = stage(ops)
+        patched += bool(out.get("gpu_patched"))
+        a.add(k0, ops, out)
+        b.add(k0, ops, {k: v for k, v in out.items() if k != "gpu_patched"})
+    assert 3 < patched < 10  # (0x40100000: the whole-chunk verdict path)
+    assert json.dumps(a.to_dict(), default=repr) == json.dumps(b.to_dict(), default=repr)

@@ -28,7 +28,7 @@ DEFAULT_CHUNK = 1 << 18
 #: Domains up to this size keep per-element columns by default (1024 x 1024 maps and more).
 KEEP_LIMIT = 1 << 22
 #: Stage outputs that are not per-element columns (indices into the chunk).
-NOT_ELEMENTS = frozenset({"gpu_diff"})
+NOT_ELEMENTS = frozenset({"gpu_diff", "gpu_patched"})
 
 Stage = Callable[[tuple[np.ndarray, ...]], Mapping[str, Any]]
 Cancel = threading.Event | Callable[[], bool] | None

@@ -171,18 +171,46 @@ class Summary:
         """
         fmt = FORMATS.get(self.fmt)  # None for integer codes: no float classes
         rfmt = FORMATS.get(self.result_format)
+        patched = (out.get("gpu_patched") is True and out.get("gpu_diff") is not None
+                   and all(c in out for c in ("model", "gpu", "err_model", "err_gpu")))
+        res_classes = {col: class_counts(rfmt, out[col]) for col in ("model", "gpu")
+                       if col in out and rfmt is not None and not (patched and col == "gpu")}
+        errors: dict[str, Any] = {}
+        if patched:  # (ModelStage: GPU pattern and error differ from the model's on diff only)
+            diff = out["gpu_diff"]
+            errors["err_model"] = self._prep_errors("err_model", k0, operands, out)
+            errors["err_gpu"] = self._prep_patched(k0, operands, out, diff, errors["err_model"])
+            if rfmt is not None:
+                m, g = np.asarray(out["model"]), np.asarray(out["gpu"])
+                res_classes["gpu"] = (res_classes["model"] - class_counts(rfmt, m[diff])
+                                      + class_counts(rfmt, g[diff]))
+        errors = {col: errors[col][:2] if col in errors else
+                  self._prep_errors(col, k0, operands, out)[:2]
+                  for col in ERROR_COLUMNS if col in out}
         return {
             "n": len(operands[0]),
             "op_classes": [class_counts(fmt, o) for o in operands] if fmt is not None else [],
-            "res_classes": {col: class_counts(rfmt, out[col]) for col in ("model", "gpu")
-                            if col in out and rfmt is not None},
+            "res_classes": res_classes,
             "fired": {rule: int(np.count_nonzero(m)) for rule, m in out.get("fired", {}).items()},
             "conformant": {col: int(np.count_nonzero(out[col])) for col in ("ok_model", "ok_gpu")
                            if col in out},
-            "errors": {col: self._prep_errors(col, k0, operands, out) for col in ERROR_COLUMNS
-                       if col in out},
+            "errors": errors,
             "nonconformant": self._prep_nonconformant(k0, operands, out),
         }
+
+    def _prep_patched(self, k0: int, operands, out, diff: np.ndarray,
+                      model: tuple[np.ndarray, Any, np.ndarray]) -> tuple:
+        """err_gpu's (histogram, candidates) from err_model's: its histogram with the
+        ``diff`` elements moved to their GPU bins, its |err| bits patched on ``diff``."""
+        h_m, _, t_m = model
+        em = np.asarray(out["err_model"], dtype=np.float64).ravel()
+        eg = np.asarray(out["err_gpu"], dtype=np.float64).ravel()
+        sub = eg[diff]
+        h_g, t_sub = _hist_key(sub)
+        h = h_m - _hist_key(em[diff])[0] + h_g
+        t = t_m.copy()
+        t[diff] = t_sub
+        return h, self._top_k("err_gpu", k0, operands, out, t, eg, None), t
 
     def _row_fields(self, sel: np.ndarray, k0: int, operands, out) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
@@ -198,8 +226,8 @@ class Summary:
                 rows[col] = np.asarray(out[col], dtype=np.float64)[sel]
         return rows
 
-    def _prep_errors(self, col: str, k0: int, operands, out) -> tuple[np.ndarray, Any]:
-        """(histogram, top-k candidate rows or None) of one error column."""
+    def _prep_errors(self, col: str, k0: int, operands, out) -> tuple[np.ndarray, Any, Any]:
+        """(histogram, top-k candidate rows or None, |err| bits) of one error column."""
         err = np.asarray(out[col], dtype=np.float64).ravel()
         diff = out.get("gpu_diff") if col == "err_gpu_model" else None
         if diff is not None:  # zero off the differing elements: look at those only
@@ -208,15 +236,15 @@ class Summary:
             h, t = _hist_key(sub)
             h[0] += n - diff.size
             if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
-                return h, self._top_k(col, k0, operands, out, t, sub, diff)
+                return h, self._top_k(col, k0, operands, out, t, sub, diff), t
             # fewer nonzero than k: zeros (lowest indices first) fill the top k
             t = np.bitwise_and(err.view(np.uint64), _ABS)
-            return h, self._top_k(col, k0, operands, out, t, err, None)
+            return h, self._top_k(col, k0, operands, out, t, err, None), t
         work = getattr(self._local, "work", None)  # per thread: prepare runs in several
         if work is None or work.shape[1] < err.size:
             work = self._local.work = np.empty((2, err.size), np.uint64)
         h, t = _hist_key(err, work)
-        return h, self._top_k(col, k0, operands, out, t, err, None)
+        return h, self._top_k(col, k0, operands, out, t, err, None), t
 
     def _top_k(self, col: str, k0: int, operands, out, t: np.ndarray, err: np.ndarray,
                where: np.ndarray | None) -> dict[str, np.ndarray] | None:
