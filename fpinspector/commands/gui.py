@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+from collections.abc import Mapping
 
 NAME = "gui"
 HELP = "open the desktop inspector (the default when no command is given)"
@@ -15,8 +18,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="GPU capture path (default: auto)")
 
 
+def display_problem(env: Mapping[str, str] | None = None, platform: str | None = None
+                    ) -> str | None:
+    """Why a window cannot open here, or None. On Linux without X11/Wayland, Qt aborts the
+    process (SIGABRT, no message we can catch), so check before importing the app."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith("linux") or env.get("QT_QPA_PLATFORM"):
+        return None
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return ("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). "
+            "Run it in a desktop session, or set QT_QPA_PLATFORM=offscreen for a headless run; "
+            "the decode, convert, eval and gpu-report commands need no display")
+
+
 def run(args: argparse.Namespace) -> int:
     """Import Qt only here, so the rest of the CLI works on machines without it."""
+    problem = display_problem()
+    if problem:  # printed here: bare `fpinspector` reaches run() outside cli.main's handler
+        print(f"fpinspector gui: error: {problem}", file=sys.stderr)
+        return 2
     try:
         from ..ui.app import main
     except ImportError as exc:
