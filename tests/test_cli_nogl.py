@@ -26,7 +26,7 @@ def _cli(*argv: str, **env_over: str | None) -> subprocess.CompletedProcess:
             env.pop(k, None)
         else:
             env[k] = v
-    return subprocess.run([sys.executable, "-m", "fpinspector", *argv], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "fpinspector", *argv], cwd=ROOT, env=env, check=False,
                           capture_output=True, text=True, timeout=120)
 
 
