@@ -12,15 +12,23 @@ from .compute_path import ComputePath
 from .conversions import HW_CONVERSIONS, HardwareConversions
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
-from .operands import as_result, operand_words
+from .operands import as_result, check_source, operand_words
 from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
 from .shaders import EMULATE_HALF, KERNELS, find_kernel, pack_pairs, unpack_pairs
 
-__all__ = ["GpuSession", "open_session", "PATHS", "HALF_FLOAT_EXTENSIONS", "CONVERSION_OPS",
-           "TWO_STEP_OPS"]
+__all__ = [
+    "CONVERSION_OPS",
+    "HALF_FLOAT_EXTENSIONS",
+    "PATHS",
+    "TWO_STEP_OPS",
+    "GpuSession",
+    "open_session",
+]
 
 PATHS = ("auto", "compute", "fragment")
 BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
+#: Ops whose operands are signed integers (two's complement words), not bit patterns.
+SIGNED_INPUT_OPS = frozenset({"itof"})
 
 
 def _create_context(backend: str | None) -> moderngl.Context:
@@ -104,6 +112,8 @@ class GpuSession:
         }
 
     def _runner(self, path: str | None) -> Any:
+        if not self._paths:
+            raise ValueError("this GPU session is closed; open a new one with open_session()")
         p = self.path if path in (None, "auto") else path
         if p not in self._paths:
             raise ValueError(f"capture path {p!r} is not available here ({list(self._paths)})")
@@ -176,7 +186,7 @@ class GpuSession:
         runner = self._runner(path)
         if len(operand_bits) != kernel.arity:
             raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
-        words = [operand_words(x, w, op, i)
+        words = [operand_words(x, w, op, i, signed=op in SIGNED_INPUT_OPS)
                  for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
         shaped = np.broadcast_arrays(*words)
         shape = shaped[0].shape
@@ -216,8 +226,7 @@ class GpuSession:
         if (src, dst, path) not in HW_CONVERSIONS:
             raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
                              f"see GpuSession.conversions()")
-        if a.dtype.kind not in "iu":
-            raise ValueError(f"convert: input must be integer bit patterns/codes, got {a.dtype}")
+        check_source(a, src)
         with self.ctx:
             if self._hw is None:
                 self._hw = HardwareConversions(self.ctx)
@@ -247,7 +256,7 @@ class GpuSession:
         if self._owns:
             self.ctx.release()
 
-    def __enter__(self) -> "GpuSession":
+    def __enter__(self) -> GpuSession:
         return self
 
     def __exit__(self, *exc: object) -> None:
