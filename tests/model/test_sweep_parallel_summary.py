@@ -98,3 +98,33 @@ def test_patched_gpu_summary_equals_full_passes_F32_SQRT_RCP(op):
         b.add(k0, ops, {k: v for k, v in out.items() if k != "gpu_patched"})
     assert 3 < patched < 10  # (0x40100000: the whole-chunk verdict path)
     assert json.dumps(a.to_dict(), default=repr) == json.dumps(b.to_dict(), default=repr)
+
+
+def test_histogram_half_ulp_fast_path_against_python_binning_F32_PREC():
+    """F32-PREC (errors binned in ULPs): arrays with every |err| <= 0.5 (the two-bin path)
+    and arrays just beyond it bin exactly as Python's definition: 0 exactly, then
+    (edge[i-1], edge[i]]."""
+    import bisect
+    import math
+
+    from fpinspector.model.sweep import histogram_counts
+    from fpinspector.model.sweep.summary import HIST_EDGES
+
+    def py_bin(e: float) -> int:
+        e = abs(e)
+        if math.isnan(e):
+            return len(HIST_EDGES)
+        if e == 0:
+            return 0
+        if math.isinf(e):
+            return len(HIST_EDGES) - 1
+        return bisect.bisect_left(list(HIST_EDGES[:-1]), e)
+
+    tiny = [0.0, -0.0, 5e-324, -5e-324, 2.0**-1022, 1e-300, 0.25, -0.5, 0.5,
+            np.nextafter(0.5, 0), 0.3]
+    for extra in ([], [np.nextafter(0.5, 1)], [-0.75], [np.inf], [np.nan], [1.0]):
+        e = np.array(tiny * 7 + extra, dtype=np.float64)
+        want = np.zeros(len(HIST_EDGES) + 1, np.int64)
+        for v in e:
+            want[py_bin(float(v))] += 1
+        assert histogram_counts(e).tolist() == want.tolist(), extra

@@ -41,6 +41,7 @@ def hist_labels() -> list[str]:
 
 _INF = np.uint64(0x7FF0000000000000)  # |inf| bits; NaN magnitudes are above
 _ABS = np.uint64(0x7FFFFFFFFFFFFFFF)
+_HALF = np.uint64(0x3FE0000000000000)  # bits of 0.5
 _NBINS = len(HIST_EDGES) + 1
 
 
@@ -65,6 +66,12 @@ def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray
         work = np.empty((2, u.size), np.uint64)
     m, w = work[0, : u.size], work[1, : u.size]
     np.bitwise_and(u, _ABS, out=m)
+    np.greater(m, _HALF, out=w.view(np.bool_)[: u.size])
+    if not w.view(np.bool_)[: u.size].any():  # every |e| <= 0.5 (a correctly rounded model):
+        h = np.zeros(_NBINS, np.int64)        # two bins, no bincount (it holds the GIL)
+        h[0] = np.count_nonzero(np.equal(m, 0, out=w.view(np.bool_)[: u.size]))
+        h[1] = u.size - h[0]
+        return h, m
     np.subtract(m, np.uint64(1), out=w)  # predecessor of |e| (zeros wrap to the top)
     infs = int(np.count_nonzero(w == _INF - np.uint64(1)))
     np.right_shift(w, np.uint64(52), out=w)
