@@ -5,11 +5,12 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..model.describe import describe, display_decimal, shortest_decimal
+from ..model.describe import ValueInfo, describe, display_decimal, shortest_decimal
+from ..model.describe_many import describe_many
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
 
-__all__ = ["gather_text", "input_dict", "short", "SCHEMA_VERSION"]
+__all__ = ["SCHEMA_VERSION", "by_format", "gather_text", "input_dict", "short", "short_many"]
 
 #: Bumped only on incompatible changes to the JSON output (docs/cli-json.md).
 SCHEMA_VERSION = 1
@@ -46,3 +47,22 @@ def shortest_of(bits: int, fmt: str) -> str:
 def display_of(bits: int, fmt: str) -> str:
     """Exact value when short, else shortest round trip: what text output shows."""
     return display_decimal(int(bits), fmt)
+
+
+def short_of(info: ValueInfo) -> dict[str, Any]:
+    """The short readout of a described pattern (see :func:`short`)."""
+    return {"format": info.format, "bits": info.bits, "hex": info.hex,
+            "class": info.class_name, "shortest": info.shortest, "exact": info.exact}
+
+
+def short_many(bits: list[int], fmt: str) -> list[dict[str, Any]]:
+    """:func:`short` for many patterns of one format (one vectorized describe)."""
+    return [short_of(i) for i in describe_many(bits, fmt)]
+
+
+def by_format(values: list[ParsedValue]) -> dict[str, list[int]]:
+    """Indices of the parsed values per format, so each format is handled in one pass."""
+    groups: dict[str, list[int]] = {}
+    for i, v in enumerate(values):
+        groups.setdefault(v.format, []).append(i)
+    return groups

@@ -7,10 +7,12 @@ import argparse
 import json
 from typing import Any
 
+import numpy as np
+
 from ..model.convert import VARIANTS, convert
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, display_of, gather_text, input_dict, short
+from ._readout import SCHEMA_VERSION, by_format, display_of, gather_text, input_dict, short_many
 
 NAME = "convert"
 HELP = "convert values into another format (d3d rules by default, or a vendor variant)"
@@ -30,17 +32,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(docs/cli-json.md)")
 
 
-def _record(v, dst: str, variants: list[str]) -> dict[str, Any]:
-    results = []
-    for name in variants:
-        res = convert(v.bits, v.format, dst, name)
-        r = short(int(res.bits), dst)
-        r["variant"] = name
-        r["rules"] = list(res.rules_at(0))
-        r["explain"] = list(res.explain_at(0))
-        results.append(r)
-    return {"input": input_dict(v), "from": short(v.bits, v.format), "to": dst,
-            "results": results}
+def _records(values: list, dst: str, variants: list[str]) -> list[dict[str, Any]]:
+    """One record per value; one convert call per (source format, variant) over all values."""
+    out: list[dict[str, Any]] = [{} for _ in values]
+    for src, idx in by_format(values).items():
+        bits = [values[i].bits for i in idx]
+        arr = FORMATS[src].as_bits(np.array(bits, dtype=np.uint64))
+        froms = short_many(bits, src)
+        per_variant = []
+        for name in variants:
+            res = convert(arr, src, dst, name)
+            per_variant.append((name, res, short_many(
+                np.asarray(res.bits).reshape(-1).tolist(), dst)))
+        for k, i in enumerate(idx):
+            results = []
+            for name, res, shorts in per_variant:
+                r = dict(shorts[k])
+                r["variant"] = name
+                r["rules"] = list(res.rules_at(k))
+                r["explain"] = list(res.explain_at(k))
+                results.append(r)
+            out[i] = {"input": input_dict(values[i]), "from": froms[k], "to": dst,
+                      "results": results}
+    return out
 
 
 def _text(d: dict[str, Any]) -> str:
@@ -61,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if not values:
         raise ValueError("no values found in the input")
     variants = list(VARIANTS) if args.variant == "all" else [args.variant]
-    records = [_record(v, args.to, variants) for v in values]
+    records = _records(values, args.to, variants)
     if args.json:
         print(json.dumps({"schema": "fpinspector.convert", "version": SCHEMA_VERSION,
                           "values": records}, indent=2))

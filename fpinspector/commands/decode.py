@@ -6,11 +6,13 @@ import argparse
 import json
 from typing import Any
 
+import numpy as np
+
 from ..model.convert import VARIANTS, convert
-from ..model.describe import describe
+from ..model.describe_many import describe_many
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, display_of, gather_text, hex_of, input_dict, shortest_of
+from ._readout import SCHEMA_VERSION, by_format, display_of, gather_text, hex_of, input_dict
 
 NAME = "decode"
 HELP = ("describe values: class, fields, exact decimal, shortest, hex float, neighbours, ULP, "
@@ -31,28 +33,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "(docs/cli-json.md)")
 
 
-def _readings(bits: int, src: str, variant: str) -> dict[str, dict[str, Any]]:
-    """The value converted into every other format (CONV-* rules that fired included)."""
-    out: dict[str, dict[str, Any]] = {}
-    for dst in FORMATS:
-        if dst == src:
-            continue
-        res = convert(bits, src, dst, variant)
-        b = int(res.bits)
-        out[dst] = {"bits": b, "hex": hex_of(b, dst), "shortest": shortest_of(b, dst),
-                    "rules": list(res.rules_at(0))}
+def _records(values: list, variant: str) -> list[dict[str, Any]]:
+    """One record per value; describe and the readings in the other formats run once per
+    (format, target) over all values of that format, not once per value."""
+    out: list[dict[str, Any]] = [{} for _ in values]
+    for src, idx in by_format(values).items():
+        bits = [values[i].bits for i in idx]
+        infos = describe_many(bits, src)
+        arr = FORMATS[src].as_bits(np.array(bits, dtype=np.uint64))
+        readings: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
+        for dst in FORMATS:
+            if dst != src:
+                res = convert(arr, src, dst, variant)
+                rb = np.asarray(res.bits).reshape(-1).tolist()
+                readings[dst] = (res, [{"bits": b, "hex": hex_of(b, dst),
+                                        "shortest": i.shortest}
+                                       for b, i in zip(rb, describe_many(rb, dst))])
+        for k, i in enumerate(idx):
+            d = infos[k].to_dict()
+            d["next_up_hex"] = hex_of(infos[k].next_up, src)
+            d["next_down_hex"] = hex_of(infos[k].next_down, src)
+            d["input"] = input_dict(values[i])
+            d["variant"] = variant
+            d["as"] = {dst: {**rd[k], "rules": list(res.rules_at(k))}
+                       for dst, (res, rd) in readings.items()}
+            out[i] = d
     return out
-
-
-def _record(v, variant: str) -> dict[str, Any]:
-    info = describe(v.bits, v.format)
-    d = info.to_dict()
-    d["next_up_hex"] = hex_of(info.next_up, v.format)
-    d["next_down_hex"] = hex_of(info.next_down, v.format)
-    d["input"] = input_dict(v)
-    d["variant"] = variant
-    d["as"] = _readings(v.bits, v.format, variant)
-    return d
 
 
 def _text(d: dict[str, Any]) -> str:
@@ -85,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     values = parse(gather_text(args.values), args.format, byte_order=args.byte_order)
     if not values:
         raise ValueError("no values found in the input")
-    records = [_record(v, args.variant) for v in values]
+    records = _records(values, args.variant)
     if args.json:
         print(json.dumps({"schema": "fpinspector.decode", "version": SCHEMA_VERSION,
                           "values": records}, indent=2))
