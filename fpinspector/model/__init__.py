@@ -10,11 +10,12 @@ __all__ = ["CLASS_NAMES", "F10", "F11", "F16", "F32", "F64", "FORMATS", "FloatFo
 from .describe import (  # noqa: E402
     ValueInfo, byte_dump, describe, format_limits, to_c_literal, ulp_distance, values_between,
 )
+from .describe_many import describe_many  # noqa: E402
 from .parse import ParsedValue, ParseError, parse  # noqa: E402
 
 __all__ += [
     "ValueInfo", "byte_dump", "describe", "format_limits", "to_c_literal", "ulp_distance",
-    "values_between", "ParsedValue", "ParseError", "parse",
+    "values_between", "ParsedValue", "ParseError", "parse", "describe_many",
 ]
 
 from .engine import OPS, OPTIONS, RULE_SETS, Evaluation, evaluate  # noqa: E402
