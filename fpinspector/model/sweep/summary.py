@@ -13,6 +13,8 @@ import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS
 from .codes import operand_format
+from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
+    _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts)
 
 __all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
            "ERROR_COLUMNS"]
@@ -23,81 +25,6 @@ ERROR_COLUMNS: dict[str, str] = {
     "err_gpu": "GPU vs exact (ULP)",
     "err_model": "model vs exact (ULP)",
 }
-
-#: Upper edges of the |error| bins: 0 exactly, (0, .5], (.5, 1], (1, 2], ... (2^31, max], inf.
-HIST_EDGES = np.array(
-    [0.0, 0.5, 1.0] + [2.0**k for k in range(1, 32)] + [np.finfo(np.float64).max, np.inf]
-)
-
-
-def hist_labels() -> list[str]:
-    """Readable name of each histogram bin (the last one counts NaN errors)."""
-    out = ["0"]
-    for lo, hi in zip(HIST_EDGES[:-3], HIST_EDGES[1:-2]):
-        out.append(f"({lo:g},{hi:g}]")
-    out += [f">{HIST_EDGES[-3]:g}", "inf", "nan"]
-    return out
-
-
-_INF = np.uint64(0x7FF0000000000000)  # |inf| bits; NaN magnitudes are above
-_ABS = np.uint64(0x7FFFFFFFFFFFFFFF)
-_HALF = np.uint64(0x3FE0000000000000)  # bits of 0.5
-_NBINS = len(HIST_EDGES) + 1
-
-
-def histogram_counts(err: np.ndarray) -> np.ndarray:
-    """Counts of |err| per :data:`HIST_EDGES` bin plus a final NaN bin (int64).
-
-    Why the bit trick: the bins are powers of two, so the bin of a positive float is the
-    exponent of its predecessor plus one; integer ops on the float64 bits beat a search.
-    """
-    return _hist_key(np.asarray(err, dtype=np.float64).ravel())[0]
-
-
-def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(bin counts, |e| bits) in four in-place integer passes and one bincount.
-
-    ``m = bits & ~sign`` orders like ``|e|`` (NaNs above ``_INF``), so callers reuse it as
-    the top-k key. ``(m - 1) >> 52`` is the biased exponent of the predecessor of ``|e|``
-    (0..2046 finite, 2046 also for inf, 2047 NaN), and 4095 for zeros, which wrap.
-    """
-    u = e.view(np.uint64)
-    if work is None or work.shape[1] < u.size:
-        work = np.empty((2, u.size), np.uint64)
-    m, w = work[0, : u.size], work[1, : u.size]
-    np.bitwise_and(u, _ABS, out=m)
-    np.greater(m, _HALF, out=w.view(np.bool_)[: u.size])
-    if not w.view(np.bool_)[: u.size].any():  # every |e| <= 0.5 (a correctly rounded model):
-        h = np.zeros(_NBINS, np.int64)        # two bins, no bincount (it holds the GIL)
-        h[0] = np.count_nonzero(np.equal(m, 0, out=w.view(np.bool_)[: u.size]))
-        h[1] = u.size - h[0]
-        return h, m
-    np.subtract(m, np.uint64(1), out=w)  # predecessor of |e| (zeros wrap to the top)
-    infs = int(np.count_nonzero(w == _INF - np.uint64(1)))
-    np.right_shift(w, np.uint64(52), out=w)
-    c = np.bincount(w.view(np.int64), minlength=4096)
-    h = np.zeros(_NBINS, np.int64)
-    h[0] = c[4095]  # zeros
-    h[1] = c[:1022].sum()  # (0, .5]: E <= 1021
-    h[2:34] = c[1022:1054]  # (2^(j-1), 2^j] for j = 0..31: E = 1022 + j
-    h[34] = c[1054:2047].sum() - infs  # (2^31, max]; the predecessor of inf lands here
-    h[35] = infs
-    h[36] = c[2047]  # NaN
-    return h, m
-
-
-def class_counts(fmt, bits: np.ndarray) -> np.ndarray:
-    """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
-    four comparisons on the magnitude, in the patterns' own dtype."""
-    b = np.asarray(bits)
-    mag = b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
-    n = mag.size
-    zero = int(np.count_nonzero(mag == 0))
-    below_normal = int(np.count_nonzero(mag < (1 << fmt.frac_bits)))
-    below_inf = int(np.count_nonzero(mag < fmt.pos_inf))
-    inf = int(np.count_nonzero(mag == fmt.pos_inf))
-    return np.array([zero, below_normal - zero, below_inf - below_normal, inf,
-                     n - below_inf - inf], dtype=np.int64)
 
 
 class Summary:
