@@ -210,3 +210,10 @@ def test_eval_json_keys_are_documented_both_ways_F32_FTZ(capsys):
     good, bad = (json.loads(x) for x in out.splitlines())
     assert set(good) == _doc_keys("## `eval --batch FILE` (JSON lines)")
     assert set(bad) == {"row", "line", "op", "error"}
+
+
+def test_huge_decimal_operand_is_read_at_once_IEEE_RNE(capsys):
+    """'1e999999999' as an operand encodes to +INF at once (it froze the CLI before)."""
+    rc, out, _ = _run(["eval", "add", "1e999999999", "1", "--json"], capsys)
+    d = json.loads(out)
+    assert rc == 0 and d["operands"][0]["bits"] == "0x7F800000"

@@ -81,6 +81,12 @@ def _exact(value: Any) -> Num:
             d = Decimal(str(value).strip())
         except Exception:
             raise ValueError(f"not a number: {value!r}") from None
+        if d.is_finite() and d and abs(d.adjusted()) > 400:
+            # An exact Fraction of 1e999999999 would take forever to build; every format
+            # overflows above 1e400 and rounds to zero / min denormal below 1e-400.
+            raise ValueError(f"{str(value).strip()!r}: decimal exponent {d.adjusted()} is "
+                             "outside -400..400; no format here comes near it (encode gives "
+                             "the overflow or underflow result)")
         return float(d) if not d.is_finite() else Fraction(d)
     raise ValueError(f"expected a number (Fraction, int, float, Decimal, str), got {value!r}")
 

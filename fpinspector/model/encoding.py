@@ -159,6 +159,24 @@ def encode_float64(fmt: FloatFormat, x: np.ndarray, rnd: str = "rne", ovf: str =
     return pat.astype(fmt.dtype)
 
 
+#: Decimal exponents beyond which every format's rounding is already decided: above 10^400
+#: every format overflows (f64 max ~1.8e308), below 10^-400 every nonzero value lies under
+#: half the smallest f64 denormal (~2.5e-324). Such inputs are replaced by a stand-in with
+#: the same rounding (2^1100 or 2^-1200, same sign) instead of building a 10^999999999
+#: Fraction, which would hang (an "1e999999999" operand froze the CLI).
+_DEC_EXP_LIMIT = 400
+_HUGE = Fraction(2) ** 1100
+_TINY = Fraction(1, 2**1200)
+
+
+def _decimal_fraction(d: Decimal) -> Fraction:
+    if d and d.adjusted() > _DEC_EXP_LIMIT:
+        return -_HUGE if d < 0 else _HUGE
+    if d and d.adjusted() < -_DEC_EXP_LIMIT:
+        return -_TINY if d < 0 else _TINY
+    return Fraction(d)
+
+
 def _to_fraction(v: Fraction | Decimal | int | str) -> Fraction | float:
     if isinstance(v, str):
         t = v.strip().lower()
@@ -168,13 +186,15 @@ def _to_fraction(v: Fraction | Decimal | int | str) -> Fraction | float:
             return float("-inf")
         if t in ("nan", "+nan", "-nan"):
             return float("nan")
-        return Fraction(Decimal(t))
+        if len(t) > 100_000:
+            raise ValueError(f"decimal text of {len(t)} characters is too long (limit 100000)")
+        return _decimal_fraction(Decimal(t))
     if isinstance(v, Decimal):
         if v.is_nan():
             return float("nan")
         if v.is_infinite():
             return float("-inf") if v < 0 else float("inf")
-        return Fraction(v)
+        return _decimal_fraction(v)
     return Fraction(v)
 
 
