@@ -182,6 +182,8 @@ def test_gpu_result_for_comparisons_F32_CMPNAN(obs, allowed, capsys):
     (["eval", "add", "1", "1", "--gpu-result", "0x1ffffffff"], "wider than f32"),
     (["eval", "add", "--", "-0x1", "1"], "cannot be negative"),
     (["eval", "add", "1", "1", "--gpu-result", "maybe"], "not a pattern"),
+    (["eval", "to_unorm8", "0x3f000000", "--gpu-result", "300"], "outside unorm8"),
+    (["eval", "ftoi", "0x3f800000", "--gpu-result", "2147483648"], "outside i32"),
 ])
 def test_bad_gpu_result_and_operands_exit_2_F32_PREC(argv, msg, capsys):
     rc, out, err = _run(argv, capsys)

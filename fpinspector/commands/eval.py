@@ -13,6 +13,7 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.formats import FORMATS, get_format
+from ._batch_read import INT_RANGES
 from ._readout import SCHEMA_VERSION
 
 NAME = "eval"
@@ -136,6 +137,9 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
         elif rf in FORMATS and obs > FORMATS[rf].mask:
             raise ValueError(f"--gpu-result {args.gpu_result!r}: wider than {rf} "
                              f"({FORMATS[rf].bits} bits)")
+        elif rf in INT_RANGES and not INT_RANGES[rf][0] <= obs <= INT_RANGES[rf][1]:
+            raise ValueError(f"--gpu-result {args.gpu_result!r}: outside {rf} "
+                             f"({INT_RANGES[rf][0]}..{INT_RANGES[rf][1]})")
         # A comparison has no ULP error: null (docs/cli-json.md).
         err = None if rf == "bool" else _num(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])
         d["gpu_result"] = {**_value(obs, rf),
