@@ -52,8 +52,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(runners[args.command](args) or 0)
+    except BrokenPipeError:  # `fpinspector decode ... | head`: the reader left, not an error
+        _silence_stdout()
+        return 0
     except (ValueError, OSError) as exc:
         print(f"fpinspector {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
