@@ -93,3 +93,20 @@ def test_conversion_ops_through_evaluate_CONV_ITOF_CONV_F16_INSTR(op):
     assert ev.result_format == spec.result
     for i in range(len(CONV_INPUTS[src])):
         assert ev.steps_at(i) and isinstance(ev.rules_at(i), list)
+
+
+def test_unsigned_conversion_exact_is_clamped_f11_clamp():
+    """F11-CLAMP / CONV-UNSIGNED: to_f11 of -1.0 has exact result 0, so an observed 0 is
+    0 ULP off (not 64) and the smallest denormal is 1 ULP off and not allowed."""
+    import numpy as np
+
+    from fpinspector.model import evaluate
+
+    r = evaluate("to_f11", np.uint32(0xBF800000))
+    assert float(r.exact) == 0.0
+    assert float(r.ulp_error(np.uint16(0))) == 0.0 and bool(r.allowed(np.uint16(0)))
+    assert float(r.ulp_error(np.uint16(1))) == 1.0 and not bool(r.allowed(np.uint16(1)))
+    inf = evaluate("to_f11", np.uint32(0xFF800000), options={"neg_inf_to_f11": "inf"})
+    assert float(inf.exact) == float("inf") and int(inf.bits) == 0x7C0
+    pos = evaluate("to_f11", np.uint32(0x3FC00000))  # 1.5: unchanged by the clamp
+    assert float(pos.exact) == 1.5

@@ -89,6 +89,9 @@ def _float_handler(dst_name: str, fixed_src: str | None = None) -> Callable:
         bits = np.asarray(r.bits)
         with np.errstate(invalid="ignore"):
             exact = src.decode(np.asarray(r.src_bits))
+        if not dst.signed:  # CONV-UNSIGNED / F11-CLAMP: below zero the op's exact result is 0
+            keep_inf = opts["neg_inf_to_f11"] == "inf"
+            exact = np.where(exact < 0, np.where(np.isinf(exact) & keep_inf, np.inf, 0.0), exact)
         nan = dst.is_nan(bits)
 
         def allowed(obs: Any) -> np.ndarray:  # CONV-NAN: any NaN stands for NaN
@@ -173,7 +176,7 @@ class ConvEvaluation:
             return f"0x{p:0{(self._fmt.bits + 3) // 4}X} ({v!r})"
 
         lines = [f"{self.op} under {self.rules}",
-                 f"exact input value: {float(np.asarray(self.exact).reshape(-1)[j])!r}",
+                 f"exact result: {float(np.asarray(self.exact).reshape(-1)[j])!r}",
                  f"model result: {show(self.bits)}",
                  f"allowed window: {show(self.lo)} .. {show(self.hi)}"]
         return lines + self.explain_at(j)
