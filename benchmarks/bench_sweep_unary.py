@@ -68,7 +68,7 @@ def bench_f32(op: str, log2n: int, cap, chunk: int, workers: int) -> None:
                   end="\n" if done == total else "", file=sys.stderr, flush=True)
 
     res = run_sweep(dom, stage, result_format="f32", chunk_size=chunk, keep_elements=False,
-                    progress=progress, workers=workers)
+                    progress=progress, workers=max(workers, 1), prefetch=workers > 0)
     total = time.perf_counter() - t0
     fn = NUMPY_REF.get(op, np.sqrt)
     t = time.perf_counter()
@@ -170,9 +170,11 @@ def main() -> int:
     ap.add_argument("--log2n", type=int, default=24, help="f32 patterns = 2^N (32 = all)")
     ap.add_argument("--full", action="store_true", help="all 2^32 f32 patterns")
     ap.add_argument("--chunk", type=int, default=1 << 18)
-    ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight)")
+    ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight); 0: no prefetch, one thread")
     ap.add_argument("--no-gpu", action="store_true")
     ap.add_argument("--skip-f16", action="store_true")
+    ap.add_argument("--gpu-process", action="store_true",
+                    help="GL context in a child process (moderngl holds the GIL per capture)")
     ap.add_argument("--no-malloc-tuning", action="store_true",
                     help="leave glibc malloc at its defaults (page faults every chunk)")
     args = ap.parse_args()
@@ -183,10 +185,10 @@ def main() -> int:
     cap = None
     if not args.no_gpu:
         from fpinspector.gpu import GpuUnavailable
-        from fpinspector.gpu.sweep_capture import GpuCapture
+        from fpinspector.gpu.sweep_capture import GpuCapture, ProcessGpuCapture
 
         try:
-            cap = GpuCapture()
+            cap = ProcessGpuCapture() if args.gpu_process else GpuCapture()
             print(f"GPU: {cap.info['renderer']}")
         except GpuUnavailable as exc:
             print(f"GPU: none ({exc.message})")

@@ -1,0 +1,61 @@
+"""ProcessGpuCapture (GL context in a child process) returns what the in-process capture
+returns, and a sweep with it gives the same summary (F32-SQRT-RCP sweeps with the GPU).
+
+GL is imported lazily inside the tests: tests/model imports without GL."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+
+def _captures():
+    try:
+        from fpinspector.gpu import GpuUnavailable
+        from fpinspector.gpu.sweep_capture import GpuCapture, ProcessGpuCapture
+    except ImportError as exc:  # (no moderngl)
+        pytest.skip(f"no GPU package: {exc}")
+    try:
+        return GpuCapture(), ProcessGpuCapture()
+    except GpuUnavailable as exc:
+        pytest.skip(exc.message)
+
+
+def test_process_capture_equals_in_process_capture_F32_SQRT_RCP():
+    """F32-SQRT-RCP, F32-NANOUT: the same result patterns (dtype, shape, bits) for sqrt,
+    rcp and a binary op over special values, denormals and random patterns; chunks of
+    different sizes (the shared buffer grows); a bad op is a ValueError, not a hang;
+    and a sweep through it gives the in-process sweep's summary."""
+    from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
+
+    local, proc = _captures()
+    try:
+        assert proc.info["renderer"] == local.info["renderer"]
+        rng = np.random.default_rng(3)
+        special = np.array([0, 0x80000000, 1, 0x007FFFFF, 0x00800000, 0x3F800000, 0x7F7FFFFF,
+                            0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0xBF800000],
+                           np.uint32)
+        for n in (12, 1000, 1 << 18, 300000):
+            b = np.concatenate([special, rng.integers(0, 1 << 32, n, dtype=np.uint32)])
+            for op in ("sqrt", "rcp"):
+                want = local(op, b, format="f32")
+                got = proc(op, b, format="f32")
+                assert got.dtype == want.dtype and got.shape == want.shape
+                assert np.array_equal(got, want), (op, n)
+            c = b[::-1].copy()
+            assert np.array_equal(proc("mul", b, c, format="f32"), local("mul", b, c, format="f32"))
+        assert proc.supports("sqrt", "f32") == local.supports("sqrt", "f32")
+        with pytest.raises(ValueError, match="no GPU kernel"):
+            proc("no_such_op", special, format="f32")
+        dom = UnaryDomain(Axis.bit_range("f32", 0x3F7FF000, 0x3F801000, 0x2001))
+        res = [run_sweep(dom, ModelStage("sqrt", "f32", gpu=g), result_format="f32",
+                         chunk_size=1 << 11, keep_elements=False, prefetch=False)
+               for g in (local, proc)]
+        assert (json.dumps(res[0].summary.to_dict(), default=repr)
+                == json.dumps(res[1].summary.to_dict(), default=repr))
+    finally:
+        local.close()
+        proc.close()
+    assert not proc._proc.is_alive()
