@@ -144,3 +144,20 @@ def test_mad_with_fixed_c_and_itof_codes_capture_like_single_calls_F32_FUSED(cap
     ints = codes.axis.patterns()
     assert res2.columns["gpu"].view(np.float32).tolist() == ints.astype(np.float32).tolist()
     assert res2.summary.nonconformant_count() == 0
+
+
+def test_cli_gpu_process_gives_the_same_sweep(cap, tmp_path):
+    """`--gpu-process` (GL context in a child process) captures the same patterns and the
+    same verdicts as the in-process GPU (F32-SQRT-RCP window on llvmpipe's sqrt)."""
+    from fpinspector.cli import main
+    from fpinspector.model.sweep import load_npz
+
+    paths = []
+    for extra in ([], ["--gpu-process", "--workers", "1"]):
+        out = tmp_path / f"sqrt{len(extra)}.npz"
+        assert main(["sweep", "sqrt", "-d", "bits:0x00000000:0x3F900000:20000", "--gpu",
+                     "--out", str(out), "-q"] + extra) == 0
+        paths.append(load_npz(out))
+    a, b = paths
+    assert np.array_equal(a.columns["gpu"], b.columns["gpu"])
+    assert a.summary.to_dict() == b.summary.to_dict()
