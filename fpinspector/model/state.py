@@ -12,9 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterator
 
+import numpy as np
+
 from .formats import FORMATS, get_format
 
-__all__ = ["InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX"]
+__all__ = ["InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX",
+           "operand_kind"]
 
 #: Most operands any op takes (dp4: a0..a3, b0..b3).
 MAX_OPERANDS = 8
@@ -37,7 +40,8 @@ class Snapshot:
     fmt, bits : the inspected value (format name and bit pattern).
     word : a 32-bit word shown reinterpreted (f32, R11G11B10, R9G9B9E5, two f16).
     op, op_format, rule_set : the operation panel's pickers.
-    operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...).
+    operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...); for an integer
+        code format (i32, unorm8, ...) the code's two's-complement pattern of its width.
     options : the AMBIGUOUS switches (RULES.md) set away from their default, as sorted
         ``"name=value"`` strings (a bare ``"name"`` means ``name=True``).
     """
@@ -54,7 +58,7 @@ class Snapshot:
     def validated(self) -> "Snapshot":
         """Return a normalised copy or raise ValueError naming the bad field."""
         fmt = get_format(self.fmt).name
-        op_fmt = get_format(self.op_format).name
+        op_fmt, width, signed = operand_kind(self.op_format)
         bits = _pattern(self.bits, FORMATS[fmt].bits, "bits")
         word = _pattern(self.word, 32, "word")
         if not isinstance(self.op, str) or not _OP_RE.match(self.op):
@@ -66,14 +70,35 @@ class Snapshot:
         ops = tuple(self.operands)
         if len(ops) > MAX_OPERANDS:
             raise ValueError(f"at most {MAX_OPERANDS} operands, got {len(ops)}")
-        width = FORMATS[op_fmt].bits
-        ops = tuple(_pattern(v, width, f"operand {i}") for i, v in enumerate(ops))
+        ops = tuple(_operand(v, width, signed, f"operand {i}") for i, v in enumerate(ops))
         ops = ops + (0,) * (MAX_OPERANDS - len(ops))
         opts = tuple(sorted(set(self.options)))
         for o in opts:
             if not isinstance(o, str) or not _OPTION_RE.match(o):
                 raise ValueError(f"invalid option name {o!r}")
         return Snapshot(fmt, bits, word, self.op, op_fmt, self.rule_set, ops, opts)
+
+
+def operand_kind(name: Any) -> tuple[str, int, bool]:
+    """(name, width, signed) of an op operand format: a float format or an integer code type.
+
+    Why: itof, utof, from_unorm8, ... take integer codes (``sweep.codes.CODE_FORMATS``:
+    i32, u32, unorm8, snorm8, ...), which the state stores as width-bit two's-complement
+    patterns. ``signed`` is True only for signed code types (i32, snorm); raises ValueError
+    naming both kinds for an unknown name.
+    """
+    from .sweep.codes import operand_format  # lazy: the sweep package is not needed otherwise
+
+    f = operand_format(name)
+    return f.name, int(f.bits), bool(f.signed) and f.name not in FORMATS
+
+
+def _operand(value: Any, width: int, signed: bool, what: str) -> int:
+    """A pattern of ``width`` bits; a signed code may also be given as its negative value."""
+    if signed and isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
+            and -(1 << (width - 1)) <= int(value) < 0:
+        return int(value) & ((1 << width) - 1)
+    return _pattern(value, width, what)
 
 
 def _pattern(value: Any, width: int, what: str) -> int:
