@@ -125,6 +125,10 @@ class BitCells(QtWidgets.QWidget):
     def diff_mask(self) -> int:
         return self._diff
 
+    def segments(self) -> list[Segment]:
+        """The labelled bit runs now drawn, top bit first."""
+        return list(self._segments)
+
     def cursor_bit(self) -> int:
         return self._cursor
 

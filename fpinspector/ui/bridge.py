@@ -20,7 +20,7 @@ __all__ = [
     "ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note",
     "describe", "convert_bits", "convert_with_rules", "convert_lazy", "model_call",
     "OpInfo", "OpOutcome", "OptionInfo", "evaluate", "ops", "option_infos", "options_dict",
-    "result_text", "rule_sets",
+    "result_text", "rule_sets", "operand_arrays",
 ]
 
 
@@ -180,5 +180,5 @@ def format_names() -> list[str]:
 # the widgets keep one doorway.
 from .bridge_ops import (  # noqa: E402
     OpInfo, OpOutcome, OptionInfo, evaluate, op_infos as ops, option_infos, options_dict,
-    result_text, rule_sets,
+    operand_arrays, result_text, rule_sets,
 )

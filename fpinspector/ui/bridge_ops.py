@@ -10,7 +10,8 @@ import numpy as np
 from ..model.formats import get_format
 from .bridge import model_call, optional, value_text
 
-__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "option_infos",
+__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "operand_arrays",
+           "option_infos",
            "options_dict", "result_text", "rule_sets"]
 
 
@@ -120,10 +121,9 @@ def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
     info = op_infos().get(op)
     if info is None:
         raise ValueError(f"unknown op {op!r}")
-    f = get_format(fmt)
-    args = [np.asarray([v], dtype=f.dtype) for v in operands[: info.arity]]
+    args, fname = operand_arrays(operands[: info.arity], fmt)
     opts = options_dict(options)
-    ev = fn(op, *args, format=f.name, rules=rules, options=opts)
+    ev = fn(op, *args, format=fname, rules=rules, options=opts)
     first = lambda a: np.asarray(a).reshape(-1)[0]  # noqa: E731
     nan_ok = getattr(ev, "nan_ok", None)
     lo, hi = getattr(ev, "lo", None), getattr(ev, "hi", None)
@@ -139,6 +139,27 @@ def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
         explain=list(ev.explain_at(0)),
         steps=list(ev.steps_at(0)) if hasattr(ev, "steps_at") else [],
     )
+
+
+def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray], str]:
+    """One-element arrays of the state's operand patterns as the engine and GPU take them,
+    and the ``format=`` to pass.
+
+    Why: integer code types (i32, unorm8, snorm8, ...) are stored as width-bit patterns but
+    itof/from_snorm8 take the code values themselves (negative for signed types), and their
+    ``format`` stays the float default f32 (``fpinspector eval itof -1`` does the same).
+    """
+    from ..model.formats import FORMATS  # noqa: PLC0415
+    from ..model.sweep.codes import CODE_FORMATS  # noqa: PLC0415
+
+    if fmt in FORMATS or fmt not in CODE_FORMATS:
+        f = get_format(fmt)
+        return [np.asarray([v], dtype=f.dtype) for v in operands], f.name
+    c = CODE_FORMATS[fmt]
+    vals = [v & c.mask for v in operands]
+    if c.signed:
+        vals = [v - (1 << c.bits) if v >> (c.bits - 1) else v for v in vals]
+    return [np.asarray([v], dtype=c.dtype) for v in vals], "f32"
 
 
 def result_text(fmt: str, bits: int) -> str:

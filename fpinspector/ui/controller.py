@@ -14,6 +14,8 @@ import numpy as np
 from ..model.formats import FORMATS, get_format
 from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
 from . import bridge
+from ..model.sweep.codes import CODE_FORMATS
+from .code_editor import carry_code
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
 
@@ -48,7 +50,7 @@ class Controller:
         self.state.connect(self.on_state)
         w = win
         w.editor.bits_changed.connect(lambda b: self.state.update(bits=b))
-        for ed in (w.editor, *w.ops_view.editors):  # a drag over the bits is one undo step
+        for ed in (w.editor, *w.ops_view.editors, *w.ops_view.code_editors):  # a drag over the bits is one undo step
             ed.edit_started.connect(self.state.begin_undo_group)
             ed.edit_finished.connect(self.state.end_undo_group)
         w.editor.error.connect(self._show_error)
@@ -77,7 +79,7 @@ class Controller:
 
     def push_op_format(self, fmt: str) -> None:
         s = self.state.snapshot
-        if not fmt or fmt == s.op_format or fmt not in FORMATS:
+        if not fmt or fmt == s.op_format or (fmt not in FORMATS and fmt not in CODE_FORMATS):
             return
         ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
         self.state.update(op_format=fmt, operands=ops)
@@ -90,15 +92,7 @@ class Controller:
         if s.op_format in info.formats:
             self.state.update(op=op)
             return
-        fmt = info.formats[0]
-        if fmt not in FORMATS:  # itof, from_unorm8, ...: integer codes, not float patterns
-            msg = (f"{op} takes {fmt} codes; the operand editors hold float patterns, so "
-                   f"sweep it in the Sweep panel or run `fpinspector eval {op}`")
-            self.win.ops_view.show_state(s)  # the picker goes back to the current op
-            self.win.ops_view.error_label.setText(msg)  # the current result stays shown
-            self.win.ops_view.error_label.setVisible(True)
-            self._show_error(msg)
-            return
+        fmt = info.formats[0]  # itof, from_unorm8, ...: an integer code type (code editors)
         ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
         self.state.update(op=op, op_format=fmt, operands=ops)
 
@@ -106,6 +100,8 @@ class Controller:
     def _carry(bits: int, src: str, dst: str) -> int:
         if src == dst:
             return bits
+        if src in CODE_FORMATS or dst in CODE_FORMATS:
+            return carry_code(bits, src, dst)
         try:
             return bridge.convert_bits(bits, src, dst)
         except ValueError:  # no conversion model yet: nearest value (RNE) of the same number
@@ -171,7 +167,8 @@ class Controller:
         if _OP_FIELDS & changed:
             w.ops_view.show_state(s)
             self._evaluate()
-            w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
+            if s.op_format in FORMATS:  # ULP distances are between float patterns
+                w.distance_view.show_pair(s.op_format, s.operands[0], s.operands[1])
         self.sync_undo_actions()
         if self._conv_pending and self.win.gpu is not None:
             self.win.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU row, if it is quick
@@ -218,9 +215,8 @@ class Controller:
             return
         info = bridge.ops().get(s.op)
         arity = info.arity if info else 2
-        self._gpu_req = self.win.gpu.request(s.op, tuple(
-            np.asarray(b, dtype=get_format(s.op_format).dtype) for b in s.operands[:arity]),
-            s.op_format)
+        args, fmt = bridge.operand_arrays(s.operands[:arity], s.op_format)
+        self._gpu_req = self.win.gpu.request(s.op, tuple(a.reshape(()) for a in args), fmt)
 
     def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
         """Ask the GPU for its render-target row; any source goes through f32 (gpu_route).

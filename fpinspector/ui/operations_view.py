@@ -11,6 +11,7 @@ from ..model.state import MAX_OPERANDS, Snapshot
 from . import bridge, palette
 from .bit_cells import BitCells, Segment, format_segments
 from .bit_editor import BitFieldEditor, _blocked
+from .code_editor import CodeEditor
 
 __all__ = ["OperationsView", "operand_names"]
 
@@ -118,7 +119,10 @@ class OperationsView(QtWidgets.QWidget):
         picks.addWidget(self.options_btn)
         picks.addStretch(1)
         self.editors = [BitFieldEditor("f32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
-        for i, ed in enumerate(self.editors):
+        # integer-code ops (itof, from_unorm8, ...): one bit run, hex and integer fields
+        self.code_editors = [CodeEditor("i32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
+        for i, ed in enumerate(self.editors + self.code_editors):
+            i %= MAX_OPERANDS
             ed.bits_changed.connect(lambda bits, i=i: self.operand_edited.emit(i, bits))
         self.model_box = _ResultBox("Model result", "What the rule engine computes for these "
                                     "operands under the chosen rule set.")
@@ -141,12 +145,15 @@ class OperationsView(QtWidgets.QWidget):
         self.fmt_combo.currentTextChanged.connect(self.format_picked)
         self.rules_combo.currentTextChanged.connect(self.rules_picked)
         self._gpu_ok: bool | None = None
+        self._is_code = False
 
     def _build(self, picks: QtWidgets.QLayout) -> None:
         operands = QtWidgets.QVBoxLayout()
         operands.setSpacing(0)
-        for ed in self.editors:
+        for ed, code in zip(self.editors, self.code_editors):
             operands.addWidget(ed)
+            operands.addWidget(code)
+            code.hide()
         results = QtWidgets.QGridLayout()
         results.addWidget(self.model_box, 0, 0)
         results.addWidget(self.gpu_box, 0, 1)
@@ -186,15 +193,24 @@ class OperationsView(QtWidgets.QWidget):
                 box.setCurrentText(chosen.get(name) or self.option_defaults[name])
         arity = info.arity if info else 2
         names = operand_names(snap.op, arity)
-        for i, ed in enumerate(self.editors):
+        is_code = self._is_code = snap.op_format not in FORMATS
+        for i, (flt, code) in enumerate(zip(self.editors, self.code_editors)):
             visible = i < arity
-            ed.setVisible(visible)
+            flt.setVisible(visible and not is_code)
+            code.setVisible(visible and is_code)
             if not visible:
                 continue
-            if ed.fmt.name != snap.op_format:
-                ed.set_format(snap.op_format)
+            ed = code if is_code else flt
+            if is_code and code.fmt_name != snap.op_format:
+                code.set_format(snap.op_format)
+            elif not is_code and flt.fmt.name != snap.op_format:
+                flt.set_format(snap.op_format)
             ed.title.setText(f"<b>{names[i]}</b>")
             ed.set_bits(snap.operands[i])
+
+    def operand_editor(self, index: int) -> BitFieldEditor | CodeEditor:
+        """The editor now shown for operand ``index`` (float pattern or integer code)."""
+        return self.code_editors[index] if self._is_code else self.editors[index]
 
     def show_outcome(self, outcome: bridge.OpOutcome | None, error: str = "") -> None:
         """The model's result, exact value, allowed window and fired rules (or an error)."""

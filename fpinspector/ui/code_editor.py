@@ -1,0 +1,185 @@
+"""Operand editor for integer code types (i32, u32, unorm8, snorm8, ...): one bit run, hex, integer.
+
+itof, utof and the from_unorm/snorm/srgb ops take integer codes, not float patterns, so
+their operands have no sign/exponent/fraction split: one segment of ``bits`` cells (for a
+signed type the top bit labelled as the two's-complement sign), a hex field and an integer
+field (signed for i32/snorm).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from ..model.state import operand_kind
+from .bit_cells import BitCells, Segment
+
+__all__ = ["CodeEditor", "carry_code", "code_segments", "code_value", "parse_code"]
+
+
+def code_segments(fmt: str) -> tuple[int, list[Segment]]:
+    """(width, segments) of a code type: one run, the sign bit apart when it is signed."""
+    name, width, signed = operand_kind(fmt)
+    if signed:
+        return width, [Segment("±", "sign", width - 1, width - 1),
+                       Segment(f"{name} (two's complement)", "frac", width - 2, 0)]
+    return width, [Segment(name, "frac", width - 1, 0)]
+
+
+def code_value(fmt: str, bits: int) -> int:
+    """The integer a width-bit pattern stands for (negative for a signed type's top bit)."""
+    _, width, signed = operand_kind(fmt)
+    bits &= (1 << width) - 1
+    return bits - (1 << width) if signed and bits >> (width - 1) else bits
+
+
+def parse_code(fmt: str, text: str) -> int:
+    """Read a decimal integer or a 0x pattern as the code's pattern; ValueError when it is
+    not an integer or lies outside the type (e.g. 256 for unorm8, -1 for u32)."""
+    name, width, signed = operand_kind(fmt)
+    t = text.strip().replace("_", "").replace(" ", "")
+    low = t.lower()
+    try:
+        if low.startswith("0x"):
+            value = int(low[2:], 16)
+            if value >> width:
+                raise ValueError(f"0x{value:X} is wider than {width} bits")
+            return value
+        value = int(t, 10)
+    except ValueError as exc:
+        if "wider" in str(exc):
+            raise
+        raise ValueError(f"{text.strip()!r} is not an integer or a 0x pattern") from None
+    lo = -(1 << (width - 1)) if signed else 0
+    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+    if not lo <= value <= hi:
+        raise ValueError(f"{value} is outside {name} ({lo}..{hi})")
+    return value & ((1 << width) - 1)
+
+
+def carry_code(bits: int, src: str, dst: str) -> int:
+    """Carry an operand across an op switch that changes between floats and codes.
+
+    Why: picking itof after mul should keep A's number where it can. A float becomes the
+    nearest integer (ties to even) clamped into the code type (NaN gives 0); a code becomes
+    the float pattern of its integer by the format's nearest-even encode.
+    """
+    from ..model.formats import FORMATS, get_format  # noqa: PLC0415
+
+    if src in FORMATS:
+        f = get_format(src)
+        value = float(f.decode(np.asarray(bits, dtype=f.dtype)))
+    else:
+        value = float(code_value(src, bits))
+    if dst in FORMATS:
+        return int(get_format(dst).encode(value))
+    name, width, signed = operand_kind(dst)
+    if math.isnan(value):
+        return 0
+    lo = -(1 << (width - 1)) if signed else 0
+    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
+    code = lo if value < lo else hi if value > hi else int(round(value))
+    return code & ((1 << width) - 1)
+
+
+class CodeEditor(QtWidgets.QWidget):
+    """Edits one integer code; the cells, hex and integer fields stay in sync both ways.
+
+    Signals
+    -------
+    bits_changed(object) : the new pattern (int, ``width`` bits).
+    edit_started(), edit_finished() : around a click-drag over the bit cells.
+    error(str) : a field's text could not be read ("" when cleared).
+    """
+
+    bits_changed = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+    error = QtCore.Signal(str)
+
+    def __init__(self, fmt: str = "i32", title: str = "", parent=None) -> None:
+        super().__init__(parent)
+        self._fmt = operand_kind(fmt)[0]
+        self._bits = -1
+        self.title = QtWidgets.QLabel(f"<b>{title}</b>" if title else "")
+        self.cells = BitCells(*code_segments(self._fmt))
+        self.hex_edit = QtWidgets.QLineEdit()
+        self.hex_edit.setToolTip("The code's pattern in hexadecimal; type one and press Enter.")
+        self.int_edit = QtWidgets.QLineEdit()
+        self.int_edit.setToolTip("The code as an integer (signed for i32/snorm); type a decimal "
+                                 "integer or a 0x pattern and press Enter.")
+        self.error_label = QtWidgets.QLabel("")
+        self.error_label.setStyleSheet("color: #c62828;")
+        row = QtWidgets.QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        self.int_label = QtWidgets.QLabel("integer")
+        for lab, w in ((QtWidgets.QLabel("hex"), self.hex_edit), (self.int_label, self.int_edit)):
+            lab.setBuddy(w)
+            row.addWidget(lab)
+            row.addWidget(w, 2)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(2)
+        lay.addWidget(self.title)
+        lay.addWidget(self.cells)
+        lay.addLayout(row)
+        lay.addWidget(self.error_label)
+        self.error_label.hide()
+        self.cells.bits_changed.connect(self._push)
+        self.cells.edit_started.connect(self.edit_started)
+        self.cells.edit_finished.connect(self.edit_finished)
+        self.hex_edit.editingFinished.connect(lambda: self._push_text(self.hex_edit, "hex"))
+        self.int_edit.editingFinished.connect(lambda: self._push_text(self.int_edit, "integer"))
+        self.set_format(self._fmt)
+
+    @property
+    def fmt_name(self) -> str:
+        return self._fmt
+
+    def bits(self) -> int:
+        return self._bits
+
+    def set_format(self, fmt: str) -> None:
+        """Switch to another code type (the pattern is reset to 0)."""
+        self._fmt, _, signed = operand_kind(fmt)
+        self.cells.set_layout(*code_segments(self._fmt))
+        self.int_label.setText("signed integer" if signed else "integer")
+        self._bits = -1
+        self.set_bits(0)
+
+    def set_bits(self, bits: int) -> None:
+        """Show ``bits`` in every field without emitting (no echo loops)."""
+        bits = int(bits)
+        if bits == self._bits:
+            return
+        self._bits = bits
+        width = operand_kind(self._fmt)[1]
+        self.cells.set_bits(bits)
+        for w, text in ((self.hex_edit, f"0x{bits:0{(width + 3) // 4}X}"),
+                        (self.int_edit, str(code_value(self._fmt, bits)))):
+            w.blockSignals(True)
+            w.setText(text)
+            w.blockSignals(False)
+        self._set_error("")
+
+    def _push(self, bits: int) -> None:
+        self.set_bits(bits)
+        self.bits_changed.emit(int(bits))
+
+    def _push_text(self, edit: QtWidgets.QLineEdit, what: str) -> None:
+        try:
+            value = parse_code(self._fmt, edit.text())
+        except ValueError as exc:
+            return self._set_error(f"{what}: {exc}")
+        if value != self._bits:
+            self._push(value)
+        else:  # same code written another way (0xff for 255): show it the usual way again
+            self._bits = -1
+            self.set_bits(value)
+
+    def _set_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setVisible(bool(message))
+        self.error.emit(message)
