@@ -16,6 +16,7 @@ from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
 from . import bridge
 from ..model.sweep.codes import CODE_FORMATS
 from .code_editor import carry_code
+from .gpu_codes import decode_source, named_deviations
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
 
@@ -44,6 +45,7 @@ class Controller:
         self._gpu_req = 0
         self._conv_req = 0
         self._conv_pending = False
+        self._gpu_decode: tuple[str | None, object] = (None, None)
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
         self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
         self.conv_update_s = 0.0  # perf_counter when the GPU conversion row was last filled
@@ -216,7 +218,11 @@ class Controller:
         info = bridge.ops().get(s.op)
         arity = info.arity if info else 2
         args, fmt = bridge.operand_arrays(s.operands[:arity], s.op_format)
-        self._gpu_req = self.win.gpu.request(s.op, tuple(a.reshape(()) for a in args), fmt)
+        self._gpu_decode = decode_source(s.op, s.op_format), args[0]
+        if self._gpu_decode[0]:  # from_unorm8, ...: the sampler's hardware decode
+            self._gpu_req = self.win.gpu.request_convert(args[0], self._gpu_decode[0], "f32")
+        else:
+            self._gpu_req = self.win.gpu.request(s.op, tuple(a.reshape(()) for a in args), fmt)
 
     def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
         """Ask the GPU for its render-target row; any source goes through f32 (gpu_route).
@@ -281,7 +287,15 @@ class Controller:
             self.win.statusBar().showMessage(str(exc), 8000)
         diff = (bits ^ o.bits) if o is not None else 0
         self.gpu_result = (fmt, bits)
-        self.win.ops_view.show_gpu(fmt, bits, verdict, self.win.status.text(), diff)
+        note = self.win.status.text()
+        src, operand = self._gpu_decode
+        if src:
+            note = f"sampled from an {src} texture (hardware decode); {note}"
+            if diff and o is not None:
+                info = getattr(self.win.gpu, "info", None) or {}
+                ids = named_deviations(str(info.get("renderer", "")), src, operand, bits)
+                note = (f"known deviation {', '.join(ids)}; " if ids else "") + note
+        self.win.ops_view.show_gpu(fmt, bits, verdict, note, diff)
         self.gpu_update_s = time.perf_counter()
 
     def _gpu_failed(self, req: int, message: str) -> None:

@@ -158,17 +158,6 @@ def test_sweep_gpu_error_names_the_session_reason(panel) -> None:
     assert "fake driver: no f16 mul" in panel.map.info.text()
 
 
-def test_operations_code_op_pick_is_explained_not_raised(make_window) -> None:
-    """Bad input: picking itof (i32 codes) in Operations gives a message, state unchanged."""
-    win = make_window()
-    before = win.state.snapshot
-    win.ops_view.op_combo.setCurrentText("itof")  # emits op_picked like a user's pick
-    assert win.state.snapshot == before
-    assert win.ops_view.op_combo.currentText() == before.op
-    assert "i32 codes" in win.ops_view.error_label.text()
-    assert "Sweep panel" in win.statusBar().currentMessage()
-
-
 def test_unary_plot_y_range_fits_the_curve_after_a_map(qtbot, panel) -> None:
     """CONV-UNORM plot: after a 2D map (rows 0..9), a 1D curve's y range is its own data,
     so a curve under 1 ULP is visible (was stuck at the map's 0..rows range)."""

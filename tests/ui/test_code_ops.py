@@ -141,3 +141,34 @@ def test_itof_gpu_column_equal_and_conformant(qtbot, make_window, wait_for) -> N
     assert win.ctl.gpu_result == ("f32", 0xBF800000)
     assert win.ops_view.gpu_conformant() is True
     assert np.uint32(win.ops_view.gpu_box.cells.diff_mask()) == 0
+
+
+@pytest.mark.gpu
+def test_from_unorm8_gpu_decode_is_judged_and_deviation_named(make_window, wait_for) -> None:
+    """CONV-UNORM on llvmpipe: the sampler's decode of code 3 is judged against the correctly
+    rounded 3/255; when it differs (c * (1/255) in f32) it is NOT CONFORMANT and the panel
+    names the deviation whose behaviour gives exactly the GPU's bits."""
+    import fpinspector.gpu as gpu
+
+    try:
+        gpu.open_session().close()
+    except gpu.GpuUnavailable as exc:
+        pytest.skip(exc.message)
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available is not None, 10000)
+    win.ops_view.op_combo.setCurrentText("from_unorm8")
+    win.state.set_operand(0, 3)
+    assert wait_for(lambda: win.ctl.gpu_result is not None, 10000)
+    fmt, got = win.ctl.gpu_result
+    want = _nearest_even_f32(Fraction(3, 255))
+    rcp = _f32_bits(float(np.float32(3) * np.float32(1 / 255)))  # the driver's c * (1/255)
+    assert fmt == "f32" and got in (want, rcp)
+    text = win.ops_view.gpu_box.detail.text()
+    if got == want:
+        assert win.ops_view.gpu_conformant() is True
+    else:
+        assert win.ops_view.gpu_conformant() is False
+        assert "NOT CONFORMANT" in win.ops_view.verdict_label.text()
+        renderer = win.gpu.info.get("renderer", "")
+        if "llvmpipe" in renderer:
+            assert "LLVMPIPE-UNORM8-DECODE-RCP" in text
