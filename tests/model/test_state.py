@@ -97,3 +97,57 @@ def test_undo_group_keeps_events_live_but_undoes_as_one() -> None:
     assert len(seen) == 3
     assert s.undo() and s.bits == start
     assert not s.can_undo()
+
+
+# -- integer code operand types (itof, utof, from_unorm8, ...; CONV-ITOF/UNORM/SNORM) ------
+
+#: (code type, width, signed) from the definitions of the types, not from the code under test.
+CODE_TYPES = [("i32", 32, True), ("u32", 32, False), ("unorm8", 8, False),
+              ("unorm16", 16, False), ("snorm8", 8, True), ("snorm16", 16, True),
+              ("srgb8", 8, False)]
+
+
+@pytest.mark.parametrize("name, width, signed", CODE_TYPES)
+def test_code_op_format_range_and_masking(name: str, width: int, signed: bool) -> None:
+    """CONV-ITOF/CONV-UNORM/CONV-SNORM operands: every width-bit pattern is accepted, one
+    more bit is refused, and a signed type's negative codes store as two's complement."""
+    s = InspectorState()
+    top = (1 << width) - 1
+    s.update(op="itof", op_format=name, operands=[top, 0])
+    assert s.operands[:2] == (top, 0)
+    with pytest.raises(ValueError, match=f"does not fit in {width} bits"):
+        s.set_operand(0, 1 << width)
+    lowest = -(1 << (width - 1))
+    if signed:
+        s.set_operand(0, lowest)
+        assert s.operands[0] == lowest + (1 << width)  # Python int two's complement
+        s.set_operand(1, -1)
+        assert s.operands[1] == top
+        with pytest.raises(ValueError, match=f"does not fit in {width} bits"):
+            s.set_operand(0, lowest - 1)
+    else:
+        with pytest.raises(ValueError, match=f"does not fit in {width} bits"):
+            s.set_operand(0, -1)
+
+
+@pytest.mark.parametrize("name, width, signed", CODE_TYPES)
+def test_code_op_state_round_trips(name: str, width: int, signed: bool) -> None:
+    """A code op's state survives the one-line string and the JSON dict exactly; the dict
+    writes operands as hex of the code width."""
+    s = InspectorState()
+    s.update(op="from_" + name if name not in ("i32", "u32") else "itof", op_format=name,
+             operands=[(1 << width) - 2, 3])
+    snap = s.snapshot
+    assert InspectorState.snapshot_from_string(s.to_string()) == snap
+    d = json.loads(json.dumps(s.to_dict()))
+    assert InspectorState.snapshot_from_dict(d) == snap
+    assert d["operands"][1] == "0x" + "3".rjust((width + 3) // 4, "0")
+
+
+def test_old_float_state_string_still_loads_and_unknown_type_is_refused() -> None:
+    """Files saved before code types (float op formats only) load unchanged."""
+    old = "fpi1;v=f32:3F800000;w=3F800000;op=mul:f16:d3d11;a=1,3C00;o="
+    snap = InspectorState.snapshot_from_string(old)
+    assert (snap.op_format, snap.operands[:2]) == ("f16", (1, 0x3C00))
+    with pytest.raises(ValueError, match="unknown operand format 'i33'"):
+        InspectorState.snapshot_from_string(old.replace(":f16:", ":i33:"))
