@@ -78,6 +78,16 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         win.ops_view.op_combo.setCurrentText("min")
         _show_results(win)
         shot("min-nan.png")
+        # 3b. integer-code ops: itof of -(2^24 + 1) rounds to -2^24 (CONV-ITOF), and
+        # from_unorm8(3): the sampler's c * (1/255) against the correctly rounded 3/255
+        win.ops_view.op_combo.setCurrentText("itof")
+        win.state.set_operand(0, -(2**24 + 1))
+        _show_results(win)
+        shot("op-itof.png")
+        win.ops_view.op_combo.setCurrentText("from_unorm8")
+        win.state.set_operand(0, 3)
+        _show_results(win)
+        shot("op-from-unorm8.png")
         # 4. a 32-bit word read four ways
         win.state.update(word=0x3C00BC00)
         win.docks["word"].raise_()
