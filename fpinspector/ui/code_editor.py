@@ -9,6 +9,7 @@ field (signed for i32/snorm).
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from PySide6 import QtCore, QtWidgets
@@ -16,7 +17,8 @@ from PySide6 import QtCore, QtWidgets
 from ..model.state import operand_kind
 from .bit_cells import BitCells, Segment
 
-__all__ = ["CodeEditor", "carry_code", "code_segments", "code_value", "parse_code"]
+__all__ = ["CodeEditor", "carry_code", "code_segments", "code_value", "parse_code",
+           "parse_codes"]
 
 
 def code_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -57,6 +59,24 @@ def parse_code(fmt: str, text: str) -> int:
     if not lo <= value <= hi:
         raise ValueError(f"{value} is outside {name} ({lo}..{hi})")
     return value & ((1 << width) - 1)
+
+
+_INT_TOKEN = re.compile(r"^(?:[+-]?[0-9][0-9_]*|0[xX][0-9a-fA-F_]+)$")
+
+
+def parse_codes(fmt: str, text: str) -> list[int] | None:
+    """Pasted text as operand codes of ``fmt``, or None when it is not a list of integers.
+
+    Why: with itof picked, "16777217" or "0xFFFFFFFF" are codes; reading them as float
+    values first would round 2^24 + 1 or make a NaN. Tokens split at commas and spaces;
+    an integer outside the type raises ValueError naming it. Float formats give None.
+    """
+    from ..model.formats import FORMATS  # noqa: PLC0415
+
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if fmt in FORMATS or not tokens or not all(_INT_TOKEN.match(t) for t in tokens):
+        return None
+    return [parse_code(fmt, t) for t in tokens]
 
 
 def carry_code(bits: int, src: str, dst: str) -> int:

@@ -15,7 +15,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
 from . import bridge
 from ..model.sweep.codes import CODE_FORMATS
-from .code_editor import carry_code
+from .code_editor import carry_code, parse_codes
 from .gpu_codes import decode_source, named_deviations
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
@@ -122,6 +122,9 @@ class Controller:
                 self.state.restore(InspectorState.snapshot_from_string(text))
                 box.show_result("restored the pasted state")
                 return True
+            codes = parse_codes(self.state.op_format, text)  # itof & co: integer operands
+            if codes is not None:
+                return self._paste_codes(codes)
             items = bridge.parse_values(text)
         except ValueError as exc:
             box.show_error(str(exc))
@@ -141,6 +144,16 @@ class Controller:
         names = "ABCDEFGH"
         where = "the inspector" if len(items) == 1 else "operands " + ", ".join(names[:len(items)])
         box.show_result(f"{len(items)} value(s) into {where}")
+        return True
+
+    def _paste_codes(self, codes: list[int]) -> bool:
+        if len(codes) > MAX_OPERANDS:
+            raise ValueError(f"{len(codes)} codes: the operands take at most {MAX_OPERANDS}")
+        ops = list(self.state.operands)
+        ops[:len(codes)] = codes
+        self.state.update(operands=ops)
+        self.win.paste_box.show_result(
+            f"{len(codes)} {self.state.op_format} code(s) into operands {'ABCDEFGH'[:len(codes)]}")
         return True
 
     # -- pulls (state -> views) -----------------------------------------------------

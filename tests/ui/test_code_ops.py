@@ -172,3 +172,18 @@ def test_from_unorm8_gpu_decode_is_judged_and_deviation_named(make_window, wait_
         renderer = win.gpu.info.get("renderer", "")
         if "llvmpipe" in renderer:
             assert "LLVMPIPE-UNORM8-DECODE-RCP" in text
+
+
+def test_paste_integer_codes_keeps_them_exact(make_window) -> None:
+    """CONV-ITOF: with itof picked, a pasted 16777217 is the code 2^24 + 1 (not f32-rounded
+    first) and the model rounds it to 2^24 (struct oracle); out-of-range codes are refused."""
+    win = make_window()
+    win.ops_view.op_combo.setCurrentText("itof")
+    assert win.ctl.paste("16777217")
+    assert win.state.operands[0] == 2**24 + 1
+    assert win.ctl.outcome.bits == _f32_bits(2.0**24)
+    assert win.ctl.paste("0xFFFFFFFF")
+    assert win.ops_view.operand_editor(0).int_edit.text() == "-1"
+    assert not win.ctl.paste("2147483648")
+    assert win.paste_box.is_error() and "outside i32" in win.paste_box.message.text()
+    assert win.state.operands[0] == 0xFFFFFFFF
