@@ -20,7 +20,7 @@ __all__ = [
     "ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note",
     "describe", "convert_bits", "convert_with_rules", "convert_lazy", "model_call",
     "OpInfo", "OpOutcome", "OptionInfo", "evaluate", "ops", "option_infos", "options_dict",
-    "result_text", "rule_sets", "operand_arrays",
+    "result_text", "rule_sets", "operand_arrays", "d3d_conversions",
 ]
 
 
@@ -174,6 +174,20 @@ def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[i
 
 def format_names() -> list[str]:
     return list(FORMATS)
+
+
+def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
+    """(pattern, fired rules) of the value in every other format by the D3D rules, once
+    per edit for the decode panel and the all-formats panel."""
+
+    out = {}
+    for dst in FORMATS:
+        if dst != fmt:
+            try:
+                out[dst] = convert_with_rules(bits, fmt, dst)
+            except ValueError:
+                continue  # each panel shows its own message for a missing conversion
+    return out
 
 
 # The rule-engine half of the bridge lives in bridge_ops (module size); re-exported here so

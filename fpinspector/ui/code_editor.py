@@ -8,17 +8,14 @@ field (signed for i32/snorm).
 
 from __future__ import annotations
 
-import math
 import re
 
-import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from ..model.state import operand_kind
 from .bit_cells import BitCells, Segment
 
-__all__ = ["CodeEditor", "carry_code", "code_segments", "code_value", "parse_code",
-           "parse_codes"]
+__all__ = ["CodeEditor", "code_segments", "code_value", "parse_code", "parse_codes"]
 
 
 def code_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -45,7 +42,7 @@ def parse_code(fmt: str, text: str) -> int:
     low = t.lower()
     try:
         if low.startswith("0x"):
-            value = int(low[2:], 16)
+            value = int(low, 16)
             if value >> width:
                 raise ValueError(f"0x{value:X} is wider than {width} bits")
             return value
@@ -71,37 +68,12 @@ def parse_codes(fmt: str, text: str) -> list[int] | None:
     values first would round 2^24 + 1 or make a NaN. Tokens split at commas and spaces;
     an integer outside the type raises ValueError naming it. Float formats give None.
     """
-    from ..model.formats import FORMATS  # noqa: PLC0415
+    from ..model.formats import FORMATS
 
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     if fmt in FORMATS or not tokens or not all(_INT_TOKEN.match(t) for t in tokens):
         return None
     return [parse_code(fmt, t) for t in tokens]
-
-
-def carry_code(bits: int, src: str, dst: str) -> int:
-    """Carry an operand across an op switch that changes between floats and codes.
-
-    Why: picking itof after mul should keep A's number where it can. A float becomes the
-    nearest integer (ties to even) clamped into the code type (NaN gives 0); a code becomes
-    the float pattern of its integer by the format's nearest-even encode.
-    """
-    from ..model.formats import FORMATS, get_format  # noqa: PLC0415
-
-    if src in FORMATS:
-        f = get_format(src)
-        value = float(f.decode(np.asarray(bits, dtype=f.dtype)))
-    else:
-        value = float(code_value(src, bits))
-    if dst in FORMATS:
-        return int(get_format(dst).encode(value))
-    name, width, signed = operand_kind(dst)
-    if math.isnan(value):
-        return 0
-    lo = -(1 << (width - 1)) if signed else 0
-    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-    code = lo if value < lo else hi if value > hi else int(round(value))
-    return code & ((1 << width) - 1)
 
 
 class CodeEditor(QtWidgets.QWidget):

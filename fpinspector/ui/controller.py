@@ -13,10 +13,11 @@ import numpy as np
 
 from ..model.formats import FORMATS, get_format
 from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
-from . import bridge
 from ..model.sweep.codes import CODE_FORMATS
-from .code_editor import carry_code, parse_codes
-from .gpu_codes import decode_source, named_deviations
+from . import bridge
+from .carry import carry_operand
+from .code_editor import parse_codes
+from .gpu_codes import decode_note, decode_source
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
 
@@ -98,17 +99,7 @@ class Controller:
         ops = [self._carry(b, s.op_format, fmt) for b in s.operands]
         self.state.update(op=op, op_format=fmt, operands=ops)
 
-    @staticmethod
-    def _carry(bits: int, src: str, dst: str) -> int:
-        if src == dst:
-            return bits
-        if src in CODE_FORMATS or dst in CODE_FORMATS:
-            return carry_code(bits, src, dst)
-        try:
-            return bridge.convert_bits(bits, src, dst)
-        except ValueError:  # no conversion model yet: nearest value (RNE) of the same number
-            f, g = get_format(src), get_format(dst)
-            return int(g.encode(f.decode(np.asarray(bits, dtype=f.dtype))))
+    _carry = staticmethod(carry_operand)
 
     def paste(self, text: str) -> bool:
         """Paste text: a state string restores the view; values fill the inspector and A, B, C."""
@@ -171,7 +162,7 @@ class Controller:
                 w.editor.set_format(s.fmt)
             w.editor.set_bits(s.bits)
             self._send_gpu_conversions(s.fmt, s.bits)  # first: the GPU works while we draw
-            conv = self._d3d_conversions(s.fmt, s.bits)
+            conv = bridge.d3d_conversions(s.fmt, s.bits)
             w.value_panel.show_value(s.fmt, s.bits, conv)
             w.all_formats.show_value(s.fmt, s.bits, conv)
             w.conversions_view.show_value(s.fmt, s.bits)
@@ -196,19 +187,6 @@ class Controller:
             undo.setEnabled(self.state.can_undo())
         if redo is not None:
             redo.setEnabled(self.state.can_redo())
-
-    @staticmethod
-    def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
-        """(pattern, fired rules) of the value in every other format by the D3D rules, once
-        per edit for the decode panel and the all-formats panel."""
-        out = {}
-        for dst in FORMATS:
-            if dst != fmt:
-                try:
-                    out[dst] = bridge.convert_with_rules(bits, fmt, dst)
-                except ValueError:
-                    continue  # each panel shows its own message for a missing conversion
-        return out
 
     def _evaluate(self) -> None:
         s, w = self.state.snapshot, self.win
@@ -301,13 +279,9 @@ class Controller:
         diff = (bits ^ o.bits) if o is not None else 0
         self.gpu_result = (fmt, bits)
         note = self.win.status.text()
-        src, operand = self._gpu_decode
-        if src:
-            note = f"sampled from an {src} texture (hardware decode); {note}"
-            if diff and o is not None:
-                info = getattr(self.win.gpu, "info", None) or {}
-                ids = named_deviations(str(info.get("renderer", "")), src, operand, bits)
-                note = (f"known deviation {', '.join(ids)}; " if ids else "") + note
+        if self._gpu_decode[0]:  # from_unorm8, ...: say how it was taken, name a deviation
+            renderer = str((getattr(self.win.gpu, "info", None) or {}).get("renderer", ""))
+            note = decode_note(renderer, *self._gpu_decode, bits, bool(diff), note)
         self.win.ops_view.show_gpu(fmt, bits, verdict, note, diff)
         self.gpu_update_s = time.perf_counter()
 

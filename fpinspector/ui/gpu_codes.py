@@ -12,7 +12,7 @@ import numpy as np
 
 from ..model.sweep.codes import CODE_FORMATS
 
-__all__ = ["decode_source", "named_deviations"]
+__all__ = ["decode_note", "decode_source", "named_deviations"]
 
 #: The capture path the hardware decode of a texture code goes through.
 DECODE_PATH = "sample"
@@ -31,9 +31,18 @@ def named_deviations(renderer: str, src: str, operand: np.ndarray, got: int) -> 
     Why: a 1-ULP miss of llvmpipe's c * (1/255) is a documented driver behaviour
     (LLVMPIPE-UNORM8-DECODE-RCP), which the panel names instead of a bare NOT CONFORMANT.
     """
-    from ..gpu.judge import classify_conversion  # noqa: PLC0415
+    from ..gpu.judge import classify_conversion
 
     verdicts = classify_conversion(renderer, DECODE_PATH, src, "f32",
                                    np.asarray(operand).reshape(1), np.asarray([got], np.uint32))
     return sorted(k for k, mask in verdicts.items()
                   if k not in ("conformant", "unexplained") and bool(np.asarray(mask).any()))
+
+
+def decode_note(renderer: str, src: str, operand: np.ndarray, got: int, differs: bool,
+                status: str) -> str:
+    """The GPU column's note for a hardware decode: the route, and the known deviation
+    that gives exactly ``got`` when it differs from the model."""
+    note = f"sampled from an {src} texture (hardware decode); {status}"
+    ids = named_deviations(renderer, src, operand, got) if differs else []
+    return (f"known deviation {', '.join(ids)}; " if ids else "") + note

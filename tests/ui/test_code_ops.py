@@ -127,7 +127,7 @@ def test_switching_back_to_a_float_op_restores_float_editors(make_window) -> Non
 @pytest.mark.gpu
 def test_itof_gpu_column_equal_and_conformant(qtbot, make_window, wait_for) -> None:
     """CONV-ITOF on llvmpipe: the GPU's itof(-1) equals the model's and is conformant."""
-    import fpinspector.gpu as gpu
+    from fpinspector import gpu
 
     try:
         gpu.open_session().close()
@@ -148,7 +148,7 @@ def test_from_unorm8_gpu_decode_is_judged_and_deviation_named(make_window, wait_
     """CONV-UNORM on llvmpipe: the sampler's decode of code 3 is judged against the correctly
     rounded 3/255; when it differs (c * (1/255) in f32) it is NOT CONFORMANT and the panel
     names the deviation whose behaviour gives exactly the GPU's bits."""
-    import fpinspector.gpu as gpu
+    from fpinspector import gpu
 
     try:
         gpu.open_session().close()
