@@ -179,7 +179,6 @@ def format_names() -> list[str]:
 def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
     """(pattern, fired rules) of the value in every other format by the D3D rules, once
     per edit for the decode panel and the all-formats panel."""
-
     out = {}
     for dst in FORMATS:
         if dst != fmt:
