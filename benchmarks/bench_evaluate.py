@@ -33,6 +33,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 from fpinspector.model import evaluate  # noqa: E402
+from _timing import best_of  # noqa: E402
 
 _ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 N = int(_ARGS[0]) if _ARGS else 1 << 24
@@ -56,12 +57,7 @@ def _values(rng: np.random.Generator, n: int) -> np.ndarray:
 
 
 def _best(fn) -> float:
-    best = np.inf
-    for _ in range(REPS):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+    return best_of(fn, REPS)
 
 
 def main() -> None:
@@ -113,12 +109,7 @@ def stage() -> None:
 
 
 def _cpu_best(fn) -> float:
-    best = np.inf
-    for _ in range(REPS):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
+    return best_of(fn, REPS, time.process_time)
 
 
 def exhaustive_order() -> None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
 from fpinspector.model.sweep.stages import result_format_of
+from _timing import best_of
 
 NUMPY_REF = {"sqrt": np.sqrt, "rcp": np.reciprocal, "rsq": lambda x: 1 / np.sqrt(x),
              "log": np.log2, "exp": np.exp2, "frc": lambda x: x - np.floor(x),
@@ -130,12 +131,7 @@ def isolated_rates(dom, stage, chunk: int, gpu) -> None:
     summ.add(0, ops, out)  # warm: top-k and work buffers exist, as in a long sweep
 
     def best(fn, reps: int = 5) -> float:
-        t = float("inf")
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            fn()
-            t = min(t, time.perf_counter() - t0)
-        return t
+        return best_of(fn, reps)
 
     rows = [("domain (operand generation)", best(lambda: dom.operands(k0, k0 + chunk))),
             ("summary add", best(lambda: summ.add(k0 + chunk, ops, out)))]
