@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from ..model.describe import ValueInfo, describe, display_decimal, shortest_decimal
 from ..model.describe_many import describe_many
@@ -66,3 +67,14 @@ def by_format(values: list[ParsedValue]) -> dict[str, list[int]]:
     for i, v in enumerate(values):
         groups.setdefault(v.format, []).append(i)
     return groups
+
+
+def emit(schema: str, records: list[dict[str, Any]], as_json: bool,
+         text: Callable[[dict[str, Any]], str]) -> int:
+    """Print the records as the documented JSON document or as text blocks; exit status 0."""
+    if as_json:
+        print(json.dumps({"schema": schema, "version": SCHEMA_VERSION, "values": records},
+                         indent=2))
+    else:
+        print("\n\n".join(text(r) for r in records))
+    return 0

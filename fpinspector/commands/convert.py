@@ -4,7 +4,6 @@ named vendor variant, with the CONV-* rules that fired."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ import numpy as np
 from ..model.convert import VARIANTS, convert
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, by_format, display_of, gather_text, input_dict, short_many
+from ._readout import emit, by_format, display_of, gather_text, input_dict, short_many
 
 NAME = "convert"
 HELP = "convert values into another format (d3d rules by default, or a vendor variant)"
@@ -76,9 +75,4 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("no values found in the input")
     variants = list(VARIANTS) if args.variant == "all" else [args.variant]
     records = _records(values, args.to, variants)
-    if args.json:
-        print(json.dumps({"schema": "fpinspector.convert", "version": SCHEMA_VERSION,
-                          "values": records}, indent=2))
-    else:
-        print("\n\n".join(_text(r) for r in records))
-    return 0
+    return emit("fpinspector.convert", records, args.json, _text)

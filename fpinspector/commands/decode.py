@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import numpy as np
@@ -12,7 +11,7 @@ from ..model.convert import VARIANTS, convert
 from ..model.describe_many import describe_many
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import SCHEMA_VERSION, by_format, display_of, gather_text, hex_of, input_dict
+from ._readout import emit, by_format, display_of, gather_text, hex_of, input_dict
 
 NAME = "decode"
 HELP = ("describe values: class, fields, exact decimal, shortest, hex float, neighbours, ULP, "
@@ -92,9 +91,4 @@ def run(args: argparse.Namespace) -> int:
     if not values:
         raise ValueError("no values found in the input")
     records = _records(values, args.variant)
-    if args.json:
-        print(json.dumps({"schema": "fpinspector.decode", "version": SCHEMA_VERSION,
-                          "values": records}, indent=2))
-    else:
-        print("\n\n".join(_text(r) for r in records))
-    return 0
+    return emit("fpinspector.decode", records, args.json, _text)
