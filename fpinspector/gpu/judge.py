@@ -93,12 +93,18 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
         else:
             alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
             hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
-        hit = rest & hit
-        if hit.any():
-            out[dev.id] = hit
-            rest = rest & ~hit
+        rest = _claim(out, dev.id, rest, hit)
     out["unexplained"] = rest
     return out
+
+
+def _claim(out: dict, dev_id: str, rest: np.ndarray, hit: np.ndarray) -> np.ndarray:
+    """Credit the still-unexplained elements that ``hit`` matches to ``dev_id``; return the rest."""
+    hit = rest & hit
+    if hit.any():
+        out[dev_id] = hit
+        return rest & ~hit
+    return rest
 
 
 def _conv_model(src: str, dst: str, codes: np.ndarray):
@@ -167,9 +173,6 @@ def classify_conversion(renderer: str, path: str, src: str, dst: str, codes: np.
         else:
             alt = _conv_alternative(dev.behaviour, codes, model)
             hit = np.asarray(got) == alt
-        hit = rest & hit
-        if hit.any():
-            out[dev.id] = hit
-            rest = rest & ~hit
+        rest = _claim(out, dev.id, rest, hit)
     out["unexplained"] = rest
     return out
