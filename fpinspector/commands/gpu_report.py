@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from ._gpu_args import add_device_arguments, open_cli_session
+
 NAME = "gpu-report"
 HELP = "probe the local GPU (moderngl; llvmpipe counts) against the D3D rules and print a report"
 
@@ -17,6 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--path", choices=("all", "compute", "fragment"), default="all",
                    help="capture path(s) to probe (default: every path the GPU has)")
     p.add_argument("--seed", type=int, default=2024, help="random seed for the ULP sample")
+    add_device_arguments(p)
 
 
 def _yes(v: bool) -> str:
@@ -63,13 +66,13 @@ def _text(rep) -> str:  # noqa: ANN001 - GpuReport
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..gpu import GpuUnavailable, open_session
+    from ..gpu import GpuUnavailable
     from ..gpu.report import build_report
 
     if args.samples < 1:
         raise ValueError(f"--samples must be positive, got {args.samples}")
     try:
-        session = open_session()
+        session = open_cli_session(args)
     except GpuUnavailable as exc:
         print(f"fpinspector gpu-report: error: {exc.message}", file=sys.stderr)
         return 3

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GpuUnavailable", "ShaderError"]
+__all__ = ["DeviceUnavailable", "DriverSwitchNeeded", "GpuUnavailable", "ShaderError"]
 
 
 class GpuUnavailable(Exception):
@@ -14,6 +14,17 @@ class GpuUnavailable(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class DeviceUnavailable(GpuUnavailable):
+    """The device or driver that was asked for (``--device N`` / ``--driver NAME``) cannot
+    be opened: no such device, a driver that does not start, or one this process cannot
+    switch to. A user error (the CLI exits 2), unlike "no GL at all"."""
+
+
+class DriverSwitchNeeded(DeviceUnavailable):
+    """The driver asked for differs from the one this process already runs on that device
+    (Mesa keeps a display's first driver): it can be had in a child process."""
 
 
 class ShaderError(Exception):

@@ -9,12 +9,14 @@ import moderngl
 import numpy as np
 
 from .compute_path import ComputePath
+from .context import create_context
 from .conversions import HW_CONVERSIONS, HardwareConversions
+from .devices import DeviceChoice
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
 from .operands import as_result, check_source, operand_words
 from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
-from .shaders import EMULATE_HALF, KERNELS, find_kernel, pack_pairs, unpack_pairs
+from .shaders import EMULATE_HALF, KERNELS, Kernel, find_kernel, pack_pairs, unpack_pairs
 
 __all__ = [
     "CONVERSION_OPS",
@@ -29,27 +31,6 @@ PATHS = ("auto", "compute", "fragment")
 BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
 #: Ops whose operands are signed integers (two's complement words), not bit patterns.
 SIGNED_INPUT_OPS = frozenset({"itof"})
-
-
-def _create_context(backend: str | None) -> moderngl.Context:
-    """Headless context: EGL first (Linux), then the platform default; GL 4.3, then 3.3."""
-    attempts: list[tuple[str | None, int]] = []
-    backends = [backend] if backend else ["egl", None]
-    for b in backends:
-        attempts += [(b, 430), (b, 330)]
-    errors = []
-    for b, req in attempts:
-        kwargs: dict[str, Any] = {"standalone": True, "require": req}
-        if b:
-            kwargs["backend"] = b
-        try:
-            return moderngl.create_context(**kwargs)
-        except Exception as exc:  # moderngl/glcontext raise several types
-            errors.append(f"{b or 'default'} GL {req // 100}.{req % 100 // 10}: {exc}")
-    raise GpuUnavailable(
-        "No usable OpenGL context (GPU capture needs GL 3.3 or later; on Linux without a GPU "
-        "install Mesa's EGL/llvmpipe packages). Tried: " + "; ".join(errors)
-    )
 
 
 class GpuSession:
@@ -69,10 +50,13 @@ class GpuSession:
     """
 
     def __init__(self, ctx: moderngl.Context, path: str = "auto", owns_context: bool = True,
-                 chunk: int | None = None, *, emulate_half: bool = False) -> None:
+                 chunk: int | None = None, *, emulate_half: bool = False,
+                 origin: dict[str, Any] | None = None) -> None:
         if path not in PATHS:
             raise ValueError(f"path must be one of {PATHS}, got {path!r}")
         self.ctx = ctx
+        #: where the context came from: backend, device index, driver (see context.py)
+        self.origin = {"backend": "external", "device": None, "driver": "", **(origin or {})}
         self._owns = owns_context
         self._gl_error_at_open = ctx.error  # clears any error left by context creation
         kw = {"chunk": chunk} if chunk else {}
@@ -109,6 +93,10 @@ class GpuSession:
             "max_texture_size": self.ctx.info.get("GL_MAX_TEXTURE_SIZE"),
             "max_compute_work_group_count": self.ctx.info.get("GL_MAX_COMPUTE_WORK_GROUP_COUNT"),
             "extensions": len(ext),
+            "backend": self.origin["backend"],
+            "device": self.origin["device"],
+            "driver": self.origin["driver"],
+            "process": "in-process",
         }
 
     def _runner(self, path: str | None) -> Any:
@@ -205,6 +193,24 @@ class GpuSession:
             return unpack_pairs(out, n, kernel.out_kind).reshape(shape)
         return as_result(out, kernel.out_kind).reshape(shape)
 
+    def run_kernel(self, kernel: Kernel, *words: np.ndarray, path: str | None = None
+                   ) -> np.ndarray:
+        """Run ``kernel`` on flat raw operand words (uint32, or uint64 for 64-bit kinds) and
+        return the raw result words (uint32 / uint64), untouched by any dtype conversion.
+
+        Why: the capture-fidelity check (:mod:`.fidelity`) needs kernels that are no op of
+        the rule engine (a pure integer pass-through).
+        """
+        runner = self._runner(path)
+        flat = [np.ascontiguousarray(w).reshape(-1) for w in words]
+        out = np.empty(flat[0].shape[0] if flat else 0,
+                       np.uint64 if kernel.wide_out else np.uint32)
+        with self.ctx:
+            if out.size:
+                runner.run(kernel, flat, out)
+            self._check_gl(kernel.op)
+        return out
+
     def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
         """Convert through the fixed-function hardware (render targets / texture sampling).
 
@@ -264,27 +270,37 @@ class GpuSession:
 
 
 def open_session(path: str = "auto", *, backend: str | None = None,
-                 chunk: int | None = None) -> GpuSession:
-    """Open a headless GL context and wrap it in a :class:`GpuSession`.
+                 chunk: int | None = None, device: int | None = None,
+                 driver: str | None = None) -> GpuSession:
+    """Open a headless GL context in this process and wrap it in a :class:`GpuSession`.
 
     Parameters
     ----------
     path : {"auto", "compute", "fragment"}
         Capture path; "compute" needs GL 4.3.
     backend : str, optional
-        glcontext backend ("egl", "x11", ...); default EGL then the platform default, or
-        the ``FPINSPECTOR_GL_BACKEND`` environment variable.
+        glcontext backend ("egl", "x11", ...); default EGL then the platform default (WGL,
+        CGL, GLX), or the ``FPINSPECTOR_GL_BACKEND`` environment variable.
+    device : int, optional
+        EGL device index (``fpinspector gpu-devices``); default: the default device.
+    driver : str, optional
+        Mesa software driver ("llvmpipe", "softpipe") for Mesa's software device. Mesa
+        keeps the first driver of a device for the whole process; :func:`open_device`
+        opens another one in a child process instead.
 
     Raises
     ------
+    DeviceUnavailable
+        The chosen device or driver cannot be opened here (a subclass of GpuUnavailable).
     GpuUnavailable
         No usable GL (message says what was tried), or the path is not supported.
     """
     if path not in PATHS:
         raise ValueError(f"path must be one of {PATHS}, got {path!r}")
-    ctx = _create_context(backend or os.environ.get(BACKEND_ENV) or None)
+    choice = DeviceChoice(device, driver, backend or os.environ.get(BACKEND_ENV) or None)
+    ctx, origin = create_context(choice)
     try:
-        return GpuSession(ctx, path=path, chunk=chunk)
+        return GpuSession(ctx, path=path, chunk=chunk, origin=origin)
     except GpuUnavailable:
         ctx.release()
         raise

@@ -15,10 +15,13 @@ from typing import Any
 import numpy as np
 
 from ..model.sweep.stages import ModelStage, engine, engine_format, op_arity, result_format_of
+from .child_session import open_device
+from .devices import DeviceChoice, selected_device
 from .errors import GpuUnavailable
-from .session import GpuSession, open_session
+from .session import GpuSession
 
-__all__ = ["GpuCapture", "ProcessGpuCapture", "make_stage", "gpu_only_stage", "SweepBackend"]
+__all__ = ["GpuCapture", "ProcessGpuCapture", "make_stage", "gpu_only_stage", "SweepBackend",
+           "device_meta", "readback_seconds"]
 
 
 class GpuCapture:
@@ -27,7 +30,12 @@ class GpuCapture:
     Parameters
     ----------
     path : {"auto", "compute", "fragment"}
-        Capture path passed to :func:`fpinspector.gpu.open_session`.
+        Capture path passed to :func:`fpinspector.gpu.open_device`.
+    device : DeviceChoice, optional
+        Device and driver (default: the process-wide :func:`devices.selected_device`).
+    process : bool, optional
+        True: the GL context lives in a child process; None: only when Mesa cannot give
+        this process that driver (see :func:`fpinspector.gpu.open_device`).
 
     Raises
     ------
@@ -35,22 +43,29 @@ class GpuCapture:
         When no usable GL context can be created (raised here, from the constructor).
     """
 
-    def __init__(self, path: str = "auto") -> None:
+    def __init__(self, path: str = "auto", device: DeviceChoice | None = None,
+                 process: bool | None = None) -> None:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-capture")
         self.timings: dict[str, float] = {}
         try:
-            self.session: GpuSession = self._pool.submit(open_session, path).result()
+            self.session: Any = self._pool.submit(open_device, device, path,
+                                                  process=process).result()
         except BaseException:
             self._pool.shutdown(wait=False)
             raise
+        self._info = dict(self.session.info)
 
     @property
     def info(self) -> dict[str, Any]:
-        return self._pool.submit(lambda: self.session.info).result()
+        return self._info
 
     def supports(self, op: str, format: str = "f32") -> bool:
         """Whether the GPU can capture ``op`` on ``format`` operands."""
         return bool(self._pool.submit(self.session.supports, op, format).result())
+
+    def unsupported_reason(self, op: str, format: str = "f32") -> str | None:
+        """Why the GPU cannot capture ``op`` on ``format`` (None when it can)."""
+        return self._pool.submit(self.session.unsupported_reason, op, format).result()
 
     def _capture(self, op: str, operands: tuple[np.ndarray, ...], format: str) -> np.ndarray:
         t = time.perf_counter()
@@ -71,20 +86,11 @@ class GpuCapture:
         Why: a capture is upload + dispatch + read-back in one call; timing a plain
         buffer read of the same size splits the read-back share out of it.
         """
-        def measure() -> float:
-            ctx = self.session.ctx
-            with ctx:
-                buf = ctx.buffer(reserve=n * itemsize)
-                dst = np.empty(n * itemsize, np.uint8)
-                best = float("inf")
-                for _ in range(repeats):
-                    t = time.perf_counter()
-                    buf.read_into(dst)
-                    best = min(best, time.perf_counter() - t)
-                buf.release()
-            return best
-
-        return float(self._pool.submit(measure).result())
+        if hasattr(self.session, "readback_seconds"):  # a child session times it there
+            return float(self._pool.submit(self.session.readback_seconds, n, itemsize,
+                                           repeats).result())
+        return float(self._pool.submit(readback_seconds, self.session, n, itemsize,
+                                       repeats).result())
 
     def close(self) -> None:
         """Release the GL context (on its own thread) and stop the worker."""
@@ -98,6 +104,29 @@ class GpuCapture:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def readback_seconds(session: GpuSession, n: int, itemsize: int = 4, repeats: int = 3) -> float:
+    """Best of ``repeats`` reads of ``n`` words from a GPU buffer of ``session``."""
+    ctx = session.ctx
+    with ctx:
+        buf = ctx.buffer(reserve=n * itemsize)
+        dst = np.empty(n * itemsize, np.uint8)
+        best = float("inf")
+        for _ in range(repeats):
+            t = time.perf_counter()
+            buf.read_into(dst)
+            best = min(best, time.perf_counter() - t)
+        buf.release()
+    return best
+
+
+def device_meta(info: dict[str, Any]) -> dict[str, Any]:
+    """What a sweep records about the GPU that produced it: renderer and device in words."""
+    dev = info.get("device")
+    where = "default device" if dev is None else f"device {dev}"
+    return {"renderer": info.get("renderer", ""),
+            "device": f"{info.get('renderer', '?')} ({where}, {info.get('backend', '?')})"}
 
 
 def make_stage(op: str, fmt: str, rules: str = "d3d11", *, gpu: GpuCapture | None = None,
@@ -133,6 +162,21 @@ class SweepBackend:
     def __init__(self, path: str = "auto") -> None:
         self._path = path
         self._gpu: GpuCapture | None = None
+        self._device: DeviceChoice | None = None
+
+    def capture(self) -> GpuCapture:
+        """The GPU capture on the process-wide selected device, reopened when the selection
+        changed since it was opened (the app's GPU menu); ValueError when it cannot open."""
+        choice = selected_device()
+        if self._gpu is not None and self._device != choice:
+            self.close()
+        if self._gpu is None:
+            try:
+                self._gpu = GpuCapture(self._path, choice)
+            except GpuUnavailable as exc:
+                raise ValueError(exc.message) from None
+            self._device = choice
+        return self._gpu
 
     def ops(self) -> list[str]:
         """Ops a map can show (one or two operands)."""
@@ -147,14 +191,9 @@ class SweepBackend:
     def make(self, op: str, fmt: str, rules: str, gpu: bool) -> tuple[Any, str, dict[str, Any]]:
         """(stage, result format, extra metadata); ValueError when it cannot be done."""
         meta: dict[str, Any] = {}
-        if gpu and self._gpu is None:
-            try:
-                self._gpu = GpuCapture(self._path)
-            except GpuUnavailable as exc:
-                raise ValueError(exc.message) from None
-        cap = self._gpu if gpu else None
+        cap = self.capture() if gpu else None
         if cap is not None:
-            meta["renderer"] = cap.info["renderer"]
+            meta.update(device_meta(cap.info))
         return make_stage(op, fmt, rules, gpu=cap), result_format_of(op, fmt, rules), meta
 
     def close(self) -> None:
@@ -164,147 +203,20 @@ class SweepBackend:
 
 
 class ProcessGpuCapture(GpuCapture):
-    """:class:`GpuCapture` whose GL context lives in a child process.
+    """:class:`GpuCapture` whose GL context lives in a child process (:class:`ChildSession`).
 
     Why: moderngl holds the GIL for a whole capture (llvmpipe runs the shader inside the
     call), so in-process the CPU model and the GPU take turns; a 2^32 f32 sweep spends
     ~15 s of its wall time with every Python thread blocked. In a child process the GPU
-    computes a chunk while the model evaluates it. Operands and results travel as raw
-    bytes over a pipe (~1 MiB per 2^18-element chunk each way); the results are the same
-    patterns the in-process capture returns (the same session code runs them).
+    computes a chunk while the model evaluates it. Operands and results travel through
+    shared memory; the results are the patterns the in-process capture returns (the same
+    session code runs them).
     """
 
-    def __init__(self, path: str = "auto") -> None:
-        import multiprocessing as mp  # noqa: PLC0415
-
-        ctx = mp.get_context("spawn")  # no fork of a process with threads / GL state
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_child_main, args=(child, path), daemon=True,
-                                 name="fpinspector-gpu")
-        self._proc.start()
-        child.close()
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-pipe")
-        self._shm: Any = None
-        self.timings = {}
-        try:
-            self._info = self._call("info")
-        except (EOFError, OSError) as exc:
-            self.close()
-            raise GpuUnavailable(f"the GPU process did not start ({exc})") from None
-        except BaseException:
-            self.close()
-            raise
-
-    def _call(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = ()) -> Any:
-        """One request / reply (on the pipe thread only: replies come back in order).
-        Operands and the result go through one shared-memory block (no pipe copies)."""
-        arrays = tuple(np.ascontiguousarray(a) for a in arrays)
-        specs, off = [], 0
-        for a in arrays:
-            specs.append((a.dtype.str, a.shape, off))
-            off += -(-a.nbytes // 64) * 64
-        need = max(off, 8 * sum(a.size for a in arrays[:1]) + 64)  # room for the result
-        if self._shm is None or self._shm.size < need:
-            from multiprocessing import shared_memory  # noqa: PLC0415
-
-            if self._shm is not None:
-                self._shm.close()
-                self._shm.unlink()
-            self._shm = shared_memory.SharedMemory(create=True, size=max(need, 1 << 20))
-        buf = self._shm.buf
-        for a, (_, _, o) in zip(arrays, specs):
-            np.frombuffer(buf, np.uint8, a.nbytes, o)[:] = a.view(np.uint8).reshape(-1)
-        self._conn.send((cmd, args, specs, self._shm.name))
-        kind, payload = self._conn.recv()
-        if kind == "array":
-            dtype, shape = payload
-            n = int(np.prod(shape, dtype=np.int64))
-            return np.frombuffer(buf, dtype, n).reshape(shape).copy()
-        if kind == "unavailable":
-            raise GpuUnavailable(payload)
-        if kind == "error":
-            raise ValueError(payload)
-        return payload
+    def __init__(self, path: str = "auto", device: DeviceChoice | None = None) -> None:
+        super().__init__(path, device, process=True)
 
     @property
-    def info(self) -> dict[str, Any]:
-        return self._info
-
-    def supports(self, op: str, format: str = "f32") -> bool:
-        return bool(self._pool.submit(self._call, "supports", op, format).result())
-
-    def _capture(self, op: str, operands: tuple[np.ndarray, ...], format: str) -> np.ndarray:
-        t = time.perf_counter()
-        out = self._call("capture", op, format, arrays=operands)
-        self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
-        return out
-
-    def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
-        return float(self._pool.submit(self._call, "readback", n, itemsize, repeats).result())
-
-    def close(self) -> None:
-        """Stop the child process (its GL context goes with it) and the pipe thread."""
-        try:
-            if self._proc.is_alive():
-                self._pool.submit(self._conn.send, ("close", (), [], "")).result(timeout=10)
-                self._proc.join(timeout=10)
-        except Exception:  # noqa: BLE001 - closing: the child may already be gone
-            pass
-        finally:
-            if self._proc.is_alive():
-                self._proc.terminate()
-            self._pool.shutdown(wait=True)
-            self._conn.close()
-            if self._shm is not None:
-                self._shm.close()
-                self._shm.unlink()
-                self._shm = None
-
-
-def _child_main(conn: Any, path: str) -> None:
-    """The GPU process: opens the session, then answers requests until "close"."""
-    from multiprocessing import shared_memory  # noqa: PLC0415
-
-    try:
-        cap = GpuCapture(path)
-    except GpuUnavailable as exc:
-        conn.recv()
-        conn.send(("unavailable", exc.message))
-        return
-    shm = None
-    try:
-        while True:
-            cmd, args, specs, name = conn.recv()
-            if cmd == "close":
-                return
-            if specs and (shm is None or shm.name != name.lstrip("/")):
-                if shm is not None:
-                    shm.close()
-                shm = shared_memory.SharedMemory(name=name)
-            arrays = [np.frombuffer(shm.buf, d, int(np.prod(sh, dtype=np.int64)), o).reshape(sh)
-                      for d, sh, o in specs]
-            try:
-                if cmd == "capture":
-                    op, fmt = args
-                    out = np.ascontiguousarray(cap(op, *arrays, format=fmt))
-                    del arrays
-                    if out.nbytes > shm.size:
-                        raise ValueError("GPU process: result larger than the shared buffer")
-                    np.frombuffer(shm.buf, np.uint8, out.nbytes)[:] = out.view(np.uint8).reshape(-1)
-                    conn.send(("array", (out.dtype.str, out.shape)))
-                    continue
-                if cmd == "info":
-                    res: Any = dict(cap.info)
-                elif cmd == "supports":
-                    res = cap.supports(*args)
-                elif cmd == "readback":
-                    res = GpuCapture.readback_seconds(cap, *args)
-                else:
-                    raise ValueError(f"unknown GPU process request {cmd!r}")
-                conn.send(("value", res))
-            except ValueError as exc:
-                conn.send(("error", str(exc)))
-    finally:
-        if shm is not None:
-            shm.close()
-        cap.close()
+    def _proc(self) -> Any:
+        """The child process (tests check it is gone after close)."""
+        return self.session._proc

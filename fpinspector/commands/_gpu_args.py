@@ -1,0 +1,46 @@
+"""The ``--device N`` / ``--driver NAME`` options every GPU-using command takes, in one place."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_device_arguments", "device_choice", "open_cli_session"]
+
+
+def _index(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"device index {text!r}: expected 0, 1, 2, ...") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"device index {value}: expected 0 or more")
+    return value
+
+
+def add_device_arguments(p: argparse.ArgumentParser) -> None:
+    """Add ``--device`` and ``--driver`` (``fpinspector gpu-devices`` lists the choices)."""
+    p.add_argument("--device", type=_index, default=None, metavar="N",
+                   help="GL device index (see `fpinspector gpu-devices`; default: the "
+                   "default device)")
+    p.add_argument("--driver", default=None, metavar="NAME",
+                   help="Mesa software driver for Mesa's software device: llvmpipe or "
+                   "softpipe (default: Mesa's choice)")
+
+
+def device_choice(args: argparse.Namespace) -> Any:
+    """The DeviceChoice the options name (ValueError with a one-line message when bad)."""
+    from ..gpu.devices import DeviceChoice
+
+    return DeviceChoice(getattr(args, "device", None), getattr(args, "driver", None))
+
+
+def open_cli_session(args: argparse.Namespace, path: str = "auto") -> Any:
+    """Open the session the options name. A device or driver that cannot be opened is a
+    ValueError (the CLI prints one line and exits 2); no GL at all stays GpuUnavailable."""
+    from ..gpu import DeviceUnavailable, open_device
+
+    try:
+        return open_device(device_choice(args), path)
+    except DeviceUnavailable as exc:
+        raise ValueError(exc.message) from None
