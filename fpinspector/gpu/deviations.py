@@ -14,8 +14,10 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["Deviation", "DEVIATIONS", "applicable", "behaviour_bits", "explain_mismatches",
-           "same_result"]
+from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result  # noqa: F401
+
+__all__ = ["Deviation", "DEVIATIONS", "SOFTPIPE_DEVIATIONS", "applicable", "behaviour_bits",
+           "explain_mismatches", "same_result"]
 
 F32_MATH = ("add", "sub", "mul", "div", "mad", "mad_fma", "dp2", "dp3", "dp4", "min", "max",
             "eq", "ne", "lt", "le", "gt", "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc",
@@ -180,107 +182,118 @@ DEVIATIONS: tuple[Deviation, ...] = (
 )
 
 
+SOFTPIPE_DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "SOFTPIPE-NO-FTZ", "softpipe", ("fragment",), "f32", F32_MATH,
+        ("F32-FTZ", "F32-MINMAX-FTZ"),
+        "softpipe interprets shaders in C with the host's default floating-point state: f32 "
+        "denormals are read and produced as denormals (IEEE 754), never flushed.",
+        "ieee754",
+    ),
+    Deviation(
+        "SOFTPIPE-RSQ-TWO-ROUNDINGS", "softpipe", ("fragment",), "f32", ("rsq",),
+        ("F32-FTZ", "F32-INSTR"),
+        "inversesqrt(x) is 1 / sqrt(x) with two float32 roundings: inside rsq's tolerance "
+        "for normal inputs, and about 1 ULP from the IEEE result for the denormal inputs it "
+        "does not flush (D3D flushes them and gives INF).",
+        "rsq_two_roundings",
+    ),
+    Deviation(
+        "SOFTPIPE-FRC-ONE", "softpipe", ("fragment",), "f32", ("frc",), ("F32-INSTR",),
+        "fract(x) is x - floor(x) in one rounding: for tiny negative x (denormals included, "
+        "which it does not flush) it gives exactly 1.0, outside frc's [+0, 1) range.",
+        "frc_sub_floor",
+    ),
+    Deviation(
+        "SOFTPIPE-FTOI-INDEFINITE", "softpipe", ("fragment",), "f32", ("ftoi",),
+        ("CONV-FTOI",),
+        "int(x) is the x86 truncating conversion: NaN and values outside [-2^31, 2^31) give "
+        "0x80000000 instead of clamping and NaN -> 0.",
+        "x86_ftoi",
+    ),
+    Deviation(
+        "SOFTPIPE-FTOU-WRAP", "softpipe", ("fragment",), "f32", ("ftou",), ("CONV-FTOI",),
+        "uint(x) is the compiler's vector float -> uint32: x >= 2^31 converts x - 2^31 and "
+        "sets the top bit, anything else converts as int32; so -1 gives 0xFFFFFFFF, -2 "
+        "0xFFFFFFFE, NaN and very negative values 0x80000000, 2^32 and above 0, instead of "
+        "clamping to [0, 2^32 - 1] and NaN -> 0.",
+        "x86_ftou_vector",
+    ),
+    Deviation(
+        "SOFTPIPE-PACKHALF-RNE", "softpipe", ("fragment",), "f32", ("to_f16", "f32tof16"),
+        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "packHalf2x16 rounds to nearest even and overflows to INF (GLSL leaves the rounding "
+        "unspecified); NaN becomes 0x7FFF with its sign kept.",
+        "rne_f16",
+    ),
+    Deviation(
+        "SOFTPIPE-DTOF-IEEE", "softpipe", ("fragment",), "f64", ("dtof", "to_f32"),
+        ("CONV-F2F-SAT", "CONV-DENORM"),
+        "float(double) is the C conversion: overflow gives INF instead of the largest finite "
+        "value, and f32 denormal results are kept (D3D flushes them: CONV-DENORM).",
+        "numpy_dtof",
+    ),
+    Deviation(
+        "SOFTPIPE-SMALLFLOAT-DENORM-FLUSH", "softpipe", ("render",), "f32->f11",
+        ("convert",), ("CONV-DENORM",),
+        "rendering into R11F_G11F_B10F stores 0 where the f11 / f10 result is a denormal "
+        "(Mesa's util_format packer has no denormals); D3D keeps them.",
+        "smallfloat_flush",
+    ),
+    Deviation(
+        "SOFTPIPE-SMALLFLOAT-DENORM-FLUSH", "softpipe", ("render",), "f32->f10",
+        ("convert",), ("CONV-DENORM",),
+        "rendering into R11F_G11F_B10F stores 0 where the f11 / f10 result is a denormal "
+        "(Mesa's util_format packer has no denormals); D3D keeps them.",
+        "smallfloat_flush",
+    ),
+    Deviation(
+        "SOFTPIPE-UNORM8-DECODE-RCP", "softpipe", ("sample",), "unorm8->f32", ("convert",),
+        ("CONV-UNORM",),
+        "sampling an RGBA8 texture computes c * (1/255) in float32 instead of the correctly "
+        "rounded c / 255 (126 of the 256 codes differ by 1 ULP).",
+        "unorm_mul_rcp",
+    ),
+    Deviation(
+        "SOFTPIPE-UNORM16-DECODE-RCP", "softpipe", ("sample",), "unorm16->f32", ("convert",),
+        ("CONV-UNORM",),
+        "sampling an RGBA16 texture computes c * (1/65535) in float32 instead of the "
+        "correctly rounded c / 65535.",
+        "unorm16_mul_rcp",
+    ),
+    Deviation(
+        "SOFTPIPE-SNORM8-DECODE-NO-CLAMP", "softpipe", ("sample",), "snorm8->f32",
+        ("convert",), ("CONV-SNORM",),
+        "sampling an RGBA8_SNORM texture computes c * (1/127) in float32 without clamping: "
+        "code -128 decodes to -1.0078740 instead of -1.0, and 16 codes are 1 ULP off.",
+        "snorm_mul_rcp_noclamp",
+    ),
+    Deviation(
+        "SOFTPIPE-SNORM16-DECODE-NO-CLAMP", "softpipe", ("sample",), "snorm16->f32",
+        ("convert",), ("CONV-SNORM",),
+        "sampling an RGBA16_SNORM texture computes c * (1/32767) in float32 without "
+        "clamping: code -32768 decodes to -1.0000305 instead of -1.0.",
+        "snorm16_mul_rcp_noclamp",
+    ),
+    Deviation(
+        "SOFTPIPE-SNORM8-NAN-MINUS-ONE", "softpipe", ("render",), "f32->snorm8",
+        ("convert",), ("CONV-SNORM",),
+        "rendering NaN into an RGBA8_SNORM target stores -127 (-1.0) instead of 0.",
+        "snorm8_nan_min",
+    ),
+    Deviation(
+        "SOFTPIPE-SNORM16-NAN-MINUS-ONE", "softpipe", ("render",), "f32->snorm16",
+        ("convert",), ("CONV-SNORM",),
+        "rendering NaN into an RGBA16_SNORM target stores -32767 (-1.0) instead of 0.",
+        "snorm16_nan_min",
+    ),
+)
+DEVIATIONS = DEVIATIONS + SOFTPIPE_DEVIATIONS
+
+
 def applicable(renderer: str, path: str, op: str, fmt: str) -> list[Deviation]:
     """Deviations that may explain a mismatch for this driver, path, op and format."""
     return [d for d in DEVIATIONS if d.matches(renderer, path, op, fmt)]
-
-
-def _f32(bits: np.ndarray) -> np.ndarray:
-    return np.asarray(bits, np.uint32).view(np.float32)
-
-
-def _x86_ftoi(x: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        t = np.trunc(_f32(x).astype(np.float64))
-        ok = (t >= -(2.0**31)) & (t < 2.0**31)
-    return np.where(ok, np.where(ok, t, 0).astype(np.int64), -(2**31)).astype(np.int32)
-
-
-def _x86_ftou(x: np.ndarray) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        t = np.trunc(_f32(x).astype(np.float64))
-        ok = (t >= 0) & (t < 2.0**32)
-    return np.where(ok, np.where(ok, t, 0).astype(np.int64), 0xFFFFFFFF).astype(np.uint32)
-
-
-def _rne_f16(x: np.ndarray) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        h = _f32(x).astype(np.float16).view(np.uint16)
-    nan = np.isnan(_f32(x))
-    sign = ((np.asarray(x, np.uint32) >> np.uint32(16)) & np.uint32(0x8000)).astype(np.uint16)
-    return np.where(nan, sign | np.uint16(0x7FFF), h)
-
-
-def _flush_min_normal(model: np.ndarray) -> np.ndarray:
-    m = np.asarray(model, np.uint32)
-    tiny = (m & np.uint32(0x7FFFFFFF)) == np.uint32(0x00800000)
-    return np.where(tiny, m & np.uint32(0x80000000), m)
-
-
-def _f64_ftz(bits: np.ndarray) -> np.ndarray:
-    b = np.asarray(bits, np.uint64)
-    den = ((b >> np.uint64(52)) & np.uint64(0x7FF)) == 0
-    return np.where(den, b & np.uint64(1 << 63), b)
-
-
-def behaviour_bits(dev: Deviation, operands: list[np.ndarray], model_bits: np.ndarray,
-                   reference: Callable[[str], np.ndarray] | None = None) -> np.ndarray | None:
-    """What the driver gives under ``dev``, element-wise.
-
-    ``reference(kind)`` supplies results that need a full op evaluator: "ieee754" (the
-    op with denormals kept) or "f64_ftz_ieee" (IEEE on flushed f64 inputs). Returns None
-    when such a reference is needed but not supplied.
-    """
-    kind = dev.behaviour
-    if kind == "x86_ftoi":
-        return _x86_ftoi(operands[0])
-    if kind == "x86_ftou":
-        return _x86_ftou(operands[0])
-    if kind == "rne_f16":
-        out = _rne_f16(operands[0])
-        return out.astype(np.uint32) if model_bits.dtype == np.uint32 else out
-    if kind in ("numpy_dtof", "numpy_dtof_ftz"):
-        d = np.asarray(operands[0], np.uint64)
-        if kind == "numpy_dtof_ftz":
-            d = _f64_ftz(d)
-        with np.errstate(all="ignore"):
-            r = d.view(np.float64).astype(np.float32).view(np.uint32)
-        if kind == "numpy_dtof_ftz":
-            den = ((r & np.uint32(0x7F800000)) == 0) & ((r & np.uint32(0x007FFFFF)) != 0)
-            r = np.where(den, r & np.uint32(0x80000000), r)
-        return r
-    if kind == "frc_sub_floor":
-        x = _f32(operands[0])
-        with np.errstate(all="ignore"):
-            r = (x - np.floor(x)).view(np.uint32)
-        return r
-    if kind == "denormal_input_any":
-        return None
-    if kind == "flush_min_normal":
-        return _flush_min_normal(model_bits)
-    if reference is None:
-        return None
-    if kind == "ieee754":
-        return reference("ieee754")
-    if kind == "f64_ftz":
-        return _f64_ftz(reference("f64_ftz_ieee"))
-    raise ValueError(f"unknown deviation behaviour {kind!r}")
-
-
-def same_result(got: np.ndarray, want: np.ndarray, fmt: str) -> np.ndarray:
-    """Element-wise equality of result patterns where any NaN matches any NaN (F32-NANOUT)."""
-    got, want = np.asarray(got), np.asarray(want)
-    eq = got == want
-    if got.dtype == np.bool_ or fmt not in ("f16", "f32", "f64"):
-        return eq
-    return eq | (_is_nan(got, fmt) & _is_nan(want, fmt))
-
-
-def _is_nan(bits: np.ndarray, fmt: str) -> np.ndarray:
-    e, f = {"f16": (0x7C00, 0x03FF), "f32": (0x7F800000, 0x007FFFFF),
-            "f64": (0x7FF0000000000000, 0x000FFFFFFFFFFFFF)}[fmt]
-    b = bits.astype(np.uint64)
-    return ((b & np.uint64(e)) == np.uint64(e)) & ((b & np.uint64(f)) != 0)
 
 
 def explain_mismatches(renderer: str, path: str, op: str, fmt: str, result_fmt: str,

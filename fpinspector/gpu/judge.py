@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .deviations import _f64_ftz, _flush_min_normal, applicable, behaviour_bits, same_result
+from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result
+from .deviations import applicable
 
-__all__ = ["classify_with_engine", "classify_conversion", "two_rounding_results"]
+__all__ = ["classify_with_engine", "classify_conversion", "two_rounding_intermediates",
+           "two_rounding_results"]
 
 
 def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
@@ -15,25 +17,25 @@ def _denormal_input(operands: list[np.ndarray]) -> np.ndarray:
     return ((b & np.uint32(0x7F800000)) == 0) & ((b & np.uint32(0x007FFFFF)) != 0)
 
 
-def _nan_small(bits: np.ndarray, fmt: str) -> np.ndarray:
-    """NaN test for f16 / f11 / f10 patterns (exponent all ones, fraction not zero)."""
-    frac = {"f16": 10, "f11": 6, "f10": 5}[fmt]
-    b = np.asarray(bits).astype(np.int64)
-    return (((b >> frac) & 31) == 31) & ((b & ((1 << frac) - 1)) != 0)
-
-
-def two_rounding_results(x64: np.ndarray, dst: str) -> list[np.ndarray]:
-    """What the two-step f64 -> ``dst`` route gives (TWO-ROUNDINGS-F64-TO-SMALL): the f32
-    intermediate rounded to nearest even and either overflowing to INF (IEEE, GLSL) or
-    saturating (D3D's dtof, CONV-DTOF), then the D3D f32 -> ``dst`` conversion."""
-    from fpinspector.model.convert import convert
-
+def two_rounding_intermediates(x64: np.ndarray) -> list[np.ndarray]:
+    """The f32 the two-step f64 -> small-float route may pass through
+    (TWO-ROUNDINGS-F64-TO-SMALL): float(double) rounded to nearest even and either
+    overflowing to INF (IEEE, GLSL) or saturating (D3D's dtof, CONV-DTOF)."""
     d = np.asarray(x64, np.uint64).view(np.float64)
     with np.errstate(all="ignore"):
         ieee = d.astype(np.float32)
     big = np.float32(np.finfo(np.float32).max)
     sat = np.where(np.isinf(ieee) & np.isfinite(d), np.copysign(big, d).astype(np.float32), ieee)
-    return [np.asarray(convert(m.view(np.uint32), "f32", dst, "d3d").bits) for m in (ieee, sat)]
+    return [m.view(np.uint32) for m in (ieee, sat)]
+
+
+def two_rounding_results(x64: np.ndarray, dst: str) -> list[np.ndarray]:
+    """What the two-step f64 -> ``dst`` route gives with a D3D-exact render target: the
+    D3D f32 -> ``dst`` conversion of each :func:`two_rounding_intermediates`."""
+    from fpinspector.model.convert import convert
+
+    return [np.asarray(convert(m, "f32", dst, "d3d").bits)
+            for m in two_rounding_intermediates(x64)]
 
 
 def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: list[np.ndarray],
@@ -86,10 +88,11 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
                 got, _flush_min_normal(np.asarray(ev.bits)), res_fmt)
         elif dev.behaviour == "denormal_input_any":
             hit = _denormal_input(operands)
-        elif dev.behaviour == "two_rounding":
+        elif dev.behaviour == "two_rounding":  # the second step judged as the render target
             hit = np.zeros_like(rest)
-            for want in two_rounding_results(operands[0], res_fmt):
-                hit = hit | (want == got) | (_nan_small(got, res_fmt) & _nan_small(want, res_fmt))
+            for mid in two_rounding_intermediates(operands[0]):
+                step = classify_conversion(renderer, "render", "f32", res_fmt, mid, got)
+                hit = hit | ~step["unexplained"]
         else:
             alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
             hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
@@ -129,7 +132,7 @@ def _conv_model(src: str, dst: str, codes: np.ndarray):
     return convert(codes, src, dst, "d3d")
 
 
-def _conv_alternative(kind: str, codes: np.ndarray, model) -> np.ndarray:
+def _conv_alternative(kind: str, codes: np.ndarray, model, dst: str) -> np.ndarray:
     c = np.asarray(codes)
     with np.errstate(all="ignore"):
         if kind == "unorm_mul_rcp":
@@ -142,9 +145,21 @@ def _conv_alternative(kind: str, codes: np.ndarray, model) -> np.ndarray:
         if kind == "snorm16_mul_rcp":
             v = np.maximum(c.astype(np.float32) * np.float32(1 / 32767), np.float32(-1))
             return v.view(np.uint32)
+        if kind in ("snorm_mul_rcp_noclamp", "snorm16_mul_rcp_noclamp"):
+            scale = np.float32(1 / 127) if kind.startswith("snorm_") else np.float32(1 / 32767)
+            return (c.astype(np.float32) * scale).view(np.uint32)
         if kind == "snorm16_nan_min":
             x = c.astype(np.uint32).view(np.float32)
             return np.where(np.isnan(x), np.int16(-32767), np.asarray(model.bits))
+        if kind == "snorm8_nan_min":
+            x = c.astype(np.uint32).view(np.float32)
+            return np.where(np.isnan(x), np.int8(-127), np.asarray(model.bits))
+        if kind == "smallfloat_flush":  # f11 / f10 denormal results stored as 0
+            m = np.asarray(model.bits)
+            frac = {"f11": 6, "f10": 5}[dst]
+            w = m.astype(np.int64)
+            den = ((w >> frac) == 0) & ((w & ((1 << frac) - 1)) != 0)
+            return np.where(den, np.zeros_like(m), m)
         if kind == "snorm_nan_min":
             x = c.astype(np.uint32).view(np.float32)
             low = np.isnan(x) | (x < -1)
@@ -171,8 +186,8 @@ def classify_conversion(renderer: str, path: str, src: str, dst: str, codes: np.
         if dev.behaviour == "srgb_encode_bound" and exact is not None:
             hit = np.abs(got.astype(np.float64) - exact) <= 0.66
         else:
-            alt = _conv_alternative(dev.behaviour, codes, model)
-            hit = np.asarray(got) == alt
+            alt = _conv_alternative(dev.behaviour, codes, model, dst)
+            hit = same_result(np.asarray(got), alt, dst)
         rest = _claim(out, dev.id, rest, hit)
     out["unexplained"] = rest
     return out

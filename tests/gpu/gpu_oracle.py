@@ -137,6 +137,10 @@ def reference_f32(op: str, operands: list[np.ndarray], rules: str = "d3d11") -> 
         xf = [f32(ftz32(b) if flush else b) for b in x]
         if op in ("min", "max"):
             r = (np.fmin if op == "min" else np.fmax)(*xf)
+            if not flush:  # IEEE 754-2008 minNum/maxNum (IEEE-MINMAX): a signaling NaN
+                snan = is_nan32(x[0]) & ((x[0] & 0x00400000) == 0)  # operand gives NaN
+                snan |= is_nan32(x[1]) & ((x[1] & 0x00400000) == 0)
+                r = np.where(snan, np.float32(np.nan), r)
             return ftz32(bits32(r)) if flush else bits32(r)
         if op in _CMP:
             return _CMP[op](*xf)

@@ -58,7 +58,12 @@ def test_render_target_round_trip_is_exact(gpu, fmt):
     back = gpu.convert(wide, "f32", fmt)
     assert back.dtype == np.uint16
     nan = _is_nan32(wide)
-    np.testing.assert_array_equal(back[~nan], bits[~nan].astype(np.uint16))
+    # a driver that stores f11/f10 denormals as 0 must say so by a named deviation
+    masks = classify_conversion(gpu.info["renderer"], "render", "f32", fmt, wide, back)
+    assert not masks["unexplained"].any()
+    exact = ~nan & masks["conformant"]
+    np.testing.assert_array_equal(back[exact], bits[exact].astype(np.uint16))
+    assert (exact | nan).sum() >= n - (1 << SMALL[fmt][1])  # at most the denormals differ
     e_bits, f_bits, _ = SMALL[fmt]
     exp_all = ((back[nan].astype(np.int64) >> f_bits) & 31) == 31
     assert exp_all.all() and ((back[nan] & ((1 << f_bits) - 1)) != 0).all()  # still NaN

@@ -112,8 +112,13 @@ def test_emulated_kernels_compile_and_match_numpy_float16(emulated, path, op):
     for o in operands:
         nan_in |= np.isnan(o.view(np.float16))
     nan = np.isnan(want.view(np.float16))
-    if op in ("min", "max"):  # GLSL leaves min/max with a NaN operand undefined
-        nan, keep = nan & ~nan_in, ~nan_in
+    if op in ("min", "max"):  # GLSL leaves min/max with a NaN operand undefined, and
+        nan, keep = nan & ~nan_in, ~nan_in  # which zero min(+0, -0) gives (F32-MINMAX-ZERO)
+        zeros = np.ones(got.shape, bool)
+        for o in operands:
+            zeros &= (o & 0x7FFF) == 0
+        keep &= ~zeros
+        assert ((got[zeros] & 0x7FFF) == 0).all()
     else:
         keep = np.ones(got.shape, bool)
     np.testing.assert_array_equal(np.isnan(got.view(np.float16))[nan], True)

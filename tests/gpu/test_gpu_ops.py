@@ -23,8 +23,10 @@ def _check(gpu, path, op, fmt="f32"):
     model = reference_f32(op, operands, "d3d11")
     assert got.dtype == model.dtype and got.shape == model.shape
     res_fmt = RESULT_FMT.get(op, "f32")
-    if op in ("min", "max"):  # F32-MINMAX-FTZ: the result may or may not be flushed
-        model = np.where(ftz32(got) == model, got, model)
+    if op in ("min", "max"):  # F32-MINMAX-FTZ: the result may or may not be flushed;
+        model = np.where(ftz32(got) == model, got, model)  # F32-MINMAX-ZERO: either zero
+        zeros = ((ftz32(operands[0]) | ftz32(operands[1])) & 0x7FFFFFFF) == 0
+        model = np.where(zeros & ((got & 0x7FFFFFFF) == 0), got, model)
     explained, bad = explain_mismatches(
         gpu.info["renderer"], path, op, fmt, "f16" if op in ("to_f16", "f32tof16") else res_fmt,
         operands, got, model, lambda kind: reference_f32(op, operands, "ieee754"),
