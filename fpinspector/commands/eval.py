@@ -14,6 +14,7 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.formats import FORMATS, get_format
 from ._batch_read import INT_RANGES
+from ._gpu_args import add_device_arguments, open_cli_session
 from ._readout import SCHEMA_VERSION
 
 NAME = "eval"
@@ -32,6 +33,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--gpu-result", default=None, metavar="BITS",
                    help="observed GPU result: adds the verdict and the ULP error")
+    p.add_argument("--gpu", action="store_true",
+                   help="capture the op on the local GPU (--device / --driver) and judge its "
+                   "result like --gpu-result")
+    add_device_arguments(p)
     p.add_argument("--batch", default=None, metavar="FILE",
                    help="read operand rows (hex, space/comma separated; an extra last column "
                    "is the observed result) from FILE or '-' (stdin); one JSON line per row")
@@ -174,12 +179,44 @@ def _text(d: dict) -> str:
     return "\n".join(lines)
 
 
+def _capture_on_gpu(args: argparse.Namespace, ev: Any, ops: list[int]) -> str:
+    """Capture the op on the chosen GPU; its result becomes ``args.gpu_result`` (text)."""
+    from ..gpu import GpuUnavailable
+
+    if args.gpu_result is not None:
+        raise ValueError("--gpu and --gpu-result both give the GPU result: use one")
+    try:
+        session = open_cli_session(args)
+    except GpuUnavailable as exc:
+        raise ValueError(exc.message) from None
+    kind = _operand_kind(args.op, args.format)
+    fmt = args.format if kind in FORMATS else kind  # code operands: from_unorm8 on unorm8
+    try:
+        why = session.unsupported_reason(args.op, fmt)
+        if why:
+            raise ValueError(f"--gpu: {why}")
+        dtype = FORMATS[kind].dtype if kind in FORMATS else np.int64
+        arrays = [np.asarray([o], dtype=dtype) for o in ops]
+        got = np.asarray(session.capture(args.op, *arrays, format=fmt)).reshape(-1)[0]
+        info = session.info
+    finally:
+        session.close()
+    rf = ev.result_format
+    args.gpu_result = (str(bool(got)).lower() if rf == "bool"
+                       else str(int(got)) if rf not in FORMATS else hex(int(got)))
+    dev = "default device" if info.get("device") is None else f"device {info['device']}"
+    return f"{info.get('renderer', '?')} ({dev}, {info.get('backend', '?')})"
+
+
 def run(args: argparse.Namespace) -> int:
     if args.op not in OPS:
         raise ValueError(f"unknown op {args.op!r}; choose one of {', '.join(OPS)}")
     opts = _options(args.option)
     get_format(args.format)
     if args.batch is not None:
+        if args.gpu:
+            raise ValueError("--gpu captures one evaluation; with --batch put the observed "
+                             "results in the last column")
         from ._eval_batch import run_batch
 
         return run_batch(args, opts, _operand_kind(args.op, args.format))
@@ -189,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
     kind = _operand_kind(args.op, args.format)
     ops = [read_operand(t, kind) for t in args.operands]
     ev = evaluate(args.op, *ops, format=args.format, rules=args.rules, options=opts)
+    device = _capture_on_gpu(args, ev, ops) if args.gpu else None
     d = _record(ev, args, [kind] * len(ops), ops)
+    if device:
+        d["gpu_result"]["device"] = device
     sys.stdout.write((json.dumps(d) if args.json else _text(d)) + "\n")
     return 0

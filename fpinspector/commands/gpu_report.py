@@ -14,6 +14,9 @@ HELP = "probe the local GPU (moderngl; llvmpipe counts) against the D3D rules an
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="save the report as JSON to FILE (for gpu-compare and the app's GPUs "
+                   "view); prints one line saying so instead of the report")
     p.add_argument("--samples", type=int, default=1 << 18,
                    help="random inputs per op for the ULP distributions (default 262144)")
     p.add_argument("--path", choices=("all", "compute", "fragment"), default="all",
@@ -27,22 +30,34 @@ def _yes(v: bool) -> str:
 
 
 def _text(rep) -> str:  # noqa: ANN001 - GpuReport
-    i = rep.info
+    i, h = rep.info, rep.header
+    dev = "default" if i.get("device") is None else i["device"]
     lines = [
         "GPU rules report (fpinspector)",
         f"  renderer : {i['renderer']}",
         f"  vendor   : {i['vendor']}",
         f"  GL       : {i['version']}",
+        f"  device   : {dev} (backend {i.get('backend', '?')}, driver {i.get('driver', '?')}, "
+        f"{i.get('process', 'in-process')})",
         f"  paths    : {', '.join(i['paths'])}   fp64: {'yes' if i['fp64'] else 'no'}",
         f"  f16 math : {rep.half_float}",
+        f"  measured : {h.get('created', '?')} by fpinspector {h.get('fpinspector', '?')}, "
+        f"rules digest {(h.get('rules') or {}).get('digest', '?')}",
         "",
-        "Probes (verdicts from the rule engine; d3d10 / d3d11):",
+        "Capture fidelity (raw move of every f32/f64 class: zeros, denormals, normals, "
+        "infinities, quiet and signaling NaNs with payloads):",
     ]
+    for path, f in rep.fidelity.items():
+        wire = "wire ok" if f.get("wire") else "WIRE CHANGES BITS"
+        lines.append(f"  {path:8} {'raw bits' if f.get('raw_bits') else 'NOT RAW':8} "
+                     f"({wire}) {f.get('note', '')}")
+    lines += ["", "Probes (verdicts from the rule engine; d3d10 / d3d11):"]
     for p in rep.probes:
         v = "  ".join(f"{rs}: {'ok ' if ok else 'NO '}" for rs, ok in p.verdict.items())
         dev = f"  [{p.deviation}]" if p.deviation else ""
+        mark = "  (!) " + p.capture_note if p.capture_note else ""
         lines.append(f"  {p.path:8} {p.rule:16} {p.question:52} got {p.observed:>11} "
-                     f"model {p.model:>11}  {v}{dev}")
+                     f"model {p.model:>11}  {v}{dev}{mark}")
     lines += ["", "ULP error vs the exact result (|error| histogram; bins in ULP):"]
     for u in rep.ulp:
         edges = u.bins
@@ -84,7 +99,13 @@ def run(args: argparse.Namespace) -> int:
         rep = build_report(session, samples=args.samples, seed=args.seed, paths=paths)
     finally:
         session.close()
-    if args.json:
+    if args.out:
+        from ..gpu.report_io import save_report
+
+        path = save_report(args.out, rep)
+        print(f"wrote {path}: {rep.label}, {len(rep.probes)} probes, {len(rep.ulp)} ULP "
+              "distributions")
+    elif args.json:
         print(json.dumps(rep.to_dict(), indent=2))
     else:
         print(_text(rep))

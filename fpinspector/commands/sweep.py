@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ._gpu_args import add_device_arguments, device_choice
+
 NAME = "sweep"
 HELP = ("Sweep OP over an input domain (unary range or A x B grid), compare model, GPU and "
         "exact results, print the summary and write .npz/.csv files.")
@@ -30,6 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-process", action="store_true",
                    help="run the GL context in a child process so the GPU works while the "
                         "model evaluates (fastest for 2^32 sweeps, with --workers 1)")
+    add_device_arguments(p)
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
     p.add_argument("--out", help="write the sweep to this .npz and its summary to .csv beside it")
@@ -134,16 +137,18 @@ def run(args: argparse.Namespace) -> int:
     cap = None
     if args.gpu:
         from ..gpu import GpuUnavailable  # noqa: PLC0415
-        from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture  # noqa: PLC0415
+        from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
 
         try:
-            cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(args.gpu_path)
+            cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(
+                args.gpu_path, device_choice(args))
         except GpuUnavailable as exc:
             raise ValueError(exc.message) from None
-        if not cap.supports(args.op, engine_format(fmt)):
+        why = cap.unsupported_reason(args.op, engine_format(fmt))
+        if why:
             cap.close()
-            raise ValueError(f"this GPU cannot capture {args.op} on {fmt}")
-        meta["renderer"] = cap.info["renderer"]
+            raise ValueError(f"this GPU cannot capture {args.op} on {fmt}: {why}")
+        meta.update(device_meta(cap.info))
     try:
         stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
         res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
@@ -155,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             cap.close()
     print(f"{args.op} {fmt} {args.rules} over {domain.describe()}"
           + (f" with C = {meta['fixed']['c']}" if fixed else "")
-          + (f" on {meta['renderer']}" if cap is not None else ""))
+          + (f" on {meta['device']}" if cap is not None else ""))
     print(res.summary.format_text())
     t = res.timings
     print(f"time: {t['total']:.3f} s ({res.n_done / max(t['total'], 1e-9) / 1e6:.2f} M elements/s)")

@@ -8,15 +8,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
 from .deviations import DEVIATIONS
+from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
-from .session import GpuSession
-
+from .report_data import GpuReport, Probe, UlpStats, report_header
 
 __all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "ULP_OPS", "ULP_BINS"]
 
@@ -91,57 +90,6 @@ ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "
 ULP_BINS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 16.0, 256.0, 1e300)
 
 
-@dataclass
-class Probe:
-    """One probe: the question, the rule it tests, what the GPU gave, verdict per rule set."""
-
-    id: str
-    question: str
-    rule: str
-    path: str
-    inputs: list[str]
-    observed: str
-    model: str
-    verdict: dict[str, bool]
-    deviation: str | None = None
-
-
-@dataclass
-class UlpStats:
-    """ULP error distribution of one op over a random sample, with per-rule-set verdicts."""
-
-    op: str
-    rule: str
-    path: str
-    samples: int
-    max_ulp: float
-    mean_ulp: float
-    bins: list[float]
-    counts: list[int]
-    allowed_fraction: dict[str, float]
-    verdict: dict[str, bool]
-
-
-@dataclass
-class GpuReport:
-    """Everything ``gpu-report`` prints: driver info, probes, ULP stats, deviations."""
-
-    info: dict[str, Any]
-    probes: list[Probe] = field(default_factory=list)
-    ulp: list[UlpStats] = field(default_factory=list)
-    deviations: list[dict[str, Any]] = field(default_factory=list)
-    half_float: str = ""
-    unsupported: list[dict[str, str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"info": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.info.items()},
-                "half_float": self.half_float,
-                "probes": [asdict(p) for p in self.probes],
-                "ulp": [asdict(u) for u in self.ulp],
-                "deviations": self.deviations,
-                "unsupported": self.unsupported}
-
-
 def _hex(v: Any) -> str:
     a = np.asarray(v)
     if a.dtype == np.bool_:
@@ -157,7 +105,7 @@ def _deviation_at(masks: dict[str, np.ndarray], i: int = 0) -> str | None:
     return next((k for k, m in masks.items() if k not in skip and bool(m[i])), None)
 
 
-def _arith_probes(session: GpuSession, path: str) -> list[Probe]:
+def _arith_probes(session: Any, path: str, fidelity: dict[str, Any]) -> list[Probe]:
     from fpinspector.model import evaluate
 
     out = []
@@ -169,12 +117,13 @@ def _arith_probes(session: GpuSession, path: str) -> list[Probe]:
         model = evaluate(op, *ops, rules="d3d11")
         masks = classify_with_engine(renderer, path, op, "f32", ops, got)
         dev = _deviation_at(masks)
+        note = fidelity_note(fidelity, path, "f32", got[0]) if got.dtype == np.uint32 else None
         out.append(Probe(pid, question, rule, path, [_hex(o[0]) for o in ops], _hex(got[0]),
-                         _hex(np.asarray(model.bits)[0]), verdict, dev))
+                         _hex(np.asarray(model.bits)[0]), verdict, dev, note))
     return out
 
 
-def _conv_probes(session: GpuSession) -> list[Probe]:
+def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
     out = []
     renderer = session.info["renderer"]
     for pid, question, rule, src, dst, path, value in CONV_PROBES:
@@ -187,8 +136,9 @@ def _conv_probes(session: GpuSession) -> list[Probe]:
         ok = bool(masks["conformant"][0])
         model = np.asarray(_conv_model(src, dst, x).bits)
         dev = _deviation_at(masks)
+        note = fidelity_note(fidelity, path, dst, got[0]) if dst == "f32" else None
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
-                         _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev))
+                         _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev, note))
     return out
 
 
@@ -211,7 +161,7 @@ def _ulp_inputs(op: str, n: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [normals(-125, 127, False)]
 
 
-def _ulp_stats(session: GpuSession, op: str, path: str, n: int, seed: int) -> UlpStats:
+def _ulp_stats(session: Any, op: str, path: str, n: int, seed: int) -> UlpStats:
     from fpinspector.model import evaluate
 
     rng = np.random.default_rng(seed)
@@ -228,7 +178,7 @@ def _ulp_stats(session: GpuSession, op: str, path: str, n: int, seed: int) -> Ul
                     {rs: allowed[rs] == 1.0 for rs in RULE_SETS})
 
 
-def _unsupported(session: GpuSession) -> list[dict[str, str]]:
+def _unsupported(session: Any) -> list[dict[str, str]]:
     """Every (op, format) of the rule engine this GPU cannot capture, with the reason."""
     from fpinspector.model import OPS
 
@@ -237,12 +187,13 @@ def _unsupported(session: GpuSession) -> list[dict[str, str]]:
             if (why := session.unsupported_reason(op, fmt))]
 
 
-def build_report(session: GpuSession, samples: int = 1 << 18, seed: int = 2024,
+def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
                  paths: tuple[str, ...] | None = None) -> GpuReport:
     """Probe ``session``'s GPU on each capture path and measure ULP errors.
 
     Parameters
     ----------
+    session : GpuSession or ChildSession
     samples : int
         Random inputs per op for the ULP distributions.
     paths : tuple of str, optional
@@ -251,16 +202,18 @@ def build_report(session: GpuSession, samples: int = 1 << 18, seed: int = 2024,
     if samples < 1:
         raise ValueError(f"samples must be positive, got {samples}")
     info = session.info
-    report = GpuReport(info=info)
+    paths = tuple(paths or info["paths"])
+    report = GpuReport(info=info, header=report_header(samples, seed, list(paths)))
+    report.fidelity = {p: f.to_dict() for p, f in check_fidelity(session, paths).items()}
     ext = info["half_float_arithmetic"]
     why = session.unsupported_reason("add", "f16")
     report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
                                 "(float16_t kernels, two operands per 32-bit word)")
     report.unsupported = _unsupported(session)
-    for path in paths or tuple(info["paths"]):
-        report.probes += _arith_probes(session, path)
+    for path in paths:
+        report.probes += _arith_probes(session, path, report.fidelity)
         report.ulp += [_ulp_stats(session, op, path, samples, seed) for op in ULP_OPS]
-    report.probes += _conv_probes(session)
+    report.probes += _conv_probes(session, report.fidelity)
     report.deviations = [
         {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
          "rules": list(d.rules), "summary": d.summary}

@@ -41,8 +41,8 @@ def report_json(gpu):  # noqa: ARG001 - needs a GL context; skips without one
 
 def test_docs_list_the_schema_sections():
     keys = documented_keys()
-    assert set(keys) == {"top level", "info", "probes[]", "ulp[]", "deviations[]",
-                         "unsupported[]"}
+    assert set(keys) == {"top level", "info", "fidelity{}", "probes[]", "ulp[]",
+                         "deviations[]", "unsupported[]"}
     assert all(keys.values())
 
 
@@ -51,6 +51,9 @@ def test_json_keys_are_the_documented_keys(report_json):
     doc = documented_keys()
     assert set(report_json) == doc["top level"]
     assert set(report_json["info"]) == doc["info"]
+    assert report_json["fidelity"]
+    for item in report_json["fidelity"].values():
+        assert set(item) == doc["fidelity{}"], item
     for section in ("probes", "ulp", "deviations", "unsupported"):
         items = report_json[section]
         assert items, f"{section} is empty on this GPU"

@@ -1,0 +1,87 @@
+"""The example GPU reports shipped in fpinspector/resources/: how they are measured and how a
+re-measurement is compared with them (everything but the date and the version stamp)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .child_session import open_device
+from .devices import DeviceChoice
+from .report import build_report
+from .report_data import GpuReport
+
+__all__ = ["EXAMPLE_DRIVERS", "EXAMPLE_SAMPLES", "EXAMPLE_SEED", "measure_example",
+           "differences", "other_driver_reason"]
+
+#: Mesa's two software drivers: the two real, different GL drivers any Linux machine has.
+EXAMPLE_DRIVERS = ("llvmpipe", "softpipe")
+EXAMPLE_SAMPLES = 1 << 16
+EXAMPLE_SEED = 2024
+_DRIVER_KEYS = ("renderer", "vendor", "version", "paths", "fp64", "half_float_arithmetic")
+
+
+def measure_example(driver: str, samples: int = EXAMPLE_SAMPLES,
+                    seed: int = EXAMPLE_SEED) -> GpuReport:
+    """Measure ``driver`` (a Mesa software driver) in a fresh GPU process."""
+    with open_device(DeviceChoice(driver=driver), process=True) as session:
+        return build_report(session, samples=samples, seed=seed)
+
+
+def other_driver_reason(expected: GpuReport, got: GpuReport) -> str | None:
+    """Why ``got`` cannot be compared with ``expected`` at all (another driver build), or None."""
+    for key in _DRIVER_KEYS:
+        if expected.info.get(key) != got.info.get(key):
+            return (f"the example was measured on {expected.info.get('renderer')} "
+                    f"({expected.info.get('version')}); this machine has "
+                    f"{got.info.get('renderer')} ({got.info.get('version')}): {key} differs")
+    return None
+
+
+def _close(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        return abs(float(a) - float(b)) <= 1e-12 * max(1.0, abs(float(a)))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def differences(expected: GpuReport, got: GpuReport) -> list[str]:
+    """Every way ``got`` differs from ``expected`` in what was measured: driver identity,
+    probe results, verdicts and deviations, ULP histograms, fidelity, settings. Dates,
+    the fpinspector version and the rules digest are not compared."""
+    out = []
+    why = other_driver_reason(expected, got)
+    if why:
+        out.append(why)
+    for key in ("settings",):
+        if expected.header.get(key) != got.header.get(key):
+            out.append(f"{key}: {expected.header.get(key)} -> {got.header.get(key)}")
+    exp_p = {(p.path, p.id): p for p in expected.probes}
+    got_p = {(p.path, p.id): p for p in got.probes}
+    if exp_p.keys() != got_p.keys():
+        out.append(f"probe set differs: {sorted(exp_p.keys() ^ got_p.keys())}")
+    for key in exp_p.keys() & got_p.keys():
+        a, b = exp_p[key], got_p[key]
+        for f in ("observed", "model", "verdict", "deviation", "capture_note", "rule"):
+            if getattr(a, f) != getattr(b, f):
+                out.append(f"probe {key[0]}/{key[1]} {f}: {getattr(a, f)!r} -> {getattr(b, f)!r}")
+    exp_u = {(u.path, u.op): u for u in expected.ulp}
+    got_u = {(u.path, u.op): u for u in got.ulp}
+    if exp_u.keys() != got_u.keys():
+        out.append(f"ULP set differs: {sorted(exp_u.keys() ^ got_u.keys())}")
+    for key in exp_u.keys() & got_u.keys():
+        a, b = exp_u[key], got_u[key]
+        for f in ("samples", "counts", "max_ulp", "mean_ulp", "allowed_fraction", "verdict"):
+            if not _close(getattr(a, f), getattr(b, f)):
+                out.append(f"ulp {key[0]}/{key[1]} {f}: {getattr(a, f)} -> {getattr(b, f)}")
+    for path in sorted(set(expected.fidelity) | set(got.fidelity)):
+        a, b = expected.fidelity.get(path), got.fidelity.get(path)
+        if not _close(a, b):
+            out.append(f"fidelity {path}: {a} -> {b}")
+    if sorted(d["id"] for d in expected.deviations) != sorted(d["id"] for d in got.deviations):
+        out.append("listed deviations differ")
+    if expected.unsupported != got.unsupported or expected.half_float != got.half_float:
+        out.append("unsupported ops differ")
+    return out

@@ -1,0 +1,108 @@
+"""Saved GPU reports: write one, read one back with a clear message for anything that is not
+a current fpinspector GPU report, and find the example reports shipped with the package."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .report_data import SCHEMA, VERSION, GpuReport
+
+__all__ = ["ReportFileError", "save_report", "load_report", "report_from_dict",
+           "example_reports", "EXAMPLE_PREFIX"]
+
+#: Example reports ship as package data: fpinspector/resources/gpu-report-NAME.json.
+EXAMPLES_PACKAGE = "fpinspector"
+EXAMPLE_PREFIX = "gpu-report-"
+_REQUIRED = {"info": dict, "probes": list, "ulp": list, "fidelity": dict}
+_MAX_BYTES = 64 << 20
+
+
+class ReportFileError(ValueError):
+    """A file that cannot be read as a GPU report; the message names the file and why."""
+
+
+def save_report(path: str | Path, report: GpuReport) -> Path:
+    """Write ``report`` as JSON (UTF-8, sorted for stable diffs of re-measured reports)."""
+    p = Path(path)
+    text = json.dumps(report.to_dict(), indent=1, sort_keys=True)
+    p.write_text(text + "\n", encoding="utf-8")
+    return p
+
+
+def report_from_dict(data: Any, source: str = "report") -> GpuReport:
+    """Validate a decoded JSON object and rebuild the report (ReportFileError if not one)."""
+    if not isinstance(data, dict):
+        raise ReportFileError(f"{source}: not an fpinspector GPU report (a JSON "
+                              f"{type(data).__name__}, not an object)")
+    schema = data.get("schema")
+    if schema is None:
+        if "info" in data and "probes" in data:
+            raise ReportFileError(
+                f"{source}: a GPU report from an older fpinspector (no schema/version): "
+                "measure it again with `fpinspector gpu-report --json --out FILE`")
+        raise ReportFileError(f"{source}: not an fpinspector GPU report (no 'schema' key)")
+    if schema != SCHEMA:
+        raise ReportFileError(f"{source}: not an fpinspector GPU report (schema {schema!r}; "
+                              f"expected {SCHEMA!r})")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ReportFileError(f"{source}: GPU report without a valid version ({version!r})")
+    if version < VERSION:
+        raise ReportFileError(
+            f"{source}: GPU report version {version} is older than this fpinspector reads "
+            f"({VERSION}): measure it again with `fpinspector gpu-report --json --out FILE`")
+    if version > VERSION:
+        raise ReportFileError(f"{source}: GPU report version {version} is newer than this "
+                              f"fpinspector reads ({VERSION}); update fpinspector")
+    for key, kind in _REQUIRED.items():
+        if not isinstance(data.get(key), kind):
+            raise ReportFileError(f"{source}: GPU report is missing its {key!r} "
+                                  f"({kind.__name__}); the file is damaged")
+    if "renderer" not in data["info"]:
+        raise ReportFileError(f"{source}: GPU report without a renderer; the file is damaged")
+    try:
+        return GpuReport.from_dict(data)
+    except (TypeError, KeyError, AttributeError) as exc:
+        raise ReportFileError(f"{source}: damaged GPU report ({exc})") from None
+
+
+def load_report(path: str | Path) -> GpuReport:
+    """Read a report saved by ``gpu-report --json --out``.
+
+    Raises
+    ------
+    ReportFileError
+        Not found, unreadable, not JSON, another tool's file, an older or newer schema,
+        or damaged: one line naming the file and the problem.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > _MAX_BYTES:
+            raise ReportFileError(f"{p}: {size:,} bytes is far too large for a GPU report")
+        raw = p.read_bytes()
+    except ReportFileError:
+        raise
+    except OSError as exc:
+        raise ReportFileError(f"{p}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReportFileError(f"{p}: not a JSON file ({exc})") from None
+    return report_from_dict(data, str(p))
+
+
+def example_reports() -> dict[str, Path]:
+    """The example reports shipped in the package: {name: path}, e.g. "llvmpipe"."""
+    root = resources.files(EXAMPLES_PACKAGE) / "resources"
+    if not root.is_dir():
+        return {}
+    out = {}
+    for item in sorted(root.iterdir(), key=lambda t: t.name):
+        name = item.name
+        if name.startswith(EXAMPLE_PREFIX) and name.endswith(".json"):
+            out[name[len(EXAMPLE_PREFIX):-5]] = Path(str(item))
+    return out

@@ -1,0 +1,88 @@
+"""Saved GPU reports: `gpu-report --json --out`, reading them back, and one clear line for a
+file that is not a current fpinspector GPU report (another tool's, an older schema, damage)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fpinspector.cli import main
+from fpinspector.gpu.report import build_report
+from fpinspector.gpu.report_data import SCHEMA, VERSION
+from fpinspector.gpu.report_io import (
+    ReportFileError, example_reports, load_report, report_from_dict, save_report)
+
+
+def _example() -> dict:
+    return json.loads(example_reports()["softpipe"].read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: [1, 2], "a JSON list, not an object"),
+    (lambda d: {"hello": "world"}, "no 'schema' key"),
+    (lambda d: {k: v for k, v in d.items() if k not in ("schema", "version")},
+     "from an older fpinspector"),
+    (lambda d: {**d, "schema": "someone.else"}, "schema 'someone.else'"),
+    (lambda d: {**d, "version": 1}, "version 1 is older"),
+    (lambda d: {**d, "version": VERSION + 1}, f"version {VERSION + 1} is newer"),
+    (lambda d: {**d, "version": "2"}, "without a valid version"),
+    (lambda d: {k: v for k, v in d.items() if k != "probes"}, "missing its 'probes'"),
+    (lambda d: {**d, "probes": [{"id": "x"}]}, "damaged GPU report"),
+])
+def test_foreign_old_or_damaged_reports_are_named(tmp_path, mutate, message):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(mutate(_example())), encoding="utf-8")
+    with pytest.raises(ReportFileError, match=message) as info:
+        load_report(path)
+    assert str(info.value).startswith(str(path)) and "\n" not in str(info.value)
+
+
+def test_unreadable_files(tmp_path):
+    with pytest.raises(ReportFileError, match="cannot read it"):
+        load_report(tmp_path / "missing.json")
+    (tmp_path / "bin.json").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ReportFileError, match="not a JSON file"):
+        load_report(tmp_path / "bin.json")
+
+
+def test_round_trip_keeps_everything(tmp_path):
+    data = _example()
+    rep = report_from_dict(data)
+    again = json.loads(save_report(tmp_path / "x.json", rep).read_text(encoding="utf-8"))
+    assert again == data and again["schema"] == SCHEMA
+
+
+@pytest.mark.gpu
+def test_gpu_report_out_saves_a_loadable_report(gpu, tmp_path, capsys):
+    out = tmp_path / "mine.json"
+    assert main(["gpu-report", "--json", "--out", str(out), "--samples", "256"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(f"wrote {out}") and "\n" not in line
+    rep = load_report(out)
+    assert rep.info["renderer"] == gpu.info["renderer"]
+    assert rep.header["settings"] == {"samples": 256, "seed": 2024, "paths": gpu.info["paths"]}
+    assert rep.header["created"].endswith("+00:00") and rep.header["rules"]["digest"]
+    assert set(rep.fidelity) == set(gpu.info["paths"]) | {"render"}
+
+
+@pytest.mark.gpu
+def test_build_report_matches_what_was_saved(gpu, tmp_path):
+    rep = build_report(gpu, samples=128)
+    again = load_report(save_report(tmp_path / "r.json", rep))
+    assert [p.observed for p in again.probes] == [p.observed for p in rep.probes]
+    assert [u.counts for u in again.ulp] == [u.counts for u in rep.ulp]
+
+
+def test_cli_bad_report_file_is_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "other.json"
+    bad.write_text('{"tool": "renderdoc"}', encoding="utf-8")
+    good = str(example_reports()["llvmpipe"])
+    assert main(["gpu-compare", good, str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"fpinspector gpu-compare: error: {bad}: not an fpinspector GPU report " \
+                  "(no 'schema' key)"
+    assert main(["gpu-compare", good]) == 2
+    assert "at least two reports" in capsys.readouterr().err
+    assert main(["gpu-compare", good, "example:nvidia"]) == 2
+    assert "no such example report" in capsys.readouterr().err
