@@ -9,6 +9,8 @@ run: bootstrap
 
 test: bootstrap
 	QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider
+	@echo "== GPU tests again on Mesa softpipe (GL 3.3, fragment path only)"
+	FPINSPECTOR_TEST_DRIVER=softpipe QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider tests/gpu -m "not slow"
 
 bench: bootstrap
 	for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen .venv/bin/python $$b || exit 1; done

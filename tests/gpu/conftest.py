@@ -1,21 +1,35 @@
 """GPU test fixtures: one headless moderngl session for the whole run (llvmpipe counts).
 
-Skips every GPU test, with the reason, when no GL context can be created.
+``FPINSPECTOR_TEST_DRIVER=softpipe`` runs the tier on another Mesa software driver: every
+context of the run (sessions, CLI commands, sweeps, child GPU processes) gets it, and a
+driver that does not open fails the tier instead of skipping it. Without GL at all, every
+GPU test is skipped with the reason.
 """
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
-from fpinspector.gpu import GpuUnavailable, open_session
+DRIVER = os.environ.get("FPINSPECTOR_TEST_DRIVER", "").strip() or None
+if DRIVER:  # before any context exists: Mesa picks a driver once per process and device
+    os.environ["GALLIUM_DRIVER"] = DRIVER
+
+from fpinspector.gpu import DeviceUnavailable, GpuUnavailable, open_session  # noqa: E402
+from fpinspector.gpu.devices import renderer_family  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def gpu():
     try:
-        session = open_session()
+        session = open_session(driver=DRIVER)
+    except DeviceUnavailable as exc:
+        pytest.fail(f"FPINSPECTOR_TEST_DRIVER={DRIVER}: {exc.message}")
     except GpuUnavailable as exc:
         pytest.skip(f"no usable OpenGL context: {exc.message}")
+    if DRIVER:
+        assert renderer_family(session.info["renderer"]) == DRIVER
     yield session
     session.close()
 
