@@ -7,6 +7,8 @@ import os
 import sys
 from collections.abc import Mapping
 
+from ._gpu_args import add_device_arguments, device_choice
+
 NAME = "gui"
 HELP = "open the desktop inspector (the default when no command is given)"
 
@@ -16,6 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run without OpenGL (no GPU column; the model works fully)")
     p.add_argument("--gpu-path", choices=("auto", "compute", "fragment"), default="auto",
                    help="GPU capture path (default: auto)")
+    add_device_arguments(p)  # the device to start on; the GPU menu switches at run time
 
 
 def display_problem(env: Mapping[str, str] | None = None, platform: str | None = None
@@ -39,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
     if problem:  # printed here: bare `fpinspector` reaches run() outside cli.main's handler
         print(f"fpinspector gui: error: {problem}", file=sys.stderr)
         return 2
+    choice = device_choice(args) if hasattr(args, "device") else None
+    if choice is not None and not choice.is_default:
+        from ..gpu.devices import select_device
+
+        select_device(choice)
     try:
         from ..ui.app import main
     except ImportError as exc:

@@ -24,7 +24,7 @@ import numpy as np
 from .shaders import Kernel
 
 __all__ = ["F32_CLASSES", "F64_CLASSES", "PathFidelity", "check_fidelity", "classify_bits",
-           "affected_classes", "fidelity_note"]
+           "affected_classes", "fidelity_note", "session_note"]
 
 #: f32 test patterns per class (both signs where the sign matters).
 F32_CLASSES: dict[str, tuple[int, ...]] = {
@@ -160,3 +160,10 @@ def fidelity_note(fidelity: dict[str, Any] | None, path: str, fmt: str, bits: An
         return None
     return (f"capture fidelity: a raw move of a {cls} on the {path} path does not keep its "
             "bits here, so this result's bits may be the path's, not the op's")
+
+
+def session_note(info: dict[str, Any] | None, fmt: str, bits: Any) -> str | None:
+    """:func:`fidelity_note` for a result captured on a session's default path, from its
+    ``info`` (the app's GPU worker puts the fidelity check under ``info["fidelity"]``)."""
+    info = info or {}
+    return fidelity_note(info.get("fidelity"), str(info.get("path", "")), fmt, bits)

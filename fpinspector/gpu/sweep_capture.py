@@ -168,8 +168,8 @@ class SweepBackend:
         """The GPU capture on the process-wide selected device, reopened when the selection
         changed since it was opened (the app's GPU menu); ValueError when it cannot open."""
         choice = selected_device()
-        if self._gpu is not None and self._device != choice:
-            self.close()
+        if self._gpu is not None and self._device is not None and self._device != choice:
+            self.close()  # (a capture handed in from outside, device unknown, is kept)
         if self._gpu is None:
             try:
                 self._gpu = GpuCapture(self._path, choice)
@@ -200,6 +200,7 @@ class SweepBackend:
         if self._gpu is not None:
             self._gpu.close()
             self._gpu = None
+            self._device = None
 
 
 class ProcessGpuCapture(GpuCapture):

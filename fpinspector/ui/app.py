@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller
+from . import actions, controller, gpu_menu
 from .all_formats import AllFormatsPanel
 from .bit_editor import BitFieldEditor
 from .conversions_view import ConversionsView
@@ -64,6 +64,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.gpu = GpuRunner(gpu, self)
             self.ctl.attach_gpu(self.gpu)
         actions.build_menus(self)
+        gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
         if restore:
             self._restore_settings()
         self.ctl.refresh_all()

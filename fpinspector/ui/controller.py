@@ -245,6 +245,7 @@ class Controller:
         gpu.unavailable.connect(self._gpu_unavailable)
         gpu.captured.connect(self._gpu_captured)
         gpu.failed.connect(self._gpu_failed)
+        gpu.switched.connect(lambda info: self._evaluate())  # the op again, on the new device
 
     def _gpu_ready(self, info: dict) -> None:
         self.win.status.setText(self.win.gpu.message if self.win.gpu else "GPU")
@@ -282,7 +283,10 @@ class Controller:
         if self._gpu_decode[0]:  # from_unorm8, ...: say how it was taken, name a deviation
             renderer = str((getattr(self.win.gpu, "info", None) or {}).get("renderer", ""))
             note = decode_note(renderer, *self._gpu_decode, bits, bool(diff), note)
-        self.win.ops_view.show_gpu(fmt, bits, verdict, note, diff)
+        from ..gpu.fidelity import session_note  # lazy: the GPU layer loads with the worker
+
+        mark = session_note(getattr(self.win.gpu, "info", None), fmt, bits)
+        self.win.ops_view.show_gpu(fmt, bits, verdict, f"{note}\n⚠ {mark}" if mark else note, diff)
         self.gpu_update_s = time.perf_counter()
 
     def _gpu_failed(self, req: int, message: str) -> None:

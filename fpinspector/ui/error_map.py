@@ -184,8 +184,10 @@ class ErrorMapWidget(QWidget):
                                padding=0.02)
         op, fmt = res.meta.get("op", "?"), res.meta.get("format", "?")
         c = (res.meta.get("fixed") or {}).get("c")
+        dev = res.meta.get("device")  # which GPU produced the map's GPU column
         self.plot.setTitle(f"{op} on {fmt}{f' with C = {c}' if c else ''} "
-                           f"({res.meta.get('rules', '')}): {COMPARES[self.compare][1]}")
+                           f"({res.meta.get('rules', '')}): {COMPARES[self.compare][1]}"
+                           + (f" — {dev}" if dev and res.meta.get("gpu") else ""))
 
     def _bad_mask(self) -> np.ndarray | None:
         cols = self.result.columns

@@ -16,15 +16,36 @@ from PySide6 import QtCore
 
 from .gpu_route import convert_via_f32
 
-__all__ = ["GpuRunner", "NO_GPU_PREFIX", "unsupported_reason"]
+__all__ = ["GpuRunner", "NO_GPU_PREFIX", "device_message", "unsupported_reason"]
 
 NO_GPU_PREFIX = "No GPU"
 
 
-def _open_session(path: str) -> Any:
-    """Look ``open_session`` up at call time so tests can monkeypatch ``fpinspector.gpu``."""
+def _open_session(path: str, choice: Any = None) -> Any:
+    """Open the default device (``open_session``, looked up at call time so tests can
+    monkeypatch ``fpinspector.gpu``) or a chosen one (``open_device``: in this process
+    when Mesa allows it, else in a GPU child process)."""
     gpu = importlib.import_module("fpinspector.gpu")
-    return gpu.open_session(path)
+    if choice is None:  # the process-wide choice (gui --device/--driver, environment)
+        choice = importlib.import_module("fpinspector.gpu.devices").selected_device()
+    if choice.is_default:
+        return gpu.open_session(path)
+    return gpu.open_device(choice, path)
+
+
+def device_message(info: dict) -> str:
+    """Status-bar words for the open device: renderer, GL version, device, backend, and
+    whether it runs in a GPU child process (results say which device produced them)."""
+    renderer = info.get("renderer") or info.get("vendor") or "OpenGL"
+    text = f"GPU: {renderer} ({info.get('version', '')})".replace(" ()", "")
+    where = []
+    if info.get("device") is not None:
+        where.append(f"device {info['device']}")
+    if info.get("backend"):
+        where.append(str(info["backend"]))
+    if info.get("process") == "child":
+        where.append("GPU process")
+    return text + (f" · {', '.join(where)}" if where else "")
 
 
 def _unavailable_message(exc: BaseException) -> str:
@@ -39,17 +60,50 @@ class _Worker(QtCore.QObject):
     unavailable = QtCore.Signal(str)
     captured = QtCore.Signal(int, object)  # request id, ndarray
     failed = QtCore.Signal(int, str)  # also means the worker is free again
+    switched = QtCore.Signal(object)  # info dict of the new device
+    switch_failed = QtCore.Signal(str)  # the previous device (if any) stays
+    fidelity = QtCore.Signal(object)  # {path: fidelity dict} of the open session
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, choice: Any = None) -> None:
         super().__init__()
         self.posted = threading.Event()  # set when a job's result signal has been posted
         self._path = path
+        self._choice = choice
         self._session: Any = None
+
+    @QtCore.Slot(object)
+    def switch(self, choice: Any) -> None:
+        """Open ``choice``; only when it opened, close the old session and use the new one."""
+        try:
+            new = _open_session(self._path, choice)
+        except Exception as exc:  # GpuUnavailable / DeviceUnavailable / driver failure
+            self.switch_failed.emit(getattr(exc, "message", None) or str(exc)
+                                    or type(exc).__name__)
+            return
+        old, self._session, self._choice = self._session, new, choice
+        if old is not None:
+            try:
+                old.close()
+            except Exception:  # noqa: BLE001 - a dead child process: nothing left to close
+                pass
+        self.switched.emit(dict(getattr(new, "info", {}) or {}))
+
+    @QtCore.Slot()
+    def check_fidelity(self) -> None:
+        """Raw-move fidelity of each capture path (gpu/fidelity.py); silent when the session
+        cannot run it (test doubles)."""
+        try:
+            from fpinspector.gpu.fidelity import check_fidelity
+
+            fid = {p: f.to_dict() for p, f in check_fidelity(self._session).items()}
+        except Exception:  # noqa: BLE001 - informative only: no marks without it
+            return
+        self.fidelity.emit(fid)
 
     @QtCore.Slot()
     def open(self) -> None:
         try:
-            self._session = _open_session(self._path)
+            self._session = _open_session(self._path, self._choice)
         except ImportError as exc:
             self.unavailable.emit(_unavailable_message(exc))
         except Exception as exc:  # GpuUnavailable and any driver failure: no GPU, app goes on
@@ -64,7 +118,11 @@ class _Worker(QtCore.QObject):
         try:
             if self._session is None:
                 raise RuntimeError("no GPU session")
-            if job[0] == "route":  # any source format, through f32 (gpu_route)
+            if job[0] == "report":  # the rules report of this device (seconds)
+                from fpinspector.gpu.report import build_report
+
+                out = build_report(self._session, samples=job[1])
+            elif job[0] == "route":  # any source format, through f32 (gpu_route)
                 _, bits, src, dsts = job
                 out = convert_via_f32(self._session, bits, src, dsts)
             elif job[0] == "capture":
@@ -133,31 +191,57 @@ class GpuRunner(QtCore.QObject):
     unavailable = QtCore.Signal(str)
     captured = QtCore.Signal(int, object)
     failed = QtCore.Signal(int, str)
+    switched = QtCore.Signal(object)  # info of the device switched to (ready is sent too)
+    switch_failed = QtCore.Signal(str)  # why; the previous device stays
+    fidelity_ready = QtCore.Signal(object)  # {path: fidelity} (also in info["fidelity"])
     _do_open = QtCore.Signal()
     _do_job = QtCore.Signal(int, object)
     _do_close = QtCore.Signal()
+    _do_switch = QtCore.Signal(object)
+    _do_fidelity = QtCore.Signal()
 
-    def __init__(self, path: str = "auto", parent: QtCore.QObject | None = None) -> None:
+    def __init__(self, path: str = "auto", parent: QtCore.QObject | None = None,
+                 choice: Any = None) -> None:
         super().__init__(parent)
         self.available: bool | None = None  # None until the session opened or failed
         self.info: dict = {}
         self.message = "GPU: starting…"
+        #: the DeviceChoice in use (None: the process-wide selection at start)
+        self.choice = choice
+        self.switching = False
+        self._pending_choice = self.choice
         self._next_id = 0
         self._busy = False
         self._pending: dict[str, tuple] = {}  # newest waiting request per job kind
         self._thread = QtCore.QThread()
         self._thread.setObjectName("fpinspector-gpu")
-        self._worker = _Worker(path)
+        self._worker = _Worker(path, self.choice)
         self._worker.moveToThread(self._thread)
         self._do_open.connect(self._worker.open)
         self._do_job.connect(self._worker.run_job)
+        self._do_switch.connect(self._worker.switch)
+        self._do_fidelity.connect(self._worker.check_fidelity)
         self._do_close.connect(self._worker.close, QtCore.Qt.ConnectionType.BlockingQueuedConnection)
         self._worker.opened.connect(self._on_opened)
         self._worker.unavailable.connect(self._on_unavailable)
         self._worker.captured.connect(self._on_captured)
         self._worker.failed.connect(self._on_failed)
+        self._worker.switched.connect(self._on_switched)
+        self._worker.switch_failed.connect(self._on_switch_failed)
+        self._worker.fidelity.connect(self._on_fidelity)
         self._thread.start()
         self._do_open.emit()
+
+    def switch(self, choice: Any) -> None:
+        """Switch to ``choice`` (a DeviceChoice): the worker opens it, and only when that
+        worked drops the old session; ``switched`` or ``switch_failed`` says how it went."""
+        self.switching = True  # requests wait until the switch is done
+        self._pending_choice = choice
+        self._do_switch.emit(choice)
+
+    def request_report(self, samples: int) -> int:
+        """Queue the GPU rules report of this device (``GpuReport`` via ``captured``)."""
+        return self._queue(("report", int(samples)))
 
     def request(self, op: str, operands: tuple, fmt: str) -> int:
         """Queue a capture of ``op`` on ``operands`` (patterns); returns its request id."""
@@ -188,7 +272,7 @@ class GpuRunner(QtCore.QObject):
         req = (self._next_id, job)
         if self.available is False:
             self.failed.emit(self._next_id, self.message)
-        elif self._busy or self.available is None:
+        elif self._busy or self.available is None or self.switching:
             self._pending[job[0]] = req  # only the newest waiting request matters
         else:
             self._send(req)
@@ -209,17 +293,35 @@ class GpuRunner(QtCore.QObject):
 
     def _on_idle(self) -> None:
         self._busy = False
-        if self._pending and self.available:
+        if self._pending and self.available and not self.switching:
             kind = "capture" if "capture" in self._pending else next(iter(self._pending))
             self._send(self._pending.pop(kind))  # the op result first: it is what users watch
 
     def _on_opened(self, info: dict) -> None:
         self.available = True
         self.info = info
-        renderer = info.get("renderer") or info.get("vendor") or "OpenGL"
-        self.message = f"GPU: {renderer} ({info.get('version', '')})".replace(" ()", "")
+        self.message = device_message(info)
         self.ready.emit(info)
         self._on_idle()
+        self._do_fidelity.emit()  # after the first requests: marks come a moment later
+
+    def _on_switched(self, info: dict) -> None:
+        from fpinspector.gpu.devices import select_device
+
+        self.switching = False
+        self.choice = self._pending_choice
+        select_device(self.choice)  # sweeps and other new GPU work follow the app's device
+        self.switched.emit(info)
+        self._on_opened(info)
+
+    def _on_switch_failed(self, message: str) -> None:
+        self.switching = False
+        self.switch_failed.emit(message)
+        self._on_idle()
+
+    def _on_fidelity(self, fid: dict) -> None:
+        self.info = {**self.info, "fidelity": fid}
+        self.fidelity_ready.emit(fid)
 
     def _on_unavailable(self, message: str) -> None:
         self.available = False

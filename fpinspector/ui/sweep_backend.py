@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..gpu.sweep_capture import SweepBackend
+from ..gpu.sweep_capture import SweepBackend, device_meta
 from ..model.sweep.codes import CODE_FORMATS
 from ..model.sweep.stages import (
     ModelStage,
@@ -81,19 +81,11 @@ class PanelSweepBackend(SweepBackend):
         meta: dict[str, Any] = {}
         cap = None
         if gpu:
-            if self._gpu is None:
-                from ..gpu import GpuUnavailable  # noqa: PLC0415
-                from ..gpu.sweep_capture import GpuCapture  # noqa: PLC0415
-
-                try:
-                    self._gpu = GpuCapture(self._path)
-                except GpuUnavailable as exc:
-                    raise ValueError(exc.message) from None
-            cap = self._gpu
+            cap = self.capture()  # the app's selected device (reopened after a switch)
             why = self._reason(op, engine_format(fmt))
             if why:
                 raise ValueError(f"GPU: {why} (untick GPU to sweep the model alone)")
-            meta["renderer"] = cap.info["renderer"]
+            meta.update(device_meta(cap.info))
         stage = ModelStage(op, fmt, rules, gpu=cap, fixed=fixed)
         return stage, result_format_of(op, fmt, rules), meta
 

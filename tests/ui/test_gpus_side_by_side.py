@@ -1,0 +1,159 @@
+"""The GPU menu and the GPUs view: device switch at run time (the worker restarts; results
+say which device produced them; a bad device keeps the previous one), saved and live
+reports side by side, fidelity marks, and sweeps on the selected device."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fpinspector.gpu.devices import SOFTWARE_DRIVERS, DeviceChoice, renderer_family, select_device
+
+
+@pytest.fixture(autouse=True)
+def _reset_selection():
+    yield
+    select_device(None)
+
+
+def _gl_or_skip():
+    import fpinspector.gpu as gpu
+
+    try:
+        s = gpu.open_session()
+    except gpu.GpuUnavailable as exc:
+        pytest.skip(exc.message)
+    family = renderer_family(s.info["renderer"])
+    s.close()
+    if family not in SOFTWARE_DRIVERS:
+        pytest.skip("switching between Mesa's software drivers needs Mesa")
+    return family
+
+
+def test_menu_and_dock_exist_and_examples_open(make_window):
+    win = make_window()
+    titles = [a.text() for a in win.menuBar().actions()]
+    assert "&GPU" in titles and titles[-1] != "&GPU"
+    assert "gpus" in win.docks
+    menu = win.gpu_menu
+    assert menu.open_example("llvmpipe") and menu.open_example("softpipe")
+    view = win.gpus_view
+    assert [r.label for r in view.reports] == ["A", "B"]
+    headers = [view.rules.horizontalHeaderItem(i).text() for i in range(view.rules.columnCount())]
+    assert headers[:4] == ["rule", "path", "probe", "model"] and headers[4].startswith("A: llvm")
+    differing = view.rules.rowCount()
+    view.only_diff.setChecked(False)
+    assert view.rules.rowCount() > differing > 0
+    cells = {view.rules.item(r, 2).text(): view.rules.item(r, 5).text()
+             for r in range(view.rules.rowCount()) if view.rules.item(r, 1).text() == "fragment"}
+    assert cells["ftz-input"].startswith("0x00000001 NO [SOFTPIPE-NO-FTZ]")
+
+
+def test_current_operation_rows_for_reports(make_window, wait_for):
+    """mul(denormal, 1): the model flushes (F32-FTZ); softpipe's report expects the denormal
+    by SOFTPIPE-NO-FTZ (labelled as expected, not measured)."""
+    win = make_window()
+    win.gpu_menu.open_example("softpipe")
+    win.ctl.paste("0x00000001 3f800000")
+    win.gpu_menu.show_view()
+    win.show()
+    assert wait_for(lambda: win.gpus_view.isVisible(), 3000)
+    win.gpu_menu.refresh_current()
+    t = win.gpus_view.current
+    rows = {t.item(r, 0).text().split(":")[0]: [t.item(r, c).text() for c in range(4)]
+            for r in range(t.rowCount())}
+    assert rows["model"][1] == "0x0"
+    assert rows["A"][1] == "0x1" and "SOFTPIPE-NO-FTZ" in rows["A"][3]
+    assert "not measured" in rows["A"][3] and rows["A"][2].startswith("NOT conformant")
+
+
+def test_bad_report_file_is_a_message_and_nothing_else(make_window, tmp_path):
+    win = make_window()
+    bad = tmp_path / "renderdoc.json"
+    bad.write_text(json.dumps({"capture": 1}), encoding="utf-8")
+    assert not win.gpu_menu.open_report(str(bad))
+    assert "not an fpinspector GPU report" in win.gpus_view.status.text()
+    assert win.gpus_view.reports == []
+
+
+@pytest.mark.gpu
+def test_switch_device_at_runtime_and_back_on_failure(make_window, wait_for):
+    """ftou(-2) (CONV-FTOI): llvmpipe gives 0xFFFFFFFF (LLVMPIPE-FTOU-ALLONES), softpipe
+    0xFFFFFFFE (SOFTPIPE-FTOU-WRAP): the GPU column follows the device; a device that does
+    not exist leaves the app on the previous one."""
+    family = _gl_or_skip()
+    other = next(d for d in SOFTWARE_DRIVERS if d != family)
+    want = {"llvmpipe": 0xFFFFFFFF, "softpipe": 0xFFFFFFFE}
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.state.update(op="ftou", op_format="f32", operands=(0xC0000000, 0, 0))
+    assert wait_for(lambda: win.ctl.gpu_result == ("u32", want[family]), 15000)
+    seen = []
+    win.gpu.switched.connect(seen.append)
+    win.gpu_menu.switch_to(DeviceChoice(driver=other))
+    assert wait_for(lambda: seen, 20000)
+    assert other in win.status.text() and "GPU process" in win.status.text()
+    assert wait_for(lambda: win.ctl.gpu_result == ("u32", want[other]), 15000)
+    assert other in win.ops_view.gpu_box.detail.text()  # the result says its device
+    failed = []
+    win.gpu.switch_failed.connect(failed.append)
+    win.gpu_menu.switch_to(DeviceChoice(9))
+    assert wait_for(lambda: failed, 15000)
+    assert "no GL device 9" in failed[0] and "still on" in win.gpus_view.status.text()
+    assert other in win.status.text() and win.gpu.available
+    win.state.update(operands=(0xBF800000, 0, 0))  # ftou(-1): still answered, by `other`
+    assert wait_for(lambda: win.ctl.gpu_result == ("u32", 0xFFFFFFFF), 15000)
+
+
+@pytest.mark.gpu
+def test_live_report_joins_the_view(make_window, wait_for):
+    _gl_or_skip()
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.gpu_menu.open_example("softpipe")
+    win.gpu_menu.measure_live()
+    assert wait_for(lambda: win.gpus_view.live is not None, 60000)
+    header = win.gpus_view.rules.horizontalHeaderItem(4).text()
+    assert header.startswith("live: ") and win.gpus_view.measure_button.isEnabled()
+
+
+@pytest.mark.gpu
+def test_results_of_a_class_the_path_does_not_carry_raw_are_marked(make_window, wait_for):
+    """A path that canonicalises NaNs (per its fidelity check) marks NaN results."""
+    _gl_or_skip()
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and "fidelity" in win.gpu.info, 15000)
+    path = win.gpu.info["path"]
+    fid = json.loads(json.dumps(win.gpu.info["fidelity"]))
+    fid[path]["classes"]["quiet NaN"] = False
+    win.gpu.info = {**win.gpu.info, "fidelity": fid}
+    win.state.update(op="sqrt", op_format="f32", operands=(0xBF800000, 0, 0))  # NaN
+    assert wait_for(lambda: win.ctl.gpu_result is not None, 15000)
+    assert "capture fidelity" in win.ops_view.gpu_box.detail.text()
+    win.state.update(operands=(0x40800000, 0, 0))  # sqrt(4) = 2: not marked
+    assert wait_for(lambda: win.ctl.gpu_result == ("f32", 0x40000000), 15000)
+    assert "capture fidelity" not in win.ops_view.gpu_box.detail.text()
+
+
+@pytest.mark.gpu
+def test_sweep_map_runs_on_the_selected_device(qtbot):
+    """The error map's GPU column comes from the app's device: softpipe keeps denormal
+    products (SOFTPIPE-NO-FTZ) where llvmpipe's fragment path flushes them."""
+    _gl_or_skip()
+    from fpinspector.model.sweep import parse_domain, run_sweep
+    from fpinspector.ui.sweep_backend import PanelSweepBackend
+
+    select_device(DeviceChoice(driver="softpipe"))
+    backend = PanelSweepBackend("fragment")
+    try:
+        stage, rfmt, meta = backend.make("mul", "f32", "d3d11", True)
+        assert "softpipe" in meta["device"]
+        res = run_sweep(parse_domain("bits:0x00000001:0x00000040 x bits:0x3F800000:0x3F800001",
+                                     "f32", 2), stage, result_format=rfmt, meta=meta,
+                        keep_elements=True)
+        gpu = np.asarray(res.columns["gpu"]).reshape(-1)
+        assert (gpu[gpu != 0] <= 0x40).all() and (gpu != 0).any()  # denormals kept
+    finally:
+        backend.close()
