@@ -16,7 +16,8 @@ import numpy as np
 
 from .errors import ShaderError
 from .fragment_path import FULLSCREEN_VS
-from .glraw import GL_BYTE, GL_RGB, GL_SHORT, GL_RGBA, GL_UNSIGNED_INT_10F_11F_11F_REV, RawGL
+from .glraw import (GL_BYTE, GL_RGB, GL_RGBA, GL_SHORT, GL_UNSIGNED_INT_10F_11F_11F_REV, RawGL,
+                     context_loader)
 
 __all__ = ["HW_CONVERSIONS", "HardwareConversions", "Surface"]
 
@@ -109,7 +110,7 @@ class HardwareConversions:
         max_tex = int(ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096))
         self.width = min(width, max_tex)
         self.max_rows = min(max_rows, max_tex)
-        self.raw = RawGL()
+        self.raw = RawGL(context_loader(ctx))
         self._programs: dict[tuple[str, str, str],
                              tuple[moderngl.Program, moderngl.VertexArray]] = {}
         self._textures: dict[str, moderngl.Texture] = {}

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import sys
 from typing import Any
 
 import numpy as np
 
-__all__ = ["RawGL", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_SHORT", "GL_UNSIGNED_INT_10F_11F_11F_REV"]
+__all__ = ["RawGL", "context_loader", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_SHORT",
+           "GL_UNSIGNED_INT_10F_11F_11F_REV"]
 
 GL_TEXTURE_2D = 0x0DE1
 GL_RGB = 0x1907
@@ -22,13 +24,16 @@ GL_BYTE = 0x1400
 GL_SHORT = 0x1402
 GL_UNSIGNED_INT_10F_11F_11F_REV = 0x8C3B
 
-_READ = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                         ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
-_CLAMP = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_uint)
+# GL entry points are APIENTRY: stdcall on 32-bit Windows (WINFUNCTYPE), cdecl elsewhere
+_FUNCTYPE = getattr(ctypes, "WINFUNCTYPE", ctypes.CFUNCTYPE) if sys.platform == "win32" \
+    else ctypes.CFUNCTYPE
+_READ = _FUNCTYPE(None, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                  ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
+_CLAMP = _FUNCTYPE(None, ctypes.c_uint, ctypes.c_uint)
 GL_CLAMP_READ_COLOR = 0x891C
 GL_FIXED_ONLY = 0x891D
-_SUB = ctypes.CFUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int,
-                        ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
+_SUB = _FUNCTYPE(None, ctypes.c_uint, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                 ctypes.c_int, ctypes.c_int, ctypes.c_uint, ctypes.c_uint, ctypes.c_void_p)
 
 
 def _proc(name: bytes) -> int | None:
@@ -56,12 +61,32 @@ def _proc(name: bytes) -> int | None:
     return None
 
 
-class RawGL:
-    """Lazily bound raw entry points; ``available`` is False where none could be found."""
+def context_loader(ctx: Any) -> Any:
+    """The glcontext loader behind a moderngl context (``load(name)`` -> address): it knows
+    the platform's way (wglGetProcAddress, eglGetProcAddress, dlsym), or None."""
+    return getattr(getattr(ctx, "mglo", None), "_context", None)
 
-    def __init__(self) -> None:
-        read, sub = _proc(b"glReadPixels"), _proc(b"glTexSubImage2D")
-        clamp = _proc(b"glClampColor")
+
+class RawGL:
+    """Lazily bound raw entry points; ``available`` is False where none could be found.
+
+    ``loader`` (see :func:`context_loader`) is asked first: on Windows GL 3.0 functions
+    such as glClampColor exist only through wglGetProcAddress of the current context.
+    """
+
+    def __init__(self, loader: Any = None) -> None:
+        def proc(name: bytes) -> int | None:
+            if loader is not None:
+                try:
+                    addr = loader.load(name.decode())
+                    if addr:
+                        return int(addr)
+                except Exception:  # noqa: BLE001 - fall back to the libraries below
+                    pass
+            return _proc(name)
+
+        read, sub = proc(b"glReadPixels"), proc(b"glTexSubImage2D")
+        clamp = proc(b"glClampColor")
         self.available = bool(read and sub and clamp)
         self._clamp = _CLAMP(clamp) if clamp else None
         self._read = _READ(read) if read else None

@@ -159,3 +159,14 @@ def test_cli_gpu_devices_json_and_bad_device_exit_2(gpu, capsys):
     assert err.startswith("fpinspector gpu-report: error: no GL device 99") and "\n" not in err
     assert main(["gpu-report", "--driver", "nosuch"]) == 2
     assert "unknown driver 'nosuch'" in capsys.readouterr().err
+
+
+@pytest.mark.gpu
+def test_raw_gl_entry_points_come_from_the_context_loader(gpu, monkeypatch):
+    """On Windows GL 3.0 entry points (glClampColor) exist only through the context's
+    wglGetProcAddress: the raw calls ask the context's loader first, not the library."""
+    from fpinspector.gpu import glraw
+
+    monkeypatch.setattr(glraw, "_proc", lambda name: None)  # no library exports at all
+    assert not glraw.RawGL().available
+    assert glraw.RawGL(glraw.context_loader(gpu.ctx)).available
