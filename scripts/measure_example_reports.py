@@ -16,9 +16,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from fpinspector.gpu import DeviceChoice, open_device
 from fpinspector.gpu.example_reports import (
-    EXAMPLE_DRIVERS, EXAMPLE_SAMPLES, EXAMPLE_SEED, differences, measure_example)
+    EXAMPLE_DRIVERS,
+    EXAMPLE_SAMPLES,
+    EXAMPLE_SEED,
+    differences,
+    measure_example,
+)
 from fpinspector.gpu.report_io import EXAMPLE_PREFIX, load_report, save_report
 
 OUT = Path(__file__).resolve().parents[1] / "fpinspector" / "resources"

@@ -13,8 +13,14 @@ from typing import Any
 import moderngl
 
 from .devices import (
-    DeviceChoice, driver_environment, environment, in_process_conflict, note_display,
-    platform_backend, renderer_family, resolve_index,
+    DeviceChoice,
+    driver_environment,
+    environment,
+    in_process_conflict,
+    note_display,
+    platform_backend,
+    renderer_family,
+    resolve_index,
 )
 from .egl_query import egl_devices
 from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable

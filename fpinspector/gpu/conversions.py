@@ -16,8 +16,15 @@ import numpy as np
 
 from .errors import ShaderError
 from .fragment_path import FULLSCREEN_VS
-from .glraw import (GL_BYTE, GL_RGB, GL_RGBA, GL_SHORT, GL_UNSIGNED_INT_10F_11F_11F_REV, RawGL,
-                     context_loader)
+from .glraw import (
+    GL_BYTE,
+    GL_RGB,
+    GL_RGBA,
+    GL_SHORT,
+    GL_UNSIGNED_INT_10F_11F_11F_REV,
+    RawGL,
+    context_loader,
+)
 
 __all__ = ["HW_CONVERSIONS", "HardwareConversions", "Surface"]
 

@@ -10,7 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from fpinspector.gpu.example_reports import (
-    EXAMPLE_DRIVERS, differences, measure_example, other_driver_reason)
+    EXAMPLE_DRIVERS,
+    differences,
+    measure_example,
+    other_driver_reason,
+)
 from fpinspector.gpu.report_io import example_reports, load_report
 
 pytestmark = [pytest.mark.gpu, pytest.mark.slow]

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 from fpinspector.gpu.fidelity import (
-    F32_CLASSES, F64_CLASSES, affected_classes, check_fidelity, classify_bits, fidelity_note)
+    F32_CLASSES,
+    F64_CLASSES,
+    affected_classes,
+    check_fidelity,
+    classify_bits,
+    fidelity_note,
+)
 from fpinspector.gpu.report import build_report
 
 NAN_CANON = 0x7FC00000

@@ -11,7 +11,12 @@ from fpinspector.cli import main
 from fpinspector.gpu.report import build_report
 from fpinspector.gpu.report_data import SCHEMA, VERSION
 from fpinspector.gpu.report_io import (
-    ReportFileError, example_reports, load_report, report_from_dict, save_report)
+    ReportFileError,
+    example_reports,
+    load_report,
+    report_from_dict,
+    save_report,
+)
 
 
 def _example() -> dict:
