@@ -210,6 +210,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def shutdown(self) -> None:
         """Stop the GPU thread (idempotent)."""
+        if getattr(self, "gpu_menu", None) is not None:
+            self.gpu_menu.shutdown()  # a device listing still running
         if self.gpu is not None:
             self.gpu.shutdown()
             self.gpu = None

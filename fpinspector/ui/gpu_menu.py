@@ -158,6 +158,11 @@ class GpuMenu(QtCore.QObject):
         if self.devices is not None:
             self._devices_found(self.devices)
 
+    def shutdown(self) -> None:
+        """Wait for a device listing still in flight (its child processes time out)."""
+        if self._lister is not None:
+            self._lister.wait()
+
     # -- reports ----------------------------------------------------------------------
     def ask_open_report(self) -> None:
         path, _ = QtWidgets.QFileDialog.getOpenFileName(

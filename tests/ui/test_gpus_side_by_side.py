@@ -157,3 +157,42 @@ def test_sweep_map_runs_on_the_selected_device(qtbot):
         assert (gpu[gpu != 0] <= 0x40).all() and (gpu != 0).any()  # denormals kept
     finally:
         backend.close()
+
+
+@pytest.mark.gpu
+def test_device_menu_lists_the_devices_and_checks_the_one_in_use(make_window, wait_for):
+    family = _gl_or_skip()
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.gpu_menu.refresh_devices()
+    assert wait_for(lambda: win.gpu_menu.devices is not None, 60000)
+    acts = [a for a in win.gpu_menu.device_menu.actions() if a.isCheckable()]
+    texts = [a.text() for a in acts]
+    assert any("softpipe" in t for t in texts) and any("llvmpipe" in t for t in texts)
+    checked = [a.text() for a in acts if a.isChecked()]
+    assert len(checked) == 1 and family in checked[0]
+
+
+def test_gui_device_options_select_the_device(monkeypatch):
+    import fpinspector.ui.app as app
+    from fpinspector import cli
+    from fpinspector.gpu.devices import selected_device
+
+    seen = {}
+    monkeypatch.setattr(app, "main", lambda gpu="auto": seen.setdefault("dev", selected_device())
+                        and 0)
+    assert cli.main(["gui", "--driver", "softpipe"]) == 0
+    assert seen["dev"] == DeviceChoice(None, "softpipe")
+    assert cli.main(["gui", "--driver", "nosuch"]) == 2
+
+
+@pytest.mark.gpu
+def test_closing_while_devices_are_listed_waits_for_the_listing(make_window):
+    """The device list runs on a thread: shutting the window down waits for it (a QThread
+    destroyed while running would abort the app)."""
+    _gl_or_skip()
+    win = make_window()
+    win.gpu_menu.refresh_devices()
+    assert win.gpu_menu._lister is not None and win.gpu_menu._lister.isRunning()
+    win.shutdown()
+    assert win.gpu_menu._lister is None or win.gpu_menu._lister.isFinished()
