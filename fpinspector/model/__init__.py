@@ -41,3 +41,7 @@ __all__ += [
     "pack_r11g11b10", "unpack_r11g11b10", "encode_r11g11b10", "decode_r11g11b10",
     "pack_rgb9e5", "unpack_rgb9e5", "encode_rgb9e5", "decode_rgb9e5",
 ]
+
+from .expr import ExprError, evaluate_expr  # noqa: E402
+
+__all__ += ["evaluate_expr", "ExprError"]

@@ -1,0 +1,146 @@
+"""Run expressions on the GPU: every step's bits (``precise``), or the result as a driver
+compiles the expression freely; on the compute or the fragment path of a GpuSession.
+
+:class:`ExprRunner` works on an open session in the caller's thread (the GL context's);
+:class:`ExprGpu` owns a session on its own thread for sweeps and the app (like
+:class:`fpinspector.gpu.sweep_capture.GpuCapture`).
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..model.expr.program import Program
+from .expr_glsl import expr_shader
+from .expr_paths import ExprCompute, ExprFragment
+from .session import GpuSession, open_session
+
+__all__ = ["ExprRunner", "ExprGpu", "VARIANTS"]
+
+#: "precise": every step, in the step list's order; "free": the result only, no precise.
+VARIANTS = ("precise", "free")
+
+
+class ExprRunner:
+    """Expression captures on ``session`` (programs cached per program, path, variant)."""
+
+    def __init__(self, session: GpuSession) -> None:
+        self.session = session
+        self._paths: dict[str, Any] = {}
+
+    def _path(self, path: str | None) -> str:
+        p = self.session.path if path in (None, "auto") else path
+        if p not in self.session.info["paths"]:
+            raise ValueError(f"capture path {p!r} is not available here "
+                             f"({self.session.info['paths']})")
+        return p
+
+    def unsupported_reason(self, program: Program, path: str | None = None) -> str | None:
+        """Why ``program`` cannot run here (None when it can)."""
+        if program.format != "f32":
+            return "GPU expression runs compute f32 expressions only"
+        p = self._path(path)
+        for op in sorted({s.op for s in program.steps} - {"movc"}):
+            why = self.session.unsupported_reason(op, "f32", p)
+            if why:
+                return why
+        return None
+
+    def run(self, program: Program, slots: Sequence[np.ndarray], *, path: str | None = None,
+            variant: str = "precise") -> list[np.ndarray]:
+        """Words per step ("precise") or per result component ("free"), input-shaped.
+
+        ``slots`` are the input slots' bit patterns (``program.inputs`` order), broadcast
+        together like numpy.
+        """
+        if variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}")
+        why = self.unsupported_reason(program, path)
+        if why:
+            raise ValueError(why)
+        p = self._path(path)
+        arrs = [np.asarray(s) for s in slots]
+        for a in arrs:
+            if a.size and (a.dtype.kind not in "iub" or int(a.min()) < 0 or
+                           int(a.max()) > 0xFFFFFFFF):
+                raise ValueError("GPU operands are 32-bit patterns (0..0xFFFFFFFF)")
+        shape = np.broadcast_shapes(*(a.shape for a in arrs)) if arrs else ()
+        n = int(np.prod(shape, dtype=np.int64))
+        words = np.empty((n, len(arrs)), np.uint32)
+        for j, a in enumerate(arrs):
+            words[:, j] = np.broadcast_to(a, shape).reshape(-1)
+        sh = expr_shader(program, precise=variant == "precise")
+        key = (program.signature(), variant)
+        ctx = self.session.ctx
+        with ctx:
+            runner = self._paths.get(p)
+            if runner is None:
+                runner = self._paths[p] = ExprCompute(ctx) if p == "compute" else ExprFragment(ctx)
+            out = runner.run(key, sh, words, n) if n else np.zeros((0, len(sh.words)), np.uint32)
+            err = ctx.error
+        if err != "GL_NO_ERROR":
+            raise RuntimeError(f"OpenGL reported {err} after an expression capture")
+        return [np.ascontiguousarray(out[:, k]).reshape(shape) for k in range(out.shape[1])]
+
+    def close(self) -> None:
+        """Release this runner's programs and buffers (the session stays open)."""
+        with self.session.ctx:
+            for r in self._paths.values():
+                r.release()
+        self._paths.clear()
+
+
+class ExprGpu:
+    """A GPU session on its own thread running expressions: ``submit`` returns a Future.
+
+    Raises :class:`~fpinspector.gpu.GpuUnavailable` from the constructor when no GL
+    context can be made.
+    """
+
+    def __init__(self, path: str = "auto") -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-expr")
+        self.timings: dict[str, float] = {}
+        try:
+            self.session = self._pool.submit(open_session, path).result()
+        except BaseException:
+            self._pool.shutdown(wait=False)
+            raise
+        self.runner = ExprRunner(self.session)
+        self.info = self._pool.submit(lambda: dict(self.session.info)).result()
+
+    def unsupported_reason(self, program: Program, path: str | None = None) -> str | None:
+        return self._pool.submit(self.runner.unsupported_reason, program, path).result()
+
+    def _run(self, program: Program, slots, path, variant) -> list[np.ndarray]:
+        t = time.perf_counter()
+        out = self.runner.run(program, slots, path=path, variant=variant)
+        self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
+        return out
+
+    def submit(self, program: Program, slots: Sequence[np.ndarray], *, path: str | None = None,
+               variant: str = "precise") -> Future:
+        return self._pool.submit(self._run, program, list(slots), path, variant)
+
+    def run(self, program: Program, slots: Sequence[np.ndarray], *, path: str | None = None,
+            variant: str = "precise") -> list[np.ndarray]:
+        return self.submit(program, slots, path=path, variant=variant).result()
+
+    def close(self) -> None:
+        """Release everything on the GL thread, then stop it."""
+        try:
+            def _close() -> None:
+                self.runner.close()
+                self.session.close()
+            self._pool.submit(_close).result()
+        finally:
+            self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> "ExprGpu":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,206 @@
+"""Run an expression shader on the compute path (SSBOs) or the fragment path (integer
+textures in, several RGBA32UI colour attachments out), every step's word per element."""
+
+from __future__ import annotations
+
+import moderngl
+import numpy as np
+
+from .compute_path import LOCAL_SIZE, group_counts
+from .errors import ShaderError
+from .expr_glsl import ExprShader
+from .fragment_path import FULLSCREEN_VS
+from .shaders import header
+
+__all__ = ["ExprCompute", "ExprFragment", "compute_source", "fragment_source"]
+
+_CHUNK_BYTES = 192 << 20
+
+
+def compute_source(sh: ExprShader, extensions: set[str]) -> str:
+    """Compute shader: element i reads words din[i*V ..], writes dout[i*W ..]."""
+    v, w = sh.n_inputs, len(sh.words)
+    lines = [header(430, extensions, sh.kernel) + f"layout(local_size_x = {LOCAL_SIZE}) in;"]
+    if v:
+        lines.append("layout(std430, binding = 0) readonly buffer In { uint din[]; };")
+    lines += ["layout(std430, binding = 1) writeonly buffer Out { uint dout[]; };",
+              "uniform uint u_count;", "void main() {",
+              f"    uint i = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * {LOCAL_SIZE}u)"
+              " + gl_GlobalInvocationID.x;", "    if (i >= u_count) return;"]
+    lines += [f"    uint x{j} = din[i * {v}u + {j}u];" for j in range(v)]
+    lines += sh.body
+    lines += [f"    dout[i * {w}u + {k}u] = {e};" for k, e in enumerate(sh.words)]
+    return "\n".join(lines) + "\n}\n"
+
+
+def fragment_source(sh: ExprShader, extensions: set[str], first: int, count: int) -> str:
+    """Fragment shader writing words ``first .. first+count-1`` into ceil(count/4)
+    RGBA32UI attachments; inputs come 4 per texel from ceil(V/4) textures."""
+    v = sh.n_inputs
+    nt, no = -(-v // 4), -(-count // 4)
+    lines = [header(330, extensions, sh.kernel).rstrip("\n")]
+    lines += [f"uniform usampler2D t{j};" for j in range(nt)]
+    lines += [f"layout(location = {m}) out uvec4 o{m};" for m in range(no)]
+    lines += ["void main() {", "    ivec2 p = ivec2(gl_FragCoord.xy);"]
+    lines += [f"    uvec4 q{j} = texelFetch(t{j}, p, 0);" for j in range(nt)]
+    lines += [f"    uint x{j} = q{j // 4}.{'xyzw'[j % 4]};" for j in range(v)]
+    lines += sh.body
+    words = sh.words[first:first + count] + ["0u"] * (4 * no - count)
+    lines += [f"    o{m} = uvec4({', '.join(words[4 * m:4 * m + 4])});" for m in range(no)]
+    return "\n".join(lines) + "\n}\n"
+
+
+class ExprCompute:
+    """Compute-path runner: programs cached by key, buffers reused."""
+
+    def __init__(self, ctx: moderngl.Context) -> None:
+        self.ctx = ctx
+        self.extensions = set(ctx.extensions)
+        self.max_groups = int(ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0])
+        self.max_block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
+        self._programs: dict = {}
+        self._buffers: dict[int, moderngl.Buffer] = {}
+
+    def _program(self, key, sh: ExprShader) -> moderngl.ComputeShader:
+        prog = self._programs.get(key)
+        if prog is None:
+            src = compute_source(sh, self.extensions)
+            try:
+                prog = self.ctx.compute_shader(src)
+            except moderngl.Error as exc:
+                raise ShaderError("expression", str(exc), src) from None
+            self._programs[key] = prog
+        return prog
+
+    def _buffer(self, binding: int, nbytes: int) -> moderngl.Buffer:
+        buf = self._buffers.get(binding)
+        if buf is None or buf.size < nbytes:
+            if buf is not None:
+                buf.release()
+            buf = self.ctx.buffer(reserve=max(nbytes, 4))
+            self._buffers[binding] = buf
+        return buf
+
+    def run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
+        """(n, W) result words from (n, V) input words."""
+        prog = self._program(key, sh)
+        v, w = sh.n_inputs, len(sh.words)
+        out = np.empty((n, w), np.uint32)
+        per = 4 * max(v, w, 1)
+        chunk = max(LOCAL_SIZE, min(self.max_block // per, _CHUNK_BYTES // (4 * (v + w) or 4)))
+        for s in range(0, n, chunk):
+            e = min(n, s + chunk)
+            m = e - s
+            if v:
+                part = np.ascontiguousarray(words[s:e])
+                buf = self._buffer(0, part.nbytes)
+                buf.write(part)
+                buf.bind_to_storage_buffer(0, size=part.nbytes)
+            obuf = self._buffer(1, m * w * 4)
+            obuf.bind_to_storage_buffer(1, size=m * w * 4)
+            prog["u_count"].value = m
+            prog.run(*group_counts(m, self.max_groups))
+            self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
+            obuf.read_into(out[s:e], size=m * w * 4)
+        return out
+
+    def release(self) -> None:
+        for obj in list(self._programs.values()) + list(self._buffers.values()):
+            obj.release()
+        self._programs.clear()
+        self._buffers.clear()
+
+
+class ExprFragment:
+    """Fragment-path runner: passes of up to ``4 * max_draw_buffers`` words each."""
+
+    def __init__(self, ctx: moderngl.Context, chunk: int = 1 << 22) -> None:
+        self.ctx = ctx
+        self.extensions = set(ctx.extensions)
+        max_tex = int(ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096))
+        self.width = min(4096, max_tex)
+        self.rows = max(1, min(max_tex, chunk // self.width))
+        self.attachments = max(1, min(8, int(ctx.info.get("GL_MAX_DRAW_BUFFERS", 8))))
+        self._programs: dict = {}
+        self._textures: dict[int, moderngl.Texture] = {}
+        self._fbos: dict[int, moderngl.Framebuffer] = {}
+
+    def _program(self, key, sh: ExprShader, first: int, count: int):
+        k = (key, first)
+        cached = self._programs.get(k)
+        if cached is None:
+            src = fragment_source(sh, self.extensions, first, count)
+            try:
+                prog = self.ctx.program(vertex_shader=FULLSCREEN_VS, fragment_shader=src)
+            except moderngl.Error as exc:
+                raise ShaderError("expression", str(exc), src) from None
+            for j in range(-(-sh.n_inputs // 4)):
+                if f"t{j}" in prog:
+                    prog[f"t{j}"].value = j
+            cached = (prog, self.ctx.vertex_array(prog, []))
+            self._programs[k] = cached
+        return cached
+
+    def _texture(self, unit: int) -> moderngl.Texture:
+        tex = self._textures.get(unit)
+        if tex is None:
+            tex = self.ctx.texture((self.width, self.rows), 4, dtype="u4")
+            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
+            self._textures[unit] = tex
+        return tex
+
+    def _fbo(self, n_att: int) -> moderngl.Framebuffer:
+        fbo = self._fbos.get(n_att)
+        if fbo is None:
+            texs = [self.ctx.texture((self.width, self.rows), 4, dtype="u4") for _ in range(n_att)]
+            fbo = self.ctx.framebuffer(color_attachments=texs)
+            self._fbos[n_att] = fbo
+        return fbo
+
+    def run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
+        """(n, W) result words from (n, V) input words."""
+        v, w = sh.n_inputs, len(sh.words)
+        out = np.empty((n, w), np.uint32)
+        per_pass = 4 * self.attachments
+        cap = self.width * self.rows
+        nt = -(-v // 4)
+        for s in range(0, n, cap):
+            e = min(n, s + cap)
+            m = e - s
+            rows = -(-m // self.width)
+            view = (0, 0, self.width, rows)
+            stage = np.zeros((rows * self.width, 4 * nt), np.uint32)
+            stage[:m, :v] = words[s:e]
+            for j in range(nt):
+                tex = self._texture(j)
+                tex.write(np.ascontiguousarray(stage[:, 4 * j:4 * j + 4]), viewport=view)
+                tex.use(j)
+            for first in range(0, w, per_pass):
+                count = min(per_pass, w - first)
+                prog, vao = self._program(key, sh, first, count)
+                n_att = -(-count // 4)
+                fbo = self._fbo(n_att)
+                fbo.use()
+                self.ctx.viewport = view
+                vao.render(moderngl.TRIANGLES, vertices=3)
+                for a in range(n_att):
+                    raw = fbo.read(viewport=view, components=4, attachment=a, dtype="u4")
+                    block = np.frombuffer(raw, np.uint32).reshape(-1, 4)[:m]
+                    c0 = first + 4 * a
+                    c1 = min(first + count, c0 + 4)
+                    out[s:e, c0:c1] = block[:, :c1 - c0]
+        return out
+
+    def release(self) -> None:
+        for prog, vao in self._programs.values():
+            vao.release()
+            prog.release()
+        for fbo in self._fbos.values():
+            for t in fbo.color_attachments:
+                t.release()
+            fbo.release()
+        for t in self._textures.values():
+            t.release()
+        self._programs.clear()
+        self._textures.clear()
+        self._fbos.clear()

@@ -1,0 +1,269 @@
+"""The exact value of an expression for whole arrays: double-double values with a running
+absolute error bound per element, and a "needs the exact path" mask.
+
+Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
+double-double (error-free transformations, bounds from :mod:`.dd`), exp/log in float64
+with a 2^-50 relative bound (plus the operand's bound through the derivative), min/max/
+_sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
+per-element path) when a decision depends on digits the bound does not fix: a comparison,
+floor/round/frac near its threshold, a square root or log of a value within its bound of
+zero, a division by a value within its bound of zero, or an overflow of the pair range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .. import F16, FloatFormat
+from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt
+from .program import Program, Ref
+
+__all__ = ["Approx", "fast_exact", "LN2"]
+
+LN2 = np.log(2.0)
+_LN2_LO = 2.3190468138462996e-17  # ln 2 - LN2
+_TRANS = 2.0 ** -50  # relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs)
+
+
+@dataclass
+class Approx:
+    """One slot over all elements: value hi + lo within ``err`` of the exact value
+    (``hi`` is the value itself for bool slots), ``bad`` where that is not good enough."""
+
+    hi: np.ndarray
+    lo: np.ndarray
+    err: np.ndarray
+    bad: np.ndarray
+
+
+def _exact(v: np.ndarray) -> Approx:
+    z = np.zeros(v.shape)
+    return Approx(v, z, z, np.zeros(v.shape, bool))
+
+
+def _decode(bits: np.ndarray, kind: str, fmt: FloatFormat) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        if kind == "float":
+            return fmt.decode(np.asarray(bits).astype(fmt.dtype))
+        if kind == "half":
+            return F16.decode((np.asarray(bits).astype(np.uint32) & 0xFFFF).astype(np.uint16))
+        if kind == "bool":
+            return np.asarray(bits).astype(bool)
+        return np.asarray(bits).astype(np.float64)
+
+
+def _read(program: Program, ref: Ref, slots, model, values, fmt, shape) -> Approx:
+    if ref.src == "step" and not ref.cast:
+        a = values[ref.index]
+    else:
+        if ref.src == "input":
+            bits = slots[ref.index]
+        elif ref.src == "const":
+            bits = np.asarray(program.consts[ref.index].bits)
+        else:
+            bits = model[ref.index]
+        a = _exact(np.broadcast_to(_decode(bits, ref.kind, fmt), shape).astype(
+            bool if ref.kind == "bool" else np.float64))
+    if ref.abs:
+        s = np.where(a.hi < 0, -1.0, 1.0)
+        a = Approx(np.abs(a.hi), a.lo * s, a.err, a.bad)
+    if ref.neg:
+        a = Approx(-a.hi, -a.lo, a.err, a.bad)
+    return a
+
+
+def _mag(a: Approx) -> np.ndarray:
+    return np.abs(a.hi) + np.abs(a.lo)
+
+
+def _mul(a: Approx, b: Approx) -> Approx:
+    hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
+    err = r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
+    big = (np.abs(a.hi) > SPLIT_MAX) | (np.abs(b.hi) > SPLIT_MAX)
+    return Approx(hi, lo, err, a.bad | b.bad | big)
+
+
+def _add(a: Approx, b: Approx) -> Approx:
+    hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
+    return Approx(hi, lo, r + a.err + b.err, a.bad | b.bad)
+
+
+def _near_zero(a: Approx) -> np.ndarray:
+    """The value might be zero or of either sign (its bound reaches zero)."""
+    return (a.err > 0) & (_mag(a) <= a.err * (1 + 4 * U))
+
+
+def _div(a: Approx, b: Approx) -> Approx:
+    with np.errstate(all="ignore"):
+        hi, lo, r = dd_div(a.hi, a.lo, b.hi, b.lo)
+        den = _mag(b) * (1 - 4 * U) - b.err
+        err = r + (a.err + np.abs(hi) * b.err) / np.where(den > 0, den, 1.0)
+    bad = a.bad | b.bad | _near_zero(b) | (np.abs(b.hi) > SPLIT_MAX) | (np.abs(hi) > SPLIT_MAX)
+    return Approx(hi, lo, err, bad)
+
+
+def _sqrt(a: Approx, recip: bool) -> Approx:
+    with np.errstate(all="ignore"):
+        hi, lo, r = dd_sqrt(np.where(a.hi > 0, a.hi, 0.0), np.where(a.hi > 0, a.lo, 0.0))
+        low = np.maximum(_mag(a) - a.err, 0.0)
+        if recip:
+            one = np.ones(hi.shape)
+            hi2, lo2, r2 = dd_div(one, np.zeros(hi.shape), hi, lo)
+            err = r2 + r * np.abs(hi2) / np.where(hi > 0, hi, 1.0) + 0.5 * a.err * low ** -1.5
+            hi, lo = hi2, lo2
+        else:
+            err = r + a.err / np.where(low > 0, np.sqrt(low), 1.0)
+    special = (a.hi <= 0) | ~np.isfinite(a.hi)  # zeros, negatives, INF, NaN: IEEE results
+    hi = np.where(special, np.sqrt(a.hi) if not recip else 1.0 / np.sqrt(a.hi), hi)
+    return Approx(hi, np.where(special, 0.0, lo), np.where(special, 0.0, err),
+                  a.bad | _near_zero(a) | (special & (a.err > 0)))
+
+
+def _exp2(a: Approx) -> Approx:
+    with np.errstate(all="ignore"):
+        v = np.exp2(a.hi)
+        v = v + v * (LN2 * a.lo)
+        err = np.abs(v) * (_TRANS + np.expm1(LN2 * (a.err + 4 * U * np.abs(a.lo))) * 1.01)
+        ovf = ~np.isfinite(v) & np.isfinite(a.hi)
+    exact = (a.err == 0) & (a.lo == 0) & (a.hi == np.round(a.hi)) & (np.abs(a.hi) < 1000)
+    return Approx(v, np.zeros(v.shape), np.where(exact, 0.0, err), a.bad | ovf)
+
+
+def _log2(a: Approx) -> Approx:
+    with np.errstate(all="ignore"):
+        near1 = (a.hi >= 0.5) & (a.hi <= 2.0)
+        v1 = np.log1p((a.hi - 1.0) + a.lo) / LN2
+        v2 = np.log2(a.hi) + a.lo / (a.hi * LN2)
+        v = np.where(near1, v1, v2)
+        low = _mag(a) - a.err
+        err = np.abs(v) * _TRANS + a.err / (np.where(low > 0, low, 1.0) * LN2) * 1.01
+    m, e = np.frexp(a.hi)
+    pow2 = (m == 0.5) & (a.lo == 0) & (a.err == 0)
+    v = np.where(pow2, (e - 1).astype(np.float64), v)
+    return Approx(v, np.zeros(v.shape), np.where(pow2, 0.0, err), a.bad | _near_zero(a))
+
+
+def _rint_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """Nearest integer to hi + lo, ties to even."""
+    f = np.floor(hi)
+    whole = f == hi
+    tie_lo = np.abs(lo) == 0.5
+    even = np.fmod(hi, 2.0) == 0
+    r_whole = hi + np.where(tie_lo, np.where(even, 0.0, np.sign(lo)), np.rint(lo))
+    half = (hi - f) == 0.5
+    r_half = f + np.where(lo > 0, 1.0, np.where(lo < 0, 0.0, np.fmod(f, 2.0) != 0))
+    return np.where(whole, r_whole, np.where(half, r_half, np.rint(hi)))
+
+
+def _round(a: Approx, how: str) -> Approx:
+    with np.errstate(invalid="ignore"):
+        if how == "round_ne":
+            r_hi = _rint_dd(a.hi, a.lo)
+            t = a.hi - (np.floor(a.hi) + 0.5)  # thresholds: the halves
+        else:
+            fn = {"round_ni": np.floor, "round_pi": np.ceil, "round_z": np.trunc,
+                  "frc": np.floor}[how]
+            f = fn(a.hi)
+            lo_part = fn(a.lo) if how != "round_z" else np.where(a.hi > 0, np.floor(a.lo),
+                                                                  np.ceil(a.lo))
+            r_hi = np.where(f == a.hi, f + lo_part, f)  # hi whole: lo decides
+            t = a.hi - np.rint(a.hi)  # thresholds: the integers
+        dist = np.abs(t + a.lo)
+    zero = np.zeros(a.hi.shape)
+    risky = (a.err > 0) & (dist <= a.err * 1.01 + 4 * U * np.abs(a.hi))
+    if how == "frc":
+        d = _add(a, Approx(-r_hi, zero, zero, a.bad))
+        return Approx(d.hi, d.lo, d.err, a.bad | risky)
+    return Approx(r_hi, zero, zero, a.bad | risky)
+
+
+def _compare(op: str, a: Approx, b: Approx) -> Approx:
+    d = _add(a, Approx(-b.hi, -b.lo, b.err, b.bad))
+    nan = np.isnan(a.hi) | np.isnan(b.hi)
+    with np.errstate(invalid="ignore"):
+        s = np.where(d.hi != 0, np.sign(d.hi), np.sign(d.lo))
+        s = np.where(np.isinf(a.hi) | np.isinf(b.hi), np.sign(np.where(np.isnan(d.hi), 0.0, d.hi)), s)
+    val = {"eq": s == 0, "ne": s != 0, "lt": s < 0, "ge": s >= 0}[op]
+    val = np.where(nan, op == "ne", val)
+    risky = (d.err > 0) & (np.abs(d.hi) + np.abs(d.lo) <= d.err * (1 + 4 * U))
+    return Approx(val, np.zeros(val.shape), np.zeros(val.shape), a.bad | b.bad | risky)
+
+
+def _minmax(op: str, a: Approx, b: Approx) -> Approx:
+    na, nb = np.isnan(a.hi), np.isnan(b.hi)
+    d = a.hi - b.hi
+    less = (d < 0) | ((d == 0) & (a.lo < b.lo)) | ((d == 0) & (a.lo == b.lo) & np.signbit(a.hi))
+    pick_a = (less if op == "min" else ~less) | nb
+    pick_a &= ~(na & ~nb)
+    return Approx(np.where(pick_a, a.hi, b.hi), np.where(pick_a, a.lo, b.lo),
+                  np.maximum(a.err, b.err), a.bad | b.bad)
+
+
+def _sat(a: Approx) -> Approx:
+    with np.errstate(invalid="ignore"):
+        hi = np.where(np.isnan(a.hi), 0.0, np.clip(a.hi, 0.0, 1.0))
+        inside = (a.hi > 0) & (a.hi < 1)
+    return Approx(hi, np.where(inside, a.lo, 0.0), a.err, a.bad)
+
+
+def _step(op: str, args: list[Approx]) -> Approx:
+    if op == "add":
+        return _add(*args)
+    if op == "mul":
+        return _mul(*args)
+    if op == "div":
+        return _div(*args)
+    if op == "rcp":
+        one = _exact(np.ones(args[0].hi.shape))
+        return _div(one, args[0])
+    if op == "mad":
+        return _add(_mul(args[0], args[1]), args[2])
+    if op.startswith("dp"):
+        n = len(args) // 2
+        acc = _mul(args[0], args[n])
+        for i in range(1, n):
+            acc = _add(acc, _mul(args[i], args[n + i]))
+        return acc
+    if op in ("sqrt", "rsq"):
+        return _sqrt(args[0], op == "rsq")
+    if op == "exp":
+        return _exp2(args[0])
+    if op == "log":
+        return _log2(args[0])
+    if op in ("frc", "round_ne", "round_ni", "round_pi", "round_z"):
+        return _round(args[0], op)
+    if op in ("eq", "ne", "lt", "ge"):
+        return _compare(op, *args)
+    if op in ("min", "max"):
+        return _minmax(op, *args)
+    if op == "movc":
+        c, x, y = args
+        pick = c.hi.astype(bool) if c.hi.dtype == bool else c.hi != 0
+        return Approx(np.where(pick, x.hi, y.hi), np.where(pick, x.lo, y.lo),
+                      np.where(pick, x.err, y.err), c.bad | np.where(pick, x.bad, y.bad))
+    return args[0]  # mov, f32tof16, f16tof32: the same real value
+
+
+def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
+               fmt: FloatFormat, shape: tuple) -> list[Approx]:
+    """Approximations (with bounds) of every step's exact value over all elements.
+
+    ``model`` are the model's step results (read where a value is reinterpreted).
+    """
+    values: list[Approx] = []
+    with np.errstate(all="ignore"):
+        for step in program.steps:
+            args = [_read(program, r, slots, model, values, fmt, shape) for r in step.args]
+            r = step.args[0]
+            if step.op == "f16tof32" and not (r.src == "step" and r.plain and not r.cast
+                                              and program.steps[r.index].kind == "half"):
+                args = [_read(program, Ref(r.src, r.index, "half", cast=True), slots, model,
+                              values, fmt, shape)]
+            v = _step(step.op, args)
+            if step.sat:
+                v = _sat(v)
+            values.append(v)
+    return values

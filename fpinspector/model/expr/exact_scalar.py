@@ -1,0 +1,256 @@
+"""The exact value of an expression for one element: Fractions for rational steps, mpmath
+(PREC bits) once a square root, 2^x or log2 is irrational.
+
+Values are Fraction (finite, nonzero, rational), mpmath.mpf (finite, nonzero, irrational to
+PREC bits), float (a signed zero, an infinity or NaN) or bool. Zeros carry IEEE signs so
+that ``rsq(-0)`` is -INF and ``x / -0`` has the right sign; an exact zero sum is +0 unless
+every term was a zero (then IEEE's rule for the zeros' signs). Comparisons and floor-type
+steps on irrational values decide at PREC bits: a contrived identity such as
+``sqrt(2) * sqrt(2) == 2`` is not recognised.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+
+__all__ = ["PREC", "exact_op", "to_pair", "as_fraction"]
+
+#: Working precision (bits) of irrational values.
+PREC = 320
+_EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could hold
+
+
+def _mpf(x: Any) -> Any:
+    if isinstance(x, Fraction):
+        with mpmath.workprec(PREC):
+            return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.mpf(x)
+
+
+def as_fraction(x: Any) -> Fraction:
+    """Exact Fraction of a finite Fraction or mpf (an mpf is a binary number)."""
+    if isinstance(x, Fraction):
+        return x
+    man, exp = x.man_exp
+    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+
+
+def _finite(x: Any) -> bool:
+    return not isinstance(x, float) or math.isfinite(x)
+
+
+def _zero(x: Any) -> bool:
+    return isinstance(x, float) and x == 0
+
+
+def _sign(x: Any) -> float:
+    if isinstance(x, float):
+        return math.copysign(1.0, x)
+    return -1.0 if x < 0 else 1.0
+
+
+def _f(x: Any) -> float:
+    """Float stand-in keeping sign and class (magnitude only matters for INF/NaN rules)."""
+    return x if isinstance(x, float) else _sign(x)
+
+
+def _norm(x: Any) -> Any:
+    if isinstance(x, (Fraction, mpmath.mpf)) and x == 0:
+        return 0.0
+    return x
+
+
+def _arith(a: Any, b: Any) -> tuple[Any, Any]:
+    if isinstance(a, mpmath.mpf) or isinstance(b, mpmath.mpf):
+        return _mpf(a), _mpf(b)
+    return a, b
+
+
+def _add(a, b):
+    if not (_finite(a) and _finite(b)):
+        return _f(a) + _f(b)
+    if _zero(a) and _zero(b):
+        return a + b
+    if _zero(a):
+        return b
+    if _zero(b):
+        return a
+    x, y = _arith(a, b)
+    with mpmath.workprec(PREC):
+        return _norm(x + y)
+
+
+def _mul(a, b):
+    if not (_finite(a) and _finite(b)) or _zero(a) or _zero(b):
+        return _f(a) * _f(b) if not (_finite(a) and _finite(b)) else math.copysign(0.0, _sign(a) * _sign(b))
+    x, y = _arith(a, b)
+    with mpmath.workprec(PREC):
+        return x * y
+
+
+def _div(a, b):
+    if not (_finite(a) and _finite(b)):
+        with_nan = _f(a) / _f(b) if _f(b) != 0 else math.copysign(math.inf, _sign(a) * _sign(b))
+        return with_nan if not (math.isinf(_f(a)) and math.isinf(_f(b))) else math.nan
+    if _zero(b):
+        return math.nan if _zero(a) else math.copysign(math.inf, _sign(a) * _sign(b))
+    if _zero(a):
+        return math.copysign(0.0, _sign(a) * _sign(b))
+    x, y = _arith(a, b)
+    with mpmath.workprec(PREC):
+        return x / y
+
+
+def _sqrt(a):
+    if isinstance(a, float):
+        return a if (a == 0 or a == math.inf) else math.nan
+    if a < 0:
+        return math.nan
+    if isinstance(a, Fraction):
+        n, d = math.isqrt(a.numerator), math.isqrt(a.denominator)
+        if n * n == a.numerator and d * d == a.denominator:
+            return Fraction(n, d)
+    with mpmath.workprec(PREC):
+        return mpmath.sqrt(_mpf(a))
+
+
+def _exp2(a):
+    if isinstance(a, float):
+        return Fraction(1) if a == 0 else (a if a != -math.inf else 0.0)
+    if abs(a) > _EXP_LIMIT:
+        return math.inf if a > 0 else 0.0
+    if isinstance(a, Fraction) and a.denominator == 1:
+        return Fraction(2) ** a.numerator
+    with mpmath.workprec(PREC):
+        return mpmath.power(2, _mpf(a))
+
+
+def _log2(a):
+    if isinstance(a, float):
+        return -math.inf if a == 0 else (math.inf if a == math.inf else math.nan)
+    if a < 0:
+        return math.nan
+    if isinstance(a, Fraction):
+        n, d = a.numerator, a.denominator
+        if n == 1 and d & (d - 1) == 0:
+            return _norm(Fraction(-(d.bit_length() - 1)))
+        if d == 1 and n & (n - 1) == 0:
+            return _norm(Fraction(n.bit_length() - 1))
+    with mpmath.workprec(PREC):
+        return mpmath.log(_mpf(a), 2)
+
+
+def _round(a, how: str):
+    if isinstance(a, float):
+        return a
+    if isinstance(a, Fraction):
+        r = {"ni": math.floor, "pi": math.ceil, "z": math.trunc, "ne": round}[how](a)
+        r = Fraction(int(r))
+    else:
+        with mpmath.workprec(PREC):
+            fn = {"ni": mpmath.floor, "pi": mpmath.ceil, "ne": mpmath.nint,
+                  "z": lambda v: mpmath.floor(v) if v > 0 else mpmath.ceil(v)}[how]
+            r = Fraction(int(fn(a)))
+    return r if r != 0 else math.copysign(0.0, _sign(a))
+
+
+def _frc(a):
+    if isinstance(a, float):
+        return 0.0 if a == 0 else math.nan
+    f = _round(a, "ni")
+    return a if _zero(f) else _norm(_add(a, _neg(f)))
+
+
+def _cmp(a, b) -> int | None:
+    """-1, 0, 1, or None when a NaN is involved."""
+    if (isinstance(a, float) and math.isnan(a)) or (isinstance(b, float) and math.isnan(b)):
+        return None
+    if not (_finite(a) and _finite(b)) or _zero(a) or _zero(b):
+        x, y = float(_f(a)) if not _zero(a) else 0.0, float(_f(b)) if not _zero(b) else 0.0
+        if _finite(a) and not _zero(a):
+            x = _sign(a)
+        if _finite(b) and not _zero(b):
+            y = _sign(b)
+        return (x > y) - (x < y)
+    x, y = as_fraction(a), as_fraction(b)
+    return (x > y) - (x < y)
+
+
+def _minmax(a, b, is_min: bool):
+    c = _cmp(a, b)
+    if c is None:  # F32-MINMAX-NAN: the other operand (two NaNs: NaN)
+        nan_a = isinstance(a, float) and math.isnan(a)
+        return b if nan_a else a
+    if c == 0 and _zero(a) and _zero(b):
+        return math.copysign(0.0, -1.0 if is_min else 1.0) if _sign(a) != _sign(b) else a
+    return (a if c <= 0 else b) if is_min else (a if c >= 0 else b)
+
+
+def _sat(a):
+    if isinstance(a, float) and math.isnan(a):
+        return 0.0
+    if _cmp(a, 0.0) <= 0:
+        return 0.0
+    return Fraction(1) if _cmp(a, Fraction(1)) >= 0 else a
+
+
+_CMP_OPS = {"eq": lambda c: c == 0, "ne": lambda c: c != 0, "lt": lambda c: c < 0,
+            "ge": lambda c: c >= 0}
+
+
+def exact_op(op: str, args: list[Any]) -> Any:
+    """The exact result of one step's operation on exact operand values."""
+    if op in ("add", "sub"):
+        return _add(args[0], args[1] if op == "add" else _neg(args[1]))
+    if op == "mul":
+        return _mul(*args)
+    if op == "div":
+        return _div(*args)
+    if op == "mad":
+        return _add(_mul(args[0], args[1]), args[2])
+    if op.startswith("dp"):
+        n = len(args) // 2
+        acc = _mul(args[0], args[n])
+        for i in range(1, n):
+            acc = _add(acc, _mul(args[i], args[n + i]))
+        return acc
+    if op in ("min", "max"):
+        return _minmax(args[0], args[1], op == "min")
+    if op in _CMP_OPS:
+        c = _cmp(args[0], args[1])
+        return op == "ne" if c is None else bool(_CMP_OPS[op](c))
+    if op == "movc":
+        return args[1] if args[0] else args[2]
+    unary = {"sqrt": _sqrt, "rsq": lambda a: _div(Fraction(1), _sqrt(a)) if not _zero(a)
+             else math.copysign(math.inf, _sign(a)),
+             "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2, "log": _log2, "frc": _frc,
+             "round_ne": lambda a: _round(a, "ne"), "round_ni": lambda a: _round(a, "ni"),
+             "round_pi": lambda a: _round(a, "pi"), "round_z": lambda a: _round(a, "z"),
+             "mov": lambda a: a, "f32tof16": lambda a: a, "f16tof32": lambda a: a, "sat": _sat}
+    if op in unary:
+        return unary[op](args[0])
+    raise ValueError(f"no exact semantics for {op!r}")
+
+
+def _neg(a):
+    return -a
+
+
+def to_pair(x: Any) -> tuple[float, float]:
+    """(hi, lo): hi the float64 nearest to x, lo the float64 nearest to x - hi."""
+    if isinstance(x, bool):
+        return float(x), 0.0
+    if isinstance(x, float):
+        return x, 0.0
+    try:
+        hi = float(x)
+    except OverflowError:
+        return math.copysign(math.inf, x), 0.0
+    if not math.isfinite(hi):
+        return hi, 0.0
+    rest = as_fraction(x) - Fraction(hi)
+    return hi, float(rest)

@@ -1,0 +1,136 @@
+"""Lowering of intrinsic calls and constructors (the second half of :mod:`.lower`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .errors import ExprError
+from .intrinsics import CONSTRUCTORS, INTRINSICS, UNARY_OPS
+from .nodes import Call
+from .program import ExprType, Ref
+
+__all__ = ["lower_call"]
+
+_ARITY = {"mad": 3, "dot": 2, "min": 2, "max": 2, "abs": 1, "saturate": 1, "lerp": 3,
+          "asfloat": 1, "asuint": 1, "f32tof16": 1, "f16tof32": 1}
+_ARITY.update({k: 1 for k in UNARY_OPS})
+_NO_SAT = ("f16tof32", "f32tof16", "movc", "mov") + ("eq", "ne", "lt", "ge")
+
+
+def lower_call(low, node: Call):
+    from .lower import Value  # noqa: PLC0415
+
+    name = node.name
+    if name in CONSTRUCTORS:
+        return _construct(low, node, CONSTRUCTORS[name])
+    if name not in INTRINSICS:
+        near = [k for k in INTRINSICS if k.lower() == name.lower()]
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        raise ExprError(f"unknown function '{name}'{hint}", node.pos, node.pos + len(name))
+    want = _ARITY[name]
+    if len(node.args) != want:
+        raise ExprError(f"{name} takes {want} argument{'s' * (want > 1)}, got {len(node.args)}",
+                        node.pos, node.end)
+    args = [low.value(a) for a in node.args]
+    fmt = low.fmt
+    if name in ("asfloat", "asuint", "f32tof16", "f16tof32") and fmt.name != "f32":
+        low.fail(f"{name} works on 32-bit values; this expression computes in {fmt.name}", node)
+    if name == "dot":
+        return _dot(low, node, args)
+    if name in ("asfloat", "asuint"):
+        return _cast(low, node, args[0], "float" if name == "asfloat" else "uint")
+    if name == "f16tof32":
+        refs = low.uints(args[0], name)
+        out = [low.emit("f16tof32", [r], "float", node, i if len(refs) > 1 else None)
+               for i, r in enumerate(refs)]
+        return Value(ExprType("float", len(out)), out, node)
+    n = low.size(args, node, name)
+    fl = [low.floats(a, name) for a in args]
+    c = low.comp
+    one = n > 1
+    if name == "abs":
+        return Value(ExprType("float", n), [low.abs(r) for r in fl[0]], node)
+    if name == "saturate":
+        return Value(ExprType("float", n), [_saturate(low, node, r, i if one else None)
+                                             for i, r in enumerate(fl[0])], node)
+    if name == "f32tof16":
+        out = [low.emit("f32tof16", [r], "half", node, i if one else None)
+               for i, r in enumerate(fl[0])]
+        return Value(ExprType("uint", n), out, node)
+    out = []
+    for i in range(n):
+        k = i if one else None
+        if name == "lerp":
+            a, b, t = (c(f, i) for f in fl)
+            d = low.emit("add", [b, low.neg(a)], "float", node, k, "lerp: d = b - a")
+            out.append(low.emit("mad", [t, d, a], "float", node, k, "lerp: t * d + a"))
+        else:
+            op = UNARY_OPS.get(name, name)  # mad, min, max keep their names
+            out.append(low.emit(op, [c(f, i) for f in fl], "float", node, k))
+    return Value(ExprType("float", n), out, node)
+
+
+def _dot(low, node: Call, args):
+    from .lower import Value  # noqa: PLC0415
+
+    a, b = args
+    if a.n != b.n:
+        low.fail(f"dot({a.describe()}, {b.describe()}): both operands must have the same "
+                 "size", node)
+    ra, rb = low.floats(a, "dot"), low.floats(b, "dot")
+    if a.n == 1:
+        r = low.emit("mul", [ra[0], rb[0]], "float", node, None, "dot of scalars is mul")
+    else:
+        r = low.emit(f"dp{a.n}", ra + rb, "float", node)
+    return Value(ExprType("float"), [r], node)
+
+
+def _cast(low, node: Call, v, kind: str):
+    """asfloat/asuint: same bits, new kind; a modified operand is materialised by a mov."""
+    from .lower import Value  # noqa: PLC0415
+
+    if v.type is None:  # literal: its bits, folded as a compiler does
+        r = low.uints(v, node.name)[0]
+        bits = low.p.consts[r.index].bits
+        return Value(ExprType(kind), [low.float_const(bits) if kind == "float" else r], node)
+    if v.type.kind == "bool":
+        low.fail(f"{node.name} of a bool: pick values with ?: instead", node)
+    refs = []
+    for i, r in enumerate(v.refs):
+        if r.src == "const" and r.plain and not r.cast:  # a literal: fold
+            bits = low.p.consts[r.index].bits
+            refs.append(low.float_const(bits) if kind == "float"
+                        else low.const(bits, "uint", f"0x{bits:X}"))
+            continue
+        if not r.plain:  # the modifier is part of a float instruction: mov it first
+            r = low.emit("mov", [r], r.kind, node, i if v.n > 1 else None,
+                         f"{node.name} of a modified operand: mov first")
+        refs.append(r if r.kind == kind or (kind == "uint" and r.kind == "half")
+                    else replace(r, kind=kind, cast=True))
+    return Value(ExprType(kind, v.n), refs, node)
+
+
+def _saturate(low, node: Call, r: Ref, comp) -> Ref:
+    """``_sat`` on the instruction that made ``r`` when nothing else reads it; else mov_sat."""
+    if r.src == "step" and r.plain and not r.cast:
+        s = low.p.steps[r.index]
+        if s.sat:
+            return r  # sat(sat(x)) = sat(x)
+        if s.kind == "float" and s.op not in _NO_SAT and low.uses[r.index] == 0:
+            low.p.steps[r.index] = replace(s, sat=True)
+            return r
+    s = low.emit("mov", [r], "float", node, comp, "saturate of an operand: mov_sat")
+    low.p.steps[s.index] = replace(low.p.steps[s.index], sat=True)
+    return s
+
+
+def _construct(low, node: Call, t: ExprType):
+    from .lower import Value  # noqa: PLC0415
+
+    refs: list[Ref] = []
+    for a in node.args:
+        v = low.value(a)
+        refs += low.floats(v, node.name) if t.kind == "float" else low.uints(v, node.name)
+    if len(refs) != t.n:
+        low.fail(f"{node.name} needs {t.n} component{'s' * (t.n > 1)}, got {len(refs)}", node)
+    return Value(t, refs, node)
