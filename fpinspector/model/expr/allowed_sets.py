@@ -1,10 +1,12 @@
 """Exact allowed sets of one element of a step, as value-ordered pattern ranges.
 
 The engine's own per-element set is used where it offers one (``Evaluation.allowed_set``);
-otherwise the set is enumerated: every pattern of the engine's hull (lowest..highest
-allowed pattern) is judged by the engine's verdict, plus the patterns a hull can miss
-(signed zeros, denormal ends, the operands themselves). ``_sat`` maps the set through
-:meth:`PatternSet.sat_image`.
+otherwise it is rebuilt from the engine's verdict: the hull (lowest..highest allowed
+pattern) is cut into classes (negative normals, negative denormals, -0, +0, positive
+denormals, positive normals); narrow pieces are judged pattern by pattern, wide ones by
+their ends and middle (the engine's window is contiguous inside a class, and denormals are
+allowed all together or not at all), plus the patterns a hull can miss (signed zeros,
+denormal ends, the operands). ``_sat`` maps the set through :meth:`PatternSet.sat_image`.
 """
 
 from __future__ import annotations
@@ -13,12 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from .patterns import PatternSet, key_of
+from .patterns import PatternSet, key_of, pattern_of
 
-__all__ = ["step_allowed_set", "ENUMERATE_LIMIT"]
+__all__ = ["step_allowed_set", "REGION_LIMIT"]
 
-#: Hulls up to this many patterns are enumerated exactly (a few tens of ms).
-ENUMERATE_LIMIT = 1 << 24
 
 
 def _from_engine_set(aset: Any, fmt) -> PatternSet:
@@ -48,30 +48,59 @@ def _inner_set(one: Any, f) -> PatternSet:
         return s
     lo, hi, nan_ok = one._hull()
     any_nan = bool(np.asarray(nan_ok))
-    lo_p = np.asarray(lo)
-    if f.is_nan(lo_p.astype(f.dtype) if one.step.kind != "half" else lo_p):
-        return PatternSet(f, [], any_nan)
     half = one.step.kind == "half"
-    to_f = (lambda p: p.astype(np.uint16)) if half else (lambda p: p.astype(f.dtype))
-    klo, khi = int(key_of(to_f(lo_p), f)), int(key_of(to_f(np.asarray(hi)), f))
+    to_f = (lambda p: np.asarray(p).astype(np.uint16)) if half else \
+        (lambda p: np.asarray(p).astype(f.dtype))
+    if f.is_nan(to_f(lo)):
+        return PatternSet(f, [], any_nan)
+    klo, khi = int(key_of(to_f(lo), f)), int(key_of(to_f(hi), f))
+    verdict = (lambda keys: np.asarray(one._inner_allowed(
+        pattern_of(keys, f).astype(np.uint32) if half else pattern_of(keys, f))))
     maxden = f.frac_mask
     probes = [0, -1, 1, -2, maxden, -1 - maxden]
-    for x in one.inputs:
-        if np.asarray(x).dtype != bool:
-            probes.append(int(key_of(to_f(np.asarray(x)), f)))
+    probes += [int(key_of(to_f(x), f)) for x in one.inputs if np.asarray(x).dtype != bool]
+    ranges: list[tuple[int, int]] = []
     exact = True
-    if khi - klo + 1 > ENUMERATE_LIMIT:
-        keys = np.unique(np.array([klo, khi] + probes, np.int64))
-        exact = False
-    else:
-        keys = np.unique(np.concatenate([np.arange(klo, khi + 1, dtype=np.int64),
-                                         np.array(probes, np.int64)]))
-    from .patterns import pattern_of  # noqa: PLC0415
-
-    pats = pattern_of(keys, f)
-    obs = pats.astype(np.uint32) if half else pats
-    ok = np.asarray(one._inner_allowed(obs))
-    s = PatternSet.from_mask(keys, ok, f, any_nan)
+    for r0, r1 in _regions(klo, khi, maxden):
+        if r1 - r0 < REGION_LIMIT:
+            ks = np.arange(r0, r1 + 1, dtype=np.int64)
+            ranges += PatternSet.from_mask(ks, verdict(ks), f, False).ranges
+            continue
+        v = verdict(np.array([r0, (r0 + r1) // 2, r1], np.int64))
+        if v.any():  # all three: the whole class piece; some: only the hull is known
+            exact = exact and bool(v.all())
+            ranges.append((r0, r1))
+    extra = np.array(sorted({p for p in probes if not klo <= p <= khi}), np.int64)
+    if extra.size:
+        ranges += [(int(p), int(p)) for p, good in zip(extra, verdict(extra)) if good]
+    s = PatternSet(f, _merge(ranges), any_nan)
     if not exact:
         s.ranges, s.exact = [(klo, khi)], False
     return s
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    for x, y in sorted(ranges):
+        if out and x <= out[-1][1] + 1:
+            out[-1][1] = max(out[-1][1], y)
+        else:
+            out.append([x, y])
+    return [(a, b) for a, b in out]
+
+
+#: regions wider than this are judged by their ends and middle (the engine's window is
+#: contiguous within a class: normals, denormals, each zero)
+REGION_LIMIT = 1 << 16
+
+
+def _regions(klo: int, khi: int, maxden: int) -> list[tuple[int, int]]:
+    """[klo, khi] cut at the class borders: -normals, -denormals, -0, +0, +denormals, +normals."""
+    cuts = [(-(1 << 62), -2 - maxden), (-1 - maxden, -2), (-1, -1), (0, 0), (1, maxden),
+            (maxden + 1, 1 << 62)]
+    out = []
+    for a, b in cuts:
+        x, y = max(a, klo), min(b, khi)
+        if x <= y:
+            out.append((x, y))
+    return out

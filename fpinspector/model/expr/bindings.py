@@ -92,10 +92,16 @@ def _scalar(name: str, v: Any, fmt: FloatFormat, kind: str) -> np.ndarray:
         if kind != "float":
             raise BindingError(name, "uint components are integers (bit patterns)")
         return np.asarray(fmt.encode(a.astype(np.float64)), dtype=dt)
-    if a.dtype.kind in "iu" or a.dtype == object:
-        ai = a.astype(np.int64) if a.dtype != np.uint64 else a
-        lim = fmt.mask if kind == "float" else 0xFFFFFFFF
-        if ai.size and (int(ai.min()) < 0 or int(ai.max()) > lim):
+    lim = fmt.mask if kind == "float" else 0xFFFFFFFF
+    if a.dtype == object:  # Python ints too big for int64, or things that are no numbers
+        flat = a.reshape(-1).tolist()
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in flat):
+            raise BindingError(name, f"cannot bind a {type(v).__name__}")
+        if any(x < 0 or x > lim for x in flat):
+            raise BindingError(name, f"bit patterns must be 0..0x{lim:X}")
+        return np.array(flat, dtype=dt).reshape(a.shape)
+    if a.dtype.kind in "iu":
+        if a.size and (int(a.min()) < 0 or int(a.max()) > lim):
             raise BindingError(name, f"bit patterns must be 0..0x{lim:X}")
         return a.astype(dt)
     raise BindingError(name, f"cannot bind a {type(v).__name__}")

@@ -25,18 +25,22 @@ _EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could 
 
 
 def _mpf(x: Any) -> Any:
-    if isinstance(x, Fraction):
-        with mpmath.workprec(PREC):
+    """x as an mpf at PREC bits (an mpf already is one: re-making it would round it to
+    mpmath's global precision)."""
+    if isinstance(x, mpmath.mpf):
+        return x
+    with mpmath.workprec(PREC):
+        if isinstance(x, Fraction):
             return mpmath.mpf(x.numerator) / x.denominator
-    return mpmath.mpf(x)
+        return mpmath.mpf(x)
 
 
 def as_fraction(x: Any) -> Fraction:
     """Exact Fraction of a finite Fraction or mpf (an mpf is a binary number)."""
     if isinstance(x, Fraction):
         return x
-    man, exp = x.man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    sign, man, exp, _ = x._mpf_  # (sign, mantissa, exponent, bit count); man_exp drops the sign
+    return Fraction(-int(man) if sign else int(man)) * (Fraction(2) ** int(exp))
 
 
 def _finite(x: Any) -> bool:

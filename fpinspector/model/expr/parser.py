@@ -23,12 +23,14 @@ from .errors import ExprError
 from .lexer import Token, iter_tokens
 from .nodes import Binary, Call, Node, Num, Select, Swizzle, Unary, Var
 
-__all__ = ["parse_expr", "MAX_LENGTH", "MAX_DEPTH"]
+__all__ = ["parse_expr", "MAX_LENGTH", "MAX_DEPTH", "MAX_HEIGHT"]
 
 #: Longest expression text accepted (a guard against pasted files, not a language limit).
 MAX_LENGTH = 10_000
-#: Deepest nesting accepted (keeps recursion far from Python's limit).
-MAX_DEPTH = 200
+#: Deepest bracket/unary nesting accepted (keeps recursion far from Python's limit).
+MAX_DEPTH = 64
+#: Tallest syntax tree accepted (a chain of 200 additions is still fine).
+MAX_HEIGHT = 256
 _RESERVED = set(keyword.kwlist) | {"print", "exec", "eval", "open", "import", "getattr"}
 
 
@@ -182,4 +184,31 @@ def parse_expr(text: str) -> Node:
         t = p.tok
         what = "a ')' without '('" if t.text == ")" else f"'{t.text}'"
         raise ExprError(f"unexpected {what} after a complete expression", t.pos, t.end)
+    _check_height(node)
     return node
+
+
+def _check_height(root: Node) -> None:
+    """Refuse trees taller than MAX_HEIGHT (iteratively: the check itself cannot recurse)."""
+    stack = [(root, 1)]
+    while stack:
+        node, h = stack.pop()
+        if h > MAX_HEIGHT:
+            raise ExprError(f"expression nested deeper than {MAX_HEIGHT} operations",
+                            node.pos, node.end)
+        for child in _children(node):
+            stack.append((child, h + 1))
+
+
+def _children(node: Node) -> tuple[Node, ...]:
+    if isinstance(node, Binary):
+        return (node.left, node.right)
+    if isinstance(node, Unary):
+        return (node.operand,)
+    if isinstance(node, Select):
+        return (node.cond, node.a, node.b)
+    if isinstance(node, Swizzle):
+        return (node.base,)
+    if isinstance(node, Call):
+        return node.args
+    return ()

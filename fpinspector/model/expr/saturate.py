@@ -96,9 +96,9 @@ def sat_allowed(inner: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: n
         x = np.maximum(klo, -1 - maxden)
         y = np.minimum(khi, -2)
         hit = real & (x <= y)
-        cand = inner(full(fmt.sign_mask))
+        cand = np.array(inner(full(fmt.sign_mask)), dtype=bool)
         if hit.any():
-            cand |= hit & (inner(pattern_of(np.where(hit, x, -1), fmt))
+            cand = cand | hit & (inner(pattern_of(np.where(hit, x, -1), fmt))
                            | inner(pattern_of(np.where(hit, y, -1), fmt)))
         ok |= nz & cand
     return ok

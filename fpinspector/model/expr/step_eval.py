@@ -123,12 +123,14 @@ class StepEval:
         return np.broadcast_to(ok, shape)
 
     def _hull(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Lowest and highest allowed patterns (value order) and where a NaN is allowed
+        (the model's own NaN result always is: a raw move of a NaN keeps it)."""
         f = self.result_format
+        raw = self.raw.astype(np.uint16) if self.step.kind == "half" else self.raw
+        nan = f.is_nan(raw) | self.modified_nan
         if self.ev is None:
-            nan = f.is_nan(self.raw) | self.modified_nan
             return self.raw, self.raw, nan
-        return (np.asarray(self.ev.lo), np.asarray(self.ev.hi),
-                np.asarray(self.ev.nan_ok) | self.modified_nan)
+        return np.asarray(self.ev.lo), np.asarray(self.ev.hi), np.asarray(self.ev.nan_ok) | nan
 
     def allowed(self, observed: Any) -> np.ndarray:
         """Is each observed result conformant (bool array of the step's shape)?"""

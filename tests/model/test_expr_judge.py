@@ -1,0 +1,63 @@
+"""Judging a GPU's per-step results without a GPU: synthetic step words stand for what a
+driver returned. Each step is judged against the model fed with the GPU's own inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+from _engine_oracle import bits32
+
+from fpinspector.model import evaluate, evaluate_expr
+from fpinspector.model.expr import judge_gpu
+
+U32 = np.uint32
+
+
+def words(r):
+    return [np.array(s.bits, dtype=U32 if s.bits.dtype != bool else U32) for s in r.steps]
+
+
+def test_a_gpu_equal_to_the_model_is_conformant_everywhere():
+    a = np.array([bits32(x) for x in (1.5, -2.0, 1e-3, 7.0)], U32)
+    r = evaluate_expr("saturate(rcp(a) * a + 0.5)", {"a": a})
+    j = judge_gpu(r, words(r))
+    assert j.first_bad.tolist() == [-1] * 4 and all(ok.all() for ok in j.ok)
+
+
+def test_an_allowed_difference_moves_the_next_step_onto_the_gpu_inputs():
+    """rcp may be 1 ULP off (F32-SQRT-RCP); the mul after it is judged on that input."""
+    a = np.array([bits32(3.0)], U32)
+    r = evaluate_expr("rcp(a) * 3.0", {"a": a})
+    w = words(r)
+    w[0] = w[0] + U32(1)  # another allowed rcp
+    assert bool(evaluate("rcp", a).allowed(w[0])[0])
+    fed = np.asarray(evaluate("mul", w[0], U32(bits32(3.0))).bits)
+    assert fed[0] != r.steps[1].bits[0]  # the model's chain would judge step 1 wrongly
+    w[1] = fed
+    j = judge_gpu(r, w)
+    assert j.first_bad.tolist() == [-1]
+    assert j.fed[1].tolist() == fed.tolist()
+    w[1] = fed + U32(1)  # now step 1 itself is off by one ULP: mul must be exact (F32-PREC)
+    j = judge_gpu(r, w)
+    assert j.first_bad.tolist() == [1] and j.ok[0].all() and not j.ok[1].any()
+
+
+def test_a_kept_denormal_is_the_first_divergence():
+    """llvmpipe's compute path keeps denormals (F32-FTZ broken at step 0)."""
+    r = evaluate_expr("n * rsqrt(dot(n, n))", {"n": "float3(1e-20, 0, 0)"})
+    w = words(r)
+    w[0] = np.array(71362, U32)  # the denormal dot product, unflushed
+    w[1] = np.array(bits32(float(np.float32(1.0) / np.sqrt(np.float32(1e-40)))), U32)
+    j = judge_gpu(r, w)
+    assert int(j.first_bad) == 0 and not bool(j.ok[0])
+
+
+def test_select_and_comparisons_judge_bits_and_booleans():
+    a = np.array([bits32(1.0), bits32(3.0)], U32)
+    r = evaluate_expr("a < 2 ? -a : asfloat(0x7fc00001)", {"a": a})
+    w = words(r)
+    w[0] = np.array([1, 0], U32)  # comparisons come back as 0/1 words
+    j = judge_gpu(r, w)
+    assert j.first_bad.tolist() == [-1, -1]
+    w[1] = np.array([bits32(-1.0), 0x7FC00000], U32)  # movc must copy the NaN's bits
+    j = judge_gpu(r, w)
+    assert j.first_bad.tolist() == [-1, 1]
