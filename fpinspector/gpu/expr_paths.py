@@ -159,6 +159,15 @@ class ExprFragment:
 
     def run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
+        # moderngl remembers the last framebuffer used (ctx.fbo, and the one ctx.viewport
+        # writes to); point it back at the previous one, which outlives ours
+        prev, prev_mglo = self.ctx.fbo, self.ctx.mglo.fbo
+        try:
+            return self._run(key, sh, words, n)
+        finally:
+            self.ctx.fbo, self.ctx.mglo.fbo = prev, prev_mglo
+
+    def _run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         v, w = sh.n_inputs, len(sh.words)
         out = np.empty((n, w), np.uint32)
         per_pass = 4 * self.attachments
