@@ -19,7 +19,9 @@ DOMAIN_HELP = ("input axis: all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; a 
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("op", help="op name, e.g. mul, sqrt, rcp, to_f16 (see `fpinspector eval`)")
+    p.add_argument("op", nargs="?", default=None,
+                   help="op name, e.g. mul, sqrt, rcp, to_f16 (see `fpinspector eval`); or "
+                        "--expr EXPRESSION")
     p.add_argument("--format", "-f", default="f32", help="operand format (default f32)")
     p.add_argument("--rules", "-r", default="d3d11", help="rule set: d3d11, d3d10, ieee754")
     p.add_argument("--domain", "-d", default="all", help=DOMAIN_HELP)
@@ -51,6 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on-nonconformant", action="store_true",
                    help="exit 1 when any result is not allowed by the rule set")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    from ._expr_sweep import add_expr_arguments  # noqa: PLC0415 - expression sweeps
+
+    add_expr_arguments(p)
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -110,6 +115,12 @@ def _fixed(args: argparse.Namespace, arity: int, fmt: str) -> tuple:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "expr", None) is not None:
+        from ._expr_sweep import run_expr_sweep  # noqa: PLC0415
+
+        return run_expr_sweep(args)
+    if args.op is None:
+        raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
     from ..model.formats import get_format  # noqa: PLC0415
     from ..model.sweep import (  # noqa: PLC0415
         parse_domain, run_sweep, save_npz, write_csv_elements, write_csv_summary)

@@ -13,7 +13,7 @@ from .evaluate import ExprEvaluation, evaluate_expr
 from .intrinsics import CONSTRUCTORS, INTRINSICS, parse_type
 from .judge import GpuJudgement, judge_gpu
 from .lower import lower
-from .parser import parse_expr
+from .parser import parse_expr, variables_in
 from .patterns import PatternSet
 from .program import Const, ExprType, Input, Program, Ref, Step
 from .rules import EXPR_RULES
@@ -23,5 +23,5 @@ __all__ = [
     "evaluate_expr", "ExprEvaluation", "ExprError", "BindingError", "bind", "lower",
     "parse_expr", "INTRINSICS", "CONSTRUCTORS", "parse_type", "Program", "Step", "Ref",
     "Input", "Const", "ExprType", "StepEval", "PatternSet", "GpuJudgement", "judge_gpu",
-    "EXPR_RULES",
+    "EXPR_RULES", "variables_in",
 ]

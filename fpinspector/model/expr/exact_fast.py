@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from .. import F16, FloatFormat
-from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt
+from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
 from .program import Program, Ref
 
 __all__ = ["Approx", "fast_exact", "LN2"]
@@ -79,16 +79,31 @@ def _mag(a: Approx) -> np.ndarray:
     return np.abs(a.hi) + np.abs(a.lo)
 
 
+def _plain(*xs: Approx) -> bool:
+    """Every value is one float64 (lo = 0): the error-free transformations are exact."""
+    return not any(x.lo.any() for x in xs)
+
+
 def _mul(a: Approx, b: Approx) -> Approx:
-    hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
-    err = r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
+    if _plain(a, b):
+        hi, lo = two_prod(a.hi, b.hi)
+        r = 0.0
+    else:
+        hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
+    exact_in = not (a.err.any() or b.err.any())
+    err = r if exact_in else r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
+    err = np.broadcast_to(err, hi.shape)
     big = (np.abs(a.hi) > SPLIT_MAX) | (np.abs(b.hi) > SPLIT_MAX)
     return Approx(hi, lo, err, a.bad | b.bad | big)
 
 
 def _add(a: Approx, b: Approx) -> Approx:
-    hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
-    return Approx(hi, lo, r + a.err + b.err, a.bad | b.bad)
+    if _plain(a, b):
+        hi, lo = two_sum(a.hi, b.hi)
+        r = 0.0
+    else:
+        hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
+    return Approx(hi, lo, np.broadcast_to(r + a.err + b.err, hi.shape), a.bad | b.bad)
 
 
 def _near_zero(a: Approx) -> np.ndarray:

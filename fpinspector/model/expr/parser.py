@@ -23,7 +23,7 @@ from .errors import ExprError
 from .lexer import Token, iter_tokens
 from .nodes import Binary, Call, Node, Num, Select, Swizzle, Unary, Var
 
-__all__ = ["parse_expr", "MAX_LENGTH", "MAX_DEPTH", "MAX_HEIGHT"]
+__all__ = ["parse_expr", "variables_in", "MAX_LENGTH", "MAX_DEPTH", "MAX_HEIGHT"]
 
 #: Longest expression text accepted (a guard against pasted files, not a language limit).
 MAX_LENGTH = 10_000
@@ -212,3 +212,22 @@ def _children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Call):
         return node.args
     return ()
+
+
+def variables_in(text: str) -> list[str]:
+    """Names the expression reads as variables, in order of first appearance (intrinsic
+    and constructor names excluded); raises ExprError like :func:`parse_expr`."""
+    from .intrinsics import CONSTRUCTORS, INTRINSICS  # noqa: PLC0415
+
+    found: dict[int, str] = {}
+    stack = [parse_expr(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Var) and node.name not in INTRINSICS and node.name not in CONSTRUCTORS:
+            found.setdefault(node.pos, node.name)
+        stack.extend(_children(node))
+    out: list[str] = []
+    for _, name in sorted(found.items()):
+        if name not in out:
+            out.append(name)
+    return out

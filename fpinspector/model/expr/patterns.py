@@ -65,6 +65,11 @@ class PatternSet:
         keys = np.unique(key_of(arr[~nan], fmt))
         return cls.from_mask(keys, np.ones(keys.shape, bool), fmt, bool(nan.any()))
 
+    def patterns(self) -> list[tuple[int, int]]:
+        """The ranges as (lo_pattern, hi_pattern) pairs, in value order."""
+        return [(int(pattern_of(a, self.fmt)), int(pattern_of(b, self.fmt)))
+                for a, b in self.ranges]
+
     def contains(self, pattern: int) -> bool:
         p = np.asarray(pattern, dtype=self.fmt.dtype)
         if bool(self.fmt.is_nan(p)):

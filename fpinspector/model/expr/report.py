@@ -1,0 +1,124 @@
+"""One element of an expression evaluation as plain data (JSON-ready), and as text.
+
+The CLI prints it (``fpinspector expr``); scripts read the JSON (schema in
+docs/expressions.md). GPU columns are filled from a :class:`GpuJudgement` when given.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .. import F16, get_format
+from .evaluate import ExprEvaluation
+from .judge import GpuJudgement
+from .program import ref_text
+
+__all__ = ["SCHEMA", "VERSION", "element_report", "value_of", "show"]
+
+SCHEMA, VERSION = "fpinspector.expr", 1
+
+
+def _num(v: float) -> float | str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def value_of(bits: Any, kind: str, fmt_name: str) -> dict[str, Any]:
+    """{"bits", "hex", "value", "text"} of one slot value."""
+    b = int(np.asarray(bits).reshape(-1)[0]) if np.ndim(bits) else int(bits)
+    if kind == "bool":
+        return {"bits": b, "hex": "true" if b else "false", "value": bool(b),
+                "text": "true" if b else "false"}
+    if kind == "uint":
+        return {"bits": b, "hex": f"0x{b:08X}", "value": b, "text": str(b)}
+    f = get_format(fmt_name) if kind == "float" else F16
+    p = b & f.mask
+    with np.errstate(invalid="ignore"):
+        v = float(f.decode(np.asarray(p, f.dtype)))
+    digits = (f.bits + 3) // 4
+    return {"bits": p, "hex": f"0x{p:0{digits}X}", "value": _num(v), "text": show(v, f.bits)}
+
+
+def show(v: float, bits: int = 32) -> str:
+    """Short readable value: shortest repr in the format, ``+0``/``-0``, ``+INF``, ``NaN``."""
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "+INF" if v > 0 else "-INF"
+    if v == 0:
+        return "-0" if math.copysign(1.0, v) < 0 else "+0"
+    t = np.float32 if bits == 32 else np.float16
+    return repr(float(t(v))) if float(t(v)) == v else repr(v)
+
+
+def _at(a: Any, i: int) -> Any:
+    return np.asarray(a).reshape(-1)[i] if np.ndim(a) else a
+
+
+def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = None,
+                   free: list[np.ndarray] | None = None,
+                   gpu_info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Element ``i`` of ``ev`` (and of the GPU run) as a JSON-ready dict."""
+    p, fmt = ev.program, ev.format
+    shape = ev.shape
+    flat = lambda a: np.broadcast_to(np.asarray(a), shape).reshape(-1)  # noqa: E731
+    binds: dict[str, Any] = {}
+    for k, inp in enumerate(p.inputs):
+        b = binds.setdefault(inp.name, {"type": str(p.variables[inp.name]), "components": []})
+        b["components"].append(value_of(flat(ev.slots[k])[i], inp.kind, fmt))
+    steps = []
+    for k, (s, se) in enumerate(zip(p.steps, ev.steps)):
+        ins = [value_of(flat(x)[i], "bool" if np.asarray(x).dtype == bool else
+                        ("float" if r.kind == "float" else "uint"), fmt)
+               for x, r in zip(se.inputs, s.args)]
+        aset = se.allowed_set(i)
+        row = {
+            "index": k, "instruction": s.instruction, "op": s.op, "sat": s.sat,
+            "operands": [ref_text(p, r) for r in s.args], "label": s.label, "note": s.note,
+            "inputs": ins, "model": value_of(flat(se.bits)[i], s.kind, fmt),
+            "exact": _num(float(flat(se.exact)[i])),
+            "allowed": None if aset is None else {
+                "text": aset.describe(), "exact": aset.exact, "any_nan": aset.any_nan,
+                "ranges": [[int(a), int(b)] for a, b in aset.patterns()]},
+            "rules": se.rules_at(i), "explain": se.explain_at(i),
+        }
+        if judge is not None:
+            row["gpu"] = value_of(flat(judge.gpu[k])[i], s.kind, fmt)
+            row["gpu_fed_model"] = value_of(flat(judge.fed[k])[i], s.kind, fmt)
+            row["gpu_allowed"] = bool(flat(judge.ok[k])[i])
+        steps.append(row)
+    comps = []
+    errs = ev.ulp_error()
+    gerr = None if judge is None else ev.ulp_error(
+        [np.broadcast_to(judge.gpu[o], shape) for o, _ in p.outputs])
+    for c, (o, kind) in enumerate(p.outputs):
+        comp = {"step": o, "kind": kind, "format": ev.result_format(c),
+                "model": value_of(flat(ev.steps[o].bits)[i], kind, fmt),
+                "exact": _num(float(flat(ev.exact[c])[i])),
+                "exact_lo": _num(float(flat(ev.exact_lo[c])[i])),
+                "ulp_error": _num(float(flat(errs[c])[i]))}
+        if judge is not None:
+            comp["gpu"] = value_of(flat(judge.gpu[o])[i], kind, fmt)
+            comp["gpu_ulp_error"] = _num(float(flat(gerr[c])[i]))
+        if free is not None:
+            comp["free"] = value_of(flat(free[c])[i], kind, fmt)
+            comp["free_ulp_error"] = _num(float(flat(ev.ulp_error(
+                [np.broadcast_to(f, shape) for f in free])[c])[i]))
+        comps.append(comp)
+    out: dict[str, Any] = {
+        "schema": SCHEMA, "version": VERSION, "expression": p.text, "format": fmt,
+        "rules": ev.rules, "listing": p.listing(), "bindings": binds, "steps": steps,
+        "result": {"type": str(p.type), "components": comps},
+    }
+    if judge is not None:
+        fb = int(flat(judge.first_bad)[i])
+        out["gpu"] = dict(gpu_info or {})
+        out["gpu"]["first_divergence"] = None if fb < 0 else fb
+        out["gpu"]["conformant"] = fb < 0
+    return out
