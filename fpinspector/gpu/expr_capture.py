@@ -129,6 +129,10 @@ class ExprGpu:
             variant: str = "precise") -> list[np.ndarray]:
         return self.submit(program, slots, path=path, variant=variant).result()
 
+    def submit_job(self, job: Any) -> Future:
+        """Run ``job(runner)`` on the GL thread (several captures as one unit of work)."""
+        return self._pool.submit(job, self.runner)
+
     def close(self) -> None:
         """Release everything on the GL thread, then stop it."""
         try:

@@ -50,6 +50,7 @@ class MainWindow(QtWidgets.QMainWindow):
         # no dock animations: a relayout of the docks (e.g. one opened) is instant
         self.setAnimated(False)
         self.state = state or InspectorState()
+        self._gpu_mode = gpu
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
         self._build_central()
         self._build_docks()
@@ -144,8 +145,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.docks["sweep"] = self._dock("Sweep (error map)", QtWidgets.QLabel("loading…"),
                                          A.BottomDockWidgetArea, "dock-sweep", contain=False)
         self.docks["sweep"].visibilityChanged.connect(self._load_sweep_panel)
+        self.expression_panel: QtWidgets.QWidget | None = None  # built when first shown
+        self.docks["expression"] = self._dock("Expression (step by step)",
+                                              QtWidgets.QLabel("loading…"),
+                                              A.BottomDockWidgetArea, "dock-expression",
+                                              contain=False)
+        self.docks["expression"].visibilityChanged.connect(self._load_expression_panel)
         self.tabifyDockWidget(self.docks["decode"], self.docks["why"])
-        for name in ("word", "distance", "history", "sweep"):
+        for name in ("word", "distance", "history", "sweep", "expression"):
             if name not in self.docks:
                 continue
             self.tabifyDockWidget(self.docks["conversions"], self.docks[name])
@@ -166,6 +173,15 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sweep_panel = panel
             self.docks["sweep"].setWidget(panel)
         return self.sweep_panel
+
+    def _load_expression_panel(self, visible: bool = True) -> QtWidgets.QWidget | None:
+        """Create the Expression panel on first view (its own module, ui/expression_panel)."""
+        if self.expression_panel is None and visible:
+            from .expression_panel import ExpressionPanel
+
+            self.expression_panel = ExpressionPanel(self.state, gpu=self._gpu_mode != "off")
+            self.docks["expression"].setWidget(self.expression_panel)
+        return self.expression_panel
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -217,6 +233,8 @@ class MainWindow(QtWidgets.QMainWindow):
             self.gpu = None
         if getattr(self, "sweep_panel", None) is not None:
             self.sweep_panel.shutdown()
+        if getattr(self, "expression_panel", None) is not None:
+            self.expression_panel.shutdown()
 
 
 def _sweep_panel() -> QtWidgets.QWidget | None:

@@ -54,7 +54,12 @@ def show(v: float, bits: int = 32) -> str:
     if v == 0:
         return "-0" if math.copysign(1.0, v) < 0 else "+0"
     t = np.float32 if bits == 32 else np.float16
-    return repr(float(t(v))) if float(t(v)) == v else repr(v)
+    x = t(v)
+    if float(x) != v:  # not a value of the format (an exact value): float64's repr
+        return repr(v)
+    if 1e-4 <= abs(v) < 1e7:
+        return np.format_float_positional(x, unique=True, trim="-")
+    return np.format_float_scientific(x, unique=True, trim="-")
 
 
 def _at(a: Any, i: int) -> Any:

@@ -48,6 +48,8 @@ def expr_sweep_setup(text: str, axes: Sequence[str], fixed: Mapping[str, Any],
     """
     if not 1 <= len(axes) <= 2:
         raise ValueError("a map sweeps one or two variables")
+    if len(set(axes)) != len(axes):
+        raise ValueError("the two axes are the same variable: pick two")
     types, values = bind(fixed, format)
     for name in axes:
         var, _, comp = name.partition(".")

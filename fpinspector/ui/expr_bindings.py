@@ -1,0 +1,139 @@
+"""The bindings table: one row per variable of the expression, its value typed or taken
+from one of the inspector's operands (A, B, C, ...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QTableWidget, QTableWidgetItem, QWidget
+
+__all__ = ["BindingsTable", "OPERAND_NAMES"]
+
+OPERAND_NAMES = "ABCDEFGH"
+_TYPED = "typed"
+
+
+class BindingsTable(QTableWidget):
+    """Rows: variable, source (typed or operand A..H), value.
+
+    Signals
+    -------
+    changed() : a value or a source changed (re-evaluate).
+    """
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 3, parent)
+        self.setHorizontalHeaderLabels(["variable", "from", "value"])
+        self.horizontalHeader().setStretchLastSection(True)
+        self.verticalHeader().hide()
+        self.setToolTip("Each variable's value: typed (1.5, 0x00000001, -0, nan, "
+                        "float3(1e-20, 0, 0), uint(0x3c00)) or one of the inspector's operands")
+        self._rows: dict[str, tuple[str, str]] = {}  # name -> (source, typed text)
+        self._operands: tuple[int, ...] = ()
+        self._op_format = "f32"
+        self._filling = False
+        self.itemChanged.connect(self._on_item)
+
+    # -- content --------------------------------------------------------------------
+    def set_operands(self, operands: tuple[int, ...], op_format: str) -> None:
+        """The inspector's operands (patterns of ``op_format``) that rows may read."""
+        self._operands, self._op_format = tuple(operands), op_format
+        self._refresh_values()
+
+    def set_variables(self, names: list[str]) -> None:
+        """Show ``names``; a name seen before keeps its source and text; a new one takes the
+        next operand not used yet (A, B, C, ... in order of appearance)."""
+        used = {src for src, _ in (self._rows.get(n, ("", "")) for n in names)}
+        for n in names:
+            if n not in self._rows:
+                free = [c for c in OPERAND_NAMES if c not in used]
+                src = free[0] if free else _TYPED
+                used.add(src)
+                self._rows[n] = (src, "1.0")
+        self._filling = True
+        self.setRowCount(len(names))
+        for r, n in enumerate(names):
+            item = QTableWidgetItem(n)
+            item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.setItem(r, 0, item)
+            combo = QComboBox()
+            combo.addItems([_TYPED] + [f"operand {c}" for c in OPERAND_NAMES])
+            src = self._rows[n][0]
+            combo.setCurrentIndex(0 if src == _TYPED else 1 + OPERAND_NAMES.index(src))
+            combo.currentIndexChanged.connect(lambda i, name=n: self._on_source(name, i))
+            self.setCellWidget(r, 1, combo)
+            self.setItem(r, 2, QTableWidgetItem(""))
+        self._filling = False
+        self._refresh_values()
+
+    def names(self) -> list[str]:
+        return [self.item(r, 0).text() for r in range(self.rowCount())]
+
+    def set_typed(self, name: str, text: str) -> None:
+        """Type ``text`` as ``name``'s value (e.g. a map cell's pattern)."""
+        self._rows[name] = (_TYPED, text)
+        if name in self.names():
+            r = self.names().index(name)
+            combo = self.cellWidget(r, 1)
+            combo.blockSignals(True)
+            combo.setCurrentIndex(0)
+            combo.blockSignals(False)
+        self._refresh_values()
+        self.changed.emit()
+
+    def bindings(self) -> dict[str, Any]:
+        """name -> value for :func:`fpinspector.model.evaluate_expr` (operands as patterns)."""
+        out: dict[str, Any] = {}
+        for n in self.names():
+            src, text = self._rows[n]
+            out[n] = text if src == _TYPED else self._operand(src)
+        return out
+
+    def source(self, name: str) -> str:
+        """``typed`` or the operand letter."""
+        return self._rows[name][0]
+
+    # -- internals ------------------------------------------------------------------
+    def _operand(self, letter: str) -> Any:
+        i = OPERAND_NAMES.index(letter)
+        bits = self._operands[i] if i < len(self._operands) else 0
+        if self._op_format == "f32":
+            return int(bits)
+        return f"0x{int(bits):X}"  # another format's pattern: read through the parser
+
+    def _refresh_values(self) -> None:
+        self._filling = True
+        for r, n in enumerate(self.names()):
+            src, text = self._rows[n]
+            item = self.item(r, 2)
+            if src == _TYPED:
+                item.setText(text)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            else:
+                v = self._operand(src)
+                item.setText(f"0x{v:08X}" if isinstance(v, int) else v)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        self._filling = False
+
+    def _on_source(self, name: str, index: int) -> None:
+        src = _TYPED if index == 0 else OPERAND_NAMES[index - 1]
+        old = self._rows[name]
+        text = old[1]
+        if src == _TYPED and old[0] != _TYPED:  # keep the operand's value as the typed one
+            v = self._operand(old[0])
+            text = f"0x{v:08X}" if isinstance(v, int) else v
+        self._rows[name] = (src, text)
+        self._refresh_values()
+        self.changed.emit()
+
+    def _on_item(self, item: QTableWidgetItem) -> None:
+        if self._filling or item.column() != 2:
+            return
+        n = self.item(item.row(), 0).text()
+        src, _ = self._rows[n]
+        if src == _TYPED:
+            self._rows[n] = (src, item.text())
+            self.changed.emit()

@@ -1,0 +1,257 @@
+"""Error maps over an expression: two of its variables as axes (the others as bound in the
+panel), the whole expression's error per cell; clicking a cell loads its values back.
+
+The map is the project's :class:`~fpinspector.ui.error_map.ErrorMapWidget`, told the
+variables' names; the sweep runs off the UI thread with progress and cancel.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLineEdit,
+                               QProgressBar, QPushButton, QVBoxLayout, QWidget)
+
+from ..model.expr.report import show
+from ..model.sweep import COMPARES, GridDomain, UnaryDomain, parse_axis, run_sweep
+from .error_map import ErrorMapWidget
+
+__all__ = ["ExprErrorMap", "ExprMapPanel"]
+
+_NONE = "(none)"
+
+
+class ExprErrorMap(ErrorMapWidget):
+    """The error map with the swept variables' names; a click emits their patterns.
+
+    Signals
+    -------
+    cell_requested(dict) : {variable: pattern} of the clicked cell.
+    """
+
+    cell_requested = Signal(object)
+
+    def redraw(self) -> None:
+        super().redraw()
+        res = self.result
+        if res is None or "variables" not in res.meta:
+            return
+        names = res.meta["variables"]
+        if len(names) == 2:
+            self.plot.setLabels(left=names[0], bottom=names[1])
+        else:
+            self.plot.setLabels(bottom=names[0])
+        from ..model.sweep import COMPARES as C  # noqa: PLC0415
+
+        self.plot.setTitle(f"{res.meta.get('expression', '')} ({res.meta.get('rules', '')}): "
+                           f"{C[self.compare][1]}")
+
+    def describe(self, k: int) -> str:
+        res = self.result
+        if "variables" not in res.meta:
+            return super().describe(k)
+        f = res.domain.axes[0].fmt
+        parts = []
+        for name, o in zip(res.meta["variables"], res.operands_at(k)):
+            v = float(f.decode(np.array([o], f.dtype))[0])
+            parts.append(f"{name}=0x{int(o):0{f.bits // 4}X} ({show(v, f.bits)})")
+        for col in ("model", "gpu"):
+            if col in res.columns:
+                parts.append(f"{col}=0x{int(res.columns[col][k]):X}")
+        if "exact" in res.columns:
+            parts.append(f"exact={float(res.columns['exact'][k])!r}")
+        err = self.error_column()
+        parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
+        if "first_bad" in res.columns:
+            fb = int(res.columns["first_bad"][k])
+            parts.append("GPU conformant at every step" if fb < 0 else
+                         f"GPU first leaves the allowed set at r{fb}")
+        return "  ".join(parts) + "  (click: load into the expression)"
+
+    def request_inspect(self, k: int) -> None:
+        if self.result is None or k < 0 or "variables" not in self.result.meta:
+            return
+        ops = self.result.operands_at(k)
+        self.cell_requested.emit(dict(zip(self.result.meta["variables"], map(int, ops))))
+
+
+class _Worker(QObject):
+    progress = Signal(int, int)
+    done = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, job: Any, cancel: threading.Event) -> None:
+        super().__init__()
+        self._job, self._cancel = job, cancel
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            res = self._job(lambda d, t: self.progress.emit(int(d), int(t)), self._cancel)
+        except Exception as exc:  # shown inline, never a traceback
+            self.failed.emit(str(getattr(exc, "message", None) or exc))
+            return
+        self.done.emit(res)
+
+
+class ExprMapPanel(QWidget):
+    """Axis pickers, domains, compare, Run/Cancel and the map.
+
+    Signals
+    -------
+    cell_requested(dict) : a clicked cell's {variable: pattern}.
+    """
+
+    cell_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context: dict[str, Any] = {}
+        self.result = None
+        self._gpu: Any = None
+        self._thread: QThread | None = None
+        self._cancel = threading.Event()
+        self.axis_a, self.axis_b = QComboBox(), QComboBox()
+        self.domain_a, self.domain_b = QLineEdit("log:1e-3:1e3:256"), QLineEdit("lin:-2:2:256")
+        for w in (self.domain_a, self.domain_b):
+            w.setToolTip("all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]")
+        self.compare = QComboBox()
+        for key, (_, label) in COMPARES.items():
+            self.compare.addItem(label, key)
+        self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
+        self.component = QComboBox()
+        self.component.addItems(["worst", "x", "y", "z", "w"])
+        self.use_gpu = QCheckBox("GPU")
+        self.run_button, self.cancel_button = QPushButton("Run map"), QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.map = ExprErrorMap()
+        form = QFormLayout()
+        for label, w in (("axis A (rows)", self.axis_a), ("A range", self.domain_a),
+                         ("axis B (columns)", self.axis_b), ("B range", self.domain_b),
+                         ("compare", self.compare), ("vector result", self.component)):
+            form.addRow(label, w)
+        buttons = QHBoxLayout()
+        for w in (self.use_gpu, self.run_button, self.cancel_button, self.progress):
+            buttons.addWidget(w)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addLayout(buttons)
+        lay.addWidget(self.map, 1)
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self._cancel.set)
+        self.compare.currentIndexChanged.connect(
+            lambda _i: self.map.set_compare(self.compare.currentData()))
+        self.map.cell_requested.connect(self.cell_requested)
+
+    def set_context(self, text: str, bindings: dict[str, Any], variables: list[str],
+                    format: str, rules: str, gpu: bool) -> None:
+        """The expression the next map sweeps, with the panel's bindings."""
+        self.context = {"text": text, "bindings": dict(bindings), "format": format,
+                        "rules": rules}
+        self.use_gpu.setEnabled(gpu)
+        if not gpu:
+            self.use_gpu.setChecked(False)
+        for combo, extra, pick in ((self.axis_a, [], 0), (self.axis_b, [_NONE], 2)):
+            old = combo.currentText()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(extra + variables)
+            i = combo.findText(old)
+            combo.setCurrentIndex(i if i >= 0 else (pick if pick < combo.count() else 0))
+            combo.blockSignals(False)
+
+    def start(self) -> bool:
+        """Start the map on a worker thread (False when one runs or the input is bad)."""
+        if self._thread is not None or not self.context.get("text"):
+            return False
+        axes = [self.axis_a.currentText()] + (
+            [self.axis_b.currentText()] if self.axis_b.currentText() not in ("", _NONE) else [])
+        ctx, gpu_on = dict(self.context), self.use_gpu.isChecked()
+        specs = [self.domain_a.text(), self.domain_b.text()][: len(axes)]
+        component, rules = self.component.currentText(), ctx["rules"]
+
+        def job(progress, cancel):
+            from ..model.expr.sweep import ExprStage, expr_sweep_setup  # noqa: PLC0415
+
+            fixed = {k: v for k, v in ctx["bindings"].items() if k not in axes}
+            program, slots_ax, slots = expr_sweep_setup(ctx["text"], axes, fixed, ctx["format"])
+            ax = [parse_axis(s, program.format) for s in specs]
+            domain = UnaryDomain(ax[0]) if len(ax) == 1 else GridDomain(ax[0], ax[1])
+            gpu = self._open_gpu(program) if gpu_on else None
+            stage = ExprStage(program, slots_ax, slots, rules, None, gpu,
+                              component if len(program.outputs) > 1 else "worst")
+            meta = {"op": "expr", "expression": ctx["text"], "variables": axes,
+                    "format": program.format, "rules": rules, "gpu": gpu is not None}
+            return run_sweep(domain, stage, result_format=stage.result_format, meta=meta,
+                             progress=progress, cancel=cancel, keep_elements=True,
+                             chunk_size=1 << 16, workers=2)
+
+        self._cancel = threading.Event()
+        self._thread = QThread(self)
+        self._worker = _Worker(job, self._cancel)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        self._worker.progress.connect(
+            lambda d, t: self.progress.setValue(int(1000 * d / max(t, 1))))
+        self._worker.done.connect(self._on_done)
+        self._worker.failed.connect(self._on_failed)
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.map.info.setText(f"mapping {ctx['text']} over {' x '.join(axes)} …")
+        self._thread.start()
+        return True
+
+    def _open_gpu(self, program: Any) -> Any:
+        if self._gpu is None:
+            from ..gpu.expr_capture import ExprGpu  # noqa: PLC0415
+
+            self._gpu = ExprGpu()
+        why = self._gpu.unsupported_reason(program)
+        if why:
+            raise ValueError(f"GPU: {why} (untick GPU to map the model alone)")
+        return self._gpu
+
+    def is_running(self) -> bool:
+        return self._thread is not None
+
+    def _finish(self) -> None:
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait()
+            self._worker.deleteLater()
+            self._thread.deleteLater()
+            self._thread = None
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def _on_done(self, res: Any) -> None:
+        self._finish()
+        self.result = res
+        if "gpu" not in res.columns and self.compare.currentData() != "model_vs_exact":
+            self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
+        self.map.set_result(res, self.compare.currentData())
+        s = res.summary
+        text = (f"{s.total} cells; max |model vs exact| {s.max_error('err_model'):g} ULP"
+                + (f"; GPU leaves the allowed set in {int((res.columns['first_bad'] >= 0).sum())}"
+                   " cells" if "first_bad" in res.columns else "")
+                + ". Hover for a cell, click to load it into the expression.")
+        self.map.info.setText(text if res.complete else f"cancelled after {res.n_done} cells. "
+                              + text)
+        self.progress.setValue(1000)
+
+    def _on_failed(self, msg: str) -> None:
+        self._finish()
+        self.map.info.setText(f"error: {msg}")
+
+    def shutdown(self) -> None:
+        self._cancel.set()
+        self._finish()
+        if self._gpu is not None:
+            self._gpu.close()
+            self._gpu = None
