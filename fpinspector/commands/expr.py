@@ -63,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
     if args.gpu:
         judge, free, info = _gpu(ev, args.gpu_path, judge_gpu)
     rep = element_report(ev, 0, judge, free, info)
+    if judge is not None:
+        from ..gpu.expr_deviations import step_deviations  # noqa: PLC0415
+        from ..model.expr.report import attach_deviations  # noqa: PLC0415
+
+        attach_deviations(rep, step_deviations(ev, judge, info["renderer"], info["path"]))
     if args.json:
         print(json.dumps(rep, indent=1, allow_nan=False))
     else:
@@ -117,7 +122,8 @@ def format_text(rep: dict[str, Any]) -> str:
         if s["allowed"] is not None:
             lines.append(f"     allowed: {s['allowed']['text']}")
         if gpu:
-            ok = "allowed" if s["gpu_allowed"] else "NOT ALLOWED"
+            ok = "allowed" if s["gpu_allowed"] else "NOT ALLOWED" + (
+                f" (known deviation {s['gpu_deviation']})" if "gpu_deviation" in s else "")
             lines.append(f"     GPU    : {_cell(s['gpu'])}  {ok}  (model on the GPU's inputs: "
                          f"{_cell(s['gpu_fed_model'])})")
         if s["rules"]:
@@ -131,7 +137,8 @@ def format_text(rep: dict[str, Any]) -> str:
                      f"error {c['ulp_error']} ULP ({c['format']})")
         if gpu:
             lines.append(f"     GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP); compiled "
-                         f"freely (no precise): {_cell(c['free'])} ({c['free_ulp_error']} ULP)")
+                         f"freely (no precise): {_cell(c['free'])} ({c['free_ulp_error']} ULP): "
+                         f"{c['free_note']}")
     if gpu:
         g = rep["gpu"]
         where = ("conformant at every step" if g["conformant"] else

@@ -57,7 +57,8 @@ class StepTable(QTableWidget):
                 f"{s['instruction']} {', '.join(s['operands'])}",
                 ", ".join(_cell(v) for v in s["inputs"]),
                 _cell(s["model"]),
-                (_cell(s["gpu"]) + ("" if s["gpu_allowed"] else "  ✗ not allowed")) if gpu
+                (_cell(s["gpu"]) + ("" if s["gpu_allowed"] else "  ✗ not allowed")
+                 + (f" ({s['gpu_deviation']})" if "gpu_deviation" in s else "")) if gpu
                 else "",
                 s["allowed"]["text"] if s["allowed"] is not None else _cell(s["model"]),
                 " ".join(s["rules"]),
@@ -106,7 +107,7 @@ def result_text(rep: dict[str, Any]) -> str:
         if "gpu" in c:
             line += (f"\n{' ' * len(name)}GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP);  "
                      f"compiled freely (no precise): {_cell(c['free'])} "
-                     f"({c['free_ulp_error']} ULP)")
+                     f"({c['free_ulp_error']} ULP): {c['free_note']}")
         lines.append(line)
     if "gpu" in rep:
         g = rep["gpu"]

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QSplit
                                QTabWidget, QVBoxLayout, QWidget)
 
 from ..model.expr import BindingError, ExprError, evaluate_expr, judge_gpu, variables_in
-from ..model.expr.report import element_report
+from ..model.expr.report import attach_deviations, element_report
 from .expr_bindings import BindingsTable
 from .expr_edit import ErrorLine, ExpressionEdit
 from .expr_gpu_bridge import ExprGpuBridge
@@ -154,6 +154,11 @@ class ExpressionPanel(QWidget):
             judge = judge_gpu(ev, words)
             info = dict(self.bridge.info) if self.bridge is not None else {}
         self.report = element_report(ev, 0, judge, free, info)
+        if judge is not None and info.get("renderer"):
+            from ..gpu.expr_deviations import step_deviations  # noqa: PLC0415
+
+            attach_deviations(self.report, step_deviations(ev, judge, info["renderer"],
+                                                           info.get("path", "")))
         self.steps.show_report(self.report)
         self.result.setText(result_text(self.report))
         r = self.steps.currentRow()
@@ -170,6 +175,8 @@ class ExpressionPanel(QWidget):
         if "gpu" in s:
             extra.append(f"GPU: {s['gpu']['hex']} ({s['gpu']['text']}) — "
                          + ("allowed" if s["gpu_allowed"] else "NOT allowed")
+                         + (f" — known deviation {s['gpu_deviation']}" if "gpu_deviation" in s
+                            else "")
                          + f" for the GPU's own inputs (model there: {s['gpu_fed_model']['hex']})")
         self.why.show_steps(head, se.steps_at(0) + extra, se.explain_at(0))
 

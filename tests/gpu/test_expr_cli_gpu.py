@@ -21,6 +21,10 @@ def test_expr_gpu_json_names_the_first_divergence(gpu, capsys):
     assert g["first_divergence"] == (0 if kept else None) and g["conformant"] == (not kept)
     assert rep["steps"][0]["gpu_allowed"] == (not kept)
     assert "free" in rep["result"]["components"][0]
+    assert rep["result"]["components"][0]["free_note"]
+    if kept and "llvmpipe" in g["renderer"]:  # named, and recomputed exactly (IEEE, no FTZ)
+        assert g["deviations"]["0"] == "LLVMPIPE-COMPUTE-NO-FTZ"
+        assert rep["steps"][0]["gpu_deviation"] == "LLVMPIPE-COMPUTE-NO-FTZ"
 
 
 def test_expr_gpu_text_and_fail_flag(gpu, capsys):

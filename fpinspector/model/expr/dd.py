@@ -81,7 +81,7 @@ def dd_sqrt(ah, al) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     p, e = two_prod(s, s)
     r = ((ah - p) - e) + al
     with np.errstate(divide="ignore", invalid="ignore"):
-        c = np.where(s > 0, r / (2 * s), 0.0)
+        c = np.where(s == 0, 0.0, r / (2 * s))
     hi, lo = two_sum(s, c)
     err = 2.0 ** -98 * np.abs(hi) + 4 * U * np.abs(c)
     err = np.where((r == 0) & (al == 0), 0.0, err)  # s * s == a exactly

@@ -121,20 +121,32 @@ def _div(a: Approx, b: Approx) -> Approx:
 
 
 def _sqrt(a: Approx, recip: bool) -> Approx:
+    """sqrt or 1/sqrt; zeros, negatives, INF and NaN take IEEE's results."""
+    special = ~(a.hi > 0) | np.isinf(a.hi)
+    some = bool(special.any())
+    xh = np.where(special, 1.0, a.hi) if some else a.hi
+    xl = np.where(special, 0.0, a.lo) if some else a.lo
     with np.errstate(all="ignore"):
-        hi, lo, r = dd_sqrt(np.where(a.hi > 0, a.hi, 0.0), np.where(a.hi > 0, a.lo, 0.0))
-        low = np.maximum(_mag(a) - a.err, 0.0)
+        hi, lo, r = dd_sqrt(xh, xl)
         if recip:
             one = np.ones(hi.shape)
-            hi2, lo2, r2 = dd_div(one, np.zeros(hi.shape), hi, lo)
-            err = r2 + r * np.abs(hi2) / np.where(hi > 0, hi, 1.0) + 0.5 * a.err * low ** -1.5
-            hi, lo = hi2, lo2
-        else:
-            err = r + a.err / np.where(low > 0, np.sqrt(low), 1.0)
-    special = (a.hi <= 0) | ~np.isfinite(a.hi)  # zeros, negatives, INF, NaN: IEEE results
-    hi = np.where(special, np.sqrt(a.hi) if not recip else 1.0 / np.sqrt(a.hi), hi)
-    return Approx(hi, np.where(special, 0.0, lo), np.where(special, 0.0, err),
-                  a.bad | _near_zero(a) | (special & (a.err > 0)))
+            hi, lo, r2 = dd_div(one, np.zeros(hi.shape), hi, lo)
+            r = r2 + r * hi * hi  # sqrt's relative error carries over to 1/sqrt
+        err = r
+        if a.err.any():  # the operand's own bound, through the derivative at its low end
+            low = np.maximum(_mag(a) - a.err, 0.0)
+            root = np.sqrt(low)
+            d = 0.5 * a.err / (low * root) if recip else a.err / root
+            err = err + np.where(low > 0, d, np.inf)
+    bad = a.bad | _near_zero(a)
+    if some:
+        with np.errstate(all="ignore"):
+            ieee = 1.0 / np.sqrt(a.hi) if recip else np.sqrt(a.hi)
+        hi = np.where(special, ieee, hi)
+        lo = np.where(special, 0.0, lo)
+        err = np.where(special, 0.0, err)
+        bad = bad | (special & (a.err > 0))
+    return Approx(hi, lo, np.broadcast_to(err, hi.shape), bad)
 
 
 def _exp2(a: Approx) -> Approx:

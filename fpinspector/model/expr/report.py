@@ -13,12 +13,18 @@ import numpy as np
 
 from .. import F16, get_format
 from .evaluate import ExprEvaluation
+from .contract import free_notes
 from .judge import GpuJudgement
 from .program import ref_text
 
-__all__ = ["SCHEMA", "VERSION", "element_report", "value_of", "show"]
+__all__ = ["SCHEMA", "VERSION", "element_report", "attach_deviations", "value_of", "show"]
 
 SCHEMA, VERSION = "fpinspector.expr", 1
+#: what the freely compiled (no precise) GPU result matches
+FREE_NOTES = ("same as the step list",
+              "the step list with mul + add contracted into an FMA (fused multiply-add)",
+              "neither the step list nor its FMA contraction (the driver reordered or "
+              "approximated it)")
 
 
 def _num(v: float) -> float | str:
@@ -100,6 +106,7 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
         steps.append(row)
     comps = []
     errs = ev.ulp_error()
+    notes = free_notes(ev, free) if free is not None else None
     gerr = None if judge is None else ev.ulp_error(
         [np.broadcast_to(judge.gpu[o], shape) for o, _ in p.outputs])
     for c, (o, kind) in enumerate(p.outputs):
@@ -113,6 +120,7 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
             comp["gpu_ulp_error"] = _num(float(flat(gerr[c])[i]))
         if free is not None:
             comp["free"] = value_of(flat(free[c])[i], kind, fmt)
+            comp["free_note"] = FREE_NOTES[int(flat(notes[c])[i])]
             comp["free_ulp_error"] = _num(float(flat(ev.ulp_error(
                 [np.broadcast_to(f, shape) for f in free])[c])[i]))
         comps.append(comp)
@@ -127,3 +135,15 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
         out["gpu"]["first_divergence"] = None if fb < 0 else fb
         out["gpu"]["conformant"] = fb < 0
     return out
+
+
+def attach_deviations(rep: dict[str, Any], deviations: dict[int, str]) -> dict[str, Any]:
+    """Record which known driver deviation explains each refused GPU step
+    (``steps[k]["gpu_deviation"]``, ``gpu["deviations"]``); the IDs come from
+    :func:`fpinspector.gpu.expr_deviations.step_deviations`."""
+    if "gpu" not in rep:
+        return rep
+    for k, dev in deviations.items():
+        rep["steps"][k]["gpu_deviation"] = dev
+    rep["gpu"]["deviations"] = {str(k): v for k, v in sorted(deviations.items())}
+    return rep
