@@ -54,13 +54,14 @@ def free_notes(ev, free: list[np.ndarray]) -> list[np.ndarray]:
     1 = it gave the FMA-contracted result (and the step list's differs), 2 = neither."""
     from .evaluate import ExprEvaluation  # noqa: PLC0415
 
-    model = [np.broadcast_to(r, ev.shape) for r in ev.result]
-    notes = [np.where(np.broadcast_to(f, ev.shape) == m, 0, 2).astype(np.int8)
+    shape = np.broadcast_shapes(ev.shape, *(np.shape(f) for f in free))
+    model = [np.broadcast_to(r, shape) for r in ev.result]
+    notes = [np.where(np.broadcast_to(f, shape) == m, 0, 2).astype(np.int8)
              for f, m in zip(free, model)]
     fused = contract_fma(ev.program)
     if fused is not None and any((n == 2).any() for n in notes):
         alt = ExprEvaluation(fused, ev.slots, ev.rules, ev.options).result
         for n, f, a in zip(notes, free, alt):
-            n[(n == 2) & (np.broadcast_to(f, ev.shape) == np.broadcast_to(a, ev.shape))] = 1
+            n[(n == 2) & (np.broadcast_to(f, shape) == np.broadcast_to(a, shape))] = 1
     return notes
 
