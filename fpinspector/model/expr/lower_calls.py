@@ -14,7 +14,8 @@ __all__ = ["lower_call"]
 _ARITY = {"mad": 3, "dot": 2, "min": 2, "max": 2, "abs": 1, "saturate": 1, "lerp": 3,
           "asfloat": 1, "asuint": 1, "f32tof16": 1, "f16tof32": 1}
 _ARITY.update({k: 1 for k in UNARY_OPS})
-_NO_SAT = ("f16tof32", "f32tof16", "movc", "mov") + ("eq", "ne", "lt", "ge")
+#: instructions without a _sat form (D3D11.3 §22: f16tof32 dest, src)
+_NO_SAT = ("f16tof32", "f32tof16")
 
 
 def lower_call(low, node: Call):
