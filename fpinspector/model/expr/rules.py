@@ -8,14 +8,14 @@ __all__ = ["EXPR_RULES", "expr_rule_text"]
 EXPR_RULES: dict[str, tuple[str, str]] = {
     "EXPR-SAT": ("_sat clamps an instruction's result with min(1, max(0, x)) and the min/max "
                  "rules: NaN -> +0, -0 -> +0 or -0, denormals may stay",
-                 "D3D11.3 §22.19.1, §22.10.10-11"),
+                 "docs/rules.md; D3D11.3 §22.19.1, §22.10.10, §22.10.11"),
     "EXPR-SRCMOD": ("source modifiers -x, |x|, -|x| set the operand's sign bit before the "
                     "instruction reads it (abs first, then negate); a NaN stays a NaN of "
-                    "unspecified bits", "D3D11.3 §22.18.1-2"),
+                    "unspecified bits", "docs/rules.md; D3D11.3 §22.18.1, §22.18.2"),
     "EXPR-MOVC": ("c ? a : b is movc: the chosen operand's bits are copied unchanged "
-                  "(no flush), the condition is 'any bit set'", "D3D11.3 §22.9.2"),
+                  "(no flush), the condition is 'any bit set'", "docs/rules.md; D3D11.3 §22.9.2"),
     "EXPR-CAST": ("asfloat/asuint reinterpret bits: no instruction, nothing rounds or flushes",
-                  "HLSL intrinsics; D3D11.3 §22.9.1 (raw mov)"),
+                  "docs/rules.md; D3D11.3 §22.9.1 (raw mov)"),
 }
 
 
