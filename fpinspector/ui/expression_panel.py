@@ -175,9 +175,11 @@ class ExpressionPanel(QWidget):
         if "gpu" in s:
             extra.append(f"GPU: {s['gpu']['hex']} ({s['gpu']['text']}) — "
                          + ("allowed" if s["gpu_allowed"] else "NOT allowed")
+                         + f" for the GPU's own inputs (model there: {s['gpu_fed_model']['hex']})"
                          + (f" — known deviation {s['gpu_deviation']}" if "gpu_deviation" in s
-                            else "")
-                         + f" for the GPU's own inputs (model there: {s['gpu_fed_model']['hex']})")
+                            else ""))
+            if "gpu_why" in s:
+                extra.append(f"why: {s['gpu_why']}")
         self.why.show_steps(head, se.steps_at(0) + extra, se.explain_at(0))
 
     # -- GPU ----------------------------------------------------------------------------

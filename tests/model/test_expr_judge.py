@@ -61,3 +61,23 @@ def test_select_and_comparisons_judge_bits_and_booleans():
     w[1] = np.array([bits32(-1.0), 0x7FC00000], U32)  # movc must copy the NaN's bits
     j = judge_gpu(r, w)
     assert j.first_bad.tolist() == [-1, 1]
+
+
+def test_engine_allowed_sets_and_verdict_sentences_are_used_where_the_engine_has_them(
+        monkeypatch):
+    """Evaluation.allowed_set(i) / verdict(i, obs) (the engine's per-element set and reason)
+    replace the expression layer's own reconstruction when they exist."""
+    from types import SimpleNamespace
+
+    from fpinspector.model.engine import Evaluation
+    from fpinspector.model.expr.report import element_report
+
+    fake = SimpleNamespace(ranges=[(0x3F800000, 0x3F800001)], any_nan=True)
+    monkeypatch.setattr(Evaluation, "allowed_set", lambda self, i: fake, raising=False)
+    monkeypatch.setattr(Evaluation, "verdict", lambda self, i, obs: (False, "one sentence"),
+                        raising=False)
+    r = evaluate_expr("rcp(a) * 3.0", {"a": np.array([bits32(3.0)], U32)})
+    s = r.steps[0].allowed_set(0)
+    assert s.patterns() == [(0x3F800000, 0x3F800001)] and s.any_nan
+    rep = element_report(r, 0, judge_gpu(r, words(r)))
+    assert rep["steps"][0]["gpu_why"] == "one sentence"

@@ -43,7 +43,7 @@ def _inner_set(one: Any, f) -> PatternSet:
     ev = one.ev
     nan_extra = bool(one.modified_nan)
     if ev is not None and hasattr(ev, "allowed_set") and one.step.kind != "half":
-        s = _from_engine_set(ev.allowed_set(0) if ev.shape else ev.allowed_set(()), f)
+        s = _from_engine_set(ev.allowed_set(0), f)
         s.any_nan = s.any_nan or nan_extra
         return s
     lo, hi, nan_ok = one._hull()

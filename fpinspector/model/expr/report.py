@@ -14,7 +14,7 @@ import numpy as np
 from .. import F16, get_format
 from .evaluate import ExprEvaluation
 from .contract import free_notes
-from .judge import GpuJudgement
+from .judge import GpuJudgement, fed_step
 from .program import ref_text
 
 __all__ = ["SCHEMA", "VERSION", "element_report", "attach_deviations", "value_of", "show"]
@@ -103,6 +103,9 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
             row["gpu"] = value_of(flat(judge.gpu[k])[i], s.kind, fmt)
             row["gpu_fed_model"] = value_of(flat(judge.fed[k])[i], s.kind, fmt)
             row["gpu_allowed"] = bool(flat(judge.ok[k])[i])
+            why = _verdict_sentence(ev, judge, k, i)
+            if why:
+                row["gpu_why"] = why
         steps.append(row)
     comps = []
     errs = ev.ulp_error()
@@ -135,6 +138,21 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
         out["gpu"]["first_divergence"] = None if fb < 0 else fb
         out["gpu"]["conformant"] = fb < 0
     return out
+
+
+def _verdict_sentence(ev: ExprEvaluation, judge: GpuJudgement, k: int, i: int) -> str | None:
+    """The engine's one-sentence reason for the GPU step's verdict, where the engine offers
+    ``Evaluation.verdict`` (steps without ``_sat``, on the GPU's own inputs)."""
+    step = ev.program.steps[k]
+    if step.sat or step.op == "movc":
+        return None
+    sub = fed_step(ev, judge.gpu, k, np.array([i]))
+    if sub.ev is None or not hasattr(sub.ev, "verdict"):
+        return None
+    obs = np.asarray(judge.gpu[k]).reshape(-1)[i:i + 1].astype(np.asarray(sub.raw).dtype)
+    v = sub.ev.verdict(0, obs[0])
+    text = v[1] if isinstance(v, tuple) else getattr(v, "why", None) or str(v)
+    return str(text)
 
 
 def attach_deviations(rep: dict[str, Any], deviations: dict[int, str]) -> dict[str, Any]:
