@@ -96,17 +96,21 @@ def test_minmax_one_nan_returns_other_F32_MINMAX_NAN():
     assert math.isnan(f32(int(evaluate("min", 0x7FC00000, 0xFFC00000).bits)))
 
 
-def test_minmax_signaling_nan_under_ieee754_IEEE_MINMAX_F64_IEEE():
+def test_minmax_signaling_nan_under_ieee754_IEEE_MINMAX_F64_MINMAX_NAN():
     """ieee754 minNum/maxNum: a signaling NaN operand gives NaN (quiet: the other operand);
-    f64 under d3d follows IEEE 754R too (F64-IEEE), unless option f64_minmax_snan=False."""
+    f64 under d3d treats a signaling NaN like a quiet one (F64-MINMAX-NAN: min(1.0, sNaN)
+    is 1.0), unless option f64_minmax_snan=True asks for IEEE 754R."""
     ev = evaluate("min", 0x7F800001, ONE, rules="ieee754")
     assert math.isnan(f32(int(ev.bits))) and "IEEE-MINMAX" in ev.rules_at(0)
     assert int(evaluate("min", 0x7FC00000, ONE, rules="ieee754").bits) == ONE
     snan64 = 0x7FF0000000000001
     one64 = 0x3FF0000000000000
-    assert evaluate("max", snan64, one64, format="f64").nan_ok.all()
-    ev = evaluate("max", snan64, one64, format="f64", options={"f64_minmax_snan": False})
-    assert int(ev.bits) == one64
+    ev = evaluate("max", snan64, one64, format="f64")
+    assert int(ev.bits) == one64 and "F64-MINMAX-NAN" in ev.rules_at(0)
+    assert not ev.allowed(0x7FF8000000000000)
+    assert int(evaluate("min", one64, snan64, format="f64").bits) == one64
+    ev = evaluate("max", snan64, one64, format="f64", options={"f64_minmax_snan": True})
+    assert ev.nan_ok.all() and "IEEE-MINMAX" in ev.rules_at(0)
 
 
 def test_minmax_zero_order_recommended_F32_MINMAX_ZERO():

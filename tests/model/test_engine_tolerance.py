@@ -138,9 +138,17 @@ def test_f32_relative_and_absolute_windows_F32_INSTR(op):
         assert ev.allowed(np.uint32(lo))[i] and ev.allowed(np.uint32(hi))[i]
 
 
-def test_f32_div_as_accurate_as_mul_rcp_F32_DIV():
-    """d3d11 div: any x * r with r within 1 ULP of 1/y (then rounded) is allowed, and the
-    window is symmetric around the exact quotient; d3d10: 1 ULP."""
+def _rn32(q: Fraction) -> int:
+    """f32 pattern nearest to q (ties to even), flushed (F32-FTZ), by exact comparison."""
+    from _engine_oracle import flush, round_f32
+
+    return bits32(flush(round_f32(q)))
+
+
+def test_f32_div_is_the_quotient_or_a_two_step_route_result_F32_DIV():
+    """d3d11 div allows exactly the correctly rounded quotient and every x * r (rounded,
+    flushed) with r within 1 ULP of 1/y (flushed): a set of points, not a hull. d3d10:
+    1 ULP."""
     x, y = _rand_f32(100), _rand_f32(100)
     ev = evaluate("div", x, y)
     ev10 = evaluate("div", x, y, rules="d3d10")
@@ -148,42 +156,56 @@ def test_f32_div_as_accurate_as_mul_rcp_F32_DIV():
         a, b = Fraction(f32(int(x[i]))), Fraction(f32(int(y[i])))
         q = a / b
         rq = 1 / b
-        cands = []
-        for rb in _neighbours(bits32(float(rq)), 2):
+        allowed = {_rn32(q)}
+        for rb in _neighbours(bits32(float(rq)), 3):
             r = Fraction(f32(rb))
             if abs(r - rq) <= _ulp(rq):
-                m = bits32(float(a * r))  # a*r exact in float64; one rounding to f32
-                cands.append(m)
-        worst = max(abs(Fraction(f32(m)) - q) for m in cands)
-        for m in cands:
-            assert ev.allowed(np.uint32(m))[i]
-        _check_window(ev, i, q, lambda d, w=worst: d <= w)
+                allowed.add(_rn32(a * r))
+        for c in _neighbours(_rn32(q), 5):
+            assert bool(ev.allowed(np.uint32(c))[i]) == (c in allowed), (hex(c), float(q))
         _check_window(ev10, i, q, lambda d, q=q: d <= _ulp(q))
 
 
-def test_mad_worst_serial_order_and_step_option_F32_FUSED():
-    """mad(1+2^-23, 1+2^-23, -(1+2^-22)): fused 2^-46, serial (0.5 ULP steps) 0. The worst
-    serial error (2^-46) bounds the window on both sides; fused_step_ulp=1 widens it."""
+def test_f32_div_by_huge_allows_the_zero_not_the_values_between_F32_DIV():
+    """|y| > 2^126: 1/y is a denormal that F32-FTZ flushes, so the route gives a zero of
+    the quotient's sign; that zero is allowed, twice the quotient is not."""
+    x, y = bits32(3.0), bits32(2.0**127)
+    ev = evaluate("div", x, y)
+    q = Fraction(3) / Fraction(2) ** 127
+    assert int(ev.bits) == _rn32(q)
+    assert ev.allowed(0) and not ev.allowed(0x80000000)
+    assert not ev.allowed(_rn32(2 * q)) and not ev.allowed(0x00800000)  # 2^-126: between
+    assert ev.allowed_set(0).ranges == ((0, 0), (_rn32(q), _rn32(q)))
+
+
+def test_mad_union_of_serial_order_and_fused_results_F32_FUSED():
+    """mad(1+2^-23, 1+2^-23, -(1+2^-22)): fused 2^-46, the serial order (0.5 ULP steps)
+    gives 0: exactly those two are allowed (the union, not the hull or a symmetric
+    window); fused_step_ulp=1 lets the serial order give anything in [0, 2^-23 + 2^-46]."""
     a = bits32(1 + 2**-23)
     c = bits32(-(1 + 2**-22))
     ev = evaluate("mad", a, a, c)
     assert f32(int(ev.bits)) == 2**-46  # the model is the correctly rounded fused result
-    for v, ok in ((0.0, True), (2**-46, True), (2**-45, True), (2**-45 + 2**-68, False),
-                  (-(2**-46), False), (2**-47, True)):
+    for v, ok in ((0.0, True), (2**-46, True), (2**-45, False), (2**-47, False),
+                  (-(2**-46), False), (-0.0, False)):
         assert bool(ev.allowed(bits32(v))) == ok, v
     wide = evaluate("mad", a, a, c, options={"fused_step_ulp": 1.0})
-    assert wide.allowed(bits32(-(2**-46))) and wide.allowed(bits32(2**-44))
+    for v, ok in ((2**-44, True), (2**-23 + 2**-46, True), (2**-23 + 2**-45, False),
+                  (-(2**-46), False)):
+        assert bool(wide.allowed(bits32(v))) == ok, v
     assert "F32-FUSED" in ev.rules_at(0)
 
 
 def test_dp_serial_orders_include_every_order_F32_FUSED():
-    """dp3 of (2^30, 1, -2^30) . (1, 1, 1): exact 1; the order (2^30 + 1) - 2^30 rounds to 0,
-    so both 0 and 2 are within the worst serial error, 3 is not."""
+    """dp3 of (2^30, 1, -2^30) . (1, 1, 1): exact 1; the orders give 0 ((2^30 + 1) - 2^30
+    and (1 - 2^30) + 2^30 round away the 1) or 1: exactly {0, 1} is allowed."""
     one = bits32(1.0)
     a = [bits32(2.0**30), one, bits32(-(2.0**30))]
     ev = evaluate("dp3", *a, one, one, one)
     assert f32(int(ev.bits)) == 1.0
-    assert ev.allowed(bits32(0.0)) and ev.allowed(bits32(2.0)) and not ev.allowed(bits32(3.0))
+    assert ev.allowed(bits32(0.0)) and ev.allowed(bits32(1.0))
+    assert not ev.allowed(bits32(2.0)) and not ev.allowed(bits32(0.5))
+    assert not ev.allowed(bits32(-0.0))
 
 
 def test_f16_fused_point_six_ulp_F16_PREC():

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
 from ..formats import FloatFormat, get_format
-from . import explain, grid
-from .fast import fast_f32
+from . import explain, finish, grid
+from .allowed import AllowedArrays, AllowedSet
+from .compute import Core, compute, exact_value
+from .context import Ctx
 from .optable import OPS, OpSpec
-from .plain import plain_handler
-from .result import Ctx, Parts, parts_allowed, run_chunked  # noqa: F401
+from .paths import bits_kernel, use_reference
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
 from .ulp import zero_same_specials
 
-__all__ = ["OpSpec", "OPS", "evaluate", "Evaluation"]
+__all__ = ["OpSpec", "OPS", "evaluate", "Evaluation", "CHUNK"]
+
+#: Elements per slice of the lazy computations (cache-sized temporaries, bounded memory).
+CHUNK = 1 << 16
 
 
 def evaluate(
@@ -25,7 +30,8 @@ def evaluate(
     format: str = "f32",
     rules: str = "d3d11",
     options: Mapping[str, Any] | None = None,
-) -> "Evaluation":
+    paths: str | None = None,
+) -> Any:
     """Evaluate ``op`` on operand bit patterns under a rule set.
 
     Parameters
@@ -41,11 +47,21 @@ def evaluate(
         ``"d3d11"`` (default), ``"d3d10"`` or ``"ieee754"``.
     options : mapping, optional
         AMBIGUOUS switches from :data:`OPTIONS` (e.g. ``{"lenient_d3d11": True}``).
+    paths : {"fast", "reference"}, optional
+        ``"reference"`` computes every element with the general code (no fast kernel);
+        default: the environment variable ``FPINSPECTOR_ENGINE_PATHS`` or ``"fast"``.
+        Both give the same results (tests/model/test_engine_paths.py).
 
     Returns
     -------
     Evaluation
-        Model bits, exact value, allowed window, fired rules and explanations.
+        Model bits, exact value, allowed sets, fired rules and explanations.
+
+    Raises
+    ------
+    ValueError
+        Unknown op, rule set, format, option or path; wrong operand count; operands that
+        are not bit patterns of the format; shapes that do not broadcast.
 
     Examples
     --------
@@ -53,41 +69,55 @@ def evaluate(
     >>> hex(int(ev.bits)), ev.rules_at(0)
     ('0x0', ['F32-FTZ', 'F32-IDENT'])
     """
-    spec = OPS.get(op)
+    spec = OPS.get(op) if isinstance(op, str) else None
     if spec is None:
         raise ValueError(f"unknown op {op!r}; choose one of {', '.join(OPS)}")
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
     fmt = get_format(format)
-    conversion = spec.result not in ("same", "bool")
+    conversion = spec.family == "conversion"
     if fmt.name not in spec.formats and (not conversion or op.startswith("to_f")):
         raise ValueError(f"{op} does not exist for {fmt.name}; formats: {', '.join(spec.formats)}")
     if len(operands) != spec.arity:
         raise ValueError(f"{op} takes {spec.arity} operand(s), got {len(operands)}")
     opts = resolve_options(options)
+    reference = use_reference(paths)
     if conversion:  # conversion ops delegate to model.convert / model.numeric
-        return spec.handler(op, operands, fmt, rules, opts)  # type: ignore[misc]
+        assert spec.handler is not None
+        return spec.handler(op, operands, fmt, rules, opts)
     arrs = [_as_bits(fmt, o, i) for i, o in enumerate(operands)]
-    arrs = np.broadcast_arrays(*arrs)
+    try:
+        arrs = list(np.broadcast_arrays(*arrs))
+    except ValueError:
+        shapes = ", ".join(str(np.shape(a)) for a in arrs)
+        raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
     shape = arrs[0].shape
     flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
     flush = fmt.name == "f32" and rules != "ieee754" and op != "mov"
-    ctx = Ctx(op, fmt, rules, opts, flush)
     tol, readings = tolerance_for(op, fmt.name, rules, opts)
-    return Evaluation(spec, ctx, tol, readings, flat, shape)
+    ctx = Ctx(op, spec.family, fmt, rules, opts, flush, tol, tuple(readings), reference)
+    return Evaluation(spec, ctx, flat, shape)
+
+
+def _operand_name(i: int) -> str:
+    return "ABCDEFGH"[i] if i < 8 else str(i)
 
 
 def _as_bits(fmt: FloatFormat, o: Any, i: int) -> np.ndarray:
     if isinstance(o, np.ndarray) and o.dtype == fmt.dtype and fmt.bits in (16, 32, 64):
         return o  # every value of the storage dtype is a pattern: skip the range scan
+    if isinstance(o, np.ndarray) and o.dtype.kind == "f" or isinstance(o, float):
+        raise ValueError(f"operand {_operand_name(i)}: bit patterns are integers, got "
+                         f"floating-point values (encode them first, e.g. "
+                         f"FORMATS[{fmt.name!r}].encode(x))")
     try:
         return fmt.as_bits(o)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"operand {'ABCDEFGH'[i] if i < 8 else i}: {exc}") from None
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"operand {_operand_name(i)}: {exc}") from None
 
 
 class Evaluation:
-    """Result of :func:`evaluate`: model, exact reference, tolerance and the rules that fired.
+    """Result of :func:`evaluate`: model, exact reference, allowed sets and fired rules.
 
     Attributes
     ----------
@@ -98,121 +128,185 @@ class Evaluation:
     result_format : str
         ``"f32"``, ``"f16"``, ``"f64"`` or ``"bool"``.
     exact : ndarray of float64
-        The infinitely precise result rounded to float64; ``exact_lo`` is the residual
-        (see :mod:`fpinspector.model.engine.exact` for how exact each op is).
-    lo, hi : ndarray
-        Lowest and highest allowed patterns (value order, inclusive). ``nan_ok`` says
-        where any NaN is allowed; where only NaN is, lo = hi = the quiet NaN. Some
-        either-way allowances (an unflushed min/max operand, option ftz_output=either)
-        are extra single patterns: use :meth:`allowed` for verdicts.
+        The infinitely precise result rounded to float64; ``exact_lo`` is the residual.
     fired : dict of str to ndarray of bool
-        Rule ID -> where that rule decided the result.
+        Rule ID -> where that rule decided the result (IDs: docs/rules.md).
     tolerance : Tolerance
         The table row used (tolerances.TOLERANCES), ``readings`` the AMBIGUOUS readings.
 
     Notes
     -----
-    Everything is computed lazily, in cache-sized chunks. Where one exact answer is
-    allowed (correctly rounded ops, min/max), ``bits`` and ``allowed`` take a numpy
-    float32 fast path for f32 add/sub/mul/div/sqrt/min/max. The full record (exact value,
-    window, fired rules) uses lean kernels for "plain" elements (normal operands and
-    results: engine/plain*.py) for f32 add/sub/mul/div/mad/sqrt/rcp/rsq/log/exp/frc/
-    round_* and f16 add/sub/mul, and the general handlers on every other element; tests
-    prove both give the same record bit for bit (tests/model/test_engine_plain.py).
+    Only ``bits`` is computed eagerly-on-first-use for the whole array; verdicts, ULP
+    errors and rules are computed slice by slice when asked and keep no per-element
+    record. The allowed set of an element is exact (points and intervals, -0 and +0
+    distinct): :meth:`allowed_set` prints it, :meth:`allowed` judges with it, and
+    ``lo``/``hi`` are only its hull.
     """
 
-    def __init__(self, spec: OpSpec, ctx: Ctx, tol, readings: list[str],
-                 flat: list[np.ndarray], shape: tuple) -> None:
+    def __init__(self, spec: OpSpec, ctx: Ctx, flat: list[np.ndarray], shape: tuple) -> None:
         self.op = spec.name
         self.spec = spec
         self.format = ctx.fmt.name
         self.rules = ctx.rules
         self.options = dict(ctx.opts)
-        self.tolerance = tol
-        self.readings = readings
+        self.tolerance = ctx.tol
+        self.readings = list(ctx.readings)
         self.shape = shape
         self._ctx = ctx
         self._flat = flat
-        self._parts: Parts | None = None
-        # lean kernels for plain elements where one exists (same Parts as spec.handler)
-        self._handler = plain_handler(spec.name, ctx, tol, spec.handler) or spec.handler
-        # the fast bits path pays off where .allowed can use it (one allowed pattern);
-        # elsewhere .allowed needs the full record anyway, which also gives the bits
-        fast_ok = tol.kind in ("cr", "select") or self._handler is spec.handler
-        self._fast = fast_f32(spec, ctx, tol, flat, self._handler) if fast_ok else None
+        self._n = flat[0].size
+        self._bits: np.ndarray | None = None
+        self._exact: tuple[np.ndarray, np.ndarray] | None = None
+        self._fired: dict[str, np.ndarray] | None = None
+        self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    # -- lazily computed record ---------------------------------------------------------
-    @property
-    def _p(self) -> Parts:
-        if self._parts is None:
-            self._parts = run_chunked(self._handler, self._ctx, self.tolerance, self._flat)
-            self._parts.readings = self.readings
-        return self._parts
-
-    def _shaped(self, a: np.ndarray) -> np.ndarray:
-        return a.reshape(self.shape)
-
+    # -- bits ---------------------------------------------------------------------------
     @property
     def result_format(self) -> str:
         """Name of the result's type: the operand format, or ``"bool"`` for comparisons."""
         return "bool" if self.spec.result == "bool" else self.format
 
+    def _flat_bits(self) -> np.ndarray:
+        if self._bits is None:
+            self._bits = self._compute_bits()
+        return self._bits
+
+    def _compute_bits(self) -> np.ndarray:
+        ctx, flat = self._ctx, self._flat
+        kernel = bits_kernel(ctx)
+        if kernel is None or self._n == 0:
+            return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
+        bits, ok = kernel(ctx, flat)
+        if ok is not None:
+            rest = np.flatnonzero(~ok)
+            if rest.size:
+                bits[rest] = compute(ctx, [a[rest] for a in flat]).bits
+        return bits
+
+    def _chunked_reference(self) -> np.ndarray:
+        out: np.ndarray | None = None
+        for s, e in self._spans():
+            b = compute(self._ctx, [a[s:e] for a in self._flat]).bits
+            if out is None:
+                out = np.empty(self._n, dtype=b.dtype)
+            out[s:e] = b
+        assert out is not None
+        return out
+
     @property
     def bits(self) -> np.ndarray:
         """Model result: the strictest conformant GPU (flush, RNE, canonical quiet NaN)."""
-        if self._fast is not None:
-            return self._shaped(self._fast.bits)
-        return self._shaped(self._p.bits)
+        return self._flat_bits().reshape(self.shape)
 
     @property
     def operands(self) -> list[np.ndarray]:
-        return [self._shaped(a) for a in self._flat]
+        return [a.reshape(self.shape) for a in self._flat]
+
+    # -- slices and their records ------------------------------------------------------------
+    def _spans(self) -> Iterator[tuple[int, int]]:
+        for s in range(0, self._n, CHUNK):
+            yield s, min(self._n, s + CHUNK)
+
+    def _core(self, s: int, e: int) -> Core:
+        """Bits (of the chosen path) and the exact value of elements s:e."""
+        ctx = self._ctx
+        ops = [a[s:e] for a in self._flat]
+        if self._exact is not None:
+            return Core(self._flat_bits()[s:e], self._exact[0][s:e], self._exact[1][s:e])
+        if ctx.family in ("select", "compare", "mov"):
+            core = compute(ctx, ops)
+            core.bits = self._flat_bits()[s:e]
+            return core
+        hi, lo = exact_value(ctx, ops)
+        return Core(self._flat_bits()[s:e], hi, lo)
+
+    def _facts(self, s: int, e: int) -> finish.Facts:
+        return finish.facts(self._ctx, [a[s:e] for a in self._flat], self._core(s, e))
+
+    def _facts_at(self, i: int) -> finish.Facts:
+        return self._facts(i, i + 1)
+
+    # -- exact value --------------------------------------------------------------------------
+    def _exact_pair(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._exact is None:
+            hi = np.empty(self._n)
+            lo = np.empty(self._n)
+            for s, e in self._spans():
+                c = self._core(s, e)
+                hi[s:e], lo[s:e] = c.hi, c.lo
+            self._exact = (hi, lo)
+        return self._exact
 
     @property
     def exact(self) -> np.ndarray:
         """Exact result (float64 nearest; see engine.exact for how exact, per op)."""
-        return self._shaped(self._p.hi.copy())
+        return self._exact_pair()[0].reshape(self.shape).copy()
 
     @property
     def exact_lo(self) -> np.ndarray:
         """Residual: exact = exact + exact_lo (0 where float64 is exact)."""
-        return self._shaped(self._p.lo.copy())
+        return self._exact_pair()[1].reshape(self.shape).copy()
+
+    # -- allowed sets -------------------------------------------------------------------------
+    def _sets(self, s: int, e: int) -> AllowedArrays:
+        return finish.allowed_sets(self._facts(s, e))
+
+    def allowed_set(self, i: Any = 0) -> AllowedSet:
+        """The exact allowed set of element ``i`` (flat index or index tuple): sorted
+        disjoint pattern ranges, zeros distinct, plus "any NaN"."""
+        j = self._index(i)
+        if self.result_format == "bool":
+            b = bool(self._flat_bits()[j])
+            return AllowedSet("bool", ((int(b), int(b)),), False)
+        return self._sets(j, j + 1).at(0)
+
+    def _hull_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if self._hull is None:
+            fmt = self._ctx.fmt
+            lo = np.empty(self._n, dtype=fmt.dtype)
+            hi = np.empty(self._n, dtype=fmt.dtype)
+            nan = np.empty(self._n, dtype=bool)
+            qn = fmt.dtype.type(fmt.quiet_nan)
+            for s, e in self._spans():
+                sets = self._sets(s, e)
+                klo, khi = sets.hull()
+                empty = klo > khi
+                lo[s:e] = np.where(empty, qn, grid.from_key(np.where(empty, 0, klo), fmt))
+                hi[s:e] = np.where(empty, qn, grid.from_key(np.where(empty, 0, khi), fmt))
+                nan[s:e] = sets.nan if sets.nan is not None else False
+            self._hull = (lo, hi, nan)
+        return self._hull
+
+    @property
+    def lo(self) -> np.ndarray:
+        """Lowest allowed pattern (the hull's low end; the quiet NaN where only NaN is
+        allowed). Verdicts use the exact set: :meth:`allowed`, :meth:`allowed_set`."""
+        if self.result_format == "bool":
+            return self.bits
+        return self._hull_arrays()[0].reshape(self.shape)
+
+    @property
+    def hi(self) -> np.ndarray:
+        """Highest allowed pattern (the hull's high end; see :attr:`lo`)."""
+        if self.result_format == "bool":
+            return self.bits
+        return self._hull_arrays()[1].reshape(self.shape)
 
     @property
     def nan_ok(self) -> np.ndarray:
         """Whether any NaN is a conformant result (F32-NANOUT)."""
-        return self._shaped(self._p.nan_ok.copy())
-
-    def _window_pat(self, k: np.ndarray) -> np.ndarray:
-        fmt = self._ctx.fmt
-        p = self._p
-        empty = p.klo > p.khi
-        return self._shaped(np.where(empty, fmt.dtype.type(fmt.quiet_nan), grid.from_key(k, fmt)))
-
-    @property
-    def lo(self) -> np.ndarray:
-        """Lowest allowed pattern (inclusive); the quiet NaN where only NaN is allowed."""
         if self.result_format == "bool":
-            return self.bits
-        return self._window_pat(self._p.klo)
+            return np.zeros(self.shape, dtype=bool)
+        return self._hull_arrays()[2].reshape(self.shape)
 
-    @property
-    def hi(self) -> np.ndarray:
-        """Highest allowed pattern (inclusive); the quiet NaN where only NaN is allowed."""
-        if self.result_format == "bool":
-            return self.bits
-        return self._window_pat(self._p.khi)
-
-    @property
-    def fired(self) -> dict[str, np.ndarray]:
-        """rule ID -> bool array: the rules that decided each element."""
-        return {k: self._shaped(v) for k, v in self._p.fired.items() if v.any()}
-
-    # -- verdicts -----------------------------------------------------------------------
+    # -- verdicts ------------------------------------------------------------------------------
     def _obs(self, observed: Any) -> tuple[np.ndarray, np.ndarray | None, tuple]:
         """Flat observed patterns, the element index of each (None: same shape), and shape."""
         if self.result_format == "bool":
-            o = np.asarray(observed).astype(bool)
+            o = np.asarray(observed)
+            if o.dtype.kind not in "biu":
+                raise ValueError("observed result: comparisons give true/false")
+            o = o.astype(bool)
         else:
             try:
                 o = _as_bits(self._ctx.fmt, observed, 0)
@@ -226,8 +320,7 @@ class Evaluation:
         flat = np.ascontiguousarray(np.broadcast_to(o, shape)).reshape(-1)
         if shape == self.shape:
             return flat, None, shape
-        n = int(np.prod(self.shape, dtype=np.int64))
-        idx = np.broadcast_to(np.arange(n).reshape(self.shape), shape).reshape(-1)
+        idx = np.broadcast_to(np.arange(self._n).reshape(self.shape), shape).reshape(-1)
         return flat, idx, shape
 
     def allowed(self, observed: Any) -> np.ndarray:
@@ -237,9 +330,21 @@ class Evaluation:
         one scalar evaluation).
         """
         obs, idx, shape = self._obs(observed)
-        if idx is None and self._parts is None and self._fast is not None and self._fast.single:
-            return self._fast.allowed(obs).reshape(shape)
-        return parts_allowed(self._p, obs, idx).reshape(shape)
+        if self.result_format == "bool":
+            bits = self._flat_bits()
+            return (obs == (bits if idx is None else bits[idx])).reshape(shape)
+        if idx is not None:  # several observations per element: judge element by element
+            out = np.empty(obs.size, dtype=bool)
+            order = np.argsort(idx, kind="stable")
+            for s, e in self._spans():
+                sel = order[np.searchsorted(idx[order], s):np.searchsorted(idx[order], e)]
+                if sel.size:
+                    out[sel] = self._sets(s, e).contains(obs[sel], idx[sel] - s)
+            return out.reshape(shape)
+        out = np.empty(self._n, dtype=bool)
+        for s, e in self._spans():
+            out[s:e] = self._sets(s, e).contains(obs[s:e])
+        return out.reshape(shape)
 
     def ulp_error(self, observed: Any) -> np.ndarray:
         """Signed error (observed - exact) in ULPs of the result format at the exact value.
@@ -249,47 +354,82 @@ class Evaluation:
         the top binade's spacing at and beyond 2^maxexp). Exact INF or NaN: 0 when the
         observation is the same INF / any NaN, else +/-INF (INF exact) or NaN (NaN exact).
         A NaN observation of a non-NaN exact value gives NaN. Comparisons: 0 if equal,
-        else INF.
+        else INF. Where a ULP error says nothing (NaN, INF, saturation), :meth:`verdict`
+        says so in words.
         """
         obs, idx, shape = self._obs(observed)
-        p = self._p
-        sel = (lambda a: a) if idx is None else (lambda a: a[idx])
         if self.result_format == "bool":
-            return np.where(obs == sel(p.bits), 0.0, np.inf).reshape(shape)
+            bits = self._flat_bits()
+            ref = bits if idx is None else bits[idx]
+            return np.where(obs == ref, 0.0, np.inf).reshape(shape)
         fmt = self._ctx.fmt
-        with np.errstate(invalid="ignore"):
-            v = fmt.decode(obs)
-        hi, lo = sel(p.hi), sel(p.lo)
-        u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
-        with np.errstate(all="ignore"):
-            err = np.subtract(v, hi, out=v)  # in place: v is a fresh decode
-            err -= lo
-            err /= u
-            zero_same_specials(err, hi, obs, fmt)
-        return err.reshape(shape)
+        hi_all, lo_all = self._exact_pair() if idx is not None else (None, None)
+        out = np.empty(obs.size)
+        spans = [(0, obs.size)] if idx is not None else list(self._spans())
+        for s, e in spans:
+            if idx is not None:
+                assert hi_all is not None and lo_all is not None
+                hi, lo = hi_all[idx], lo_all[idx]
+            else:
+                c = self._core(s, e)
+                hi, lo = c.hi, c.lo
+            o = obs[s:e]
+            with np.errstate(invalid="ignore"):
+                v = fmt.decode(o)
+            u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
+            with np.errstate(all="ignore"):
+                err = np.subtract(v, hi, out=v)
+                err -= lo
+                err /= u
+                zero_same_specials(err, hi, o, fmt)
+            out[s:e] = err
+        return out.reshape(shape)
 
-    # -- explanations -------------------------------------------------------------------
+    def verdict(self, observed: Any, i: Any = 0) -> explain.Verdict:
+        """The verdict on one observed result of element ``i``: conformant or not, the one
+        sentence that says why, and the ULP error where it means something."""
+        j = self._index(i)
+        return explain.verdict(self, self._facts_at(j), int(np.asarray(observed).reshape(-1)[0])
+                               if self.result_format != "bool" else bool(observed))
+
+    # -- rules and explanations ---------------------------------------------------------------
+    @property
+    def fired(self) -> dict[str, np.ndarray]:
+        """rule ID -> bool array: the rules that decided each element."""
+        if self._fired is None:
+            out: dict[str, np.ndarray] = {}
+            for s, e in self._spans():
+                for k, m in finish.fired_rules(self._facts(s, e)).items():
+                    if k not in out:
+                        out[k] = np.zeros(self._n, dtype=bool)
+                    out[k][s:e] = m
+            self._fired = dict(sorted(out.items()))
+        return {k: v.reshape(self.shape) for k, v in self._fired.items()}
+
     def _index(self, i: Any) -> int:
         if isinstance(i, tuple):
-            return int(np.ravel_multi_index(i, self.shape))
-        n = int(np.prod(self.shape, dtype=np.int64))
+            try:
+                return int(np.ravel_multi_index(i, self.shape))
+            except ValueError:
+                raise ValueError(f"element {i} out of range for shape {self.shape}") from None
         i = int(i)
-        if not -n <= i < n:
-            raise ValueError(f"element {i} out of range for {n} element(s)")
-        return i % n
+        if not -self._n <= i < self._n:
+            raise ValueError(f"element {i} out of range for {self._n} element(s)")
+        return i % self._n
 
     def rules_at(self, i: Any) -> list[str]:
         """Rule IDs that fired for element ``i`` (flat index or index tuple)."""
-        j = self._index(i)
-        return sorted(k for k, v in self._p.fired.items() if v[j])
+        return list(finish.fired_rules(self._facts_at(self._index(i))))
 
     def explain_at(self, i: Any) -> list[str]:
         """Plain-English sentences, one per fired rule, naming the rule IDs."""
-        return explain.sentences(self, self._p, self._index(i))
+        j = self._index(i)
+        return explain.sentences(self, self._facts_at(j), j)
 
     def steps_at(self, i: Any) -> list[str]:
-        """The step-by-step "why": operands, input flush, exact op, rounding, output, window."""
-        return explain.steps(self, self._p, self._index(i))
+        """The step-by-step "why": operands, input flush, exact op, rounding, output, set."""
+        j = self._index(i)
+        return explain.steps(self, self._facts_at(j), j)
 
     def __repr__(self) -> str:
         return (f"Evaluation(op={self.op!r}, format={self.format!r}, rules={self.rules!r}, "

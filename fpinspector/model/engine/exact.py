@@ -6,11 +6,14 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 - mul: f32/f16 products have at most 22/48 significant bits: float64 is exact (lo = 0);
   f64: Dekker's TwoProduct, exact unless an operand exceeds 2^995 or the product
   underflows (then hi = the IEEE float64 product, lo = 0).
-- div, sqrt: hi is the correctly rounded float64 result. f32/f16: lo = 0; a quotient or
-  root of p-bit numbers (p <= 24) that is not on the 2p+1-bit grid lies at least 2^-50
-  relatively away from every point of it, so no f32/f16 rounding decision depends on the
-  residual. f64: the residual a - q*b (a - q*q) is computed exactly with TwoProduct;
-  lo carries its sign and magnitude to first order.
+- div: hi is the correctly rounded float64 quotient; the residual a - q*b is computed
+  exactly with TwoProduct and lo = residual / b carries its sign and magnitude to first
+  order (every format: tolerance edges such as rcp's relative 2^-21 can fall exactly on
+  an f32 value, and only the residual tells the side).
+- sqrt: hi is the correctly rounded float64 root. f32/f16: lo = 0; a root of a p-bit
+  number (p <= 24) that is not on the 2p+1-bit grid lies at least 2^-50 relatively away
+  from every point of it, so no f32/f16 rounding decision depends on the residual.
+  f64: the residual a - q*q is computed exactly with TwoProduct.
 - mad, dp: products exactly as for mul, summed with a vectorized expansion
   (Shewchuk's grow-expansion of TwoSums), then folded into (hi, lo): hi is within one
   float64 ULP of the exact sum and the sign of lo is right except after cancellation
@@ -28,14 +31,14 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
 from ..formats import FloatFormat
 from . import grid
 
-__all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundaries"]
+__all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundaries", "mp_context"]
 
 
 def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
@@ -51,8 +54,6 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tup
             return a * b, np.zeros_like(a)
         if op == "div":
             q = a / b
-            if fmt.bits < 64:
-                return q, np.zeros_like(q)
             p, e = grid.two_prod(q, b)
             r = (a - p) - e
             ok = np.isfinite(q) & (b != 0) & np.isfinite(r)
@@ -83,17 +84,26 @@ def sum_exact(terms: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
     return np.where(special, naive, hi), np.where(special, 0.0, lo2)
 
 
-def _mp(name: str) -> Callable:
-    """mpmath reference for one element (imported lazily: model layer stays numpy-only)."""
+def mp_context(prec: int = 120) -> Any:
+    """A private mpmath context at ``prec`` bits (imported lazily: the model stays
+    numpy-only until a reference value is needed). Why private: mpmath's global ``mp``
+    belongs to the caller (and to other threads); the engine never changes its precision.
+    """
     import mpmath
 
-    mpmath.mp.prec = 120
+    ctx = mpmath.MPContext()
+    ctx.prec = prec
+    return ctx
+
+
+def _mp(name: str, mp: Any) -> Callable:
+    """mpmath reference of one unary op, in the context ``mp``."""
     funcs = {
-        "rcp": lambda x: 1 / mpmath.mpf(x),
-        "rsq": lambda x: 1 / mpmath.sqrt(mpmath.mpf(x)),
-        "log": lambda x: mpmath.log(mpmath.mpf(x), 2),
-        "exp": lambda x: mpmath.power(2, mpmath.mpf(x)),
-        "sqrt": lambda x: mpmath.sqrt(mpmath.mpf(x)),
+        "rcp": lambda x: 1 / mp.mpf(x),
+        "rsq": lambda x: 1 / mp.sqrt(mp.mpf(x)),
+        "log": lambda x: mp.log(mp.mpf(x), 2),
+        "exp": lambda x: mp.power(2, mp.mpf(x)),
+        "sqrt": lambda x: mp.sqrt(mp.mpf(x)),
     }
     return funcs[name]
 
@@ -192,12 +202,11 @@ def refine_near_boundaries(
     idx = np.flatnonzero(close)
     if idx.size == 0:
         return hi, lo
-    f = _mp(name)
-    import mpmath
-
+    mp = mp_context(120)
+    f = _mp(name, mp)
     for i in idx:
         v = f(float(x[i]))
         h = float(v)
         hi[i] = h
-        lo[i] = float(v - mpmath.mpf(h))
+        lo[i] = float(v - mp.mpf(h))
     return hi, lo

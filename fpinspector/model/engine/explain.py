@@ -1,27 +1,49 @@
-"""Sentences for the UI and CLI: which rules fired and why, and the step-by-step walk."""
+"""Words for the UI and CLI: which rules fired and why, the step-by-step walk, and the
+one-sentence verdict on an observed result.
+
+Everything here reads the finisher's facts and allowed sets (engine/finish/): the text
+cannot disagree with the verdict because it is made from the same set.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..formats import FloatFormat
-from . import grid
+from . import finish, grid
+from .allowed import AllowedSet
 from .rules import rule_text
 
-__all__ = ["sentences", "steps", "fmt_pattern"]
+__all__ = ["sentences", "steps", "fmt_pattern", "Verdict", "verdict"]
 
 _NAMES = "ABCDEFGH"
 
 
-def fmt_pattern(p: int, fmt: FloatFormat) -> str:
-    """``0x3F800000 (1.0)`` style text for one pattern."""
-    digits = (fmt.bits + 3) // 4
+def _value(p: int, fmt: FloatFormat) -> float:
     with np.errstate(invalid="ignore"):
-        v = float(fmt.decode(np.array([p], dtype=fmt.dtype))[0])
+        return float(fmt.decode(np.array([p], dtype=fmt.dtype))[0])
+
+
+def fmt_pattern(p: int, fmt: FloatFormat) -> str:
+    """``0x3F800000 (1.0, normal)`` style text for one pattern (shortest round-trip
+    decimal in the pattern's own format)."""
+    from ..describe import shortest_decimal
+
+    digits = (fmt.bits + 3) // 4
     cls = str(fmt.classify(np.array([p], dtype=fmt.dtype))[0])
-    return f"0x{int(p):0{digits}X} ({_num(v)}, {cls})"
+    neg = fmt.signed and (int(p) >> (fmt.bits - 1)) & 1
+    if cls == "zero":
+        text = "-0" if neg else "+0"
+    elif cls == "infinity":
+        text = "-INF" if neg else "+INF"
+    elif cls == "nan":
+        text = "NaN"
+    else:
+        text = str(shortest_decimal(int(p), fmt))
+    return f"0x{int(p):0{digits}X} ({text}, {cls})"
 
 
 def _num(v: float) -> str:
@@ -42,30 +64,31 @@ def _operand_names(ev: Any) -> list[str]:
     return [f"input {_NAMES[i]}" for i in range(n)]
 
 
-def sentences(ev: Any, p: Any, i: int) -> list[str]:
-    """One plain sentence per rule that fired at element i, naming the rule ID."""
+def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
+    """One plain sentence per rule that fired at element i (f: that element's facts)."""
     fmt = ev._ctx.fmt
     out: list[str] = []
     names = _operand_names(ev)
-    fired = sorted(k for k, v in p.fired.items() if v[i])
-    for k, m in enumerate(p.ftz_in):
-        if m[i]:
-            raw = int(ev._flat[k][i])
+    fired = list(finish.fired_rules(f))
+    ftz_in = [bool(m[0]) for m in f.ftz_in] if ev._ctx.family != "mov" else []
+    for k, flushed in enumerate(ftz_in):
+        if flushed:
+            raw = int(f.ops[k][0])
             zero = "-0" if raw & fmt.sign_mask else "+0"
             rule = "F32-MINMAX-FTZ" if ev.op in ("min", "max") else "F32-FTZ"
             tail = "; the result may be flushed or not" if rule == "F32-MINMAX-FTZ" else ""
-            val = _num(float(fmt.decode(np.array([raw], fmt.dtype))[0]))
-            out.append(f"{names[k]} was a denormal ({val}):"
+            out.append(f"{names[k]} was a denormal ({_num(_value(raw, fmt))}):"
                        f" flushed to {zero} by {rule}{tail}")
-    if p.ftz_out is not None and p.ftz_out[i]:
-        u = int(p.unrounded[i])
+    ftz_out = bool(f.ftz_out[0]) if ev.result_format != "bool" else False
+    if ftz_out:
+        u = int(f.unrounded[0])
         zero = "-0" if u & fmt.sign_mask else "+0"
-        out.append(f"the rounded result {fmt_pattern(u, fmt)} was a denormal: flushed to {zero} "
-                   "by F32-FTZ on output")
+        out.append(f"the rounded result {fmt_pattern(u, fmt)} was a denormal: flushed to "
+                   f"{zero} by F32-FTZ on output")
     for r in fired:
-        if r in ("F32-FTZ", "F32-MINMAX-FTZ") and any(m[i] for m in p.ftz_in):
+        if r in ("F32-FTZ", "F32-MINMAX-FTZ") and any(ftz_in):
             continue
-        if r == "F32-FTZ" and p.ftz_out is not None and p.ftz_out[i]:
+        if r == "F32-FTZ" and ftz_out:
             continue
         out.append(f"{r}: {rule_text(r)}")
     if ev.op == "mov":
@@ -74,44 +97,139 @@ def sentences(ev: Any, p: Any, i: int) -> list[str]:
     return out
 
 
-def steps(ev: Any, p: Any, i: int) -> list[str]:
-    """The "why", in order: operands, input flush, exact op, rounding, output, window."""
-    fmt = ev._ctx.fmt
+def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
+    """The "why", in order: operands, input flush, exact op, rounding, output, allowed set."""
+    ctx = ev._ctx
+    fmt = ctx.fmt
     names = _operand_names(ev)
     out = [f"{ev.op} in {fmt.name} under {ev.rules}: {ev.spec.description}"]
-    for k, b in enumerate(ev._flat):
-        out.append(f"{names[k]} = {fmt_pattern(int(b[i]), fmt)}")
-    for k, m in enumerate(p.ftz_in):
-        if m[i]:
-            out.append(f"{names[k]} is a denormal: flushed to a signed zero first (F32-FTZ)")
-    if p.fmt is None:
-        out.append(f"result: {bool(p.bits[i])} (exact comparison of the flushed values)")
+    for k, b in enumerate(f.ops):
+        out.append(f"{names[k]} = {fmt_pattern(int(b[0]), fmt)}")
+    if ctx.family != "mov":
+        for k, m in enumerate(f.ftz_in):
+            if m[0]:
+                out.append(f"{names[k]} is a denormal: flushed to a signed zero first (F32-FTZ)")
+    if ev.result_format == "bool":
+        out.append(f"result: {bool(f.core.bits[0])} (exact comparison of the flushed values)")
         return out
-    hi, lo = float(p.hi[i]), float(p.lo[i])
+    hi, lo = float(f.hi[0]), float(f.lo[0])
     ex = _num(hi) + (f" {'+' if lo > 0 else '-'} {abs(lo)!r}" if lo else "")
     out.append(f"exact result: {ex}")
     if ev.op not in ("min", "max", "mov"):
-        out.append(f"rounded to nearest even in {fmt.name}: {fmt_pattern(int(p.unrounded[i]), fmt)}")
-    if p.ftz_out is not None and p.ftz_out[i]:
-        out.append(f"result is a denormal: flushed to {fmt_pattern(int(p.bits[i]), fmt)} (F32-FTZ)")
-    if np.isnan(p.hi[i]):
+        out.append(f"rounded to nearest even in {fmt.name}: {fmt_pattern(int(f.unrounded[0]), fmt)}")
+    if f.ftz_out[0]:
+        out.append(f"result is a denormal: flushed to {fmt_pattern(int(f.core.bits[0]), fmt)} "
+                   "(F32-FTZ)")
+    if np.isnan(f.hi[0]):
         out.append(f"result is NaN: the model gives the canonical quiet NaN "
                    f"0x{fmt.quiet_nan:X}; any NaN is conformant (F32-NANOUT)")
-    out.append(f"model result: {fmt_pattern(int(p.bits[i]), fmt)}")
-    out.append(f"tolerance: {p.tol_text}")
-    if p.klo[i] <= p.khi[i]:
-        a = int(grid.from_key(p.klo[i : i + 1], fmt)[0])
-        b = int(grid.from_key(p.khi[i : i + 1], fmt)[0])
-        out.append(f"allowed window: {fmt_pattern(a, fmt)} .. {fmt_pattern(b, fmt)}")
-    if p.nan_ok[i]:
-        out.append("allowed: any NaN")
-    if p.deny_denorm:
-        out.append("denormal results are not allowed (F32-FTZ flushes the output; "
-                   "option ftz_output=strict)")
-    for kind, x, y in p.extras:
-        if kind == "pat" and y[i]:
-            out.append(f"also allowed: the unflushed operand {fmt_pattern(int(x[i]), fmt)}")
-        elif kind == "window" and x[i] <= y[i]:
-            out.append("also allowed: the unflushed denormal results (option ftz_output=either)")
+    out.append(f"model result: {fmt_pattern(int(f.core.bits[0]), fmt)}")
+    out.append(f"tolerance: {ev.tolerance.describe()}")
+    out.append(f"allowed: {finish.allowed_sets(f).at(0).describe()}")
     out.extend(ev.readings)
     return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on one observed result.
+
+    ``conformant``: the observation is in the allowed set. ``reason``: one sentence that
+    says why (naming the rule). ``ulp_error``: signed error in ULPs of the exact value, or
+    None where a number would mislead (NaN or INF involved, saturation, clamps), and then
+    ``ulp_note`` says why. ``allowed``: the exact allowed set.
+    """
+
+    conformant: bool
+    reason: str
+    ulp_error: float | None
+    ulp_note: str
+    allowed: AllowedSet
+
+
+def _zero_text(p: int, fmt: FloatFormat) -> str:
+    return "-0" if fmt.signed and (p >> (fmt.bits - 1)) & 1 else "+0"
+
+
+def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
+    """Verdict on one observed pattern of a one-element facts record (see Verdict)."""
+    if ev.result_format == "bool":
+        want = bool(f.core.bits[0])
+        ok = bool(observed) == want
+        s = AllowedSet("bool", ((int(want), int(want)),), False)
+        reason = ("the comparison's exact answer" if ok else
+                  f"the comparison is {str(want).lower()} under {ev.rules} "
+                  f"({', '.join(finish.fired_rules(f)) or 'exact comparison'})")
+        return Verdict(ok, reason, None, "comparisons have no ULP error", s)
+    ctx = ev._ctx
+    fmt = ctx.fmt
+    obs = int(observed)
+    if obs < 0 or obs > fmt.mask:
+        raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
+    sets = finish.allowed_sets(f)
+    aset = sets.at(0)
+    o = np.array([obs], dtype=fmt.dtype)
+    ok = bool(sets.contains(o)[0])
+    hi, lo = float(f.hi[0]), float(f.lo[0])
+    o_nan = bool(fmt.is_nan(o)[0])
+    o_val = _value(obs, fmt)
+    err: float | None = None
+    note = ""
+    if hi != hi:
+        note = "no ULP error: the exact result is NaN"
+    elif o_nan:
+        note = "no ULP error: the observed result is NaN"
+    elif np.isinf(hi) or np.isinf(o_val):
+        note = "no ULP error: infinity is involved"
+    else:
+        u = float(grid.ulp_at(np.array([hi]), np.array([lo]), fmt)[0])
+        err = ((o_val - hi) - lo) / u
+    rules = list(finish.fired_rules(f))
+    model = int(f.core.bits[0])
+    if ok:
+        if obs == model:
+            reason = "the model's result: correctly rounded" + (
+                f" ({', '.join(r for r in rules if r != 'F32-NANOUT')})" if rules else "")
+            if hi != hi:
+                reason = "NaN, and any NaN is allowed here (F32-NANOUT)"
+        elif o_nan:
+            reason = "NaN, and any NaN is allowed here (F32-NANOUT)"
+        elif ctx.family == "select" and grid.is_den(o, fmt)[0]:
+            reason = "the unflushed operand: min/max may or may not flush (F32-MINMAX-FTZ)"
+        else:
+            reason = f"within the allowed set: {ctx.tol.describe()}"
+        return Verdict(True, reason, err, note, aset)
+    reason = _why_not(ev, f, aset, obs, o_val, o_nan, hi, lo, rules)
+    return Verdict(False, reason, err, note, aset)
+
+
+def _why_not(ev: Any, f: finish.Facts, aset: AllowedSet, obs: int, o_val: float,
+             o_nan: bool, hi: float, lo: float, rules: list[str]) -> str:
+    """The one sentence that says why an observation is not allowed."""
+    ctx = ev._ctx
+    fmt = ctx.fmt
+    short = aset.describe(limit=3)
+    if o_nan:
+        return f"NaN is not allowed here: the result must be {short}"
+    if not aset.keys and aset.any_nan:
+        why = [r for r in rules if r in ("F32-INFINF", "F32-NANPROP", "F32-SQRTNEG",
+                                         "F32-LOG0", "F32-DIV0", "F32-DIV")]
+        return (f"the result must be NaN ({', '.join(why) or 'F32-NANOUT'}), not "
+                f"{fmt_pattern(obs, fmt)}")
+    o = np.array([obs], dtype=fmt.dtype)
+    if ctx.strict_out and bool(grid.is_den(o, fmt)[0]):
+        zero = _zero_text(obs, fmt)
+        head = "exact value, but a" if (o_val == hi and lo == 0) else "a"
+        return f"{head} denormal result must be flushed to {zero}: F32-FTZ"
+    if o_val == 0:
+        other = [r for r in aset.ranges if r[0] == r[1] and _value(r[0], fmt) == 0]
+        if other:
+            return (f"wrong zero sign: only {_zero_text(other[0][0], fmt)} is allowed "
+                    "(ALLOWED-ZERO)")
+    if "F32-IDENT" in rules:
+        return f"the identity is exact: only {short} is allowed (F32-IDENT)"
+    if ctx.tol.exact_when_representable and not f.inexact[0]:
+        return f"the exact result is representable and must be returned: {short} ({ctx.tol.rule})"
+    if np.isinf(o_val):
+        return f"{_num(o_val)} is not allowed here: the result must be {short}"
+    return f"outside the allowed results {short} ({ctx.tol.describe()})"

@@ -1,63 +1,74 @@
-"""The op table: one OpSpec per operation (name, operand count, formats, result, handler)."""
+"""The op table: one OpSpec per operation (name, operand count, formats, result, family).
+
+The family says which computation (engine/compute.py) and which allowed-set shape
+(engine/finish/) an op has; the tolerance comes from engine/tolerances.py.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
-from .ops_arith import eval_binary, eval_fused
-from .ops_minmax_cmp import eval_compare, eval_minmax
-from .ops_convert import conversion_specs
-from .ops_unary import eval_mov, eval_unary
-from .result import Parts
-
-__all__ = ["OpSpec", "OPS"]
+__all__ = ["OpSpec", "OPS", "FAMILIES"]
 
 _ALL3 = ("f32", "f16", "f64")
 _F32_F16 = ("f32", "f16")
 
+#: Op families: how the exact value and the allowed set are formed.
+FAMILIES = ("arith", "fused", "unary", "round", "frc", "select", "compare", "mov",
+            "conversion")
+
 
 @dataclass(frozen=True)
 class OpSpec:
-    """One operation: name, operand count, formats it exists in, result kind, text."""
+    """One operation: name, operand count, formats it exists in, result kind, text.
+
+    ``result``: "same" (the operand format), "bool", or a format / integer-code name.
+    ``handler``: conversion ops only (engine/conversions.py builds their evaluation).
+    """
 
     name: str
     arity: int
     formats: tuple[str, ...]
-    result: str  # "same" (the operand format), "bool", or a format/int type name
+    result: str
     description: str
-    handler: Callable[..., Parts] | None = None
-
-
-def _spec(name: str, arity: int, formats: tuple, result: str, text: str, handler) -> OpSpec:
-    return OpSpec(name, arity, formats, result, text, handler)
+    family: str
+    handler: Callable[..., Any] | None = None
 
 
 _ROWS = [
-    ("add", 2, _ALL3, "same", "a + b", eval_binary),
-    ("sub", 2, _ALL3, "same", "a - b", eval_binary),
-    ("mul", 2, _ALL3, "same", "a * b", eval_binary),
-    ("div", 2, _ALL3, "same", "a / b", eval_binary),
-    ("mad", 3, _ALL3, "same", "a * b + c (fused)", eval_fused),
-    ("dp2", 4, _F32_F16, "same", "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", eval_fused),
-    ("dp3", 6, _F32_F16, "same", "3-term dot product (a0..a2, b0..b2)", eval_fused),
-    ("dp4", 8, _F32_F16, "same", "4-term dot product (a0..a3, b0..b3)", eval_fused),
-    ("min", 2, _ALL3, "same", "minimum (minNum rules)", eval_minmax),
-    ("max", 2, _ALL3, "same", "maximum (maxNum rules)", eval_minmax),
-    ("sqrt", 1, _ALL3, "same", "square root", eval_unary),
-    ("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", eval_unary),
-    ("rcp", 1, _ALL3, "same", "1 / x", eval_unary),
-    ("log", 1, _F32_F16, "same", "log2(x)", eval_unary),
-    ("exp", 1, _F32_F16, "same", "2^x", eval_unary),
-    ("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", eval_unary),
-    ("round_ne", 1, _F32_F16, "same", "round to integral, nearest even", eval_unary),
-    ("round_ni", 1, _F32_F16, "same", "round to integral toward -INF", eval_unary),
-    ("round_pi", 1, _F32_F16, "same", "round to integral toward +INF", eval_unary),
-    ("round_z", 1, _F32_F16, "same", "round to integral toward zero", eval_unary),
-    ("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", eval_mov),
-] + [(c, 2, _ALL3, "bool", f"comparison {c}", eval_compare)
+    ("add", 2, _ALL3, "same", "a + b", "arith"),
+    ("sub", 2, _ALL3, "same", "a - b", "arith"),
+    ("mul", 2, _ALL3, "same", "a * b", "arith"),
+    ("div", 2, _ALL3, "same", "a / b", "arith"),
+    ("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused"),
+    ("dp2", 4, _F32_F16, "same", "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", "fused"),
+    ("dp3", 6, _F32_F16, "same", "3-term dot product (a0..a2, b0..b2)", "fused"),
+    ("dp4", 8, _F32_F16, "same", "4-term dot product (a0..a3, b0..b3)", "fused"),
+    ("min", 2, _ALL3, "same", "minimum (minNum rules)", "select"),
+    ("max", 2, _ALL3, "same", "maximum (maxNum rules)", "select"),
+    ("sqrt", 1, _ALL3, "same", "square root", "unary"),
+    ("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", "unary"),
+    ("rcp", 1, _ALL3, "same", "1 / x", "unary"),
+    ("log", 1, _F32_F16, "same", "log2(x)", "unary"),
+    ("exp", 1, _F32_F16, "same", "2^x", "unary"),
+    ("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", "frc"),
+    ("round_ne", 1, _F32_F16, "same", "round to integral, nearest even", "round"),
+    ("round_ni", 1, _F32_F16, "same", "round to integral toward -INF", "round"),
+    ("round_pi", 1, _F32_F16, "same", "round to integral toward +INF", "round"),
+    ("round_z", 1, _F32_F16, "same", "round to integral toward zero", "round"),
+    ("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", "mov"),
+] + [(c, 2, _ALL3, "bool", f"comparison {c}", "compare")
      for c in ("eq", "ne", "lt", "le", "gt", "ge")]
 
-#: op name -> OpSpec: the math ops above, then the conversion ops (engine.ops_convert).
-OPS: dict[str, OpSpec] = {r[0]: _spec(*r) for r in _ROWS}
-OPS.update((s.name, s) for s in conversion_specs(OpSpec))
+
+def _conversion_specs() -> list[OpSpec]:
+    from .conversions import conversion_rows
+
+    return [OpSpec(name, 1, formats, result, text, "conversion", handler)
+            for name, formats, result, text, handler in conversion_rows()]
+
+
+#: op name -> OpSpec: the math ops above, then the conversion ops (engine/conversions.py).
+OPS: dict[str, OpSpec] = {r[0]: OpSpec(*r) for r in _ROWS}
+OPS.update((s.name, s) for s in _conversion_specs())

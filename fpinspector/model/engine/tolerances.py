@@ -30,6 +30,8 @@ class Tolerance:
     rel: float = 0.0
     rule: str = ""
     source: str = ""
+    #: the result must be exact where the exact result is a value of the format (F64-RCP)
+    exact_when_representable: bool = False
 
     def describe(self) -> str:
         """Human text for the CLI and UI."""
@@ -52,6 +54,8 @@ class Tolerance:
             s = {"exact": "exact", "frc": "x - round_ni(x) in [+0, 1)",
                  "select": "one of the operands (min/max rules)", "bool": "exact boolean",
                  "raw": "bit-exact"}.get(k, k)
+        if self.exact_when_representable:
+            s += ", exact when the result is representable"
         return f"{s} [{self.rule}; {self.source}]"
 
 
@@ -79,8 +83,15 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "d3d11 rcp: the looser of 1 ULP (§3.1.3) and 2^-21 relative (§22.10), or only one"),
     Option("inf_div_huge_nan", True, (True, False), "F32-DIV",
            "allow NaN for INF / y with |y| > 2^126 (1/y flushes; §22 note)"),
-    Option("f64_minmax_snan", True, (True, False), "F64-IEEE",
-           "f64 min/max under d3d rule sets follow IEEE 754R (sNaN operand -> NaN)"),
+    Option("f64_minmax_snan", False, (False, True), "F64-MINMAX-NAN",
+           "f64 min/max under d3d rule sets: a signaling NaN behaves like a quiet one (the "
+           "other operand is returned, D3D11.3 §22.14) or, as in IEEE 754R, gives NaN"),
+    Option("frc_allow_one", False, (False, True), "F32-INSTR",
+           "frc of a tiny negative x: only the value below 1 (the instruction table's "
+           "[+0, 1)) or also 1.0 (the operation line x - round_ni(x))"),
+    Option("dtof_overflow", "either", ("either", "inf", "max"), "CONV-DTOF",
+           "dtof of a value beyond the f32 range: +/-INF (round to nearest) or +/-FLT_MAX "
+           "(§3.2.2 saturation); both allowed by default"),
     Option("neg_inf_to_f11", "zero", ("zero", "inf"), "CONV-UNSIGNED",
            "-INF into f11/f10: 0 (§3.1.6, GL, DirectXMath, Mesa) or INF (§3.2.2)"),
 )}
@@ -137,7 +148,8 @@ TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolera
     (("log",), ("f32",), _D3D, Tolerance("log", 0.5, 2.0**-21, "F32-INSTR", _S22)),
     (("mad", "dp2", "dp3", "dp4"), ("f16",), _D3D,
      Tolerance("ulp", 0.6, 0, "F16-PREC", "D3D11_FLOAT16_FUSED_TOLERANCE_IN_ULP")),
-    (("rcp",), ("f64",), _D3D, Tolerance("ulp", 1.0, 0, "F64-IEEE", "CONVERSIONS.md: drcp 1.0 ULP")),
+    (("rcp",), ("f64",), _D3D,
+     Tolerance("ulp", 1.0, 0, "F64-RCP", "D3D11.3 §22.14.5 (drcp)", True)),
     (("frc",), _F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),
     (("round_ne", "round_ni", "round_pi", "round_z"), _F, _ALL,
      Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),
@@ -145,10 +157,10 @@ TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolera
     (("eq", "ne", "lt", "le", "gt", "ge"), _F, _ALL,
      Tolerance("bool", 0.5, 0, "F32-CMPNAN", "RULES.md")),
     (("mov",), _F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "RULES.md (raw move exempt)")),
-    # everything else in f16 / f64 / ieee754: correctly rounded
-    (("*",), ("f16",), _ALL, Tolerance("cr", 0.5, 0, "F16-PREC", "RULES.md F16-PREC")),
-    (("*",), ("f64",), _ALL, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
-    (("*",), ("f32",), ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
+    # everything else: correctly rounded (ieee754 in every format, f16 and f64 under d3d)
+    (("*",), _F, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
+    (("*",), ("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "RULES.md F16-PREC")),
+    (("*",), ("f64",), _D3D, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
 ]
 
 

@@ -12,7 +12,6 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..formats import FORMATS
-from .lean import lean_columns, lean_supported
 from .metrics import ulp_distance
 
 __all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of", "engine"]
@@ -131,10 +130,6 @@ class ModelStage:
         self._evaluate = evaluate or engine().evaluate
         self.timings: dict[str, float] = {}
         self._nan_probe: bool | None = None
-        # ordinary chunks of f32 sqrt/rcp skip the full record (sweep/lean.py); not with a
-        # replaced evaluate (tests and alternative models judge every element themselves)
-        self.lean = evaluate is None and lean_supported(op, self.fmt, rules, options,
-                                                        self.fixed)
 
     @property
     def arity(self) -> int:
@@ -154,23 +149,16 @@ class ModelStage:
         fut = None
         if self.gpu is not None and hasattr(self.gpu, "submit"):
             fut = self.gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
-        lean = lean_columns(self.op, operands[0]) if self.lean and len(operands) == 1 else None
-        if lean is not None:  # ordinary chunk: the same columns without the full record
-            out: dict[str, Any] = lean
-            ev: Any = _LazyEval(self, operands, "f32")
-            model, err_model, ok_model = lean["model"], lean["err_model"], lean["ok_model"]
-            t = self._tick("model", t)
-        else:
-            ev = self._eval(operands)
-            model = np.asarray(ev.bits)
-            t = self._tick("model", t)
-            out = {"model": model, "exact": np.asarray(ev.exact, dtype=np.float64)}
-            t = self._tick("exact", t)
-            err_model = np.asarray(ev.ulp_error(model), dtype=np.float64)
-            ok_model = np.asarray(ev.allowed(model), dtype=bool)
-            out["err_model"], out["ok_model"] = err_model, ok_model
-            out["fired"] = {r: np.asarray(m, dtype=bool) for r, m in ev.fired.items()}
-            t = self._tick("model_verdict", t)
+        ev = self._eval(operands)
+        model = np.asarray(ev.bits)
+        t = self._tick("model", t)
+        out: dict[str, Any] = {"model": model, "exact": np.asarray(ev.exact, dtype=np.float64)}
+        t = self._tick("exact", t)
+        err_model = np.asarray(ev.ulp_error(model), dtype=np.float64)
+        ok_model = np.asarray(ev.allowed(model), dtype=bool)
+        out["err_model"], out["ok_model"] = err_model, ok_model
+        out["fired"] = {r: np.asarray(m, dtype=bool) for r, m in ev.fired.items()}
+        t = self._tick("model_verdict", t)
         if self.gpu is not None:
             if fut is not None:
                 g = fut.result()
@@ -235,23 +223,3 @@ class ModelStage:
         # there (same pattern or both NaN), so the summary reuses the model's passes
         return {"err_gpu": err_gpu, "ok_gpu": ok_gpu, "err_gpu_model": dist, "gpu_diff": diff,
                 "gpu_patched": True}
-
-
-class _LazyEval:
-    """The chunk's full evaluation, made only if a verdict needs it (a lean chunk whose GPU
-    results differ from the model on more than SUBSET_FRACTION of the elements)."""
-
-    def __init__(self, stage: ModelStage, operands: tuple[np.ndarray, ...], rf: str) -> None:
-        self._stage, self._operands, self.result_format = stage, operands, rf
-        self._ev: Any = None
-
-    def _full(self) -> Any:
-        if self._ev is None:
-            self._ev = self._stage._eval(self._operands)
-        return self._ev
-
-    def ulp_error(self, observed: np.ndarray) -> np.ndarray:
-        return self._full().ulp_error(observed)
-
-    def allowed(self, observed: np.ndarray) -> np.ndarray:
-        return self._full().allowed(observed)

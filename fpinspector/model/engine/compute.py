@@ -1,0 +1,200 @@
+"""The reference computation of every op family: the exact value and the model's bits.
+
+This is the general path: correct on every element (zeros, denormals, INF, NaN, overflow),
+written for clarity over speed. Fast kernels (engine/fastbits.py) may compute the bits of
+ordinary elements more cheaply; the differential test proves them equal to this module.
+Nothing here decides an allowed set or a fired rule: that is engine/finish/.
+
+The model result is the strictest conformant GPU: inputs flushed where F32-FTZ applies,
+the exact result rounded to nearest even, a denormal result flushed, NaN results the
+canonical quiet NaN, min/max following the recommended zero order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import grid
+from .context import Ctx
+from .exact import binary_exact, sum_exact, transcendental
+
+__all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan", "ROUND_FUNCS"]
+
+ROUND_FUNCS = {"round_ne": np.rint, "round_ni": np.floor, "round_pi": np.ceil,
+               "round_z": np.trunc}
+
+
+@dataclass
+class Core:
+    """What the computation gives for each element of a chunk (flat arrays).
+
+    ``bits``: the model result (patterns; bool for comparisons); ``hi + lo``: the exact
+    result (``hi`` the float64 nearest, NaN for NaN results, IEEE-signed zeros).
+    """
+
+    bits: np.ndarray
+    hi: np.ndarray
+    lo: np.ndarray
+
+
+def operand_values(ctx: Ctx, ops: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """float64 values of the operands after the input flush (F32-FTZ), and the flush masks."""
+    vals, ftz = [], []
+    fmt = ctx.fmt
+    for b in ops:
+        with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
+            v = fmt.decode(b)
+        if ctx.flush:
+            den = grid.is_den(b, fmt)
+            if den.any():
+                v = np.where(den, np.copysign(0.0, v), v)
+        else:
+            den = np.zeros(v.shape, dtype=bool)
+        vals.append(v)
+        ftz.append(den)
+    return vals, ftz
+
+
+def exact_value(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op."""
+    (vals, _) = operand_values(ctx, ops)
+    fam, op, fmt = ctx.family, ctx.op, ctx.fmt
+    if fam == "arith":
+        return binary_exact(op, vals[0], vals[1], fmt)
+    if fam == "fused":
+        return fused_exact(op, vals, fmt)
+    if fam == "unary":
+        return transcendental(op, vals[0], fmt)
+    x = vals[0]
+    if fam == "round":
+        with np.errstate(all="ignore"):
+            hi = ROUND_FUNCS[op](x)
+        return hi, np.zeros_like(hi)
+    if fam == "frc":
+        with np.errstate(all="ignore"):
+            return grid.two_sum(x, -np.floor(x))
+    raise ValueError(f"exact_value: no exact computation for family {fam!r}")
+
+
+def fused_terms(op: str, vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray, np.ndarray]],
+                                                           list[np.ndarray]]:
+    """(product operand pairs, added terms) of mad (a*b + c) and dpN (sum a_i*b_i)."""
+    if op == "mad":
+        return [(vals[0], vals[1])], [vals[2]]
+    n = len(vals) // 2
+    return list(zip(vals[:n], vals[n:])), []
+
+
+def fused_exact(op: str, vals: list[np.ndarray], fmt) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
+    term is -0: mad(-0, 1, -0) = -0; F32-FUSED)."""
+    pairs, extra = fused_terms(op, vals)
+    prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
+    terms = prods + [(c, np.zeros_like(c)) for c in extra]
+    hi, lo = sum_exact(terms)
+    zero = (hi == 0) & (lo == 0)
+    if zero.any():
+        all_neg = np.ones(hi.shape, dtype=bool)
+        for t, _ in terms:
+            all_neg &= (t == 0) & np.signbit(t)
+        hi = np.where(zero, np.where(all_neg, -0.0, 0.0), hi)
+    return hi, lo
+
+
+def round_model(ctx: Ctx, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """Model bits of an exact value: nearest even, output flush, canonical quiet NaN."""
+    fmt = ctx.fmt
+    bits = grid.rne(hi, lo, fmt)
+    if ctx.flush:
+        bits = grid.flush_pat(bits, fmt)
+    nan = np.isnan(hi)
+    if nan.any():
+        bits = np.where(nan, fmt.dtype.type(fmt.quiet_nan), bits)
+    return bits.astype(fmt.dtype, copy=False)
+
+
+def frc_clamp(bits: np.ndarray, fmt) -> np.ndarray:
+    """frc's result lies in [+0, 1): a rounded 1.0 becomes the value below 1 (F32-INSTR)."""
+    one = int(fmt.encode(1.0))
+    return np.where(bits == one, fmt.dtype.type(one - 1), bits).astype(fmt.dtype)
+
+
+def is_snan(bits: np.ndarray, fmt) -> np.ndarray:
+    """Signaling NaN: a NaN whose top fraction bit is clear (IEEE 754-2008 §6.2.1)."""
+    quiet_bit = 1 << (fmt.frac_bits - 1)
+    return fmt.is_nan(bits) & ((np.asarray(bits).astype(np.uint64) & np.uint64(quiet_bit)) == 0)
+
+
+@dataclass
+class MinMaxChoice:
+    """How min/max picked: which operand won, ties, NaNs (F32-MINMAX-*)."""
+
+    bits: np.ndarray
+    a_wins: np.ndarray
+    b_wins: np.ndarray
+    tie: np.ndarray
+    zero_tie: np.ndarray
+    na: np.ndarray
+    nb: np.ndarray
+    snan: np.ndarray
+    nan_out: np.ndarray
+    snan_rule: bool
+
+
+def minmax_choice(ctx: Ctx, ops: list[np.ndarray]) -> MinMaxChoice:
+    """min/max on flushed values: one NaN -> the other operand (F32-MINMAX-NAN), -0/+0 in
+    the recommended order (F32-MINMAX-ZERO); under ieee754 (and f64 with option
+    f64_minmax_snan) a signaling NaN operand gives NaN."""
+    fmt = ctx.fmt
+    ra, rb = (np.asarray(o).astype(fmt.dtype) for o in ops)
+    (a, b), _ = operand_values(ctx, [ra, rb])
+    fa = grid.flush_pat(ra, fmt) if ctx.flush else ra
+    fb = grid.flush_pat(rb, fmt) if ctx.flush else rb
+    na, nb = np.isnan(a), np.isnan(b)
+    is_min = ctx.op == "min"
+    with np.errstate(invalid="ignore"):
+        a_wins = (a < b) if is_min else (a > b)
+        b_wins = (b < a) if is_min else (b > a)
+    tie = ~(a_wins | b_wins) & ~na & ~nb
+    zero_tie = tie & (a == 0) & (np.signbit(a) != np.signbit(b))
+    zero_pat = fmt.dtype.type(fmt.sign_mask if is_min else 0)
+    bits = np.where(a_wins | (tie & ~zero_tie), fa, fb)
+    bits = np.where(zero_tie, zero_pat, bits)
+    bits = np.where(na & ~nb, fb, bits)
+    bits = np.where(nb & ~na, fa, bits)
+    snan_rule = ctx.rules == "ieee754" or (fmt.name == "f64" and ctx.opts["f64_minmax_snan"])
+    snan = (is_snan(ra, fmt) | is_snan(rb, fmt)) if snan_rule else np.zeros(a.shape, bool)
+    nan_out = (na & nb) | snan
+    bits = np.where(nan_out, fmt.dtype.type(fmt.quiet_nan), bits).astype(fmt.dtype)
+    return MinMaxChoice(bits, a_wins, b_wins, tie, zero_tie, na, nb, snan, nan_out, snan_rule)
+
+
+_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+        "gt": np.greater, "ge": np.greater_equal}
+
+
+def compute(ctx: Ctx, ops: list[np.ndarray]) -> Core:
+    """Model bits and exact value of every element of a chunk (the general path)."""
+    fam, fmt = ctx.family, ctx.fmt
+    if fam == "select":
+        ch = minmax_choice(ctx, ops)
+        with np.errstate(invalid="ignore"):
+            hi = np.where(ch.nan_out, np.nan, fmt.decode(ch.bits))
+        return Core(ch.bits, hi, np.zeros_like(hi))
+    if fam == "compare":
+        (a, b), _ = operand_values(ctx, ops)
+        with np.errstate(invalid="ignore"):
+            res = _CMP[ctx.op](a, b)
+        return Core(res, res.astype(np.float64), np.zeros(res.shape))
+    if fam == "mov":
+        b = np.asarray(ops[0]).astype(fmt.dtype)
+        with np.errstate(invalid="ignore"):
+            v = fmt.decode(b)
+        return Core(b.copy(), v, np.zeros_like(v))
+    hi, lo = exact_value(ctx, ops)
+    bits = round_model(ctx, hi, lo)
+    if fam == "frc":
+        bits = frc_clamp(bits, fmt)
+    return Core(bits, hi, lo)

@@ -1,0 +1,165 @@
+"""Fast kernels: the model's bits of ordinary elements, from numpy's own IEEE arithmetic.
+
+Why they are exact: numpy's float32/float64 add, sub, mul, div and sqrt are correctly
+rounded (round to nearest even), and so is a float64 result cast to float32/float16 when
+the float64 value is the exact result or p >= 2q + 2 (53 >= 2*24 + 2: the classic
+innocuous double rounding). Where every operand and the result are ordinary numbers no
+flush, NaN or special rule can change that rounded value, so it *is* the model's result.
+
+Each kernel returns ``(bits, ok)``: the bits of every element and the mask of elements it
+vouches for (``None``: all of them). The caller computes the rest with the reference path
+(engine/compute.py). Kernels decide nothing else: no window, no verdict, no rule.
+Which kernel serves which op is the table in engine/paths.py; the differential test
+(tests/model/test_engine_paths.py) proves bits[ok] == the reference path's bits.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import grid
+from .compute import ROUND_FUNCS
+from .context import Ctx
+from .exact import transcendental
+
+__all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
+           "f64_numpy", "f16_float64", "F32_NUMPY_OPS", "F64_NUMPY_OPS", "COMPARE_OPS"]
+
+_ONE = np.uint32(0x01000000)
+_TOP = np.uint32(0xFE000000)
+_CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
+
+
+def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Biased exponent in 1..254: ((b << 1) - 2^24) < 0xFE000000 in uint32."""
+    np.left_shift(bits, 1, out=t)
+    np.subtract(t, _ONE, out=t)
+    return np.less(t, _TOP, out=out)
+
+
+F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+            "sqrt": np.sqrt, "min": np.minimum, "max": np.maximum,
+            "rcp": lambda x, out: np.divide(np.float32(1.0), x, out=out)}
+
+
+def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; ok = operands and result
+    normal (min/max: then the minimum is the flushed operand itself, no zero or NaN rule)."""
+    fn = F32_NUMPY_OPS[ctx.op]
+    n = ops[0].size
+    views = [b.view(np.float32) for b in ops]
+    rb = np.empty(n, dtype=np.uint32)
+    rf = rb.view(np.float32)
+    m = min(n, _CHUNK)
+    t = np.empty(m, dtype=np.uint32)
+    ok = np.empty(n, dtype=bool)
+    o2 = np.empty(m, dtype=bool)
+    with np.errstate(all="ignore"):
+        for s in range(0, n, _CHUNK):
+            e = min(n, s + _CHUNK)
+            k = e - s
+            o, tt = ok[s:e], t[:k]
+            fn(*(v[s:e] for v in views), out=rf[s:e])
+            _normal32(rb[s:e], tt, o)
+            for b in ops:
+                o &= _normal32(b[s:e], tt, o2[:k])
+    return rb, ok
+
+
+def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f32 rsq / exp / log: the exact-enough float64 value (refined near rounding
+    boundaries, engine/exact.py) rounded once; ok = normal operand and normal result."""
+    b = ops[0]
+    with np.errstate(invalid="ignore"):
+        x = b.view(np.float32).astype(np.float64)
+    hi, lo = transcendental(ctx.op, x, ctx.fmt)
+    bits = grid.rne(hi, lo, ctx.fmt)
+    t = np.empty(b.size, dtype=np.uint32)
+    ok = _normal32(b, t, np.empty(b.size, dtype=bool))
+    ok &= _normal32(bits, t, np.empty(b.size, dtype=bool))
+    return bits, ok
+
+
+def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f32 mad: a*b is exact in float64; TwoSum with c gives the exact sum, rounded once."""
+    with np.errstate(all="ignore"):
+        a, b, c = (o.view(np.float32).astype(np.float64) for o in ops)
+        p = a * b
+        hi, lo = grid.two_sum(p, c)
+    bits = grid.rne(hi, lo, ctx.fmt)
+    n = bits.size
+    t = np.empty(n, dtype=np.uint32)
+    ok = _normal32(bits, t, np.empty(n, dtype=bool))
+    tmp = np.empty(n, dtype=bool)
+    for o in ops:
+        ok &= _normal32(o, t, tmp)
+    return bits, ok
+
+
+def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f32 round_*: numpy's rint/floor/ceil/trunc are exact on float32; ok = normal operand
+    (a rounded normal is an integer or a signed zero: nothing to flush)."""
+    b = ops[0]
+    with np.errstate(invalid="ignore"):
+        r = ROUND_FUNCS[ctx.op](b.view(np.float32))
+    t = np.empty(b.size, dtype=np.uint32)
+    ok = _normal32(b, t, np.empty(b.size, dtype=bool))
+    return r.view(np.uint32), ok
+
+
+def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f32 frc: float32 x - floor(x) is the correctly rounded exact difference (floor is
+    exact, and the subtraction rounds once), then 1.0 becomes the value below 1; ok =
+    normal operand (the result is then +0 or at least 2^-126: nothing to flush)."""
+    b = ops[0]
+    with np.errstate(invalid="ignore"):
+        x = b.view(np.float32)
+        r = x - np.floor(x)
+    bits = r.view(np.uint32)
+    bits[bits == np.uint32(0x3F800000)] = np.uint32(0x3F7FFFFF)
+    t = np.empty(b.size, dtype=np.uint32)
+    ok = _normal32(b, t, np.empty(b.size, dtype=bool))
+    return bits, ok
+
+
+COMPARE_OPS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+        "gt": np.greater, "ge": np.greater_equal}
+
+
+def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Comparisons in the storage float type (IEEE: NaN unordered, -0 == +0); ok = no
+    operand that F32-FTZ would flush."""
+    fmt = ctx.fmt
+    ft = {16: np.float16, 32: np.float32, 64: np.float64}[fmt.bits]
+    with np.errstate(invalid="ignore"):
+        res = COMPARE_OPS[ctx.op](ops[0].view(ft), ops[1].view(ft))
+    if not ctx.flush:
+        return res, None
+    ok = ~grid.is_den(ops[0], fmt)
+    ok &= ~grid.is_den(ops[1], fmt)
+    return res, ok
+
+
+F64_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
+        "sqrt": np.sqrt}
+
+
+def f64_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f64 add/sub/mul/div/sqrt: numpy float64 is IEEE with denormals (F64-DENORM);
+    ok = not a NaN result (those take the canonical quiet NaN)."""
+    with np.errstate(all="ignore"):
+        r = F64_NUMPY_OPS[ctx.op](*(o.view(np.float64) for o in ops))
+    return r.view(np.uint64), ~np.isnan(r)
+
+
+def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+    """f16 add/sub/mul (exact in float64), div/sqrt (innocuous double rounding), rounded
+    once to f16 with INF on overflow; ok = finite operands and a non-NaN result."""
+    table = ctx.fmt._table
+    vals = [table[o] for o in ops]
+    with np.errstate(all="ignore"):
+        r = F64_NUMPY_OPS[ctx.op](*vals)
+    ok = ~np.isnan(r)
+    for v in vals:
+        ok &= np.isfinite(v)
+    return grid.round_f16(np.where(ok, r, 0.0)), ok

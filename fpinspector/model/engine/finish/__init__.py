@@ -1,0 +1,78 @@
+"""The finisher: the one place that decides allowed sets and fired rules, for every path.
+
+Kernels (engine/compute.py, engine/fastbits.py) compute bits and exact values only;
+whatever path produced them, the verdict, the printed allowed set, the ULP error and the
+rules shown come from here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..allowed import AllowedArrays
+from ..compute import Core
+from ..context import Ctx
+from .facts import Facts
+from .fired import fired_rules
+from .frc import frc_one_points, frc_window
+from .select import minmax_allowed, mov_allowed
+from .serial import div_route, fused_union
+from .windows import finish_windows, tolerance_window
+
+__all__ = ["Facts", "allowed_sets", "fired_rules", "facts"]
+
+
+def facts(ctx: Ctx, ops: list[np.ndarray], core: Core) -> Facts:
+    """The per-chunk facts both :func:`allowed_sets` and :func:`fired_rules` read."""
+    return Facts(ctx, ops, core)
+
+
+def allowed_sets(f: Facts) -> AllowedArrays:
+    """The allowed results of every element of the chunk (not for comparisons)."""
+    sets = _allowed_sets(f)
+    ctx = f.ctx
+    if ctx.op == "div" and ctx.flush:  # §22 note on F32-DIV: INF / huge may give NaN
+        huge = f.inf_div_huge & ~f.exact_nan
+        if huge.any():
+            assert sets.nan is not None
+            sets.nan = sets.nan | huge if ctx.opts["inf_div_huge_nan"] else sets.nan & ~huge
+    return sets
+
+
+def _allowed_sets(f: Facts) -> AllowedArrays:
+    ctx = f.ctx
+    fam, kind = ctx.family, ctx.tol.kind
+    if fam == "select":
+        return minmax_allowed(f)
+    if fam == "mov":
+        return mov_allowed(f)
+    if fam == "compare":
+        raise ValueError("comparisons have a boolean result, not an allowed set")
+    if kind == "div":
+        return pin(div_route(f), f.identity, f)
+    if kind == "fused":
+        return fused_union(f)
+    if fam == "frc":
+        out = finish_windows(f, *frc_window(f))
+        if ctx.opts["frc_allow_one"]:
+            out.points.append(frc_one_points(f))
+        return out
+    klo, khi = tolerance_window(f)
+    pins = f.identity if fam == "arith" else np.zeros(f.n, dtype=bool)
+    if ctx.tol.exact_when_representable:  # F64-RCP: exact whenever 1/x is representable
+        pins = pins | (f.finite & ~f.inexact)
+    return finish_windows(f, klo, khi, pins)
+
+
+def pin(sets: AllowedArrays, where: np.ndarray, f: Facts) -> AllowedArrays:
+    """Replace the sets of ``where`` by the model's result alone (F32-IDENT: exact)."""
+    if not where.any():
+        return sets
+    from .. import grid
+
+    kb = grid.to_key(f.core.bits, f.ctx.fmt)
+    keep = ~where
+    windows = [(np.where(keep, a, 1), np.where(keep, b, 0), d) for a, b, d in sets.windows]
+    points = [(k, w & keep) for k, w in sets.points] + [(kb, where.copy())]
+    nan = None if sets.nan is None else sets.nan & keep
+    return AllowedArrays(sets.fmt, windows, points, nan)

@@ -1,0 +1,189 @@
+"""Exact tolerance edges: decide with exact arithmetic the window ends that float64 cannot.
+
+Why: a tolerance edge can fall exactly on a pattern, and "within" is inclusive
+(F32-SQRT-RCP): rcp(1.5) = 2/3 and 0x3F2AAAB0 is exactly 2^-21 (relative) away, as is
+rsq(9) = 1/3 from its neighbours 2^-21 out. The float64 (double-double) ends are right
+to about 2^-100 of the exact value, which cannot tell "on the edge" from "just outside".
+Ends that lie within 2^-40 (relative) of a pattern are rare (about 2^-17 of random
+inputs), so those few elements are recomputed one by one: rational results (rcp, div,
+sums, products) with Fractions; square roots through their squares; 2^x and log2 with
+mpmath at 300 bits, where an exact tie is impossible (the value is irrational unless it
+is a power of two or an integer, and those are computed exactly).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import isqrt
+from typing import Any
+
+import numpy as np
+
+from .. import grid
+from ..exact import mp_context
+from .facts import Facts
+
+__all__ = ["refine_edges", "near_pattern", "exact_scalar", "within"]
+
+_EPS_BITS = 40
+
+
+def near_pattern(s: np.ndarray, fmt) -> np.ndarray:
+    """Where the float64 values ``s`` lie within 2^-40 (relative) of a pattern of ``fmt``
+    (f16/f32 grids; values below the smallest normal or beyond the largest binade count
+    as near: there the grid is irregular and the exact path decides)."""
+    sh = 52 - fmt.frac_bits  # float64 mantissa bits below one step of the format's grid
+    keep = np.int64(1 << (52 - _EPS_BITS))  # 2^-40 relative, in float64 ULPs
+    u = np.ascontiguousarray(s, dtype=np.float64).view(np.int64)
+    t = (u + keep) & np.int64((1 << sh) - 1)
+    near = t < 2 * keep
+    a = u & np.int64(0x7FFFFFFFFFFFFFFF)
+    near |= a < np.int64((1023 + fmt.minexp) << 52)
+    near |= a >= np.int64((1023 + fmt.maxexp - 1) << 52)
+    return near & np.isfinite(s)
+
+
+def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray, ends: list[np.ndarray]) -> None:
+    """Fix, in place, the window ends of elements whose exact edge may sit on a pattern.
+
+    ``ends``: the float64 values of the window's ends (before rounding to patterns).
+    """
+    ctx = f.ctx
+    fmt = ctx.fmt
+    if fmt.bits > 32:  # f64 windows: the residual decides exactly (no pattern ties)
+        return
+    near = np.zeros(f.n, dtype=bool)
+    for e in ends:
+        near |= near_pattern(e, fmt)
+    near &= f.finite & (f.hi != 0)
+    idx = np.flatnonzero(near)
+    if idx.size == 0:
+        return
+    mp = mp_context(300)
+    for i in idx:
+        x = exact_scalar(f, int(i), mp)
+        test = lambda key: within(f, int(i), x, key, mp)  # noqa: E731
+        a, b = int(klo[i]), int(khi[i])
+        ins = [k for k in range(a - 2, a + 3) if test(k)]
+        if ins:
+            klo[i] = min(ins)
+        ins = [k for k in range(b - 2, b + 3) if test(k)]
+        if ins:
+            khi[i] = max(ins)
+
+
+def _fr(v: float) -> Fraction:
+    return Fraction(v)
+
+
+def _sqrt_exact(q: Fraction) -> Fraction | None:
+    """sqrt(q) when it is rational, else None."""
+    if q < 0:
+        return None
+    n, d = q.numerator, q.denominator
+    rn, rd = isqrt(n), isqrt(d)
+    if rn * rn == n and rd * rd == d:
+        return Fraction(rn, rd)
+    return None
+
+
+def exact_scalar(f: Facts, i: int, mp: Any) -> Any:
+    """The exact result of element i: a Fraction where it is rational, else an mpmath
+    number at the context's precision (square roots, 2^x, log2)."""
+    ctx = f.ctx
+    op, fam = ctx.op, ctx.family
+    v = [float(a[i]) for a in f.vals]
+    if fam == "arith":
+        a, b = _fr(v[0]), _fr(v[1])
+        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b}[op]
+    if fam == "fused":
+        from ..compute import fused_terms
+
+        pairs, extra = fused_terms(op, [np.array([x]) for x in v])
+        total = sum((_fr(float(x[0])) * _fr(float(y[0])) for x, y in pairs), Fraction(0))
+        return total + sum((_fr(float(c[0])) for c in extra), Fraction(0))
+    x = _fr(v[0])
+    if op == "rcp":
+        return 1 / x
+    if op in ("sqrt", "rsq"):
+        r = _sqrt_exact(x)
+        if r is not None:
+            return r if op == "sqrt" else 1 / r
+        s = mp.sqrt(mp.mpf(v[0]))
+        return s if op == "sqrt" else 1 / s
+    if op == "exp":
+        if x.denominator == 1:
+            return Fraction(2) ** int(x)
+        return mp.power(2, mp.mpf(v[0]))
+    if op == "log":
+        n, d = x.numerator, x.denominator
+        if n & (n - 1) == 0 and d & (d - 1) == 0:  # a power of two: log2 is an integer
+            return Fraction(n.bit_length() - d.bit_length())
+        return mp.log(mp.mpf(v[0]), 2)
+    if fam == "frc":
+        import math
+
+        return x - math.floor(x)
+    raise ValueError(f"exact_scalar: no exact value for {op}")
+
+
+def _value_of_key(key: int, fmt) -> tuple[Fraction, bool]:
+    """Exact value of the pattern with this key (INF as 2^maxexp) and its sign."""
+    p = int(grid.from_key(np.array([key], dtype=np.int64), fmt)[0])
+    neg = fmt.signed and bool(p >> (fmt.bits - 1))
+    mag = p & (fmt.mask & ~fmt.sign_mask)
+    if mag >= fmt.pos_inf:
+        if mag > fmt.pos_inf:
+            raise ValueError("NaN key")
+        v = Fraction(2) ** fmt.maxexp
+    else:
+        v = Fraction(fmt.exact_value(mag))
+    return (-v if neg else v), neg
+
+
+def _ulp_exact(x: Any, fmt) -> Fraction:
+    """The engine's ULP at an exact value: 2^(k - F) for |x| in [2^k, 2^(k+1)), clamped to
+    the format's normal binades (grid.ulp_at)."""
+    a = abs(x)
+    if a == 0:
+        k = fmt.minexp
+    elif isinstance(a, Fraction):
+        k = a.numerator.bit_length() - a.denominator.bit_length()
+        if Fraction(2) ** k > a:
+            k -= 1
+    else:  # mpmath number
+        m, e = a.man_exp
+        k = int(m).bit_length() - 1 + int(e)
+    k = min(max(k, fmt.minexp), fmt.maxexp - 1)
+    return Fraction(2) ** (k - fmt.frac_bits)
+
+
+def within(f: Facts, i: int, x: Any, key: int, mp: Any) -> bool:
+    """Is the pattern with ``key`` within the tolerance of the exact value x (element i)?"""
+    ctx = f.ctx
+    fmt = ctx.fmt
+    tol = ctx.tol
+    try:
+        g, neg = _value_of_key(key, fmt)
+    except ValueError:
+        return False
+    if neg != bool(x < 0) or (x == 0 and neg != bool(np.signbit(f.hi[i]))):
+        return False  # ALLOWED-ZERO: never the other sign
+    if not isinstance(x, Fraction):
+        g = mp.mpf(g.numerator) / g.denominator
+    d = abs(g - x)
+    k = tol.kind
+    ok = False
+    if k in ("ulp", "rel_or_ulp"):
+        t = Fraction(tol.ulp).limit_denominator(1000)
+        u = _ulp_exact(x, fmt) * t
+        ok = d <= (u if isinstance(x, Fraction) else mp.mpf(u.numerator) / u.denominator)
+    if k in ("rel", "rel_or_ulp", "log"):
+        r = Fraction(tol.rel)
+        bound = r * abs(x) if isinstance(x, Fraction) else mp.mpf(r) * abs(x)
+        if k == "log":
+            xin = float(f.vals[0][i])
+            if 0.5 <= xin <= 2.0:
+                bound = r if isinstance(x, Fraction) else mp.mpf(r)
+        ok = ok or d <= bound
+    return bool(ok)

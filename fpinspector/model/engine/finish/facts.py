@@ -1,0 +1,138 @@
+"""Per-chunk facts that the finisher's rules and windows read, each computed once.
+
+The finisher is the one place that decides allowed sets and fired rules; both read the
+same predicates from here (e.g. :attr:`Facts.identity` feeds F32-IDENT's firing and its
+exact-result pin), so a rule cannot mean one thing in the verdict and another in the
+explanation.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from .. import grid
+from ..compute import Core, MinMaxChoice, minmax_choice, operand_values
+from ..context import Ctx
+
+__all__ = ["Facts"]
+
+
+class Facts:
+    """What is known about each element of one chunk (flat arrays, computed lazily)."""
+
+    def __init__(self, ctx: Ctx, ops: list[np.ndarray], core: Core) -> None:
+        self.ctx = ctx
+        self.ops = ops
+        self.core = core
+        self.n = core.bits.size
+
+    # -- operands -----------------------------------------------------------------------
+    @cached_property
+    def _loaded(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        return operand_values(self.ctx, self.ops)
+
+    @property
+    def vals(self) -> list[np.ndarray]:
+        """Operand values after the input flush (F32-FTZ)."""
+        return self._loaded[0]
+
+    @property
+    def ftz_in(self) -> list[np.ndarray]:
+        """Per operand: a denormal flushed on input (F32-FTZ)."""
+        return self._loaded[1]
+
+    @cached_property
+    def any_ftz_in(self) -> np.ndarray:
+        m = np.zeros(self.n, dtype=bool)
+        for f in self.ftz_in:
+            m |= f
+        return m
+
+    @cached_property
+    def nan_in(self) -> np.ndarray:
+        m = np.zeros(self.n, dtype=bool)
+        for v in self.vals:
+            m |= np.isnan(v)
+        return m
+
+    # -- result -------------------------------------------------------------------------
+    @property
+    def hi(self) -> np.ndarray:
+        return self.core.hi
+
+    @property
+    def lo(self) -> np.ndarray:
+        return self.core.lo
+
+    @cached_property
+    def exact_nan(self) -> np.ndarray:
+        return np.isnan(self.core.hi)
+
+    @cached_property
+    def exact_inf(self) -> np.ndarray:
+        return np.isinf(self.core.hi)
+
+    @cached_property
+    def finite(self) -> np.ndarray:
+        return np.isfinite(self.core.hi)
+
+    @cached_property
+    def unrounded(self) -> np.ndarray:
+        """The exact value rounded to nearest even, before the output flush."""
+        return grid.rne(self.core.hi, self.core.lo, self.ctx.fmt)
+
+    @cached_property
+    def ftz_out(self) -> np.ndarray:
+        """The rounded result was a denormal flushed on output (F32-FTZ)."""
+        if not self.ctx.flush or self.ctx.family not in _ROUNDED:
+            return np.zeros(self.n, dtype=bool)
+        return grid.is_den(self.unrounded, self.ctx.fmt) & ~self.exact_nan
+
+    @cached_property
+    def inexact(self) -> np.ndarray:
+        """The exact result is not a value of the format (rounding decided something)."""
+        v = grid.values(self.unrounded, self.ctx.fmt)
+        return (v != self.core.hi) | (self.core.lo != 0)
+
+    # -- op-specific predicates -------------------------------------------------------------
+    @cached_property
+    def identity(self) -> np.ndarray:
+        """F32-IDENT: x*(+/-1), x/(+/-1), x+0, x-0 are exact (on flushed operands)."""
+        op = self.ctx.op
+        m = np.zeros(self.n, dtype=bool)
+        if self.ctx.family != "arith":
+            return m
+        a, b = self.vals
+        if op in ("add", "sub"):
+            m = (a == 0) | (b == 0)
+        elif op == "mul":
+            m = (np.abs(a) == 1) | (np.abs(b) == 1)
+        elif op == "div":
+            m = np.abs(b) == 1
+        return m & ~self.nan_in
+
+    @cached_property
+    def inf_div_huge(self) -> np.ndarray:
+        """INF / y with |y| > 2^126: 1/y flushes, so x * rcp(y) gives INF * 0 = NaN (the
+        §22 note to F32-DIV; option inf_div_huge_nan)."""
+        if self.ctx.op != "div":
+            return np.zeros(self.n, dtype=bool)
+        a, b = self.vals
+        return np.isinf(a) & (np.abs(b) > 2.0**126) & np.isfinite(b)
+
+    @cached_property
+    def choice(self) -> MinMaxChoice:
+        """How min/max chose (select family only)."""
+        return minmax_choice(self.ctx, self.ops)
+
+    @cached_property
+    def negative_operand(self) -> np.ndarray:
+        """The (flushed) operand is negative, -0 included (F32-SQRTNEG)."""
+        x = self.vals[0]
+        return (x < 0) | ((x == 0) & np.signbit(x))
+
+
+#: Families whose result is a rounded exact value (output flush applies).
+_ROUNDED = ("arith", "fused", "unary", "round", "frc")

@@ -1,0 +1,147 @@
+"""Which rules decided each element: one table row per (rule ID, where it applies).
+
+Rows are data: a rule ID, the op families (or ops) it belongs to, an optional condition
+on the evaluation (rule set, format, flush) and the element mask from :class:`Facts`.
+Every path (fast or reference) ends here, so an element's fired rules never depend on how
+its bits were computed. IDs are defined in docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import grid
+from ..context import Ctx
+from .facts import Facts
+
+__all__ = ["fired_rules", "ROWS", "precision_rule"]
+
+
+@dataclass(frozen=True)
+class Row:
+    """``rule`` fires on the elements ``mask(facts)`` of ops in ``scope`` when ``when(ctx)``."""
+
+    rule: str | Callable[[Ctx], str]
+    scope: tuple[str, ...]  # family names, or op names
+    mask: Callable[[Facts], np.ndarray]
+    when: Callable[[Ctx], bool] = lambda ctx: True
+
+    def applies(self, ctx: Ctx) -> bool:
+        return (ctx.family in self.scope or ctx.op in self.scope) and self.when(ctx)
+
+    def rule_id(self, ctx: Ctx) -> str:
+        return self.rule(ctx) if callable(self.rule) else self.rule
+
+
+def precision_rule(ctx: Ctx) -> str:
+    """The accuracy rule of the op: the tolerance row's rule (engine/tolerances.py)."""
+    return ctx.tol.rule
+
+
+def _f32_div_d3d(ctx: Ctx) -> bool:
+    return ctx.op == "div" and ctx.fmt.name == "f32" and ctx.rules != "ieee754"
+
+
+def _infinf(f: Facts) -> np.ndarray:
+    """F32-INFINF: INF - INF, INF / INF, INF * 0 (and fused products INF * 0)."""
+    op = f.ctx.op
+    if f.ctx.family == "fused":
+        from ..compute import fused_terms
+
+        pairs, _ = fused_terms(op, f.vals)
+        m = np.zeros(f.n, dtype=bool)
+        for x, y in pairs:
+            m |= (np.isinf(x) & (y == 0)) | ((x == 0) & np.isinf(y))
+        return m | (f.exact_nan & ~f.nan_in)
+    if f.ctx.family == "frc":
+        return np.isinf(f.vals[0])
+    a, b = f.vals
+    ia, ib = np.isinf(a), np.isinf(b)
+    if op == "add":
+        return ia & ib & (np.sign(a) != np.sign(b))
+    if op == "sub":
+        return ia & ib & (np.sign(a) == np.sign(b))
+    if op == "mul":
+        return (ia & (b == 0)) | ((a == 0) & ib)
+    return ia & ib  # div
+
+
+def _denormal_kept(f: Facts) -> np.ndarray:
+    fmt = f.ctx.fmt
+    m = grid.is_den(f.core.bits, fmt)
+    for b in f.ops:
+        m = m | grid.is_den(b, fmt)
+    return m
+
+
+def _minmax_nan_rule(ctx: Ctx) -> str:
+    return "F64-MINMAX-NAN" if ctx.fmt.name == "f64" else "F32-MINMAX-NAN"
+
+
+_MATH = ("arith", "fused", "unary", "round", "frc")
+_FLUSH = lambda ctx: ctx.flush  # noqa: E731
+
+#: The rule table. Order does not matter: ``fired`` is reported sorted by rule ID.
+ROWS: tuple[Row, ...] = (
+    # inputs and outputs
+    Row("F32-FTZ", _MATH, lambda f: f.any_ftz_in | f.ftz_out, _FLUSH),
+    Row("F32-FTZ", ("compare",), lambda f: f.any_ftz_in, _FLUSH),
+    Row("F32-NANOUT", _MATH, lambda f: f.exact_nan),
+    Row("F32-NANPROP", _MATH, lambda f: f.nan_in),
+    # IEEE special cases
+    Row("F32-INFINF", ("arith", "fused", "frc"), _infinf),
+    Row("F32-IDENT", ("arith",), lambda f: f.identity),
+    Row("F32-DIV0", ("div",), lambda f: (f.vals[1] == 0) & ~np.isnan(f.vals[0])),
+    Row("F32-DIV0", ("rcp",), lambda f: f.vals[0] == 0),
+    Row("F32-SQRTNEG", ("sqrt", "rsq"), lambda f: f.negative_operand),
+    Row("F32-LOG0", ("log",), lambda f: f.vals[0] <= 0),
+    # accuracy: the tolerance row's rule
+    Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite),
+    Row(precision_rule, ("div",), lambda f: f.inexact & f.finite,
+        lambda ctx: not _f32_div_d3d(ctx)),
+    Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d),
+    Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
+        lambda ctx: _f32_div_d3d(ctx) and ctx.opts["inf_div_huge_nan"]),
+    Row(precision_rule, ("fused",), lambda f: f.finite),
+    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in),
+    Row(precision_rule, ("round",), lambda f: ~f.nan_in),
+    Row(precision_rule, ("frc",), lambda f: f.finite),
+    Row("F16-DENORM", ("arith", "fused"), _denormal_kept,
+        lambda ctx: ctx.fmt.name == "f16" and ctx.rules != "ieee754"),
+    Row("F64-DENORM", ("arith", "fused"), _denormal_kept,
+        lambda ctx: ctx.fmt.name == "f64" and ctx.rules != "ieee754"),
+    # min / max
+    Row("F32-MINMAX-FTZ", ("select",), lambda f: f.any_ftz_in, _FLUSH),
+    Row(_minmax_nan_rule, ("select",),
+        lambda f: (f.choice.na ^ f.choice.nb) & ~f.choice.snan),
+    Row("F32-NANOUT", ("select",), lambda f: f.choice.na & f.choice.nb),
+    Row("IEEE-MINMAX", ("select",), lambda f: f.choice.snan,
+        lambda ctx: ctx.rules == "ieee754" or (ctx.fmt.name == "f64"
+                                               and ctx.opts["f64_minmax_snan"])),
+    Row("F32-MINMAX-ZERO", ("select",), lambda f: f.choice.zero_tie),
+    # comparisons
+    Row("F32-CMPNAN", ("compare",), lambda f: f.nan_in),
+    Row("F32-CMPZERO", ("compare",), lambda f: (f.vals[0] == 0) & (f.vals[1] == 0)),
+    Row("F32-CMPINF", ("compare",),
+        lambda f: ~f.nan_in & (np.isinf(f.vals[0]) | np.isinf(f.vals[1]))),
+    # raw move: the one exception where a NaN keeps its payload
+    Row("F32-NANOUT", ("mov",), lambda f: f.ctx.fmt.is_nan(f.core.bits)),
+)
+
+
+def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
+    """Rule ID -> mask of the elements it decided (only rules that fired somewhere)."""
+    ctx = facts.ctx
+    out: dict[str, np.ndarray] = {}
+    for row in ROWS:
+        if not row.applies(ctx):
+            continue
+        m = np.asarray(row.mask(facts), dtype=bool)
+        if not m.any():
+            continue
+        rid = row.rule_id(ctx)
+        out[rid] = (out[rid] | m) if rid in out else m.copy()
+    return dict(sorted(out.items()))
