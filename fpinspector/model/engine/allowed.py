@@ -24,7 +24,7 @@ import numpy as np
 from ..formats import FloatFormat
 from . import grid
 
-__all__ = ["AllowedArrays", "AllowedSet", "denormal_keys"]
+__all__ = ["AllowedArrays", "AllowedSet", "denormal_keys", "merge_sets"]
 
 
 def denormal_keys(fmt: FloatFormat) -> tuple[int, int, int, int]:
@@ -56,12 +56,22 @@ class AllowedArrays:
     windows: list[tuple[np.ndarray, np.ndarray, bool]] = field(default_factory=list)
     points: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     nan: np.ndarray | None = None
+    #: when set, the sets are exactly {this pattern} (+ any NaN where ``nan``): the
+    #: windows hold the same, and a verdict is one comparison
+    single: np.ndarray | None = None
 
     def contains(self, obs: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
         """Is each observed pattern in its element's set? ``idx`` maps observations to
         elements when several observations share one element."""
         sel = (lambda a: a) if idx is None else (lambda a: a[idx])
         fmt = self.fmt
+        if self.single is not None:
+            ok = np.equal(obs, sel(self.single))
+            if self.nan is not None:
+                nan = sel(self.nan)
+                if nan.any():
+                    ok |= nan & fmt.is_nan(obs)
+            return ok
         k = grid.to_key(obs, fmt)
         ok = np.zeros(k.shape, dtype=bool)
         den = None
@@ -81,6 +91,13 @@ class AllowedArrays:
                 ok |= nan & fmt.is_nan(obs)
         return ok
 
+    def all_points(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The points, with the single pattern (where set) as one more point."""
+        if self.single is None:
+            return self.points
+        where = np.ones(self.single.size, dtype=bool) if self.nan is None else ~self.nan
+        return self.points + [(grid.to_key(self.single, self.fmt), where)]
+
     def hull(self) -> tuple[np.ndarray, np.ndarray]:
         """Smallest and largest allowed key of each element (klo > khi: no number allowed).
 
@@ -96,13 +113,15 @@ class AllowedArrays:
             ne = a <= b
             np.minimum(lo, np.where(ne, a, lo), out=lo)
             np.maximum(hi, np.where(ne, b, hi), out=hi)
-        for key, where in self.points:
+        for key, where in self.all_points():
             np.minimum(lo, np.where(where, key, lo), out=lo)
             np.maximum(hi, np.where(where, key, hi), out=hi)
         return lo, hi
 
     @property
     def size(self) -> int:
+        if self.single is not None:
+            return int(self.single.size)
         if self.windows:
             return int(self.windows[0][0].size)
         if self.points:
@@ -120,7 +139,7 @@ class AllowedArrays:
                 spans += _minus_denormals(a, b, self.fmt)
             else:
                 spans.append((a, b))
-        for key, where in self.points:
+        for key, where in self.all_points():
             if where[i]:
                 k = int(key[i])
                 spans.append((k, k))
@@ -138,7 +157,31 @@ class AllowedArrays:
             [(a[idx], b[idx], d) for a, b, d in self.windows],
             [(k[idx], w[idx]) for k, w in self.points],
             None if self.nan is None else self.nan[idx],
+            None if self.single is None else self.single[idx],
         )
+
+
+def merge_sets(n: int, fmt: FloatFormat, parts: list[tuple[np.ndarray, AllowedArrays]]
+               ) -> AllowedArrays:
+    """One AllowedArrays of n elements from sets of disjoint element subsets (idx, sets):
+    every window and point of a part applies to its own elements only."""
+    windows: list[tuple[np.ndarray, np.ndarray, bool]] = []
+    points: list[tuple[np.ndarray, np.ndarray]] = []
+    nan = np.zeros(n, dtype=bool)
+    for idx, sets in parts:
+        for klo, khi, no_den in sets.windows:
+            a = np.ones(n, dtype=np.int64)
+            b = np.zeros(n, dtype=np.int64)
+            a[idx], b[idx] = klo, khi
+            windows.append((a, b, no_den))
+        for key, where in sets.all_points():
+            k = np.zeros(n, dtype=np.int64)
+            w = np.zeros(n, dtype=bool)
+            k[idx], w[idx] = key, where
+            points.append((k, w))
+        if sets.nan is not None:
+            nan[idx] = sets.nan
+    return AllowedArrays(fmt, windows, points, nan)
 
 
 def _minus_denormals(a: int, b: int, fmt: FloatFormat) -> list[tuple[int, int]]:

@@ -13,6 +13,7 @@ canonical quiet NaN, min/max following the recommended zero order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -26,17 +27,37 @@ ROUND_FUNCS = {"round_ne": np.rint, "round_ni": np.floor, "round_pi": np.ceil,
                "round_z": np.trunc}
 
 
-@dataclass
 class Core:
     """What the computation gives for each element of a chunk (flat arrays).
 
     ``bits``: the model result (patterns; bool for comparisons); ``hi + lo``: the exact
-    result (``hi`` the float64 nearest, NaN for NaN results, IEEE-signed zeros).
+    result (``hi`` the float64 nearest, NaN for NaN results, IEEE-signed zeros). The
+    exact value may be given as a function, computed on first use: a verdict on a
+    correctly rounded op never needs it.
     """
 
-    bits: np.ndarray
-    hi: np.ndarray
-    lo: np.ndarray
+    def __init__(self, bits: np.ndarray, hi: np.ndarray | None = None,
+                 lo: np.ndarray | None = None,
+                 exact: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None) -> None:
+        self.bits = bits
+        self._hi, self._lo, self._exact = hi, lo, exact
+
+    def _load(self) -> None:
+        if self._hi is None:
+            assert self._exact is not None, "Core without an exact value"
+            self._hi, self._lo = self._exact()
+
+    @property
+    def hi(self) -> np.ndarray:
+        self._load()
+        assert self._hi is not None
+        return self._hi
+
+    @property
+    def lo(self) -> np.ndarray:
+        self._load()
+        assert self._lo is not None
+        return self._lo
 
 
 def operand_values(ctx: Ctx, ops: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:

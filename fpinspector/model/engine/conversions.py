@@ -85,7 +85,7 @@ def _numeric_handler(fn: Callable, src: str, dst: str) -> Callable:
         bits = np.asarray(r.bits)
         if r.kind == "f32":
             if op == "dtof":
-                sets = _dtof_sets(operands[0], bits, opts)
+                sets, bits = _dtof_sets(operands[0], bits, opts)
             else:
                 sets = _float_sets(F32, np.asarray(r.lo), np.asarray(r.hi), exact, bits)
             return ConvEvaluation(op, "f32", rules, bits, exact, r.fired, F32, sets, [])
@@ -96,10 +96,11 @@ def _numeric_handler(fn: Callable, src: str, dst: str) -> Callable:
     return handler
 
 
-def _dtof_sets(operand: Any, bits: np.ndarray, opts: dict) -> AllowedArrays:
+def _dtof_sets(operand: Any, bits: np.ndarray, opts: dict) -> tuple[AllowedArrays, np.ndarray]:
     """CONV-DTOF: the nearest-even f32; where that is a denormal, also its flushed zero
     (an implementation may flush f32 denormals); where it overflows, +/-INF and/or
-    +/-FLT_MAX (option dtof_overflow: both by default)."""
+    +/-FLT_MAX (option dtof_overflow: both by default). Returns the sets and the model
+    bits (INF on overflow when the option allows only INF)."""
     from ..formats import F64
 
     x = np.atleast_1d(F64.decode(F64.as_bits(operand))).reshape(-1)
@@ -111,15 +112,17 @@ def _dtof_sets(operand: Any, bits: np.ndarray, opts: dict) -> AllowedArrays:
     points = []
     den = grid.is_den(rne, F32)
     points.append((grid.to_key(grid.flush_pat(rne, F32), F32), den))
-    ovf = np.isinf(rne) & np.isfinite(x)
+    ovf = ((rne & np.uint32(0x7FFFFFFF)) == np.uint32(0x7F800000)) & np.isfinite(x)
     sat = grid.to_key(np.where(x < 0, np.uint32(0xFF7FFFFF), np.uint32(0x7F7FFFFF)), F32)
     mode = opts["dtof_overflow"]
     if mode in ("either", "max"):
         points.append((sat, ovf))
     if mode == "max":
         windows = [(np.where(ovf, 1, k), np.where(ovf, 0, k), False)]
+    if mode == "inf":
+        bits = np.where(ovf.reshape(np.shape(bits)), rne.reshape(np.shape(bits)), bits)
     nan = np.isnan(x)
-    return AllowedArrays(F32, windows, points, nan)
+    return AllowedArrays(F32, windows, points, nan), bits
 
 
 def _float_handler(dst_name: str, fixed_src: str | None = None) -> Callable:

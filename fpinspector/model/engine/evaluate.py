@@ -99,6 +99,16 @@ def evaluate(
     return Evaluation(spec, ctx, flat, shape)
 
 
+def _value_of_result(ctx: Ctx, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact value of ops that pick, compare or move: the result's own value."""
+    if bits.dtype == bool:
+        hi = bits.astype(np.float64)
+    else:
+        with np.errstate(invalid="ignore"):
+            hi = ctx.fmt.decode(bits)
+    return hi, np.zeros_like(hi)
+
+
 def _operand_name(i: int) -> str:
     return "ABCDEFGH"[i] if i < 8 else str(i)
 
@@ -159,6 +169,7 @@ class Evaluation:
         self._exact: tuple[np.ndarray, np.ndarray] | None = None
         self._fired: dict[str, np.ndarray] | None = None
         self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._one_chunk_sets: AllowedArrays | None = None  # kept when n <= CHUNK only
 
     # -- bits ---------------------------------------------------------------------------
     @property
@@ -176,11 +187,16 @@ class Evaluation:
         kernel = bits_kernel(ctx)
         if kernel is None or self._n == 0:
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
-        bits, ok = kernel(ctx, flat)
-        if ok is not None:
-            rest = np.flatnonzero(~ok)
+        bits, ok, *exact = kernel(ctx, flat)
+        rest = np.flatnonzero(~ok) if ok is not None else np.zeros(0, dtype=np.intp)
+        if rest.size:
+            sub = compute(ctx, [a[rest] for a in flat])
+            bits[rest] = sub.bits
+        if exact:  # the kernel's exact value, completed on the elements it left
+            hi, lo = exact[0]
             if rest.size:
-                bits[rest] = compute(ctx, [a[rest] for a in flat]).bits
+                hi[rest], lo[rest] = sub.hi, sub.lo
+            self._exact = (hi, lo)
         return bits
 
     def _chunked_reference(self) -> np.ndarray:
@@ -211,14 +227,12 @@ class Evaluation:
         """Bits (of the chosen path) and the exact value of elements s:e."""
         ctx = self._ctx
         ops = [a[s:e] for a in self._flat]
+        bits = self._flat_bits()[s:e]  # (a kernel may also give the exact value)
         if self._exact is not None:
-            return Core(self._flat_bits()[s:e], self._exact[0][s:e], self._exact[1][s:e])
-        if ctx.family in ("select", "compare", "mov"):
-            core = compute(ctx, ops)
-            core.bits = self._flat_bits()[s:e]
-            return core
-        hi, lo = exact_value(ctx, ops)
-        return Core(self._flat_bits()[s:e], hi, lo)
+            return Core(bits, self._exact[0][s:e], self._exact[1][s:e])
+        if ctx.family in ("select", "compare", "mov"):  # the exact result is the value
+            return Core(bits, exact=lambda: _value_of_result(ctx, bits))
+        return Core(bits, exact=lambda: exact_value(ctx, ops))
 
     def _facts(self, s: int, e: int) -> finish.Facts:
         return finish.facts(self._ctx, [a[s:e] for a in self._flat], self._core(s, e))
@@ -249,7 +263,15 @@ class Evaluation:
 
     # -- allowed sets -------------------------------------------------------------------------
     def _sets(self, s: int, e: int) -> AllowedArrays:
-        return finish.allowed_sets(self._facts(s, e))
+        """Allowed sets of elements s:e; an evaluation of one chunk keeps them (bounded
+        memory), larger ones recompute per call (one pass per verdict in a sweep)."""
+        whole = s == 0 and e == self._n and self._n <= CHUNK
+        if whole and self._one_chunk_sets is not None:
+            return self._one_chunk_sets
+        sets = finish.allowed_sets(self._facts(s, e))
+        if whole:
+            self._one_chunk_sets = sets
+        return sets
 
     def allowed_set(self, i: Any = 0) -> AllowedSet:
         """The exact allowed set of element ``i`` (flat index or index tuple): sorted

@@ -31,6 +31,7 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -84,15 +85,23 @@ def sum_exact(terms: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
     return np.where(special, naive, hi), np.where(special, 0.0, lo2)
 
 
-def mp_context(prec: int = 120) -> Any:
-    """A private mpmath context at ``prec`` bits (imported lazily: the model stays
-    numpy-only until a reference value is needed). Why private: mpmath's global ``mp``
-    belongs to the caller (and to other threads); the engine never changes its precision.
-    """
-    import mpmath
+_MP = threading.local()
 
-    ctx = mpmath.MPContext()
-    ctx.prec = prec
+
+def mp_context(prec: int = 120) -> Any:
+    """A private mpmath context at ``prec`` bits, one per thread (imported lazily: the
+    model stays numpy-only until a reference value is needed). Why private: mpmath's
+    global ``mp`` belongs to the caller (and to other threads); the engine never changes
+    its precision."""
+    cache = getattr(_MP, "contexts", None)
+    if cache is None:
+        cache = _MP.contexts = {}
+    ctx = cache.get(prec)
+    if ctx is None:
+        import mpmath
+
+        ctx = cache[prec] = mpmath.MPContext()
+        ctx.prec = prec
     return ctx
 
 

@@ -46,6 +46,7 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray |
     """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; ok = operands and result
     normal (min/max: then the minimum is the flushed operand itself, no zero or NaN rule)."""
     fn = F32_NUMPY_OPS[ctx.op]
+    sqrt = ctx.op == "sqrt"
     n = ops[0].size
     views = [b.view(np.float32) for b in ops]
     rb = np.empty(n, dtype=np.uint32)
@@ -61,14 +62,20 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray |
             o, tt = ok[s:e], t[:k]
             fn(*(v[s:e] for v in views), out=rf[s:e])
             _normal32(rb[s:e], tt, o)
+            if sqrt:  # sqrt of a negative normal: NaN, the model's canonical quiet NaN
+                neg = np.greater_equal(ops[0][s:e], np.uint32(0x80800000), out=o2[:k])
+                np.copyto(rb[s:e], np.uint32(0x7FC00000), where=neg)
+                o |= neg
             for b in ops:
                 o &= _normal32(b[s:e], tt, o2[:k])
     return rb, ok
 
 
-def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     """f32 rsq / exp / log: the exact-enough float64 value (refined near rounding
-    boundaries, engine/exact.py) rounded once; ok = normal operand and normal result."""
+    boundaries, engine/exact.py) rounded once; ok = normal operand and normal result.
+    Also returns that exact value (hi, lo), the reference's own for the ok elements, so
+    an evaluation does not compute it twice."""
     b = ops[0]
     with np.errstate(invalid="ignore"):
         x = b.view(np.float32).astype(np.float64)
@@ -77,7 +84,7 @@ def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     t = np.empty(b.size, dtype=np.uint32)
     ok = _normal32(b, t, np.empty(b.size, dtype=bool))
     ok &= _normal32(bits, t, np.empty(b.size, dtype=bool))
-    return bits, ok
+    return bits, ok, (hi, lo)
 
 
 def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:

@@ -26,7 +26,9 @@ PATHS = ("fast", "reference")
 #: Environment variable that sets the default path for the whole process.
 ENV = "FPINSPECTOR_ENGINE_PATHS"
 
-Kernel = Callable[[Ctx, list[np.ndarray]], tuple[np.ndarray, "np.ndarray | None"]]
+#: A kernel returns (bits, ok) or (bits, ok, (hi, lo)): ok = the elements it vouches for
+#: (None: all), and optionally the exact value it computed on the way (valid where ok).
+Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
 #: (format, op) -> fast bits kernel (engine/fastbits.py); absent: reference only.
 FAST_KERNELS: dict[tuple[str, str], Kernel] = {

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..allowed import AllowedArrays
+from ..allowed import AllowedArrays, merge_sets
 from ..compute import Core
 from ..context import Ctx
 from .facts import Facts
 from .fired import fired_rules
 from .frc import frc_one_points, frc_window
+from .ordinary import lean_applies, minmax_ordinary, ordinary_mask, ordinary_sets, point_sets
 from .select import minmax_allowed, mov_allowed
 from .serial import div_route, fused_union
 from .windows import finish_windows, tolerance_window
@@ -32,22 +33,77 @@ def allowed_sets(f: Facts) -> AllowedArrays:
     sets = _allowed_sets(f)
     ctx = f.ctx
     if ctx.op == "div" and ctx.flush:  # §22 note on F32-DIV: INF / huge may give NaN
-        huge = f.inf_div_huge & ~f.exact_nan
+        huge = f.inf_div_huge  # (INF / finite: the exact result is INF, never NaN)
         if huge.any():
             assert sets.nan is not None
             sets.nan = sets.nan | huge if ctx.opts["inf_div_huge_nan"] else sets.nan & ~huge
     return sets
 
 
+def _point_kind(ctx: Ctx) -> bool:
+    """Tolerance kinds whose set is {model result} (+ any NaN) on every element."""
+    either = ctx.flush and not ctx.strict_out
+    if ctx.family == "frc":
+        return not either and not ctx.opts["frc_allow_one"] and not (
+            ctx.rules == "d3d10" and ctx.fmt.name == "f32")
+    return ctx.tol.kind in ("cr", "exact") and not either
+
+
 def _allowed_sets(f: Facts) -> AllowedArrays:
+    """Dispatch: min/max, mov, point kinds, ordinary f32 elements, the general code."""
     ctx = f.ctx
-    fam, kind = ctx.family, ctx.tol.kind
+    fam = ctx.family
     if fam == "select":
-        return minmax_allowed(f)
+        if ctx.reference:
+            return minmax_allowed(f)
+        return _split(f, minmax_ordinary(f), lambda sub: (point_sets(sub), None),
+                      minmax_allowed)
     if fam == "mov":
         return mov_allowed(f)
     if fam == "compare":
         raise ValueError("comparisons have a boolean result, not an allowed set")
+    if ctx.reference:
+        return _general_sets(f)
+    if _point_kind(ctx):
+        return point_sets(f)
+    nan = ctx.fmt.is_nan(f.core.bits)  # the model is NaN only where the exact result is,
+    # and then NaN is the only result: no serial order or route gives a number)
+    m = ordinary_mask(f) if lean_applies(ctx) else np.zeros(f.n, dtype=bool)
+    if not nan.any() and not m.any():
+        return _general_sets(f)
+    parts = []
+    if nan.any():
+        ni = np.flatnonzero(nan)
+        parts.append((ni, AllowedArrays(ctx.fmt, [], [], np.ones(ni.size, dtype=bool))))
+    rest = ~nan & ~m
+    if m.any():
+        idx = np.flatnonzero(m)
+        lean, doubt = ordinary_sets(f if idx.size == f.n else f.subset(idx))
+        if idx.size == f.n and not doubt.any():
+            return lean
+        keep = ~doubt
+        parts.append((idx[keep], lean.take(np.flatnonzero(keep))))
+        rest[idx[doubt]] = True
+    if rest.any():
+        ri = np.flatnonzero(rest)
+        parts.append((ri, _general_sets(f.subset(ri))))
+    return merge_sets(f.n, ctx.fmt, parts)
+
+
+def _split(f: Facts, m: np.ndarray, lean_fn, general_fn) -> AllowedArrays:
+    """Sets from ``lean_fn`` on the elements ``m``, ``general_fn`` on the others."""
+    if m.all():
+        return lean_fn(f)[0]
+    if not m.any():
+        return general_fn(f)
+    idx, rest = np.flatnonzero(m), np.flatnonzero(~m)
+    return merge_sets(f.n, f.ctx.fmt, [(idx, lean_fn(f.subset(idx))[0]),
+                                       (rest, general_fn(f.subset(rest)))])
+
+
+def _general_sets(f: Facts) -> AllowedArrays:
+    ctx = f.ctx
+    fam, kind = ctx.family, ctx.tol.kind
     if kind == "div":
         return pin(div_route(f), f.identity, f)
     if kind == "fused":

@@ -30,32 +30,65 @@ _EPS_BITS = 40
 
 def near_pattern(s: np.ndarray, fmt) -> np.ndarray:
     """Where the float64 values ``s`` lie within 2^-40 (relative) of a pattern of ``fmt``
-    (f16/f32 grids; values below the smallest normal or beyond the largest binade count
-    as near: there the grid is irregular and the exact path decides)."""
+    (f16/f32 grids; INF counts as the grid point 2^maxexp)."""
+    s = np.ascontiguousarray(s, dtype=np.float64)
     sh = 52 - fmt.frac_bits  # float64 mantissa bits below one step of the format's grid
     keep = np.int64(1 << (52 - _EPS_BITS))  # 2^-40 relative, in float64 ULPs
-    u = np.ascontiguousarray(s, dtype=np.float64).view(np.int64)
+    u = s.view(np.int64)
     t = (u + keep) & np.int64((1 << sh) - 1)
     near = t < 2 * keep
     a = u & np.int64(0x7FFFFFFFFFFFFFFF)
-    near |= a < np.int64((1023 + fmt.minexp) << 52)
-    near |= a >= np.int64((1023 + fmt.maxexp - 1) << 52)
+    small = np.flatnonzero(a < np.int64((1023 + fmt.minexp) << 52))
+    if small.size:  # the denormal grid: multiples of the smallest denormal (0 is far)
+        m = np.abs(s[small])
+        q = m * 2.0 ** (fmt.frac_bits - fmt.minexp)
+        r = np.rint(q)
+        d = np.abs(q - r) * 2.0 ** (fmt.minexp - fmt.frac_bits)
+        near[small] = (r > 0) & (d < m * 2.0**-_EPS_BITS)
+    big = np.flatnonzero(a >= np.int64((1023 + fmt.maxexp) << 52))
+    if big.size:  # beyond the largest binade the only grid point is INF (2^maxexp)
+        m = np.abs(s[big])
+        near[big] = np.abs(m - 2.0**fmt.maxexp) < m * 2.0**-_EPS_BITS
     return near & np.isfinite(s)
 
 
-def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray, ends: list[np.ndarray]) -> None:
+#: Ops whose exact value hi + lo is known to ~2^-100 (error-free transforms, or a residual
+#: computed to first order); the others carry a float64 value (2^-52) unless refined.
+_ACCURATE = ("arith", "fused", "round", "frc")
+
+
+def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
+                 ends: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """Fix, in place, the window ends of elements whose exact edge may sit on a pattern.
 
-    ``ends``: the float64 values of the window's ends (before rounding to patterns).
+    ``ends``: each window end as (float64 value, residual), before rounding to patterns.
+    A result that is a value of the format (hi exact, lo = 0: 2^n, log2 of a power of two,
+    the engine's refinement leaves no other float64 on the grid) has exactly computed
+    ends and is never in doubt. Where the exact value is known to ~2^-105 (``_ACCURATE`` ops, rcp, refined values
+    with a residual), an end is in doubt only when it lands on a pattern with a residual
+    below 2^-100 of it (a tie of a rational value; otherwise rational ends are at least
+    ~2^-70 away); elsewhere when it is within 2^-40 of a pattern.
     """
     ctx = f.ctx
     fmt = ctx.fmt
     if fmt.bits > 32:  # f64 windows: the residual decides exactly (no pattern ties)
         return
+    accurate = (ctx.family in _ACCURATE or ctx.op == "rcp") | (f.lo != 0)
     near = np.zeros(f.n, dtype=bool)
-    for e in ends:
-        near |= near_pattern(e, fmt)
-    near &= f.finite & (f.hi != 0)
+    sh = 52 - fmt.frac_bits
+    for e, r in ends:
+        with np.errstate(invalid="ignore", over="ignore"):
+            on_grid = (np.ascontiguousarray(e).view(np.int64)
+                       & np.int64((1 << sh) - 1)) == 0
+            a = np.abs(e)
+            tiny = np.abs(r) < a * 2.0**-100
+            irregular = (a < 2.0**fmt.minexp) | (a >= 2.0**fmt.maxexp)
+        loose = near_pattern(e, fmt)
+        near |= np.where(accurate & ~irregular, on_grid & tiny, loose)
+    near &= f.finite & (f.hi != 0) & f.inexact  # an exact result: its ends are exact too
+    if ctx.op == "exp":  # 2^x for 0 < |x| < 2^-20: a series with a relatively exact
+        x = f.vals[0]    # residual, irrational (no tie): its sign decides (exact.py)
+        near &= ~((np.abs(x) < 2.0**-20) & (x != 0))
     idx = np.flatnonzero(near)
     if idx.size == 0:
         return

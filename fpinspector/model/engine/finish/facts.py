@@ -28,6 +28,18 @@ class Facts:
         self.core = core
         self.n = core.bits.size
 
+    def subset(self, idx: np.ndarray) -> Facts:
+        """The facts of the elements ``idx`` (the exact value is sliced if known)."""
+        ops = [o[idx] for o in self.ops]
+        core = self.core
+        if core._hi is not None:
+            sub = Core(core.bits[idx], core.hi[idx], core.lo[idx])
+        else:
+            from ..compute import exact_value
+
+            sub = Core(core.bits[idx], exact=lambda: exact_value(self.ctx, ops))
+        return Facts(self.ctx, ops, sub)
+
     # -- operands -----------------------------------------------------------------------
     @cached_property
     def _loaded(self) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -119,8 +131,11 @@ class Facts:
         §22 note to F32-DIV; option inf_div_huge_nan)."""
         if self.ctx.op != "div":
             return np.zeros(self.n, dtype=bool)
-        a, b = self.vals
-        return np.isinf(a) & (np.abs(b) > 2.0**126) & np.isfinite(b)
+        fmt = self.ctx.fmt
+        mag = fmt.dtype.type(fmt.mask & ~fmt.sign_mask)
+        pa, pb = (o & mag for o in self.ops)
+        huge = int(fmt.encode(2.0**126))  # |b| > 2^126 and finite (a flushed b is 0)
+        return (pa == fmt.pos_inf) & (pb > huge) & (pb < fmt.pos_inf)
 
     @cached_property
     def choice(self) -> MinMaxChoice:

@@ -22,12 +22,18 @@ __all__ = ["fired_rules", "ROWS", "precision_rule"]
 
 @dataclass(frozen=True)
 class Row:
-    """``rule`` fires on the elements ``mask(facts)`` of ops in ``scope`` when ``when(ctx)``."""
+    """``rule`` fires on the elements ``mask(facts)`` of ops in ``scope`` when ``when(ctx)``.
+
+    ``ordinary``: the rule can fire on an ordinary element (normal operands and result,
+    no identity); the others are evaluated on the remaining elements only (the
+    differential test proves they never fire on ordinary ones).
+    """
 
     rule: str | Callable[[Ctx], str]
     scope: tuple[str, ...]  # family names, or op names
     mask: Callable[[Facts], np.ndarray]
     when: Callable[[Ctx], bool] = lambda ctx: True
+    ordinary: bool = False
 
     def applies(self, ctx: Ctx) -> bool:
         return (ctx.family in self.scope or ctx.op in self.scope) and self.when(ctx)
@@ -99,16 +105,17 @@ ROWS: tuple[Row, ...] = (
     Row("F32-SQRTNEG", ("sqrt", "rsq"), lambda f: f.negative_operand),
     Row("F32-LOG0", ("log",), lambda f: f.vals[0] <= 0),
     # accuracy: the tolerance row's rule
-    Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite),
+    Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite, ordinary=True),
     Row(precision_rule, ("div",), lambda f: f.inexact & f.finite,
-        lambda ctx: not _f32_div_d3d(ctx)),
-    Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d),
+        lambda ctx: not _f32_div_d3d(ctx), ordinary=True),
+    Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d,
+        ordinary=True),
     Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
         lambda ctx: _f32_div_d3d(ctx) and ctx.opts["inf_div_huge_nan"]),
-    Row(precision_rule, ("fused",), lambda f: f.finite),
-    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in),
-    Row(precision_rule, ("round",), lambda f: ~f.nan_in),
-    Row(precision_rule, ("frc",), lambda f: f.finite),
+    Row(precision_rule, ("fused",), lambda f: f.finite, ordinary=True),
+    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in, ordinary=True),
+    Row(precision_rule, ("round",), lambda f: ~f.nan_in, ordinary=True),
+    Row(precision_rule, ("frc",), lambda f: f.finite, ordinary=True),
     Row("F16-DENORM", ("arith", "fused"), _denormal_kept,
         lambda ctx: ctx.fmt.name == "f16" and ctx.rules != "ieee754"),
     Row("F64-DENORM", ("arith", "fused"), _denormal_kept,
@@ -132,16 +139,61 @@ ROWS: tuple[Row, ...] = (
 )
 
 
-def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
-    """Rule ID -> mask of the elements it decided (only rules that fired somewhere)."""
+def _ordinary(f: Facts) -> np.ndarray:
+    """Normal operands and a normal result, and no F32-IDENT operand (+/-1, for mul/div)."""
+    fmt = f.ctx.fmt
+    dt = fmt.dtype.type
+    em = dt(fmt.exp_max)
+
+    def normal(p: np.ndarray) -> np.ndarray:
+        e = (p >> dt(fmt.frac_bits)) & em
+        return (e != 0) & (e != em)
+
+    m = normal(f.core.bits) if f.core.bits.dtype != bool else np.ones(f.n, dtype=bool)
+    for o in f.ops:
+        m &= normal(o)
+    if f.ctx.op in ("mul", "div"):
+        one = dt(int(fmt.encode(1.0)))
+        mag = dt(fmt.mask & ~fmt.sign_mask)
+        m &= (f.ops[1] & mag) != one
+        if f.ctx.op == "mul":
+            m &= (f.ops[0] & mag) != one
+    return m
+
+
+def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
+                   idx: np.ndarray | None, n: int) -> None:
+    """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset."""
     ctx = facts.ctx
-    out: dict[str, np.ndarray] = {}
-    for row in ROWS:
-        if not row.applies(ctx):
-            continue
+    for row in rows:
         m = np.asarray(row.mask(facts), dtype=bool)
         if not m.any():
             continue
         rid = row.rule_id(ctx)
-        out[rid] = (out[rid] | m) if rid in out else m.copy()
+        if rid not in out:
+            out[rid] = np.zeros(n, dtype=bool)
+        if idx is None:
+            out[rid] |= m
+        else:
+            out[rid][idx] |= m
+
+
+def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
+    """Rule ID -> mask of the elements it decided (only rules that fired somewhere)."""
+    ctx = facts.ctx
+    rows = [r for r in ROWS if r.applies(ctx)]
+    out: dict[str, np.ndarray] = {}
+    n = facts.n
+    if ctx.reference or ctx.family == "mov":
+        _evaluate_rows(facts, rows, out, None, n)
+        return dict(sorted(out.items()))
+    m = _ordinary(facts)
+    for part, part_rows in ((m, [r for r in rows if r.ordinary]), (~m, rows)):
+        if not part.any():
+            continue
+        if part.all():
+            _evaluate_rows(facts, part_rows, out, None, n)
+        else:
+            idx = np.flatnonzero(part)
+            _evaluate_rows(facts.subset(idx), part_rows, out, idx, n)
     return dict(sorted(out.items()))

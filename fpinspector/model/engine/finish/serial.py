@@ -133,7 +133,7 @@ def div_route(f: Facts) -> AllowedArrays:
     rhi = np.where(special, kq, rhi)
     if ctx.flush:
         rlo, rhi = flush_key(rlo, fmt), flush_key(rhi, fmt)
-    points = [(grid.to_key(f.core.bits, fmt), np.ones(f.n, dtype=bool))]
+    points = [(grid.to_key(f.core.bits, fmt), ~f.exact_nan)]
     nan = f.exact_nan.copy()
     for j in range(4):  # a 1-ULP window holds at most 4 patterns (2 below a power of 2)
         kr = rlo + j

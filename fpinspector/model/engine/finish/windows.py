@@ -34,18 +34,18 @@ def zero_side(hi: np.ndarray) -> np.ndarray:
 
 def value_window(hi: np.ndarray, lo: np.ndarray, down: np.ndarray, up: np.ndarray, fmt,
                  lo_down: np.ndarray | float = 0.0, lo_up: np.ndarray | float = 0.0,
-                 ends: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 ends: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Keys of the patterns with values in [x - down - lo_down, x + up + lo_up], x = hi + lo,
     never crossing zero to the other sign (ALLOWED-ZERO). ``down``/``up`` >= 0 are float64;
     ``lo_down``/``lo_up`` are small exact corrections (e.g. the residual's share of a
-    relative tolerance). ``ends``, if given, receives the float64 ends."""
+    relative tolerance). ``ends``, if given, receives each end as (float64, residual)."""
     with np.errstate(invalid="ignore", over="ignore"):
         lh, ll = grid.two_sum(hi, -down)
         hh, hl = grid.two_sum(hi, up)
         ll = ll + lo - lo_down
         hl = hl + lo + lo_up
     if ends is not None:
-        ends += [lh, hh]
+        ends += [(lh, ll), (hh, hl)]
     klo = grid.to_key(grid.ceil_pat(lh, ll, fmt), fmt)
     khi = grid.to_key(grid.floor_pat(hh, hl, fmt), fmt)
     pos = zero_side(hi)
@@ -77,7 +77,7 @@ def tolerance_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     kb = grid.to_key(f.unrounded, fmt)
     if k in ("cr", "exact"):
         return kb, kb.copy()
-    ends: list[np.ndarray] = []
+    ends: list[tuple[np.ndarray, np.ndarray]] = []
     if k == "ulp":
         u = _ulp(f, tol.ulp)
         klo, khi = value_window(f.hi, f.lo, u, u, fmt, ends=ends)

@@ -1,0 +1,146 @@
+"""The fast paths equal the reference path (engine/paths.py): for every op, format and rule
+set, ``evaluate(..., paths="fast")`` and ``paths="reference"`` give identical bits, allowed
+sets, ULP errors and fired rules.
+
+Operands: every f16 pattern (unary) and f16 pairs; f32 and f64 special values crossed with
+each other plus random patterns and random ordinary values (F32_CASES per op and rule set:
+at least 10^6 f32 cases per op across the rule sets); options that change sets.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from fpinspector.model import evaluate
+from fpinspector.model.engine import OPS, RULE_SETS
+from fpinspector.model.engine.paths import FAST_KERNELS, use_reference
+from fpinspector.model.formats import get_format
+
+#: f32 cases per (op, rule set); three rule sets make >= 10^6 per op.
+F32_CASES = int(os.environ.get("FPINSPECTOR_DIFF_CASES", 1 << 19))
+MATH_OPS = [name for name, s in OPS.items() if s.family != "conversion"]
+
+
+def _specials(fmt) -> np.ndarray:
+    """Zeros, denormals (both ends), smallest/largest normals, ones, INF, NaNs, and values
+    near overflow / underflow boundaries, both signs."""
+    f = fmt
+    one = int(f.encode(1.0))
+    base = [0, 1, 2, 3, f.frac_mask - 1, f.frac_mask, f.frac_mask + 1, one, one + 1, one - 1,
+            int(f.encode(1.5)), int(f.encode(2.0)), int(f.encode(0.5)), int(f.encode(3.0)),
+            int(f.encode(0.25)), f.max_finite_bits, f.max_finite_bits - 1, f.pos_inf,
+            f.pos_inf + 1, f.quiet_nan, f.quiet_nan + 5, f.pos_inf | (f.frac_mask >> 1),
+            (f.bias - 1) << f.frac_bits, (f.bias + f.frac_bits) << f.frac_bits,
+            (2 * f.bias - 2) << f.frac_bits, (f.frac_bits + 1) << f.frac_bits]
+    pats = base + [p | f.sign_mask for p in base]
+    return np.array(sorted(set(pats)), dtype=f.dtype)
+
+
+def _operands(op: str, fname: str, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    fmt = get_format(fname)
+    arity = OPS[op].arity
+    sp = _specials(fmt)
+    if fname == "f16" and arity == 1:
+        return [np.arange(1 << 16, dtype=np.uint16)]
+    crossed = np.meshgrid(*[sp] * min(arity, 2), indexing="ij")
+    crossed = [c.reshape(-1) for c in crossed]
+    m = crossed[0].size
+    cols = []
+    for k in range(arity):
+        col = crossed[k] if k < len(crossed) else rng.choice(sp, m)
+        rand_bits = rng.integers(0, 1 << fmt.bits, n // 2, dtype=np.uint64).astype(fmt.dtype)
+        ordinary = (rng.uniform(0.5, 2.0, n - n // 2) * 2.0 ** rng.integers(-8, 8, n - n // 2))
+        ordinary *= rng.choice([-1.0, 1.0], ordinary.size)
+        ord_bits = np.asarray(fmt.encode(ordinary), dtype=fmt.dtype)
+        cols.append(np.concatenate([col, rand_bits, ord_bits]))
+    return cols
+
+
+def _observations(ev, fmt) -> list[np.ndarray]:
+    b = np.asarray(ev.bits).astype(np.int64)
+    top = (1 << fmt.bits) - 1
+    out = [np.clip(b + d, 0, top).astype(fmt.dtype) for d in (-2, -1, 0, 1, 2)]
+    for p in (0, fmt.sign_mask, fmt.quiet_nan, fmt.pos_inf, fmt.max_finite_bits, 1):
+        out.append(np.full(b.shape, p, dtype=fmt.dtype))
+    return out
+
+
+def _assert_same(fast, ref, fmt, rng) -> None:
+    np.testing.assert_array_equal(np.asarray(fast.bits), np.asarray(ref.bits), "bits")
+    assert fast.fired.keys() == ref.fired.keys()
+    for k in fast.fired:
+        np.testing.assert_array_equal(fast.fired[k], ref.fired[k], k)
+    if fast.result_format == "bool":
+        return
+    for o in _observations(ref, fmt):
+        np.testing.assert_array_equal(fast.allowed(o), ref.allowed(o), "allowed")
+        np.testing.assert_array_equal(fast.ulp_error(o), ref.ulp_error(o), "ulp_error")
+    for name in ("lo", "hi", "nan_ok"):
+        np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name), name)
+    for i in rng.choice(np.asarray(fast.bits).size, 50):
+        assert fast.allowed_set(int(i)) == ref.allowed_set(int(i))
+    assert ref.allowed(ref.bits).all(), "the model's own result is always allowed"
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    out = []
+    for op in MATH_OPS:
+        for fname in OPS[op].formats:
+            for rules in RULE_SETS:
+                out.append((op, fname, rules))
+    return out
+
+
+def _has_fast_code(op: str, fname: str) -> bool:
+    """A fast kernel computes its bits, or the finisher has lean code for its sets."""
+    from fpinspector.model.engine.tolerances import resolve_options, tolerance_for
+
+    kinds = {tolerance_for(op, fname, r, resolve_options(None))[0].kind for r in RULE_SETS}
+    return (fname, op) in FAST_KERNELS or bool(kinds & {"cr", "exact", "ulp", "rel",
+                                                       "rel_or_ulp", "log", "div", "frc"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("op,fname,rules", _cases())
+def test_fast_path_equals_reference_path(op, fname, rules):
+    """bits, allowed sets, ULP errors, fired rules: fast == reference (engine/paths.py).
+    Where neither a fast kernel nor lean finisher code exists both paths run the same code:
+    a small sample then proves the plumbing."""
+    rng = np.random.default_rng(abs(hash((op, fname, rules))) % (1 << 32))
+    n = F32_CASES if fname == "f32" and _has_fast_code(op, fname) else 1 << 14
+    ops = _operands(op, fname, n, rng)
+    fmt = get_format(fname)
+    fast = evaluate(op, *ops, format=fname, rules=rules, paths="fast")
+    ref = evaluate(op, *ops, format=fname, rules=rules, paths="reference")
+    _assert_same(fast, ref, fmt, rng)
+
+
+@pytest.mark.parametrize("options", [{"ftz_output": "either"}, {"fused_step_ulp": 1.0},
+                                     {"lenient_d3d11": True}, {"rcp_tolerance": "rel"},
+                                     {"inf_div_huge_nan": False}, {"frc_allow_one": True}])
+@pytest.mark.parametrize("op", ["add", "mul", "div", "mad", "rcp", "sqrt", "frc", "min"])
+def test_fast_path_equals_reference_path_with_options(op, options):
+    rng = np.random.default_rng(3)
+    ops = _operands(op, "f32", 1 << 14, rng)
+    fmt = get_format("f32")
+    fast = evaluate(op, *ops, options=options, paths="fast")
+    ref = evaluate(op, *ops, options=options, paths="reference")
+    _assert_same(fast, ref, fmt, rng)
+
+
+def test_every_fast_kernel_is_covered():
+    """Each entry of the path table is an op/format the differential test runs."""
+    covered = {(f, op) for op, f, _ in _cases()}
+    assert set(FAST_KERNELS) <= covered
+
+
+def test_reference_switch_from_the_environment(monkeypatch):
+    """FPINSPECTOR_ENGINE_PATHS=reference turns the fast kernels off for a whole process."""
+    monkeypatch.setenv("FPINSPECTOR_ENGINE_PATHS", "reference")
+    assert use_reference(None) and not use_reference("fast")
+    monkeypatch.setenv("FPINSPECTOR_ENGINE_PATHS", "bogus")
+    with pytest.raises(ValueError, match="paths"):
+        use_reference(None)
