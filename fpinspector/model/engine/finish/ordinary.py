@@ -184,8 +184,9 @@ def _mad(f: Facts, kb: np.ndarray, doubt: np.ndarray) -> AllowedArrays:
     from ...formats import F32
 
     a, b, c = (o.view(np.float32).astype(np.float64) for o in f.ops)
-    p32 = (a * b).astype(np.float32)  # the exact product, rounded once
-    ser = (p32.astype(np.float64) + c).astype(np.float32)  # innocuous double rounding
+    with np.errstate(over="ignore"):  # an overflowing product is put in doubt below
+        p32 = (a * b).astype(np.float32)  # the exact product, rounded once
+        ser = (p32.astype(np.float64) + c).astype(np.float32)  # innocuous double rounding
     for v in (p32, ser):
         e = _exp_field(v.view(np.uint32))
         doubt |= (e < np.uint32(3)) | (e > np.uint32(252))
