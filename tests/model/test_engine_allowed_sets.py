@@ -215,20 +215,20 @@ def test_verdict_agrees_with_set_and_ulp_error_F32_FTZ():
     """mad(2^-126, 0.5, 0) observed 0x00400000 (the exact value, a denormal): not
     conformant, because a denormal result must be flushed (F32-FTZ); ULP error 0."""
     ev = evaluate("mad", 0x00800000, bits32(0.5), POS0)
-    v = ev.verdict(0x00400000)
+    v = ev.verdict(0, 0x00400000)
     assert not v.conformant and v.ulp_error == 0.0
     assert "denormal result must be flushed" in v.reason and "F32-FTZ" in v.reason
     assert v.reason.startswith("exact value")
-    ok = ev.verdict(int(ev.bits))
+    ok = ev.verdict(0, int(ev.bits))
     assert ok.conformant and ok.ulp_error is not None
 
 
 def test_verdict_says_when_ulp_error_means_nothing_CONV_F2F_SAT():
     """to_f11(FLT_MAX) saturates to 65024: conformant, and no ULP error is quoted."""
     ev = evaluate("to_f11", 0x7F7FFFFF)
-    v = ev.verdict(int(ev.bits))
+    v = ev.verdict(0, int(ev.bits))
     assert v.conformant and v.ulp_error is None and "saturates" in v.ulp_note
-    v = evaluate("mul", INF, POS0).verdict(0x7FC00000)
+    v = evaluate("mul", INF, POS0).verdict(0, 0x7FC00000)
     assert v.conformant and v.ulp_error is None
 
 

@@ -248,7 +248,7 @@ class ConvEvaluation:
             err = np.where(np.isinf(self.exact), np.where(v == self.exact, 0.0, v - self.exact), err)
             return np.where(np.isnan(self.exact), np.where(np.isnan(v), 0.0, np.nan), err)
 
-    def verdict(self, observed: Any, i: Any = 0) -> Verdict:
+    def verdict(self, i: Any, observed: Any) -> Verdict:
         """Verdict on one observed result (conformant, why, ULP error where meaningful)."""
         j = self._flat(i)
         aset = self.allowed_set(j)

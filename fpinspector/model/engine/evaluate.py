@@ -407,7 +407,7 @@ class Evaluation:
             out[s:e] = err
         return out.reshape(shape)
 
-    def verdict(self, observed: Any, i: Any = 0) -> explain.Verdict:
+    def verdict(self, i: Any, observed: Any) -> explain.Verdict:
         """The verdict on one observed result of element ``i``: conformant or not, the one
         sentence that says why, and the ULP error where it means something."""
         j = self._index(i)

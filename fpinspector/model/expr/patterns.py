@@ -105,7 +105,14 @@ class PatternSet:
         maxden = (1 << f.frac_bits) - 1
         out: set[int] = set()
         kept: list[tuple[int, int]] = []
+        pinf = int(key_of(f.pos_inf, f))
+        ninf = -pinf - 1  # the key of -INF
         for lo, hi in self.ranges:
+            if hi > pinf or lo < ninf:  # NaN patterns (a raw move keeps a payload): +0
+                out.add(0)
+                lo, hi = max(lo, ninf), min(hi, pinf)
+                if lo > hi:
+                    continue
             if lo <= maxden:  # a NaN-free value below the smallest normal: may give +0
                 out.add(0)
             if lo <= -1 <= hi or (lo <= -2 and hi >= -1 - maxden):

@@ -184,7 +184,7 @@ def _mad(f: Facts, kb: np.ndarray, doubt: np.ndarray) -> AllowedArrays:
     from ...formats import F32
 
     a, b, c = (o.view(np.float32).astype(np.float64) for o in f.ops)
-    with np.errstate(over="ignore"):  # an overflowing product is put in doubt below
+    with np.errstate(over="ignore", under="ignore"):  # such products are put in doubt below
         p32 = (a * b).astype(np.float32)  # the exact product, rounded once
         ser = (p32.astype(np.float64) + c).astype(np.float32)  # innocuous double rounding
     for v in (p32, ser):
