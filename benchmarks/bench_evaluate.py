@@ -16,7 +16,7 @@ way an exhaustive 2^32 / 2^16 x 2^16 sweep hands out chunks: f32 sqrt and rcp on
 positive and a negative range of normals, f16 add/mul on 64 rows of A x every B. Rates
 are CPU seconds (time.process_time), best of REPS: the machine is shared.
 
---tune-alloc first calls fpinspector.model.alloc.keep_freed_buffers() (glibc keeps freed
+--tune-alloc first calls fpinspector.model.sweep.alloc.keep_freed_buffers() (glibc keeps freed
 memory: no page faults on every chunk's temporaries).
 
 Run: .venv/bin/python benchmarks/bench_evaluate.py [N] [--stage-only] [--tune-alloc]
@@ -140,7 +140,7 @@ def exhaustive_order() -> None:
 
 if __name__ == "__main__":
     if "--tune-alloc" in sys.argv:
-        from fpinspector.model.alloc import keep_freed_buffers
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
 
         print(f"keep_freed_buffers: {keep_freed_buffers()}")
     if "--stage-only" not in sys.argv:

@@ -29,7 +29,7 @@ def main() -> int:
                     help="leave glibc malloc at its defaults (page faults every chunk)")
     args = ap.parse_args()
     if not args.no_malloc_tuning:
-        from fpinspector.model.alloc import keep_freed_buffers
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
 
         print(f"malloc keeps freed chunk buffers: {keep_freed_buffers()}")
     rows = 65536 if args.full else args.rows

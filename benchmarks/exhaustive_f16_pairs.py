@@ -5,7 +5,7 @@ numpy's double -> half cast rounds once to nearest even); min/max: numpy fmin/fm
 ("one NaN -> the other"), with -0/+0 ties checked against F32-MINMAX-ZERO (either zero).
 Too slow for CI (about 3 min per op for add/mul on one core, measured at ~19-21 / 18 M pairs/s
 with --stride 128 and ~25 M pairs/s with --tune-alloc; min/max take the general path):
-run by hand. --tune-alloc calls fpinspector.model.alloc.keep_freed_buffers() first (glibc keeps freed
+run by hand. --tune-alloc calls fpinspector.model.sweep.alloc.keep_freed_buffers() first (glibc keeps freed
 memory instead of page-faulting each chunk's temporaries in again).
 
 Usage: .venv/bin/python benchmarks/exhaustive_f16_pairs.py [--ops add,mul,min,max]
@@ -63,7 +63,7 @@ def main() -> int:
                     help="glibc mallopt: keep freed memory (faster long runs)")
     args = ap.parse_args()
     if args.tune_alloc:
-        from fpinspector.model.alloc import keep_freed_buffers
+        from fpinspector.model.sweep.alloc import keep_freed_buffers
 
         keep_freed_buffers()
     rows = 64

@@ -7,7 +7,7 @@ import sys
 from typing import Any, Callable
 
 from ..model.describe import ValueInfo, describe, display_decimal, shortest_decimal
-from ..model.describe_many import describe_many
+from ..model.describe import describe_many
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
 

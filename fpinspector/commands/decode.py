@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..model.convert import VARIANTS, convert
-from ..model.describe_many import describe_many
+from ..model.describe import describe_many
 from ..model.formats import FORMATS
 from ..model.parse import parse
 from ._readout import emit, by_format, display_of, gather_text, hex_of, input_dict

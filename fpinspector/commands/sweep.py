@@ -124,11 +124,11 @@ def run(args: argparse.Namespace) -> int:
     from ..model.formats import get_format  # noqa: PLC0415
     from ..model.sweep import (  # noqa: PLC0415
         parse_domain, run_sweep, save_npz, write_csv_elements, write_csv_summary)
-    from ..model.sweep.codes import CODE_FORMATS  # noqa: PLC0415
+    from ..model.formats import CODE_FORMATS  # noqa: PLC0415
     from ..model.sweep.stages import (  # noqa: PLC0415
         ModelStage, engine_format, op_arity, operand_format_of, result_format_of)
 
-    from ..model.alloc import keep_freed_buffers  # noqa: PLC0415
+    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
 
     keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     arity = op_arity(args.op)

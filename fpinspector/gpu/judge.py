@@ -112,7 +112,7 @@ def _claim(out: dict, dev_id: str, rest: np.ndarray, hit: np.ndarray) -> np.ndar
 
 def _conv_model(src: str, dst: str, codes: np.ndarray):
     """The model's result for a conversion: convert.convert or a numeric.* function."""
-    from fpinspector.model import numeric as nm
+    from fpinspector.model.convert import numeric as nm
     from fpinspector.model.convert import convert
 
     table = {

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from PySide6 import QtGui, QtWidgets
 
@@ -11,16 +9,13 @@ from ..model.formats import get_format
 from . import bridge
 from .workspace import load_workspace, save_workspace
 
-if TYPE_CHECKING:
-    from .app import MainWindow
-
 __all__ = ["build_menus", "copy_texts", "open_workspace", "save_workspace_to"]
 
 COPY_KINDS = ("hex", "literal", "decimal", "hex float", "bytes (little-endian)",
               "bytes (big-endian)", "state string")
 
 
-def copy_texts(win: "MainWindow") -> dict[str, str]:
+def copy_texts(win: QtWidgets.QMainWindow) -> dict[str, str]:
     """Every copy-as text of the inspected value (the model formats the literals and bytes)."""
     s = win.state.snapshot
     f = get_format(s.fmt)
@@ -38,19 +33,19 @@ def copy_texts(win: "MainWindow") -> dict[str, str]:
     return out
 
 
-def _copy(win: "MainWindow", kind: str) -> None:
+def _copy(win: QtWidgets.QMainWindow, kind: str) -> None:
     text = copy_texts(win)[kind]
     QtWidgets.QApplication.clipboard().setText(text)
     win.statusBar().showMessage(f"copied {kind}: {text}", 4000)
 
 
-def _paste_clipboard(win: "MainWindow") -> None:
+def _paste_clipboard(win: QtWidgets.QMainWindow) -> None:
     text = QtWidgets.QApplication.clipboard().text()
     win.paste_box.show_pasted(text)
     win.ctl.paste(text)
 
 
-def open_workspace(win: "MainWindow", path: str) -> bool:
+def open_workspace(win: QtWidgets.QMainWindow, path: str) -> bool:
     """Load a workspace file into the window; a bad file shows a clear message, returns False."""
     try:
         snap, history = load_workspace(path)
@@ -66,7 +61,7 @@ def open_workspace(win: "MainWindow", path: str) -> bool:
     return True
 
 
-def save_workspace_to(win: "MainWindow", path: str) -> bool:
+def save_workspace_to(win: QtWidgets.QMainWindow, path: str) -> bool:
     try:
         save_workspace(path, win.state, win.history.entries())
     except OSError as exc:
@@ -76,14 +71,14 @@ def save_workspace_to(win: "MainWindow", path: str) -> bool:
     return True
 
 
-def _ask_open(win: "MainWindow") -> None:
+def _ask_open(win: QtWidgets.QMainWindow) -> None:
     path, _ = QtWidgets.QFileDialog.getOpenFileName(win, "Open workspace", "",
                                                     "fpinspector workspace (*.json)")
     if path:
         open_workspace(win, path)
 
 
-def _ask_save(win: "MainWindow") -> None:
+def _ask_save(win: QtWidgets.QMainWindow) -> None:
     path, _ = QtWidgets.QFileDialog.getSaveFileName(win, "Save workspace", "workspace.json",
                                                     "fpinspector workspace (*.json)")
     if path:
@@ -102,7 +97,7 @@ def _action(win, menu, text: str, slot, shortcut=None, tip: str = "") -> QtGui.Q
     return act
 
 
-def build_menus(win: "MainWindow") -> None:
+def build_menus(win: QtWidgets.QMainWindow) -> None:
     """File / Edit / View menus with the standard shortcuts."""
     S = QtGui.QKeySequence.StandardKey
     bar = win.menuBar()

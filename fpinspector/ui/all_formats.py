@@ -233,7 +233,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
 
     def _show_word(self, src: str, bits: int, conv: dict) -> None:
         row = self.rows[WORD_ROW]
-        pack = bridge.optional("fpinspector.model.packed", "pack_r11g11b10")
+        pack = bridge.optional("fpinspector.model.convert", "pack_r11g11b10")
         fields = {}
         for fmt in ("f11", "f10"):
             fields[fmt] = (bits, []) if fmt == src else conv.get(fmt)

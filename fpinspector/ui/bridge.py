@@ -19,8 +19,7 @@ from ..model.formats import FORMATS, get_format
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "encode_text", "optional", "missing_note",
     "describe", "convert_bits", "convert_with_rules", "convert_lazy", "model_call",
-    "OpInfo", "OpOutcome", "OptionInfo", "evaluate", "ops", "option_infos", "options_dict",
-    "result_text", "rule_sets", "operand_arrays", "d3d_conversions",
+    "d3d_conversions",
 ]
 
 
@@ -187,11 +186,3 @@ def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
             except ValueError:
                 continue  # each panel shows its own message for a missing conversion
     return out
-
-
-# The rule-engine half of the bridge lives in bridge_ops (module size); re-exported here so
-# the widgets keep one doorway.
-from .bridge_ops import (  # noqa: E402
-    OpInfo, OpOutcome, OptionInfo, evaluate, op_infos as ops, option_infos, options_dict,
-    operand_arrays, result_text, rule_sets,
-)

@@ -1,4 +1,6 @@
-"""The rule-engine half of the UI's bridge: op tables, options, evaluate one op for display."""
+"""The UI's doorway to the rule engine: op tables, options, evaluate one op for display.
+
+The values half (parse, describe, convert) is :mod:`.bridge`; this module builds on it."""
 
 from __future__ import annotations
 
@@ -150,7 +152,7 @@ def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray
     ``format`` stays the float default f32 (``fpinspector eval itof -1`` does the same).
     """
     from ..model.formats import FORMATS  # noqa: PLC0415
-    from ..model.sweep.codes import CODE_FORMATS  # noqa: PLC0415
+    from ..model.formats import CODE_FORMATS  # noqa: PLC0415
 
     if fmt in FORMATS or fmt not in CODE_FORMATS:
         f = get_format(fmt)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..model.formats import get_format
 from ..model.state import operand_kind
-from ..model.sweep.codes import CODE_FORMATS
+from ..model.formats import CODE_FORMATS
 from . import bridge
 from .code_editor import code_value
 

@@ -7,22 +7,18 @@ model (through :mod:`bridge`) and the GPU worker, and hands the results to the v
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
+from PySide6 import QtWidgets
 
-from ..model.formats import FORMATS, get_format
+from ..model.formats import CODE_FORMATS, FORMATS, get_format
 from ..model.state import MAX_OPERANDS, STATE_PREFIX, InspectorState
-from ..model.sweep.codes import CODE_FORMATS
-from . import bridge
+from . import bridge, bridge_ops
 from .carry import carry_operand
 from .code_editor import parse_codes
 from .gpu_codes import decode_note, decode_source
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
-
-if TYPE_CHECKING:
-    from .app import MainWindow
 
 __all__ = ["Controller"]
 
@@ -38,10 +34,10 @@ _OP_FIELDS = {"op", "op_format", "rule_set", "operands", "options"}
 class Controller:
     """Owns the reactions of a :class:`MainWindow` to state changes and user edits."""
 
-    def __init__(self, win: "MainWindow") -> None:
+    def __init__(self, win: QtWidgets.QMainWindow) -> None:
         self.win = win
         self.state = win.state
-        self.outcome: bridge.OpOutcome | None = None
+        self.outcome: bridge_ops.OpOutcome | None = None
         self.gpu_result: tuple[str, int] | None = None
         self._gpu_req = 0
         self._conv_req = 0
@@ -89,7 +85,7 @@ class Controller:
 
     def push_op(self, op: str) -> None:
         s = self.state.snapshot
-        info = bridge.ops().get(op)
+        info = bridge_ops.op_infos().get(op)
         if info is None or op == s.op:
             return
         if s.op_format in info.formats:
@@ -126,7 +122,7 @@ class Controller:
             self.state.update(fmt=items[0].fmt, bits=items[0].bits)
             if len(items) > 1:
                 target = s.op_format
-                info = bridge.ops().get(s.op)
+                info = bridge_ops.op_infos().get(s.op)
                 if len(fmts) == 1 and (info is None or items[0].fmt in info.formats):
                     target = items[0].fmt
                 ops = [self._carry(it.bits, it.fmt, target) for it in items[:MAX_OPERANDS]]
@@ -191,7 +187,7 @@ class Controller:
     def _evaluate(self) -> None:
         s, w = self.state.snapshot, self.win
         try:
-            self.outcome = bridge.evaluate(s.op, s.operands, s.op_format, s.rule_set, s.options)
+            self.outcome = bridge_ops.evaluate(s.op, s.operands, s.op_format, s.rule_set, s.options)
         except ValueError as exc:
             self.outcome = None
             w.ops_view.show_outcome(None, str(exc))
@@ -200,15 +196,15 @@ class Controller:
             o = self.outcome
             w.ops_view.show_outcome(o)
             head = (f"<b>{s.op}</b> on {s.op_format} under <b>{s.rule_set}</b> → "
-                    f"0x{o.bits:X} = {bridge.result_text(o.result_format, o.bits)}")
+                    f"0x{o.bits:X} = {bridge_ops.result_text(o.result_format, o.bits)}")
             w.why_view.show_steps(head + f"<br>rules: {', '.join(o.rules) or 'none'}", o.steps)
         self.gpu_result = None
         if self.win.gpu is None:
             w.ops_view.show_gpu(None, None, None, w.status.text())
             return
-        info = bridge.ops().get(s.op)
+        info = bridge_ops.op_infos().get(s.op)
         arity = info.arity if info else 2
-        args, fmt = bridge.operand_arrays(s.operands[:arity], s.op_format)
+        args, fmt = bridge_ops.operand_arrays(s.operands[:arity], s.op_format)
         self._gpu_decode = decode_source(s.op, s.op_format), args[0]
         if self._gpu_decode[0]:  # from_unorm8, ...: the sampler's hardware decode
             self._gpu_req = self.win.gpu.request_convert(args[0], self._gpu_decode[0], "f32")

@@ -203,7 +203,7 @@ class ConversionsView(QtWidgets.QWidget):
             return
         dst = self._targets[col]
         var = self._rows[row] if self._rows[row] in self.variants else "d3d"
-        fn = bridge.optional("fpinspector.model.convert", "rounding_anatomy")
+        fn = bridge.optional("fpinspector.model.describe", "rounding_anatomy")
         if fn is None:
             self.anatomy.setPlainText(bridge.missing_note("rounding anatomy"))
             return

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..model.sweep.codes import CODE_FORMATS
+from ..model.formats import CODE_FORMATS
 
 __all__ = ["decode_note", "decode_source", "named_deviations"]
 

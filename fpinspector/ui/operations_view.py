@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import MAX_OPERANDS, Snapshot
-from . import bridge, palette
+from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
 from .bit_editor import BitFieldEditor, _blocked
 from .code_editor import CodeEditor
@@ -57,7 +57,7 @@ class _ResultBox(QtWidgets.QGroupBox):
             self.cells.set_layout(*_segments(fmt))
         self.cells.set_bits(bits)
         width = _segments(fmt)[0]
-        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {bridge.result_text(fmt, bits)}")
+        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {bridge_ops.result_text(fmt, bits)}")
 
 
 class OperationsView(QtWidgets.QWidget):
@@ -77,7 +77,7 @@ class OperationsView(QtWidgets.QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.ops = bridge.ops()
+        self.ops = bridge_ops.op_infos()
         self.op_combo = QtWidgets.QComboBox()
         self.op_combo.setToolTip("The operation (the rule engine's op names; log is log2, exp is 2^x).")
         for name, info in self.ops.items():
@@ -87,7 +87,7 @@ class OperationsView(QtWidgets.QWidget):
         self.fmt_combo = QtWidgets.QComboBox()
         self.fmt_combo.setToolTip("Operand format of the op.")
         self.rules_combo = QtWidgets.QComboBox()
-        self.rules_combo.addItems(list(bridge.rule_sets()))
+        self.rules_combo.addItems(list(bridge_ops.rule_sets()))
         self.rules_combo.setToolTip("Rule set: d3d11 (default), d3d10, or plain ieee754 as a baseline.")
         self.option_boxes: dict[str, QtWidgets.QComboBox] = {}
         self.option_defaults: dict[str, str] = {}
@@ -97,7 +97,7 @@ class OperationsView(QtWidgets.QWidget):
             picks.addWidget(w)
         self.options_box = QtWidgets.QGroupBox("Rule options (the AMBIGUOUS points of RULES.md)")
         opt_row = QtWidgets.QGridLayout(self.options_box)
-        for i, (name, info) in enumerate(bridge.option_infos().items()):
+        for i, (name, info) in enumerate(bridge_ops.option_infos().items()):
             box = QtWidgets.QComboBox()
             box.addItems(list(info.choices))
             box.setCurrentText(info.default)
@@ -212,7 +212,7 @@ class OperationsView(QtWidgets.QWidget):
         """The editor now shown for operand ``index`` (float pattern or integer code)."""
         return self.code_editors[index] if self._is_code else self.editors[index]
 
-    def show_outcome(self, outcome: bridge.OpOutcome | None, error: str = "") -> None:
+    def show_outcome(self, outcome: bridge_ops.OpOutcome | None, error: str = "") -> None:
         """The model's result, exact value, allowed window and fired rules (or an error)."""
         self.error_label.setText(error)
         self.error_label.setVisible(bool(error))
@@ -226,7 +226,7 @@ class OperationsView(QtWidgets.QWidget):
         self.exact_label.setText(repr(outcome.exact) if not math.isnan(outcome.exact) else "NaN")
         fmt = outcome.result_format
         if outcome.lo is not None and outcome.hi is not None:
-            lo, hi = bridge.result_text(fmt, outcome.lo), bridge.result_text(fmt, outcome.hi)
+            lo, hi = bridge_ops.result_text(fmt, outcome.lo), bridge_ops.result_text(fmt, outcome.hi)
             text = f"[{lo}, {hi}]  (0x{outcome.lo:X} … 0x{outcome.hi:X})"
             if outcome.nan_ok:
                 text += " or any NaN"

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..gpu.sweep_capture import SweepBackend, device_meta
-from ..model.sweep.codes import CODE_FORMATS
+from ..model.formats import CODE_FORMATS
 from ..model.sweep.stages import (
     ModelStage,
     engine,

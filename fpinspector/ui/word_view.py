@@ -87,7 +87,7 @@ class WordView(QtWidgets.QWidget):
         return f"0x{bits:0{(fmt.bits + 3) // 4}X} = {bridge.value_text(fmt.name, bits)}"
 
     def _r11g11b10(self, word: int) -> list[tuple[str, str]]:
-        unpack = bridge.optional("fpinspector.model.packed", "unpack_r11g11b10")
+        unpack = bridge.optional("fpinspector.model.convert", "unpack_r11g11b10")
         if unpack is None:
             return [("R11G11B10_FLOAT", bridge.missing_note("the packed-format model"))]
         try:
@@ -99,7 +99,7 @@ class WordView(QtWidgets.QWidget):
                 ("R11G11B10 B (f10, bits 31-22)", self._f(FORMATS["f10"], b))]
 
     def _rgb9e5(self, word: int) -> list[tuple[str, str]]:
-        decode = bridge.optional("fpinspector.model.packed", "decode_rgb9e5")
+        decode = bridge.optional("fpinspector.model.convert", "decode_rgb9e5")
         if decode is None:
             return [("R9G9B9E5_SHAREDEXP", bridge.missing_note("the packed-format model"))]
         try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..model.atomic import atomic_write
+from ..model.state import atomic_write
 from ..model.formats import get_format
 from ..model.state import InspectorState, Snapshot
 

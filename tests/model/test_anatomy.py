@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fpinspector.model.anatomy import rounding_anatomy
+from fpinspector.model.describe import rounding_anatomy
 
 
 def f16_values() -> list[Fraction]:
@@ -97,7 +97,7 @@ def test_anatomy_reachable_from_convert_module_and_text():
     """The conversions view looks the anatomy up in model.convert; text() renders it."""
     import importlib
 
-    conv = importlib.import_module("fpinspector.model.convert")
+    conv = importlib.import_module("fpinspector.model.describe")
 
     a = conv.rounding_anatomy(0x3F803000, "f16", variant="ieee", src="f32")
     assert isinstance(a, conv.Anatomy) and a.result_bits == 0x3C02

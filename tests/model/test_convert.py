@@ -20,7 +20,7 @@ SMALL = {"f16": (5, 10, True), "f11": (5, 6, False), "f10": (5, 5, False)}
 
 
 def oracle_decode(name: str) -> np.ndarray:
-    """Value of every pattern of a small format, from the DEC-* formulas (not formats.py)."""
+    """Value of every pattern of a small format, from the DEC-* formulas (not the format table)."""
     e_bits, f_bits, signed = SMALL[name]
     n = 1 << (e_bits + f_bits + int(signed))
     out = np.empty(n)

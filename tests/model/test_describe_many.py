@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model import FORMATS, describe
-from fpinspector.model.describe_many import describe_many
+from fpinspector.model.describe import describe_many
 
 
 def _formula(b: int, exp_bits: int, frac_bits: int, bias: int) -> Fraction | None:

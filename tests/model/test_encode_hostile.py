@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model import FORMATS, rounding_anatomy
-from fpinspector.model.encoding import encode_exact
+from fpinspector.model.formats import encode_exact
 
 
 @pytest.mark.parametrize("name", list(FORMATS))

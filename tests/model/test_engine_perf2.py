@@ -130,7 +130,7 @@ def test_ulp_at_without_specials_matches_where_finite_F32_PREC():
 
 
 def test_keep_freed_buffers_glibc_in_subprocess():
-    """model.alloc.keep_freed_buffers (perf knob, no rule ID: results do not depend on it) is
+    """model.sweep.alloc.keep_freed_buffers (perf knob, no rule ID: results do not depend on it) is
     accepted by glibc and leaves the model record unchanged; run in a subprocess (the
     setting is process-wide)."""
     import platform
@@ -142,7 +142,7 @@ def test_keep_freed_buffers_glibc_in_subprocess():
     code = (
         "import numpy as np\n"
         "from fpinspector.model import evaluate\n"
-        "from fpinspector.model.alloc import keep_freed_buffers\n"
+        "from fpinspector.model.sweep.alloc import keep_freed_buffers\n"
         "x = np.random.default_rng(1).integers(0, 1 << 32, 300000, dtype=np.uint64)"
         ".astype(np.uint32)\n"
         "a = evaluate('sqrt', x)\n"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fpinspector.model.numeric import (
+from fpinspector.model.convert.numeric import (
     dtof, f32_to_snorm, f32_to_srgb8, f32_to_unorm, ftoi, ftou, itof, snorm_to_f32,
     srgb8_to_f32, unorm_to_f32, utof,
 )

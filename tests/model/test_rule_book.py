@@ -23,7 +23,7 @@ import pytest
 from fpinspector.model import FORMATS, OPS, RULE_SETS, VARIANTS, convert, evaluate
 from fpinspector.model import rounding_anatomy
 from fpinspector.model.convert import OPTIONS as CONVERT_OPTIONS
-from fpinspector.model.convert_rules import RULE_TEXT
+from fpinspector.model.convert.rules import RULE_TEXT
 from fpinspector.model.engine.rules import RULES
 from fpinspector.model.engine.tolerances import OPTIONS, TOLERANCES
 

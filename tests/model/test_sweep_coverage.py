@@ -13,7 +13,7 @@ import pytest
 from fpinspector.cli import main
 from fpinspector.model.formats import F32
 from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, load_npz, run_sweep
-from fpinspector.model.sweep.codes import CODE_FORMATS
+from fpinspector.model.formats import CODE_FORMATS
 from fpinspector.model.sweep.csv_elements import hex_strings, write_csv_elements
 from fpinspector.model.sweep.stages import ModelStage, result_format_of
 

@@ -196,7 +196,7 @@ def test_freed_chunk_buffers_are_reused_not_faulted_in_again():
     import resource
     import threading
 
-    from fpinspector.model.alloc import keep_freed_buffers
+    from fpinspector.model.sweep.alloc import keep_freed_buffers
 
     assert keep_freed_buffers() is True and keep_freed_buffers() is True  # idempotent
 

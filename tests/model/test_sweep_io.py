@@ -106,7 +106,7 @@ def test_saved_files_get_ordinary_permissions(tmp_path):
     import os
     import stat
 
-    from fpinspector.model.atomic import atomic_write
+    from fpinspector.model.state import atomic_write
 
     mask = os.umask(0o022)
     try:

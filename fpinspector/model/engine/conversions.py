@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import numeric
+from ..convert import numeric
 from ..convert import convert
 from ..formats import F32, FORMATS, FloatFormat, get_format
 from . import grid

@@ -3,7 +3,7 @@
 No Qt, no GL: the GPU stage is plugged in from :mod:`fpinspector.gpu.sweep_capture`.
 """
 
-from .codes import CODE_FORMATS, CodeFormat, operand_format
+from ..formats import CODE_FORMATS, CodeFormat, operand_format
 from .domain import Axis, Domain, GridDomain, UnaryDomain
 from .specs import parse_axis, parse_domain
 from .io import load_npz, save_npz, write_csv_elements, write_csv_summary

@@ -12,7 +12,7 @@ from typing import Iterator
 import numpy as np
 
 from ..formats import FloatFormat
-from .codes import CodeFormat, operand_format
+from ..formats import CodeFormat, operand_format
 
 __all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain"]
 

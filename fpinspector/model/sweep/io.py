@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .codes import operand_format
-from ..atomic import atomic_write
+from ..formats import operand_format
+from ..state.atomic import atomic_write
 from .domain import Axis, GridDomain, UnaryDomain
 from .runner import SweepResult
 from .csv_elements import write_csv_elements

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..formats import FloatFormat
-from .codes import CodeFormat, operand_format
+from ..formats import CodeFormat, operand_format
 from .domain import Axis, Domain, GridDomain, UnaryDomain
 
 __all__ = ["parse_axis", "parse_domain"]

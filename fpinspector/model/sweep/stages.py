@@ -43,7 +43,7 @@ def op_arity(op: str) -> int:
 
 def result_format_of(op: str, fmt: str, rules: str = "d3d11", options: Any = None) -> str:
     """Result format name of ``op`` on ``fmt`` operands, asked of the engine on one sample."""
-    from .codes import operand_format  # noqa: PLC0415
+    from ..formats import operand_format  # noqa: PLC0415
 
     f = operand_format(fmt)
     zeros = [np.zeros(1, f.dtype)] * op_arity(op)
@@ -54,7 +54,7 @@ def result_format_of(op: str, fmt: str, rules: str = "d3d11", options: Any = Non
 
 def engine_format(fmt: str) -> str:
     """The ``format=`` the engine and the GPU take: integer-code operands go with "f32"."""
-    from .codes import CODE_FORMATS  # noqa: PLC0415
+    from ..formats import CODE_FORMATS  # noqa: PLC0415
 
     return "f32" if fmt in CODE_FORMATS else fmt
 
@@ -176,7 +176,7 @@ class ModelStage:
         operands that make NaNs (NaN payloads of both signs, inf - inf, 0 * inf, sqrt(-x)):
         ops that pass a NaN's bits through (mov) care about the payload and say no."""
         if self._nan_probe is None:
-            from .codes import CODE_FORMATS  # noqa: PLC0415
+            from ..formats import CODE_FORMATS  # noqa: PLC0415
 
             if self.fmt not in FORMATS or self.fmt in CODE_FORMATS:
                 self._nan_probe = False

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS
-from .codes import operand_format
+from ..formats import operand_format
 from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
     _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts)
 

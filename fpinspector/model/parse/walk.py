@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .formats import FORMATS, FloatFormat
-from .parse_lex import ParseError, Token
-from .parse_num import encode_decimals, encode_fraction, hexfloat_fraction, special_bits
-from .parse_values import MAX_VALUES, ParsedValue, _emit, _neg_note
+from ..formats import FORMATS, FloatFormat
+from .lex import ParseError, Token
+from .literals import encode_decimals, encode_fraction, hexfloat_fraction, special_bits
+from .values import MAX_VALUES, ParsedValue, _emit, _neg_note
 
 _HEX_WIDTH = {4: "f16", 8: "f32", 16: "f64"}
 _BIN_WIDTH = {10: "f10", 11: "f11", 16: "f16", 32: "f32", 64: "f64"}

@@ -11,16 +11,16 @@ from typing import Any
 
 import numpy as np
 
-from .describe import (
-    ValueInfo,
-    _binary,
-    _one,
-    _pattern_hex,
+from ..formats import CLASS_NAMES, FloatFormat, get_format
+from .decimal_text import (
+    binary_text,
+    checked_pattern,
     exact_decimal,
     hex_float,
+    pattern_hex,
     shortest_decimal,
 )
-from .formats import CLASS_NAMES, FloatFormat, get_format
+from .value import ValueInfo
 
 __all__ = ["describe_many"]
 
@@ -42,7 +42,7 @@ def describe_many(bits: Any, format: str | FloatFormat) -> list[ValueInfo]:
         (immutable) ValueInfo.
     """
     f = get_format(format)
-    flat = [_one(b, f) for b in np.asarray(bits, dtype=object).reshape(-1).tolist()]
+    flat = [checked_pattern(b, f) for b in np.asarray(bits, dtype=object).reshape(-1).tolist()]
     if not flat:
         return []
     uniq = sorted(set(flat))
@@ -60,7 +60,7 @@ def describe_many(bits: Any, format: str | FloatFormat) -> list[ValueInfo]:
         unb = None if c in ("zero", "infinity", "nan") else (f.minexp if ei == 0
                                                               else ei - f.bias)
         infos[b] = ValueInfo(
-            format=f.name, bits=b, hex=_pattern_hex(b, f), binary=_binary(b, f),
+            format=f.name, bits=b, hex=pattern_hex(b, f), binary=binary_text(b, f),
             class_name=c, sign=int(s[i]), exponent_biased=ei, exponent_unbiased=unb,
             fraction=int(m[i]), value=float(val[i]), exact=exact_decimal(b, f),
             shortest=shortest_decimal(b, f), hex_float=hex_float(b, f),

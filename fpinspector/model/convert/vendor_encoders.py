@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formats import F16, encode_float64
+
 __all__ = [
     "xm_convert_float_to_half", "xm_store_float3pk_xy", "xm_store_float3pk_z",
     "mesa_float_to_half", "mesa_uf_rne", "mesa_uf_trunc", "lp_float_to_smallfloat",
@@ -113,8 +115,6 @@ def mesa_float_to_half(u: np.ndarray) -> np.ndarray:
     bits (``m = flt_m >> 13``, 1 if that is 0) and the sign; values round to nearest even
     with ``_mesa_lroundevenf``, carrying into the next binade and into INF (65520 -> INF).
     """
-    from .formats import F16, encode_float64
-
     u = u.astype(U32, copy=False)
     with np.errstate(invalid="ignore"):
         x = u.view(np.float32).astype(np.float64)

@@ -4,15 +4,15 @@
 
 * float32 source -> f16/f11/f10: a 512-row table indexed by sign and exponent gives a base
   pattern, the hidden bit and a shift; rounding is one add-and-shift (nearest even) or a
-  plain shift (toward zero). Vendor variants with quirks run their literal kernels
-  (:mod:`fpinspector.model.variants`).
+  plain shift (toward zero) (:mod:`.table_encoder`). Vendor variants with quirks run their
+  literal kernels (:mod:`.variants`).
 * f16/f11/f10 source: every source pattern is converted once (exactly widened to float32,
   then encoded), cached as a look-up table, and gathered.
 * float64 source: :func:`fpinspector.model.formats.encode_float64` on the exact value (one
   rounding); vendor kernels, which take a C ``float``, get the value rounded to float32
   first, as the C call would.
 
-Which rules fired for each element (``.fired``) is computed on first access.
+Which rules fired for each element (``.fired``) is computed on first access (:mod:`.rules`).
 """
 
 from __future__ import annotations
@@ -22,21 +22,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .convert_rules import ConversionResult
-from .formats import F32, F64, FloatFormat, encode_float64, get_format
-from .variants import VARIANTS, Policy, Variant, get_variant, lp_float_to_smallfloat
+from ..formats import F32, F64, FloatFormat, encode_float64, get_format
+from .rules import ConversionResult
+from .table_encoder import nan_bits, table_encode
+from .variants import VARIANTS, Variant, get_variant, lp_float_to_smallfloat
 
-__all__ = ["convert", "ConversionResult", "VARIANTS", "OPTIONS", "is_widening",
-           "rounding_anatomy", "Anatomy"]
+__all__ = ["convert", "VARIANTS", "OPTIONS"]
 
-
-def __getattr__(name: str) -> Any:
-    """``rounding_anatomy``/``Anatomy`` live in :mod:`.anatomy` (which imports this module)."""
-    if name in ("rounding_anatomy", "Anatomy"):
-        from . import anatomy
-
-        return getattr(anatomy, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 U32 = np.uint32
 _SMALL = ("f16", "f11", "f10")
@@ -49,12 +41,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_widening(src: FloatFormat, dst: FloatFormat) -> bool:
-    """True when every value of ``src`` is exactly representable in ``dst`` (CONV-WIDEN)."""
-    return (dst.exp_bits >= src.exp_bits and dst.frac_bits >= src.frac_bits
-            and (dst.signed or not src.signed) and src.name != dst.name)
-
-
 def _check_options(options: Mapping[str, str] | None) -> dict[str, str]:
     opts = dict(options or {})
     for k, v in opts.items():
@@ -65,78 +51,6 @@ def _check_options(options: Mapping[str, str] | None) -> dict[str, str]:
     return opts
 
 
-# --------------------------------------------------------------------------------------
-# table encoder for float32 bits -> small float (policy variants)
-
-
-@lru_cache(maxsize=64)
-def _tables(fmt: FloatFormat, rounding: str, overflow: str, neg_inf: str):
-    """(base, hidden, shift, half-1) per 9-bit index sign|exponent of a float32."""
-    F = fmt.frac_bits
-    s0 = 23 - F
-    base = np.zeros(512, np.uint32)
-    hid = np.zeros(512, np.uint32)
-    sh = np.full(512, 31, np.uint32)
-    for idx in range(512):  # 512 rows, built once per policy
-        s, E = idx >> 8, idx & 0xFF
-        sgn = fmt.sign_mask if (s and fmt.signed) else 0
-        if not fmt.signed and s:
-            base[idx] = fmt.pos_inf if (E == 255 and neg_inf == "inf") else 0
-        elif E == 255:
-            base[idx] = sgn | fmt.pos_inf
-        elif E == 0:
-            base[idx] = sgn  # float32 zero/denormal: far below every target denormal
-        elif E - 112 >= fmt.exp_max:  # >= 2^16: overflows every small format
-            base[idx] = sgn | (fmt.max_finite_bits if overflow == "saturate" else fmt.pos_inf)
-        elif E >= 113:
-            base[idx], hid[idx], sh[idx] = sgn | ((E - 113) << F), 0x800000, s0
-        else:
-            base[idx], hid[idx], sh[idx] = sgn, 0x800000, min(s0 + 113 - E, 31)
-    hm1 = ((np.uint32(1) << (sh - np.uint32(1))) - np.uint32(1)).astype(np.uint32)
-    return base, hid, sh, hm1
-
-
-def _nan_bits(nan: str | int, fmt: FloatFormat, sign: np.ndarray, payload: np.ndarray) -> np.ndarray:
-    """NaN result patterns by policy (payload: the source fraction aligned to 23 bits)."""
-    if isinstance(nan, int):
-        return np.full(sign.shape, nan, np.uint32)
-    s = (sign.astype(U32) << U32(fmt.bits - 1)) if fmt.signed else np.zeros(sign.shape, U32)
-    if nan == "payload":
-        return s | U32(fmt.quiet_nan) | (payload >> U32(23 - fmt.frac_bits))
-    return s | U32(fmt.quiet_nan)
-
-
-def _table_encode(u: np.ndarray, fmt: FloatFormat, pol: Policy, neg_inf: str) -> np.ndarray:
-    """float32 patterns -> ``fmt`` patterns: two table look-ups, a shift and an add.
-
-    The hidden bit is set for every row: rows where it would be wrong (float32 zero and
-    denormals, INF/NaN, overflow, unsigned negatives) shift by 31, leaving 0.
-    """
-    base, _, sh, hm1 = _tables(fmt, pol.rounding, pol.overflow, neg_inf)
-    idx = (u >> U32(23)).astype(np.intp)  # intp indices make take() about twice as fast
-    mant = u & U32(0x7FFFFF)
-    mant |= U32(0x800000)
-    shift = sh.take(idx)
-    if pol.rounding == "rtz":
-        np.right_shift(mant, shift, out=mant)
-    else:
-        lsb = np.right_shift(mant, shift)
-        lsb &= U32(1)
-        mant += hm1.take(idx)
-        mant += lsb
-        np.right_shift(mant, shift, out=mant)
-    res = base.take(idx)
-    res += mant
-    if pol.rounding == "rne" and pol.overflow == "saturate":  # a carry into INF saturates
-        mag = res & U32(fmt.mask & ~fmt.sign_mask)
-        over = (mag == U32(fmt.pos_inf)) & ((u & U32(0x7F800000)) != U32(0x7F800000))
-        res = np.where(over, (res & U32(fmt.sign_mask)) | U32(fmt.max_finite_bits), res)
-    nan = np.isnan(u.view(np.float32))
-    if nan.any():
-        res[nan] = _nan_bits(pol.nan, fmt, (u[nan] >> U32(31)).astype(bool), u[nan] & U32(0x7FFFFF))
-    return res.astype(fmt.dtype)
-
-
 def _f32_to_small(u: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> np.ndarray:
     pol = var.policy(dst.name)
     if var.name == "llvmpipe" and opts.get("llvmpipe_denorms") == "flush":
@@ -145,7 +59,7 @@ def _f32_to_small(u: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> 
         if "neg_inf_to_unsigned" in opts and opts["neg_inf_to_unsigned"] != "zero":
             raise ValueError(f"variant {var.name!r} has a fixed -INF behaviour (-> 0)")
         return pol.kernel(u).astype(dst.dtype)
-    return _table_encode(u, dst, pol, opts.get("neg_inf_to_unsigned", pol.neg_inf))
+    return table_encode(u, dst, pol, opts.get("neg_inf_to_unsigned", pol.neg_inf))
 
 
 def _f64_to_small(x: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> np.ndarray:
@@ -162,7 +76,7 @@ def _f64_to_small(x: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> 
     nan = np.isnan(x)
     if nan.any():
         u = x[nan].view(np.uint64)
-        out[nan] = _nan_bits(pol.nan, dst, (u >> np.uint64(63)).astype(bool),
+        out[nan] = nan_bits(pol.nan, dst, (u >> np.uint64(63)).astype(bool),
                              ((u >> np.uint64(29)) & np.uint64(0x7FFFFF)).astype(U32))
     return out.astype(dst.dtype)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from .convert import convert
-from .formats import F32, F64, FloatFormat, encode_exact, get_format
-from .variants import get_variant
+from ..convert.floats import convert
+from ..convert.variants import get_variant
+from ..formats import F32, F64, FloatFormat, encode_exact, get_format
 
 __all__ = ["Anatomy", "rounding_anatomy"]
 

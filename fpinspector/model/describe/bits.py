@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .describe import _one, hex_float, shortest_decimal
-from .formats import F32, FloatFormat, get_format
+from ..formats import F32, FloatFormat, get_format
+from .decimal_text import checked_pattern, hex_float, shortest_decimal
 
 __all__ = ["to_c_literal", "byte_dump", "ulp_distance", "values_between"]
 
@@ -23,7 +23,7 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
     ``style="hexfloat"``: C99 hex float (``0x1p+0f``). Non-finite values fall back to asfloat.
     """
     f = get_format(fmt)
-    b = _one(bits, f)
+    b = checked_pattern(bits, f)
     if style not in ("asfloat", "decimal", "hexfloat"):
         raise ValueError(f"unknown literal style {style!r}; choose asfloat, decimal or hexfloat")
     finite = int(f.class_codes(b)) < 3
@@ -46,7 +46,7 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
 def byte_dump(bits: int, fmt: str | FloatFormat, order: str = "little") -> str:
     """The pattern's bytes in memory order, ``"00 00 80 3f"`` (little-endian) or big-endian."""
     f = get_format(fmt)
-    b = _one(bits, f)
+    b = checked_pattern(bits, f)
     if f.bits % 8:
         raise ValueError(f"{f.name} is {f.bits} bits: not a whole number of bytes")
     if order not in ("little", "big"):

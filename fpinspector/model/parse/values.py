@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .formats import FORMATS, FloatFormat
-from .parse_lex import ParseError
+from ..formats import FORMATS, FloatFormat
+from .lex import ParseError
 
 __all__ = ["ParsedValue", "MAX_VALUES"]
 

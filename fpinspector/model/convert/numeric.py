@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .convert import convert
-from .formats import F32, encode_exact
+from ..formats import F32, encode_exact
+from .floats import convert
 
 __all__ = [
     "NumericResult", "ftoi", "ftou", "itof", "utof", "dtof",

@@ -7,114 +7,21 @@ scripted without Qt.
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from typing import Any, Callable, Iterator
 
-import numpy as np
+from .codec import (
+    snapshot_from_dict,
+    snapshot_from_string,
+    snapshot_to_dict,
+    snapshot_to_string,
+)
+from .snapshot import MAX_OPERANDS, Snapshot
 
-from .formats import FORMATS, get_format
-
-__all__ = ["InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX",
-           "operand_kind"]
-
-#: Most operands any op takes (dp4: a0..a3, b0..b3).
-MAX_OPERANDS = 8
-#: Rule sets known to the state (RULES.md "Rule sets"); mirrors the engine's RULE_SETS.
-RULE_SET_NAMES = ("d3d11", "d3d10", "ieee754")
-#: Prefix of the compact state string (:meth:`InspectorState.to_string`).
-STATE_PREFIX = "fpi1;"
-_OP_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
-_OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}(=[A-Za-z0-9_.+-]{1,32})?$")
+__all__ = ["InspectorState"]
 
 Listener = Callable[[frozenset], None]
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """One immutable view of the inspector: everything needed to redraw every panel.
-
-    Attributes
-    ----------
-    fmt, bits : the inspected value (format name and bit pattern).
-    word : a 32-bit word shown reinterpreted (f32, R11G11B10, R9G9B9E5, two f16).
-    op, op_format, rule_set : the operation panel's pickers.
-    operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...); for an integer
-        code format (i32, unorm8, ...) the code's two's-complement pattern of its width.
-    options : the AMBIGUOUS switches (RULES.md) set away from their default, as sorted
-        ``"name=value"`` strings (a bare ``"name"`` means ``name=True``).
-    """
-
-    fmt: str = "f32"
-    bits: int = 0x3F800000
-    word: int = 0x3F800000
-    op: str = "mul"
-    op_format: str = "f32"
-    rule_set: str = "d3d11"
-    operands: tuple[int, ...] = (0x00000001, 0x3F800000) + (0,) * (MAX_OPERANDS - 2)
-    options: tuple[str, ...] = ()
-
-    def validated(self) -> "Snapshot":
-        """Return a normalised copy or raise ValueError naming the bad field."""
-        fmt = get_format(self.fmt).name
-        op_fmt, width, signed = operand_kind(self.op_format)
-        bits = _pattern(self.bits, FORMATS[fmt].bits, "bits")
-        word = _pattern(self.word, 32, "word")
-        if not isinstance(self.op, str) or not _OP_RE.match(self.op):
-            raise ValueError(f"invalid op name {self.op!r}")
-        if self.rule_set not in RULE_SET_NAMES:
-            raise ValueError(
-                f"unknown rule set {self.rule_set!r}; choose one of {', '.join(RULE_SET_NAMES)}"
-            )
-        ops = tuple(self.operands)
-        if len(ops) > MAX_OPERANDS:
-            raise ValueError(f"at most {MAX_OPERANDS} operands, got {len(ops)}")
-        ops = tuple(_operand(v, width, signed, f"operand {i}") for i, v in enumerate(ops))
-        ops = ops + (0,) * (MAX_OPERANDS - len(ops))
-        opts = tuple(sorted(set(self.options)))
-        for o in opts:
-            if not isinstance(o, str) or not _OPTION_RE.match(o):
-                raise ValueError(f"invalid option name {o!r}")
-        return Snapshot(fmt, bits, word, self.op, op_fmt, self.rule_set, ops, opts)
-
-
-def operand_kind(name: Any) -> tuple[str, int, bool]:
-    """(name, width, signed) of an op operand format: a float format or an integer code type.
-
-    Why: itof, utof, from_unorm8, ... take integer codes (``sweep.codes.CODE_FORMATS``:
-    i32, u32, unorm8, snorm8, ...), which the state stores as width-bit two's-complement
-    patterns. ``signed`` is True only for signed code types (i32, snorm); raises ValueError
-    naming both kinds for an unknown name.
-    """
-    from .sweep.codes import operand_format  # lazy: the sweep package is not needed otherwise
-
-    f = operand_format(name)
-    return f.name, int(f.bits), bool(f.signed) and f.name not in FORMATS
-
-
-def _operand(value: Any, width: int, signed: bool, what: str) -> int:
-    """A pattern of ``width`` bits; a signed code may also be given as its negative value."""
-    if signed and isinstance(value, (int, np.integer)) and not isinstance(value, bool) \
-            and -(1 << (width - 1)) <= int(value) < 0:
-        return int(value) & ((1 << width) - 1)
-    return _pattern(value, width, what)
-
-
-def _pattern(value: Any, width: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            import numpy as np
-
-            if isinstance(value, np.integer):
-                value = int(value)
-            else:
-                raise TypeError
-        except TypeError:
-            raise ValueError(f"{what}: expected an integer bit pattern, got {value!r}") from None
-    if value < 0 or value >> width:
-        raise ValueError(f"{what}: 0x{value:X} does not fit in {width} bits")
-    return int(value)
 
 
 class InspectorState:
@@ -280,31 +187,23 @@ class InspectorState:
         for listener in list(self._listeners):
             listener(changed)
 
-    # -- serialisation (fpinspector.model.state_codec) -----------------------------
+    # -- serialisation (state/codec.py) -----------------------------------------
     def to_dict(self) -> dict:
         """JSON-ready dict (patterns as hex strings so 64-bit values survive JSON readers)."""
-        from .state_codec import snapshot_to_dict
-
         return snapshot_to_dict(self._snap)
 
     @staticmethod
     def snapshot_from_dict(d: Any) -> Snapshot:
         """Inverse of :meth:`to_dict`; raises ValueError with a clear message."""
-        from .state_codec import snapshot_from_dict
-
         return snapshot_from_dict(d)
 
     def to_string(self) -> str:
         """Compact one-line state that :meth:`snapshot_from_string` reads back exactly."""
-        from .state_codec import snapshot_to_string
-
         return snapshot_to_string(self._snap)
 
     @staticmethod
     def snapshot_from_string(text: str) -> Snapshot:
         """Parse :meth:`to_string` output; raises ValueError naming the bad part."""
-        from .state_codec import snapshot_from_string
-
         return snapshot_from_string(text)
 
 

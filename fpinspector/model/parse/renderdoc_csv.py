@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from .formats import FloatFormat
-from .parse_lex import ParseError, tokenize
-from .parse_values import ParsedValue
-from .parse_walk import _assemble
+from ..formats import FloatFormat
+from .lex import ParseError, tokenize
+from .values import ParsedValue
+from .walk import _assemble
 
 _HEADER_CELL = re.compile(r"[A-Za-z_#][\w .#\[\]()/:-]{0,100}$")
 _INDEX_COLS = {"row", "index", "idx", "vtx", "#", "element", "elem", "offset", "eid"}

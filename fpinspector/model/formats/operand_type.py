@@ -1,8 +1,9 @@
-"""Integer operand "formats" for sweeps of ops that take codes (itof, utof, from_unorm8, ...).
+"""Operand types: what an op takes, a float format or an integer code (i32, unorm8, ...).
 
 The rule engine's conversion ops take integer values (int32, uint32, UNORM/SNORM/sRGB
-codes), not float patterns. A :class:`CodeFormat` gives a sweep axis what it needs from a
-format (name, width, storage dtype, range) so bit-range domains can enumerate the codes.
+codes), not float patterns. A :class:`CodeFormat` describes one such type the way a
+:class:`FloatFormat` describes a float (name, width, storage dtype, range), so the state,
+the op table, sweep axes and the CLI handle both kinds alike (:data:`OperandType`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..formats import FloatFormat, get_format
+from .float_format import FloatFormat, get_format
 
-__all__ = ["CodeFormat", "CODE_FORMATS", "operand_format"]
+__all__ = ["CodeFormat", "CODE_FORMATS", "OperandType", "operand_format"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,11 @@ CODE_FORMATS: dict[str, CodeFormat] = {
 }
 
 
-def operand_format(fmt: "str | FloatFormat | CodeFormat") -> "FloatFormat | CodeFormat":
+#: An op's operand or result type: a float format or an integer code type.
+OperandType = FloatFormat | CodeFormat
+
+
+def operand_format(fmt: str | OperandType) -> OperandType:
     """A float format (via ``get_format``) or an integer code type, by name.
 
     Raises ``ValueError`` naming both kinds when ``fmt`` is neither.

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .formats import FloatFormat, encode_exact, encode_float64
+from ..formats import FloatFormat, encode_exact, encode_float64
 
 __all__ = ["encode_decimals", "hexfloat_fraction", "encode_fraction", "special_bits"]
 

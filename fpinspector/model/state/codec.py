@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from .formats import FORMATS
-from .state import STATE_PREFIX, Snapshot, operand_kind
+from ..formats import FORMATS
+from .snapshot import STATE_PREFIX, Snapshot, operand_kind
 
 __all__ = ["snapshot_to_dict", "snapshot_from_dict", "snapshot_to_string", "snapshot_from_string"]
 

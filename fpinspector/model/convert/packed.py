@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from .convert import convert
-from .formats import F10, F11
+from ..formats import F10, F11
+from .floats import convert
 
 __all__ = [
     "pack_r11g11b10", "unpack_r11g11b10", "encode_r11g11b10", "decode_r11g11b10",

@@ -17,8 +17,13 @@ from typing import Callable
 import numpy as np
 
 from .vendor_encoders import (
-    lp_float_to_smallfloat, mesa_float_to_half, mesa_uf_rne, mesa_uf_trunc,
-    xm_convert_float_to_half, xm_store_float3pk_xy, xm_store_float3pk_z,
+    lp_float_to_smallfloat,
+    mesa_float_to_half,
+    mesa_uf_rne,
+    mesa_uf_trunc,
+    xm_convert_float_to_half,
+    xm_store_float3pk_xy,
+    xm_store_float3pk_z,
 )
 
 __all__ = ["Policy", "Variant", "VARIANTS", "get_variant", "lp_float_to_smallfloat"]

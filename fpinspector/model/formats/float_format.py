@@ -8,8 +8,8 @@ which holds every value of every format here exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from decimal import Decimal
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 

@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from .formats import F32, F64, FloatFormat
+from ..formats import F32, F64, FloatFormat
+from .table_encoder import table_encode
+from .variants import Policy
 
-__all__ = ["ConversionResult", "RULE_TEXT"]
+__all__ = ["ConversionResult", "RULE_TEXT", "is_widening"]
 
 #: Rule ID -> what it means (the explain_at sentences add the element's values).
 RULE_TEXT: dict[str, str] = {
@@ -37,6 +39,12 @@ RULE_TEXT: dict[str, str] = {
     "VARIANT-QUIRK": "the vendor code gives a different result than its nominal rounding "
                      "policy would (see the variant's doc)",
 }
+
+
+def is_widening(src: FloatFormat, dst: FloatFormat) -> bool:
+    """True when every value of ``src`` is exactly representable in ``dst`` (CONV-WIDEN)."""
+    return (dst.exp_bits >= src.exp_bits and dst.frac_bits >= src.frac_bits
+            and (dst.signed or not src.signed) and src.name != dst.name)
 
 
 def _fmt_val(v: float) -> str:
@@ -74,8 +82,6 @@ class ConversionResult:
     @cached_property
     def fired(self) -> dict[str, np.ndarray]:
         """Rule ID -> bool mask, for every rule that fired somewhere."""
-        from .convert import is_widening
-
         s, d, var = self.src, self.dst, self.variant
         sb = np.asarray(self.src_bits).reshape(-1)
         db = np.asarray(self.bits).reshape(-1)
@@ -121,11 +127,8 @@ class ConversionResult:
 
     def _quirks(self, sb: np.ndarray) -> np.ndarray:
         """Where a vendor kernel differs from its own nominal (rounding, overflow) policy."""
-        from .convert import _table_encode
-        from .variants import Policy
-
         pol = self.variant.policy(self.dst.name)
-        nominal = _table_encode(_f32_bits_of(sb, self.src), self.dst,
+        nominal = table_encode(_f32_bits_of(sb, self.src), self.dst,
                                 Policy(pol.rounding, pol.overflow), "zero")
         self._nominal = nominal
         return nominal != np.asarray(self.bits).reshape(-1)

@@ -1,5 +1,4 @@
-"""Everything one bit pattern says: fields, exact decimal, shortest round trip, hex float,
-neighbours, ULP, plus format limits, C/HLSL literals, byte dumps and ULP distances.
+"""One pattern as text: exact decimal, shortest round-trip decimal, hex float, binary.
 
 All text is derived from exact integer arithmetic (every binary float has a finite decimal
 expansion), never from float formatting, except the shortest f32/f64 strings, which are
@@ -8,65 +7,20 @@ numpy's / Python's shortest round-trip reprs.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from .formats import CLASS_NAMES, FloatFormat, encode_exact, get_format
+from ..formats import FloatFormat, encode_exact, get_format
 
-__all__ = [
-    "ValueInfo",
-    "describe",
-    "exact_decimal",
-    "shortest_decimal",
-    "display_decimal",
-    "hex_float",
-    "format_limits",
-    "to_c_literal",
-    "byte_dump",
-    "ulp_distance",
-    "values_between",
-]
+__all__ = ["exact_decimal", "shortest_decimal", "display_decimal", "hex_float", "pattern_hex",
+           "binary_text", "checked_pattern"]
 
 
-@dataclass(frozen=True)
-class ValueInfo:
-    """Description of one pattern (see :func:`describe`); ``to_dict`` gives JSON-ready data."""
-
-    format: str
-    bits: int
-    hex: str
-    binary: str
-    class_name: str
-    sign: int
-    exponent_biased: int
-    exponent_unbiased: int | None
-    fraction: int
-    value: float
-    exact: str
-    shortest: str
-    hex_float: str
-    next_up: int
-    next_down: int
-    ulp: float
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["class"] = d.pop("class_name")
-        d["value"] = _json_float(self.value)
-        d["ulp"] = _json_float(self.ulp)
-        return d
-
-
-def _json_float(v: float) -> float | str:
-    """JSON has no inf/nan: give them as strings."""
-    return v if np.isfinite(v) else repr(v)
-
-
-def _one(bits: Any, fmt: FloatFormat) -> int:
+def checked_pattern(bits: Any, fmt: FloatFormat) -> int:
+    """``bits`` as an int, refused (ValueError) outside the format's patterns."""
     b = int(bits)
     if b < 0 or b > fmt.mask:
         raise ValueError(f"{fmt.name}: pattern 0x{b:X} is outside 0..0x{fmt.mask:X}")
@@ -77,13 +31,14 @@ def _hex_digits(fmt: FloatFormat) -> int:
     return (fmt.bits + 3) // 4
 
 
-def _pattern_hex(b: int, fmt: FloatFormat) -> str:
+def pattern_hex(b: int, fmt: FloatFormat) -> str:
+    """``0x`` and every hex digit of the pattern (``0x3F800000``, ``0x3C00``)."""
     return f"0x{b:0{_hex_digits(fmt)}X}"
 
 
 def _value_of(bits: Any, f: FloatFormat) -> tuple[int, bool, Any, str]:
     """(pattern, sign, exact value, text for NaN/INF or "") shared by the decimal writers."""
-    b = _one(bits, f)
+    b = checked_pattern(bits, f)
     neg = bool(f.signed and (b >> (f.bits - 1)) & 1)
     v = f.exact_value(b)
     special = ""
@@ -173,7 +128,7 @@ def _plain(d: Decimal) -> str:
 def hex_float(bits: int, fmt: str | FloatFormat) -> str:
     """C99 ``%a`` text of the value in this format: ``0x1.8p+1``; denormals ``0x0.xxxp-14``."""
     f = get_format(fmt)
-    b = _one(bits, f)
+    b = checked_pattern(bits, f)
     neg = f.signed and (b >> (f.bits - 1)) & 1
     e = (b >> f.frac_bits) & f.exp_max
     m = b & f.frac_mask
@@ -188,83 +143,8 @@ def hex_float(bits: int, fmt: str | FloatFormat) -> str:
     return f"{sign}0x{lead}{'.' + frac if frac else ''}p{exp:+d}"
 
 
-def describe(bits: int, format: str | FloatFormat) -> ValueInfo:
-    """Describe one pattern: class, fields, exact and shortest decimal, hex float,
-    neighbours and ULP (RULES.md FMT-*, DEC-*).
-
-    Parameters
-    ----------
-    bits : int
-        The bit pattern.
-    format : str or FloatFormat
-        Its format.
-
-    Returns
-    -------
-    ValueInfo
-
-    Examples
-    --------
-    >>> describe(0x3F800000, "f32").hex_float
-    '0x1p+0'
-    """
-    f = get_format(format)
-    b = _one(bits, f)
-    s, e, m = (int(x) for x in f.fields(b))
-    cls = CLASS_NAMES[int(f.class_codes(b))]
-    unb = None if cls in ("zero", "infinity", "nan") else (f.minexp if e == 0 else e - f.bias)
-    return ValueInfo(
-        format=f.name,
-        bits=b,
-        hex=_pattern_hex(b, f),
-        binary=_binary(b, f),
-        class_name=cls,
-        sign=s,
-        exponent_biased=e,
-        exponent_unbiased=unb,
-        fraction=m,
-        value=float(f.decode(b)),
-        exact=exact_decimal(b, f),
-        shortest=shortest_decimal(b, f),
-        hex_float=hex_float(b, f),
-        next_up=int(f.next_up(b)),
-        next_down=int(f.next_down(b)),
-        ulp=float(f.ulp(b)),
-    )
-
-
-def _binary(b: int, f: FloatFormat) -> str:
+def binary_text(b: int, f: FloatFormat) -> str:
+    """Sign, exponent and fraction bits as three space-separated groups."""
     s = f"{b:0{f.bits}b}"
     parts = [s[: int(f.signed)], s[int(f.signed): int(f.signed) + f.exp_bits], s[-f.frac_bits:]]
     return " ".join(p for p in parts if p)
-
-
-def format_limits(fmt: str | FloatFormat) -> dict[str, Any]:
-    """Limits of a format as values and patterns (FMT-*): max finite, min normal,
-    min denormal, epsilon, plus the layout."""
-    f = get_format(fmt)
-    one = (f.bias << f.frac_bits)
-    return {
-        "format": f.name,
-        "bits": f.bits,
-        "exp_bits": f.exp_bits,
-        "frac_bits": f.frac_bits,
-        "bias": f.bias,
-        "signed": f.signed,
-        "max_finite": f.max,
-        "max_finite_bits": f.max_finite_bits,
-        "min_normal": f.smallest_normal,
-        "min_normal_bits": 1 << f.frac_bits,
-        "min_denormal": f.smallest_subnormal,
-        "min_denormal_bits": 1,
-        "epsilon": f.eps,
-        "one_bits": one,
-        "pos_inf_bits": f.pos_inf,
-        "quiet_nan_bits": f.quiet_nan,
-        "max_finite_exact": exact_decimal(f.max_finite_bits, f),
-        "min_denormal_exact": exact_decimal(1, f),
-    }
-
-
-# the literal/byte/ULP helpers live next door; re-exported here as part of this API
-from .describe_bits import byte_dump, to_c_literal, ulp_distance, values_between  # noqa: E402

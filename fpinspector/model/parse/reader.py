@@ -8,11 +8,11 @@ and from ``format`` where it does not. Decimals are rounded exactly once into th
 
 from __future__ import annotations
 
-from .formats import FloatFormat, get_format
-from .parse_csv import _csv_header, _parse_csv
-from .parse_lex import ParseError, tokenize
-from .parse_values import MAX_VALUES, ParsedValue
-from .parse_walk import _assemble
+from ..formats import FloatFormat, get_format
+from .lex import ParseError, tokenize
+from .renderdoc_csv import _csv_header, _parse_csv
+from .values import MAX_VALUES, ParsedValue
+from .walk import _assemble
 
 __all__ = ["ParsedValue", "ParseError", "parse", "MAX_INPUT_CHARS", "MAX_VALUES"]
 

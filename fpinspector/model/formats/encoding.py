@@ -1,6 +1,6 @@
-"""Encoding cores: exact-input values to bit patterns of any FloatFormat, one rounding.
+"""Encoding cores: exact-input values to bit patterns of any float format, one rounding.
 
-Split from formats.py: the float64 array encoder (numpy casts plus a one-step fix-up for
+Beside the format table (float_format.py): the float64 array encoder (numpy casts plus a one-step fix-up for
 f32/f16, integer arithmetic for every other width) and the exact scalar encoder for
 Fraction/Decimal/int/decimal-text inputs. Both follow IEEE 754 §4.3 roundings and §7.4
 overflow, with a "saturate" policy for the D3D conversions (CONV-F2F-SAT).
@@ -10,14 +10,44 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .formats import FloatFormat
+__all__ = ["ROUNDINGS", "BitLayout", "encode_float64", "encode_exact", "policy"]
 
-__all__ = ["ROUNDINGS", "encode_float64", "encode_exact", "policy"]
+
+class BitLayout(Protocol):
+    """What the encoders need of a format: its widths and special patterns.
+
+    :class:`~fpinspector.model.formats.FloatFormat` is one; the encoders take any object
+    with these attributes, so this module does not import the format table (which calls it).
+    """
+
+    @property
+    def bits(self) -> int: ...
+    @property
+    def exp_bits(self) -> int: ...
+    @property
+    def frac_bits(self) -> int: ...
+    @property
+    def signed(self) -> bool: ...
+    @property
+    def bias(self) -> int: ...
+    @property
+    def minexp(self) -> int: ...
+    @property
+    def dtype(self) -> np.dtype: ...
+    @property
+    def mask(self) -> int: ...
+    @property
+    def sign_mask(self) -> int: ...
+    @property
+    def pos_inf(self) -> int: ...
+    @property
+    def quiet_nan(self) -> int: ...
+    @property
+    def max_finite_bits(self) -> int: ...
 
 #: Rounding directions understood by :meth:`FloatFormat.encode`.
 ROUNDINGS = ("rne", "rtz", "rtn", "rtp")
@@ -76,7 +106,7 @@ def _overflow_to_inf(rnd: str, ovf: str, neg: np.ndarray) -> np.ndarray:
 
 
 def _directed_fixup(
-    fmt: FloatFormat, x: np.ndarray, out: np.ndarray, rnd: str, ovf: str
+    fmt: BitLayout, x: np.ndarray, out: np.ndarray, rnd: str, ovf: str
 ) -> np.ndarray:
     """Turn nearest-even patterns into directed ones: RNE is within one step of every direction."""
     dt = fmt.dtype.type
@@ -102,7 +132,7 @@ def _directed_fixup(
     return out.astype(fmt.dtype, copy=False)
 
 
-def encode_float64(fmt: FloatFormat, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -> np.ndarray:
+def encode_float64(fmt: BitLayout, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -> np.ndarray:
     """Vectorized exact-input encoder: float64 values -> patterns, one rounding, integer math."""
     if fmt.bits == 64:  # every float64 is an f64 value: no rounding in any direction
         return np.ascontiguousarray(x, dtype=np.float64).view(np.uint64).copy()
@@ -198,7 +228,7 @@ def _to_fraction(v: Fraction | Decimal | int | str) -> Fraction | float:
     return Fraction(v)
 
 
-def encode_exact(fmt: FloatFormat, value: Any, rnd: str = "rne", ovf: str = "ieee") -> int:
+def encode_exact(fmt: BitLayout, value: Any, rnd: str = "rne", ovf: str = "ieee") -> int:
     """Scalar encoder for exact inputs (Fraction, Decimal, int, decimal text): rounds once."""
     q = _to_fraction(value)
     if isinstance(q, float):

@@ -1,0 +1,32 @@
+"""Floating-point formats as data (RULES.md FMT-*): the format table and its encoders.
+
+``FloatFormat`` and the five formats (f64, f32, f16, f11, f10) live in
+:mod:`.float_format`; the rounding cores they call in :mod:`.encoding`; the integer code
+types that some ops take (i32, u32, unorm8, ...) in :mod:`.operand_type`.
+"""
+
+from .encoding import ROUNDINGS, BitLayout, encode_exact, encode_float64, policy
+from .float_format import (
+    CLASS_NAMES,
+    DENORMAL,
+    F10,
+    F11,
+    F16,
+    F32,
+    F64,
+    FORMATS,
+    INFINITY,
+    NAN,
+    NORMAL,
+    ZERO,
+    FloatFormat,
+    get_format,
+)
+from .operand_type import CODE_FORMATS, CodeFormat, OperandType, operand_format
+
+__all__ = [
+    "FloatFormat", "FORMATS", "F64", "F32", "F16", "F11", "F10", "CLASS_NAMES", "ROUNDINGS",
+    "get_format", "encode_exact", "encode_float64", "policy", "BitLayout",
+    "ZERO", "DENORMAL", "NORMAL", "INFINITY", "NAN",
+    "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format",
+]

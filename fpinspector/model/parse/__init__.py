@@ -1,0 +1,13 @@
+"""Read bit patterns from pasted text (hex, decimals, byte dumps, vectors, debugger output).
+
+:func:`parse` (in :mod:`.reader`) is the entry point; :mod:`.lex` cuts the text into
+tokens, :mod:`.walk` assembles them into values, :mod:`.literals` rounds decimal and
+hex-float literals exactly once, :mod:`.values` holds the result type and
+:mod:`.renderdoc_csv` reads RenderDoc buffer exports.
+"""
+
+from .lex import ParseError
+from .reader import MAX_INPUT_CHARS, MAX_VALUES, parse
+from .values import ParsedValue
+
+__all__ = ["ParsedValue", "ParseError", "parse", "MAX_INPUT_CHARS", "MAX_VALUES"]

@@ -1,0 +1,17 @@
+"""The inspector's state without Qt: an observable, undoable snapshot of what the app shows.
+
+:mod:`.snapshot` (the immutable, validated fields), :mod:`.inspector` (``InspectorState``:
+events, batches, undo), :mod:`.codec` (JSON dict and one-line state string),
+:mod:`.atomic` (crash-safe file writes for workspaces and sweep results).
+"""
+
+from .atomic import atomic_write
+from .codec import snapshot_from_dict, snapshot_from_string, snapshot_to_dict, snapshot_to_string
+from .inspector import InspectorState
+from .snapshot import MAX_OPERANDS, RULE_SET_NAMES, STATE_PREFIX, Snapshot, operand_kind
+
+__all__ = [
+    "InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX",
+    "operand_kind", "atomic_write", "snapshot_to_dict", "snapshot_from_dict",
+    "snapshot_to_string", "snapshot_from_string",
+]
