@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`. Both set everything up first.
-.PHONY: run test bootstrap bench screenshots
+.PHONY: run test test-fast lint bootstrap bench screenshots
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -11,6 +11,15 @@ test: bootstrap
 	QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider
 	@echo "== GPU tests again on Mesa softpipe (GL 3.3, fragment path only)"
 	FPINSPECTOR_TEST_DRIVER=softpipe QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider tests/gpu -m "not slow"
+
+# The fast tier: no OpenGL, nothing slow (model, CLI and app without a GPU).
+test-fast: bootstrap
+	QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider -m "not gpu and not slow"
+
+# ruff (pyflakes, pycodestyle errors, import order, pyupgrade) and mypy on model and gpu.
+lint: bootstrap
+	.venv/bin/ruff check fpinspector tests benchmarks scripts
+	.venv/bin/mypy
 
 bench: bootstrap
 	for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen .venv/bin/python $$b || exit 1; done

@@ -15,6 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 from _timing import best_of  # noqa: E402
+
 from fpinspector.model import F16, F32, convert  # noqa: E402
 
 

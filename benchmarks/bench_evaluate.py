@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import sys
 import time
-
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-from fpinspector.model import evaluate  # noqa: E402
 from _timing import best_of  # noqa: E402
+
+from fpinspector.model import evaluate  # noqa: E402
 
 _ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 N = int(_ARGS[0]) if _ARGS else 1 << 24

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 import time
-
 from pathlib import Path
 
 import numpy as np

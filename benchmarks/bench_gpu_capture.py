@@ -18,6 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 from _timing import best_of  # noqa: E402
+
 from fpinspector.gpu import GpuUnavailable, open_session  # noqa: E402
 from fpinspector.gpu.compute_path import compute_source, group_counts  # noqa: E402
 from fpinspector.gpu.shaders import find_kernel  # noqa: E402

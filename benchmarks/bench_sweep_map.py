@@ -88,8 +88,9 @@ def main() -> int:
     s = res.summary
     print(f"non-conformant GPU results: {s.nonconformant_count()} of {n}; "
           f"max |GPU vs model| {s.max_error('err_gpu_model'):g} steps")
-    from fpinspector.model.sweep import write_csv_elements
     import tempfile
+
+    from fpinspector.model.sweep import write_csv_elements
 
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()

@@ -18,10 +18,10 @@ import sys
 import time
 
 import numpy as np
+from _timing import best_of
 
 from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
 from fpinspector.model.sweep.stages import result_format_of
-from _timing import best_of
 
 NUMPY_REF = {"sqrt": np.sqrt, "rcp": np.reciprocal, "rsq": lambda x: 1 / np.sqrt(x),
              "log": np.log2, "exp": np.exp2, "frc": lambda x: x - np.floor(x),

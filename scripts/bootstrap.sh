@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything fpinspector needs on a fresh Debian/Ubuntu machine: the system
-# libraries Qt and Mesa (EGL + llvmpipe) need, Xvfb, then a virtual environment.
+# libraries Qt and Mesa (EGL + llvmpipe) need, Xvfb, then a virtual environment with the
+# package, its test tools and its linters (ruff, mypy).
 # Idempotent: installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,6 @@ fi
 stamp=.venv/.fpinspector-installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
-  .venv/bin/python -m pip install -q -e ".[test]"
+  .venv/bin/python -m pip install -q -e ".[test,dev]"
   touch "$stamp"
 fi

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..model.describe import ValueInfo, describe, display_decimal, shortest_decimal
-from ..model.describe import describe_many
+from ..model.describe import ValueInfo, describe, describe_many, display_decimal, shortest_decimal
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
 

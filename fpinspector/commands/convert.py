@@ -11,7 +11,7 @@ import numpy as np
 from ..model.convert import VARIANTS, convert
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import emit, by_format, display_of, gather_text, input_dict, short_many
+from ._readout import by_format, display_of, emit, gather_text, input_dict, short_many
 
 NAME = "convert"
 HELP = "convert values into another format (d3d rules by default, or a vendor variant)"

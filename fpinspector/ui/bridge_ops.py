@@ -151,8 +151,10 @@ def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray
     itof/from_snorm8 take the code values themselves (negative for signed types), and their
     ``format`` stays the float default f32 (``fpinspector eval itof -1`` does the same).
     """
-    from ..model.formats import FORMATS  # noqa: PLC0415
-    from ..model.formats import CODE_FORMATS  # noqa: PLC0415
+    from ..model.formats import (
+        CODE_FORMATS,  # noqa: PLC0415
+        FORMATS,  # noqa: PLC0415
+    )
 
     if fmt in FORMATS or fmt not in CODE_FORMATS:
         f = get_format(fmt)

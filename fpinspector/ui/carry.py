@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 
-from ..model.formats import get_format
+from ..model.formats import CODE_FORMATS, get_format
 from ..model.state import operand_kind
-from ..model.formats import CODE_FORMATS
 from . import bridge
 from .code_editor import code_value
 

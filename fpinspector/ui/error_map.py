@@ -149,7 +149,7 @@ class ErrorMapWidget(QWidget):
         self.curve.setData([], [])
         self.bad_points.setData([], [])
         if res is None or err is None:
-            self.info.setText("this sweep has no '%s' column (GPU off?)" % self.compare
+            self.info.setText(f"this sweep has no '{self.compare}' column (GPU off?)"
                               if res is not None else "run a sweep to see its error map")
             return
         z = signed_log(err)

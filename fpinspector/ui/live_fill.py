@@ -9,7 +9,8 @@ computed are NaN, which the image shows as transparent.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 

@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import MAX_OPERANDS, Snapshot
-from . import bridge, bridge_ops, palette
+from . import bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
 from .bit_editor import BitFieldEditor, _blocked
 from .code_editor import CodeEditor

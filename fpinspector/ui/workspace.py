@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from ..model.state import atomic_write
 from ..model.formats import get_format
-from ..model.state import InspectorState, Snapshot
+from ..model.state import InspectorState, Snapshot, atomic_write
 
 __all__ = ["save_workspace", "load_workspace", "WORKSPACE_VERSION"]
 

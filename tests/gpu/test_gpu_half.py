@@ -17,8 +17,13 @@ import pytest
 from fpinspector.gpu import GpuSession
 from fpinspector.gpu.compute_path import compute_source
 from fpinspector.gpu.fragment_path import fragment_source
-from fpinspector.gpu.shaders import (HALF_OPS, KERNELS, missing_requirements,
-                                     pack_pairs, unpack_pairs)
+from fpinspector.gpu.shaders import (
+    HALF_OPS,
+    KERNELS,
+    missing_requirements,
+    pack_pairs,
+    unpack_pairs,
+)
 
 AMD, NV = "GL_AMD_gpu_shader_half_float", "GL_NV_gpu_shader5"
 CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,

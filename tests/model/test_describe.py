@@ -15,7 +15,12 @@ import pytest
 
 from fpinspector.model import FORMATS, describe, format_limits, to_c_literal
 from fpinspector.model.describe import (
-    byte_dump, exact_decimal, hex_float, shortest_decimal, ulp_distance, values_between,
+    byte_dump,
+    exact_decimal,
+    hex_float,
+    shortest_decimal,
+    ulp_distance,
+    values_between,
 )
 
 F16_ALL = np.arange(1 << 16, dtype=np.uint16)

@@ -14,8 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fpinspector.model.convert.numeric import (
-    dtof, f32_to_snorm, f32_to_srgb8, f32_to_unorm, ftoi, ftou, itof, snorm_to_f32,
-    srgb8_to_f32, unorm_to_f32, utof,
+    dtof,
+    f32_to_snorm,
+    f32_to_srgb8,
+    f32_to_unorm,
+    ftoi,
+    ftou,
+    itof,
+    snorm_to_f32,
+    srgb8_to_f32,
+    unorm_to_f32,
+    utof,
 )
 
 

@@ -10,8 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fpinspector.model.convert.packed import (
-    RGB9E5_MAX, decode_r11g11b10, decode_rgb9e5, encode_r11g11b10, encode_rgb9e5,
-    pack_r11g11b10, pack_rgb9e5, unpack_r11g11b10, unpack_rgb9e5,
+    RGB9E5_MAX,
+    decode_r11g11b10,
+    decode_rgb9e5,
+    encode_r11g11b10,
+    encode_rgb9e5,
+    pack_r11g11b10,
+    pack_rgb9e5,
+    unpack_r11g11b10,
+    unpack_rgb9e5,
 )
 
 

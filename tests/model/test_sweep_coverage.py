@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from fpinspector.cli import main
-from fpinspector.model.formats import F32
+from fpinspector.model.formats import CODE_FORMATS, F32
 from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, load_npz, run_sweep
-from fpinspector.model.formats import CODE_FORMATS
 from fpinspector.model.sweep.csv_elements import hex_strings, write_csv_elements
 from fpinspector.model.sweep.stages import ModelStage, result_format_of
 

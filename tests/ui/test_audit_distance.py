@@ -42,7 +42,7 @@ def test_wide_gap_shows_both_ends_and_the_count(qtbot) -> None:
     row = [v.table.item(r, 0).text() for r in range(v.table.rowCount())].index("f32")
     text = v.table.item(row, 4).text()
     head, mid, tail = (part.strip(", ") for part in text.split("…"))
-    n = int((b.view(np.int32) - a.view(np.int32))) - 1
+    n = int(b.view(np.int32) - a.view(np.int32)) - 1
     assert mid == f"{n - 8:,} more"
     assert [np.float32(x) for x in head.split(", ")] == _walk(a, b, 4)
     assert [np.float32(x) for x in tail.split(", ")] == _walk(b, a, 4)[::-1]

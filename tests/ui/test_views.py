@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 
-
 def test_conversions_view_disagreement_case_1(make_window) -> None:
     """CONVERSIONS.md case 1 (CONV-F2F-RTZ): 1 + 3*2^-11 -> f16 is 0x3C01 under d3d, 0x3C02 RNE.
 

@@ -17,8 +17,9 @@ Which rules fired for each element (``.fired``) is computed on first access (:mo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 

@@ -58,7 +58,8 @@ def _sc(a: np.ndarray) -> Any:
     return a[()] if a.ndim == 0 else a
 
 
-def _result(bits, exact, lo, hi, fired, kind: str = "code") -> NumericResult:
+def _result(bits: Any, exact: Any, lo: Any, hi: Any, fired: dict[str, Any], kind: str = "code"
+            ) -> NumericResult:
     shape = np.shape(bits)
     fired = {k: np.broadcast_to(v, shape).copy() for k, v in fired.items() if np.any(v)}
     return NumericResult(_sc(np.asarray(bits)), _sc(np.asarray(exact)), _sc(np.asarray(lo)),
@@ -95,7 +96,8 @@ def _bits_of(n: int) -> None:
 # ------------------------------------------------------------------------------ float <-> int
 
 
-def _ftoint(bits: Any, lo: float, hi: float, dtype, rule: str) -> NumericResult:
+def _ftoint(bits: Any, lo: float, hi: float, dtype: type[np.integer], rule: str
+            ) -> NumericResult:
     x, nan, den, _ = _f32_in(bits)
     exact = np.where(nan, 0.0, np.clip(x, lo, hi))
     out = np.trunc(exact).astype(dtype)
@@ -155,7 +157,7 @@ def dtof(bits: Any) -> NumericResult:
 # ------------------------------------------------------------------------------ norm formats
 
 
-def _code_dtype(n: int, signed: bool):
+def _code_dtype(n: int, signed: bool) -> type[np.integer]:
     if n <= 8:
         return np.int8 if signed else np.uint8
     if n <= 16:

@@ -99,7 +99,7 @@ def unpack_rgb9e5(word: Any) -> tuple[Any, Any, Any, Any]:
     w = _words(word)
     parts = [((w >> U32(s)) & U32(m)).astype(np.uint16) for s, m in
              ((0, 0x1FF), (9, 0x1FF), (18, 0x1FF), (27, 0x1F))]
-    return tuple(_out(p) for p in parts)  # type: ignore[return-value]
+    return _out(parts[0]), _out(parts[1]), _out(parts[2]), _out(parts[3])
 
 
 def decode_rgb9e5(word: Any) -> np.ndarray:

@@ -19,7 +19,8 @@ U32 = np.uint32
 
 
 @lru_cache(maxsize=64)
-def _tables(fmt: FloatFormat, rounding: str, overflow: str, neg_inf: str):
+def _tables(fmt: FloatFormat, rounding: str, overflow: str, neg_inf: str
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(base, hidden, shift, half-1) per 9-bit index sign|exponent of a float32."""
     F = fmt.frac_bits
     s0 = 23 - F

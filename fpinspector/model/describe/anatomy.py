@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..convert.floats import convert
-from ..convert.variants import get_variant
+from ..convert.variants import Variant, get_variant
 from ..formats import F32, F64, FloatFormat, encode_exact, get_format
 
 __all__ = ["Anatomy", "rounding_anatomy"]
@@ -56,7 +56,7 @@ class Anatomy:
         w = (get_format(self.dst).bits + 3) // 4
 
         def pat(b: int | None, v: Num | None) -> str:
-            return "none" if b is None else f"0x{b:0{w}X} = {float(v)!r}"
+            return "none" if b is None or v is None else f"0x{b:0{w}X} = {float(v)!r}"
 
         return [f"exact input : {self.exact} ({float(self.exact)!r})",
                 f"lower       : {pat(self.lower_bits, self.lower_value)}",
@@ -174,7 +174,7 @@ def rounding_anatomy(value_or_bits: Any, dst: str | FloatFormat, variant: str = 
                    direction, why, rules)
 
 
-def _result_for_value(q: Num, d: FloatFormat, var) -> int:
+def _result_for_value(q: Num, d: FloatFormat, var: Variant) -> int:
     """Pattern the variant gives for an exact value (vendor kernels see (float)(double)q)."""
     if d is F64:
         return encode_exact(F64, q, "rne", "ieee")
@@ -192,7 +192,13 @@ def _result_for_value(q: Num, d: FloatFormat, var) -> int:
     return encode_exact(d, q, pol.rounding, pol.overflow if pol.overflow == "saturate" else "inf")
 
 
-def _reason(q, d, var, rnd, res, res_v, lo_b, up_b, g, r, st, rules, from_f32=False) -> str:
+def _hex(b: int | None, w: int) -> str:
+    return "none" if b is None else f"0x{b:0{w}X}"
+
+
+def _reason(q: Any, d: FloatFormat, var: str, rnd: str, res: int, res_v: Num,
+            lo_b: int | None, up_b: int, g: int, r: int, st: int, rules: list[str], from_f32: bool = False
+            ) -> str:
     w = (d.bits + 3) // 4
     f32_denormal = q != 0 and abs(q) < F32.smallest_normal
     if res_v == 0 and f32_denormal and (from_f32 or d is F32):
@@ -215,7 +221,7 @@ def _reason(q, d, var, rnd, res, res_v, lo_b, up_b, g, r, st, rules, from_f32=Fa
     if res not in near:
         rules.append("VARIANT-QUIRK")
         return (f"VARIANT-QUIRK: the {var} code gives 0x{res:0{w}X}, which is neither "
-                f"neighbour (0x{lo_b:0{w}X}, 0x{up_b:0{w}X}). {get_variant(var).doc}")
+                f"neighbour ({_hex(lo_b, w)}, 0x{up_b:0{w}X}). {get_variant(var).doc}")
     bits = f"guard {g}, round {r}, sticky {st}"
     if rnd == "rtz":
         rules.append("CONV-F2F-RTZ")

@@ -77,7 +77,8 @@ def policy(variant: str, rounding: str | None, overflow: str | None) -> tuple[st
     return rnd, ovf
 
 
-def _round_increment(rnd: str, neg: np.ndarray, lsb, rem, halfway) -> np.ndarray:
+def _round_increment(rnd: str, neg: np.ndarray, lsb: Any, rem: Any, halfway: Any
+                     ) -> np.ndarray:
     """Whether to add one unit to the truncated magnitude (rem: bits shifted out)."""
     inexact = rem != 0
     if rnd == "rne":

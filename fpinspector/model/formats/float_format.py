@@ -248,7 +248,9 @@ class FloatFormat:
         if self.bits == 32:
             with np.errstate(invalid="ignore"):  # signalling NaNs quiet silently
                 return b.view(np.float32).astype(np.float64)
-        return self._table[b]
+        table = self._table
+        assert table is not None  # every format here is 64, 32 or at most 16 bits wide
+        return table[b]
 
     def exact_value(self, bits: int) -> Fraction | float:
         """Exact value of one pattern as a Fraction (float inf/nan for the specials)."""

@@ -198,7 +198,7 @@ def tokenize(text: str) -> list[Token]:
             bad = _BAD.match(text, pos)
             word = bad.group() if bad else text[pos]
             raise ParseError(f"cannot read {word!r}", text, pos)
-        kind = m.lastgroup
+        kind = m.lastgroup or ""
         s, e = m.start(), m.end()
         tok = m.group(kind)
         if kind == "nl":

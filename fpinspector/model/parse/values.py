@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, cast
 
 from ..formats import FORMATS, FloatFormat
 from .lex import ParseError
@@ -123,7 +124,8 @@ def _bytes(run: list[list], text: str, fmt: FloatFormat | None, byte_order: str,
         raise ParseError(
             f"byte dump of {len(run)} bytes is not a whole number of {w}-byte {f.name} values "
             "(pass format=, or check the dump)", text, first.start)
-    orders = ("little", "big") if byte_order == "both" else (byte_order,)
+    orders: tuple[Literal["little", "big"], ...] = (
+        ("little", "big") if byte_order == "both" else (cast(Literal["little", "big"], byte_order),))
     for k in range(0, len(run), w):
         chunk = run[k:k + w]
         raw = bytes(int(c[1].text, 16) for c in chunk)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from ..formats import FORMATS, FloatFormat
 from .lex import ParseError, Token
@@ -49,7 +50,7 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
                 line_hint[line] = t.fmt  # type: ignore[assignment]
             continue
         if k == "int_word":
-            line_int[line] = max(line_int.get(line, 0), int(t.extra))  # type: ignore[arg-type]
+            line_int[line] = max(line_int.get(line, 0), int(cast(int, t.extra)))
             continue
         if k == "open":
             parent_hint = stack[-1][1] if stack else None
@@ -165,11 +166,11 @@ def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order:
         if isinstance(it, Token):  # <repeats N times>
             if not entries:
                 raise ParseError("'<repeats>' with no value before it", text, it.start)
-            total += int(it.extra) - 1  # type: ignore[arg-type]
+            total += int(cast(int, it.extra)) - 1
             if total > MAX_VALUES:
                 raise ParseError(f"more than {MAX_VALUES} values", text, it.start)
             last = entries[-1]  # shared, so a decimal encoded below fills every copy
-            entries.extend([last] * (int(it.extra) - 1))  # type: ignore[arg-type]
+            entries.extend([last] * (int(cast(int, it.extra)) - 1))
             continue
         total += 1
         if total > MAX_VALUES:
@@ -186,7 +187,7 @@ def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order:
             f = _pattern_format(it, len(t.text), _BIN_WIDTH, fmt, scope_w, text)
             entries.append(["val", f, _fits(f, int(t.text, 2), t, text), t, "bin", "", it])
         elif k == "int":
-            width = int(t.extra)  # type: ignore[arg-type]
+            width = int(cast(int, t.extra))
             f = fmt or FORMATS[_INT_FMT[width]]
             v = int(t.text)
             if v < -(1 << (width - 1)) or v >= (1 << width):

@@ -7,9 +7,10 @@ scripted without Qt.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import fields, replace
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from .codec import (
     snapshot_from_dict,
@@ -82,7 +83,7 @@ class InspectorState:
         self._listeners.remove(listener)
 
     @contextmanager
-    def batch(self) -> Iterator["InspectorState"]:
+    def batch(self) -> Iterator[InspectorState]:
         """Merge every change made inside into one event and one undo step."""
         if self._batch_depth == 0:
             self._batch_start = self._snap

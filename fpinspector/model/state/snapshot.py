@@ -45,7 +45,7 @@ class Snapshot:
     operands: tuple[int, ...] = (0x00000001, 0x3F800000) + (0,) * (MAX_OPERANDS - 2)
     options: tuple[str, ...] = ()
 
-    def validated(self) -> "Snapshot":
+    def validated(self) -> Snapshot:
         """Return a normalised copy or raise ValueError naming the bad field."""
         fmt = get_format(self.fmt).name
         op_fmt, width, signed = operand_kind(self.op_format)

@@ -5,10 +5,10 @@ No Qt, no GL: the GPU stage is plugged in from :mod:`fpinspector.gpu.sweep_captu
 
 from ..formats import CODE_FORMATS, CodeFormat, operand_format
 from .domain import Axis, Domain, GridDomain, UnaryDomain
-from .specs import parse_axis, parse_domain
 from .io import load_npz, save_npz, write_csv_elements, write_csv_summary
 from .metrics import ordered_index, ulp_distance
 from .runner import DEFAULT_CHUNK, SweepResult, run_sweep
+from .specs import parse_axis, parse_domain
 from .stages import COMPARES, ModelStage, op_arity, result_format_of
 from .summary import ERROR_COLUMNS, HIST_EDGES, Summary, hist_labels, histogram_counts
 

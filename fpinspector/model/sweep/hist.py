@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formats import FloatFormat
+
 __all__ = ["HIST_EDGES", "hist_labels", "histogram_counts", "class_counts"]
 
 #: Upper edges of the |error| bins: 0 exactly, (0, .5], (.5, 1], (1, 2], ... (2^31, max], inf.
@@ -71,7 +73,7 @@ def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray
     return h, m
 
 
-def class_counts(fmt, bits: np.ndarray) -> np.ndarray:
+def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
     four comparisons on the magnitude, in the patterns' own dtype."""
     b = np.asarray(bits)

@@ -7,7 +7,8 @@ The engine is imported lazily so sweeps of plain numpy stages work without it.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -65,10 +66,8 @@ def operand_format_of(op: str, fmt: str) -> str:
 
     Raises ``ValueError`` when ``op`` takes several types and ``fmt`` is none of them.
     """
-    spec = engine().OPS[op] if op in engine().OPS else None
-    if spec is None:
-        op_arity(op)  # raises the unknown-op message
-    formats = tuple(spec.formats)
+    op_arity(op)  # raises the unknown-op message
+    formats = tuple(engine().OPS[op].formats)
     if fmt in formats or not formats:
         return fmt
     if len(formats) == 1:
@@ -199,7 +198,7 @@ class ModelStage:
 
     def _gpu_verdicts(self, ev: Any, operands: tuple[np.ndarray, ...], model: np.ndarray,
                       g: np.ndarray, err_model: np.ndarray, ok_model: np.ndarray
-                      ) -> dict[str, np.ndarray]:
+                      ) -> dict[str, Any]:
         """err_gpu, ok_gpu, err_gpu_model, gpu_diff: full where the GPU differs a lot,
         else copies of the model's verdicts patched on the differing elements."""
         rf = ev.result_format

@@ -7,14 +7,13 @@ exhaustive 2^32 sweep needs no per-element storage. Everything is vectorized per
 from __future__ import annotations
 
 import threading
-from typing import Any, Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..formats import CLASS_NAMES, FORMATS
-from ..formats import operand_format
-from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
-    _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts)
+from ..formats import CLASS_NAMES, FORMATS, operand_format
+from .hist import _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
 
 __all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
            "ERROR_COLUMNS"]
@@ -132,7 +131,7 @@ class Summary:
             "nonconformant": self._prep_nonconformant(k0, operands, out),
         }
 
-    def _prep_patched(self, k0: int, operands, out, diff: np.ndarray,
+    def _prep_patched(self, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any], diff: np.ndarray,
                       model: tuple[np.ndarray, Any, np.ndarray]) -> tuple:
         """err_gpu's (histogram, candidates) from err_model's: its histogram with the
         ``diff`` elements moved to their GPU bins, its |err| bits patched on ``diff``."""
@@ -146,7 +145,7 @@ class Summary:
         t[diff] = t_sub
         return h, self._top_k("err_gpu", k0, operands, out, t, eg, None), t
 
-    def _row_fields(self, sel: np.ndarray, k0: int, operands, out) -> dict[str, np.ndarray]:
+    def _row_fields(self, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
         for i, ops in enumerate(operands):
             rows[f"op{i}"] = np.asarray(ops)[sel].astype(np.uint64)
@@ -160,7 +159,7 @@ class Summary:
                 rows[col] = np.asarray(out[col], dtype=np.float64)[sel]
         return rows
 
-    def _prep_errors(self, col: str, k0: int, operands, out) -> tuple[np.ndarray, Any, Any]:
+    def _prep_errors(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> tuple[np.ndarray, Any, Any]:
         """(histogram, top-k candidate rows or None, |err| bits) of one error column."""
         err = np.asarray(out[col], dtype=np.float64).ravel()
         diff = out.get("gpu_diff") if col == "err_gpu_model" else None
@@ -180,7 +179,7 @@ class Summary:
         h, t = _hist_key(err, work)
         return h, self._top_k(col, k0, operands, out, t, err, None), t
 
-    def _top_k(self, col: str, k0: int, operands, out, t: np.ndarray, err: np.ndarray,
+    def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any], t: np.ndarray, err: np.ndarray,
                where: np.ndarray | None) -> dict[str, np.ndarray] | None:
         """Rows of the chunk's largest |err| that may enter the kept top k (ties: lowest
         index), or None.
@@ -212,7 +211,7 @@ class Summary:
         cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
         return cand
 
-    def _prep_nonconformant(self, k0: int, operands, out) -> dict[str, np.ndarray] | None:
+    def _prep_nonconformant(self, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
         col = "ok_gpu" if "ok_gpu" in out else "ok_model" if "ok_model" in out else None
         if col is None:
             return None
