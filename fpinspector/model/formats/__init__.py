@@ -22,11 +22,11 @@ from .float_format import (
     FloatFormat,
     get_format,
 )
-from .operand_type import CODE_FORMATS, CodeFormat, OperandType, operand_format
+from .operand_type import CODE_FORMATS, CodeFormat, OperandType, float_format_of, operand_format
 
 __all__ = [
     "FloatFormat", "FORMATS", "F64", "F32", "F16", "F11", "F10", "CLASS_NAMES", "ROUNDINGS",
     "get_format", "encode_exact", "encode_float64", "policy", "BitLayout",
     "ZERO", "DENORMAL", "NORMAL", "INFINITY", "NAN",
-    "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format",
+    "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of",
 ]

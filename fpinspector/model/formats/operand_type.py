@@ -9,12 +9,13 @@ the op table, sweep axes and the CLI handle both kinds alike (:data:`OperandType
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from .float_format import FloatFormat, get_format
+from .float_format import F32, FloatFormat, get_format
 
-__all__ = ["CodeFormat", "CODE_FORMATS", "OperandType", "operand_format"]
+__all__ = ["CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,22 @@ class CodeFormat:
     def mask(self) -> int:
         return (1 << self.bits) - 1
 
+    def pattern(self, value: int) -> int:
+        """The ``bits``-wide pattern of a code: a signed type's negative codes in two's
+        complement (-1 -> 0xFFFFFFFF for i32); ValueError outside ``lo..mask``."""
+        v = int(value)
+        if not (self.lo if self.signed else 0) <= v <= self.mask:
+            raise ValueError(f"{self.name}: {value} is not a code or a {self.bits}-bit pattern")
+        return v & self.mask
+
+    def values(self, patterns: Any) -> np.ndarray:
+        """The codes (negative for signed types) of ``bits``-wide patterns, as ``dtype``:
+        what the engine's conversion ops and the GPU take."""
+        p = np.asarray(patterns, dtype=np.int64) & self.mask
+        if self.signed:
+            p = np.where(p >> (self.bits - 1) != 0, p - (1 << self.bits), p)
+        return p.astype(self.dtype)
+
 
 def _code(name: str, bits: int, signed: bool) -> CodeFormat:
     return CodeFormat(name, bits, signed, np.dtype(f"{'i' if signed else 'u'}{max(bits, 8) // 8}"))
@@ -62,6 +79,14 @@ CODE_FORMATS: dict[str, CodeFormat] = {
 
 #: An op's operand or result type: a float format or an integer code type.
 OperandType = FloatFormat | CodeFormat
+
+
+def float_format_of(t: str | OperandType) -> FloatFormat:
+    """The float format an op on ``t`` operands computes in: ``t`` itself, or f32 for an
+    integer code type (D3D converts every code to and from float32: itof, UNORM8 decode...).
+    It is the ``format=`` that ``evaluate`` and the GPU capture take."""
+    f = operand_format(t)
+    return f if isinstance(f, FloatFormat) else F32
 
 
 def operand_format(fmt: str | OperandType) -> OperandType:
