@@ -60,3 +60,35 @@ def test_float_format_of(name: str) -> None:
     """Codes compute in f32 (D3D converts codes to and from float32); floats in themselves."""
     f = float_format_of(name)
     assert f is (FORMATS[name] if name in FORMATS else F32)
+
+
+def test_every_op_declares_operand_types_the_model_knows() -> None:
+    from fpinspector.model import OPS
+
+    for name, spec in OPS.items():
+        types = spec.operand_types
+        assert types and all(t.name in spec.formats for t in types), name
+
+
+@pytest.mark.parametrize(("op", "code"), [
+    ("itof", "i32"), ("utof", "u32"), ("from_unorm8", "unorm8"), ("from_unorm16", "unorm16"),
+    ("from_snorm8", "snorm8"), ("from_snorm16", "snorm16"), ("from_srgb8", "srgb8"),
+])
+def test_code_ops_take_their_code_type_whatever_is_asked(op: str, code: str) -> None:
+    """CONVERSIONS.md: itof is int32 -> float, from_unorm8 a UNORM8 code -> float, ..."""
+    from fpinspector.model import OPS
+
+    spec = OPS[op]
+    assert [t.name for t in spec.operand_types] == [code]
+    for asked in ("f32", "f16", code):
+        assert spec.operand_type(asked) is CODE_FORMATS[code]
+
+
+def test_float_ops_take_the_asked_format_or_say_which_they_take() -> None:
+    from fpinspector.model import OPS
+
+    assert OPS["add"].operand_type("f16") is FORMATS["f16"]
+    assert isinstance(OPS["to_f11"].operand_type("f64"), FloatFormat)
+    assert OPS["ftoi"].operand_type("f16") is F32  # ftoi is defined on f32 only
+    with pytest.raises(ValueError, match="add takes f32, f16, f64 operands, not f11"):
+        OPS["add"].operand_type("f11")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..formats import OperandType, operand_format
+
 __all__ = ["OpSpec", "OPS", "FAMILIES"]
 
 _ALL3 = ("f32", "f16", "f64")
@@ -34,6 +36,23 @@ class OpSpec:
     description: str
     family: str
     handler: Callable[..., Any] | None = None
+
+    @property
+    def operand_types(self) -> tuple[OperandType, ...]:
+        """The types the op takes (``formats`` resolved): float formats, or integer code
+        types (i32, u32, unorm8, snorm16, srgb8, ...) for itof, from_unorm8 and the like."""
+        return tuple(operand_format(f) for f in self.formats)
+
+    def operand_type(self, fmt: str | OperandType) -> OperandType:
+        """The operand type when ``fmt`` is asked for: ``fmt`` itself when the op takes it,
+        else the op's only type (itof takes i32 codes whatever is asked); ValueError when the
+        op takes several types and ``fmt`` is none of them."""
+        want = operand_format(fmt)
+        if want.name in self.formats:
+            return want
+        if len(self.formats) == 1:
+            return operand_format(self.formats[0])
+        raise ValueError(f"{self.name} takes {', '.join(self.formats)} operands, not {want.name}")
 
 
 _ROWS = [
