@@ -68,7 +68,7 @@ def test_is_den_matches_generic_F32_FTZ(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["f16", "f32"])
 def test_ulp_at_matches_generic_ULP_definition(name: str) -> None:
-    """The ULP of ulp_error (issue 3 definition): bit-built == frexp/ldexp version, on every
+    """The ULP of ulp_error (the engine's definition): bit-built == frexp/ldexp version, on every
     decoded pattern with residuals of both signs (power-of-two edges), zeros, INF, NaN,
     float64 denormals and values beyond the format's range."""
     f = get_format(name)
@@ -125,7 +125,7 @@ def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> N
 
 
 def test_ulp_error_inf_nan_exact_every_observation_class_F32_NANOUT() -> None:
-    """ulp_error's in-place INF / NaN handling (issue 3 definition): exact +INF against
+    """ulp_error's in-place INF / NaN handling (the engine's definition): exact +INF against
     +INF (0), -INF (-INF), max finite (-INF), NaN (NaN); exact NaN (F32-NANOUT) against
     any NaN (0) and against numbers or INF (NaN); written from the definition."""
     from fpinspector.model import evaluate

@@ -1,4 +1,4 @@
-"""Round-2 performance changes proved against independent oracles.
+"""The engine's fast paths proved against independent oracles.
 
 - ulp_error without full-array INF/NaN masks (engine/ulp.py zero_same_specials) checked
   element by element against a Python-float / Fraction reference (F32-PREC, F32-SQRT-RCP,
