@@ -20,6 +20,8 @@ test-fast: bootstrap
 lint: bootstrap
 	.venv/bin/ruff check fpinspector tests benchmarks scripts
 	.venv/bin/mypy
+	@ignored="$$(git ls-files -ci --exclude-standard 2>/dev/null)"; \
+	if [ -n "$$ignored" ]; then echo "tracked files that .gitignore lists:"; echo "$$ignored"; exit 1; fi
 
 bench: bootstrap
 	for b in benchmarks/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen .venv/bin/python $$b || exit 1; done

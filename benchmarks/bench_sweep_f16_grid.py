@@ -1,4 +1,4 @@
-"""Benchmark: exhaustive f16 x f16 sweeps (2^32 pairs) for add and mul (issue 6).
+"""Benchmark: exhaustive f16 x f16 sweeps (2^32 pairs) for add and mul.
 
 Model + exact + verdicts + summaries, streamed (GPU too where the driver has half-float
 arithmetic; llvmpipe has none). Target: < 2 minutes for the whole 2^32. Default: the first

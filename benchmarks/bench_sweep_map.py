@@ -1,4 +1,4 @@
-"""Benchmark: 1024 x 1024 f32 binary-op error map end to end (issue 6 target: < 0.5 s).
+"""Benchmark: 1024 x 1024 f32 binary-op error map end to end (target: < 0.5 s).
 
 model (rule engine) + GPU capture (llvmpipe here) + exact + ULP errors + verdicts +
 summary + image update of the map widget, offscreen. Prints per-stage elements/s and the

@@ -1,4 +1,4 @@
-"""Benchmark: exhaustive unary sweeps (issue 6).
+"""Benchmark: exhaustive unary sweeps.
 
 1. Every f16 pattern for sqrt, rcp, rsq, log, exp, frc: model + exact + verdicts (+ GPU
    where the driver has half-float arithmetic). Target: < 50 ms each.

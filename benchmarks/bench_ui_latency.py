@@ -9,7 +9,7 @@ median and p95 time from the click to:
 * the GPU's part shown too: for the inspected value the render-target conversions row, for
   an operand the op's capture (one capture on the worker thread, llvmpipe here).
 
-Goal (issue 5): both under 16 ms. Start time: a shown MainWindow vs a bare QApplication +
+Goal: both under 16 ms. Start time: a shown MainWindow vs a bare QApplication +
 QMainWindow with the same imports, each in fresh processes, same run; goal within 2x.
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_ui_latency.py``

@@ -1,4 +1,4 @@
-"""Every command on a machine without a display or usable OpenGL (issue 4: "no usable GL at
+"""Every command on a machine without a display or usable OpenGL ("no usable GL at
 all -> a clear error, nothing crashes"): the model commands work, gpu-report and the app say
 why they cannot run and exit non-zero instead of aborting. The model results named here are
 checked against struct (F32-FTZ, CONV-F2F-RTZ)."""

@@ -1,6 +1,6 @@
 """The error map fills while a sweep runs: chunks are drawn as they finish.
 
-Why: issue 6 asks that a user "watch it fill"; the runner hands back the result only at
+Why: a user should "watch it fill"; the runner hands back the result only at
 the end, so a wrapper around the stage copies each finished chunk's error column aside
 (on the sweep thread) and the UI thread draws what has arrived on a timer. Cells not yet
 computed are NaN, which the image shows as transparent.

@@ -7,11 +7,8 @@ import numpy as np
 import pytest
 from gpu_oracle import structured_f32
 
-model = pytest.importorskip("fpinspector.model")
-if not hasattr(model, "evaluate"):
-    pytest.skip("rule engine not merged yet", allow_module_level=True)
-
-from fpinspector.gpu.judge import classify_with_engine  # noqa: E402
+from fpinspector import model
+from fpinspector.gpu.judge import classify_with_engine
 
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F64_OPS = sorted(op for op, spec in model.OPS.items() if "f64" in spec.formats)

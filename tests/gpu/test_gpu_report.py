@@ -7,12 +7,9 @@ import json
 import numpy as np
 import pytest
 
-model = pytest.importorskip("fpinspector.model")
-if not hasattr(model, "evaluate"):
-    pytest.skip("rule engine not merged yet", allow_module_level=True)
-
-from fpinspector.cli import main  # noqa: E402
-from fpinspector.gpu.report import PROBES, ULP_OPS, build_report  # noqa: E402
+from fpinspector import model
+from fpinspector.cli import main
+from fpinspector.gpu.report import PROBES, ULP_OPS, build_report
 
 
 @pytest.fixture(scope="module")

@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-model = pytest.importorskip("fpinspector.model")
-if not hasattr(model, "evaluate"):
-    pytest.skip("rule engine not merged yet", allow_module_level=True)
-
-from fpinspector.cli import main  # noqa: E402
+from fpinspector.cli import main
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "gpu.md"
 

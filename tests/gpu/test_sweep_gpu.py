@@ -1,4 +1,4 @@
-"""GPU sweeps (issue 6): chunks fed to llvmpipe give what per-element captures give.
+"""GPU sweeps: chunks fed to llvmpipe give what per-element captures give.
 
 Oracles: numpy float32 arithmetic (IEEE 754, denormals kept) and the session's own
 per-element capture on sampled cells (the sweep adapter must not change what the GPU says).
@@ -11,10 +11,10 @@ import threading
 import numpy as np
 import pytest
 
+from fpinspector import model
+from fpinspector.gpu import GpuUnavailable
+from fpinspector.gpu.sweep_capture import GpuCapture, gpu_only_stage
 from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, run_sweep
-
-gpu = pytest.importorskip("fpinspector.gpu")
-from fpinspector.gpu.sweep_capture import GpuCapture, gpu_only_stage  # noqa: E402
 
 pytestmark = pytest.mark.gpu
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.gpu
 def cap():
     try:
         c = GpuCapture()
-    except gpu.GpuUnavailable as exc:
+    except GpuUnavailable as exc:
         pytest.skip(exc.message)
     yield c
     c.close()
@@ -69,9 +69,6 @@ def test_capture_from_other_threads_uses_one_gl_thread(cap):
 
 def test_model_and_gpu_stage_matches_per_element_evaluate(cap):
     """With the rule engine: every column equals per-element evaluate/capture on samples."""
-    model = pytest.importorskip("fpinspector.model")
-    if not hasattr(model, "evaluate"):
-        pytest.skip("rule engine not merged yet")
     from fpinspector.gpu.sweep_capture import make_stage
 
     g = GridDomain(Axis.log("f32", 1e-40, 1e3, 40), Axis.log("f32", 1e-3, 1e3, 30))

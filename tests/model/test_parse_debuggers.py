@@ -1,4 +1,4 @@
-"""Pastes of whole debugger sessions (issue 2, paste parser): gdb/lldb command echoes, the
+"""Pastes of whole debugger sessions (paste parser): gdb/lldb command echoes, the
 Visual Studio memory window in float display and watch rows with the expand marker, and
 RenderDoc CSV event-ID columns. Oracle: Python's struct (FMT-F32 / FMT-F64 encodings)."""
 

@@ -1,4 +1,4 @@
-"""Sweep domains (issue 6): axes give the patterns they promise, grids pair every A with every B.
+"""Sweep domains: axes give the patterns they promise, grids pair every A with every B.
 
 Oracles: Python ints, struct's IEEE half/single packing (round-to-nearest-even), itertools.
 """
@@ -64,7 +64,7 @@ def test_log_axis_is_geometric_and_hits_both_ends_FMT_F32():
 
 
 def test_grid_operands_are_the_cartesian_product_in_row_major_order():
-    """Chunk boundaries of a grid lose or repeat nothing (issue 6)."""
+    """Chunk boundaries of a grid lose or repeat nothing."""
     A = Axis.bit_range("f16", 0x3C00, 0x3C06)
     B = Axis.linear("f16", -1.0, 1.0, 5)
     g = GridDomain(A, B)

@@ -1,4 +1,4 @@
-"""Sweeps through the rule engine (issue 6): columns equal per-element ``evaluate`` on
+"""Sweeps through the rule engine: columns equal per-element ``evaluate`` on
 sampled cells, and the model bits agree with independent numpy oracles.
 
 Oracles: numpy float32 arithmetic is IEEE 754 round-to-nearest-even with denormals kept

@@ -1,4 +1,4 @@
-"""Fast sweep paths (issue 6 performance) against independent oracles.
+"""Fast sweep paths against independent oracles.
 
 The fast paths (bincount histogram, doubled-bits top-k, GPU verdicts on differing elements
 only, row-run grid operands) must give exactly what the plain definitions give: Python
@@ -14,13 +14,11 @@ import math
 import numpy as np
 import pytest
 
+from fpinspector.model import evaluate
 from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, histogram_counts
 from fpinspector.model.sweep.runner import run_sweep
 from fpinspector.model.sweep.stages import ModelStage
 from fpinspector.model.sweep.summary import HIST_EDGES
-
-pytest.importorskip("fpinspector.model.engine")
-from fpinspector.model import evaluate  # noqa: E402
 
 
 def _python_bin(e: float) -> int:

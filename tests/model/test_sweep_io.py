@@ -1,4 +1,4 @@
-"""Sweep files (issue 6): .npz round trips, atomic writes, incomplete sweeps flagged; CSV."""
+"""Sweep files: .npz round trips, atomic writes, incomplete sweeps flagged; CSV."""
 
 import csv
 import json

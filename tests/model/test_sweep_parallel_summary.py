@@ -13,9 +13,6 @@ from fpinspector.model.sweep import Axis, Summary, UnaryDomain
 from fpinspector.model.sweep.runner import run_sweep
 from fpinspector.model.sweep.stages import ModelStage
 
-pytest.importorskip("fpinspector.model.engine")
-
-
 
 class _FakeGpu:
     """Differs from the model: last-bit flips, NaNs, INFs, and most of one range."""

@@ -1,4 +1,4 @@
-"""Streaming sweep runner, summaries and metrics (issue 6), with numpy stages as oracles.
+"""Streaming sweep runner, summaries and metrics, with numpy stages as oracles.
 
 The stages here are plain numpy float16 arithmetic checked against exact float64
 results (every f16 sum and product is exact in float64): F16-PREC says they are

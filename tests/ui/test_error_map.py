@@ -1,4 +1,4 @@
-"""Error map and sweep panel (issue 6), offscreen with pytest-qt.
+"""Error map and sweep panel, offscreen with pytest-qt.
 
 The backend here is plain numpy float32 arithmetic (IEEE 754, denormals kept) for the
 "model" and the same product with F32-FTZ applied to the output standing in for a second

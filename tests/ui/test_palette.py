@@ -1,4 +1,4 @@
-"""Light/dark bit colours follow the application palette (issue 5: palettes follow the system)."""
+"""Light/dark bit colours follow the application palette (palettes follow the system)."""
 
 from __future__ import annotations
 

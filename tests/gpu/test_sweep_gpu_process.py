@@ -1,7 +1,7 @@
 """ProcessGpuCapture (GL context in a child process) returns what the in-process capture
 returns, and a sweep with it gives the same summary (F32-SQRT-RCP sweeps with the GPU).
 
-GL is imported lazily inside the tests: tests/model imports without GL."""
+"""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import json
 import numpy as np
 import pytest
 
+from fpinspector.gpu import GpuUnavailable
+from fpinspector.gpu.sweep_capture import GpuCapture, ProcessGpuCapture
+from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
 
-def _captures():
-    try:
-        from fpinspector.gpu import GpuUnavailable
-        from fpinspector.gpu.sweep_capture import GpuCapture, ProcessGpuCapture
-    except ImportError as exc:  # (no moderngl)
-        pytest.skip(f"no GPU package: {exc}")
+pytestmark = pytest.mark.gpu
+
+
+def _captures() -> tuple[GpuCapture, ProcessGpuCapture]:
     try:
         return GpuCapture(), ProcessGpuCapture()
     except GpuUnavailable as exc:
@@ -28,8 +29,6 @@ def test_process_capture_equals_in_process_capture_F32_SQRT_RCP():
     rcp and a binary op over special values, denormals and random patterns; chunks of
     different sizes (the shared buffer grows); a bad op is a ValueError, not a hang;
     and a sweep through it gives the in-process sweep's summary."""
-    from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
-
     local, proc = _captures()
     try:
         assert proc.info["renderer"] == local.info["renderer"]

@@ -1,4 +1,4 @@
-"""Issue 5 audit: the All-formats dock does no work while hidden and catches up when shown.
+"""The All-formats dock does no work while hidden and catches up when shown.
 
 Expected rows come from numpy's float16 (an independent encoder); the values (1.0, 2.5)
 are exact in f16, so CONV-F2F-RTZ and round-to-nearest agree on them.

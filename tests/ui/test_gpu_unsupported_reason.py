@@ -1,4 +1,4 @@
-"""Issue 5 audit: the GPU column says *why* a capture cannot run (GpuSession.unsupported_reason).
+"""The GPU column says *why* a capture cannot run (GpuSession.unsupported_reason).
 
 A fake session stands in for the GPU layer: it refuses f16 ops with a specific reason and
 captures f32 ops by echoing the model-independent numpy float32 product, so the test knows
@@ -33,7 +33,7 @@ class _PickySession:
 
 
 def test_unsupported_reason_helper_prefers_the_session_reason() -> None:
-    """Issue 5 GPU column (driver capability, no RULES.md rule): the helper returns the
+    """GPU column (driver capability, no RULES.md rule): the helper returns the
     session's own text, else a generic one from supports."""
     from fpinspector.ui.gpu_worker import unsupported_reason
 

@@ -1,4 +1,4 @@
-"""Issue 5 audit: the distance view lists the values in between A and B
+"""The distance view lists the values in between A and B
 (FMT-F16 and FMT-F32 ordering of patterns by value).
 
 Oracle: numpy.nextafter on float16 / float32 walks the values independently of the model.

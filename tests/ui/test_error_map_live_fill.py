@@ -1,4 +1,4 @@
-"""Issue 6 audit: the error map fills while the sweep runs ("watch it fill").
+"""The error map fills while the sweep runs ("watch it fill").
 
 A slow numpy backend gives each element an error equal to A - B (as pattern integers), so
 where every drawn value belongs is known from the grid alone: element k of a 512 x 512

@@ -1,4 +1,4 @@
-"""Issue 6 audit: the Sweep panel covers mad (A x B grid, C fixed) and the ops on integer
+"""The Sweep panel covers mad (A x B grid, C fixed) and the ops on integer
 codes (itof, utof, from_unorm8/16, from_snorm8/16, from_srgb8), model only (no GPU).
 
 Oracles: Python floats/struct and fractions. The grids are chosen so every exact result
@@ -146,7 +146,7 @@ class _FakeCapture:
 
 
 def test_sweep_gpu_error_names_the_session_reason(panel) -> None:
-    """Issue 6 GPU column (no RULES.md rule: driver capability): a GPU sweep the driver
+    """GPU column (no RULES.md rule: driver capability): a GPU sweep the driver
     cannot capture shows the session's reason."""
     panel.backend._gpu = _FakeCapture()
     panel.use_gpu.setChecked(True)
