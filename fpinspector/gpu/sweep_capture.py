@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..model.sweep.stages import ModelStage, engine, engine_format, op_arity, result_format_of
+from ..model.engine import OPS
+from ..model.sweep.stages import ModelStage, engine_format, op_arity, result_format_of
 from .child_session import open_device
 from .devices import DeviceChoice, selected_device
 from .errors import GpuUnavailable
@@ -149,10 +150,6 @@ def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str):
     return stage
 
 
-FALLBACK_OPS = ("mul", "add", "sub", "div", "min", "max", "sqrt", "rcp", "rsq", "log", "exp",
-                "frc", "to_f16")
-
-
 class SweepBackend:
     """What a sweep UI needs, without Qt: op list, arity, and stages (model + GPU on demand).
 
@@ -180,10 +177,7 @@ class SweepBackend:
 
     def ops(self) -> list[str]:
         """Ops a map can show (one or two operands)."""
-        try:
-            return sorted(n for n, s in engine().OPS.items() if s.arity in (1, 2))
-        except ValueError:
-            return list(FALLBACK_OPS)
+        return sorted(n for n, s in OPS.items() if s.arity in (1, 2))
 
     def arity(self, op: str) -> int:
         return op_arity(op)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6 import QtGui, QtWidgets
 
+from ..model.describe import byte_dump, to_c_literal
 from ..model.formats import get_format
 from . import bridge
 from .workspace import load_workspace, save_workspace
@@ -19,16 +19,13 @@ def copy_texts(win: QtWidgets.QMainWindow) -> dict[str, str]:
     """Every copy-as text of the inspected value (the model formats the literals and bytes)."""
     s = win.state.snapshot
     f = get_format(s.fmt)
-    arr = np.asarray(s.bits, dtype=f.dtype)
     info = bridge.describe(f.name, s.bits)
-    lit = bridge.optional("fpinspector.model.describe", "to_c_literal")
-    dump = bridge.optional("fpinspector.model.describe", "byte_dump")
     out = {"hex": f"0x{s.bits:0{(f.bits + 3) // 4}X}"}
-    out["literal"] = str(lit(s.bits, f)) if lit else bridge.missing_note("to_c_literal")
-    out["decimal"] = str(getattr(info, "exact", None) or bridge.value_text(f.name, s.bits))
-    out["hex float"] = str(getattr(info, "hex_float", None) or float(f.decode(arr)).hex())
+    out["literal"] = to_c_literal(s.bits, f)
+    out["decimal"] = info.exact
+    out["hex float"] = info.hex_float
     for endian, key in (("little", "bytes (little-endian)"), ("big", "bytes (big-endian)")):
-        out[key] = str(dump(s.bits, f, endian)) if dump else bridge.missing_note("byte_dump")
+        out[key] = byte_dump(s.bits, f, endian)
     out["state string"] = win.state.to_string()
     return out
 

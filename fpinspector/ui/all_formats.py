@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..model.convert import pack_r11g11b10
 from ..model.formats import FORMATS, get_format
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
@@ -233,15 +234,14 @@ class AllFormatsPanel(QtWidgets.QWidget):
 
     def _show_word(self, src: str, bits: int, conv: dict) -> None:
         row = self.rows[WORD_ROW]
-        pack = bridge.optional("fpinspector.model.convert", "pack_r11g11b10")
         fields = {}
         for fmt in ("f11", "f10"):
             fields[fmt] = (bits, []) if fmt == src else conv.get(fmt)
-        if pack is None or fields["f11"] is None or fields["f10"] is None:
-            row.set_row(0, "—", "", bridge.missing_note("the packed-format model"))
+        if fields["f11"] is None or fields["f10"] is None:
+            row.set_row(0, "—", "", "no word: the conversion into f11/f10 failed")
             return
         (r, r_rules), (b, b_rules) = fields["f11"], fields["f10"]
-        word = int(pack(np.uint16(r), np.uint16(r), np.uint16(b)))
+        word = int(pack_r11g11b10(np.uint16(r), np.uint16(r), np.uint16(b)))
         rules = sorted(set(r_rules) | set(b_rules))
         text = ", ".join(rules) or ("inspected value" if src in ("f11", "f10") else "exact")
         row.set_row(word, f"R=G={bridge.value_text('f11', r)}, B={bridge.value_text('f10', b)}",

@@ -163,12 +163,12 @@ class MainWindow(QtWidgets.QMainWindow):
         self.resizeDocks([self.docks["conversions"]], [270], QtCore.Qt.Orientation.Vertical)
 
     def _load_sweep_panel(self, visible: bool = True) -> QtWidgets.QWidget | None:
-        """Create the sweep/error-map panel on first view (keeps start-up fast)."""
+        """Create the sweep/error-map panel on first view: it imports pyqtgraph, which
+        would add to every start-up."""
         if self.sweep_panel is None and visible:
-            panel = _sweep_panel()
-            if panel is None:
-                self.docks["sweep"].setWidget(QtWidgets.QLabel("(sweep panel not available)"))
-                return None
+            from .sweep_panel import SweepPanel  # noqa: PLC0415 - lazy: start-up time
+
+            panel = SweepPanel()
             panel.bind_state(self.state)  # a clicked map cell loads op + operands
             self.sweep_panel = panel
             self.docks["sweep"].setWidget(panel)
@@ -231,19 +231,10 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.gpu is not None:
             self.gpu.shutdown()
             self.gpu = None
-        if getattr(self, "sweep_panel", None) is not None:
+        if self.sweep_panel is not None:
             self.sweep_panel.shutdown()
         if getattr(self, "expression_panel", None) is not None:
             self.expression_panel.shutdown()
-
-
-def _sweep_panel() -> QtWidgets.QWidget | None:
-    """The sweep/error-map panel (its own module and owner); the app runs without it."""
-    try:
-        from .sweep_panel import SweepPanel
-    except ImportError:
-        return None
-    return SweepPanel()
 
 
 def main(argv: list[str] | None = None, gpu: str = "auto") -> int:

@@ -9,12 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from ..model.formats import get_format
-from .bridge import model_call, optional, value_text
+from ..model.engine import OPS, OPTIONS, RULE_SETS
+from ..model.engine import evaluate as evaluate_op
+from ..model.formats import CodeFormat, float_format_of, operand_format
+from .bridge import model_call, value_text
 
 __all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "operand_arrays",
-           "option_infos",
-           "options_dict", "result_text", "rule_sets"]
+           "option_infos", "options_dict", "result_text", "rule_sets"]
 
 
 # -- the rule engine -------------------------------------------------------------------
@@ -30,20 +31,13 @@ class OpInfo:
 
 
 def op_infos() -> dict[str, OpInfo]:
-    """The engine's ops (``OPS``), or an empty dict when the engine is not available."""
-    table = optional("fpinspector.model", "OPS") or optional("fpinspector.model.engine", "OPS")
-    if not table:
-        return {}
-    out = {}
-    for name, spec in table.items():
-        out[name] = OpInfo(name, int(spec.arity), tuple(getattr(spec, "formats", ("f32",))),
-                           str(getattr(spec, "description", "")))
-    return out
+    """The engine's ops (``OPS``) as the pickers show them."""
+    return {name: OpInfo(name, spec.arity, tuple(spec.formats), spec.description)
+            for name, spec in OPS.items()}
 
 
 def rule_sets() -> tuple[str, ...]:
-    return tuple(optional("fpinspector.model", "RULE_SETS")
-                 or optional("fpinspector.model.engine", "RULE_SETS") or ("d3d11", "d3d10", "ieee754"))
+    return RULE_SETS
 
 
 @dataclass(frozen=True)
@@ -57,26 +51,21 @@ class OptionInfo:
 
 
 def option_infos() -> dict[str, OptionInfo]:
-    """The engine's ``OPTIONS`` (empty when the engine has none)."""
-    opts = optional("fpinspector.model", "OPTIONS") or optional("fpinspector.model.engine", "OPTIONS")
-    out = {}
-    for name, o in (opts or {}).items():
-        choices = tuple(str(c) for c in getattr(o, "choices", (False, True)))
-        out[str(name)] = OptionInfo(str(name), choices, str(getattr(o, "default", choices[0])),
-                                    f"{getattr(o, 'rule', '')}: {getattr(o, 'text', '')}")
-    return out
+    """The engine's ``OPTIONS``."""
+    return {name: OptionInfo(name, tuple(str(c) for c in o.choices), str(o.default),
+                             f"{o.rule}: {o.text}")
+            for name, o in OPTIONS.items()}
 
 
 def options_dict(options: tuple[str, ...]) -> dict[str, Any] | None:
     """State option strings ("name=value") as the engine's options mapping."""
     out: dict[str, Any] = {}
-    opts = optional("fpinspector.model", "OPTIONS") or optional("fpinspector.model.engine", "OPTIONS") or {}
     for item in options:
         name, _, text = item.partition("=")
         value: Any = text or True
-        o = opts.get(name)
+        o = OPTIONS.get(name)
         if o is not None and text:
-            for c in getattr(o, "choices", ()):
+            for c in o.choices:
                 if str(c) == text:
                     value = c
         out[name] = value
@@ -117,29 +106,26 @@ class OpOutcome:
 def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
              options: tuple[str, ...] = ()) -> OpOutcome:
     """Evaluate one op on scalar operand patterns; ValueError when it cannot be evaluated."""
-    fn = optional("fpinspector.model", "evaluate") or optional("fpinspector.model.engine", "evaluate")
-    if fn is None:
-        raise ValueError("the rule engine is not available in this build")
-    info = op_infos().get(op)
-    if info is None:
+    spec = OPS.get(op)
+    if spec is None:
         raise ValueError(f"unknown op {op!r}")
-    args, fname = operand_arrays(operands[: info.arity], fmt)
-    opts = options_dict(options)
-    ev = fn(op, *args, format=fname, rules=rules, options=opts)
-    first = lambda a: np.asarray(a).reshape(-1)[0]  # noqa: E731
-    nan_ok = getattr(ev, "nan_ok", None)
-    lo, hi = getattr(ev, "lo", None), getattr(ev, "hi", None)
+    args, fname = operand_arrays(operands[: spec.arity], fmt)
+    ev = evaluate_op(op, *args, format=fname, rules=rules, options=options_dict(options))
+
+    def first(a: Any) -> Any:
+        return np.asarray(a).reshape(-1)[0]
+
     return OpOutcome(
         evaluation=ev,
         result_format=str(ev.result_format),
         bits=int(first(ev.bits)),
-        exact=float(first(ev.exact)) if getattr(ev, "exact", None) is not None else float("nan"),
-        lo=None if lo is None else int(first(lo)),
-        hi=None if hi is None else int(first(hi)),
-        nan_ok=bool(first(nan_ok)) if nan_ok is not None else False,
+        exact=float(first(ev.exact)),
+        lo=int(first(ev.lo)),
+        hi=int(first(ev.hi)),
+        nan_ok=bool(first(ev.nan_ok)),
         rules=list(ev.rules_at(0)),
         explain=list(ev.explain_at(0)),
-        steps=list(ev.steps_at(0)) if hasattr(ev, "steps_at") else [],
+        steps=list(ev.steps_at(0)),
     )
 
 
@@ -149,40 +135,25 @@ def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray
 
     Why: integer code types (i32, unorm8, snorm8, ...) are stored as width-bit patterns but
     itof/from_snorm8 take the code values themselves (negative for signed types), and their
-    ``format`` stays the float default f32 (``fpinspector eval itof -1`` does the same).
+    ``format`` is the float format they compute in, f32 (``fpinspector eval itof -1`` does
+    the same).
     """
-    from ..model.formats import (
-        CODE_FORMATS,  # noqa: PLC0415
-        FORMATS,  # noqa: PLC0415
-    )
-
-    if fmt in FORMATS or fmt not in CODE_FORMATS:
-        f = get_format(fmt)
-        return [np.asarray([v], dtype=f.dtype) for v in operands], f.name
-    c = CODE_FORMATS[fmt]
-    vals = [v & c.mask for v in operands]
-    if c.signed:
-        vals = [v - (1 << c.bits) if v >> (c.bits - 1) else v for v in vals]
-    return [np.asarray([v], dtype=c.dtype) for v in vals], "f32"
+    t = operand_format(fmt)
+    if isinstance(t, CodeFormat):
+        return [t.values([v]) for v in operands], float_format_of(t).name
+    return [np.asarray([v], dtype=t.dtype) for v in operands], t.name
 
 
 def result_text(fmt: str, bits: int) -> str:
-    """How a result pattern of ``fmt`` (a float format, bool, i32 or u32) reads."""
+    """How a result pattern of ``fmt`` (a float format, bool or an integer code type) reads:
+    integers as such, UNORM/SNORM/sRGB codes as ``code N``, floats as the shortest decimal."""
     if fmt == "bool":
         return "true" if bits else "false"
-    if fmt.startswith(("unorm", "srgb")):
-        return f"code {bits}"
-    if fmt.startswith("snorm"):
-        width = int("".join(c for c in fmt if c.isdigit()) or 8)
-        v = bits & ((1 << width) - 1)
-        return f"code {v - (1 << width) if v >> (width - 1) else v}"
-    if fmt in ("i32", "u32", "u8", "u16", "i8", "i16"):
-        width = int(fmt[1:])
-        v = bits & ((1 << width) - 1)
-        if fmt.startswith("i") and v >> (width - 1):
-            v -= 1 << width
-        return str(v)
     try:
-        return value_text(fmt, bits)
+        t = operand_format(fmt)
     except ValueError:
         return f"0x{bits:X}"
+    if isinstance(t, CodeFormat):
+        v = int(t.values(bits))
+        return f"code {v}" if t.name.startswith(("unorm", "snorm", "srgb")) else str(v)
+    return value_text(t.name, bits)

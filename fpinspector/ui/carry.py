@@ -6,10 +6,8 @@ import math
 
 import numpy as np
 
-from ..model.formats import CODE_FORMATS, get_format
-from ..model.state import operand_kind
+from ..model.formats import CodeFormat, FloatFormat, operand_format
 from . import bridge
-from .code_editor import code_value
 
 __all__ = ["carry_code", "carry_operand"]
 
@@ -17,18 +15,13 @@ __all__ = ["carry_code", "carry_operand"]
 def carry_operand(bits: int, src: str, dst: str) -> int:
     """``bits`` of ``src`` as the ``dst`` pattern that keeps its number where it can.
 
-    Floats go by the D3D conversion (nearest even when there is no conversion model);
-    integer code types by :func:`carry_code`.
+    Floats go by the D3D conversion; integer code types by :func:`carry_code`.
     """
     if src == dst:
         return bits
-    if src in CODE_FORMATS or dst in CODE_FORMATS:
+    if isinstance(operand_format(src), CodeFormat) or isinstance(operand_format(dst), CodeFormat):
         return carry_code(bits, src, dst)
-    try:
-        return bridge.convert_bits(bits, src, dst)
-    except ValueError:  # no conversion model yet: nearest value (RNE) of the same number
-        f, g = get_format(src), get_format(dst)
-        return int(g.encode(f.decode(np.asarray(bits, dtype=f.dtype))))
+    return bridge.convert_bits(bits, src, dst)
 
 
 def carry_code(bits: int, src: str, dst: str) -> int:
@@ -38,19 +31,14 @@ def carry_code(bits: int, src: str, dst: str) -> int:
     nearest integer (ties to even) clamped into the code type (NaN gives 0); a code becomes
     the float pattern of its integer by the format's nearest-even encode.
     """
-    from ..model.formats import FORMATS
-
-    if src in FORMATS:
-        f = get_format(src)
-        value = float(f.decode(np.asarray(bits, dtype=f.dtype)))
+    s, d = operand_format(src), operand_format(dst)
+    if isinstance(s, FloatFormat):
+        value = float(s.decode(np.asarray(bits, dtype=s.dtype)))
     else:
-        value = float(code_value(src, bits))
-    if dst in FORMATS:
-        return int(get_format(dst).encode(value))
-    _, width, signed = operand_kind(dst)
+        value = float(s.values(bits))
+    if isinstance(d, FloatFormat):
+        return int(d.encode(value))
     if math.isnan(value):
         return 0
-    lo = -(1 << (width - 1)) if signed else 0
-    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-    code = lo if value < lo else hi if value > hi else round(value)
-    return code & ((1 << width) - 1)
+    code = d.lo if value < d.lo else d.hi if value > d.hi else round(value)
+    return d.pattern(code)

@@ -12,16 +12,25 @@ import re
 
 from PySide6 import QtCore, QtWidgets
 
-from ..model.state import operand_kind
+from ..model.formats import CodeFormat, operand_format
 from .bit_cells import BitCells, Segment
 
 __all__ = ["CodeEditor", "code_segments", "code_value", "parse_code", "parse_codes"]
 
 
+def code_type(fmt: str) -> CodeFormat:
+    """The integer code type named ``fmt``; ValueError for a float format or a bad name."""
+    t = operand_format(fmt)
+    if not isinstance(t, CodeFormat):
+        raise ValueError(f"{t.name} is a float format, not an integer code type")
+    return t
+
+
 def code_segments(fmt: str) -> tuple[int, list[Segment]]:
     """(width, segments) of a code type: one run, the sign bit apart when it is signed."""
-    name, width, signed = operand_kind(fmt)
-    if signed:
+    t = code_type(fmt)
+    name, width = t.name, t.bits
+    if t.signed:
         return width, [Segment("±", "sign", width - 1, width - 1),
                        Segment(f"{name} (two's complement)", "frac", width - 2, 0)]
     return width, [Segment(name, "frac", width - 1, 0)]
@@ -29,15 +38,14 @@ def code_segments(fmt: str) -> tuple[int, list[Segment]]:
 
 def code_value(fmt: str, bits: int) -> int:
     """The integer a width-bit pattern stands for (negative for a signed type's top bit)."""
-    _, width, signed = operand_kind(fmt)
-    bits &= (1 << width) - 1
-    return bits - (1 << width) if signed and bits >> (width - 1) else bits
+    return int(code_type(fmt).values(bits))
 
 
 def parse_code(fmt: str, text: str) -> int:
     """Read a decimal integer or a 0x pattern as the code's pattern; ValueError when it is
     not an integer or lies outside the type (e.g. 256 for unorm8, -1 for u32)."""
-    name, width, signed = operand_kind(fmt)
+    code = code_type(fmt)
+    width = code.bits
     t = text.strip().replace("_", "").replace(" ", "")
     low = t.lower()
     try:
@@ -51,11 +59,9 @@ def parse_code(fmt: str, text: str) -> int:
         if "wider" in str(exc):
             raise
         raise ValueError(f"{text.strip()!r} is not an integer or a 0x pattern") from None
-    lo = -(1 << (width - 1)) if signed else 0
-    hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-    if not lo <= value <= hi:
-        raise ValueError(f"{value} is outside {name} ({lo}..{hi})")
-    return value & ((1 << width) - 1)
+    if not code.lo <= value <= code.hi:
+        raise ValueError(f"{value} is outside {code.name} ({code.lo}..{code.hi})")
+    return code.pattern(value)
 
 
 _INT_TOKEN = re.compile(r"^(?:[+-]?[0-9][0-9_]*|0[xX][0-9a-fA-F_]+)$")
@@ -68,10 +74,8 @@ def parse_codes(fmt: str, text: str) -> list[int] | None:
     values first would round 2^24 + 1 or make a NaN. Tokens split at commas and spaces;
     an integer outside the type raises ValueError naming it. Float formats give None.
     """
-    from ..model.formats import FORMATS
-
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
-    if fmt in FORMATS or not tokens or not all(_INT_TOKEN.match(t) for t in tokens):
+    if not isinstance(operand_format(fmt), CodeFormat) or not tokens or not all(_INT_TOKEN.match(t) for t in tokens):
         return None
     return [parse_code(fmt, t) for t in tokens]
 
@@ -93,7 +97,7 @@ class CodeEditor(QtWidgets.QWidget):
 
     def __init__(self, fmt: str = "i32", title: str = "", parent=None) -> None:
         super().__init__(parent)
-        self._fmt = operand_kind(fmt)[0]
+        self._fmt = code_type(fmt).name
         self._bits = -1
         self.title = QtWidgets.QLabel(f"<b>{title}</b>" if title else "")
         self.cells = BitCells(*code_segments(self._fmt))
@@ -135,9 +139,10 @@ class CodeEditor(QtWidgets.QWidget):
 
     def set_format(self, fmt: str) -> None:
         """Switch to another code type (the pattern is reset to 0)."""
-        self._fmt, _, signed = operand_kind(fmt)
+        code = code_type(fmt)
+        self._fmt = code.name
         self.cells.set_layout(*code_segments(self._fmt))
-        self.int_label.setText("signed integer" if signed else "integer")
+        self.int_label.setText("signed integer" if code.signed else "integer")
         self._bits = -1
         self.set_bits(0)
 
@@ -147,7 +152,7 @@ class CodeEditor(QtWidgets.QWidget):
         if bits == self._bits:
             return
         self._bits = bits
-        width = operand_kind(self._fmt)[1]
+        width = code_type(self._fmt).bits
         self.cells.set_bits(bits)
         for w, text in ((self.hex_edit, f"0x{bits:0{(width + 3) // 4}X}"),
                         (self.int_edit, str(code_value(self._fmt, bits)))):

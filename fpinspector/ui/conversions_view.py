@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ..model.convert import VARIANTS
+from ..model.describe import rounding_anatomy
 from ..model.formats import FORMATS, get_format
 from . import bridge, palette
 
@@ -16,8 +18,7 @@ GPU_ROW = "this GPU (render target)"
 
 def _variants() -> dict[str, str]:
     """Variant name -> whose behaviour it reproduces (from the conversion model)."""
-    table = bridge.optional("fpinspector.model.convert", "VARIANTS") or {}
-    return {name: str(getattr(v, "source", "") or getattr(v, "doc", "")) for name, v in table.items()}
+    return {name: v.source or v.doc for name, v in VARIANTS.items()}
 
 
 class ConversionsView(QtWidgets.QWidget):
@@ -84,8 +85,6 @@ class ConversionsView(QtWidgets.QWidget):
         self.table.setVerticalHeaderLabels(self._rows)
         for r, name in enumerate(self._rows[:-1]):
             self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
-        if not self.variants:
-            self.note.setText(bridge.missing_note("the conversion model"))
         self._d3d = {}
         for r, var in enumerate(self._rows[:-1]):
             for c, dst in enumerate(self._targets):
@@ -203,16 +202,12 @@ class ConversionsView(QtWidgets.QWidget):
             return
         dst = self._targets[col]
         var = self._rows[row] if self._rows[row] in self.variants else "d3d"
-        fn = bridge.optional("fpinspector.model.describe", "rounding_anatomy")
-        if fn is None:
-            self.anatomy.setPlainText(bridge.missing_note("rounding anatomy"))
-            return
         try:
-            an = fn(self._bits, dst, variant=var, src=self._src)
+            an = rounding_anatomy(self._bits, dst, variant=var, src=self._src)
         except (ValueError, TypeError) as exc:
             self.anatomy.setPlainText(f"{self._src} → {dst} ({var}): {exc}")
             return
-        self.anatomy.setPlainText(f"{self._src} → {dst} by {var}\n{_anatomy_text(an)}")
+        self.anatomy.setPlainText(f"{self._src} → {dst} by {var}\n{an.text()}")
 
 
 def _tip_text(prefix: str, tip) -> str:
@@ -222,18 +217,3 @@ def _tip_text(prefix: str, tip) -> str:
         tip = "rules: " + (", ".join(tip) or "none")
     return prefix + str(tip)
 
-
-def _anatomy_text(an: object) -> str:
-    """Anatomy fields as lines (its own text when it has one)."""
-    for name in ("text", "describe", "explain"):
-        v = getattr(an, name, None)
-        if callable(v):
-            v = v()
-        if isinstance(v, str) and v:
-            return v
-    if isinstance(v, list):
-        return "\n".join(map(str, v))
-    fields = getattr(an, "__dataclass_fields__", None)
-    if fields:
-        return "\n".join(f"{k}: {getattr(an, k)}" for k in fields)
-    return str(an)

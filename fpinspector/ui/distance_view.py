@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtWidgets
 
+from ..model.describe import ulp_distance, values_between
 from ..model.formats import FORMATS, get_format
 from . import bridge
 
@@ -41,13 +42,10 @@ class DistanceView(QtWidgets.QWidget):
 
     @staticmethod
     def _between(a: int, b: int, dst: str, d) -> str:
-        between = bridge.optional("fpinspector.model.describe", "values_between")
-        if between is None:
-            return ""
         if abs(int(d)) > 9:  # the first and last EDGE values, the count of the rest
             return DistanceView._edges(a, b, dst, int(d))
         try:
-            pats = [int(p) for p in np.asarray(between(a, b, dst, limit=16)).reshape(-1)[1:-1]]
+            pats = [int(p) for p in np.asarray(values_between(a, b, dst, limit=16)).reshape(-1)[1:-1]]
         except (ValueError, OverflowError) as exc:  # the model refuses: say why, never crash
             return f"({exc})"
         return ", ".join(bridge.value_text(dst, p) for p in pats)
@@ -72,15 +70,12 @@ class DistanceView(QtWidgets.QWidget):
         src = get_format(fmt)
         self.heading.setText(f"A = {bridge.value_text(src.name, a)}, B = {bridge.value_text(src.name, b)}"
                              f" ({src.name})")
-        dist = bridge.optional("fpinspector.model.describe", "ulp_distance")
         self.table.setRowCount(len(FORMATS))
         for r, dst in enumerate(FORMATS):
             try:
                 ca = a if dst == src.name else bridge.convert_bits(a, src.name, dst)
                 cb = b if dst == src.name else bridge.convert_bits(b, src.name, dst)
-                if dist is None:
-                    raise ValueError(bridge.missing_note("ulp_distance"))
-                d = dist(np.asarray(ca, dtype=FORMATS[dst].dtype),
+                d = ulp_distance(np.asarray(ca, dtype=FORMATS[dst].dtype),
                          np.asarray(cb, dtype=FORMATS[dst].dtype), FORMATS[dst])
                 d = np.asarray(d).reshape(-1)[0]
                 text = "NaN involved" if np.issubdtype(np.asarray(d).dtype, np.floating) and np.isnan(d) \

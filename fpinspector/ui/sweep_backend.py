@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 
 from ..gpu.sweep_capture import SweepBackend, device_meta
+from ..model.engine import OPS
 from ..model.formats import CODE_FORMATS
 from ..model.sweep.stages import (
     ModelStage,
-    engine,
     engine_format,
     op_arity,
     operand_format_of,
@@ -60,10 +60,7 @@ class PanelSweepBackend(SweepBackend):
 
     def ops(self) -> list[str]:
         """Ops a map can show: one or two swept operands, and mad (C fixed)."""
-        try:
-            return sorted(n for n, s in engine().OPS.items() if s.arity in (1, 2, 3))
-        except ValueError:
-            return super().ops()
+        return sorted(n for n, s in OPS.items() if s.arity in (1, 2, 3))
 
     def operand_format(self, op: str, fmt: str) -> str:
         """The operand type swept for ``op``: ``fmt``, or the code type the op takes."""

@@ -81,12 +81,11 @@ class ValuePanel(QtWidgets.QWidget):
                f"2^{f.minexp} (denormal scale)" if e == 0 else "INF/NaN")
         L["exponent"].setText(f"{e} (0x{e:X}), unbiased {unb}")
         L["fraction"].setText(f"0x{m:X} = {m:0{f.frac_bits}b}b")
-        L["exact"].setText(_attr(info, ("exact", "exact_decimal"), lambda: str(f.exact_value(bits))))
+        L["exact"].setText(info.exact)
         L["exact"].setCursorPosition(0)
         L["shortest"].setText(bridge.value_text(f.name, bits))
-        L["hex float"].setText(_attr(info, ("hex_float",),
-                                     lambda: float(f.decode(arr)).hex()))
-        L["ulp"].setText(_attr(info, ("ulp",), lambda: repr(float(f.ulp(arr)))))
+        L["hex float"].setText(info.hex_float)
+        L["ulp"].setText(repr(info.ulp))
         up, down = int(f.next_up(arr)), int(f.next_down(arr))
         w = (f.bits + 3) // 4
         L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
@@ -110,10 +109,3 @@ class ValuePanel(QtWidgets.QWidget):
                 self.others.setItem(row, col, item)
         self.others.resizeColumnsToContents()
 
-
-def _attr(info, names: tuple[str, ...], fallback) -> str:
-    for n in names:
-        v = getattr(info, n, None) if info is not None else None
-        if v is not None:
-            return str(v)
-    return str(fallback())

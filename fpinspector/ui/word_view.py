@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from ..model.convert import decode_rgb9e5, unpack_r11g11b10
 from ..model.formats import FORMATS
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
@@ -87,23 +88,11 @@ class WordView(QtWidgets.QWidget):
         return f"0x{bits:0{(fmt.bits + 3) // 4}X} = {bridge.value_text(fmt.name, bits)}"
 
     def _r11g11b10(self, word: int) -> list[tuple[str, str]]:
-        unpack = bridge.optional("fpinspector.model.convert", "unpack_r11g11b10")
-        if unpack is None:
-            return [("R11G11B10_FLOAT", bridge.missing_note("the packed-format model"))]
-        try:
-            r, g, b = (int(np.asarray(x)) for x in unpack(np.uint32(word)))
-        except Exception as exc:  # noqa: BLE001 - shown inline
-            return [("R11G11B10_FLOAT", f"cannot unpack: {exc}")]
+        r, g, b = (int(np.asarray(x)) for x in unpack_r11g11b10(np.uint32(word)))
         return [("R11G11B10 R (f11, bits 10-0)", self._f(FORMATS["f11"], r)),
                 ("R11G11B10 G (f11, bits 21-11)", self._f(FORMATS["f11"], g)),
                 ("R11G11B10 B (f10, bits 31-22)", self._f(FORMATS["f10"], b))]
 
     def _rgb9e5(self, word: int) -> list[tuple[str, str]]:
-        decode = bridge.optional("fpinspector.model.convert", "decode_rgb9e5")
-        if decode is None:
-            return [("R9G9B9E5_SHAREDEXP", bridge.missing_note("the packed-format model"))]
-        try:
-            rgb = np.asarray(decode(np.uint32(word)), dtype=np.float64).reshape(-1)
-        except Exception as exc:  # noqa: BLE001 - shown inline
-            return [("R9G9B9E5_SHAREDEXP", f"cannot decode: {exc}")]
+        rgb = np.asarray(decode_rgb9e5(np.uint32(word)), dtype=np.float64).reshape(-1)
         return [(f"R9G9B9E5 {ch} (CONV-RGB9E5)", repr(float(v))) for ch, v in zip("RGB", rgb)]

@@ -156,14 +156,13 @@ def test_conversion_cell_tooltip_names_the_fired_rules(make_window) -> None:
 
 def test_a_failing_model_shows_a_message_not_a_traceback(make_window, monkeypatch) -> None:
     """Bad input or a model failure reaches the user as an inline message."""
-    import fpinspector.model.engine as engine
+    from fpinspector.ui import bridge_ops
 
     def broken(*a, **k):
         raise ZeroDivisionError("simulated engine bug")
 
     win = make_window()
-    monkeypatch.setattr(engine, "evaluate", broken)
-    monkeypatch.setattr("fpinspector.model.evaluate", broken, raising=False)
+    monkeypatch.setattr(bridge_ops, "evaluate_op", broken)
     win.state.update(op="add")
     text = win.ops_view.error_label.text()
     assert "the rule engine failed: ZeroDivisionError: simulated engine bug" in text

@@ -8,10 +8,9 @@ events, batches, undo), :mod:`.codec` (JSON dict and one-line state string),
 from .atomic import atomic_write
 from .codec import snapshot_from_dict, snapshot_from_string, snapshot_to_dict, snapshot_to_string
 from .inspector import InspectorState
-from .snapshot import MAX_OPERANDS, RULE_SET_NAMES, STATE_PREFIX, Snapshot, operand_kind
+from .snapshot import MAX_OPERANDS, STATE_PREFIX, Snapshot
 
 __all__ = [
-    "InspectorState", "Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX",
-    "operand_kind", "atomic_write", "snapshot_to_dict", "snapshot_from_dict",
+    "InspectorState", "Snapshot", "MAX_OPERANDS", "STATE_PREFIX", "atomic_write", "snapshot_to_dict", "snapshot_from_dict",
     "snapshot_to_string", "snapshot_from_string",
 ]

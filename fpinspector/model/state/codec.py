@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from ..formats import FORMATS
-from .snapshot import STATE_PREFIX, Snapshot, operand_kind
+from ..formats import FORMATS, operand_format
+from .snapshot import STATE_PREFIX, Snapshot
 
 __all__ = ["snapshot_to_dict", "snapshot_from_dict", "snapshot_to_string", "snapshot_from_string"]
 
@@ -14,7 +14,7 @@ __all__ = ["snapshot_to_dict", "snapshot_from_dict", "snapshot_to_string", "snap
 def snapshot_to_dict(snap: Snapshot) -> dict:
     """JSON-ready dict (patterns as hex strings so 64-bit values survive JSON readers)."""
     d = asdict(snap)
-    width = (operand_kind(snap.op_format)[1] + 3) // 4
+    width = (operand_format(snap.op_format).bits + 3) // 4
     d["bits"] = f"0x{snap.bits:0{(FORMATS[snap.fmt].bits + 3) // 4}X}"
     d["word"] = f"0x{snap.word:08X}"
     d["operands"] = [f"0x{v:0{width}X}" for v in snap.operands]

@@ -8,18 +8,18 @@ from typing import Any
 
 import numpy as np
 
-from ..formats import FORMATS, get_format, operand_format
+from ..engine.rules import RULE_SETS
+from ..formats import FORMATS, CodeFormat, get_format, operand_format
 
-__all__ = ["Snapshot", "MAX_OPERANDS", "RULE_SET_NAMES", "STATE_PREFIX", "operand_kind"]
+__all__ = ["Snapshot", "MAX_OPERANDS", "STATE_PREFIX"]
 
 #: Most operands any op takes (dp4: a0..a3, b0..b3).
 MAX_OPERANDS = 8
-#: Rule sets known to the state (RULES.md "Rule sets"); mirrors the engine's RULE_SETS.
-RULE_SET_NAMES = ("d3d11", "d3d10", "ieee754")
 #: Prefix of the compact state string (:meth:`InspectorState.to_string`).
 STATE_PREFIX = "fpi1;"
 _OP_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}(=[A-Za-z0-9_.+-]{1,32})?$")
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -48,37 +48,26 @@ class Snapshot:
     def validated(self) -> Snapshot:
         """Return a normalised copy or raise ValueError naming the bad field."""
         fmt = get_format(self.fmt).name
-        op_fmt, width, signed = operand_kind(self.op_format)
+        op_type = operand_format(self.op_format)
+        signed = isinstance(op_type, CodeFormat) and op_type.signed
         bits = _pattern(self.bits, FORMATS[fmt].bits, "bits")
         word = _pattern(self.word, 32, "word")
         if not isinstance(self.op, str) or not _OP_RE.match(self.op):
             raise ValueError(f"invalid op name {self.op!r}")
-        if self.rule_set not in RULE_SET_NAMES:
+        if self.rule_set not in RULE_SETS:
             raise ValueError(
-                f"unknown rule set {self.rule_set!r}; choose one of {', '.join(RULE_SET_NAMES)}"
+                f"unknown rule set {self.rule_set!r}; choose one of {', '.join(RULE_SETS)}"
             )
         ops = tuple(self.operands)
         if len(ops) > MAX_OPERANDS:
             raise ValueError(f"at most {MAX_OPERANDS} operands, got {len(ops)}")
-        ops = tuple(_operand(v, width, signed, f"operand {i}") for i, v in enumerate(ops))
+        ops = tuple(_operand(v, op_type.bits, signed, f"operand {i}") for i, v in enumerate(ops))
         ops = ops + (0,) * (MAX_OPERANDS - len(ops))
         opts = tuple(sorted(set(self.options)))
         for o in opts:
             if not isinstance(o, str) or not _OPTION_RE.match(o):
                 raise ValueError(f"invalid option name {o!r}")
-        return Snapshot(fmt, bits, word, self.op, op_fmt, self.rule_set, ops, opts)
-
-
-def operand_kind(name: Any) -> tuple[str, int, bool]:
-    """(name, width, signed) of an op operand format: a float format or an integer code type.
-
-    Why: itof, utof, from_unorm8, ... take integer codes (``formats.CODE_FORMATS``:
-    i32, u32, unorm8, snorm8, ...), which the state stores as width-bit two's-complement
-    patterns. ``signed`` is True only for signed code types (i32, snorm); raises ValueError
-    naming both kinds for an unknown name.
-    """
-    f = operand_format(name)
-    return f.name, int(f.bits), bool(f.signed) and f.name not in FORMATS
+        return Snapshot(fmt, bits, word, self.op, op_type.name, self.rule_set, ops, opts)
 
 
 def _operand(value: Any, width: int, signed: bool, what: str) -> int:

@@ -1,8 +1,5 @@
 """The standard sweep stage: the rule engine's ``evaluate`` (model + exact + verdicts),
-optionally joined by a GPU capture, producing the columns the runner and plots know.
-
-The engine is imported lazily so sweeps of plain numpy stages work without it.
-"""
+optionally joined by a GPU capture, producing the columns the runner and plots know."""
 
 from __future__ import annotations
 
@@ -12,10 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from ..formats import FORMATS
+from ..engine import OPS, OpSpec
+from ..engine import evaluate as engine_evaluate
+from ..formats import FORMATS, float_format_of, operand_format
 from .metrics import ulp_distance
 
-__all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of", "engine"]
+__all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of",
+           "engine_format"]
 
 #: What a map can show: compare name -> (error column, label).
 COMPARES: dict[str, tuple[str, str]] = {
@@ -25,54 +25,37 @@ COMPARES: dict[str, tuple[str, str]] = {
 }
 
 
-def engine() -> Any:
-    """The rule engine module (``evaluate``, ``OPS``), with a clear error while it is missing."""
-    try:
-        from .. import engine as eng  # noqa: PLC0415 - lazy: sweeps also run without it
-    except ImportError as exc:
-        raise ValueError(f"the rule engine (fpinspector.model.engine) is not available: {exc}") from None
-    return eng
-
-
 def op_arity(op: str) -> int:
     """Number of operands of ``op`` (ValueError for unknown ops)."""
-    ops = engine().OPS
-    if op not in ops:
-        raise ValueError(f"unknown op {op!r}; choose one of {', '.join(sorted(ops))}")
-    return int(ops[op].arity)
+    return _spec(op).arity
+
+
+def _spec(op: str) -> OpSpec:
+    if op not in OPS:
+        raise ValueError(f"unknown op {op!r}; choose one of {', '.join(sorted(OPS))}")
+    return OPS[op]
 
 
 def result_format_of(op: str, fmt: str, rules: str = "d3d11", options: Any = None) -> str:
     """Result format name of ``op`` on ``fmt`` operands, asked of the engine on one sample."""
-    from ..formats import operand_format  # noqa: PLC0415
-
     f = operand_format(fmt)
     zeros = [np.zeros(1, f.dtype)] * op_arity(op)
-    ev = engine().evaluate(op, *zeros, format=engine_format(f.name), rules=rules,
-                           options=options)
+    ev = engine_evaluate(op, *zeros, format=engine_format(f.name), rules=rules,
+                         options=options)
     return str(ev.result_format)
 
 
 def engine_format(fmt: str) -> str:
-    """The ``format=`` the engine and the GPU take: integer-code operands go with "f32"."""
-    from ..formats import CODE_FORMATS  # noqa: PLC0415
-
-    return "f32" if fmt in CODE_FORMATS else fmt
+    """The ``format=`` the engine and the GPU take for ``fmt`` operands
+    (:func:`~fpinspector.model.formats.float_format_of`: integer codes go with f32)."""
+    return float_format_of(fmt).name
 
 
 def operand_format_of(op: str, fmt: str) -> str:
-    """Operand format name for sweeping ``op``: ``fmt`` when the op takes it, else the op's
-    only operand type (itof takes i32 codes whatever ``--format`` says).
-
-    Raises ``ValueError`` when ``op`` takes several types and ``fmt`` is none of them.
-    """
-    op_arity(op)  # raises the unknown-op message
-    formats = tuple(engine().OPS[op].formats)
-    if fmt in formats or not formats:
-        return fmt
-    if len(formats) == 1:
-        return formats[0]
-    raise ValueError(f"{op} takes {', '.join(formats)} operands, not {fmt}")
+    """Operand type name for sweeping ``op`` (the op table's ``operand_type``): ``fmt`` when
+    the op takes it, else the op's only operand type (itof takes i32 codes whatever
+    ``--format`` says). ValueError when ``op`` takes several types and ``fmt`` is none."""
+    return _spec(op).operand_type(fmt).name
 
 
 class ModelStage:
@@ -126,7 +109,7 @@ class ModelStage:
         self.fmt = engine_format(fmt)  # integer-code operands: the engine's f32 ops
         self.gpu = gpu
         self.fixed = tuple(np.asarray(f) for f in fixed)
-        self._evaluate = evaluate or engine().evaluate
+        self._evaluate = evaluate or engine_evaluate
         self.timings: dict[str, float] = {}
         self._nan_probe: bool | None = None
 
@@ -175,12 +158,7 @@ class ModelStage:
         operands that make NaNs (NaN payloads of both signs, inf - inf, 0 * inf, sqrt(-x)):
         ops that pass a NaN's bits through (mov) care about the payload and say no."""
         if self._nan_probe is None:
-            from ..formats import CODE_FORMATS  # noqa: PLC0415
-
-            if self.fmt not in FORMATS or self.fmt in CODE_FORMATS:
-                self._nan_probe = False
-                return False
-            f = FORMATS[self.fmt]
+            f = FORMATS[self.fmt]  # a float format: engine_format() of the operand type
             vals = np.array([0, f.sign_mask, 1, f.pos_inf, f.pos_inf | f.sign_mask, f.quiet_nan,
                              f.sign_mask | f.quiet_nan, f.quiet_nan | 1, int(f.encode(1.0)),
                              int(f.encode(-2.5)), f.max_finite_bits], dtype=f.dtype)
