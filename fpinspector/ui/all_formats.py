@@ -17,7 +17,7 @@ from ..model.convert import pack_r11g11b10
 from ..model.formats import FORMATS, get_format
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
-from .bit_editor import _blocked
+from .qt_utils import signals_blocked
 
 __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
 
@@ -100,7 +100,7 @@ class FormatRow(QtCore.QObject):
         self._bits = self.shown = bits
         self.cells.set_bits(bits)
         hex_text = f"0x{bits:0{(self.width_bits + 3) // 4}X}"
-        with _blocked(self.hex_edit, self.value_edit):  # unchanged text: no repaint (latency)
+        with signals_blocked(self.hex_edit, self.value_edit):  # unchanged text: no repaint (latency)
             if self.hex_edit.text() != hex_text:
                 self.hex_edit.setText(hex_text)
             if self.hex_edit.styleSheet():  # (re)styling costs a repolish: only when needed

@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FloatFormat, get_format
 from . import bridge
 from .bit_cells import BitCells, format_segments
+from .qt_utils import signals_blocked
 
 __all__ = ["BitFieldEditor"]
 
@@ -108,7 +109,7 @@ class BitFieldEditor(QtWidgets.QWidget):
         self._fmt = get_format(fmt)
         self.cells.set_layout(self._fmt.bits, format_segments(self._fmt))
         self.sign_box.setEnabled(self._fmt.signed)
-        with _blocked(self.exp_spin):
+        with signals_blocked(self.exp_spin):
             self.exp_spin.setRange(0, self._fmt.exp_max)
         self._bits = -1  # force a refresh
         self.set_bits(0)
@@ -122,7 +123,7 @@ class BitFieldEditor(QtWidgets.QWidget):
         f = self._fmt
         s, e, m = (int(x) for x in f.fields(np.asarray(bits, dtype=f.dtype)))
         self.cells.set_bits(bits)
-        with _blocked(self.hex_edit, self.dec_edit, self.sign_box, self.exp_spin, self.frac_edit):
+        with signals_blocked(self.hex_edit, self.dec_edit, self.sign_box, self.exp_spin, self.frac_edit):
             self.hex_edit.setText(f"0x{bits:0{(f.bits + 3) // 4}X}")
             self.dec_edit.setText(bridge.value_text(f.name, bits))
             self.dec_edit.setCursorPosition(0)
@@ -175,18 +176,3 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.error_label.setText(message)
         self.error_label.setVisible(bool(message))
         self.error.emit(message)
-
-
-class _blocked:
-    """Block the signals of some widgets for the duration of a ``with`` (napari qt_signals_blocked)."""
-
-    def __init__(self, *widgets: QtCore.QObject) -> None:
-        self._widgets = widgets
-        self._old: list[bool] = []
-
-    def __enter__(self) -> None:
-        self._old = [w.blockSignals(True) for w in self._widgets]
-
-    def __exit__(self, *exc) -> None:
-        for w, old in zip(self._widgets, self._old):
-            w.blockSignals(old)

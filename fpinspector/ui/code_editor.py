@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import CodeFormat, operand_format
 from .bit_cells import BitCells, Segment
+from .qt_utils import signals_blocked
 
 __all__ = ["CodeEditor", "code_segments", "code_value", "parse_code", "parse_codes"]
 
@@ -154,11 +155,9 @@ class CodeEditor(QtWidgets.QWidget):
         self._bits = bits
         width = code_type(self._fmt).bits
         self.cells.set_bits(bits)
-        for w, text in ((self.hex_edit, f"0x{bits:0{(width + 3) // 4}X}"),
-                        (self.int_edit, str(code_value(self._fmt, bits)))):
-            w.blockSignals(True)
-            w.setText(text)
-            w.blockSignals(False)
+        with signals_blocked(self.hex_edit, self.int_edit):
+            self.hex_edit.setText(f"0x{bits:0{(width + 3) // 4}X}")
+            self.int_edit.setText(str(code_value(self._fmt, bits)))
         self._set_error("")
 
     def _push(self, bits: int) -> None:

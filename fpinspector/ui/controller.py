@@ -19,6 +19,7 @@ from .code_editor import parse_codes
 from .gpu_codes import decode_note, decode_source
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
+from .qt_utils import signals_blocked
 
 __all__ = ["Controller"]
 
@@ -150,9 +151,7 @@ class Controller:
     def on_state(self, changed: frozenset) -> None:
         w, s = self.win, self.state.snapshot
         if {"fmt", "bits"} & changed:
-            from .bit_editor import _blocked
-
-            with _blocked(w.fmt_combo):
+            with signals_blocked(w.fmt_combo):
                 w.fmt_combo.setCurrentText(s.fmt)
             if w.editor.fmt.name != s.fmt:
                 w.editor.set_format(s.fmt)

@@ -10,8 +10,9 @@ from ..model.formats import FORMATS
 from ..model.state import MAX_OPERANDS, Snapshot
 from . import bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
-from .bit_editor import BitFieldEditor, _blocked
+from .bit_editor import BitFieldEditor
 from .code_editor import CodeEditor
+from .qt_utils import signals_blocked
 
 __all__ = ["OperationsView", "operand_names"]
 
@@ -179,7 +180,7 @@ class OperationsView(QtWidgets.QWidget):
         formats = list(info.formats) if info else [snap.op_format]
         if snap.op_format not in formats:
             formats.append(snap.op_format)
-        with _blocked(self.op_combo, self.fmt_combo, self.rules_combo, *self.option_boxes.values()):
+        with signals_blocked(self.op_combo, self.fmt_combo, self.rules_combo, *self.option_boxes.values()):
             if self.op_combo.findText(snap.op) < 0:
                 self.op_combo.addItem(snap.op)
             self.op_combo.setCurrentText(snap.op)

@@ -1,66 +1,85 @@
-"""The sweep panel's op/format controls: arity decides which of B and C are editable, and
-ops on integer codes (itof, from_unorm8, ...) show their code type and a code domain.
-
-Split from :mod:`.sweep_panel` (modules under ~300 lines); mixed into ``SweepPanel``, which
-provides ``backend``, ``op``, ``format``, ``domain_a``, ``domain_b`` and ``c_value``.
-"""
+"""The sweep panel's inputs (op, format, rules, A, B, C, compare, GPU), bound to a Qt-free
+:class:`~fpinspector.model.sweep.state.SweepState`: each control writes its field into the
+state, and the state's changes (including what an op change implies) come back here."""
 
 from __future__ import annotations
 
-from .sweep_backend import default_domain
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QWidget
 
-__all__ = ["FLOAT_FORMATS", "SweepControlsMixin"]
+from ..model.engine import RULE_SETS
+from ..model.sweep import COMPARES
+from ..model.sweep.state import FLOAT_FORMATS, SweepSettings, SweepState
+from .qt_utils import signals_blocked
 
-#: Float operand formats a sweep offers (f11/f10 have no arithmetic ops).
-FLOAT_FORMATS = ("f32", "f16", "f64")
+__all__ = ["SweepControls"]
 
 
-class SweepControlsMixin:
-    """Keeps the op, format, A/B/C fields consistent with the chosen op."""
+class SweepControls(QWidget):
+    """Form of the sweep inputs; ``use_gpu`` is laid out by the panel next to Run."""
 
-    def _arity(self) -> int:
-        try:
-            return int(self.backend.arity(self.op.currentText()))
-        except ValueError:
-            return 2
+    def __init__(self, state: SweepState, ops: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.op = QComboBox(editable=True)
+        self.op.addItems(ops)
+        self.format = QComboBox()
+        self.format.setToolTip("Operand format. Ops on integer codes (itof, from_unorm8, ...) "
+                               "sweep their own code type, shown here.")
+        self.rules = QComboBox()
+        self.rules.addItems(list(RULE_SETS))
+        self.domain_a, self.domain_b = QLineEdit(), QLineEdit()
+        for w in (self.domain_a, self.domain_b):
+            w.setToolTip("all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; integer codes "
+                         "(itof, from_unorm8, ...): all | bits:LO:HI[:N] over the codes")
+        self.c_value = QLineEdit()
+        self.c_value.setToolTip("Fixed third operand of mad (the map covers A x B): a value "
+                                "or pattern, e.g. 1.5 or 0x3F800000")
+        self.compare = QComboBox()
+        for key, (_, label) in COMPARES.items():
+            self.compare.addItem(label, key)
+        self.use_gpu = QCheckBox("GPU")
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        for label, w in (("op", self.op), ("format", self.format), ("rules", self.rules),
+                         ("A", self.domain_a), ("B", self.domain_b), ("C", self.c_value),
+                         ("compare", self.compare)):
+            form.addRow(label, w)
+        self._push_edits()
+        state.connect(self._pull)
+        self._pull(frozenset(SweepSettings.__dataclass_fields__))
 
-    def _pull_arity(self) -> None:
-        """Enable B for 2- and 3-operand ops, C for mad; code ops show their code type."""
-        arity = self._arity()
-        self.domain_b.setEnabled(arity >= 2)
-        self.c_value.setEnabled(arity == 3)
-        code = self._code_format()
-        shown = self.format.currentText()
-        if code is not None and shown != code:
-            if shown in FLOAT_FORMATS:
-                self._float_a = self.domain_a.text()
-            self.format.blockSignals(True)
-            self.format.clear()
-            self.format.addItem(code)
-            self.format.blockSignals(False)
-            self.format.setEnabled(False)
-            self.domain_a.setText(default_domain(code))
-        elif code is None and shown not in FLOAT_FORMATS:
-            self.format.blockSignals(True)
-            self.format.clear()
-            self.format.addItems(list(FLOAT_FORMATS))
-            self.format.setCurrentText(self._float_format)
-            self.format.blockSignals(False)
-            self.format.setEnabled(True)
-            self.domain_a.setText(getattr(self, "_float_a", default_domain(self._float_format)))
+    def _push_edits(self) -> None:
+        st = self.state
+        self.op.currentTextChanged.connect(lambda t: st.update(op=t))
+        self.format.currentTextChanged.connect(lambda t: t and st.update(fmt=t))
+        self.rules.currentTextChanged.connect(lambda t: st.update(rules=t))
+        self.domain_a.textChanged.connect(lambda t: st.update(domain_a=t))
+        self.domain_b.textChanged.connect(lambda t: st.update(domain_b=t))
+        self.c_value.textChanged.connect(lambda t: st.update(c=t))
+        self.use_gpu.toggled.connect(lambda on: st.update(gpu=on))
+        self.compare.currentIndexChanged.connect(
+            lambda i: st.update(compare=self.compare.itemData(i)))
 
-    def _remember_format(self, fmt: str) -> None:
-        if fmt in FLOAT_FORMATS:
-            self._float_format = fmt
-
-    def _code_format(self) -> str | None:
-        """The integer code type the current op takes (itof: i32), or None for float ops."""
-        of = getattr(self.backend, "operand_format", None)
-        if of is None:
-            return None
-        try:
-            fmt = of(self.op.currentText(), self._float_format)
-        except (ValueError, KeyError):
-            return None
-        return None if fmt in FLOAT_FORMATS else fmt
-
+    def _pull(self, changed: frozenset) -> None:
+        """Show the state (without echoing it back); B and C only where the op has them."""
+        st, s = self.state, self.state.settings
+        with signals_blocked(self.op, self.format, self.rules, self.domain_a, self.domain_b,
+                             self.c_value, self.use_gpu, self.compare):
+            if self.op.currentText() != s.op:
+                self.op.setCurrentText(s.op)
+            if {"fmt", "op"} & changed:
+                shown = [s.fmt] if st.fmt_fixed else list(FLOAT_FORMATS)
+                if [self.format.itemText(i) for i in range(self.format.count())] != shown:
+                    self.format.clear()
+                    self.format.addItems(shown)
+                self.format.setCurrentText(s.fmt)
+                self.format.setEnabled(not st.fmt_fixed)
+            self.rules.setCurrentText(s.rules)
+            for edit, text in ((self.domain_a, s.domain_a), (self.domain_b, s.domain_b),
+                               (self.c_value, s.c)):
+                if edit.text() != text:  # the edit being typed in keeps its cursor
+                    edit.setText(text)
+            self.use_gpu.setChecked(s.gpu)
+            self.compare.setCurrentIndex(self.compare.findData(s.compare))
+        self.domain_b.setEnabled(st.b_used)
+        self.c_value.setEnabled(st.c_used)

@@ -15,10 +15,7 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
-    QFormLayout,
     QHBoxLayout,
-    QLineEdit,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -28,12 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..gpu.sweep_capture import SweepBackend
-from ..model.sweep import COMPARES, parse_domain, run_sweep
-from ..model.sweep.runner import SweepResult
+from ..model.formats import CodeFormat, operand_format
+from ..model.sweep import COMPARES, SweepResult, SweepState
 from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
 from .live_fill import LiveChunks, draw_partial
-from .sweep_backend import PanelSweepBackend, parse_fixed
-from .sweep_controls import FLOAT_FORMATS, SweepControlsMixin
+from .sweep_backend import PanelSweepBackend
+from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
 
 __all__ = ["SweepPanel", "SweepBackend"]
@@ -58,8 +55,9 @@ class _Worker(QObject):
         self.done.emit(res)
 
 
-class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
-    """Controls + error map + histogram for sweeps.
+class SweepPanel(SweepExportMixin, QWidget):
+    """Controls + error map + histogram for sweeps; the controls show and edit a Qt-free
+    :class:`~fpinspector.model.sweep.state.SweepState` (``self.sweep``).
 
     Signals
     -------
@@ -72,9 +70,11 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
     inspect_requested = Signal(str, str, str, object)
     sweep_finished = Signal(object)
 
-    def __init__(self, backend: Any = None, parent: QWidget | None = None) -> None:
+    def __init__(self, backend: Any = None, parent: QWidget | None = None,
+                 state: SweepState | None = None) -> None:
         super().__init__(parent)
         self.backend = backend or PanelSweepBackend()
+        self.sweep = state or SweepState()
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()
@@ -82,43 +82,17 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
         self._fill_timer = QTimer(self)
         self._fill_timer.setInterval(100)
         self._fill_timer.timeout.connect(self._draw_live)
-        self.op = QComboBox(editable=True)
-        self.op.addItems(self.backend.ops())
-        self.op.setCurrentText("mul")
-        self.format = QComboBox()
-        self.format.addItems(list(FLOAT_FORMATS))
-        self.format.setToolTip("Operand format. Ops on integer codes (itof, from_unorm8, ...) "
-                               "sweep their own code type, shown here.")
-        self._float_format = "f32"  # restored when leaving a code op
-        self.rules = QComboBox()
-        self.rules.addItems(["d3d11", "d3d10", "ieee754"])
-        self.domain_a = QLineEdit("log:1e-40:1e3:512")
-        self.domain_b = QLineEdit("log:1e-3:1e3:512")
-        for w in (self.domain_a, self.domain_b):
-            w.setToolTip("all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; integer codes "
-                         "(itof, from_unorm8, ...): all | bits:LO:HI[:N] over the codes")
-        self.c_value = QLineEdit("1.0")
-        self.c_value.setToolTip("Fixed third operand of mad (the map covers A x B): a value "
-                                "or pattern, e.g. 1.5 or 0x3F800000")
-        self.compare = QComboBox()
-        for key, (_, label) in COMPARES.items():
-            self.compare.addItem(label, key)
-        self.use_gpu = QCheckBox("GPU")
-        self.use_gpu.setChecked(True)
+        self.controls = SweepControls(self.sweep, self.backend.ops())
+        c = self.controls  # the inputs, by the names callers and tests use
+        self.op, self.format, self.rules, self.compare = c.op, c.format, c.rules, c.compare
+        self.domain_a, self.domain_b, self.c_value = c.domain_a, c.domain_b, c.c_value
+        self.use_gpu = c.use_gpu
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.map = ErrorMapWidget()
         self.histogram = HistogramWidget()
         self.overlay_boxes = {}
-        form = QFormLayout()
-        form.addRow("op", self.op)
-        form.addRow("format", self.format)
-        form.addRow("rules", self.rules)
-        form.addRow("A", self.domain_a)
-        form.addRow("B", self.domain_b)
-        form.addRow("C", self.c_value)
-        form.addRow("compare", self.compare)
         row = QHBoxLayout()
         for name, rgba in OVERLAY_COLORS.items():
             box = QCheckBox(name)
@@ -138,7 +112,7 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
             b.clicked.connect(lambda _=False, f=fn: self._export_dialog(f))
             exports.addWidget(b)
         controls = QVBoxLayout()
-        controls.addLayout(form)
+        controls.addWidget(self.controls)
         controls.addLayout(row)
         controls.addLayout(buttons)
         controls.addWidget(self.progress)
@@ -158,62 +132,47 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
         lay.addWidget(split)
         self.run_button.clicked.connect(self.start_sweep)
         self.cancel_button.clicked.connect(self.cancel_sweep)
-        self.compare.currentIndexChanged.connect(self._push_compare)
-        self.op.currentTextChanged.connect(self._pull_arity)
-        self.format.currentTextChanged.connect(self._remember_format)
         self.map.inspect_requested.connect(self.inspect_requested)
-        self._pull_arity()
+        self.sweep.connect(self._pull_compare)
+        self.map.set_compare(self.sweep.settings.compare, redraw=False)
 
-    def _push_compare(self) -> None:
-        self.map.set_compare(self.compare.currentData())
-        self._show_histogram()
+    def _pull_compare(self, changed: frozenset) -> None:
+        if "compare" in changed:
+            self.map.set_compare(self.sweep.settings.compare)
+            self._show_histogram()
 
     def _show_histogram(self) -> None:
         if self.result is None:
             return
-        col, label = COMPARES[self.compare.currentData()]
+        col, label = COMPARES[self.sweep.settings.compare]
         self.histogram.set_counts(self.result.summary.hist.get(col), f"|{label}| histogram")
 
     # -- running ---------------------------------------------------------------------
     def start_sweep(self) -> bool:
-        """Build the sweep from the controls and start it on a worker thread."""
+        """Build the sweep from the state (:meth:`SweepState.plan`) and start it on a worker
+        thread; False, with the reason shown, when it cannot start."""
         if self._thread is not None:
             return False
-        op, fmt, rules = self.op.currentText(), self.format.currentText(), self.rules.currentText()
-        fixed: tuple = ()
+        s = self.sweep.settings
         try:
-            arity = int(self.backend.arity(op))
-            if arity == 3:
-                fixed = (parse_fixed(self.c_value.text(), fmt),)
-            elif arity > 3:
-                raise ValueError(f"{op} takes {arity} operands; a map sweeps 1, 2 or mad's "
-                                 "A x B with C fixed")
-            swept = arity - len(fixed)
-            spec = self.domain_a.text() if swept == 1 else (
-                f"{self.domain_a.text()} x {self.domain_b.text()}")
-            domain = parse_domain(spec, fmt, swept)
-            extra_args = {"fixed": fixed} if fixed else {}
-            stage, result_format, extra = self.backend.make(
-                op, fmt, rules, self.use_gpu.isChecked(), **extra_args)
+            plan = self.sweep.plan()
+            extra_args = {"fixed": plan.fixed} if plan.fixed else {}
+            stage, _, extra = self.backend.make(plan.op, plan.fmt, plan.rules, s.gpu,
+                                                **extra_args)
         except ValueError as exc:
             self._error(str(exc))
             return False
-        meta = {"op": op, "format": fmt, "rules": rules, "gpu": self.use_gpu.isChecked(),
-                "result_format": result_format, **extra}
-        if fixed:
-            meta["fixed"] = {"c": f"0x{int(fixed[0]):0{2 * fixed[0].dtype.itemsize}X}"}
-        if not self.use_gpu.isChecked() and self.compare.currentData() != "model_vs_exact":
-            self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
+        if not s.gpu and s.compare != "model_vs_exact":
+            self.sweep.update(compare="model_vs_exact")
 
         # the map fills as chunks finish (LiveChunks needs chunks in order: workers=1)
-        self._live = LiveChunks(COMPARES[self.compare.currentData()][0])
-        self._live_domain, self._live_z = domain, None
+        self._live = LiveChunks(COMPARES[self.sweep.settings.compare][0])
+        self._live_domain, self._live_z = plan.domain, None
         live_stage = self._live.wrap(stage)
 
-        def job(progress, cancel):
-            return run_sweep(domain, live_stage, result_format=result_format,
-                             progress=progress, cancel=cancel, meta=meta, keep_elements=True,
-                             chunk_size=1 << 16, workers=1)
+        def job(progress: Callable, cancel: threading.Event) -> SweepResult:
+            return plan.run(live_stage, meta={"gpu": s.gpu, **extra}, progress=progress,
+                            cancel=cancel, keep_elements=True, chunk_size=1 << 16, workers=1)
 
         self._cancel = threading.Event()
         self._thread = QThread(self)
@@ -273,10 +232,10 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
     def show_result(self, res: SweepResult) -> None:
         """Display a (possibly loaded) sweep."""
         self.result = res
-        self.map.set_result(res, self.compare.currentData())
+        self.map.set_result(res, self.sweep.settings.compare)
         self._show_histogram()
         s = res.summary
-        col, label = COMPARES[self.compare.currentData()]
+        col, label = COMPARES[self.sweep.settings.compare]
         text = (f"{s.total} elements; {s.nonconformant_count()} non-conformant under "
                 f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
                 "Hover for a cell's bits, click to inspect it.")
@@ -299,7 +258,7 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
         (op, op format, rule set and operands, as one undo step)."""
 
         def load(op: str, fmt: str, rules: str, bits: tuple) -> None:
-            if fmt not in FLOAT_FORMATS:  # the inspector's editors hold float patterns
+            if isinstance(operand_format(fmt), CodeFormat):  # the editors hold float patterns
                 self.map.info.setText(f"{op} takes {fmt} codes: the inspector edits float "
                                       f"patterns, so this cell ({', '.join(map(str, bits))}) "
                                       "is shown here only")
@@ -317,8 +276,7 @@ class SweepPanel(SweepControlsMixin, SweepExportMixin, QWidget):
         """Cancel a running sweep, wait for its thread, release the GPU (call on app exit)."""
         self.cancel_sweep()
         self._finish_thread()
-        if hasattr(self.backend, "close"):
-            self.backend.close()
+        self.backend.close()
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
         self.shutdown()

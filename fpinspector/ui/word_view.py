@@ -9,7 +9,7 @@ from ..model.convert import decode_rgb9e5, unpack_r11g11b10
 from ..model.formats import FORMATS
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
-from .bit_editor import _blocked
+from .qt_utils import signals_blocked
 
 __all__ = ["WordView"]
 
@@ -70,7 +70,7 @@ class WordView(QtWidgets.QWidget):
         """Refresh every reading of ``word`` (each one computed by the model)."""
         self._word = int(word)
         self.cells.set_bits(word)
-        with _blocked(self.hex_edit):
+        with signals_blocked(self.hex_edit):
             self.hex_edit.setText(f"0x{word:08X}")
         rows = [("f32", self._f(FORMATS["f32"], word))]
         rows += self._r11g11b10(word)

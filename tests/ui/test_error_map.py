@@ -30,6 +30,9 @@ class NumpyBackend:
     def arity(self, op):
         return {"mul": 2, "sqrt": 1}[op]
 
+    def close(self):
+        pass
+
     def make(self, op, fmt, rules, gpu):
         def stage(ops):
             time.sleep(self.delay)

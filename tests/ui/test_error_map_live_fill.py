@@ -22,6 +22,9 @@ class _SlowDiffBackend:
     def arity(self, op):
         return 2
 
+    def close(self):
+        pass
+
     def make(self, op, fmt, rules, gpu):
         def stage(ops):
             time.sleep(0.3)
