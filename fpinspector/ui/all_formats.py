@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.convert import pack_r11g11b10
 from ..model.formats import FORMATS, get_format
+from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
 from .qt_utils import signals_blocked
@@ -145,7 +146,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
     edit_started = QtCore.Signal()
     edit_finished = QtCore.Signal()
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.rows: dict[str, FormatRow] = {}
         lay = QtWidgets.QGridLayout(self)
@@ -176,6 +177,23 @@ class AllFormatsPanel(QtWidgets.QWidget):
         self._src = ""
         self._src_bits = -1
         self._pending: tuple | None = None  # last value asked for while hidden
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Show ``state``'s inspected value; an edited row becomes the inspected value
+        (a drag over the cells is one undo step)."""
+        self.state = state
+        self.picked.connect(lambda fmt, bits: state.update(fmt=fmt, bits=bits))
+        self.edit_started.connect(state.begin_undo_group)
+        self.edit_finished.connect(state.end_undo_group)
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self.show_value(s.fmt, s.bits, bridge.d3d_conversions(s.fmt, s.bits))
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt override)
         """Why: updates are skipped while the dock is hidden; catch up when it shows."""

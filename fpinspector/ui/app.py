@@ -1,4 +1,4 @@
-"""The main window: inspector, operations, docks; wires every view to one InspectorState."""
+"""The main window: inspector, operations, docks; every view binds the one InspectorState."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from ..model.formats import FORMATS
 from ..model.state import InspectorState
 from . import actions, controller, gpu_menu
 from .all_formats import AllFormatsPanel
-from .bit_editor import BitFieldEditor
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
 from .gpu_worker import GpuRunner
 from .history import HistoryList
+from .inspector_view import InspectorView
 from .operations_view import OperationsView
 from .paste_box import PasteBox
 from .value_panel import ValuePanel
@@ -52,12 +52,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.state = state or InspectorState()
         self._gpu_mode = gpu
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
-        self._build_central()
-        self._build_docks()
         self.status = QtWidgets.QLabel("GPU: off" if gpu == "off" else "GPU: starting…")
         self.statusBar().addPermanentWidget(self.status)
         self.gpu: GpuRunner | None = None
+        # the GPU adapter listens first: the GPU works on an edit while the views redraw
         self.ctl = controller.Controller(self)
+        self._build_central()
+        self._build_docks()
+        for w in (self.editor, self.all_formats):
+            w.error.connect(self._show_error)
         if gpu == "off":
             self.status.setText("No GPU: disabled for this session (--no-gpu). "
                                 "The model works fully without one.")
@@ -65,29 +68,17 @@ class MainWindow(QtWidgets.QMainWindow):
             self.gpu = GpuRunner(gpu, self)
             self.ctl.attach_gpu(self.gpu)
         actions.build_menus(self)
+        self.ctl.start()  # after the views: GPU rows, Undo/Redo enabled, update stamps
         gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
         if restore:
             self._restore_settings()
-        self.ctl.refresh_all()
 
     # -- layout ---------------------------------------------------------------------
     def _build_central(self) -> None:
-        self.paste_box = PasteBox()
-        self.fmt_combo = QtWidgets.QComboBox()
-        self.fmt_combo.addItems(list(FORMATS))
-        self.fmt_combo.setToolTip("Format of the inspected value; switching converts the value "
-                                  "with the D3D conversion rules (CONV-*).")
-        self.editor = BitFieldEditor("f32")
-        insp = QtWidgets.QGroupBox("Inspector")
-        head = QtWidgets.QHBoxLayout()
-        head.addWidget(QtWidgets.QLabel("format"))
-        head.addWidget(self.fmt_combo)
-        head.addStretch(1)
-        ilay = QtWidgets.QVBoxLayout(insp)
-        ilay.setContentsMargins(4, 4, 4, 4)
-        ilay.addLayout(head)
-        ilay.addWidget(self.editor)
-        self.ops_view = OperationsView()
+        self.paste_box = PasteBox(self.state)
+        insp = self.inspector = InspectorView(self.state)
+        self.fmt_combo, self.editor = insp.fmt_combo, insp.editor
+        self.ops_view = OperationsView(self.state)
         ops_box = QtWidgets.QGroupBox("Operation: model vs GPU")
         olay = QtWidgets.QVBoxLayout(ops_box)
         olay.setContentsMargins(2, 2, 2, 2)
@@ -122,13 +113,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _build_docks(self) -> None:
         A = QtCore.Qt.DockWidgetArea
-        self.value_panel = ValuePanel()
-        self.why_view = WhyView()
-        self.conversions_view = ConversionsView()
-        self.word_view = WordView()
-        self.distance_view = DistanceView()
-        self.history = HistoryList()
-        self.all_formats = AllFormatsPanel()
+        st = self.state  # every view binds the state itself (STYLE.md 4-5)
+        self.value_panel = ValuePanel(st)
+        self.why_view = WhyView(st)
+        self.conversions_view = ConversionsView(st)
+        self.word_view = WordView(st)
+        self.distance_view = DistanceView(st)
+        self.history = HistoryList(st)
+        self.all_formats = AllFormatsPanel(st)
         self.docks = {
             "all_formats": self._dock("All formats (D3D conversion of the inspected value)",
                                       self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),
@@ -182,6 +174,10 @@ class MainWindow(QtWidgets.QMainWindow):
             self.expression_panel = ExpressionPanel(self.state, gpu=self._gpu_mode != "off")
             self.docks["expression"].setWidget(self.expression_panel)
         return self.expression_panel
+
+    def _show_error(self, message: str) -> None:
+        if message:
+            self.statusBar().showMessage(message, 6000)
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:

@@ -18,10 +18,11 @@ from ..model.describe import ValueInfo, shortest_decimal
 from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
+from ..model.state import InspectorState, edits
 
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "encode_text", "describe", "convert_bits",
-    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions",
+    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "paste",
 ]
 
 
@@ -125,8 +126,14 @@ def format_names() -> list[str]:
 
 
 def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
-    """(pattern, fired rules) of the value in every other format by the D3D rules, once
-    per edit for the decode panel and the all-formats panel."""
+    """(pattern, fired rules) of the value in every other format by the D3D rules; computed
+    once per edit for the decode panel and the all-formats panel (the second asks the
+    cache)."""
+    return dict(_d3d_conversions(get_format(fmt).name, int(bits)))
+
+
+@functools.lru_cache(maxsize=64)
+def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
     out = {}
     for dst in FORMATS:
         if dst != fmt:
@@ -135,3 +142,9 @@ def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
             except ValueError:
                 continue  # each panel shows its own message for a failed conversion
     return out
+
+
+@model_call("pasting")
+def paste(state: InspectorState, text: str) -> str:
+    """Paste text into the state (:func:`fpinspector.model.state.edits.paste`)."""
+    return edits.paste(state, text)

@@ -4,6 +4,7 @@ The values half (parse, describe, convert) is :mod:`.bridge`; this module builds
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +31,7 @@ class OpInfo:
     description: str
 
 
+@functools.cache
 def op_infos() -> dict[str, OpInfo]:
     """The engine's ops (``OPS``) as the pickers show them."""
     return {name: OpInfo(name, spec.arity, tuple(spec.formats), spec.description)
@@ -102,10 +104,14 @@ class OpOutcome:
         return ok, err
 
 
+@functools.lru_cache(maxsize=32)
 @model_call("the rule engine")
 def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
              options: tuple[str, ...] = ()) -> OpOutcome:
-    """Evaluate one op on scalar operand patterns; ValueError when it cannot be evaluated."""
+    """Evaluate one op on scalar operand patterns; ValueError when it cannot be evaluated.
+
+    Cached: the operations view, the why view and the GPU adapter all show the outcome of
+    one state change, and the first to ask computes it (an outcome is never modified)."""
     spec = OPS.get(op)
     if spec is None:
         raise ValueError(f"unknown op {op!r}")

@@ -8,23 +8,13 @@ field (signed for i32/snorm).
 
 from __future__ import annotations
 
-import re
-
 from PySide6 import QtCore, QtWidgets
 
-from ..model.formats import CodeFormat, operand_format
+from ..model.parse.codes import code_type, parse_code
 from .bit_cells import BitCells, Segment
 from .qt_utils import signals_blocked
 
-__all__ = ["CodeEditor", "code_segments", "code_value", "parse_code", "parse_codes"]
-
-
-def code_type(fmt: str) -> CodeFormat:
-    """The integer code type named ``fmt``; ValueError for a float format or a bad name."""
-    t = operand_format(fmt)
-    if not isinstance(t, CodeFormat):
-        raise ValueError(f"{t.name} is a float format, not an integer code type")
-    return t
+__all__ = ["CodeEditor", "code_segments"]
 
 
 def code_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -35,50 +25,6 @@ def code_segments(fmt: str) -> tuple[int, list[Segment]]:
         return width, [Segment("±", "sign", width - 1, width - 1),
                        Segment(f"{name} (two's complement)", "frac", width - 2, 0)]
     return width, [Segment(name, "frac", width - 1, 0)]
-
-
-def code_value(fmt: str, bits: int) -> int:
-    """The integer a width-bit pattern stands for (negative for a signed type's top bit)."""
-    return int(code_type(fmt).values(bits))
-
-
-def parse_code(fmt: str, text: str) -> int:
-    """Read a decimal integer or a 0x pattern as the code's pattern; ValueError when it is
-    not an integer or lies outside the type (e.g. 256 for unorm8, -1 for u32)."""
-    code = code_type(fmt)
-    width = code.bits
-    t = text.strip().replace("_", "").replace(" ", "")
-    low = t.lower()
-    try:
-        if low.startswith("0x"):
-            value = int(low, 16)
-            if value >> width:
-                raise ValueError(f"0x{value:X} is wider than {width} bits")
-            return value
-        value = int(t, 10)
-    except ValueError as exc:
-        if "wider" in str(exc):
-            raise
-        raise ValueError(f"{text.strip()!r} is not an integer or a 0x pattern") from None
-    if not code.lo <= value <= code.hi:
-        raise ValueError(f"{value} is outside {code.name} ({code.lo}..{code.hi})")
-    return code.pattern(value)
-
-
-_INT_TOKEN = re.compile(r"^(?:[+-]?[0-9][0-9_]*|0[xX][0-9a-fA-F_]+)$")
-
-
-def parse_codes(fmt: str, text: str) -> list[int] | None:
-    """Pasted text as operand codes of ``fmt``, or None when it is not a list of integers.
-
-    Why: with itof picked, "16777217" or "0xFFFFFFFF" are codes; reading them as float
-    values first would round 2^24 + 1 or make a NaN. Tokens split at commas and spaces;
-    an integer outside the type raises ValueError naming it. Float formats give None.
-    """
-    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
-    if not isinstance(operand_format(fmt), CodeFormat) or not tokens or not all(_INT_TOKEN.match(t) for t in tokens):
-        return None
-    return [parse_code(fmt, t) for t in tokens]
 
 
 class CodeEditor(QtWidgets.QWidget):
@@ -157,7 +103,7 @@ class CodeEditor(QtWidgets.QWidget):
         self.cells.set_bits(bits)
         with signals_blocked(self.hex_edit, self.int_edit):
             self.hex_edit.setText(f"0x{bits:0{(width + 3) // 4}X}")
-            self.int_edit.setText(str(code_value(self._fmt, bits)))
+            self.int_edit.setText(str(int(code_type(self._fmt).values(bits))))
         self._set_error("")
 
     def _push(self, bits: int) -> None:

@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ..model.convert import VARIANTS
 from ..model.describe import rounding_anatomy
 from ..model.formats import FORMATS, get_format
+from ..model.state import InspectorState, Snapshot
 from . import bridge, palette
 
 __all__ = ["ConversionsView", "GPU_ROW"]
@@ -25,7 +26,7 @@ class ConversionsView(QtWidgets.QWidget):
     """Rows: encoder variants (+ the GPU); columns: target formats. Cells that differ from the
     D3D row are highlighted; selecting a cell shows its rounding anatomy."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.variants = _variants()
         self.table = QtWidgets.QTableWidget()
@@ -61,6 +62,8 @@ class ConversionsView(QtWidgets.QWidget):
         self._d3d: dict[str, int] = {}
         self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
         self.table.viewport().installEventFilter(self)
+        if state is not None:
+            self.bind(state)
 
     def cell_text(self, variant: str, dst: str) -> str:
         item = self.table.item(self._rows.index(variant), self._targets.index(dst))
@@ -73,6 +76,18 @@ class ConversionsView(QtWidgets.QWidget):
     def select(self, variant: str, dst: str) -> None:
         """Select a cell (its rounding anatomy is shown)."""
         self.table.setCurrentCell(self._rows.index(variant), self._targets.index(dst))
+
+    def bind(self, state: InspectorState) -> None:
+        """Convert ``state``'s inspected value from now on (the GPU row comes from the
+        window's GPU adapter, :meth:`show_gpu`)."""
+        self.state = state
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self.show_value(s.fmt, s.bits)
 
     def show_value(self, src: str, bits: int) -> None:
         """Convert (src, bits) into every other format by every variant (the model does it)."""

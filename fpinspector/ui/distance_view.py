@@ -6,7 +6,8 @@ import numpy as np
 from PySide6 import QtWidgets
 
 from ..model.describe import ulp_distance, values_between
-from ..model.formats import FORMATS, get_format
+from ..model.formats import FORMATS, FloatFormat, get_format, operand_format
+from ..model.state import InspectorState, Snapshot
 from . import bridge
 
 __all__ = ["DistanceView"]
@@ -18,7 +19,7 @@ EDGE = 4
 class DistanceView(QtWidgets.QWidget):
     """Table: for every format, A and B converted (D3D rules) and how many patterns apart."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.heading = QtWidgets.QLabel()
         self.table = QtWidgets.QTableWidget(0, 5)
@@ -35,6 +36,21 @@ class DistanceView(QtWidgets.QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.heading)
         lay.addWidget(self.table, 1)
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Show the distance between ``state``'s operands A and B (float operands only:
+        ULP distances are between float patterns)."""
+        self.state = state
+        state.connect(self._pull_pair)
+        self._pull_pair(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_pair(self, changed: frozenset) -> None:
+        s = self.state.snapshot
+        if {"op", "op_format", "operands", "rule_set", "options"} & changed \
+                and isinstance(operand_format(s.op_format), FloatFormat):
+            self.show_pair(s.op_format, s.operands[0], s.operands[1])
 
     def distances(self) -> dict[str, str]:
         return {self.table.item(r, 0).text(): self.table.item(r, 3).text()

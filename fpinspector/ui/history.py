@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from ..model.state import InspectorState, Snapshot
 from . import bridge
 
 __all__ = ["HistoryList"]
@@ -19,12 +20,27 @@ class HistoryList(QtWidgets.QListWidget):
 
     recalled = QtCore.Signal(str, object)
 
-    def __init__(self, limit: int = 200, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, limit: int = 200,
+                 parent=None) -> None:
         super().__init__(parent)
         self._limit = limit
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Remember every value ``state`` inspects; a click brings one back."""
+        self.state = state
+        self.recalled.connect(lambda fmt, bits: state.update(fmt=fmt, bits=bits))
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self.add(s.fmt, s.bits)
 
     def add(self, fmt: str, bits: int) -> None:
         """Put (fmt, bits) on top (moving it there if it is already listed)."""

@@ -6,8 +6,8 @@ import math
 
 from PySide6 import QtCore, QtWidgets
 
-from ..model.formats import FORMATS
-from ..model.state import MAX_OPERANDS, Snapshot
+from ..model.formats import FORMATS, CodeFormat, FloatFormat, operand_format
+from ..model.state import MAX_OPERANDS, OP_FIELDS, InspectorState, Snapshot, edits
 from . import bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
 from .bit_editor import BitFieldEditor
@@ -26,10 +26,13 @@ def operand_names(op: str, arity: int) -> list[str]:
 
 
 def _segments(fmt: str) -> tuple[int, list[Segment]]:
-    if fmt in FORMATS:
-        return FORMATS[fmt].bits, format_segments(FORMATS[fmt])
-    width = 1 if fmt == "bool" else int("".join(c for c in fmt if c.isdigit()) or 32)
-    return width, [Segment(fmt, "frac", width - 1, 0)]
+    """Bit layout of a result: a float format's fields, one run for a code or a bool."""
+    if fmt == "bool":
+        return 1, [Segment(fmt, "frac", 0, 0)]
+    t = operand_format(fmt)
+    if isinstance(t, FloatFormat):
+        return t.bits, format_segments(t)
+    return t.bits, [Segment(fmt, "frac", t.bits - 1, 0)]
 
 
 class _ResultBox(QtWidgets.QGroupBox):
@@ -62,7 +65,9 @@ class _ResultBox(QtWidgets.QGroupBox):
 
 
 class OperationsView(QtWidgets.QWidget):
-    """Signals carry the user's edits; the main window writes them to the state.
+    """Pickers, operand editors, the model's result and the GPU's; a bound state
+    (:meth:`bind`) receives the user's edits and is shown as it changes. The GPU column is
+    filled by the window's GPU adapter (:meth:`show_gpu`).
 
     Signals
     -------
@@ -76,7 +81,7 @@ class OperationsView(QtWidgets.QWidget):
     options_picked = QtCore.Signal(object)
     operand_edited = QtCore.Signal(int, object)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.ops = bridge_ops.op_infos()
         self.op_combo = QtWidgets.QComboBox()
@@ -147,6 +152,35 @@ class OperationsView(QtWidgets.QWidget):
         self.rules_combo.currentTextChanged.connect(self.rules_picked)
         self._gpu_ok: bool | None = None
         self._is_code = False
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Edit ``state``'s op, operand type, rules, options and operands (an op or type
+        switch carries the operands over: ``model.state.edits``) and show them."""
+        self.state = state
+        self.op_picked.connect(lambda op: op in self.ops and edits.switch_op(state, op))
+        self.format_picked.connect(lambda fmt: fmt and edits.switch_op_format(state, fmt))
+        self.rules_picked.connect(lambda r: state.update(rule_set=r))
+        self.options_picked.connect(lambda o: state.update(options=o))
+        self.operand_edited.connect(state.set_operand)
+        for ed in (*self.editors, *self.code_editors):  # a drag over the bits: one undo step
+            ed.edit_started.connect(state.begin_undo_group)
+            ed.edit_finished.connect(state.end_undo_group)
+        state.connect(self._pull_op)
+        self._pull_op(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_op(self, changed: frozenset) -> None:
+        if not OP_FIELDS & changed:
+            return
+        s = self.state.snapshot
+        self.show_state(s)
+        try:
+            outcome = bridge_ops.evaluate(s.op, s.operands, s.op_format, s.rule_set, s.options)
+        except ValueError as exc:
+            self.show_outcome(None, str(exc))
+        else:
+            self.show_outcome(outcome)
 
     def _build(self, picks: QtWidgets.QLayout) -> None:
         operands = QtWidgets.QVBoxLayout()
@@ -194,7 +228,7 @@ class OperationsView(QtWidgets.QWidget):
                 box.setCurrentText(chosen.get(name) or self.option_defaults[name])
         arity = info.arity if info else 2
         names = operand_names(snap.op, arity)
-        is_code = self._is_code = snap.op_format not in FORMATS
+        is_code = self._is_code = isinstance(operand_format(snap.op_format), CodeFormat)
         for i, (flt, code) in enumerate(zip(self.editors, self.code_editors)):
             visible = i < arity
             flt.setVisible(visible and not is_code)

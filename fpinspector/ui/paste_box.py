@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from ..model.state import InspectorState
+from . import bridge
+
 __all__ = ["PasteBox"]
 
 
@@ -12,12 +15,12 @@ class PasteBox(QtWidgets.QWidget):
 
     Signals
     -------
-    submitted(str) : the text to paste.
+    submitted(str) : the text to paste (a bound state receives it, :meth:`paste`).
     """
 
     submitted = QtCore.Signal(str)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.edit = QtWidgets.QLineEdit()
         self.edit.setPlaceholderText("Paste values here (Ctrl+V anywhere): 0x3f800000, 1.5f, "
@@ -37,6 +40,19 @@ class PasteBox(QtWidgets.QWidget):
         lay.addWidget(self.message, 1)
         self.edit.returnPressed.connect(self._submit)
         self.button.clicked.connect(self._submit)
+        self.state = state
+        if state is not None:
+            self.submitted.connect(self.paste)
+
+    def paste(self, text: str) -> bool:
+        """Paste ``text`` into the state (``model.state.edits.paste``): a state string, values
+        for the inspector and operands, or codes; the outcome or the error shows inline."""
+        try:
+            self.show_result(bridge.paste(self.state, text))
+        except ValueError as exc:
+            self.show_error(str(exc))
+            return False
+        return True
 
     def _submit(self) -> None:
         text = self.edit.text()

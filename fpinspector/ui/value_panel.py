@@ -6,6 +6,7 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import CLASS_NAMES, FORMATS, get_format
+from ..model.state import InspectorState, Snapshot
 from . import bridge
 
 __all__ = ["ValuePanel"]
@@ -25,9 +26,10 @@ _ROWS = (
 
 
 class ValuePanel(QtWidgets.QWidget):
-    """Read-only decode of one (format, bits) pair; :meth:`show_value` refreshes it."""
+    """Read-only decode of one (format, bits) pair; :meth:`show_value` refreshes it, and a
+    bound state's inspected value (:meth:`bind`) is shown as it changes."""
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         form = QtWidgets.QFormLayout()
         form.setFieldGrowthPolicy(QtWidgets.QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -59,6 +61,19 @@ class ValuePanel(QtWidgets.QWidget):
         lay.addLayout(form)
         lay.addWidget(QtWidgets.QLabel("<b>In the other formats</b> (D3D conversion)"))
         lay.addWidget(self.others, 1)
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Show ``state``'s inspected value from now on."""
+        self.state = state
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self.show_value(s.fmt, s.bits, bridge.d3d_conversions(s.fmt, s.bits))
 
     def text(self, key: str) -> str:
         return self.labels[key].text()

@@ -7,6 +7,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.convert import decode_rgb9e5, unpack_r11g11b10
 from ..model.formats import FORMATS
+from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
 from .qt_utils import signals_blocked
@@ -24,7 +25,7 @@ class WordView(QtWidgets.QWidget):
 
     word_changed = QtCore.Signal(object)
 
-    def __init__(self, parent=None) -> None:
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.cells = BitCells(32, r11g11b10_segments())
         self.cells.setToolTip("The word's bits, coloured as R11G11B10_FLOAT (FMT-R11G11B10): "
@@ -48,6 +49,19 @@ class WordView(QtWidgets.QWidget):
         self.cells.bits_changed.connect(self.word_changed)
         self.hex_edit.editingFinished.connect(self._push_hex)
         self._word = -1
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Show and edit ``state``'s word."""
+        self.state = state
+        self.word_changed.connect(lambda word: state.update(word=word))
+        state.connect(self._pull_word)
+        self._pull_word(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_word(self, changed: frozenset) -> None:
+        if "word" in changed:
+            self.show_word(self.state.snapshot.word)
 
     def _push_hex(self) -> None:
         try:

@@ -11,12 +11,14 @@ import numpy as np
 from ..engine.rules import RULE_SETS
 from ..formats import FORMATS, CodeFormat, get_format, operand_format
 
-__all__ = ["Snapshot", "MAX_OPERANDS", "STATE_PREFIX"]
+__all__ = ["Snapshot", "MAX_OPERANDS", "STATE_PREFIX", "OP_FIELDS"]
 
 #: Most operands any op takes (dp4: a0..a3, b0..b3).
 MAX_OPERANDS = 8
 #: Prefix of the compact state string (:meth:`InspectorState.to_string`).
 STATE_PREFIX = "fpi1;"
+#: The fields an evaluation of the op depends on (views of the op listen to these).
+OP_FIELDS = frozenset({"op", "op_format", "rule_set", "operands", "options"})
 _OP_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _OPTION_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}(=[A-Za-z0-9_.+-]{1,32})?$")
 

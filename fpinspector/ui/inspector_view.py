@@ -1,0 +1,53 @@
+"""The inspector: the inspected value's format picker and bit editor, bound to the state."""
+
+from __future__ import annotations
+
+from PySide6 import QtWidgets
+
+from ..model.formats import FORMATS
+from ..model.state import InspectorState, Snapshot, edits
+from .bit_editor import BitFieldEditor
+from .qt_utils import signals_blocked
+
+__all__ = ["InspectorView"]
+
+
+class InspectorView(QtWidgets.QGroupBox):
+    """Format combo + :class:`BitFieldEditor` of ``state``'s inspected value.
+
+    Switching the format carries the value over by the D3D conversion (CONV-*); a drag over
+    the bits is one undo step. ``editor.error`` says when typed text cannot be read.
+    """
+
+    def __init__(self, state: InspectorState, parent=None) -> None:
+        super().__init__("Inspector", parent)
+        self.state = state
+        self.fmt_combo = QtWidgets.QComboBox()
+        self.fmt_combo.addItems(list(FORMATS))
+        self.fmt_combo.setToolTip("Format of the inspected value; switching converts the value "
+                                  "with the D3D conversion rules (CONV-*).")
+        self.editor = BitFieldEditor("f32")
+        head = QtWidgets.QHBoxLayout()
+        head.addWidget(QtWidgets.QLabel("format"))
+        head.addWidget(self.fmt_combo)
+        head.addStretch(1)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(head)
+        lay.addWidget(self.editor)
+        self.fmt_combo.currentTextChanged.connect(lambda fmt: edits.switch_format(state, fmt))
+        self.editor.bits_changed.connect(lambda bits: state.update(bits=bits))
+        self.editor.edit_started.connect(state.begin_undo_group)
+        self.editor.edit_finished.connect(state.end_undo_group)
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if not {"fmt", "bits"} & changed:
+            return
+        s = self.state.snapshot
+        with signals_blocked(self.fmt_combo):
+            self.fmt_combo.setCurrentText(s.fmt)
+        if self.editor.fmt.name != s.fmt:
+            self.editor.set_format(s.fmt)
+        self.editor.set_bits(s.bits)

@@ -1,0 +1,101 @@
+"""Edits of the inspector state that carry values over (format/op switches) and pastes.
+
+Oracles: struct and numpy.float16 for patterns, Fractions for the toward-zero conversion
+of D3D (CONV-F2F-RTZ), Python's round() (ties to even) and clamping for codes.
+"""
+
+from __future__ import annotations
+
+import struct
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fpinspector.model.state import InspectorState, edits
+
+
+def _f32(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def _f16(x: float) -> int:
+    return int(np.float16(x).view(np.uint16))
+
+
+def test_switch_format_carries_the_value_toward_zero_CONV_F2F_RTZ() -> None:
+    """1 + 3/4 of an f16 ULP has no f16: D3D rounds toward zero to 1.0 (nearest-even, as
+    numpy rounds, would give 1 + 2^-10)."""
+    s = InspectorState()
+    x = float(1 + Fraction(3, 2**12))
+    s.update(bits=_f32(x))
+    edits.switch_format(s, "half")
+    assert (s.fmt, s.bits) == ("f16", 0x3C00)
+    assert _f16(x) == 0x3C01  # the RNE oracle differs: the carry is D3D's
+    assert s.can_undo()
+
+
+@pytest.mark.parametrize(("value", "code"), [(2.5, 2), (3.5, 4), (-7.25, -7), (1e10, 2**31 - 1),
+                                             (-1e10, -(2**31)), (float("nan"), 0)])
+def test_float_to_i32_code_nearest_even_clamped(value: float, code: int) -> None:
+    assert edits.carry_code(_f32(value), "f32", "i32") == code & 0xFFFFFFFF
+
+
+def test_code_to_float_and_unsigned_clamp() -> None:
+    assert edits.carry_code(0xFFFFFFFF, "i32", "f32") == _f32(-1.0)  # the code -1
+    assert edits.carry_code(_f32(-3.0), "f32", "unorm8") == 0
+    assert edits.carry_code(_f32(300.0), "f32", "unorm8") == 255
+    assert edits.carry_operand(0x3C00, "f16", "f16") == 0x3C00
+
+
+def test_switch_op_to_a_code_op_and_back_CONV_ITOF() -> None:
+    s = InspectorState()
+    s.update(operands=[_f32(-2.0), _f32(7.0)])
+    edits.switch_op(s, "itof")  # takes i32 codes: -2.0 -> -2, 7.0 -> 7
+    assert (s.op, s.op_format) == ("itof", "i32")
+    assert s.operands[:2] == (0xFFFFFFFE, 7)
+    edits.switch_op(s, "add")  # takes floats again: the first it takes, f32
+    assert (s.op_format, s.operands[:2]) == ("f32", (_f32(-2.0), _f32(7.0)))
+    edits.switch_op(s, "mul")  # f32 is one of mul's: no carrying
+    assert (s.op, s.op_format) == ("mul", "f32")
+    with pytest.raises(ValueError, match="unknown op"):
+        edits.switch_op(s, "pow")
+
+
+def test_paste_values_fill_the_inspector_and_operands_F32_FTZ() -> None:
+    s = InspectorState()
+    assert edits.paste(s, "0x00000001 3f800000") == "2 value(s) into operands A, B"
+    assert (s.fmt, s.bits, s.operands[:2]) == ("f32", 1, (1, 0x3F800000))
+    assert edits.paste(s, "1.5") == "1 value(s) into the inspector"
+    assert s.bits == _f32(1.5) and s.operands[:2] == (1, 0x3F800000)
+
+
+def test_paste_half_values_switch_the_operand_format() -> None:
+    s = InspectorState()
+    edits.paste(s, "0x3c00 0x4000")  # four hex digits: f16 (add takes f16)
+    assert (s.op_format, s.operands[:2]) == ("f16", (_f16(1.0), _f16(2.0)))
+
+
+def test_paste_codes_and_state_strings() -> None:
+    s = InspectorState()
+    edits.switch_op(s, "itof")
+    assert edits.paste(s, "16777217, -1") == "2 i32 code(s) into operands AB"
+    assert s.operands[:2] == (16777217, 0xFFFFFFFF)
+    other = InspectorState()
+    assert edits.paste(other, s.to_string()) == "restored the pasted state"
+    assert other.snapshot == s.snapshot
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("x" * (edits.MAX_PASTE_CHARS + 1), "too much text"),
+    ("0xZZZZ garbage(", "cannot read"),
+    ("1 2 3 4 5 6 7 8 9", "at most 8"),
+])
+def test_bad_pastes_leave_the_state_untouched(text: str, words: str) -> None:
+    s = InspectorState()
+    if words == "at most 8":
+        edits.switch_op(s, "itof")
+    before = s.snapshot
+    with pytest.raises(ValueError, match=words):
+        edits.paste(s, text)
+    assert s.snapshot == before
