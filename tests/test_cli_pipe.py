@@ -5,7 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.slow
 def test_closed_pipe_exits_quietly() -> None:
     """Many lines into a pipe closed after one line: exit 0, nothing on stderr."""
     cmd = [sys.executable, "-m", "fpinspector", "decode"] + [f"0x{i:04x}" for i in range(3000)]

@@ -12,6 +12,8 @@ from gpu_oracle import structured_f32
 
 from fpinspector.gpu.judge import classify_conversion
 
+pytestmark = pytest.mark.gpu
+
 SMALL = {"f16": (5, 10, True), "f11": (5, 6, False), "f10": (5, 5, False)}
 
 

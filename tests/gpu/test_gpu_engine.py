@@ -10,6 +10,8 @@ from gpu_oracle import structured_f32
 from fpinspector import model
 from fpinspector.gpu.judge import classify_with_engine
 
+pytestmark = pytest.mark.gpu
+
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F64_OPS = sorted(op for op, spec in model.OPS.items() if "f64" in spec.formats)
 INT_OPS = [op for op in ("itof", "utof") if op in model.OPS]

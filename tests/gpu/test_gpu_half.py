@@ -25,6 +25,8 @@ from fpinspector.gpu.shaders import (
     unpack_pairs,
 )
 
+pytestmark = pytest.mark.gpu
+
 AMD, NV = "GL_AMD_gpu_shader_half_float", "GL_NV_gpu_shader5"
 CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
        "gt": np.greater, "ge": np.greater_equal}

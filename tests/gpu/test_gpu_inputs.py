@@ -9,6 +9,8 @@ import pytest
 
 from fpinspector.gpu import GpuUnavailable, open_session
 
+pytestmark = pytest.mark.gpu
+
 
 def test_negative_patterns_refused_but_itof_takes_signed_ints_CONV_ITOF(gpu, path):
     one = np.array([0x3F800000], np.uint32)

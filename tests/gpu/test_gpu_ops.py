@@ -9,6 +9,8 @@ from gpu_oracle import ARITY, EXACT_F32_OPS, RESULT_FMT, ftz32, reference_f32, s
 
 from fpinspector.gpu.deviations import explain_mismatches
 
+pytestmark = pytest.mark.gpu
+
 
 def _operands(op: str) -> list[np.ndarray]:
     ops = structured_f32(arity=ARITY.get(op, 1), seed=len(op))

@@ -11,6 +11,8 @@ from fpinspector import model
 from fpinspector.cli import main
 from fpinspector.gpu.report import PROBES, ULP_OPS, build_report
 
+pytestmark = pytest.mark.gpu
+
 
 @pytest.fixture(scope="module")
 def report(gpu):

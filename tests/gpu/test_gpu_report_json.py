@@ -10,6 +10,8 @@ import pytest
 
 from fpinspector.cli import main
 
+pytestmark = pytest.mark.gpu
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "gpu.md"
 
 

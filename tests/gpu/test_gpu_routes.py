@@ -13,6 +13,8 @@ from gpu_oracle import structured_f32
 
 from fpinspector.gpu.judge import classify_conversion, classify_with_engine
 
+pytestmark = pytest.mark.gpu
+
 
 def _f32_inputs() -> np.ndarray:
     (a,) = structured_f32(arity=1, n_random=8_000, seed=21)

@@ -10,6 +10,8 @@ from gpu_oracle import f32, reference_f32
 from fpinspector.gpu import GpuSession, GpuUnavailable, ShaderError, open_session
 from fpinspector.gpu.shaders import Kernel
 
+pytestmark = pytest.mark.gpu
+
 
 def test_no_gl_gives_gpu_unavailable(monkeypatch):
     """No usable GL -> GpuUnavailable with a readable message, never a raw traceback."""

@@ -59,6 +59,7 @@ def test_exact_decimal_f64_matches_python_decimal_of_float():
         assert s == (ref.rstrip("0").rstrip(".") if "." in ref else ref)
 
 
+@pytest.mark.slow
 def test_shortest_f16_round_trips_with_numpy_digit_count():
     """Shortest decimal: reads back through numpy's float16 and has numpy's digit count
     (all denormals and the top binade, every 3rd pattern elsewhere, both signs)."""

@@ -25,6 +25,7 @@ def _formula(b: int, exp_bits: int, frac_bits: int, bias: int) -> Fraction | Non
     return (1 + Fraction(m, 1 << frac_bits)) * Fraction(2) ** (e - bias)
 
 
+@pytest.mark.slow
 def test_f16_patterns_match_numpy_float16_FMT_F16_DEC_CLASSES():
     """Every 7th pattern plus every denormal and the top binade (shortest-decimal search makes
     all 65536 cost ~6 s; decode itself is exhaustively tested in test_formats)."""

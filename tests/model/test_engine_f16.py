@@ -84,6 +84,7 @@ def _want_unary(op: str) -> np.ndarray:
     return np.array([_pattern_of(_oracle(op, float(x))) for x in VALS], dtype=np.uint16)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("op", ["sqrt", "rcp", "rsq", "log", "exp"])
 @pytest.mark.parametrize("rules", ["d3d11", "ieee754"])
 def test_f16_unary_exhaustive_correctly_rounded_F16_PREC_F16_DENORM(op, rules):

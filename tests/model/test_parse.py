@@ -141,6 +141,7 @@ def test_decimal_rounds_once_not_twice():
     assert float("1.000000059604644775390625001") == 1.0000000596046448  # the trap is real
 
 
+@pytest.mark.slow
 def test_decimal_into_each_format_RNE_oracle():
     rng = np.random.default_rng(5)
     for name in FORMATS:
@@ -364,6 +365,7 @@ def test_huge_paste_refused_fast():
     assert len(big) > MAX_INPUT_CHARS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", [
     "1" * 900_000, "0" * 900_000, "0x" + "f" * 900_000, "(" * 300_000, "00 " * 300_000 + "zz",
     "1e" * 400_000, "-" * 900_000, "a" * 900_000, "1." * 400_000, " " * 900_000 + "?",

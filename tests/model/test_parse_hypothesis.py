@@ -7,6 +7,7 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -66,6 +67,7 @@ def _pattern(draw):
     return name, draw(st.sampled_from(special) | st.integers(0, f.mask))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(_pattern())
 def test_describe_output_reads_back(case):

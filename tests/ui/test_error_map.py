@@ -123,6 +123,7 @@ def test_unary_sweep_draws_a_curve(qtbot, panel):
     assert len(x) == 200 and res.domain.arity == 1
 
 
+@pytest.mark.slow
 def test_cancel_keeps_ui_responsive_and_marks_incomplete(qtbot):
     p = SweepPanel(backend=NumpyBackend(delay=0.05))
     qtbot.addWidget(p)

@@ -89,6 +89,7 @@ def test_conversions_view_fills_gpu_row_for_f16(monkeypatch, make_window, wait_f
     assert "render target" in cv.table.item(r, cv._targets.index("f11")).toolTip()
 
 
+@pytest.mark.gpu
 def test_route_on_the_real_gpu() -> None:
     """Real llvmpipe/GPU: f11 0x3C1 sampled to f32 is exact (CONV-WIDEN), rendered to f16."""
     import fpinspector.gpu as gpu
