@@ -7,7 +7,6 @@ running only the newest waiting request is kept (older ones are stale by definit
 
 from __future__ import annotations
 
-import importlib
 import threading
 from typing import Any
 
@@ -24,10 +23,13 @@ NO_GPU_PREFIX = "No GPU"
 def _open_session(path: str, choice: Any = None) -> Any:
     """Open the default device (``open_session``, looked up at call time so tests can
     monkeypatch ``fpinspector.gpu``) or a chosen one (``open_device``: in this process
-    when Mesa allows it, else in a GPU child process)."""
-    gpu = importlib.import_module("fpinspector.gpu")
+    when Mesa allows it, else in a GPU child process). The GPU layer is imported here, on
+    the worker thread, not at start-up."""
+    from .. import gpu  # noqa: PLC0415 - lazy: start-up time
+    from ..gpu.devices import selected_device  # noqa: PLC0415
+
     if choice is None:  # the process-wide choice (gui --device/--driver, environment)
-        choice = importlib.import_module("fpinspector.gpu.devices").selected_device()
+        choice = selected_device()
     if choice.is_default:
         return gpu.open_session(path)
     return gpu.open_device(choice, path)
