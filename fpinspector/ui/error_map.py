@@ -12,7 +12,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ..model.formats import FORMATS
+from ..model.formats import FORMATS, FloatFormat
 from ..model.sweep import COMPARES, SweepResult, hist_labels
 
 __all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVERLAY_COLORS"]
@@ -236,7 +236,7 @@ class ErrorMapWidget(QWidget):
         res = self.result
         f = res.domain.axes[0].fmt
         ops = tuple(res.operands_at(k)) + self.fixed_operands()
-        if hasattr(f, "decode"):
+        if isinstance(f, FloatFormat):
             parts = [f"{n}=0x{int(o):0{f.bits // 4}X} "
                      f"({_fmt_value(float(f.decode(np.array([o], f.dtype))[0]))})"
                      for n, o in zip("ABC", ops)]
