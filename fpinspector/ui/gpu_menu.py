@@ -7,14 +7,11 @@ not open, the app says why and keeps running on the previous one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .gpus_view import GpusView, current_rows
-
-if TYPE_CHECKING:
-    from .app import MainWindow
 
 __all__ = ["GpuMenu", "install", "LIVE_REPORT_SAMPLES"]
 
@@ -39,7 +36,7 @@ class _DeviceLister(QtCore.QThread):
 class GpuMenu(QtCore.QObject):
     """Owns the GPU menu, the GPUs dock and their reactions (one per main window)."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, win: QtWidgets.QMainWindow) -> None:
         super().__init__(win)
         from ..gpu.report_io import example_reports
 
@@ -227,12 +224,12 @@ class GpuMenu(QtCore.QObject):
         ctl = getattr(self.win, "ctl", None)
         if ctl is None:
             return
-        from . import bridge
+        from . import bridge_ops
 
         s = self.win.state.snapshot
         gpu = self.win.gpu
         note = gpu.message if gpu is not None else self.win.status.text()
-        spec = bridge.ops().get(s.op)
+        spec = bridge_ops.op_infos().get(s.op)
         operands = list(s.operands[:spec.arity if spec else 2])
         try:
             rows = current_rows(ctl.outcome, ctl.gpu_result, note, s.op_format, s.op,
@@ -252,7 +249,7 @@ def _same_device(a: Any, b: Any, gpu: Any) -> bool:
     return False
 
 
-def install(win: MainWindow) -> GpuMenu:
+def install(win: QtWidgets.QMainWindow) -> GpuMenu:
     """Add the GPU menu and the GPUs dock to ``win`` (``win.gpu_menu``, ``win.gpus_view``)."""
     menu = GpuMenu(win)
     win.gpu_menu = menu

@@ -20,8 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fpinspector.model import FORMATS, OPS, RULE_SETS, VARIANTS, convert, evaluate
-from fpinspector.model import rounding_anatomy
+from fpinspector.model import FORMATS, OPS, RULE_SETS, VARIANTS, convert, evaluate, rounding_anatomy
 from fpinspector.model.convert import OPTIONS as CONVERT_OPTIONS
 from fpinspector.model.convert.rules import RULE_TEXT
 from fpinspector.model.engine.rules import RULES
