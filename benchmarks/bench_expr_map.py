@@ -34,7 +34,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-gpu", action="store_true")
     args = ap.parse_args()
-    from fpinspector.model.alloc import keep_freed_buffers
+    from fpinspector.model.sweep.alloc import keep_freed_buffers
 
     keep_freed_buffers()
     from PySide6.QtWidgets import QApplication

@@ -20,7 +20,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .. import FloatFormat, get_format, parse
+from ..formats import FloatFormat, get_format
+from ..parse import parse
 from .intrinsics import parse_type
 from .program import ExprType
 

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .. import F16, get_format
+from ..formats import F16, get_format
 from .bindings import bind
 from .exact import expression_exact
 from .lower import lower

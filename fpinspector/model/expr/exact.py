@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import F16, FloatFormat
+from ..formats import F16, FloatFormat
 from .exact_fast import fast_exact
 from .exact_scalar import exact_op, to_pair
 from .program import Program, Ref
@@ -78,7 +78,7 @@ def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) 
 
 
 def _fmt(program: Program) -> FloatFormat:
-    from .. import get_format  # noqa: PLC0415
+    from ..formats import get_format  # noqa: PLC0415
 
     return get_format(program.format)
 

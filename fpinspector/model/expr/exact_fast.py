@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .. import F16, FloatFormat
+from ..formats import F16, FloatFormat
 from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
 from .program import Program, Ref
 

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .. import get_format
+from ..formats import get_format
 from .evaluate import ExprEvaluation
 from .run import operand_bits
 from .step_eval import StepEval, slot_dtype

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import FloatFormat
+from ..formats import FloatFormat
 from .errors import ExprError
 from .nodes import Num
 

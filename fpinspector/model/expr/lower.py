@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from .. import FloatFormat, get_format
+from ..formats import FloatFormat, get_format
 from .errors import ExprError
 from .intrinsics import CONSTRUCTORS, INTRINSICS, parse_type
 from .literals import float_bits, read_literal

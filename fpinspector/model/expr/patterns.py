@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import FloatFormat
+from ..formats import FloatFormat
 
 __all__ = ["key_of", "pattern_of", "PatternSet"]
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import F16, get_format
-from .evaluate import ExprEvaluation
+from ..formats import F16, get_format
 from .contract import free_notes
+from .evaluate import ExprEvaluation
 from .judge import GpuJudgement, fed_step
 from .program import ref_text
 

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .. import FloatFormat, get_format
+from ..formats import FloatFormat, get_format
 from .program import Program, Ref
 from .step_eval import StepEval, apply_modifiers, slot_dtype
 

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .. import FloatFormat
+from ..formats import FloatFormat
 from .patterns import key_of, pattern_of
 
 __all__ = ["sat_model", "sat_changed", "sat_allowed", "sat_exact"]

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..engine import evaluate
-from .. import F16, FloatFormat
+from ..formats import F16, FloatFormat
 from .patterns import PatternSet
 from .program import Ref, Step
 from .rules import expr_rule_text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import FloatFormat
+from ..formats import FloatFormat
 
 __all__ = ["ulp_at", "ulp_error"]
 
