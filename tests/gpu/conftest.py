@@ -20,6 +20,13 @@ from fpinspector.gpu import DeviceUnavailable, GpuUnavailable, open_session  # n
 from fpinspector.gpu.devices import renderer_family  # noqa: E402
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that takes the GL session is in the gpu tier, marked or not."""
+    for item in items:
+        if "gpu" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.gpu)
+
+
 @pytest.fixture(scope="session")
 def gpu():
     try:
