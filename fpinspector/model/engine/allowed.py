@@ -24,7 +24,7 @@ import numpy as np
 from ..formats import FloatFormat
 from . import grid
 
-__all__ = ["AllowedArrays", "AllowedSet", "denormal_keys", "merge_sets"]
+__all__ = ["AllowedArrays", "AllowedSet", "SplitSets", "denormal_keys"]
 
 
 def denormal_keys(fmt: FloatFormat) -> tuple[int, int, int, int]:
@@ -161,27 +161,56 @@ class AllowedArrays:
         )
 
 
-def merge_sets(n: int, fmt: FloatFormat, parts: list[tuple[np.ndarray, AllowedArrays]]
-               ) -> AllowedArrays:
-    """One AllowedArrays of n elements from sets of disjoint element subsets (idx, sets):
-    every window and point of a part applies to its own elements only."""
-    windows: list[tuple[np.ndarray, np.ndarray, bool]] = []
-    points: list[tuple[np.ndarray, np.ndarray]] = []
-    nan = np.zeros(n, dtype=bool)
-    for idx, sets in parts:
-        for klo, khi, no_den in sets.windows:
-            a = np.ones(n, dtype=np.int64)
-            b = np.zeros(n, dtype=np.int64)
-            a[idx], b[idx] = klo, khi
-            windows.append((a, b, no_den))
-        for key, where in sets.all_points():
-            k = np.zeros(n, dtype=np.int64)
-            w = np.zeros(n, dtype=bool)
-            k[idx], w[idx] = key, where
-            points.append((k, w))
-        if sets.nan is not None:
-            nan[idx] = sets.nan
-    return AllowedArrays(fmt, windows, points, nan)
+class SplitSets:
+    """The sets of n elements made of parts on disjoint element subsets, each its own
+    :class:`AllowedArrays` (ordinary elements' lean sets beside the general code's).
+    Same interface as AllowedArrays; nothing is copied into full-size arrays."""
+
+    def __init__(self, fmt: FloatFormat, n: int, parts: list[tuple[np.ndarray, AllowedArrays]]
+                 ) -> None:
+        self.fmt = fmt
+        self.n = n
+        self.parts = parts
+        self._where = np.empty(n, dtype=np.int8)  # element -> part
+        self._pos = np.empty(n, dtype=np.int64)  # element -> index inside its part
+        for k, (idx, _) in enumerate(parts):
+            self._where[idx] = k
+            self._pos[idx] = np.arange(idx.size)
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    @property
+    def nan(self) -> np.ndarray:
+        out = np.zeros(self.n, dtype=bool)
+        for idx, sets in self.parts:
+            if sets.nan is not None:
+                out[idx] = sets.nan
+        return out
+
+    def contains(self, obs: np.ndarray, idx: np.ndarray | None = None) -> np.ndarray:
+        out = np.empty(obs.size, dtype=bool)
+        if idx is None:
+            for pidx, sets in self.parts:
+                out[pidx] = sets.contains(obs[pidx])
+            return out
+        part = self._where[idx]
+        for k, (_, sets) in enumerate(self.parts):
+            sel = np.flatnonzero(part == k)
+            if sel.size:
+                out[sel] = sets.contains(obs[sel], self._pos[idx[sel]])
+        return out
+
+    def hull(self) -> tuple[np.ndarray, np.ndarray]:
+        lo = np.empty(self.n, dtype=np.int64)
+        hi = np.empty(self.n, dtype=np.int64)
+        for idx, sets in self.parts:
+            lo[idx], hi[idx] = sets.hull()
+        return lo, hi
+
+    def at(self, i: int) -> AllowedSet:
+        return self.parts[int(self._where[i])][1].at(int(self._pos[i]))
 
 
 def _minus_denormals(a: int, b: int, fmt: FloatFormat) -> list[tuple[int, int]]:

@@ -363,6 +363,10 @@ class Evaluation:
                 if sel.size:
                     out[sel] = self._sets(s, e).contains(obs[sel], idx[sel] - s)
             return out.reshape(shape)
+        if finish.whole_array_points(self._ctx):  # {model} (+ NaN): one pass, no chunks
+            bits = self._flat_bits()
+            sets = AllowedArrays(self._ctx.fmt, [], [], self._ctx.fmt.is_nan(bits), single=bits)
+            return sets.contains(obs).reshape(shape)
         out = np.empty(self._n, dtype=bool)
         for s, e in self._spans():
             out[s:e] = self._sets(s, e).contains(obs[s:e])

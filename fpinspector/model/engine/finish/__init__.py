@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..allowed import AllowedArrays, merge_sets
+from ..allowed import AllowedArrays, SplitSets
 from ..compute import Core
 from ..context import Ctx
 from .facts import Facts
@@ -20,7 +20,7 @@ from .select import minmax_allowed, mov_allowed
 from .serial import div_route, fused_union
 from .windows import finish_windows, tolerance_window
 
-__all__ = ["Facts", "allowed_sets", "fired_rules", "facts"]
+__all__ = ["Facts", "allowed_sets", "fired_rules", "facts", "whole_array_points"]
 
 
 def facts(ctx: Ctx, ops: list[np.ndarray], core: Core) -> Facts:
@@ -28,16 +28,19 @@ def facts(ctx: Ctx, ops: list[np.ndarray], core: Core) -> Facts:
     return Facts(ctx, ops, core)
 
 
-def allowed_sets(f: Facts) -> AllowedArrays:
+Sets = AllowedArrays | SplitSets
+
+
+def allowed_sets(f: Facts) -> Sets:
     """The allowed results of every element of the chunk (not for comparisons)."""
-    sets = _allowed_sets(f)
-    ctx = f.ctx
-    if ctx.op == "div" and ctx.flush:  # §22 note on F32-DIV: INF / huge may give NaN
-        huge = f.inf_div_huge  # (INF / finite: the exact result is INF, never NaN)
-        if huge.any():
-            assert sets.nan is not None
-            sets.nan = sets.nan | huge if ctx.opts["inf_div_huge_nan"] else sets.nan & ~huge
-    return sets
+    return _allowed_sets(f)
+
+
+def whole_array_points(ctx: Ctx) -> bool:
+    """Whether every element's set is {model result} (+ any NaN where the model is NaN),
+    so a verdict needs no per-chunk facts (not on the reference path)."""
+    return (not ctx.reference and ctx.family not in ("select", "mov", "compare")
+            and _point_kind(ctx))
 
 
 def _point_kind(ctx: Ctx) -> bool:
@@ -49,7 +52,7 @@ def _point_kind(ctx: Ctx) -> bool:
     return ctx.tol.kind in ("cr", "exact") and not either
 
 
-def _allowed_sets(f: Facts) -> AllowedArrays:
+def _allowed_sets(f: Facts) -> Sets:
     """Dispatch: min/max, mov, point kinds, ordinary f32 elements, the general code."""
     ctx = f.ctx
     fam = ctx.family
@@ -71,7 +74,7 @@ def _allowed_sets(f: Facts) -> AllowedArrays:
     m = ordinary_mask(f) if lean_applies(ctx) else np.zeros(f.n, dtype=bool)
     if not nan.any() and not m.any():
         return _general_sets(f)
-    parts = []
+    parts: list[tuple[np.ndarray, AllowedArrays]] = []
     if nan.any():
         ni = np.flatnonzero(nan)
         parts.append((ni, AllowedArrays(ctx.fmt, [], [], np.ones(ni.size, dtype=bool))))
@@ -82,28 +85,35 @@ def _allowed_sets(f: Facts) -> AllowedArrays:
         if idx.size == f.n and not doubt.any():
             return lean
         keep = ~doubt
-        parts.append((idx[keep], lean.take(np.flatnonzero(keep))))
+        parts.append((idx[keep], lean.take(np.flatnonzero(keep)) if doubt.any() else lean))
         rest[idx[doubt]] = True
     if rest.any():
         ri = np.flatnonzero(rest)
         parts.append((ri, _general_sets(f.subset(ri))))
-    return merge_sets(f.n, ctx.fmt, parts)
+    return SplitSets(ctx.fmt, f.n, parts)
 
 
-def _split(f: Facts, m: np.ndarray, lean_fn, general_fn) -> AllowedArrays:
+def _split(f: Facts, m: np.ndarray, lean_fn, general_fn) -> Sets:
     """Sets from ``lean_fn`` on the elements ``m``, ``general_fn`` on the others."""
     if m.all():
         return lean_fn(f)[0]
     if not m.any():
         return general_fn(f)
     idx, rest = np.flatnonzero(m), np.flatnonzero(~m)
-    return merge_sets(f.n, f.ctx.fmt, [(idx, lean_fn(f.subset(idx))[0]),
-                                       (rest, general_fn(f.subset(rest)))])
+    return SplitSets(f.ctx.fmt, f.n, [(idx, lean_fn(f.subset(idx))[0]),
+                                      (rest, general_fn(f.subset(rest)))])
 
 
 def _general_sets(f: Facts) -> AllowedArrays:
     ctx = f.ctx
     fam, kind = ctx.family, ctx.tol.kind
+    if ctx.op == "div" and ctx.flush:
+        sets = pin(div_route(f), f.identity, f) if kind == "div" else _window_sets(f)
+        huge = f.inf_div_huge  # §22 note on F32-DIV: INF / huge (exact INF) may give NaN
+        if huge.any():
+            assert sets.nan is not None
+            sets.nan = sets.nan | huge if ctx.opts["inf_div_huge_nan"] else sets.nan & ~huge
+        return sets
     if kind == "div":
         return pin(div_route(f), f.identity, f)
     if kind == "fused":
@@ -113,6 +123,13 @@ def _general_sets(f: Facts) -> AllowedArrays:
         if ctx.opts["frc_allow_one"]:
             out.points.append(frc_one_points(f))
         return out
+    return _window_sets(f)
+
+
+def _window_sets(f: Facts) -> AllowedArrays:
+    """Sets of the window-shaped tolerance kinds (cr, exact, ulp, rel, log)."""
+    ctx = f.ctx
+    fam = ctx.family
     klo, khi = tolerance_window(f)
     pins = f.identity if fam == "arith" else np.zeros(f.n, dtype=bool)
     if ctx.tol.exact_when_representable:  # F64-RCP: exact whenever 1/x is representable

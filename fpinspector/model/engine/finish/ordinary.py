@@ -32,9 +32,10 @@ def lean_applies(ctx) -> bool:
     """Whether this evaluation's ordinary elements take the lean code."""
     if ctx.fmt.name != "f32" or ctx.tol.kind not in LEAN_KINDS:
         return False
+    either = ctx.flush and not ctx.strict_out  # option ftz_output=either: unflushed too
     if ctx.tol.kind == "fused":
-        return ctx.op == "mad" and ctx.tol.ulp == 0.5 and (ctx.strict_out or not ctx.flush)
-    return True
+        return ctx.op == "mad" and ctx.tol.ulp == 0.5 and not either
+    return not (ctx.tol.kind == "div" and either)
 _F32_ONE = np.uint32(0x3F800000)
 _ABS = np.uint32(0x7FFFFFFF)
 
@@ -62,15 +63,18 @@ def _exp_field(b: np.ndarray) -> np.ndarray:
 
 
 def ordinary_mask(f: Facts) -> np.ndarray:
-    """f32 elements whose set is one window far from every special case: every operand
-    and the model result normal, the result's exponent field in 3..252 (a window of a few
-    ULPs or 2^-21 relative stays normal and finite), no F32-IDENT operand, and per op:
-    div's reciprocal normal (|b| exponent field <= 251), log away from [0.5, 2] (an
-    absolute tolerance there reaches zero)."""
+    """f32 elements whose set the lean code gives: every operand normal, the model result
+    normal with its exponent field in 3..252 (a window of a few ULPs or 2^-21 relative
+    stays normal and finite), no F32-IDENT operand, and per op: log away from [0.5, 2] (an
+    absolute tolerance there reaches zero); div (the d3d11 route) any result, with every
+    reciprocal candidate normal (|b| exponent field 3..251)."""
     ctx = f.ctx
     bits = f.core.bits
-    e = _exp_field(bits)
-    m = (e >= np.uint32(3)) & (e <= np.uint32(252))
+    if ctx.tol.kind == "div":  # the route's products are rounded and flushed like the op's
+        m = np.ones(f.n, dtype=bool)
+    else:
+        e = _exp_field(bits)
+        m = (e >= np.uint32(3)) & (e <= np.uint32(252))
     for o in f.ops:
         eo = _exp_field(o)
         m &= (eo != np.uint32(0)) & (eo != np.uint32(0xFF))
@@ -80,7 +84,8 @@ def ordinary_mask(f: Facts) -> np.ndarray:
     if op == "mul":
         m &= (f.ops[0] & _ABS) != _F32_ONE
     if op == "div":
-        m &= _exp_field(f.ops[1]) <= np.uint32(251)
+        eb = _exp_field(f.ops[1])
+        m &= (eb >= np.uint32(3)) & (eb <= np.uint32(251))
     if ctx.tol.kind == "log":
         a = f.ops[0]
         m &= (a < np.uint32(0x3F000000)) | (a > np.uint32(0x40000000))
@@ -197,7 +202,9 @@ def _mad(f: Facts, kb: np.ndarray, doubt: np.ndarray) -> AllowedArrays:
 
 def _route(f: Facts, kb: np.ndarray) -> AllowedArrays:
     """F32-DIV (d3d11) on ordinary elements: the quotient and x * r for the (at most four)
-    patterns r within 1 ULP of 1/y, all normal: serial.div_route without its guards."""
+    patterns r within 1 ULP of 1/y, all normal; each product rounded once (the float32
+    cast of the exact float64 product: overflow to INF, denormals) and flushed
+    (F32-FTZ): serial.div_route without its guards."""
     from ...formats import F32
 
     a, b = (o.view(np.float32).astype(np.float64) for o in f.ops)  # normal: no flush
@@ -210,7 +217,8 @@ def _route(f: Facts, kb: np.ndarray) -> AllowedArrays:
         kr = rlo + j
         use = kr <= rhi
         r = grid.from_key(kr, F32).view(np.float32).astype(np.float64)
-        prod = (a * r).astype(np.float32).view(np.uint32)  # exact product, one rounding
-        points.append((grid.to_key(prod, F32), use))
+        with np.errstate(over="ignore", under="ignore"):
+            prod = (a * r).astype(np.float32).view(np.uint32)  # exact product, one rounding
+        points.append((grid.to_key(grid.flush_pat(prod, F32), F32), use))
     empty = (np.ones(f.n, dtype=np.int64), np.zeros(f.n, dtype=np.int64), False)
     return AllowedArrays(F32, [empty], points, np.zeros(f.n, dtype=bool))
