@@ -145,3 +145,23 @@ def test_reference_switch_from_the_environment(monkeypatch):
     monkeypatch.setenv("FPINSPECTOR_ENGINE_PATHS", "bogus")
     with pytest.raises(ValueError, match="paths"):
         use_reference(None)
+
+
+def test_mad_double_rounding_midpoints_F32_FUSED():
+    """a*b lands exactly halfway between two f32 values and c is far below float64's
+    precision there: float64 rounds a*b + c onto the midpoint, and only the TwoSum residual
+    gives the correctly rounded fused result (Fraction oracle); both paths agree."""
+    from fractions import Fraction
+
+    from _engine_oracle import bits32, f32, round_f32
+
+    a = bits32(1 + 2**-12)  # (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: an f32 midpoint
+    cs = [bits32(2.0**-60), bits32(-(2.0**-60)), bits32(2.0**-90), 0, 0x80000000]
+    A = np.full(len(cs), a, np.uint32)
+    C = np.array(cs, np.uint32)
+    fast = evaluate("mad", A, A, C, paths="fast")
+    ref = evaluate("mad", A, A, C, paths="reference")
+    np.testing.assert_array_equal(fast.bits, ref.bits)
+    for k, c in enumerate(cs):
+        q = Fraction(f32(a)) ** 2 + Fraction(f32(c))
+        assert int(fast.bits[k]) == bits32(round_f32(q)), hex(c)

@@ -61,11 +61,14 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray |
             k = e - s
             o, tt = ok[s:e], t[:k]
             fn(*(v[s:e] for v in views), out=rf[s:e])
+            if sqrt:  # a normal operand: a normal root, or (negative) the default NaN
+                # (0xFFC00000 on x86, 0x7FC00000 elsewhere): clearing the sign bit gives
+                # the model's canonical quiet NaN and leaves every root alone (a branch-free
+                # blend; np.copyto(where=) costs ten passes on a random mask)
+                np.bitwise_and(rb[s:e], np.uint32(0x7FFFFFFF), out=rb[s:e])
+                _normal32(ops[0][s:e], tt, o)
+                continue
             _normal32(rb[s:e], tt, o)
-            if sqrt:  # sqrt of a negative normal: NaN, the model's canonical quiet NaN
-                neg = np.greater_equal(ops[0][s:e], np.uint32(0x80800000), out=o2[:k])
-                np.copyto(rb[s:e], np.uint32(0x7FC00000), where=neg)
-                o |= neg
             for b in ops:
                 o &= _normal32(b[s:e], tt, o2[:k])
     return rb, ok
@@ -88,18 +91,36 @@ def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
 
 
 def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
-    """f32 mad: a*b is exact in float64; TwoSum with c gives the exact sum, rounded once."""
+    """f32 mad: a*b is exact in float64; s = a*b + c rounds once in float64 and once more
+    to float32. That double rounding can only go wrong where s lands exactly halfway
+    between two float32 values (its 29 low mantissa bits are 1 followed by zeros): there
+    the TwoSum residual decides (grid.rne), on those few elements. ok = normal operands
+    and a normal result."""
+    n = ops[0].size
+    bits = np.empty(n, dtype=np.uint32)
+    ok = np.empty(n, dtype=bool)
+    m = min(n, _CHUNK)
+    t = np.empty(m, dtype=np.uint32)
+    o2 = np.empty(m, dtype=bool)
+    half = np.int64(1 << 28)
+    low = np.int64((1 << 29) - 1)
     with np.errstate(all="ignore"):
-        a, b, c = (o.view(np.float32).astype(np.float64) for o in ops)
-        p = a * b
-        hi, lo = grid.two_sum(p, c)
-    bits = grid.rne(hi, lo, ctx.fmt)
-    n = bits.size
-    t = np.empty(n, dtype=np.uint32)
-    ok = _normal32(bits, t, np.empty(n, dtype=bool))
-    tmp = np.empty(n, dtype=bool)
-    for o in ops:
-        ok &= _normal32(o, t, tmp)
+        for s0 in range(0, n, _CHUNK):
+            e0 = min(n, s0 + _CHUNK)
+            k = e0 - s0
+            a, b, c = (o[s0:e0].view(np.float32).astype(np.float64) for o in ops)
+            p = a * b
+            sm = p + c
+            r = bits[s0:e0]
+            r.view(np.float32)[...] = sm
+            mid = np.flatnonzero((sm.view(np.int64) & low) == half)
+            if mid.size:
+                hi, lo = grid.two_sum(p[mid], c[mid])
+                r[mid] = grid.rne(hi, lo, ctx.fmt)
+            o = ok[s0:e0]
+            _normal32(r, t[:k], o)
+            for x in ops:
+                o &= _normal32(x[s0:e0], t[:k], o2[:k])
     return bits, ok
 
 
