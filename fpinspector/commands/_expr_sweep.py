@@ -29,8 +29,14 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
     from ..model.expr import ExprError, variables_in  # noqa: PLC0415
     from ..model.expr.sweep import ExprStage, expr_sweep_setup  # noqa: PLC0415
     from ..model.sweep import (  # noqa: PLC0415
-        GridDomain, UnaryDomain, parse_axis, run_sweep, save_npz, write_csv_elements,
-        write_csv_summary)
+        GridDomain,
+        UnaryDomain,
+        parse_axis,
+        run_sweep,
+        save_npz,
+        write_csv_elements,
+        write_csv_summary,
+    )
     from .expr import _bindings  # noqa: PLC0415
     from .sweep import _options, _progress  # noqa: PLC0415
 

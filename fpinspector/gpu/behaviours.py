@@ -4,7 +4,8 @@ and ``same_result`` compares results the way the rules do (any NaN matches any N
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -9,8 +9,8 @@ mismatch with the model is explained by it exactly, never waved through.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator
+from typing import Any
 
 __all__ = ["DeviceChoice", "KNOWN_DRIVERS", "SOFTWARE_DRIVERS", "driver_environment",
            "platform_backend", "renderer_family", "resolve_index", "in_process_conflict",

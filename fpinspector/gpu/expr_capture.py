@@ -9,8 +9,9 @@ compiles the expression freely; on the compute or the fragment path of a GpuSess
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -143,7 +144,7 @@ class ExprGpu:
         finally:
             self._pool.shutdown(wait=True)
 
-    def __enter__(self) -> "ExprGpu":
+    def __enter__(self) -> ExprGpu:
         return self
 
     def __exit__(self, *exc: Any) -> None:

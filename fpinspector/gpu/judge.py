@@ -112,8 +112,8 @@ def _claim(out: dict, dev_id: str, rest: np.ndarray, hit: np.ndarray) -> np.ndar
 
 def _conv_model(src: str, dst: str, codes: np.ndarray):
     """The model's result for a conversion: convert.convert or a numeric.* function."""
-    from fpinspector.model.convert import numeric as nm
     from fpinspector.model.convert import convert
+    from fpinspector.model.convert import numeric as nm
 
     table = {
         ("f32", "unorm8"): lambda c: nm.f32_to_unorm(c, 8),

@@ -132,7 +132,7 @@ def report_header(samples: int, seed: int, paths: list[str]) -> dict[str, Any]:
     from fpinspector.model.engine import RULE_SETS
 
     return {
-        "created": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
         "fpinspector": package_version(),
         "rules": {"digest": rules_digest(), "rule_sets": list(RULE_SETS)},
         "settings": {"samples": samples, "seed": seed, "paths": list(paths)},

@@ -100,7 +100,7 @@ class GpuCapture:
         finally:
             self._pool.shutdown(wait=True)
 
-    def __enter__(self) -> "GpuCapture":
+    def __enter__(self) -> GpuCapture:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -8,10 +8,9 @@ import pytest
 
 from fpinspector.gpu.expr_capture import ExprGpu, ExprRunner
 from fpinspector.gpu.expr_paths import ExprFragment
-from fpinspector.model import evaluate_expr
+from fpinspector.model import evaluate_expr, get_format
 from fpinspector.model.expr import judge_gpu, lower
 from fpinspector.model.expr.run import operand_bits
-from fpinspector.model import get_format
 
 pytestmark = pytest.mark.gpu
 U32 = np.uint32

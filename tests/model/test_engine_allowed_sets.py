@@ -15,8 +15,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-
 from _engine_oracle import F32_MAX, bits32, f32
+
 from fpinspector.model import evaluate
 
 NEG0, POS0 = 0x80000000, 0x00000000

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _engine_oracle import F32_SPECIALS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _engine_oracle import F32_SPECIALS
 from fpinspector.model import FORMATS, OPS, RULE_SETS, evaluate
 from fpinspector.model.engine import grid
 

@@ -22,10 +22,10 @@ def test_exp2_tiny_series_within_2_pow_minus_90_F32_INSTR() -> None:
     x = np.concatenate([x[x != 0], [2.0**-149, -(2.0**-149), np.float32(2.0**-20 * 0.999)]])
     hi, lo = _exp2_tiny(x)
     with mpmath.workprec(200):
-        for xi, h, l in zip(x, hi, lo):
+        for xi, h, r in zip(x, hi, lo):
             v = mpmath.power(2, mpmath.mpf(xi))
             assert h == float(v)
-            assert abs(mpmath.mpf(h) + mpmath.mpf(l) - v) < mpmath.mpf(2) ** -90
+            assert abs(mpmath.mpf(h) + mpmath.mpf(r) - v) < mpmath.mpf(2) ** -90
 
 
 def test_exact_result_skips_match_mpmath_F32_INSTR() -> None:

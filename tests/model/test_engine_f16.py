@@ -79,7 +79,7 @@ def _pattern_of(r) -> int:
     return _round_f16(mpmath.mpf(r))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _want_unary(op: str) -> np.ndarray:
     return np.array([_pattern_of(_oracle(op, float(x))) for x in VALS], dtype=np.uint16)
 

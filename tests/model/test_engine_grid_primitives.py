@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _engine_oracle import F32_SPECIALS
 
 from fpinspector.model import get_format
 from fpinspector.model.engine import grid
-
-from _engine_oracle import F32_SPECIALS
 
 RNG = np.random.default_rng(20261122)
 
@@ -111,8 +110,8 @@ def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> N
     with np.errstate(over="ignore"):
         got = grid.rne(hi, lo, f)
     dt = {16: np.float16, 32: np.float32}[f.bits]
-    for h, l, p in zip(hi[::7], lo[::7], got[::7]):
-        x = Fraction(float(h)) + Fraction(float(l))
+    for h, r, p in zip(hi[::7], lo[::7], got[::7]):
+        x = Fraction(float(h)) + Fraction(float(r))
         with np.errstate(over="ignore"):
             c = dt(float(x))  # nearest candidate, then compare both neighbours exactly
         cands = [c, np.nextafter(c, dt(np.inf)), np.nextafter(c, dt(-np.inf))]
@@ -121,7 +120,7 @@ def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> N
                                          int(np.array(v, dt).view(f.dtype)) & 1))
         if abs(x) >= Fraction(float(f.max)) + Fraction(2.0 ** (f.maxexp - F - 2)) * 2:
             continue  # overflow region: INF by rule, covered by the special-value tests
-        assert int(p) == int(np.array(best, dt).view(f.dtype)), (h, l)
+        assert int(p) == int(np.array(best, dt).view(f.dtype)), (h, r)
 
 
 def test_ulp_error_inf_nan_exact_every_observation_class_F32_NANOUT() -> None:

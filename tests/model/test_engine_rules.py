@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from _engine_oracle import bits32, f32
+
 from fpinspector.model import OPS, OPTIONS, RULE_SETS, evaluate
 from fpinspector.model.engine import RULES
 

@@ -9,10 +9,15 @@ import warnings
 
 import numpy as np
 import pytest
-
 from _engine_oracle import (
-    F32_SPECIALS, d3d_binary_bits, f32, flush, is_nan32, minmax_bits,
+    F32_SPECIALS,
+    d3d_binary_bits,
+    f32,
+    flush,
+    is_nan32,
+    minmax_bits,
 )
+
 from fpinspector.model import evaluate
 
 PAIRS = list(itertools.product(F32_SPECIALS, repeat=2))

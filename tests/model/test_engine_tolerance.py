@@ -9,8 +9,8 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-
 from _engine_oracle import bits32, f32
+
 from fpinspector.model import evaluate
 
 mpmath.mp.prec = 100

@@ -12,11 +12,10 @@ import numpy as np
 import pytest
 from _engine_oracle import bits32, f32
 
-from fpinspector.model import evaluate_expr
+from fpinspector.model import evaluate_expr, get_format
 from fpinspector.model.expr.exact import exact_element
 from fpinspector.model.expr.exact_fast import fast_exact
 from fpinspector.model.expr.exact_scalar import to_pair
-from fpinspector.model import get_format
 
 U32 = np.uint32
 

@@ -86,8 +86,8 @@ def test_why_view_for_a_step(panel):
     panel.bindings.set_typed("n", "float3(1e-20, 0, 0)")
     panel.steps.selectRow(0)
     lines = panel.why.lines()
-    assert any("dp3" in l for l in lines) and any("F32-FTZ" in l for l in lines)
-    assert any("allowed:" in l for l in lines)
+    assert any("dp3" in x for x in lines) and any("F32-FTZ" in x for x in lines)
+    assert any("allowed:" in x for x in lines)
     assert "r0 = dp3" in panel.why.heading.text()
 
 

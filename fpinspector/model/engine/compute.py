@@ -12,11 +12,12 @@ canonical quiet NaN, min/max following the recommended zero order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
+from ..formats import FloatFormat
 from . import grid
 from .context import Ctx
 from .exact import binary_exact, sum_exact, transcendental
@@ -108,7 +109,7 @@ def fused_terms(op: str, vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray,
     return list(zip(vals[:n], vals[n:])), []
 
 
-def fused_exact(op: str, vals: list[np.ndarray], fmt) -> tuple[np.ndarray, np.ndarray]:
+def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
     """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
     term is -0: mad(-0, 1, -0) = -0; F32-FUSED)."""
     pairs, extra = fused_terms(op, vals)
@@ -136,13 +137,13 @@ def round_model(ctx: Ctx, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
     return bits.astype(fmt.dtype, copy=False)
 
 
-def frc_clamp(bits: np.ndarray, fmt) -> np.ndarray:
+def frc_clamp(bits: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """frc's result lies in [+0, 1): a rounded 1.0 becomes the value below 1 (F32-INSTR)."""
     one = int(fmt.encode(1.0))
     return np.where(bits == one, fmt.dtype.type(one - 1), bits).astype(fmt.dtype)
 
 
-def is_snan(bits: np.ndarray, fmt) -> np.ndarray:
+def is_snan(bits: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Signaling NaN: a NaN whose top fraction bit is clear (IEEE 754-2008 §6.2.1)."""
     quiet_bit = 1 << (fmt.frac_bits - 1)
     return fmt.is_nan(bits) & ((np.asarray(bits).astype(np.uint64) & np.uint64(quiet_bit)) == 0)

@@ -4,12 +4,13 @@ exact allowed sets (zeros distinct, any NaN where the result is NaN: CONV-NAN)."
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 import numpy as np
 
-from ..convert import numeric
-from ..convert import convert
+from ..convert import convert, numeric
 from ..formats import F32, FORMATS, FloatFormat, get_format
 from . import grid
 from .allowed import AllowedArrays, AllowedSet
@@ -35,13 +36,13 @@ def _numeric_rows() -> list[tuple[str, str, str, str, Callable]]:
     for n in (8, 16):
         rows += [
             (f"to_unorm{n}", "f32", f"unorm{n}", f"f32 -> UNORM{n}",
-             lambda b, n=n: numeric.f32_to_unorm(b, n)),
+             partial(numeric.f32_to_unorm, n=n)),
             (f"to_snorm{n}", "f32", f"snorm{n}", f"f32 -> SNORM{n}",
-             lambda b, n=n: numeric.f32_to_snorm(b, n)),
+             partial(numeric.f32_to_snorm, n=n)),
             (f"from_unorm{n}", f"unorm{n}", "f32", f"UNORM{n} -> f32",
-             lambda c, n=n: numeric.unorm_to_f32(c, n)),
+             partial(numeric.unorm_to_f32, n=n)),
             (f"from_snorm{n}", f"snorm{n}", "f32", f"SNORM{n} -> f32",
-             lambda c, n=n: numeric.snorm_to_f32(c, n)),
+             partial(numeric.snorm_to_f32, n=n)),
         ]
     return rows
 
@@ -107,7 +108,6 @@ def _dtof_sets(operand: Any, bits: np.ndarray, opts: dict) -> tuple[AllowedArray
     with np.errstate(invalid="ignore"):
         rne = grid.rne(x, np.zeros_like(x), F32)
     k = grid.to_key(rne, F32)
-    n = x.size
     windows = [(k, k.copy(), False)]
     points = []
     den = grid.is_den(rne, F32)

@@ -169,7 +169,7 @@ class Evaluation:
         self._exact: tuple[np.ndarray, np.ndarray] | None = None
         self._fired: dict[str, np.ndarray] | None = None
         self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._one_chunk_sets: AllowedArrays | None = None  # kept when n <= CHUNK only
+        self._one_chunk_sets: finish.Sets | None = None  # kept when n <= CHUNK only
 
     # -- bits ---------------------------------------------------------------------------
     @property
@@ -262,7 +262,7 @@ class Evaluation:
         return self._exact_pair()[1].reshape(self.shape).copy()
 
     # -- allowed sets -------------------------------------------------------------------------
-    def _sets(self, s: int, e: int) -> AllowedArrays:
+    def _sets(self, s: int, e: int) -> finish.Sets:
         """Allowed sets of elements s:e; an evaluation of one chunk keeps them (bounded
         memory), larger ones recompute per call (one pass per verdict in a sweep)."""
         whole = s == 0 and e == self._n and self._n <= CHUNK

@@ -32,7 +32,8 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -15,6 +15,8 @@ Which kernel serves which op is the table in engine/paths.py; the differential t
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import grid
@@ -45,7 +47,7 @@ F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": n
 def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
     """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; ok = operands and result
     normal (min/max: then the minimum is the flushed operand itself, no zero or NaN rule)."""
-    fn = F32_NUMPY_OPS[ctx.op]
+    fn: Any = F32_NUMPY_OPS[ctx.op]
     sqrt = ctx.op == "sqrt"
     n = ops[0].size
     views = [b.view(np.float32) for b in ops]
@@ -184,6 +186,7 @@ def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     """f16 add/sub/mul (exact in float64), div/sqrt (innocuous double rounding), rounded
     once to f16 with INF on overflow; ok = finite operands and a non-NaN result."""
     table = ctx.fmt._table
+    assert table is not None  # (f16 has a table of every pattern's value)
     vals = [table[o] for o in ops]
     with np.errstate(all="ignore"):
         r = F64_NUMPY_OPS[ctx.op](*vals)

@@ -6,8 +6,9 @@ The family says which computation (engine/compute.py) and which allowed-set shap
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..formats import OperandType, operand_format
 

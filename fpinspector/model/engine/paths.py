@@ -12,7 +12,7 @@ its baseline loops be tested against the SIMD ones.
 from __future__ import annotations
 
 import os
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -7,8 +7,9 @@ top of the table and reports which reading it used.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = ["Tolerance", "Option", "OPTIONS", "TOLERANCES", "tolerance_for", "resolve_options"]
 

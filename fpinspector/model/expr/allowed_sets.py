@@ -54,8 +54,10 @@ def _inner_set(one: Any, f) -> PatternSet:
     if f.is_nan(to_f(lo)):
         return PatternSet(f, [], any_nan)
     klo, khi = int(key_of(to_f(lo), f)), int(key_of(to_f(hi), f))
-    verdict = (lambda keys: np.asarray(one._inner_allowed(
-        pattern_of(keys, f).astype(np.uint32) if half else pattern_of(keys, f))))
+    def verdict(keys: np.ndarray) -> np.ndarray:
+        pats = pattern_of(keys, f)
+        return np.asarray(one._inner_allowed(pats.astype(np.uint32) if half else pats))
+
     maxden = f.frac_mask
     probes = [0, -1, 1, -2, maxden, -1 - maxden]
     probes += [int(key_of(to_f(x), f)) for x in one.inputs if np.asarray(x).dtype != bool]

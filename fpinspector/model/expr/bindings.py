@@ -16,7 +16,8 @@ Arrays broadcast against each other: a sweep binds two variables to the A and B 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 

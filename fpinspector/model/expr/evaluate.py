@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ __all__ = ["evaluate_expr", "ExprEvaluation"]
 
 def evaluate_expr(text: str, bindings: Mapping[str, Any], format: str = "f32",
                   rules: str = "d3d11", options: Mapping[str, Any] | None = None,
-                  exact: str = "value") -> "ExprEvaluation":
+                  exact: str = "value") -> ExprEvaluation:
     """Evaluate an HLSL-like expression as D3D instructions, step by step.
 
     Parameters

@@ -21,7 +21,8 @@ with Fractions and mpmath (:mod:`.exact_scalar`). Two purposes:
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -12,8 +12,8 @@ zero, a division by a value within its bound of zero, or an overflow of the pair
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

@@ -9,8 +9,8 @@ the model's own (its result is always allowed); only the other elements are re-e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 

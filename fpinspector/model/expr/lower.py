@@ -9,8 +9,8 @@ with ``ne c, 0`` first). Intrinsic calls are in :mod:`.lower_calls`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from ..formats import FloatFormat, get_format
 from .errors import ExprError

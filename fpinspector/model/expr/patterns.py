@@ -45,7 +45,7 @@ class PatternSet:
 
     @classmethod
     def from_mask(cls, keys: np.ndarray, ok: np.ndarray, fmt: FloatFormat,
-                  any_nan: bool) -> "PatternSet":
+                  any_nan: bool) -> PatternSet:
         """Ranges of the runs of True in ``ok`` over sorted distinct ``keys``."""
         keys = np.asarray(keys, np.int64)
         sel = keys[np.asarray(ok, bool)]
@@ -58,7 +58,7 @@ class PatternSet:
         return cls(fmt, ranges, bool(any_nan))
 
     @classmethod
-    def from_patterns(cls, pats: list[int], fmt: FloatFormat) -> "PatternSet":
+    def from_patterns(cls, pats: list[int], fmt: FloatFormat) -> PatternSet:
         """The set of the given patterns (NaN patterns become "any NaN")."""
         arr = np.asarray(pats, dtype=fmt.dtype)
         nan = fmt.is_nan(arr)
@@ -96,7 +96,7 @@ class PatternSet:
         text = " ∪ ".join(parts) if parts else "nothing"
         return text if self.exact else f"within {text} (hull)"
 
-    def sat_image(self) -> "PatternSet":
+    def sat_image(self) -> PatternSet:
         """The set's image under ``_sat`` (EXPR-SAT: min(1, max(0, x)) with the min/max
         rules): NaN, negatives, zeros and denormals may give +0; -0 and negative denormals
         may stay -0 / themselves; denormals may stay; values >= 1 give 1.0."""

@@ -14,7 +14,7 @@ The model takes the recommended reading (+0 for all of those). The allowed set o
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

@@ -9,7 +9,8 @@ so maps, summaries, .npz files and the error-map widget work unchanged.
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

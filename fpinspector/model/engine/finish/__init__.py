@@ -7,6 +7,9 @@ rules shown come from here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from ..allowed import AllowedArrays, SplitSets
@@ -93,7 +96,8 @@ def _allowed_sets(f: Facts) -> Sets:
     return SplitSets(ctx.fmt, f.n, parts)
 
 
-def _split(f: Facts, m: np.ndarray, lean_fn, general_fn) -> Sets:
+def _split(f: Facts, m: np.ndarray, lean_fn: Callable[[Facts], tuple[AllowedArrays, Any]],
+           general_fn: Callable[[Facts], AllowedArrays]) -> Sets:
     """Sets from ``lean_fn`` on the elements ``m``, ``general_fn`` on the others."""
     if m.all():
         return lean_fn(f)[0]

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ...formats import FloatFormat
 from .. import grid
 from ..exact import mp_context
 from .facts import Facts
@@ -28,7 +29,7 @@ __all__ = ["refine_edges", "near_pattern", "exact_scalar", "within"]
 _EPS_BITS = 40
 
 
-def near_pattern(s: np.ndarray, fmt) -> np.ndarray:
+def near_pattern(s: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Where the float64 values ``s`` lie within 2^-40 (relative) of a pattern of ``fmt``
     (f16/f32 grids; INF counts as the grid point 2^maxexp)."""
     s = np.ascontiguousarray(s, dtype=np.float64)
@@ -160,7 +161,7 @@ def exact_scalar(f: Facts, i: int, mp: Any) -> Any:
     raise ValueError(f"exact_scalar: no exact value for {op}")
 
 
-def _value_of_key(key: int, fmt) -> tuple[Fraction, bool]:
+def _value_of_key(key: int, fmt: FloatFormat) -> tuple[Fraction, bool]:
     """Exact value of the pattern with this key (INF as 2^maxexp) and its sign."""
     p = int(grid.from_key(np.array([key], dtype=np.int64), fmt)[0])
     neg = fmt.signed and bool(p >> (fmt.bits - 1))
@@ -174,7 +175,7 @@ def _value_of_key(key: int, fmt) -> tuple[Fraction, bool]:
     return (-v if neg else v), neg
 
 
-def _ulp_exact(x: Any, fmt) -> Fraction:
+def _ulp_exact(x: Any, fmt: FloatFormat) -> Fraction:
     """The engine's ULP at an exact value: 2^(k - F) for |x| in [2^k, 2^(k+1)), clamped to
     the format's normal binades (grid.ulp_at)."""
     a = abs(x)

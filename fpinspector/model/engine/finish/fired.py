@@ -8,8 +8,8 @@ its bits were computed. IDs are defined in docs/rules.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import grid
 from ..allowed import AllowedArrays
+from ..context import Ctx
 from .edges import near_pattern
 from .facts import Facts
 
@@ -28,7 +29,7 @@ __all__ = ["point_sets", "ordinary_mask", "ordinary_sets", "minmax_ordinary", "L
 LEAN_KINDS = ("ulp", "rel", "rel_or_ulp", "log", "div", "fused")
 
 
-def lean_applies(ctx) -> bool:
+def lean_applies(ctx: Ctx) -> bool:
     """Whether this evaluation's ordinary elements take the lean code."""
     if ctx.fmt.name != "f32" or ctx.tol.kind not in LEAN_KINDS:
         return False

@@ -21,6 +21,7 @@ from itertools import combinations, permutations
 
 import numpy as np
 
+from ...formats import FloatFormat
 from .. import grid
 from ..allowed import AllowedArrays
 from ..compute import fused_terms
@@ -31,19 +32,19 @@ from .windows import flush_key, value_window, zero_side
 __all__ = ["fused_union", "div_route"]
 
 
-def _step(h: np.ndarray, l: np.ndarray, f: Facts, t: float, up: bool, flush: bool
+def _step(h: np.ndarray, r: np.ndarray, f: Facts, t: float, up: bool, flush: bool
           ) -> np.ndarray:
-    """Extreme value one serial step may give for the exact h + l with t ULPs (flushed if
+    """Extreme value one serial step may give for the exact h + r with t ULPs (flushed if
     ``flush``); never the zero of the other sign (ALLOWED-ZERO)."""
     fmt = f.ctx.fmt
     if t == 0.5:
-        pat = grid.rne(h, l, fmt)
+        pat = grid.rne(h, r, fmt)
     else:
-        u = grid.ulp_at(h, l, fmt) * t
+        u = grid.ulp_at(h, r, fmt) * t
         with np.errstate(invalid="ignore"):
             u = np.where(np.isfinite(h), u, 0.0)
         s, e = grid.two_sum(h, u if up else -u)
-        pat = grid.floor_pat(s, e + l, fmt) if up else grid.ceil_pat(s, e + l, fmt)
+        pat = grid.floor_pat(s, e + r, fmt) if up else grid.ceil_pat(s, e + r, fmt)
         k = grid.to_key(pat, fmt)
         pos = zero_side(h)
         k = np.where(pos, np.maximum(k, 0), np.minimum(k, -1))
@@ -70,8 +71,8 @@ def _order_ranges(f: Facts, t: float, flush: bool) -> list[tuple[np.ndarray, np.
     fmt = f.ctx.fmt
     pairs, extra = fused_terms(f.ctx.op, f.vals)
     prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
-    p_lo = [_step(h, l, f, t, False, flush) for h, l in prods] + list(extra)
-    p_hi = [_step(h, l, f, t, True, flush) for h, l in prods] + list(extra)
+    p_lo = [_step(h, r, f, t, False, flush) for h, r in prods] + list(extra)
+    p_hi = [_step(h, r, f, t, True, flush) for h, r in prods] + list(extra)
     out = []
     for order in _orders(len(p_lo)):
         lo_acc, hi_acc = p_lo[order[0]], p_hi[order[0]]
@@ -84,7 +85,7 @@ def _order_ranges(f: Facts, t: float, flush: bool) -> list[tuple[np.ndarray, np.
     return out
 
 
-def _key_of_values(v: np.ndarray, fmt) -> np.ndarray:
+def _key_of_values(v: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Keys of values that are patterns of the format (NaN elements: key 0, unused)."""
     with np.errstate(invalid="ignore"):
         pat = fmt.encode(np.where(np.isnan(v), 0.0, v))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...formats import FloatFormat
 from .. import grid
 from ..allowed import AllowedArrays
 from ..context import Ctx
@@ -32,7 +33,8 @@ def zero_side(hi: np.ndarray) -> np.ndarray:
     return ~np.signbit(hi)
 
 
-def value_window(hi: np.ndarray, lo: np.ndarray, down: np.ndarray, up: np.ndarray, fmt,
+def value_window(hi: np.ndarray, lo: np.ndarray, down: np.ndarray, up: np.ndarray,
+                 fmt: FloatFormat,
                  lo_down: np.ndarray | float = 0.0, lo_up: np.ndarray | float = 0.0,
                  ends: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Keys of the patterns with values in [x - down - lo_down, x + up + lo_up], x = hi + lo,
@@ -106,7 +108,7 @@ def tolerance_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     return klo, khi
 
 
-def flush_key(k: np.ndarray, fmt) -> np.ndarray:
+def flush_key(k: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """F32-FTZ on keys: a denormal key becomes the key of the zero of its sign."""
     return grid.to_key(grid.flush_pat(grid.from_key(k, fmt), fmt), fmt)
 
