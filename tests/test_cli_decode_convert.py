@@ -1,5 +1,5 @@
 """CLI ``decode`` and ``convert``: text and JSON output (docs/cli-json.md), errors on stderr
-with a non-zero exit. Expected patterns come from struct/numpy or CONVERSIONS.md's
+with a non-zero exit. Expected patterns come from struct/numpy or docs/rules.md's
 disagreement table (CONV-F2F-RTZ, CONV-F2F-SAT, CONV-UNSIGNED, CONV-WIDEN)."""
 
 from __future__ import annotations

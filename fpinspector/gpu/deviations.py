@@ -1,7 +1,7 @@
 """Known, documented deviations of drivers from the D3D rules, as data.
 
 Each row says which driver (renderer regex), capture path, ops and formats it covers,
-which RULES.md / CONVERSIONS.md rule is not honoured, and *what the driver does instead*
+which docs/rules.md rule is not honoured, and *what the driver does instead*
 (``behaviour``): a tests and reports can recompute that alternative and check that a
 mismatch with the model is explained by it exactly, never waved through.
 """
@@ -104,7 +104,7 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "LLVMPIPE-UNORM8-DECODE-RCP", "llvmpipe", ("sample",), "unorm8->f32", ("convert",),
         ("CONV-UNORM",),
         "sampling an RGBA8 texture computes c * (1/255) in float32 instead of the correctly "
-        "rounded c / 255 (126 of the 256 codes differ by 1 ULP; CONVERSIONS.md case 8).",
+        "rounded c / 255 (126 of the 256 codes differ by 1 ULP; docs/rules.md case 8).",
         "unorm_mul_rcp",
     ),
     Deviation(

@@ -1,4 +1,4 @@
-"""The GPU rules report: probe the local GPU against RULES.md and measure ULP errors.
+"""The GPU rules report: probe the local GPU against docs/rules.md and measure ULP errors.
 
 ``build_report(session)`` returns plain data (dataclasses with ``to_dict``); the
 ``gpu-report`` command and the UI format it. Every verdict comes from the rule engine

@@ -56,7 +56,7 @@ def model_call(what: str):
 
 @model_call("parsing")
 def parse_values(text: str, fmt: str | None = None) -> list[ParsedItem]:
-    """Parse pasted text with the model's parser (RULES.md formats); ValueError on bad input."""
+    """Parse pasted text with the model's parser (docs/rules.md formats); ValueError on bad input."""
     out = [ParsedItem(get_format(v.format).name, int(v.bits), v.kind)
            for v in parse(text, format=fmt)]
     if not out:

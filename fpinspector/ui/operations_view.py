@@ -101,7 +101,7 @@ class OperationsView(QtWidgets.QWidget):
         for label, w in (("op", self.op_combo), ("format", self.fmt_combo), ("rules", self.rules_combo)):
             picks.addWidget(QtWidgets.QLabel(label))
             picks.addWidget(w)
-        self.options_box = QtWidgets.QGroupBox("Rule options (the AMBIGUOUS points of RULES.md)")
+        self.options_box = QtWidgets.QGroupBox("Rule options (the AMBIGUOUS points of docs/rules.md)")
         opt_row = QtWidgets.QGridLayout(self.options_box)
         for i, (name, info) in enumerate(bridge_ops.option_infos().items()):
             box = QtWidgets.QComboBox()

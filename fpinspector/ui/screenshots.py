@@ -63,7 +63,7 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         # in the unsigned f11/f10 (F11-CLAMP, CONV-UNSIGNED)
         win.state.update(fmt="f32", bits=0xC788B840)  # -70000.5
         shot("all-formats.png", win.docks["all_formats"])
-        # 2. conversions: 1 + 3*2^-11 through every encoder (CONVERSIONS.md case 1)
+        # 2. conversions: 1 + 3*2^-11 through every encoder (docs/rules.md case 1)
         win.state.update(fmt="f32", bits=0x3F803000)
         win.docks["conversions"].raise_()
         win.conversions_view.select("d3d", "f16")

@@ -1,7 +1,7 @@
 """Hardware conversions through render targets and texture sampling (CONV-* rules).
 
 Oracles: numpy float16 widening, the DEC-* decoding formulas for f11/f10 written out
-here, the exact round trip, and the CONVERSIONS.md disagreement cases.
+here, the exact round trip, and the docs/rules.md disagreement cases.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_render_target_round_trip_is_exact(gpu, fmt):
     ],
 )
 def test_conversions_md_disagreement_cases(gpu, value, dst, path, want):
-    """CONVERSIONS.md 'Test cases where the sources disagree', on this GPU's hardware."""
+    """docs/rules.md 'Test cases where the sources disagree', on this GPU's hardware."""
     bits = np.array([value], np.float32).view(np.uint32)
     assert int(gpu.convert(bits, "f32", dst, path=path)[0]) == want
 

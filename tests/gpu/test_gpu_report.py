@@ -20,7 +20,7 @@ def report(gpu):
 
 
 def test_report_covers_every_probe_and_ulp_op_per_path(report, gpu):
-    """Every RULES.md probe question and every ULP op is answered on every capture path."""
+    """Every docs/rules.md probe question and every ULP op is answered on every capture path."""
     for path in gpu.info["paths"]:
         ids = {p.id for p in report.probes if p.path == path}
         assert ids == {p[0] for p in PROBES}

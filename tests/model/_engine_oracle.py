@@ -1,6 +1,6 @@
 """Independent scalar oracles for the engine tests: Fraction arithmetic and struct packing.
 
-Nothing here imports fpinspector: the oracles are written from RULES.md directly.
+Nothing here imports fpinspector: the oracles are written from docs/rules.md directly.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def d3d_binary_bits(op: str, ab: int, bb: int, flush_on: bool = True) -> int | N
 
 
 def minmax_bits(op: str, ab: int, bb: int, rules: str) -> set[int] | None:
-    """Allowed result patterns of min/max (None: any NaN), written from RULES.md."""
+    """Allowed result patterns of min/max (None: any NaN), written from docs/rules.md."""
     a, b = f32(ab), f32(bb)
     d3d = rules != "ieee754"
     if rules == "ieee754" and (is_snan32(ab) or is_snan32(bb)):

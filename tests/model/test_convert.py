@@ -1,4 +1,4 @@
-"""convert(): the D3D conversion rules (CONVERSIONS.md CONV-*) against independent oracles.
+"""convert(): the D3D conversion rules (docs/rules.md CONV-*) against independent oracles.
 
 Oracles: an independent small-float decoder written here from the DEC-* formulas with
 Python ints and math.ldexp, numpy.float16 / numpy.float32 casts (IEEE round to nearest

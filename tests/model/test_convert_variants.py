@@ -1,4 +1,4 @@
-"""Encoder variants: CONVERSIONS.md "Test cases where the sources disagree", every variant.
+"""Encoder variants: docs/rules.md "Test cases where the sources disagree", every variant.
 
 Expected patterns are worked out by hand from each cited source (DirectXMath
 XMConvertFloatToHalf / XMStoreFloat3PK, Mesa half_float.c and both format_r11g11b10f.h
@@ -49,7 +49,7 @@ def test_every_variant_is_covered_and_cited():
 @pytest.mark.parametrize("variant", ALL)
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_disagreement_cases(case, variant):
-    """CONVERSIONS.md cases 1-7 (case 8 is in test_numeric) for every variant."""
+    """docs/rules.md cases 1-7 (case 8 is in test_numeric) for every variant."""
     value, dst, expect = CASES[case]
     got = int(convert(f32(value), "f32", dst, variant).bits)
     assert got == expect[variant], f"{variant}: 0x{got:X} != 0x{expect[variant]:X}"

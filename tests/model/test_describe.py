@@ -1,6 +1,6 @@
 """describe() and friends against independent oracles: Python's Decimal(float) and float.hex,
 numpy float16/finfo/nextafter, struct. Rule IDs: FMT-* (limits, layout), DEC-* (values,
-classes), CONV-F2F-SAT (f11/f10 maxima quoted in CONVERSIONS.md)."""
+classes), CONV-F2F-SAT (f11/f10 maxima quoted in docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def test_format_limits_vs_finfo_FMT(name, np_type):
 
 
 def test_format_limits_f11_f10_CONV_F2F_SAT_values():
-    """CONVERSIONS.md CONV-F2F-SAT quotes the maxima: f11 65024, f10 64512."""
+    """docs/rules.md CONV-F2F-SAT quotes the maxima: f11 65024, f10 64512."""
     assert format_limits("f11")["max_finite"] == 65024.0
     assert format_limits("f10")["max_finite"] == 64512.0
     assert format_limits("f11")["min_denormal"] == 2.0**-20

@@ -1,6 +1,6 @@
 """describe_many (the vectorized describe behind `fpinspector decode` on big pastes) against
 independent oracles: numpy float16 for every f16 pattern, Python struct/float for f32/f64,
-the RULES.md formula with fractions for every f11/f10 pattern (FMT-*, DEC-*)."""
+the docs/rules.md formula with fractions for every f11/f10 pattern (FMT-*, DEC-*)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fpinspector.model.describe import describe_many
 
 
 def _formula(b: int, exp_bits: int, frac_bits: int, bias: int) -> Fraction | None:
-    """RULES.md FMT-F11/F10 value of an unsigned pattern; None for INF/NaN."""
+    """docs/rules.md FMT-F11/F10 value of an unsigned pattern; None for INF/NaN."""
     e, m = b >> frac_bits, b & ((1 << frac_bits) - 1)
     if e == (1 << exp_bits) - 1:
         return None

@@ -43,7 +43,7 @@ def _round_f16(v: mpmath.mpf) -> int:
 
 
 def _oracle(op: str, x: float) -> float:
-    """Exact result (mpmath, 80 bits) for one value, IEEE specials by RULES.md."""
+    """Exact result (mpmath, 80 bits) for one value, IEEE specials by docs/rules.md."""
     if math.isnan(x):
         return math.nan
     if op == "sqrt":

@@ -1,4 +1,4 @@
-"""One focused test per RULES.md rule the engine decides (oracle values written from the rule
+"""One focused test per docs/rules.md rule the engine decides (oracle values written from the rule
 text), plus the API contract: broadcasting, fired/explain/steps, options, errors."""
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ def test_bad_input_is_a_clear_value_error():
 
 
 def test_options_cover_every_ambiguous_point():
-    """Every AMBIGUOUS point of RULES.md / CONVERSIONS.md has a named switch."""
+    """Every AMBIGUOUS point of docs/rules.md has a named switch."""
     assert {"lenient_d3d11", "fused_step_ulp", "neg_inf_to_f11"} <= set(OPTIONS)
     assert {o.rule for o in OPTIONS.values()} >= {"F32-PREC", "F32-FUSED", "CONV-UNSIGNED"}
     assert RULE_SETS == ("d3d11", "d3d10", "ieee754")

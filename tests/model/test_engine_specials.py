@@ -1,5 +1,5 @@
 """f32 special values crossed with each other for every binary op, against scalar oracles
-(Fraction arithmetic + struct packing, written from RULES.md; tests/model/_engine_oracle.py)."""
+(Fraction arithmetic + struct packing, written from docs/rules.md; tests/model/_engine_oracle.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """_sat (EXPR-SAT): min(1, max(0, x)) with the min/max rules (D3D11.3 §22.19.1). The model
 and the allowed set of ``op_sat`` (the image of ``op``'s allowed set under the clamp) are
-checked against an oracle built from the min/max rules of RULES.md (_engine_oracle)."""
+checked against an oracle built from the min/max rules of docs/rules.md (_engine_oracle)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """FloatFormat decode/classify/fields/neighbours/encode against independent oracles.
 
-Oracles: numpy float16 (exhaustive f16), RULES.md DEC-* formulas with fractions.Fraction
+Oracles: numpy float16 (exhaustive f16), docs/rules.md DEC-* formulas with fractions.Fraction
 (exhaustive f11/f10), struct and Python float (f32/f64 samples), and a "pick a neighbour"
 rounding oracle that only compares exact Fractions (candidates from sorted tables, struct
 or math.nextafter). Rule IDs: FMT-F64/F32/F16/F11/F10, DEC-NAN/INF/NORMAL/DENORM/ZERO.
@@ -25,7 +25,7 @@ ROUNDINGS = ["rne", "rtz", "rtp", "rtn"]
 
 
 def dec_rule_value(p: int, exp_bits: int, frac_bits: int, signed: bool):
-    """RULES.md DEC-* literally: returns (class, Fraction or None)."""
+    """docs/rules.md DEC-* literally: returns (class, Fraction or None)."""
     F = frac_bits
     s = (p >> (exp_bits + F)) & 1 if signed else 0
     e = (p >> F) & ((1 << exp_bits) - 1)
@@ -113,7 +113,7 @@ def test_fields_and_compose_FMT_layout(fmt):
 
 
 def test_layout_table_matches_rules_md_FMT_rows():
-    """FMT-F64/F32/F16/F11/F10 rows of RULES.md: sign, exponent bits (bias), fraction bits."""
+    """FMT-F64/F32/F16/F11/F10 rows of docs/rules.md: sign, exponent bits (bias), fraction bits."""
     rows = {"f64": (True, 11, 1023, 52), "f32": (True, 8, 127, 23), "f16": (True, 5, 15, 10),
             "f11": (False, 5, 15, 6), "f10": (False, 5, 15, 5)}
     for name, (signed, eb, bias, fb) in rows.items():

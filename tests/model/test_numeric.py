@@ -176,7 +176,7 @@ def test_conv_unorm_decode_sampled_16():
 
 
 def test_case8_unorm8_divide_vs_reciprocal_126_codes_differ():
-    """CONVERSIONS.md case 8: c/255 correctly rounded vs c*(1/255) in float32: 126 differ;
+    """docs/rules.md case 8: c/255 correctly rounded vs c*(1/255) in float32: 126 differ;
     code 3 is one of them. The reciprocal result is outside the (exact) window there."""
     c = np.arange(256)
     div = unorm_to_f32(c, 8)

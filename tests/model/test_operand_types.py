@@ -2,7 +2,7 @@
 
 Oracle: Python's own integer arithmetic (``int.from_bytes``/``to_bytes`` for two's
 complement), and the operand types the D3D conversion instructions are defined on
-(CONVERSIONS.md: itof takes int32, utof uint32, the UNORM/SNORM/sRGB decodes their codes).
+(docs/rules.md: itof takes int32, utof uint32, the UNORM/SNORM/sRGB decodes their codes).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def test_every_op_declares_operand_types_the_model_knows() -> None:
     ("from_snorm8", "snorm8"), ("from_snorm16", "snorm16"), ("from_srgb8", "srgb8"),
 ])
 def test_code_ops_take_their_code_type_whatever_is_asked(op: str, code: str) -> None:
-    """CONVERSIONS.md: itof is int32 -> float, from_unorm8 a UNORM8 code -> float, ..."""
+    """docs/rules.md: itof is int32 -> float, from_unorm8 a UNORM8 code -> float, ..."""
     from fpinspector.model import OPS
 
     spec = OPS[op]

@@ -374,6 +374,19 @@ def test_documents_for_users_never_point_outside_the_repository():
     assert not bad, bad
 
 
+def test_code_and_ui_text_never_point_outside_the_repository():
+    """Docstrings, messages, UI labels and shipped data name docs/rules.md, never the
+    team's files outside the repository."""
+    words = ("RULES" + ".md", "CONVERSIONS" + ".md", "../" + "shared")
+    bad = []
+    for path in sorted((ROOT / "fpinspector").rglob("*")):
+        if path.suffix not in (".py", ".json", ".md", ".txt") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        bad += [(str(path.relative_to(ROOT)), w) for w in words if w in text]
+    assert not bad, bad
+
+
 @pytest.mark.parametrize("deviation", sorted(DEVIATION_ROWS))
 def test_deviation_ids_listed_here_are_described_in_gpu_doc(deviation):
     """The book only lists driver deviations; docs/gpu.md describes each one."""

@@ -1,7 +1,7 @@
 """All-formats panel: every format at once by the D3D rules, editable rows, word row, undo/redo.
 
 Oracles are independent of the code under test: exact Fractions with a hand-written
-round-toward-zero encoder (CONVERSIONS.md CONV-F2F-RTZ / CONV-F2F-SAT), struct for f64/f32
+round-toward-zero encoder (docs/rules.md CONV-F2F-RTZ / CONV-F2F-SAT), struct for f64/f32
 widening (CONV-WIDEN) and numpy float16.
 """
 
@@ -16,7 +16,7 @@ from PySide6 import QtCore
 
 from fpinspector.ui.all_formats import WORD_ROW, AllFormatsPanel
 
-# (exponent bits, fraction bits, signed) of the small formats (RULES.md FMT-*)
+# (exponent bits, fraction bits, signed) of the small formats (docs/rules.md FMT-*)
 SMALL = {"f16": (5, 10, True), "f11": (5, 6, False), "f10": (5, 5, False)}
 
 

@@ -54,7 +54,7 @@ def test_hex_and_decimal_fields_write_the_state(make_window) -> None:
 
 
 def test_format_switch_carries_value_by_d3d_conversion(make_window) -> None:
-    """CONV-F2F-RTZ: 1 + 3*2^-11 into f16 is 0x3C01 under d3d (CONVERSIONS.md case 1)."""
+    """CONV-F2F-RTZ: 1 + 3*2^-11 into f16 is 0x3C01 under d3d (docs/rules.md case 1)."""
     win = make_window()
     win.state.update(fmt="f32", bits=_f32(1 + 3 * 2.0 ** -11))
     win.fmt_combo.setCurrentText("f16")

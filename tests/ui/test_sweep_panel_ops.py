@@ -146,7 +146,7 @@ class _FakeCapture:
 
 
 def test_sweep_gpu_error_names_the_session_reason(panel) -> None:
-    """GPU column (no RULES.md rule: driver capability): a GPU sweep the driver
+    """GPU column (no docs/rules.md rule: driver capability): a GPU sweep the driver
     cannot capture shows the session's reason."""
     panel.backend._gpu = _FakeCapture()
     panel.use_gpu.setChecked(True)

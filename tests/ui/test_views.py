@@ -1,4 +1,4 @@
-"""Conversions view (CONVERSIONS.md variants side by side), word reinterpretation, GPU worker,
+"""Conversions view (docs/rules.md variants side by side), word reinterpretation, GPU worker,
 and the ``gui`` command."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 
 
 def test_conversions_view_disagreement_case_1(make_window) -> None:
-    """CONVERSIONS.md case 1 (CONV-F2F-RTZ): 1 + 3*2^-11 -> f16 is 0x3C01 under d3d, 0x3C02 RNE.
+    """docs/rules.md case 1 (CONV-F2F-RTZ): 1 + 3*2^-11 -> f16 is 0x3C01 under d3d, 0x3C02 RNE.
 
     Oracle for the RNE rows: numpy's float16 cast (round to nearest even).
     """
@@ -29,7 +29,7 @@ def test_conversions_view_disagreement_case_1(make_window) -> None:
 
 
 def test_conversions_view_saturation_case_2(make_window) -> None:
-    """CONVERSIONS.md case 2 (CONV-F2F-SAT): 1e6 -> f16 saturates to 0x7BFF under d3d; INF by RNE."""
+    """docs/rules.md case 2 (CONV-F2F-SAT): 1e6 -> f16 saturates to 0x7BFF under d3d; INF by RNE."""
     win = make_window()
     win.state.update(fmt="f32", bits=int(np.float32(1e6).view(np.uint32)))
     cv = win.conversions_view

@@ -1,4 +1,4 @@
-"""Conversions (CONVERSIONS.md CONV-*): float to float under the D3D rules and other
+"""Conversions (docs/rules.md CONV-*): float to float under the D3D rules and other
 vendors' encoders, floats to and from integer codes, and packed 32-bit words.
 
 :mod:`.floats` (``convert``), :mod:`.rules` (which rules fired, ``ConversionResult``),

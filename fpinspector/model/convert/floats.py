@@ -1,4 +1,4 @@
-"""Float-to-float conversions between f64, f32, f16, f11 and f10 (CONVERSIONS.md CONV-*).
+"""Float-to-float conversions between f64, f32, f16, f11 and f10 (docs/rules.md CONV-*).
 
 ``convert(bits, src, dst, variant)`` works on bit patterns, vectorized. Paths:
 

@@ -5,7 +5,7 @@ exact (float64) value it approximates, the inclusive window ``lo..hi`` of confor
 results (integer codes, or float32 patterns ordered by value), and which rules fired.
 Float inputs are float32 bit patterns; conversions are math operations, so float32
 denormal inputs are flushed first (F32-FTZ). Sources: D3D11.3 functional spec §3.2.2,
-§3.2.3 and §22 as summarised in CONVERSIONS.md.
+§3.2.3 and §22 as summarised in docs/rules.md.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ def unorm_to_f32(code: Any, n: int, method: str = "divide") -> NumericResult:
     """CONV-UNORM UNORM n -> float: c / (2^n - 1) correctly rounded (``method="divide"``).
 
     ``method="reciprocal"`` computes ``float(c) * float(1 / (2^n - 1))`` in float32, as
-    DirectXMath's loaders do: CONVERSIONS.md case 8 (126 UNORM8 codes differ). The window
+    DirectXMath's loaders do: docs/rules.md case 8 (126 UNORM8 codes differ). The window
     is the correctly rounded value only.
     """
     _bits_of(n)

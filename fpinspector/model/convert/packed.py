@@ -3,7 +3,7 @@
 R11G11B10: R (float11) in bits 0-10, G (float11) in bits 11-21, B (float10) in bits 22-31.
 R9G9B9E5: 9-bit mantissas R bits 0-8, G 9-17, B 18-26, shared exponent bits 27-31, bias 15,
 no hidden bit: channel = mantissa / 512 * 2^(E - 15); no NaN, no INF (D3D11.3 §19.3.2 as
-summarised in CONVERSIONS.md; the encoder is the reference algorithm of
+summarised in docs/rules.md; the encoder is the reference algorithm of
 EXT_texture_shared_exponent with N = 9, B = 15, Emax = 31, rounding to nearest even).
 """
 

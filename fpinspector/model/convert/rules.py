@@ -25,7 +25,7 @@ RULE_TEXT: dict[str, str] = {
     "CONV-INF": "infinity stays infinity where the target has it (D3D11.3 §3.2.2)",
     "CONV-UNSIGNED": "the target has no sign bit: a negative value, -0 included, becomes 0 "
                      "(D3D11.3 §3.1.6 with §3.2.2)",
-    "F11-CLAMP": "a result below zero becomes zero in float11/float10 (RULES.md F11-CLAMP)",
+    "F11-CLAMP": "a result below zero becomes zero in float11/float10 (docs/rules.md F11-CLAMP)",
     "CONV-WIDEN": "widening is exact: every source value is representable (D3D11.3 §3.2.2)",
     "CONV-F2F-SAT": "a finite value too large for the target becomes its largest finite "
                     "value, never infinity (D3D11.3 §3.2.2)",
@@ -34,7 +34,7 @@ RULE_TEXT: dict[str, str] = {
     "CONV-DTOF": "dtof rounds to nearest, ties to even (D3D11.3 §22)",
     "CONV-DENORM": "a value in the target's denormal range stays denormal where "
                    "representable, else becomes 0 (D3D11.3 §3.2.2)",
-    "F32-FTZ": "a float32 denormal is flushed to a sign-preserved zero (RULES.md F32-FTZ; "
+    "F32-FTZ": "a float32 denormal is flushed to a sign-preserved zero (docs/rules.md F32-FTZ; "
                "dtof/ftod allow either)",
     "VARIANT-QUIRK": "the vendor code gives a different result than its nominal rounding "
                      "policy would (see the variant's doc)",

@@ -75,7 +75,7 @@ _RNE_INF = Policy("rne", "inf")
 VARIANTS: dict[str, Variant] = {
     "d3d": Variant(
         "d3d",
-        "D3D11.3 functional spec §3.2.2 (CONVERSIONS.md CONV-F2F-RTZ/SAT, CONV-UNSIGNED)",
+        "D3D11.3 functional spec §3.2.2 (docs/rules.md CONV-F2F-RTZ/SAT, CONV-UNSIGNED)",
         "Round toward zero, overflow to the largest finite value, negatives -> 0 in f11/f10, "
         "-INF -> 0 by default (AMBIGUOUS, option neg_inf_to_unsigned='inf').",
         _RTZ_SAT, _RTZ_SAT, _RTZ_SAT, f32_denorms="flush"),

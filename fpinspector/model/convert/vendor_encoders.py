@@ -70,7 +70,7 @@ def _xm_3pk_channel(u: np.ndarray, frac_bits: int) -> np.ndarray:
     flush sits inside the INF/NaN branch where it can never act, so tiny values reach the
     denormal pre-shift with ``Shift = 113 - e`` of 32 or more. C leaves such shifts
     undefined; x86 ``shr`` uses the count modulo 32, which this reproduces: 2^-46 has
-    ``Shift == 32`` -> no shift -> 0x020 (the upstream bug CONVERSIONS.md case 7 shows).
+    ``Shift == 32`` -> no shift -> 0x020 (the upstream bug docs/rules.md case 7 shows).
     """
     u = u.astype(U32, copy=False)
     sign = (u & _u(0x80000000)) != 0

@@ -57,7 +57,7 @@ def _json_float(v: float) -> float | str:
 
 def describe(bits: int, format: str | FloatFormat) -> ValueInfo:
     """Describe one pattern: class, fields, exact and shortest decimal, hex float,
-    neighbours and ULP (RULES.md FMT-*, DEC-*).
+    neighbours and ULP (docs/rules.md FMT-*, DEC-*).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The rule book as data: one row per RULES.md / CONVERSIONS.md rule ID, plus the rule sets."""
+"""The rule book as data: one row per docs/rules.md rule ID, plus the rule sets."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ class Rule:
 
     id: str
     text: str
-    source: str = "RULES.md"
+    source: str = "docs/rules.md"
 
 
 _ROWS = [
@@ -158,7 +158,7 @@ RULES: dict[str, Rule] = {
 def rule_text(rule_id: str) -> str:
     """One-line statement of a rule, for sentences and the UI."""
     r = RULES.get(rule_id)
-    return r.text if r else "rule of the conversions module (see CONVERSIONS.md)"
+    return r.text if r else "rule of the conversions module (see docs/rules.md)"
 
 
 def check_rules(ids: object) -> None:

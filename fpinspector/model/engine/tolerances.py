@@ -1,6 +1,6 @@
 """Tolerance table (one row per op group x format x rule set) and the AMBIGUOUS switches.
 
-Each row cites the rule ID and the CONVERSIONS.md / D3D11.3 section it comes from, so
+Each row cites the rule ID and the docs/rules.md / D3D11.3 section it comes from, so
 adding a rule set is adding rows. ``tolerance_for`` applies the options (OPTIONS) on
 top of the table and reports which reading it used.
 """
@@ -62,7 +62,7 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class Option:
-    """An AMBIGUOUS point of RULES.md / CONVERSIONS.md made into a named switch."""
+    """An AMBIGUOUS point of docs/rules.md made into a named switch."""
 
     name: str
     default: Any
@@ -79,7 +79,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "ULPs allowed per serial step of mad/dp under d3d11: 0.5 (functional spec) or 1 "
            "(docs page)"),
     Option("ftz_output", "strict", ("strict", "either"), "F32-FTZ",
-           "a denormal f32 result must be flushed (strict, RULES.md wording) or may be kept"),
+           "a denormal f32 result must be flushed (strict, docs/rules.md wording) or may be kept"),
     Option("rcp_tolerance", "looser", ("looser", "ulp", "rel"), "F32-SQRT-RCP",
            "d3d11 rcp: the looser of 1 ULP (§3.1.3) and 2^-21 relative (§22.10), or only one"),
     Option("inf_div_huge_nan", True, (True, False), "F32-DIV",
@@ -126,7 +126,7 @@ def _parse_value(name: str, text: str) -> Any:
 
 
 _S313 = "D3D11.3 §3.1.3"
-_S22 = "D3D11.3 §22.10 (CONVERSIONS.md per-instruction tolerances)"
+_S22 = "D3D11.3 §22.10 (docs/rules.md per-instruction tolerances)"
 _D3D = ("d3d11", "d3d10")
 _ALL = ("d3d11", "d3d10", "ieee754")
 _F = ("f32", "f16", "f64")
@@ -154,13 +154,13 @@ TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolera
     (("frc",), _F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),
     (("round_ne", "round_ni", "round_pi", "round_z"), _F, _ALL,
      Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),
-    (("min", "max"), _F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "RULES.md")),
+    (("min", "max"), _F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "docs/rules.md")),
     (("eq", "ne", "lt", "le", "gt", "ge"), _F, _ALL,
-     Tolerance("bool", 0.5, 0, "F32-CMPNAN", "RULES.md")),
-    (("mov",), _F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "RULES.md (raw move exempt)")),
+     Tolerance("bool", 0.5, 0, "F32-CMPNAN", "docs/rules.md")),
+    (("mov",), _F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "docs/rules.md (raw move exempt)")),
     # everything else: correctly rounded (ieee754 in every format, f16 and f64 under d3d)
     (("*",), _F, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
-    (("*",), ("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "RULES.md F16-PREC")),
+    (("*",), ("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "docs/rules.md F16-PREC")),
     (("*",), ("f64",), _D3D, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
 ]
 

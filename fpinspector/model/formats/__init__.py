@@ -1,4 +1,4 @@
-"""Floating-point formats as data (RULES.md FMT-*): the format table and its encoders.
+"""Floating-point formats as data (docs/rules.md FMT-*): the format table and its encoders.
 
 ``FloatFormat`` and the five formats (f64, f32, f16, f11, f10) live in
 :mod:`.float_format`; the rounding cores they call in :mod:`.encoding`; the integer code

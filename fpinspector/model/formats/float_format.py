@@ -1,4 +1,4 @@
-"""Floating-point formats as data (RULES.md FMT-*), vectorized decode/classify/fields/encode.
+"""Floating-point formats as data (docs/rules.md FMT-*), vectorized decode/classify/fields/encode.
 
 Every format here is described by its widths alone; nothing is special-cased by name.
 Bit patterns are numpy unsigned integer arrays (or Python ints); values are float64,

@@ -34,7 +34,7 @@ class Snapshot:
     op, op_format, rule_set : the operation panel's pickers.
     operands : ``MAX_OPERANDS`` bit patterns in ``op_format`` (A, B, C, ...); for an integer
         code format (i32, unorm8, ...) the code's two's-complement pattern of its width.
-    options : the AMBIGUOUS switches (RULES.md) set away from their default, as sorted
+    options : the AMBIGUOUS switches (docs/rules.md) set away from their default, as sorted
         ``"name=value"`` strings (a bare ``"name"`` means ``name=True``).
     """
 
