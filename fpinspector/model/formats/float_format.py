@@ -164,6 +164,8 @@ class FloatFormat:
     def as_bits(self, bits: Any) -> np.ndarray:
         """Bit patterns as this format's storage dtype; refuses patterns wider than the format."""
         arr = np.asarray(bits)
+        if arr.dtype == self.dtype and self.bits == 8 * arr.dtype.itemsize:
+            return arr  # every value of the storage type is a pattern: no range scan
         if arr.dtype.kind == "O" or arr.dtype.kind == "i" or arr.dtype.kind == "u":
             if arr.dtype.kind in "iO":
                 if arr.size and (np.min(arr) < 0):
