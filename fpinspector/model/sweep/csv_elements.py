@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..state.atomic import atomic_write
 from .summary import ERROR_COLUMNS
 
 if TYPE_CHECKING:
@@ -95,12 +96,10 @@ def write_csv_elements(path: str | os.PathLike, result: "SweepResult") -> Path:
     round-trip form (``float(cell)`` gives the stored float64 back), verdicts 0/1.
     Written atomically, like every sweep file.
     """
-    from .io import _atomic_write  # noqa: PLC0415 - io imports this module
-
     header, body = element_rows(result)
 
     def write(fh) -> None:
         fh.write((",".join(header) + "\r\n").encode("ascii"))
         fh.write(body.tobytes())
 
-    return _atomic_write(path, write, binary=True)
+    return atomic_write(path, write, binary=True)

@@ -14,9 +14,13 @@ import numpy as np
 from ..formats import FloatFormat
 from ..formats import CodeFormat, operand_format
 
-__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain"]
+__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "MAX_ELEMENTS"]
 
 AXIS_KINDS = ("bits", "linear", "log", "all")
+#: Most elements one sweep may cover: 2^36, sixteen times every f32 pattern (the exhaustive
+#: f32 sweep, 2^32, takes under a minute; 2^36 about a quarter of an hour). A request beyond
+#: this is refused instead of running for days.
+MAX_ELEMENTS = 1 << 36
 
 
 @dataclass(frozen=True)
@@ -47,12 +51,20 @@ class Axis:
     n: int
 
     def __post_init__(self) -> None:
+        if type(self.n) is not int:
+            raise ValueError(f"an axis needs a whole number of samples, got {self.n!r}")
+        for end in (self.start, self.stop):
+            if type(end) not in (int, float):
+                raise ValueError(f"axis ends must be numbers, got {end!r}")
         if self.kind not in AXIS_KINDS:
             raise ValueError(f"unknown axis kind {self.kind!r}; choose one of {', '.join(AXIS_KINDS)}")
         code = isinstance(self.fmt, CodeFormat)
         if code and self.kind in ("linear", "log"):
             raise ValueError(f"{self.fmt.name} operands are integer codes: use bits:LO:HI[:N] "
                              "or all")
+        if self.kind in ("bits", "all") and not (type(self.start) is int
+                                                  and type(self.stop) is int):
+            raise ValueError("a bit-range axis needs whole-number ends")
         if self.kind == "bits":
             lo, hi = int(self.start), int(self.stop)
             flo, fhi = (self.fmt.lo, self.fmt.hi) if code else (0, self.fmt.mask)
@@ -61,7 +73,9 @@ class Axis:
                     f"bit range {lo:#x}..{hi:#x} is not an increasing range of "
                     f"{self.fmt.name} {'codes' if code else 'patterns'} ({flo:#x}..{fhi:#x})"
                 )
-            if self.n > hi - lo + 1 or self.n < 1:
+            if self.n < 1:
+                raise ValueError(f"an axis needs at least one sample, got n={self.n}")
+            if self.n > hi - lo + 1:
                 raise ValueError(f"bit range 0x{lo:X}..0x{hi:X} holds only {hi - lo + 1} patterns")
         elif self.n < 1:
             raise ValueError(f"an axis needs at least one sample, got n={self.n}")
@@ -76,6 +90,9 @@ class Axis:
                              "use bits:LO:HI:N or lin/log ranges")
         elif self.kind == "all" and self.n != 1 << self.fmt.bits:
             raise ValueError(f"'all' on {self.fmt.name} has exactly {1 << self.fmt.bits} samples")
+        if self.n > MAX_ELEMENTS:
+            raise ValueError(f"{self.n} samples: a sweep covers at most 2^36 = {MAX_ELEMENTS} "
+                             "elements (give N to sample a wider range)")
 
     # ------------------------------------------------------------------------------
     @classmethod
@@ -91,7 +108,8 @@ class Axis:
                   n: int | None = None) -> "Axis":
         """Patterns (or codes) ``start..stop`` inclusive (all of them, or ``n`` evenly spaced)."""
         f = operand_format(fmt)
-        return cls(f, "bits", int(start), int(stop), int(n) if n else int(stop) - int(start) + 1)
+        return cls(f, "bits", int(start), int(stop),
+                   int(stop) - int(start) + 1 if n is None else int(n))
 
     @classmethod
     def linear(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
@@ -204,6 +222,9 @@ class GridDomain:
                     f"grid axis {name} has {ax.n} samples; at most {self.MAX_AXIS} per axis "
                     "(sweep a sub-range, or use tiles)"
                 )
+        if a.n * b.n > MAX_ELEMENTS:
+            raise ValueError(f"a {a.n} x {b.n} grid is {a.n * b.n} elements; a sweep covers at "
+                             f"most 2^36 = {MAX_ELEMENTS}")
         self.a, self.b = a, b
         self._pa = a.patterns()
         self._pb = b.patterns()

@@ -2,7 +2,9 @@
 
 Files are written to a temporary name in the target folder and moved into place with
 ``os.replace``, so a reader never sees half a file; a cancelled sweep is saved with
-``"complete": false`` and :func:`load_npz` refuses it unless asked.
+``"complete": false`` and :func:`load_npz` refuses it unless asked. Axes are saved as their
+definition (kind, ends, count), never as pattern arrays: saving costs memory for what the
+sweep kept (summaries, and per-element columns where kept), not for the size of its domain.
 """
 
 from __future__ import annotations
@@ -17,18 +19,24 @@ import numpy as np
 
 from ..formats import operand_format
 from ..state.atomic import atomic_write
-from .domain import Axis, GridDomain, UnaryDomain
-from .runner import SweepResult
 from .csv_elements import write_csv_elements
-from .summary import Summary
+from .domain import Axis, Domain, GridDomain, UnaryDomain
+from .npz_read import READ_ERRORS, NpzMembers, load_json, open_members
+from .runner import SweepResult
+from .summary_dict import MAX_ROWS, summary_from_dict
 
-__all__ = ["save_npz", "load_npz", "write_csv_summary", "write_csv_elements", "FILE_VERSION"]
+__all__ = ["save_npz", "load_npz", "write_csv_summary", "write_csv_elements", "FILE_VERSION",
+           "MAX_LOAD_BYTES"]
 
 FILE_VERSION = 1
+#: Most bytes the per-element arrays of one file may take once loaded (1 GiB: a kept sweep
+#: of 2^24 elements with every column); ``load_npz(max_bytes=...)`` raises it.
+MAX_LOAD_BYTES = 1 << 30
+_TEXT_META = ("op", "format", "rules", "result_format", "domain", "renderer")
 
 
-def _atomic_write(path: str | os.PathLike, write, binary: bool = False) -> Path:
-    return atomic_write(path, write, binary=binary)
+class _Refused(ValueError):
+    """A sweep file read fine but is not acceptable (message says why)."""
 
 
 def _axis_meta(ax: Axis) -> dict[str, Any]:
@@ -39,7 +47,8 @@ def save_npz(path: str | os.PathLike, result: SweepResult) -> Path:
     """Write ``result`` to ``path`` (.npz): columns, fired masks, axes, metadata, summary.
 
     The ``complete`` flag in the metadata is the result's own: a cancelled sweep never
-    produces a file that claims to be complete.
+    produces a file that claims to be complete. Memory: the metadata and the summary, plus
+    the per-element arrays the result already holds (none for summary-only sweeps).
     """
     meta = dict(result.meta)
     meta.update(
@@ -47,79 +56,170 @@ def save_npz(path: str | os.PathLike, result: SweepResult) -> Path:
         complete=bool(result.complete),
         n_done=int(result.n_done),
         axes=[_axis_meta(a) for a in result.domain.axes],
+        shape=list(result.domain.shape),
+        top_k=int(result.summary.top_k),
+        first_n=int(result.summary.first_n),
         timings=result.timings,
     )
     arrays: dict[str, np.ndarray] = {
         "meta": np.array(json.dumps(meta)),
         "summary": np.array(json.dumps(result.summary.to_dict())),
     }
-    for i, ax in enumerate(result.domain.axes):
-        arrays[f"axis{i}"] = ax.patterns()
+    n = int(result.n_done)  # a cancelled sweep's columns: only what was computed
     for name, col in result.columns.items():
-        arrays[f"col__{name}"] = col
+        arrays[f"col__{name}"] = col[:n]
     for rule, mask in result.fired.items():
-        arrays[f"fired__{rule}"] = mask
+        arrays[f"fired__{rule}"] = mask[:n]
 
     def write(fh) -> None:
         np.savez(fh, **arrays)
 
-    return _atomic_write(path, write, binary=True)
+    return atomic_write(path, write, binary=True)
 
 
-def load_npz(path: str | os.PathLike, *, require_complete: bool = True) -> SweepResult:
+def load_npz(path: str | os.PathLike, *, require_complete: bool = True,
+             max_bytes: int = MAX_LOAD_BYTES) -> SweepResult:
     """Read a file written by :func:`save_npz` back into a :class:`SweepResult`.
 
-    Raises ``ValueError`` for files that are not sweeps, and for incomplete (cancelled)
-    sweeps unless ``require_complete`` is False.
+    Raises ``ValueError`` (only) for files that are not sweeps, damaged or inconsistent
+    files (every array's shape is checked against the metadata before it is read, and the
+    arrays may take at most ``max_bytes``), and for incomplete (cancelled) sweeps unless
+    ``require_complete`` is False.
     """
     try:
-        z = np.load(path, allow_pickle=False)
-    except (OSError, EOFError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read sweep file ({exc})") from None
-    if not isinstance(z, np.lib.npyio.NpzFile):
-        raise ValueError(f"{path}: not an fpinspector sweep file")
-    with z:
-        files = set(z.files)
-        if "meta" not in files or "summary" not in files:
-            raise ValueError(f"{path}: not an fpinspector sweep file")
+        zf, members = open_members(path)
+    except READ_ERRORS as exc:
+        raise ValueError(f"{path}: cannot read sweep file ({_why(exc)})") from None
+    with zf:
         try:
-            meta = json.loads(str(z["meta"]))
-            sdict = json.loads(str(z["summary"]))
-            cols = {k[5:]: z[k] for k in files if k.startswith("col__")}
-            fired = {k[7:]: z[k] for k in files if k.startswith("fired__")}
-        except (OSError, EOFError, ValueError, KeyError) as exc:
-            raise ValueError(f"{path}: cannot read sweep file ({exc})") from None
-    if require_complete and not meta.get("complete"):
-        raise ValueError(f"{path}: sweep is incomplete (cancelled after {meta.get('n_done')} elements)")
-    axes = [
-        Axis(operand_format(a["format"]), a["kind"], a["start"], a["stop"], int(a["n"]))
-        for a in meta["axes"]
-    ]
-    domain = UnaryDomain(axes[0]) if len(axes) == 1 else GridDomain(axes[0], axes[1])
-    summary = _summary_from_dict(sdict)
+            return _load(members, require_complete, max_bytes)
+        except _Refused as exc:
+            raise ValueError(f"{path}: {exc}") from None
+        except READ_ERRORS as exc:
+            raise ValueError(f"{path}: cannot read sweep file ({_why(exc)})") from None
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _load(members: NpzMembers, require_complete: bool, max_bytes: int) -> SweepResult:
+    names = members.names()
+    if "meta" not in names or "summary" not in names:
+        raise _Refused("not an fpinspector sweep file")
+    try:
+        meta = load_json(members.text("meta"), "metadata")
+        domain, top_k, first_n = _check_meta(meta)
+    except ValueError as exc:
+        raise _Refused(f"not a valid sweep file: {exc}") from None
+    if require_complete and not meta["complete"]:
+        raise _Refused(f"sweep is incomplete (cancelled after {meta['n_done']} of "
+                       f"{domain.size} elements)")
+    arrays = [n for n in names if n.startswith(("col__", "fired__"))]
+    try:
+        total = _check_arrays(members, arrays, meta["n_done"], domain.size)
+        if total > max_bytes:
+            raise ValueError(f"its arrays take {total} bytes; the limit is {max_bytes} "
+                             "(load_npz(max_bytes=...) raises it)")
+        sdict = load_json(members.text("summary"), "summary")
+        summary = summary_from_dict(sdict, top_k=top_k, first_n=first_n)
+        if summary.total != meta["n_done"]:
+            raise ValueError(f"the summary counts {summary.total} elements, the metadata "
+                             f"{meta['n_done']}")
+    except ValueError as exc:
+        raise _Refused(f"not a valid sweep file: {exc}") from None
+    cols = {n[5:]: _full(members.read(n), domain.size) for n in arrays if n.startswith("col__")}
+    fired = {n[7:]: _full(members.read(n), domain.size) for n in arrays
+             if n.startswith("fired__")}
     timings = meta.pop("timings", {})
-    res = SweepResult(domain, summary, cols, fired, bool(meta["complete"]), int(meta["n_done"]),
-                      meta, timings)
-    return res
+    return SweepResult(domain, summary, cols, fired, meta["complete"], meta["n_done"], meta,
+                       timings)
 
 
-def _summary_from_dict(d: dict[str, Any]) -> Summary:
-    """Rebuild the parts of a Summary that plots and reports read."""
-    s = Summary(d["format"], d["result_format"])
-    s.total = int(d["total"])
-    s.hist = {c: np.asarray(h, dtype=np.int64) for c, h in d["histograms"].items()}
-    for c, rows in d["worst"].items():
-        if rows:
-            s.worst[c] = {f: np.asarray([r[f] for r in rows]) for f in rows[0]}
-        else:
-            s.worst[c] = {"key": np.zeros(0), "index": np.zeros(0, np.int64)}
-    s.operand_classes = [np.asarray(list(c.values()), np.int64) for c in d["operand_classes"]]
-    s.result_classes = {k: np.asarray(list(v.values()), np.int64) for k, v in d["result_classes"].items()}
-    s.fired = {k: int(v) for k, v in d["fired"].items()}
-    s.conformant = {k: int(v) for k, v in d["conformant"].items()}
-    rows = d["first_nonconformant"]
-    s.nonconformant = {f: np.asarray([r[f] for r in rows]) for f in rows[0]} if rows else None
-    return s
+def _check_meta(meta: Any) -> tuple[Domain, int, int]:
+    """Types and consistency of the metadata; returns (domain, top_k, first_n)."""
+    if not isinstance(meta, dict):
+        raise ValueError("metadata is not an object")
+    if type(meta.get("version")) is not int or meta["version"] != FILE_VERSION:
+        raise ValueError(f"unsupported file version {meta.get('version')!r} (this reads "
+                         f"version {FILE_VERSION})")
+    if type(meta.get("complete")) is not bool:
+        raise ValueError(f"'complete' must be true or false, got {meta.get('complete')!r}")
+    axes = meta.get("axes")
+    if not isinstance(axes, list) or len(axes) not in (1, 2):
+        n = len(axes) if isinstance(axes, list) else "no"
+        raise ValueError(f"{n} axes; a sweep file holds 1 (unary op) or 2 (A x B grid)")
+    domain = _domain([_axis(a, i) for i, a in enumerate(axes)])
+    if "shape" in meta and meta["shape"] != list(domain.shape):
+        raise ValueError(f"shape {meta['shape']!r} does not match the axes {list(domain.shape)}")
+    n_done = meta.get("n_done")
+    if type(n_done) is not int or not 0 <= n_done <= domain.size:
+        raise ValueError(f"n_done {n_done!r} is not a count of 0..{domain.size} elements")
+    if meta["complete"] and n_done != domain.size:
+        raise ValueError(f"marked complete after {n_done} of {domain.size} elements")
+    for key in _TEXT_META:
+        if key in meta and not isinstance(meta[key], str):
+            raise ValueError(f"{key!r} must be text, got {meta[key]!r}")
+    for key in ("fixed", "options"):
+        v = meta.get(key)
+        if v is not None and not (isinstance(v, dict) and all(
+                isinstance(x, str) for kv in v.items() for x in kv)):
+            raise ValueError(f"{key!r} must map names to text")
+    timings = meta.get("timings", {})
+    if not isinstance(timings, dict) or not all(type(t) in (int, float) for t in timings.values()):
+        raise ValueError("'timings' must map stage names to seconds")
+    sizes = []
+    for key, default in (("top_k", 10), ("first_n", 100)):
+        v = meta.get(key, default)
+        if type(v) is not int or not 0 <= v <= MAX_ROWS:
+            raise ValueError(f"{key} {v!r} is not a count of 0..{MAX_ROWS}")
+        sizes.append(v)
+    return domain, sizes[0], sizes[1]
+
+
+def _axis(a: Any, i: int) -> Axis:
+    if not isinstance(a, dict) or not all(k in a for k in ("format", "kind", "start", "stop", "n")):
+        raise ValueError(f"axis {i} needs format, kind, start, stop and n")
+    if not isinstance(a["format"], str) or not isinstance(a["kind"], str):
+        raise ValueError(f"axis {i}: format and kind must be names")
+    try:
+        return Axis(operand_format(a["format"]), a["kind"], a["start"], a["stop"], a["n"])
+    except ValueError as exc:
+        raise ValueError(f"axis {i}: {exc}") from None
+
+
+def _domain(axes: list[Axis]) -> Domain:
+    if len(axes) == 1:
+        return UnaryDomain(axes[0])
+    return GridDomain(axes[0], axes[1])
+
+
+def _check_arrays(members: NpzMembers, names: list[str], n_done: int, size: int) -> int:
+    """Every per-element array is 1-D with one entry per element done (files before this
+    check held the whole domain); returns the bytes they take once loaded."""
+    total = 0
+    for name in names:
+        shape, dtype = members.headers[name]
+        if not name.split("__", 1)[1]:
+            raise ValueError(f"array {name!r} has no name")
+        if shape not in ((n_done,), (size,)):
+            raise ValueError(f"array {name!r} has shape {shape}; the metadata says {n_done} "
+                             f"of {size} elements were done")
+        kinds = "b" if name.startswith("fired__") else "biuf"
+        if dtype.kind not in kinds or dtype.itemsize > 8:
+            raise ValueError(f"array {name!r} has dtype {dtype}")
+        total += size * dtype.itemsize
+    return total
+
+
+def _full(a: np.ndarray, size: int) -> np.ndarray:
+    """A column of the whole domain (zeros after the elements done), as the runner keeps it."""
+    if a.shape[0] == size:
+        return a
+    out = np.zeros(size, a.dtype)
+    out[: a.shape[0]] = a
+    return out
 
 
 def write_csv_summary(path: str | os.PathLike, result: SweepResult) -> Path:
@@ -155,4 +255,4 @@ def write_csv_summary(path: str | os.PathLike, result: SweepResult) -> Path:
         for r in d["first_nonconformant"]:
             w.writerow(["first_nonconformant", r["index"], json.dumps(r)])
 
-    return _atomic_write(path, write)
+    return atomic_write(path, write)

@@ -5,16 +5,40 @@ from __future__ import annotations
 
 from ..formats import FloatFormat
 from ..formats import CodeFormat, operand_format
-from .domain import Axis, Domain, GridDomain, UnaryDomain
+from .domain import MAX_ELEMENTS, Axis, Domain, GridDomain, UnaryDomain
 
 __all__ = ["parse_axis", "parse_domain"]
 
 
 def _num(text: str) -> float:
     t = text.strip().lower()
-    if t.startswith(("0x", "-0x", "+0x")) and "p" in t:
-        return float.fromhex(t)
-    return float(t)
+    try:
+        if t.startswith(("0x", "-0x", "+0x")) and "p" in t:
+            return float.fromhex(t)
+        return float(t)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{text!r} is not a number") from None
+
+
+def _count(text: str) -> int:
+    """The N of a spec: a whole number of samples, at least 1 (``0x`` hex allowed)."""
+    try:
+        n = int(text, 0)
+    except ValueError:
+        raise ValueError(f"N must be a whole number of samples, got {text!r}") from None
+    if n < 1:
+        raise ValueError(f"N must be at least 1, got {n}")
+    if n > MAX_ELEMENTS:
+        raise ValueError(f"N = {n} samples; a sweep covers at most 2^36 = {MAX_ELEMENTS}")
+    return n
+
+
+def _pattern(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a whole number (patterns are 0x... hex or "
+                         "decimal)") from None
 
 
 def parse_axis(spec: str, fmt: str | FloatFormat | CodeFormat, default_n: int = 1024) -> Axis:
@@ -35,13 +59,13 @@ def parse_axis(spec: str, fmt: str | FloatFormat | CodeFormat, default_n: int = 
             return Axis.every(f)
         if kind in ("bits", "lin", "linear", "log") and len(parts) not in (3, 4):
             raise ValueError("expected KIND:START:STOP[:N]")
-        n = int(parts[3]) if len(parts) == 4 else None
+        n = _count(parts[3]) if len(parts) == 4 else None
         if kind == "bits":
-            return Axis.bit_range(f, int(parts[1], 0), int(parts[2], 0), n)
+            return Axis.bit_range(f, _pattern(parts[1]), _pattern(parts[2]), n)
         if kind in ("lin", "linear"):
-            return Axis.linear(f, _num(parts[1]), _num(parts[2]), n or default_n)
+            return Axis.linear(f, _num(parts[1]), _num(parts[2]), default_n if n is None else n)
         if kind == "log":
-            return Axis.log(f, _num(parts[1]), _num(parts[2]), n or default_n)
+            return Axis.log(f, _num(parts[1]), _num(parts[2]), default_n if n is None else n)
     except ValueError as exc:
         raise ValueError(f"bad domain {spec!r}: {exc}") from None
     raise ValueError(f"bad domain {spec!r}: kind must be all, bits, lin or log")
