@@ -4,7 +4,10 @@ A stage maps one chunk of operand patterns to named per-element arrays (``model`
 ``exact``, ``err_*``, ``ok_*``, and ``fired``: rule ID -> bool array). The runner walks
 the domain in chunks, computes the next chunk in a worker thread while it folds the
 current one into the :class:`~.summary.Summary` (and, for maps, into per-element columns),
-reports progress, and stops between chunks when cancelled.
+reports progress, and stops between chunks when cancelled. Nothing done is lost: a long run
+hands its partial result to a ``checkpoint`` callback now and then, a saved partial result
+can be resumed, and a stage that fails part-way raises :class:`SweepAborted` carrying what
+was finished.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 from .domain import Domain
 from .summary import Summary
 
-__all__ = ["Stage", "SweepResult", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT"]
+__all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT"]
 
 #: Elements per chunk: big enough to amortise numpy/GL overhead, small enough for caches.
 DEFAULT_CHUNK = 1 << 18
@@ -75,6 +78,24 @@ class SweepResult:
         return tuple(int(o[0]) for o in self.domain.operands(k, k + 1))
 
 
+class SweepAborted(RuntimeError):
+    """The stage failed part-way; ``result`` holds every chunk finished before (complete
+    False), so the caller can still save it. The stage's exception is ``__cause__``."""
+
+    def __init__(self, result: SweepResult, error: BaseException) -> None:
+        super().__init__(f"{error} (stopped after {result.n_done} of {result.domain.size} "
+                         "elements)")
+        self.result = result
+        self.error = error
+
+
+class _Failed:
+    """A chunk whose stage raised (kept in order with the finished chunks)."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
 def _cancelled(cancel: Cancel) -> bool:
     if cancel is None:
         return False
@@ -97,6 +118,9 @@ def run_sweep(
     first_n: int = 100,
     prefetch: bool = True,
     workers: int = 1,
+    resume: SweepResult | None = None,
+    checkpoint: Callable[[SweepResult], Any] | None = None,
+    checkpoint_every: float = 30.0,
 ) -> SweepResult:
     """Run ``stage`` over every element of ``domain`` in chunks.
 
@@ -123,17 +147,39 @@ def run_sweep(
     workers : int
         Stage threads (chunks in flight) when prefetching; numpy releases the GIL in its
         loops, so 2 uses both cores of a 2-core machine. Results are folded in order.
+    resume : SweepResult, optional
+        A partial result of the same domain (e.g. reloaded with ``load_npz(...,
+        require_complete=False)``): its summary and columns are continued from its
+        ``n_done``; the final result equals an uninterrupted run's. Its ``top_k`` /
+        ``first_n`` win over the arguments, and it decides whether columns are kept.
+    checkpoint : callable, optional
+        ``checkpoint(partial_result)`` between chunks, at most every ``checkpoint_every``
+        seconds and never after the last chunk (e.g. to save the partial result).
 
     Returns
     -------
     SweepResult
+
+    Raises
+    ------
+    SweepAborted
+        When the stage raises: carries the partial result. When ``cancel`` is already set,
+        a failing stage (e.g. a GPU process stopped by the same Ctrl-C) ends the sweep as
+        cancelled instead.
     """
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
     total = domain.size
     keep = total <= KEEP_LIMIT if keep_elements is None else keep_elements
-    summary = Summary(domain.axes[0].fmt.name, result_format, top_k=top_k, first_n=first_n)
+    start = 0
+    if resume is not None:
+        keep, summary, start = _resumed(resume, domain, keep_elements, keep)
+    else:
+        summary = Summary(domain.axes[0].fmt.name, result_format, top_k=top_k, first_n=first_n)
     res = SweepResult(domain, summary, meta=dict(meta or {}))
+    if resume is not None and keep:
+        res.columns, res.fired = resume.columns, resume.fired
+    res.n_done = start
     res.meta.setdefault("result_format", result_format)
     res.meta["domain"] = domain.describe()
     res.meta["shape"] = list(domain.shape)
@@ -143,14 +189,17 @@ def run_sweep(
 
     lock = threading.Lock()
 
-    def compute(k0: int, k1: int) -> tuple[int, tuple[np.ndarray, ...], Mapping[str, Any]]:
+    def compute(k0: int, k1: int) -> tuple | _Failed:
         t = time.perf_counter()
-        ops = domain.operands(k0, k1)
-        t1 = time.perf_counter()
-        out = stage(ops)
-        t2 = time.perf_counter()
-        # the chunk's histograms, counts and top-k candidates, in this (stage) thread
-        prep = summary.prepare(k0, ops, out) if pool is not None else None
+        try:
+            ops = domain.operands(k0, k1)
+            t1 = time.perf_counter()
+            out = stage(ops)
+            t2 = time.perf_counter()
+            # the chunk's histograms, counts and top-k candidates, in this (stage) thread
+            prep = summary.prepare(k0, ops, out) if pool is not None else None
+        except Exception as exc:  # noqa: BLE001 - handed to the caller with the partial result
+            return _Failed(exc)
         t3 = time.perf_counter()
         with lock:
             timings["domain"] = timings.get("domain", 0.0) + t1 - t
@@ -183,8 +232,23 @@ def run_sweep(
         timings["summary"] = timings.get("summary", 0.0) + time.perf_counter() - t
         if progress is not None:
             progress(res.n_done, total)
+        if checkpoint is not None and res.n_done < total and (
+                time.perf_counter() - last_checkpoint[0] >= checkpoint_every):
+            res.timings["total"] = time.perf_counter() - t_start
+            checkpoint(res)
+            last_checkpoint[0] = time.perf_counter()
 
-    starts = range(0, total, chunk_size)
+    def take(item: tuple | _Failed) -> bool:
+        """Fold a finished chunk; False (and the error kept) when its stage failed."""
+        if isinstance(item, _Failed):
+            failed.append(item.error)
+            return False
+        fold(*item)
+        return True
+
+    last_checkpoint = [time.perf_counter()]
+    failed: list[Exception] = []
+    starts = range(start, total, chunk_size)
     depth = max(1, int(workers))
     pool: ThreadPoolExecutor | None = None
     if prefetch:
@@ -196,13 +260,14 @@ def run_sweep(
                 break
             k1 = min(k0 + chunk_size, total)
             if pool is None:
-                fold(*compute(k0, k1))
+                if not take(compute(k0, k1)):
+                    break
                 continue
             pending.append(pool.submit(compute, k0, k1))
-            if len(pending) > depth:
-                fold(*pending.popleft().result())
-        while pending:
-            fold(*pending.popleft().result())
+            if len(pending) > depth and not take(pending.popleft().result()):
+                break
+        while pending and not failed:
+            take(pending.popleft().result())
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -210,4 +275,25 @@ def run_sweep(
     timings["total"] = time.perf_counter() - t_start
     if getattr(stage, "timings", None):
         timings.update({f"stage.{k}": v for k, v in stage.timings.items()})
+    if failed and not _cancelled(cancel):
+        raise SweepAborted(res, failed[0]) from failed[0]
     return res
+
+
+def _resumed(resume: SweepResult, domain: Domain, keep_elements: bool | None,
+             default_keep: bool) -> tuple[bool, Summary, int]:
+    """(keep columns, the summary to continue, first element) of a resumed sweep."""
+    if resume.domain.describe() != domain.describe() or resume.domain.shape != domain.shape:
+        raise ValueError(f"cannot resume: the saved sweep covers {resume.domain.describe()}, "
+                         f"not {domain.describe()}")
+    if not 0 <= resume.n_done <= domain.size or resume.summary.total != resume.n_done:
+        raise ValueError("cannot resume: the saved sweep's counts are inconsistent")
+    keep = bool(resume.columns) or bool(resume.fired)
+    if keep_elements is not None and keep_elements != keep and resume.n_done:
+        raise ValueError("cannot resume: the saved sweep "
+                         + ("kept per-element columns" if keep else "kept only summaries")
+                         + "; resume it the same way")
+    if keep and any(len(a) != domain.size for a in (*resume.columns.values(),
+                                                     *resume.fired.values())):
+        raise ValueError("cannot resume: the saved columns do not cover the domain")
+    return (default_keep if resume.n_done == 0 else keep), resume.summary, resume.n_done
