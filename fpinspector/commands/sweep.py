@@ -1,4 +1,9 @@
-"""``fpinspector sweep``: run an op over a whole input range and summarise model/GPU errors."""
+"""``fpinspector sweep``: run an op over a whole input range and summarise model/GPU errors.
+
+Nothing done is lost: with ``--out`` a long sweep checkpoints its partial result into that
+file (every ``--checkpoint`` seconds), Ctrl-C stops it after the chunks in flight and saves
+what was done (``complete: false``), and ``--resume`` continues a saved partial sweep.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ._args import count, seconds, workers
 from ._gpu_args import add_device_arguments, device_choice
+from ._sweep_files import check_outputs, resume_from, save_partial
+
+MAX_ROWS = 1_000_000
 
 NAME = "sweep"
 HELP = ("Sweep OP over an input domain (unary range or A x B grid), compare model, GPU and "
         "exact results, print the summary and write .npz/.csv files.")
 
-DOMAIN_HELP = ("input axis: all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N]; a binary op "
-               "uses it for A and --domain-b (default: the same) for B")
+DOMAIN_HELP = ("input axis: all | bits:LO:HI[:N] | lin:A:B[:N] | log:A:B[:N] (N: 1..2^36 "
+               "samples, default 1024 for lin/log); a binary op uses it for A and --domain-b "
+               "(default: the same) for B; at most 2^36 elements in all")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -43,13 +53,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write one CSV row per element (needs kept columns)")
     p.add_argument("--summary-only", action="store_true",
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
-    p.add_argument("--chunk", type=int, default=1 << 18,
-                   help="elements per chunk (default 2^18: fits 2 chunks in flight in cache-"
-                        "friendly, bounded memory)")
-    p.add_argument("--workers", type=int, default=2,
+    p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=1 << 18,
+                   help="elements per chunk, 1..2^24 (default 2^18: fits 2 chunks in flight "
+                        "in cache-friendly, bounded memory)")
+    p.add_argument("--workers", type=workers, default=2,
                    help="chunks evaluated in parallel threads (default 2, for 2 cores)")
-    p.add_argument("--top", type=int, default=10, help="worst inputs kept per error column")
-    p.add_argument("--first", type=int, default=100, help="non-conformant inputs kept")
+    p.add_argument("--top", type=count(0, MAX_ROWS, "a number of rows"), default=10,
+                   help="worst inputs kept per error column (0..10^6)")
+    p.add_argument("--first", type=count(0, MAX_ROWS, "a number of rows"), default=100,
+                   help="non-conformant inputs kept (0..10^6)")
+    p.add_argument("--checkpoint", type=seconds(0, 86400), default=30.0, metavar="SECONDS",
+                   help="with --out, save the partial sweep there this often (default 30 s) "
+                        "so a killed run can --resume")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the partial sweep saved in --out (same command otherwise); "
+                        "the result equals an uninterrupted run")
     p.add_argument("--fail-on-nonconformant", action="store_true",
                    help="exit 1 when any result is not allowed by the rule set")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
@@ -114,6 +132,14 @@ def _fixed(args: argparse.Namespace, arity: int, fmt: str) -> tuple:
     return ()
 
 
+def _domain_spec(args: argparse.Namespace, swept: int) -> str:
+    if swept == 1:
+        if args.domain_b is not None:
+            raise ValueError(f"--domain-b is for two-operand sweeps; {args.op} sweeps one")
+        return args.domain
+    return f"{args.domain} x {args.domain_b or args.domain}"
+
+
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "expr", None) is not None:
         from ._expr_sweep import run_expr_sweep  # noqa: PLC0415
@@ -122,59 +148,129 @@ def run(args: argparse.Namespace) -> int:
     if args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
     from ..model.formats import get_format  # noqa: PLC0415
-    from ..model.sweep import (  # noqa: PLC0415
-        parse_domain, run_sweep, save_npz, write_csv_elements, write_csv_summary)
     from ..model.formats import CODE_FORMATS  # noqa: PLC0415
+    from ..model.sweep import parse_domain  # noqa: PLC0415
+    from ..model.sweep.runner import KEEP_LIMIT  # noqa: PLC0415
     from ..model.sweep.stages import (  # noqa: PLC0415
-        ModelStage, engine_format, op_arity, operand_format_of, result_format_of)
+        op_arity, operand_format_of, result_format_of)
 
-    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
-
-    keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     arity = op_arity(args.op)
     fmt = args.format.strip().lower()
     fmt = fmt if fmt in CODE_FORMATS else get_format(fmt).name
     fmt = operand_format_of(args.op, fmt)
     options = _options(args.option)
     fixed = _fixed(args, arity, fmt)
-    swept = arity - len(fixed)
-    spec = args.domain if swept == 1 else f"{args.domain} x {args.domain_b or args.domain}"
-    domain = parse_domain(spec, fmt, swept)
-    result_format = result_format_of(args.op, fmt, args.rules, options)
+    domain = parse_domain(_domain_spec(args, arity - len(fixed)), fmt, arity - len(fixed))
+    keep = not args.summary_only and domain.size <= KEEP_LIMIT
+    if args.elements_csv and not keep:
+        raise ValueError("--elements-csv needs per-element columns: drop --summary-only"
+                         if args.summary_only else f"--elements-csv: {domain.size} elements are "
+                         f"too many to keep per element (at most {KEEP_LIMIT})")
+    if args.resume and not args.out:
+        raise ValueError("--resume continues the partial sweep saved in --out FILE: give --out")
+    check_outputs(args)  # before the work: an unwritable path fails now, not after an hour
     meta: dict[str, Any] = {"op": args.op, "format": fmt, "rules": args.rules,
                             "options": {k: str(v) for k, v in options.items()}, "gpu": args.gpu}
     if fixed:
         meta["fixed"] = {"c": f"0x{int(fixed[0]):X}"}
-    cap = None
-    if args.gpu:
-        from ..gpu import GpuUnavailable  # noqa: PLC0415
-        from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
+    result_format = result_format_of(args.op, fmt, args.rules, options)
+    plan = {**meta, "result_format": result_format, "domain": domain.describe(),
+            "top_k": args.top, "first_n": args.first, "kept": keep}
+    prev = resume_from(args.out, plan) if args.resume else None
+    if prev is not None and prev.complete:
+        print(f"{args.out} is already complete ({prev.n_done} elements); nothing to resume")
+        print(prev.summary.format_text())
+        return 0
+    return _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev)
 
-        try:
-            cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(
-                args.gpu_path, device_choice(args))
-        except GpuUnavailable as exc:
-            raise ValueError(exc.message) from None
-        why = cap.unsupported_reason(args.op, engine_format(fmt))
-        if why:
-            cap.close()
-            raise ValueError(f"this GPU cannot capture {args.op} on {fmt}: {why}")
-        meta.update(device_meta(cap.info))
+
+def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -> int:
+    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
+    from ..model.sweep import run_sweep, save_npz  # noqa: PLC0415
+    from ..model.sweep.runner import SweepAborted  # noqa: PLC0415
+    from ..model.sweep.stages import ModelStage  # noqa: PLC0415
+    from ._interrupt import stop_on_interrupt  # noqa: PLC0415
+
+    keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
+    cap = _open_gpu(args, fmt, meta) if args.gpu else None
+    key = "device" if prev is not None and "device" in prev.meta else "renderer"
+    if cap is not None and prev is not None and prev.meta.get(key) != meta[key]:
+        cap.close()
+        raise ValueError(f"cannot resume {args.out}: it was captured on "
+                         f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
+    checkpoint = None
+    if args.out:
+        def checkpoint(res) -> None:
+            try:
+                save_npz(args.out, res)
+            except (OSError, ValueError) as exc:
+                print(f"\nfpinspector sweep: warning: checkpoint not saved ({exc})",
+                      file=sys.stderr)
+
+    note = ("stopping after the chunks in flight" + (f"; saving to {args.out}" if args.out else "")
+            + " (Ctrl-C again to abort now)")
     try:
-        stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
-        res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
-                        keep_elements=False if args.summary_only else None,
-                        progress=_progress(args.quiet), meta=meta, top_k=args.top,
-                        first_n=args.first, workers=max(1, args.workers))
+        with stop_on_interrupt(note) as stop:
+            stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
+            res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
+                            keep_elements=keep, progress=_progress(args.quiet), meta=meta,
+                            top_k=args.top, first_n=args.first, workers=args.workers,
+                            cancel=stop, resume=prev, checkpoint=checkpoint,
+                            checkpoint_every=args.checkpoint)
+    except SweepAborted as exc:
+        where = save_partial(args, exc.result)
+        print(f"fpinspector sweep: error: {exc}{where}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("fpinspector sweep: aborted" + (f"; {args.out} holds the last checkpoint, if any"
+                                              if args.out else ""), file=sys.stderr)
+        return 130
     finally:
         if cap is not None:
             cap.close()
-    print(f"{args.op} {fmt} {args.rules} over {domain.describe()}"
+    return _report(args, res, fixed, meta, cap is not None, prev)
+
+
+def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any]):
+    from ..gpu import GpuUnavailable  # noqa: PLC0415
+    from ..gpu.sweep_capture import (  # noqa: PLC0415
+        GpuCapture, ProcessGpuCapture, device_meta)
+    from ..model.sweep.stages import engine_format  # noqa: PLC0415
+    from ._interrupt import interrupts_ignored  # noqa: PLC0415
+
+    try:
+        with interrupts_ignored():  # the GPU child must outlive a Ctrl-C (we stop it)
+            cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(
+                args.gpu_path, device_choice(args))
+    except GpuUnavailable as exc:
+        raise ValueError(exc.message) from None
+    why = cap.unsupported_reason(args.op, engine_format(fmt))
+    if why:
+        cap.close()
+        raise ValueError(f"this GPU cannot capture {args.op} on {fmt}: {why}")
+    meta.update(device_meta(cap.info))
+    return cap
+
+
+def _report(args, res, fixed, meta, gpu: bool, prev) -> int:
+    from ..model.sweep import save_npz, write_csv_elements, write_csv_summary  # noqa: PLC0415
+
+    print(f"{args.op} {meta['format']} {args.rules} over {res.domain.describe()}"
           + (f" with C = {meta['fixed']['c']}" if fixed else "")
-          + (f" on {meta['device']}" if cap is not None else ""))
+          + (f" on {meta['device']}" if gpu else "")
+          + (f" (resumed at element {prev.n_done})" if prev is not None else ""))
     print(res.summary.format_text())
+    if not res.complete and not args.quiet:
+        print(file=sys.stderr)  # end the progress line
     t = res.timings
-    print(f"time: {t['total']:.3f} s ({res.n_done / max(t['total'], 1e-9) / 1e6:.2f} M elements/s)")
+    done = res.n_done - (prev.n_done if prev is not None else 0)
+    print(f"time: {t['total']:.3f} s ({done / max(t['total'], 1e-9) / 1e6:.2f} M elements/s)")
+    if not res.complete:  # Ctrl-C: keep what was done
+        where = save_partial(args, res)
+        print(f"fpinspector sweep: interrupted after {res.n_done} of {res.domain.size} "
+              f"elements{where or '; nothing saved (give --out FILE to keep partial results)'}",
+              file=sys.stderr)
+        return 130
     if args.out:
         out = save_npz(args.out, res)
         csv_path = write_csv_summary(args.csv or Path(args.out).with_suffix(".csv"), res)

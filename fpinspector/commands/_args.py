@@ -1,0 +1,56 @@
+"""Argument types shared by the subcommands: bounded counts, worker counts and durations.
+
+Why one place: every numeric option is checked by argparse itself, so a bad value is a usage
+error (exit 2, one line naming the option) before any work starts, and a limit changes here
+once (``--workers`` gets its default and upper bound from :func:`workers`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Callable
+
+__all__ = ["count", "workers", "seconds", "MAX_WORKERS"]
+
+#: Most parallel workers (threads or processes) any subcommand starts.
+MAX_WORKERS = 256
+
+
+def count(lo: int, hi: int, what: str = "a count") -> Callable[[str], int]:
+    """argparse type: a whole number in ``lo..hi`` (decimal, or 0x hex)."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text.strip(), 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what} (a whole number), got {text!r}"
+                                             ) from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"{what} must be {lo}..{hi}, got {n}")
+        return n
+
+    parse.__name__ = what
+    return parse
+
+
+def workers(text: str) -> int:
+    """argparse type of ``--workers``: 1..:data:`MAX_WORKERS` parallel workers."""
+    return count(1, MAX_WORKERS, "a number of workers")(text)
+
+
+def seconds(lo: float, hi: float) -> Callable[[str], float]:
+    """argparse type: a duration in seconds, ``lo < value <= hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+        if not (math.isfinite(v) and lo < v <= hi):
+            raise argparse.ArgumentTypeError(f"seconds must be more than {lo:g} and at most "
+                                             f"{hi:g}, got {text}")
+        return v
+
+    parse.__name__ = "seconds"
+    return parse

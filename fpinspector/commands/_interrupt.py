@@ -1,0 +1,56 @@
+"""Ctrl-C during long CLI work: the first one asks the work to stop cleanly, the second aborts.
+
+Why: a sweep interrupted by KeyboardInterrupt loses everything computed so far; turning the
+first SIGINT into a cancel flag lets the sweep finish the chunks in flight, save them and say
+so. Child processes are started with SIGINT ignored, so the same Ctrl-C (sent to the whole
+terminal process group) does not kill them mid-reply.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+__all__ = ["stop_on_interrupt", "interrupts_ignored"]
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def stop_on_interrupt(note: str) -> Iterator[threading.Event]:
+    """An Event set by the first Ctrl-C (``note`` is printed to stderr then); a second Ctrl-C
+    raises KeyboardInterrupt as usual. Outside the main thread: an Event nothing sets."""
+    stop = threading.Event()
+    if not _main_thread():
+        yield stop
+        return
+
+    def handler(signum, frame) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+        print(f"\n{note}", file=sys.stderr, flush=True)
+
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextmanager
+def interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while child processes start (they inherit it), then restored."""
+    if not _main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
