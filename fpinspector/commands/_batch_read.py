@@ -15,13 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.formats import FORMATS
-
-#: Inclusive value ranges of the integer/code operand and result kinds of the rule engine.
-INT_RANGES: dict[str, tuple[int, int]] = {
-    "i32": (-2**31, 2**31 - 1), "u32": (0, 2**32 - 1),
-    "unorm8": (0, 255), "snorm8": (-128, 127), "unorm16": (0, 65535),
-    "snorm16": (-32768, 32767), "srgb8": (0, 255), "bool": (0, 1),
-}
+from ._operand import kind_range
 
 _SEP = np.zeros(256, bool)
 _SEP[[ord(c) for c in " \t\r\n,"]] = True
@@ -31,13 +25,6 @@ for _i, _c in enumerate("0123456789abcdef"):
     _HEXVAL[ord(_c.upper())] = _i
 _TOKCH = _HEXVAL != 255
 _TOKCH[[ord("x"), ord("X"), ord("-")]] = True
-
-
-def kind_range(kind: str) -> tuple[int, int]:
-    """Inclusive range of a pattern (format kinds) or integer code kind."""
-    if kind in FORMATS:
-        return 0, FORMATS[kind].mask
-    return INT_RANGES[kind]
 
 
 @dataclass
@@ -153,13 +140,15 @@ def _fast_chunked(buf: np.ndarray, arity: int, kinds: list[str], chunk: int = 1 
 
 
 def read_rows(text: str, arity: int, kinds: list[str],
-              read_token: Callable[[str, str], int]) -> Rows:
+              read_token: Callable[[str, str], int], first_line: int = 0) -> Rows:
     """All rows of a batch text, in file order.
 
     ``kinds`` names the kind of each operand column and of the optional observed-result
     column (``arity + 1`` names). ``read_token(text, kind)`` reads a token the fast reader
     cannot (decimals, ``inf``...), raising ValueError with a message. Blank lines and
     ``#`` comments are skipped; a line that cannot be read becomes an error row.
+    ``first_line`` is the number of lines before ``text`` (a chunk of a longer input), so
+    line numbers in ``Rows.line`` and in messages are those of the whole input.
     """
     buf = np.frombuffer(text.encode("utf-8", "replace"), np.uint8)
     lines, vals, ncols, slow = _fast_chunked(buf, arity, kinds)
@@ -175,14 +164,14 @@ def read_rows(text: str, arity: int, kinds: list[str],
         s_lines.append(ln)
         got: list[int] = []
         if len(toks) not in (arity, arity + 1):
-            s_err[row] = (f"line {ln + 1}: expected {arity} operand(s) (+ an optional observed "
-                          f"result), got {len(toks)} field(s)")
+            s_err[row] = (f"line {first_line + ln + 1}: expected {arity} operand(s) (+ an "
+                          f"optional observed result), got {len(toks)} field(s)")
         else:
             try:
                 for tk, k in zip(toks, kinds):
                     got.append(_read_slow(tk, k, read_token))
             except (ValueError, ArithmeticError) as exc:
-                s_err[row] = f"line {ln + 1}, field {len(got) + 1}: {exc}"
+                s_err[row] = f"line {first_line + ln + 1}, field {len(got) + 1}: {exc}"
         has = len(got) == arity + 1 and row not in s_err
         s_vals.append([*(got if row not in s_err else []), *[0] * (arity + 1)][:arity + 1]
                       + [has])
@@ -197,7 +186,8 @@ def read_rows(text: str, arity: int, kinds: list[str],
     has_all = np.concatenate([ncols == arity + 1, np.array([r[-1] for r in s_vals], bool)])
     has_all = has_all[order]
     errors = {int(inv[nf + r]): m for r, m in s_err.items()}
-    rows = Rows(all_lines[order] + 1, vals_all[:, :arity], vals_all[:, arity], has_all, errors)
+    rows = Rows(all_lines[order] + 1 + first_line, vals_all[:, :arity], vals_all[:, arity],
+                has_all, errors)
     _check_ranges(rows, kinds, arity)
     return rows
 

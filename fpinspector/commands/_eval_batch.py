@@ -1,31 +1,69 @@
 """Batch mode of ``fpinspector eval``: operand rows in, one JSON line per row out.
 
-Why this shape: rows are read by a vectorized numpy reader (``_batch_read``), evaluated in
-one ``evaluate`` call, and formatted column by column, so a million rows cost about as much
-as the JSON text itself. A row that cannot be read becomes an error row (its line number and
-the reason) instead of aborting the batch; the exit status is then 1 (docs/cli-json.md).
+Why this shape: the input is read in blocks of whole lines (about 64k rows), and each block
+is read by a vectorized numpy reader (``_batch_read``), evaluated in one ``evaluate`` call,
+formatted column by column and written out before the next block is read: memory stays
+bounded whatever the number of rows, and a million rows cost about as much as the JSON text
+itself. A row that cannot be read becomes an error row (its line number and the reason)
+instead of aborting the batch; the exit status is then 1 (docs/cli-json.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
+from collections.abc import Iterator
+from typing import IO
 
 import numpy as np
 
 from ..model.engine import OPS, evaluate
 from ..model.formats import FORMATS
-from ._batch_read import read_rows
+from ._batch_read import Rows, read_rows
+from ._operand import read_operand
 
 _HEXCH = np.frombuffer(b"0123456789ABCDEF", np.uint8)
+#: Characters read per block (about 64k rows of two f32 operands).
+BLOCK_CHARS = 1 << 21
+#: Longest line taken (characters); a longer one is an error, not a memory blow-up.
+MAX_LINE_CHARS = 1 << 20
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        return fh.read()
+def _open(path: str) -> IO[str]:
+    if path != "-":
+        return open(path, encoding="utf-8", errors="replace")
+    raw = getattr(sys.stdin, "buffer", None)  # bytes: undecodable input is replaced, not fatal
+    if raw is None:
+        return sys.stdin
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace")
+
+
+def blocks(fh: IO[str], size: int | None = None) -> Iterator[tuple[str, int]]:
+    """(text of whole lines, number of lines before it) blocks of ``fh``, in order; about
+    ``size`` (default :data:`BLOCK_CHARS`) characters each."""
+    size = size or BLOCK_CHARS
+    rest, line0 = "", 0
+    while True:
+        chunk = fh.read(size)
+        if not chunk:
+            break
+        text = rest + chunk
+        cut = text.rfind("\n")
+        if cut < 0:
+            if len(text) > MAX_LINE_CHARS:
+                raise ValueError(f"line {line0 + 1} is longer than {MAX_LINE_CHARS} characters")
+            rest = text
+            continue
+        rest = text[cut + 1:]
+        if len(rest) > MAX_LINE_CHARS:
+            raise ValueError(f"line {line0 + text.count(chr(10), 0, cut + 1) + 1} is longer "
+                             f"than {MAX_LINE_CHARS} characters")
+        yield text[: cut + 1], line0
+        line0 += text.count("\n", 0, cut + 1)
+    if rest:
+        yield rest, line0
 
 
 def result_kind(op: str, fmt: str) -> str:
@@ -88,16 +126,34 @@ def _typed(col: np.ndarray, kind: str) -> np.ndarray:
 
 
 def run_batch(args: argparse.Namespace, opts: dict, kind: str) -> int:
-    """Evaluate every readable row in one call; write one JSON line per row to stdout."""
+    """Evaluate the rows block by block; write one JSON line per row to stdout as it goes."""
+    arity = OPS[args.op].arity
+    kinds = [kind] * arity + [result_kind(args.op, args.format)]
+    n_rows, n_err, first_err = 0, 0, ""
+    with _open(args.batch) as fh:
+        for text, line0 in blocks(fh):
+            rows = read_rows(text, arity, kinds, read_operand, first_line=line0)
+            if rows.line.size == 0:
+                continue
+            sys.stdout.write(_block_lines(args, opts, kind, rows, n_rows))
+            if rows.error and not first_err:
+                first_err = rows.error[min(rows.error)]
+            n_rows += int(rows.line.size)
+            n_err += len(rows.error)
+    if n_rows == 0:
+        raise ValueError("batch input has no rows")
+    if n_err:
+        print(f"fpinspector eval: error: {n_err} of {n_rows} rows could not be read "
+              f"(first: {first_err})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _block_lines(args: argparse.Namespace, opts: dict, kind: str, rows: Rows, row0: int) -> str:
+    """The JSON lines of one block of rows (``row0``: rows before it), newline-terminated."""
     op = args.op
     arity = OPS[op].arity
-    rk = result_kind(op, args.format)
-    from .eval import read_operand
-
-    rows = read_rows(_read(args.batch), arity, [kind] * arity + [rk], read_operand)
     n = rows.line.size
-    if n == 0:
-        raise ValueError("batch input has no rows")
     good = np.ones(n, bool)
     good[list(rows.error)] = False
     gi = np.flatnonzero(good)
@@ -125,16 +181,11 @@ def run_batch(args: argparse.Namespace, opts: dict, kind: str) -> int:
                 extra[i] = f', "allowed": {allowed[i]}, "ulp_error": {err[i]}'
         opq = json.dumps(op)
         for i, r in enumerate(gi.tolist()):
-            lines[r] = (f'{{"row": {r}, "line": {rows.line[r]}, "op": {opq}, '
+            lines[r] = (f'{{"row": {row0 + r}, "line": {rows.line[r]}, "op": {opq}, '
                         f'"operands": [{operands[i]}], "bits": {bits[i]}, "exact": {exact[i]}, '
                         f'"lo": {lo[i]}, "hi": {hi[i]}, "nan_ok": {nan_ok[i]}{extra[i]}, '
                         f'"rules": {rules[i]}}}')
     for r, msg in rows.error.items():
-        lines[r] = json.dumps({"row": r, "line": int(rows.line[r]), "op": op, "error": msg})
-    sys.stdout.write("\n".join(lines) + "\n")
-    if rows.error:
-        first = min(rows.error)
-        print(f"fpinspector eval: error: {len(rows.error)} of {n} rows could not be read "
-              f"(first: {rows.error[first]})", file=sys.stderr)
-        return 1
-    return 0
+        lines[r] = json.dumps({"row": row0 + r, "line": int(rows.line[r]), "op": op,
+                               "error": msg})
+    return "\n".join(lines) + "\n"

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.formats import FORMATS, get_format
-from ._batch_read import INT_RANGES
 from ._gpu_args import add_device_arguments, open_cli_session
+from ._operand import INT_RANGES, read_operand
 from ._readout import SCHEMA_VERSION
 
 NAME = "eval"
@@ -57,32 +57,6 @@ def _operand_kind(op: str, fmt: str) -> str:
     if spec.result in ("same", "bool") or op.startswith("to_f"):
         return fmt
     return spec.formats[0]
-
-
-def read_operand(text: str, kind: str) -> int:
-    """One operand or observed result as an integer: a 0x pattern, a decimal value encoded
-    with nearest-even (formats), an integer (int/code kinds) or true/false (bool)."""
-    t = text.strip()
-    if kind == "bool" and t.lower() in ("true", "false"):
-        return int(t.lower() == "true")
-    if kind not in FORMATS:  # integer / code operands
-        try:
-            return int(t, 0)
-        except ValueError:
-            raise ValueError(f"operand {t!r}: expected an integer") from None
-    if t.lower().startswith(("0x", "-0x")) and "p" not in t.lower():
-        try:
-            v = int(t, 16)
-        except ValueError:
-            raise ValueError(f"operand {t!r}: not a hex pattern") from None
-        if v < 0:
-            raise ValueError(f"operand {t!r}: a bit pattern cannot be negative "
-                             "(write the sign bit into the pattern)")
-        return v
-    try:
-        return int(get_format(kind).encode(t))
-    except (ValueError, ArithmeticError):
-        raise ValueError(f"operand {t!r}: not a pattern or a decimal value") from None
 
 
 def _num(v: float) -> Any:
@@ -217,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         if args.gpu:
             raise ValueError("--gpu captures one evaluation; with --batch put the observed "
                              "results in the last column")
-        from ._eval_batch import run_batch
+        from ._eval_batch import run_batch  # noqa: PLC0415 - numpy-heavy batch path only
 
         return run_batch(args, opts, _operand_kind(args.op, args.format))
     spec = OPS[args.op]
