@@ -66,8 +66,11 @@ def test_app_without_display_exits_2_with_message(argv):
 
 
 def test_display_problem_rules():
+    def up(kind, name, env):  # a display that answers (the real probe: test_display_probe)
+        return None
+
     assert display_problem({}, "linux") is not None
-    assert display_problem({"DISPLAY": ":0"}, "linux") is None
-    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert display_problem({"DISPLAY": ":0"}, "linux", probe=up) is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux", probe=up) is None
     assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
     assert display_problem({}, "win32") is None and display_problem({}, "darwin") is None

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Mapping
+
+from ._display_probe import display_problem
+
+__all__ = ["NAME", "HELP", "add_arguments", "run", "display_problem"]
 
 from ._gpu_args import add_device_arguments, device_choice
 
@@ -19,21 +21,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-path", choices=("auto", "compute", "fragment"), default="auto",
                    help="GPU capture path (default: auto)")
     add_device_arguments(p)  # the device to start on; the GPU menu switches at run time
-
-
-def display_problem(env: Mapping[str, str] | None = None, platform: str | None = None
-                    ) -> str | None:
-    """Why a window cannot open here, or None. On Linux without X11/Wayland, Qt aborts the
-    process (SIGABRT, no message we can catch), so check before importing the app."""
-    env = os.environ if env is None else env
-    platform = sys.platform if platform is None else platform
-    if not platform.startswith("linux") or env.get("QT_QPA_PLATFORM"):
-        return None
-    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
-        return None
-    return ("no display to open a window on (neither DISPLAY nor WAYLAND_DISPLAY is set). "
-            "Run it in a desktop session, or set QT_QPA_PLATFORM=offscreen for a headless run; "
-            "the decode, convert, eval and gpu-report commands need no display")
 
 
 def run(args: argparse.Namespace) -> int:
