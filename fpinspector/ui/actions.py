@@ -45,11 +45,10 @@ def _paste_clipboard(win: QtWidgets.QMainWindow) -> None:
 def open_workspace(win: QtWidgets.QMainWindow, path: str) -> bool:
     """Load a workspace file into the window; a bad file shows a clear message, returns False."""
     try:
-        snap, history = load_workspace(path)
-    except (ValueError, OSError) as exc:
-        msg = str(exc) if isinstance(exc, ValueError) else f"cannot read {path}: {exc.strerror}"
-        win.statusBar().showMessage(msg, 10000)
-        win.paste_box.show_error(msg)
+        snap, history = load_workspace(path)  # only ValueError("Cannot open workspace ...")
+    except ValueError as exc:
+        win.statusBar().showMessage(str(exc), 10000)
+        win.paste_box.show_error(str(exc), prefix="")
         return False
     win.state.restore(snap)
     if history:

@@ -59,10 +59,10 @@ class PasteBox(QtWidgets.QWidget):
         if text.strip():
             self.submitted.emit(text)
 
-    def show_error(self, message: str) -> None:
+    def show_error(self, message: str, prefix: str = "Cannot paste: ") -> None:
         """Show ``message`` inline: control characters escaped, at most a few lines long."""
         self.message.setStyleSheet("color: #c62828;")
-        self.message.setText(f"Cannot paste: {_printable(message)}")
+        self.message.setText(f"{prefix}{_printable(message)}")
 
     def show_pasted(self, text: str) -> None:
         """Put clipboard text in the line (what Ctrl+V pasted); huge text is not copied in."""

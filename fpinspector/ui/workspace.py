@@ -1,16 +1,30 @@
-"""Save and load a workspace (state + history) as a small JSON file, written atomically."""
+"""Save and load a workspace (state + history) as a small JSON file, written atomically.
+
+Loading treats the file as untrusted: at most :data:`MAX_WORKSPACE_BYTES` are read, every
+field is type-checked (no floats for patterns, no ``true`` for a version, no unknown op), and
+every problem is one ``ValueError`` reading "Cannot open workspace FILE: why".
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+from typing import Any
 
-from ..model.formats import get_format
+from ..model.formats import FORMATS
 from ..model.state import InspectorState, Snapshot, atomic_write
 
-__all__ = ["save_workspace", "load_workspace", "WORKSPACE_VERSION"]
+__all__ = ["save_workspace", "load_workspace", "WORKSPACE_VERSION", "MAX_WORKSPACE_BYTES",
+           "MAX_HISTORY"]
 
 WORKSPACE_VERSION = 1
+#: Largest workspace file read (a real one is a few KB; this bounds the time a bad one costs).
+MAX_WORKSPACE_BYTES = 16 << 20
+#: Most history entries a workspace may hold (the History dock shows the newest 200).
+MAX_HISTORY = 10_000
+_KEYS = {"fpinspector_workspace", "state", "history"}
+_HEX = re.compile(r"0[xX][0-9a-fA-F]{1,16}\Z")
 
 
 def save_workspace(path: str | os.PathLike, state: InspectorState,
@@ -24,6 +38,7 @@ def save_workspace(path: str | os.PathLike, state: InspectorState,
         "state": state.to_dict(),
         "history": [[f, f"0x{b:X}"] for f, b in (history or [])],
     }
+
     def write(fh) -> None:
         json.dump(doc, fh, indent=2)
         fh.write("\n")
@@ -32,30 +47,77 @@ def save_workspace(path: str | os.PathLike, state: InspectorState,
 
 
 def load_workspace(path: str | os.PathLike) -> tuple[Snapshot, list[tuple[str, int]]]:
-    """Read a workspace file; ValueError with a clear message when it is not a valid one."""
+    """Read a workspace file; ``ValueError("Cannot open workspace FILE: why")`` when it
+    cannot be read or is not a valid workspace (nothing else escapes)."""
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{name} is not a valid workspace: broken JSON at line {exc.lineno}, "
-                         f"column {exc.colno} ({exc.msg})") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{name} is not a valid workspace: not UTF-8 text") from None
-    if not isinstance(doc, dict) or "fpinspector_workspace" not in doc:
-        raise ValueError(f"{name} is not an fpinspector workspace (no 'fpinspector_workspace' key)")
-    if doc["fpinspector_workspace"] != WORKSPACE_VERSION:
-        raise ValueError(f"{name}: unsupported workspace version {doc['fpinspector_workspace']!r}")
+        return _load(name)
+    except ValueError as exc:
+        raise ValueError(f"Cannot open workspace {name}: {exc}") from None
+
+
+def _load(name: str) -> tuple[Snapshot, list[tuple[str, int]]]:
     try:
-        snap = InspectorState.snapshot_from_dict(doc.get("state"))
-        history = []
-        for entry in doc.get("history", []):
-            fmt, bits = entry
-            f = get_format(fmt)
-            value = int(str(bits), 16) if isinstance(bits, str) else int(bits)
-            if value < 0 or value > f.mask:
-                raise ValueError(f"history entry 0x{value:X} does not fit {f.name}")
-            history.append((f.name, value))
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{name} is not a valid workspace: {exc}") from None
-    return snap, history
+        with open(name, "rb") as fh:
+            data = fh.read(MAX_WORKSPACE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from None
+    if len(data) > MAX_WORKSPACE_BYTES:
+        raise ValueError(f"the file is larger than {MAX_WORKSPACE_BYTES >> 20} MiB; a "
+                         "workspace is a few KB")
+    try:
+        doc = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"broken JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
+                         ) from None
+    if not isinstance(doc, dict) or "fpinspector_workspace" not in doc:
+        raise ValueError("not an fpinspector workspace (no 'fpinspector_workspace' key)")
+    version = doc["fpinspector_workspace"]
+    if type(version) is not int or version != WORKSPACE_VERSION:
+        raise ValueError(f"unsupported workspace version {_short(version)} (this app reads "
+                         f"version {WORKSPACE_VERSION})")
+    unknown = sorted(set(doc) - _KEYS)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(map(repr, unknown))}")
+    snap = InspectorState.snapshot_from_dict(doc.get("state"))
+    return snap, _history(doc.get("history", []))
+
+
+def _no_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not a JSON number")
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _history(entries: Any) -> list[tuple[str, int]]:
+    if not isinstance(entries, list):
+        raise ValueError("history must be a list of [format, pattern] pairs")
+    if len(entries) > MAX_HISTORY:
+        raise ValueError(f"history has {len(entries)} entries; at most {MAX_HISTORY}")
+    out = []
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
+            raise ValueError(f"history entry {i}: expected [format, pattern], got "
+                             f"{_short(entry)}")
+        fmt, bits = entry
+        f = FORMATS.get(fmt)
+        if f is None:
+            raise ValueError(f"history entry {i}: unknown format {_short(fmt)}")
+        if isinstance(bits, str) and _HEX.match(bits):
+            value = int(bits, 16)
+        elif type(bits) is int:
+            value = bits
+        else:
+            raise ValueError(f"history entry {i}: the pattern must be a hex string such as "
+                             f"'0x3F800000', got {_short(bits)}")
+        if value < 0 or value > f.mask:
+            raise ValueError(f"history entry {i}: 0x{value:X} does not fit {f.name}")
+        out.append((f.name, value))
+    return out
