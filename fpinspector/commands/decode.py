@@ -1,8 +1,16 @@
-"""``fpinspector decode``: describe every value found in the arguments (or a paste on stdin)."""
+"""``fpinspector decode``: describe every value found in the arguments (or a paste on stdin).
+
+Output streams: values are described and printed a block at a time, so a paste of many
+values (``<repeats N times>``) shows its first lines at once and never holds every record
+in memory; the JSON document is the same text ``json.dumps(..., indent=2)`` gives.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -11,7 +19,10 @@ from ..model.convert import VARIANTS, convert
 from ..model.describe import describe_many
 from ..model.formats import FORMATS
 from ..model.parse import parse
-from ._readout import emit, by_format, display_of, gather_text, hex_of, input_dict
+from ._readout import SCHEMA_VERSION, by_format, display_of, gather_text, hex_of, input_dict
+
+#: Values described per block of output.
+BLOCK = 1024
 
 NAME = "decode"
 HELP = ("describe values: class, fields, exact decimal, shortest, hex float, neighbours, ULP, "
@@ -86,9 +97,35 @@ def _text(d: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _blocks(values: list, variant: str) -> Iterator[list[dict[str, Any]]]:
+    for i in range(0, len(values), BLOCK):
+        yield _records(values[i:i + BLOCK], variant)
+
+
+def emit_stream(schema: str, blocks: Iterator[list[dict[str, Any]]], as_json: bool,
+                text: Callable[[dict[str, Any]], str]) -> int:
+    """Print blocks of records as they come: the documented JSON document (the text
+    ``json.dumps(doc, indent=2)`` gives for all of them) or text blocks; exit status 0."""
+    out = sys.stdout
+    first = True
+    if as_json:
+        head = json.dumps({"schema": schema, "version": SCHEMA_VERSION, "values": []}, indent=2)
+        out.write(head[: head.rindex("[]")] + "[")
+    for block in blocks:
+        for rec in block:
+            if as_json:
+                body = json.dumps(rec, indent=2).replace("\n", "\n    ")
+                out.write(("\n    " if first else ",\n    ") + body)
+            else:
+                out.write(("" if first else "\n\n") + text(rec))
+            first = False
+        out.flush()
+    out.write("\n  ]\n}\n" if as_json else "\n")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     values = parse(gather_text(args.values), args.format, byte_order=args.byte_order)
     if not values:
         raise ValueError("no values found in the input")
-    records = _records(values, args.variant)
-    return emit("fpinspector.decode", records, args.json, _text)
+    return emit_stream("fpinspector.decode", _blocks(values, args.variant), args.json, _text)
