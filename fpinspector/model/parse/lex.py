@@ -4,11 +4,17 @@ The tokenizer only finds the pieces (numbers, byte runs, type words, brackets, d
 addresses); :mod:`fpinspector.model.parse` decides widths and formats. Every regular
 expression here is a plain alternation of bounded or single-quantifier pieces matched at a
 known position, so the cost is linear in the input length.
+
+Only ASCII is read (``re.ASCII``): Unicode digits and look-alike letters (``ınf``, ``İnf``,
+``ſnan``, full-width ``１``) would otherwise match ``\\d`` or case-insensitive ``inf`` and
+be read as something they are not; they are refused with a message naming the character.
+Unicode spaces (no-break space, thin space, ...) separate values like ASCII spaces.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 __all__ = ["INT_WIDTHS", "TYPE_WORDS", "ParseError", "Token", "tokenize"]
@@ -81,14 +87,15 @@ INT_WIDTHS = {
     "word": 16, "__int64": 64, "int64_t": 64, "uint64_t": 64, "ulonglong": 64, "qword": 64,
 }
 TYPE_WORDS = _FLOAT_TYPES
-_TYPE_RE = re.compile(r"([a-z_0-9]*?[a-z_])(\d(?:x\d)?)?$")
+_TYPE_RE = re.compile(r"([a-z_0-9]*?[a-z_])(\d(?:x\d)?)?$", re.ASCII)
 
-_FLAGS = re.IGNORECASE
+_FLAGS = re.IGNORECASE | re.ASCII
+_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"  # Unicode space separators (Zs)
 _END = r"(?![0-9A-Za-z_.#])"
 _MASTER = re.compile(
     "|".join(
         [
-            r"(?P<ws>[ \t\r\f\v]+)",
+            r"(?P<ws>[ \t\r\f\v" + _SPACES + "]+)",
             r"(?P<nl>\n)",
             r"(?P<repeat><repeats (?P<count>\d{1,9}) times>)",
             r"(?P<msvc>[+-]?\d\.#(?:INF|IND|QNAN|SNAN)\d*" + _END + ")",
@@ -116,10 +123,12 @@ _GDB_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FL
 _VS_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{8,16}(?: {2,}|\t)", _FLAGS)
 _VS_WORD = r"(?:[0-9a-f]{2,16}|\?\?)(?![^ \t\n\r])"
 _VS_DATA = re.compile(_VS_WORD + "(?: " + _VS_WORD + ")*", _FLAGS)
-_BAD = re.compile(r"[^\s,;(){}\[\]]{1,40}")
+_BAD = re.compile(r"[^\s,;(){}\[\]" + _SPACES + "]{1,40}", re.ASCII)
 # Debugger command echoes pasted with their output: "(gdb) x/4xw &a", "(lldb) p f", "x/4xw 0x..".
 _PROMPT = re.compile(r"[ \t]*(?:\((?:gdb|lldb)\)|(?:x|p|print|output)/\d{0,9}[a-z]{0,3}(?=[ \t]))"
                      r"[^\n]*", _FLAGS)
+# "x/4xw 0x7ffe: 0x3f800000 ..." (command and output on one line): the values follow the colon
+_ECHO_ADDR = re.compile(r"0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FLAGS)
 # Visual Studio memory window in a float/double display: a 16-digit (x64) address, then two
 # or more decimals only ("0x3f800000  1.5" stays a pattern and a value).
 _VS_FADDR = re.compile(r"[ \t]*0x[0-9a-f]{16}(?: {2,}|\t)", _FLAGS)
@@ -176,7 +185,8 @@ def tokenize(text: str) -> list[Token]:
             eol = n if eol < 0 else eol
             m = _PROMPT.match(text, pos, eol)
             if m:  # a debugger command line: its output follows on the next lines
-                pos = m.end()
+                out = _ECHO_ADDR.search(text, pos, m.end())
+                pos = out.end() if out else m.end()
                 continue
             m = _VS_ADDR.match(text, pos, eol)
             if m and _VS_DATA.match(text, m.end(), eol):
@@ -195,9 +205,7 @@ def tokenize(text: str) -> list[Token]:
             continue
         m = _MASTER.match(text, pos)
         if m is None:
-            bad = _BAD.match(text, pos)
-            word = bad.group() if bad else text[pos]
-            raise ParseError(f"cannot read {word!r}", text, pos)
+            raise _unreadable(text, pos)
         kind = m.lastgroup or ""
         s, e = m.start(), m.end()
         tok = m.group(kind)
@@ -209,17 +217,25 @@ def tokenize(text: str) -> list[Token]:
         elif kind == "repeat":
             toks.append(Token("repeat", tok, s, e, extra=int(m.group("count"))))
         elif kind == "msvc" or kind == "special":
+            _check_payload(text, tok, s)
             toks.append(Token("special", tok, s, e))
         elif kind == "hexfloat":
+            mant = tok.lower().lstrip("+-")[2:].partition("p")[0]
+            if not any(c in "0123456789abcdef" for c in mant):
+                raise ParseError(f"hex float {tok!r} has no hex digits", text, s)
             toks.append(_with_suffix(Token("hexfloat", tok, s, e)))
         elif kind == "hex":
             body = tok.rstrip("uUlL")
             if body[0] in "+-":
                 raise ParseError("a bit pattern has no sign (set the sign bit instead)", text, s)
+            if not body[2:].replace("_", ""):
+                raise ParseError(f"{tok!r} has no hex digits", text, s)
             toks.append(Token("hex", body[2:].replace("_", ""), s, e, extra="0x"))
         elif kind == "hexh":
             toks.append(Token("hex", tok[:-1].replace("_", ""), s, e, extra="h"))
         elif kind == "bin":
+            if not tok[2:].replace("_", ""):
+                raise ParseError(f"{tok!r} has no binary digits", text, s)
             toks.append(Token("bin", tok[2:].replace("_", ""), s, e))
         elif kind == "bytes":
             for bm in re.finditer(r"[0-9a-f]{2}", tok, _FLAGS):
@@ -241,6 +257,36 @@ def tokenize(text: str) -> list[Token]:
             toks.append(Token("close", tok, s, e))
         pos = e
     return toks
+
+
+def _unreadable(text: str, pos: int) -> ParseError:
+    """The error for text the tokenizer cannot read at ``pos``, naming a non-ASCII
+    character (a look-alike such as dotless ``ı`` would otherwise pass for ``i``)."""
+    bad = _BAD.match(text, pos)
+    word = bad.group() if bad else text[pos]
+    for k, ch in enumerate(word):
+        if ord(ch) > 127:
+            name = unicodedata.name(ch, "unnamed character")
+            plain = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                            if not unicodedata.combining(c))
+            if not (plain.isascii() and plain.isprintable() and plain.strip()):
+                up = ch.upper()  # dotless ı -> I -> i
+                plain = (up.lower() if ch.islower() else up) if up.isascii() else ""
+            hint = f" (it looks like {plain!r}: type the ASCII character)" if plain else ""
+            return ParseError(f"cannot read {word!r}: {ch!r} is U+{ord(ch):04X} {name}, "
+                              f"not an ASCII character{hint}", text, pos + k)
+    return ParseError(f"cannot read {word!r}", text, pos)
+
+
+def _check_payload(text: str, tok: str, s: int) -> None:
+    """``nan(0x...)`` (gdb's NaN with a payload) must carry hex digits."""
+    low = tok.lower()
+    if "(0x" not in low:
+        return
+    payload = low[low.index("(0x") + 3:].rstrip(")").replace("_", "")
+    if not payload or any(c not in "0123456789abcdef" for c in payload):
+        raise ParseError(f"NaN payload in {tok!r} is not a hex number", text,
+                         s + low.index("(0x") + 1)
 
 
 def _with_suffix(tok: Token) -> Token:

@@ -101,8 +101,8 @@ def special_bits(text: str, fmt: FloatFormat) -> tuple[int, str]:
         return sign | fmt.pos_inf, ""
     if "snan" in t:
         return sign | fmt.pos_inf | 1, ""
-    if "(0x" in t:  # gdb's nan(0x400000): the fraction field (payload) is given
-        payload = int(t[t.index("(0x") + 3:].rstrip(")") or "0", 16)
+    if "(0x" in t:  # gdb's nan(0x400000): the fraction field (payload), checked by the lexer
+        payload = int(t[t.index("(0x") + 3:].rstrip(")").replace("_", ""), 16)
         if 0 < payload <= fmt.frac_mask:
             return sign | fmt.pos_inf | payload, ""
         return sign | fmt.quiet_nan, f"NaN payload 0x{payload:X} does not fit {fmt.name}"

@@ -9,7 +9,7 @@ from .lex import ParseError, tokenize
 from .values import ParsedValue
 from .walk import _assemble
 
-_HEADER_CELL = re.compile(r"[A-Za-z_#][\w .#\[\]()/:-]{0,100}$")
+_HEADER_CELL = re.compile(r"[A-Za-z_#][\w .#\[\]()/:-]{0,100}$", re.ASCII)
 _INDEX_COLS = {"row", "index", "idx", "vtx", "#", "element", "elem", "offset", "eid"}
 _NUMBER_WORDS = {"inf", "infinity", "nan", "qnan", "snan", "-inf", "+inf"}
 

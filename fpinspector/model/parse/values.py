@@ -10,8 +10,10 @@ from .lex import ParseError
 
 __all__ = ["ParsedValue", "MAX_VALUES"]
 
-#: Most values one parse may produce (``<repeats N times>`` included).
-MAX_VALUES = 1 << 20
+#: Most values one parse may produce: 131072, ``<repeats N times>`` copies included (each
+#: byte of a dump counts). The one limit on what a paste expands to: reading the most takes
+#: about a quarter of a second, and a 1 MiB paste of patterns holds fewer values than this.
+MAX_VALUES = 1 << 17
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,12 @@ def _emit(entries: list[list], text: str, fmt: FloatFormat | None, byte_order: s
     i = 0
     while i < len(entries):
         e = entries[i]
+        if (out and i and e is entries[i - 1] and e[0] == "val"
+                and e[6].ctor != "asdouble"):  # a <repeats> copy of the value just made
+            out.append(_copy(out[-1], group))
+            group += 1
+            i += 1
+            continue
         if e[0] == "val":
             f, bits, t, kind, note, it = e[1:]
             if it.ctor == "asdouble":
@@ -91,6 +99,14 @@ def _emit(entries: list[list], text: str, fmt: FloatFormat | None, byte_order: s
         group = _bytes(entries[i:j], text, fmt, byte_order, label, out, group)
         i = j
     return out
+
+
+def _copy(v: ParsedValue, group: int) -> ParsedValue:
+    """``v`` with another group: the copies of ``<repeats N times>``, made without the
+    frozen dataclass's per-field ``__setattr__`` (a hundred thousand of them stay fast)."""
+    new = object.__new__(ParsedValue)
+    new.__dict__.update(v.__dict__, group=group)
+    return new
 
 
 def _asdouble(entries: list[list], i: int, text: str, out: list[ParsedValue], group: int,

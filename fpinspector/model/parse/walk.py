@@ -14,7 +14,10 @@ from .values import MAX_VALUES, ParsedValue, _emit, _neg_note
 _HEX_WIDTH = {4: "f16", 8: "f32", 16: "f64"}
 _BIN_WIDTH = {10: "f10", 11: "f11", 16: "f16", 32: "f32", 64: "f64"}
 _INT_FMT = {16: "f16", 32: "f32", 64: "f64"}
-_INT_RE = re.compile(r"[+-]?\d+$")
+_INT_RE = re.compile(r"[+-]?\d+$", re.ASCII)
+#: Deepest bracket nesting read (debugger output nests a few levels; this bounds the work
+#: a paste of a million "(" costs).
+MAX_DEPTH = 64
 
 
 @dataclass
@@ -59,6 +62,8 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
             if stack:
                 parent[next_scope] = stack[-1][0]
             stack.append((next_scope, hint, ctor, t))
+            if len(stack) > MAX_DEPTH:
+                raise ParseError(f"brackets nested more than {MAX_DEPTH} deep", text, t.start)
             next_scope += 1
             barrier += 1
             pending = None
