@@ -92,3 +92,10 @@ def test_the_app_reports_a_bad_workspace_as_a_workspace_error(tmp_path, make_win
     shown = win.paste_box.message.text()
     assert shown.startswith(f"Cannot open workspace {path}: ") and "Cannot paste" not in shown
     assert win.statusBar().currentMessage().startswith("Cannot open workspace")
+
+
+def test_an_unknown_op_in_a_workspace_is_refused(tmp_path):
+    path = tmp_path / "op.json"
+    path.write_text(_ws(state={**GOOD_STATE, "op": "nosuchop"}))
+    with pytest.raises(ValueError, match="Cannot open workspace .*unknown op 'nosuchop'"):
+        load_workspace(path)
