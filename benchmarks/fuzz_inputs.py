@@ -1,0 +1,268 @@
+"""Fuzz the four readers of outside input: only their documented error type may escape.
+
+Readers and the one error each may raise: ``parse`` (ParseError), the state string
+(``InspectorState.snapshot_from_string``: ValueError), workspace files (``load_workspace``:
+ValueError) and sweep files (``load_npz``: ValueError). Inputs are seeded random: grammar
+pieces of real pastes glued and mutated, valid state strings / workspace JSON / .npz bytes
+with bytes flipped, cut, inserted and fields replaced by random JSON values.
+
+Run: ``.venv/bin/python benchmarks/fuzz_inputs.py [--n 1000000] [--seed 1]`` prints inputs/s
+and the crash count per reader and exits 1 on any crash (the input is shown). The test suite
+runs the same generators on a few thousand inputs (tests/test_fuzz_inputs.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
+
+from fpinspector.model.parse import ParseError, parse  # noqa: E402
+from fpinspector.model.state import InspectorState  # noqa: E402
+from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, load_npz, run_sweep, save_npz  # noqa: E402,E501
+
+PIECES = [
+    "0x3f800000", "0x3c00", "0x", "0b", "0b1010", "0b_", "0x_", "_", "u", "UL", "1.5", "-2.5e-3",
+    "1e999", ".5", "1.", "1.0f", "2h", "1.#INF", "-1.#IND", "1.#QNAN", "nan", "inf", "-inf",
+    "nan(0x400000)", "nan(0xzz)", "nan(ind)", "0x1.8p+1", "0x.p1", "-0x1p-149", "float4(",
+    "half2(", "asfloat(", "asdouble(", "asdouble(0x0, 0x3ff00000)", ")", "(", "{", "}", "[", "]",
+    "<repeats 5 times>", "<repeats 999999999 times>", "<repeats 2000 times>", "$1 = ",
+    "x/4xw 0x7ffe:", "(gdb) ", "(lldb) p f", "0x7ffe <sym+8>:", ",", ";", ":", "=", " ", "  ",
+    "\t", "\n", "\r\n", "00 00 80 3f", "3f 80", "3f800000h", "3F800000", "00000000", "int",
+    "uint", "dword", "short", "array(", "dtype=float16", "float", "half", "double", "f11",
+    "ı", "İ", "ſ", "１", "٣", "\u00a0", "\u2009", "\x00", "é", "😀", "'", "#", "??", "\\",
+    "0x00000001  3f800000  ", "0x000000d2f1cff6e0  1.5  2.5", "Name\tValue\tfloat\n",
+    "+\tf\t1.5\tfloat\n", "Row,Col\n0,1.5\n", "x,y\n1,2\n3", "-", "+", "e", "p", "9" * 30,
+    "0x" + "f" * 20, "1" * 5000, "(" * 70, "0.1e-400", "4.9e-324", "65504", "65520h",
+]
+CHARS = "0123456789abcdefxXpP_.+-eE(){}[]<>,;:=#$/ \t\n'\"ıİſ１\u00a0\x00é"
+
+
+def _mutate(rng: random.Random, s: str, alphabet: str = CHARS) -> str:
+    for _ in range(rng.randint(1, 4)):
+        if not s or rng.random() < 0.3:
+            i = rng.randint(0, len(s))
+            s = s[:i] + rng.choice(alphabet) + s[i:]
+        elif rng.random() < 0.5:
+            i = rng.randrange(len(s))
+            s = s[:i] + s[i + 1:]
+        else:
+            i = rng.randrange(len(s))
+            s = s[:i] + rng.choice(alphabet) + s[i + 1:]
+    return s
+
+
+def paste_case(rng: random.Random) -> tuple:
+    text = "".join(rng.choice(PIECES) for _ in range(rng.randint(1, 10)))
+    if rng.random() < 0.5:
+        text = _mutate(rng, text)
+    fmt = rng.choice([None, None, "f32", "f16", "f64", "f11", "f10"])
+    return text, fmt, rng.choice(["little", "big", "both"])
+
+
+def check_paste(case: tuple) -> None:
+    text, fmt, order = case
+    try:
+        vals = parse(text, fmt, byte_order=order)
+    except ParseError as exc:
+        assert 0 <= exc.index <= len(text), "ParseError index outside the text"
+        return
+    assert all(v.end <= len(text) for v in vals)
+
+
+_OPS = ["mul", "add", "sqrt", "mad", "dp4", "itof", "from_unorm8", "min", "eq", "to_f16"]
+
+
+def state_case(rng: random.Random) -> str:
+    s = InspectorState()
+    try:
+        s.update(op=rng.choice(_OPS), bits=rng.getrandbits(32), word=rng.getrandbits(32))
+    except ValueError:
+        pass
+    text = s.to_string()
+    return _mutate(rng, text, CHARS + ";=:,vwoaFpi1") if rng.random() < 0.9 else text + text
+
+
+def check_state(text: str) -> None:
+    try:
+        InspectorState.snapshot_from_string(text)
+    except ValueError:
+        pass
+
+
+def _json_value(rng: random.Random, depth: int = 0) -> Any:
+    r = rng.random()
+    if depth > 3 or r < 0.5:
+        return rng.choice([None, True, False, 0, 1, -1, 1.5, 2**70, float("inf"), float("nan"),
+                           "", "0x3F800000", "f32", "mul", "0x", "0x1_0", "ı", "d3d11", [],
+                           {}, 10**400 if rng.random() < 0.01 else 7])
+    if r < 0.75:
+        return [_json_value(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {rng.choice(["fmt", "bits", "op", "x", "history", "state", "options"]):
+            _json_value(rng, depth + 1) for _ in range(rng.randint(0, 3))}
+
+
+def workspace_case(rng: random.Random) -> bytes:
+    state = InspectorState().to_dict()
+    doc: dict[str, Any] = {"fpinspector_workspace": 1, "state": state,
+                           "history": [["f32", "0x3F800000"], ["f16", "0x3C00"]]}
+    r = rng.random()
+    if r < 0.4:
+        target = rng.choice([doc, state, doc])
+        key = rng.choice(list(target) + ["extra"])
+        target[key] = _json_value(rng)
+    elif r < 0.5:
+        doc["history"] = [[rng.choice(["f32", "f16", 5]), _json_value(rng)]]
+    elif r < 0.55:
+        depth = rng.choice([10, 1000, 100_000])
+        return ('{"fpinspector_workspace": 1, "state": ' + "[" * depth + "]" * depth
+                + "}").encode()
+    text = json.dumps(doc)
+    if r >= 0.55:
+        b = bytearray(text.encode())
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(b))
+            b[i] = rng.randrange(256)
+        return bytes(b)
+    return text.encode()
+
+
+class WorkspaceChecker:
+    """Writes each case to a file (tmpfs where there is one) and loads it."""
+
+    def __init__(self) -> None:
+        base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        self.dir = tempfile.mkdtemp(prefix="fpi-fuzz-", dir=base)
+        self.path = os.path.join(self.dir, "ws.json")
+        from fpinspector.ui.workspace import load_workspace  # noqa: PLC0415
+
+        self.load = load_workspace
+
+    def __call__(self, data: bytes) -> None:
+        with open(self.path, "wb") as fh:
+            fh.write(data)
+        try:
+            self.load(self.path)
+        except ValueError:
+            pass
+
+
+def _stage(ops):
+    a = ops[0] if len(ops) == 1 else ops[0] ^ ops[1]
+    return {"model": a, "err_model": (a & 7).astype(np.float64),
+            "ok_model": (a & 3) != 0, "fired": {"X": (a & 1) == 1}}
+
+
+def npz_bases() -> list[bytes]:
+    """Valid sweep files: kept unary, grid, summary-only, incomplete."""
+    out = []
+    runs = [(UnaryDomain(Axis.bit_range("f16", 0, 99)), {}),
+            (GridDomain(Axis.log("f32", 1e-3, 1e3, 8), Axis.bit_range("f32", 0, 7)), {}),
+            (UnaryDomain(Axis.every("f16")), {"keep_elements": False, "chunk_size": 4096}),
+            (UnaryDomain(Axis.bit_range("f16", 0, 999)), {"chunk_size": 100,
+                                                           "cancel": lambda: True})]
+    for dom, kw in runs:
+        res = run_sweep(dom, _stage, result_format="f16", meta={"op": "mov"}, **kw)
+        with tempfile.TemporaryDirectory() as d:
+            out.append(save_npz(Path(d) / "s.npz", res).read_bytes())
+    return out
+
+
+def npz_case(rng: random.Random, bases: list[bytes]) -> bytes:
+    data = bytearray(rng.choice(bases))
+    r = rng.random()
+    if r < 0.3:  # rewrite metadata / summary / arrays with random values
+        with np.load(io.BytesIO(bytes(data))) as z:
+            members = {k: z[k] for k in z.files}
+        name = rng.choice(list(members))
+        if name in ("meta", "summary"):
+            d = json.loads(str(members[name]))
+            d[rng.choice(list(d) + ["axes", "complete", "n_done"])] = _json_value(rng)
+            members[name] = np.array(json.dumps(d))
+        else:
+            members[name] = np.zeros(rng.choice([0, 1, 99, 100, 10_000]),
+                                     rng.choice([np.uint8, np.float64, bool, "U3"]))
+        buf = io.BytesIO()
+        np.savez(buf, **members)
+        return buf.getvalue()
+    if r < 0.5:
+        return bytes(data[: rng.randrange(len(data))])
+    for _ in range(rng.randint(1, 8)):
+        i = rng.randrange(len(data))
+        data[i] = rng.randrange(256)
+    return bytes(data)
+
+
+def check_npz(data: bytes) -> None:
+    try:
+        load_npz(io.BytesIO(data), require_complete=False)
+    except ValueError:
+        pass
+
+
+def targets(rng: random.Random) -> dict[str, tuple[Callable[[], Any], Callable[[Any], None]]]:
+    """name -> (make one input, check it): the check raises only on a crash."""
+    bases = npz_bases()
+    return {"parse": (lambda: paste_case(rng), check_paste),
+            "state string": (lambda: state_case(rng), check_state),
+            "workspace file": (lambda: workspace_case(rng), WorkspaceChecker()),
+            "sweep .npz": (lambda: npz_case(rng, bases), check_npz)}
+
+
+#: Share of the inputs each reader gets in a long run (files cost more per input).
+SHARES = {"parse": 0.6, "state string": 0.25, "workspace file": 0.1, "sweep .npz": 0.05}
+
+
+def fuzz(make: Callable[[], Any], check: Callable[[Any], None], k: int
+         ) -> tuple[list[str], float]:
+    """Check ``k`` inputs; (a line per crash, seconds)."""
+    crashes: list[str] = []
+    t0 = time.perf_counter()
+    for _ in range(k):
+        case = make()
+        try:
+            check(case)
+        except Exception as exc:  # noqa: BLE001 - a crash: the reader let it escape
+            crashes.append(f"{type(exc).__name__}: {exc!s:.200} on {case!r:.300}")
+    return crashes, time.perf_counter() - t0
+
+
+def run(n: int, seed: int, out: Callable[[str], None] = print) -> int:
+    """Fuzz ``n`` inputs in all; returns the number of crashes."""
+    total = 0
+    for name, (make, check) in targets(random.Random(seed)).items():
+        k = max(1, int(n * SHARES[name]))
+        crashes, dt = fuzz(make, check, k)
+        for line in crashes[:5]:
+            out(f"CRASH {name}: {line}")
+        out(f"{name:15} {k:9d} inputs  {k / dt:10.0f} inputs/s  crashes = {len(crashes)}")
+        total += len(crashes)
+    return total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1_000_000, help="inputs in all (default 1M)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    t = time.perf_counter()
+    crashes = run(args.n, args.seed)
+    dt = time.perf_counter() - t
+    print(f"total           {args.n:9d} inputs  {args.n / dt:10.0f} inputs/s  crashes = {crashes}"
+          f"  ({dt:.0f} s, seed {args.seed})")
+    return 1 if crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
