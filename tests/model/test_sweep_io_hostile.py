@@ -209,3 +209,25 @@ def test_old_files_with_whole_domain_columns_still_load(tmp_path):
     old = _rewrite(src, tmp_path / "old.npz", arrays={"axis0": res.domain.axis.patterns()})
     back = load_npz(old)
     assert np.array_equal(back.columns["model"], res.columns["model"])
+
+
+def test_broken_npy_headers_and_encrypted_members_give_value_errors(tmp_path):
+    """Found by the long fuzz run: numpy tokenizes .npy headers (TokenError on an unclosed
+    bracket) and zipfile refuses encrypted members with RuntimeError."""
+    src, _ = _good(tmp_path)
+    data = src.read_bytes()
+    i = data.index(b"'shape': ()")
+    unclosed = data[:i] + b"'shape': ((" + data[i + len(b"'shape': ()"):]
+    p = tmp_path / "unclosed.npz"
+    p.write_bytes(unclosed)
+    with pytest.raises(ValueError, match="cannot read sweep file"):
+        load_npz(p)
+    enc = bytearray(data)  # set the "encrypted" flag of every member
+    for sig, off in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        j = enc.find(sig)
+        while j >= 0:
+            enc[j + off] |= 1
+            j = enc.find(sig, j + 4)
+    p.write_bytes(bytes(enc))
+    with pytest.raises(ValueError, match="encrypted"):
+        load_npz(p)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import struct
+import tokenize
 import zipfile
 import zlib
 from typing import Any
@@ -23,10 +24,13 @@ __all__ = ["NpzMembers", "open_members", "load_json", "READ_ERRORS", "MAX_META_C
 MAX_META_CHARS = 16 << 20
 #: Most members (arrays) a sweep file may hold.
 MAX_MEMBERS = 4096
-#: What reading a damaged zip / .npy can raise besides ValueError; each becomes ValueError.
+#: What reading a damaged zip / .npy can raise besides ValueError; each becomes ValueError
+#: (numpy reads .npy headers with ``tokenize`` and ``ast.literal_eval``; zipfile raises
+#: RuntimeError for an encrypted member).
 READ_ERRORS = (OSError, EOFError, ValueError, KeyError, IndexError, TypeError,
                AttributeError, OverflowError, RecursionError, UnicodeDecodeError,
-               NotImplementedError, zipfile.BadZipFile, zlib.error, struct.error)
+               NotImplementedError, SyntaxError, RuntimeError, tokenize.TokenError,
+               zipfile.BadZipFile, zlib.error, struct.error)
 
 
 class NpzMembers:
