@@ -8,6 +8,7 @@ in memory; the JSON document is the same text ``json.dumps(..., indent=2)`` give
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -45,12 +46,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _records(values: list, variant: str) -> list[dict[str, Any]]:
     """One record per value; describe and the readings in the other formats run once per
-    (format, target) over all values of that format, not once per value."""
+    (format, target) over the distinct patterns of that format (a ``<repeats>`` paste is
+    described once), not once per value."""
     out: list[dict[str, Any]] = [{} for _ in values]
     for src, idx in by_format(values).items():
-        bits = [values[i].bits for i in idx]
+        uniq, inv = np.unique(np.array([values[i].bits for i in idx], dtype=np.uint64),
+                              return_inverse=True)
+        bits = uniq.tolist()
         infos = describe_many(bits, src)
-        arr = FORMATS[src].as_bits(np.array(bits, dtype=np.uint64))
+        arr = FORMATS[src].as_bits(uniq)
         readings: dict[str, tuple[Any, list[dict[str, Any]]]] = {}
         for dst in FORMATS:
             if dst != src:
@@ -59,16 +63,25 @@ def _records(values: list, variant: str) -> list[dict[str, Any]]:
                 readings[dst] = (res, [{"bits": b, "hex": hex_of(b, dst),
                                         "shortest": i.shortest}
                                        for b, i in zip(rb, describe_many(rb, dst))])
-        for k, i in enumerate(idx):
-            d = infos[k].to_dict()
-            d["next_up_hex"] = hex_of(infos[k].next_up, src)
-            d["next_down_hex"] = hex_of(infos[k].next_down, src)
+        base: dict[int, dict[str, Any]] = {}  # per distinct pattern, shared by its copies
+        for k, i in zip(inv.reshape(-1).tolist(), idx):
+            if k not in base:
+                base[k] = infos[k].to_dict()
+                base[k]["next_up_hex"] = hex_of(infos[k].next_up, src)
+                base[k]["next_down_hex"] = hex_of(infos[k].next_down, src)
+            d = dict(base[k])
             d["input"] = input_dict(values[i])
             d["variant"] = variant
             d["as"] = {dst: {**rd[k], "rules": list(res.rules_at(k))}
                        for dst, (res, rd) in readings.items()}
             out[i] = d
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _display(bits: int, fmt: str) -> str:
+    """Exact or shortest decimal text of a pattern (a repeated value is written once)."""
+    return display_of(bits, fmt)
 
 
 def _text(d: dict[str, Any]) -> str:
@@ -87,13 +100,13 @@ def _text(d: dict[str, Any]) -> str:
         f"  exact      {d['exact']}",
         f"  shortest   {d['shortest']}",
         f"  hex float  {d['hex_float']}",
-        f"  next up    {d['next_up_hex']}  {display_of(d['next_up'], fmt.name)}",
-        f"  next down  {d['next_down_hex']}  {display_of(d['next_down'], fmt.name)}",
+        f"  next up    {d['next_up_hex']}  {_display(d['next_up'], fmt.name)}",
+        f"  next down  {d['next_down_hex']}  {_display(d['next_down'], fmt.name)}",
         f"  ulp        {d['ulp']}",
     ]
     for dst, r in d["as"].items():
         rules = f"  [{', '.join(r['rules'])}]" if r["rules"] else ""
-        lines.append(f"  as {dst:<4} ({d['variant']})  {r['hex']:<18}  {display_of(r['bits'], dst)}{rules}")
+        lines.append(f"  as {dst:<4} ({d['variant']})  {r['hex']:<18}  {_display(r['bits'], dst)}{rules}")
     return "\n".join(lines)
 
 
