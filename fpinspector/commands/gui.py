@@ -6,10 +6,9 @@ import argparse
 import sys
 
 from ._display_probe import display_problem
+from ._gpu_args import add_device_arguments, device_choice
 
 __all__ = ["NAME", "HELP", "add_arguments", "run", "display_problem"]
-
-from ._gpu_args import add_device_arguments, device_choice
 
 NAME = "gui"
 HELP = "open the desktop inspector (the default when no command is given)"
