@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"fpinspector {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        print(f"fpinspector {args.command}: interrupted", file=sys.stderr)
         return 130
 
 

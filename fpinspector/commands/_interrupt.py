@@ -2,8 +2,9 @@
 
 Why: a sweep interrupted by KeyboardInterrupt loses everything computed so far; turning the
 first SIGINT into a cancel flag lets the sweep finish the chunks in flight, save them and say
-so. Child processes are started with SIGINT ignored, so the same Ctrl-C (sent to the whole
-terminal process group) does not kill them mid-reply.
+so. Child processes are started with SIGINT held (blocked): they inherit the block, so the
+same Ctrl-C (sent to the whole terminal process group) does not kill them mid-reply, and ours
+is delivered when the block ends instead of being lost.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 from contextlib import contextmanager
 from typing import Iterator
 
-__all__ = ["stop_on_interrupt", "interrupts_ignored"]
+__all__ = ["stop_on_interrupt", "interrupts_held"]
 
 
 def _main_thread() -> bool:
@@ -44,10 +45,19 @@ def stop_on_interrupt(note: str) -> Iterator[threading.Event]:
 
 
 @contextmanager
-def interrupts_ignored() -> Iterator[None]:
-    """SIGINT ignored while child processes start (they inherit it), then restored."""
+def interrupts_held() -> Iterator[None]:
+    """SIGINT held while child processes start: they keep it blocked for life (the parent
+    stops them), and a Ctrl-C that came meanwhile reaches this process when the block ends.
+    Where signals cannot be blocked (Windows), SIGINT is ignored meanwhile instead."""
     if not _main_thread():
         yield
+        return
+    if hasattr(signal, "pthread_sigmask"):
+        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         return
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:

@@ -69,12 +69,14 @@ def resume_from(out: str, plan: dict[str, Any]):
 
 
 def save_partial(args: argparse.Namespace, res: Any) -> str:
-    """Save an unfinished sweep to ``--out`` (``complete: false``); a phrase saying where,
-    or an empty string when there is no --out."""
+    """Save an unfinished sweep to ``--out`` (``complete: false``); a phrase (``"; ..."``)
+    saying where, or why nothing was saved."""
     from ..model.sweep import save_npz  # noqa: PLC0415
 
-    if not args.out or res.n_done == 0 and not args.resume:
-        return ""
+    if not args.out:
+        return "; nothing saved (give --out FILE to keep partial results)"
+    if res.n_done == 0 and not args.resume:
+        return f"; nothing was done yet, so {args.out} was not written"
     try:
         save_npz(args.out, res)
     except (OSError, ValueError) as exc:

@@ -192,12 +192,6 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
     from ._interrupt import stop_on_interrupt  # noqa: PLC0415
 
     keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
-    cap = _open_gpu(args, fmt, meta) if args.gpu else None
-    key = "device" if prev is not None and "device" in prev.meta else "renderer"
-    if cap is not None and prev is not None and prev.meta.get(key) != meta[key]:
-        cap.close()
-        raise ValueError(f"cannot resume {args.out}: it was captured on "
-                         f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
     checkpoint = None
     if args.out:
         def checkpoint(res) -> None:
@@ -209,8 +203,12 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
 
     note = ("stopping after the chunks in flight" + (f"; saving to {args.out}" if args.out else "")
             + " (Ctrl-C again to abort now)")
+    cap = None
     try:
-        with stop_on_interrupt(note) as stop:
+        with stop_on_interrupt(note) as stop:  # (a Ctrl-C while the GPU opens counts too)
+            if args.gpu:
+                cap = _open_gpu(args, fmt, meta)
+                _same_device(args, prev, meta)
             stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
             res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
                             keep_elements=keep, progress=_progress(args.quiet), meta=meta,
@@ -231,15 +229,25 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
     return _report(args, res, fixed, meta, cap is not None, prev)
 
 
+def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> None:
+    """A resumed GPU sweep continues on the device that started it."""
+    if prev is None:
+        return
+    key = "device" if "device" in prev.meta else "renderer"
+    if prev.meta.get(key) != meta[key]:
+        raise ValueError(f"cannot resume {args.out}: it was captured on "
+                         f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
+
+
 def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any]):
     from ..gpu import GpuUnavailable  # noqa: PLC0415
     from ..gpu.sweep_capture import (  # noqa: PLC0415
         GpuCapture, ProcessGpuCapture, device_meta)
     from ..model.sweep.stages import engine_format  # noqa: PLC0415
-    from ._interrupt import interrupts_ignored  # noqa: PLC0415
+    from ._interrupt import interrupts_held  # noqa: PLC0415
 
     try:
-        with interrupts_ignored():  # the GPU child must outlive a Ctrl-C (we stop it)
+        with interrupts_held():  # the GPU child must outlive a Ctrl-C (we stop it)
             cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(
                 args.gpu_path, device_choice(args))
     except GpuUnavailable as exc:
@@ -268,7 +276,7 @@ def _report(args, res, fixed, meta, gpu: bool, prev) -> int:
     if not res.complete:  # Ctrl-C: keep what was done
         where = save_partial(args, res)
         print(f"fpinspector sweep: interrupted after {res.n_done} of {res.domain.size} "
-              f"elements{where or '; nothing saved (give --out FILE to keep partial results)'}",
+              f"elements{where}",
               file=sys.stderr)
         return 130
     if args.out:

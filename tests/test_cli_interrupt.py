@@ -1,0 +1,51 @@
+"""Ctrl-C helpers of the CLI: the first SIGINT only asks long work to stop, a second one
+aborts; while a child process starts, SIGINT is held (the child inherits the block, ours is
+delivered afterwards, not lost). Oracle: the kernel's own view, /proc/PID/status."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import sys
+
+import pytest
+
+from fpinspector.commands._interrupt import interrupts_held, stop_on_interrupt
+
+linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and sigmask")
+
+
+def _blocked_signals(q) -> None:
+    with open("/proc/self/status") as fh:
+        line = next(x for x in fh if x.startswith("SigBlk:"))
+    q.put(int(line.split()[1], 16))
+
+
+def test_first_interrupt_stops_second_aborts(capsys):
+    with stop_on_interrupt("stopping") as stop:
+        os.kill(os.getpid(), signal.SIGINT)
+        assert stop.is_set() and "stopping" in capsys.readouterr().err
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # give the interpreter a chance to run the handler
+                pass
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@linux
+def test_children_start_with_sigint_held_and_ours_is_not_lost():
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    with stop_on_interrupt("stopping") as stop:
+        with interrupts_held():
+            p = ctx.Process(target=_blocked_signals, args=(q,), daemon=True)
+            p.start()
+            os.kill(os.getpid(), signal.SIGINT)  # arrives while held
+            assert not stop.is_set()
+        for _ in range(1000):
+            pass
+        assert stop.is_set()  # delivered when the block ended
+        child_blocked = q.get(timeout=30)
+        p.join(30)
+    assert child_blocked & (1 << (signal.SIGINT - 1))
