@@ -26,13 +26,6 @@ def _cli(env_over):
                           text=True, timeout=60)
 
 
-def _free_display() -> int:
-    n = 90
-    while os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
-        n += 1
-    return n
-
-
 @linux
 @pytest.mark.parametrize("env", [
     {"DISPLAY": ":97531"},
@@ -73,10 +66,12 @@ def test_any_reachable_candidate_is_enough():
 @linux
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 def test_a_live_x_server_passes_the_probe():
-    n = _free_display()
-    xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "320x240x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # -displayfd: Xvfb picks a free display itself (other test runs may start theirs too)
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "320x240x24",
+                             "-nolisten", "tcp"], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
     try:
+        n = int(xvfb.stdout.readline())
         deadline = time.monotonic() + 20
         while probe_display("x11", f":{n}", {}) is not None:
             assert xvfb.poll() is None and time.monotonic() < deadline, "Xvfb did not start"

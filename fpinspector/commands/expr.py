@@ -50,7 +50,7 @@ def _usage_error(message: str, detail: str = "") -> int:
 def run(args: argparse.Namespace) -> int:
     from ..model.expr import BindingError, ExprError, evaluate_expr, judge_gpu  # noqa: PLC0415
     from ..model.expr.report import element_report  # noqa: PLC0415
-    from .sweep import _options  # noqa: PLC0415
+    from ._sweep_common import rule_options as _options  # noqa: PLC0415
 
     try:
         ev = evaluate_expr(args.expression, _bindings(args.bindings), args.format, args.rules,

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from ._args import count, seconds, workers
 from ._gpu_args import add_device_arguments, device_choice
+from ._sweep_common import progress_line as _progress
+from ._sweep_common import rule_options as _options
 from ._sweep_files import check_outputs, resume_from, save_partial
 
 MAX_ROWS = 1_000_000
@@ -74,41 +75,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from ._expr_sweep import add_expr_arguments  # noqa: PLC0415 - expression sweeps
 
     add_expr_arguments(p)
-
-
-def _options(pairs: list[str]) -> dict[str, Any]:
-    from ..model import OPTIONS  # noqa: PLC0415
-
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        if not sep or name not in OPTIONS:
-            raise ValueError(f"bad option {pair!r}; use NAME=VALUE with NAME one of "
-                             f"{', '.join(OPTIONS)}")
-        choices = OPTIONS[name].choices
-        match = [c for c in choices if str(c).lower() == text.strip().lower()]
-        if not match:
-            raise ValueError(f"option {name}: choose one of {', '.join(map(str, choices))}")
-        out[name] = match[0]
-    return out
-
-
-def _progress(quiet: bool):
-    if quiet:
-        return None
-    t0 = time.perf_counter()
-    last = [0.0]
-
-    def show(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] < 0.5 and done < total:
-            return
-        last[0] = now
-        rate = done / max(now - t0, 1e-9)
-        print(f"\r{done}/{total} ({100 * done / total:.1f}%, {rate / 1e6:.1f} M/s)",
-              end="\n" if done == total else "", file=sys.stderr, flush=True)
-
-    return show
 
 
 def _fixed(args: argparse.Namespace, arity: int, fmt: str) -> tuple:
