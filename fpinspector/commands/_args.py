@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["count", "workers", "seconds", "MAX_WORKERS"]
 

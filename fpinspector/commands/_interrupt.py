@@ -12,8 +12,8 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 __all__ = ["stop_on_interrupt", "interrupts_held"]
 

@@ -120,7 +120,7 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Any], None], *,
         if hasattr(os, "fchmod"):
             os.fchmod(fd, mode)
         fmode = "wb" if binary else "w"
-        kw = {} if binary else {"encoding": encoding, "newline": ""}
+        kw: dict[str, Any] = {} if binary else {"encoding": encoding, "newline": ""}
         with os.fdopen(fd, fmode, **kw) as fh:
             write(fh)
             fh.flush()
