@@ -39,17 +39,11 @@ INTERNAL = {
 }
 #: The one sanctioned way up: the ``gui`` subcommand starts the app.
 EXCEPTIONS = {("fpinspector.commands.gui", "fpinspector.ui.app")}
-#: Cycles whose removal is under way elsewhere: the eval command's batch mode and the sweep
-#: CSV writer are being reworked (expression sweeps reuse the sweep command's option
-#: helpers); the GPU child session asks sweep_capture for its readback timing; two lazy
-#: imports inside the new expression package. Nothing may be added, and an entry goes as
-#: soon as its cycle does (test_known_cycles_are_still_there).
+#: Cycles whose removal is under way elsewhere: the GPU child session asks sweep_capture for
+#: its readback timing; two lazy imports inside the new expression package. Nothing may be
+#: added, and an entry goes as soon as its cycle does (test_known_cycles_are_still_there).
 KNOWN_CYCLES = [
-    {"fpinspector.commands.eval", "fpinspector.commands._eval_batch"},
-    {"fpinspector.model.sweep.csv_elements", "fpinspector.model.sweep.io"},
     {"fpinspector.gpu.child_session", "fpinspector.gpu.sweep_capture"},
-    {"fpinspector.commands._expr_sweep", "fpinspector.commands.expr",
-     "fpinspector.commands.sweep"},
     {"fpinspector.model.expr.lower", "fpinspector.model.expr.lower_calls"},
     {"fpinspector.model.expr.allowed_sets", "fpinspector.model.expr.step_eval"},
 ]

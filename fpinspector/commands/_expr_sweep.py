@@ -37,9 +37,9 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
         write_csv_elements,
         write_csv_summary,
     )
-    from .expr import _bindings  # noqa: PLC0415
     from ._sweep_common import progress_line as _progress  # noqa: PLC0415
     from ._sweep_common import rule_options as _options  # noqa: PLC0415
+    from .expr import _bindings  # noqa: PLC0415
 
     if args.op is not None:
         raise ValueError("give either OP or --expr, not both")

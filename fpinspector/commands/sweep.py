@@ -113,12 +113,13 @@ def run(args: argparse.Namespace) -> int:
         return run_expr_sweep(args)
     if args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
-    from ..model.formats import get_format  # noqa: PLC0415
-    from ..model.formats import CODE_FORMATS  # noqa: PLC0415
+    from ..model.formats import (
+        CODE_FORMATS,  # noqa: PLC0415
+        get_format,  # noqa: PLC0415
+    )
     from ..model.sweep import parse_domain  # noqa: PLC0415
     from ..model.sweep.runner import KEEP_LIMIT  # noqa: PLC0415
-    from ..model.sweep.stages import (  # noqa: PLC0415
-        op_arity, operand_format_of, result_format_of)
+    from ..model.sweep.stages import op_arity, operand_format_of, result_format_of  # noqa: PLC0415
 
     arity = op_arity(args.op)
     fmt = args.format.strip().lower()
@@ -151,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -> int:
-    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
     from ..model.sweep import run_sweep, save_npz  # noqa: PLC0415
+    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
     from ..model.sweep.runner import SweepAborted  # noqa: PLC0415
     from ..model.sweep.stages import ModelStage  # noqa: PLC0415
     from ._interrupt import stop_on_interrupt  # noqa: PLC0415
@@ -207,8 +208,7 @@ def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> N
 
 def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any]):
     from ..gpu import GpuUnavailable  # noqa: PLC0415
-    from ..gpu.sweep_capture import (  # noqa: PLC0415
-        GpuCapture, ProcessGpuCapture, device_meta)
+    from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
     from ..model.sweep.stages import engine_format  # noqa: PLC0415
     from ._interrupt import interrupts_held  # noqa: PLC0415
 

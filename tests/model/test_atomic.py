@@ -10,8 +10,8 @@ import textwrap
 
 import pytest
 
-from fpinspector.model import atomic
-from fpinspector.model.atomic import atomic_write, stale_temp_files
+from fpinspector.model.state import atomic
+from fpinspector.model.state.atomic import atomic_write, stale_temp_files
 
 posix_only = pytest.mark.skipif(os.name != "posix", reason="flock, symlinks and SIGKILL")
 
@@ -51,7 +51,7 @@ def test_saves_killed_mid_write_are_cleaned_by_the_next_save(tmp_path):
     target.write_text("old")
     code = textwrap.dedent(f"""
         import sys, time
-        from fpinspector.model.atomic import atomic_write
+        from fpinspector.model.state.atomic import atomic_write
         def write(fh):
             fh.write("new, half")
             fh.flush()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
@@ -52,7 +52,7 @@ def _cells(a: np.ndarray, pattern: bool) -> np.ndarray:
     return a.astype(np.float64).astype("S32")  # shortest round-trip repr, as Python's
 
 
-def element_rows(result: "SweepResult") -> tuple[list[str], np.ndarray]:
+def element_rows(result: SweepResult) -> tuple[list[str], np.ndarray]:
     """(header names, the CSV body as uint8 bytes: one CR LF-ended row per element)."""
     if not result.columns:
         raise ValueError("this sweep kept only summaries; per-element CSV needs a kept sweep")
@@ -89,7 +89,7 @@ def _join_rows(cols: list[np.ndarray]) -> np.ndarray:
     return out
 
 
-def write_csv_elements(path: str | os.PathLike, result: "SweepResult") -> Path:
+def write_csv_elements(path: str | os.PathLike, result: SweepResult) -> Path:
     """CSV with one row per element (index, operands, results, exact, errors, verdicts).
 
     Patterns are hex (``0x3F800000``), integer codes decimal, floats in shortest
@@ -98,7 +98,7 @@ def write_csv_elements(path: str | os.PathLike, result: "SweepResult") -> Path:
     """
     header, body = element_rows(result)
 
-    def write(fh) -> None:
+    def write(fh: BinaryIO) -> None:
         fh.write((",".join(header) + "\r\n").encode("ascii"))
         fh.write(body.tobytes())
 

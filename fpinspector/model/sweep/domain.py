@@ -6,13 +6,12 @@ computed from ``k`` alone, so a 2^32-element sweep streams in bounded memory.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 import numpy as np
 
-from ..formats import FloatFormat
-from ..formats import CodeFormat, operand_format
+from ..formats import CodeFormat, FloatFormat, operand_format
 
 __all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "MAX_ELEMENTS"]
 
@@ -58,7 +57,8 @@ class Axis:
                 raise ValueError(f"axis ends must be numbers, got {end!r}")
         if self.kind not in AXIS_KINDS:
             raise ValueError(f"unknown axis kind {self.kind!r}; choose one of {', '.join(AXIS_KINDS)}")
-        code = isinstance(self.fmt, CodeFormat)
+        fmt = self.fmt
+        code = isinstance(fmt, CodeFormat)
         if code and self.kind in ("linear", "log"):
             raise ValueError(f"{self.fmt.name} operands are integer codes: use bits:LO:HI[:N] "
                              "or all")
@@ -67,7 +67,7 @@ class Axis:
             raise ValueError("a bit-range axis needs whole-number ends")
         if self.kind == "bits":
             lo, hi = int(self.start), int(self.stop)
-            flo, fhi = (self.fmt.lo, self.fmt.hi) if code else (0, self.fmt.mask)
+            flo, fhi = (fmt.lo, fmt.hi) if isinstance(fmt, CodeFormat) else (0, fmt.mask)
             if lo < flo or hi > fhi or lo > hi:
                 raise ValueError(
                     f"bit range {lo:#x}..{hi:#x} is not an increasing range of "
@@ -80,10 +80,10 @@ class Axis:
         elif self.n < 1:
             raise ValueError(f"an axis needs at least one sample, got n={self.n}")
         if self.kind in ("linear", "log"):
-            lo, hi = float(self.start), float(self.stop)
-            if not (np.isfinite(lo) and np.isfinite(hi)):
+            a, b = float(self.start), float(self.stop)
+            if not (np.isfinite(a) and np.isfinite(b)):
                 raise ValueError("value ranges need finite ends")
-            if self.kind == "log" and (lo == 0 or hi == 0 or (lo < 0) != (hi < 0)):
+            if self.kind == "log" and (a == 0 or b == 0 or (a < 0) != (b < 0)):
                 raise ValueError("a log range needs two nonzero ends of the same sign")
         elif self.kind == "all" and self.fmt.bits > 32:
             raise ValueError(f"every {self.fmt.name} pattern is 2^{self.fmt.bits}: too many; "
@@ -96,7 +96,7 @@ class Axis:
 
     # ------------------------------------------------------------------------------
     @classmethod
-    def every(cls, fmt: str | FloatFormat | CodeFormat) -> "Axis":
+    def every(cls, fmt: str | FloatFormat | CodeFormat) -> Axis:
         """Every pattern of ``fmt`` in increasing pattern order (codes: increasing value)."""
         f = operand_format(fmt)
         if isinstance(f, CodeFormat):
@@ -105,19 +105,19 @@ class Axis:
 
     @classmethod
     def bit_range(cls, fmt: str | FloatFormat | CodeFormat, start: int, stop: int,
-                  n: int | None = None) -> "Axis":
+                  n: int | None = None) -> Axis:
         """Patterns (or codes) ``start..stop`` inclusive (all of them, or ``n`` evenly spaced)."""
         f = operand_format(fmt)
         return cls(f, "bits", int(start), int(stop),
                    int(stop) - int(start) + 1 if n is None else int(n))
 
     @classmethod
-    def linear(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
+    def linear(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> Axis:
         """``n`` values evenly spaced from ``start`` to ``stop``, rounded to patterns."""
         return cls(operand_format(fmt), "linear", float(start), float(stop), int(n))
 
     @classmethod
-    def log(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> "Axis":
+    def log(cls, fmt: str | FloatFormat, start: float, stop: float, n: int) -> Axis:
         """``n`` values geometrically spaced from ``start`` to ``stop``, rounded to patterns."""
         return cls(operand_format(fmt), "log", float(start), float(stop), int(n))
 
@@ -156,6 +156,8 @@ class Axis:
             vals = sgn * np.exp(la + (lb - la) * t)
             vals[idx == 0] = self.start  # ends land exactly where asked
             vals[idx == self.n - 1] = self.stop
+        if isinstance(self.fmt, CodeFormat):  # (refused in __post_init__)
+            raise ValueError("integer-code axes take bits or all")
         return np.asarray(self.fmt.encode(vals, "rne_sat"), dtype=self.fmt.dtype).reshape(-1)
 
     def values(self) -> np.ndarray:
@@ -261,7 +263,7 @@ class GridDomain:
         b = np.tile(self._pb, reps)[c0 : c0 + n] if reps > 1 else self._pb[c0 : c0 + n].copy()
         return a, b
 
-    def tiles(self, rows: int, cols: int) -> Iterator[tuple[int, int, "GridDomain"]]:
+    def tiles(self, rows: int, cols: int) -> Iterator[tuple[int, int, GridDomain]]:
         """Sub-grids of at most ``rows x cols`` (bit-range axes), with their top-left cell.
 
         Tiling keeps exhaustive grids such as all f16 x all f16 in pieces a map can show

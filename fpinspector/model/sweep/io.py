@@ -13,7 +13,7 @@ import csv
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 import numpy as np
 
@@ -71,8 +71,8 @@ def save_npz(path: str | os.PathLike, result: SweepResult) -> Path:
     for rule, mask in result.fired.items():
         arrays[f"fired__{rule}"] = mask[:n]
 
-    def write(fh) -> None:
-        np.savez(fh, **arrays)
+    def write(fh: BinaryIO) -> None:
+        np.savez(fh, **arrays)  # type: ignore[arg-type]  # (numpy's stub types **kwds as bool)
 
     return atomic_write(path, write, binary=True)
 
@@ -227,7 +227,7 @@ def write_csv_summary(path: str | os.PathLike, result: SweepResult) -> Path:
     worst inputs, first non-conformant inputs), readable by a spreadsheet or a script."""
     d = result.summary.to_dict()
 
-    def write(fh) -> None:
+    def write(fh: TextIO) -> None:
         w = csv.writer(fh)
         w.writerow(["section", "key", "value"])
         for k in ("op", "format", "rules", "result_format", "domain"):

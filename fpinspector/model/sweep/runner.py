@@ -15,9 +15,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -273,8 +274,9 @@ def run_sweep(
             pool.shutdown(wait=True, cancel_futures=True)
     res.complete = res.n_done == total
     timings["total"] = time.perf_counter() - t_start
-    if getattr(stage, "timings", None):
-        timings.update({f"stage.{k}": v for k, v in stage.timings.items()})
+    stage_timings = getattr(stage, "timings", None)
+    if stage_timings:
+        timings.update({f"stage.{k}": v for k, v in stage_timings.items()})
     if failed and not _cancelled(cancel):
         raise SweepAborted(res, failed[0]) from failed[0]
     return res

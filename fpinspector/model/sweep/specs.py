@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ..formats import FloatFormat
-from ..formats import CodeFormat, operand_format
+from ..formats import CodeFormat, FloatFormat, operand_format
 from .domain import MAX_ELEMENTS, Axis, Domain, GridDomain, UnaryDomain
 
 __all__ = ["parse_axis", "parse_domain"]
@@ -62,10 +61,12 @@ def parse_axis(spec: str, fmt: str | FloatFormat | CodeFormat, default_n: int = 
         n = _count(parts[3]) if len(parts) == 4 else None
         if kind == "bits":
             return Axis.bit_range(f, _pattern(parts[1]), _pattern(parts[2]), n)
-        if kind in ("lin", "linear"):
-            return Axis.linear(f, _num(parts[1]), _num(parts[2]), default_n if n is None else n)
-        if kind == "log":
-            return Axis.log(f, _num(parts[1]), _num(parts[2]), default_n if n is None else n)
+        if kind in ("lin", "linear", "log"):
+            if isinstance(f, CodeFormat):
+                raise ValueError(f"{f.name} operands are integer codes: use bits:LO:HI[:N] "
+                                 "or all")
+            make = Axis.log if kind == "log" else Axis.linear
+            return make(f, _num(parts[1]), _num(parts[2]), default_n if n is None else n)
     except ValueError as exc:
         raise ValueError(f"bad domain {spec!r}: {exc}") from None
     raise ValueError(f"bad domain {spec!r}: kind must be all, bits, lin or log")
