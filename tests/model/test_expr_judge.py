@@ -74,10 +74,40 @@ def test_engine_allowed_sets_and_verdict_sentences_are_used_where_the_engine_has
 
     fake = SimpleNamespace(ranges=[(0x3F800000, 0x3F800001)], any_nan=True)
     monkeypatch.setattr(Evaluation, "allowed_set", lambda self, i: fake, raising=False)
-    monkeypatch.setattr(Evaluation, "verdict", lambda self, i, obs: (False, "one sentence"),
-                        raising=False)
+    monkeypatch.setattr(Evaluation, "verdict",
+                        lambda self, i, obs: SimpleNamespace(reason="one sentence"))
     r = evaluate_expr("rcp(a) * 3.0", {"a": np.array([bits32(3.0)], U32)})
     s = r.steps[0].allowed_set(0)
     assert s.patterns() == [(0x3F800000, 0x3F800001)] and s.any_nan
     rep = element_report(r, 0, judge_gpu(r, words(r)))
     assert rep["steps"][0]["gpu_why"] == "one sentence"
+
+
+def test_the_gpu_why_of_a_step_is_the_engines_one_sentence_reason():
+    """F32-PREC: mul is correctly rounded; a GPU word 5 ULP off it is refused, and the report
+    gives the engine's sentence for that word (Verdict.reason), not the verdict record."""
+    from fpinspector.model.expr.report import element_report
+
+    x, y = np.float32(1.1), np.float32(3.0)
+    r = evaluate_expr("a * b", {"a": np.array([bits32(x)], U32), "b": np.array([bits32(y)], U32)})
+    right = np.array([x * y], np.float32).view(U32)  # numpy's float32 mul rounds to nearest
+    assert r.steps[0].bits.tolist() == right.tolist()
+    off = right + U32(5)
+    step = element_report(r, 0, judge_gpu(r, [off]))["steps"][0]
+    assert step["gpu_allowed"] is False
+    assert step["gpu_why"] == evaluate("mul", bits32(x), bits32(y)).verdict(0, off[0]).reason
+    assert "F32-PREC" in step["gpu_why"] and not step["gpu_why"].startswith("Verdict(")
+
+
+def test_an_f32tof16_word_with_bits_above_the_half_is_refused_with_a_reason():
+    """CONV-F16-INSTR: f32tof16 writes the half in bits 0-15 and zeroes bits 16-31; a GPU
+    word with an upper bit set is not allowed, and the report says why (no exception)."""
+    from fpinspector.model.expr.report import element_report
+
+    r = evaluate_expr("f32tof16(a)", {"a": np.array([bits32(3.0)], U32)})
+    half = int(np.array([3.0], np.float16).view(np.uint16)[0])  # numpy's f16 encoding: 0x4200
+    good = element_report(r, 0, judge_gpu(r, [np.array([half], U32)]))["steps"][0]
+    assert good["gpu_allowed"] is True
+    step = element_report(r, 0, judge_gpu(r, [np.array([half | 0x10000], U32)]))["steps"][0]
+    assert step["gpu_allowed"] is False
+    assert "CONV-F16-INSTR" in step["gpu_why"] and "0x00014200" in step["gpu_why"]

@@ -141,18 +141,19 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
 
 
 def _verdict_sentence(ev: ExprEvaluation, judge: GpuJudgement, k: int, i: int) -> str | None:
-    """The engine's one-sentence reason for the GPU step's verdict, where the engine offers
-    ``Evaluation.verdict`` (steps without ``_sat``, on the GPU's own inputs)."""
+    """The engine's one-sentence reason for the GPU step's verdict (its ``Verdict.reason``,
+    on the GPU's own inputs); None for steps the engine alone does not judge (``_sat``,
+    ``movc``)."""
     step = ev.program.steps[k]
     if step.sat or step.op == "movc":
         return None
+    obs = int(np.asarray(judge.gpu[k]).reshape(-1)[i])
+    if step.kind == "half" and obs >> 16:  # the engine judges halves: this is no half
+        return (f"0x{obs:08X} has bits set above the half: f32tof16 writes the half in "
+                "bits 0-15 and zeroes bits 16-31 (CONV-F16-INSTR)")
     sub = fed_step(ev, judge.gpu, k, np.array([i]))
-    if sub.ev is None or not hasattr(sub.ev, "verdict"):
-        return None
-    obs = np.asarray(judge.gpu[k]).reshape(-1)[i:i + 1].astype(np.asarray(sub.raw).dtype)
-    v = sub.ev.verdict(0, obs[0])
-    text = v[1] if isinstance(v, tuple) else getattr(v, "why", None) or str(v)
-    return str(text)
+    assert sub.ev is not None  # every step but movc is one engine evaluation
+    return sub.ev.verdict(0, np.asarray(obs).astype(sub.raw.dtype)).reason
 
 
 def attach_deviations(rep: dict[str, Any], deviations: dict[int, str]) -> dict[str, Any]:
