@@ -40,12 +40,10 @@ INTERNAL = {
 #: The one sanctioned way up: the ``gui`` subcommand starts the app.
 EXCEPTIONS = {("fpinspector.commands.gui", "fpinspector.ui.app")}
 #: Cycles whose removal is under way elsewhere: the GPU child session asks sweep_capture for
-#: its readback timing; two lazy imports inside the new expression package. Nothing may be
-#: added, and an entry goes as soon as its cycle does (test_known_cycles_are_still_there).
+#: its readback timing. Nothing may be added, and an entry goes as soon as its cycle does
+#: (test_known_cycles_are_still_there).
 KNOWN_CYCLES = [
     {"fpinspector.gpu.child_session", "fpinspector.gpu.sweep_capture"},
-    {"fpinspector.model.expr.lower", "fpinspector.model.expr.lower_calls"},
-    {"fpinspector.model.expr.allowed_sets", "fpinspector.model.expr.step_eval"},
 ]
 
 

@@ -1,52 +1,58 @@
 """Exact allowed sets of one element of a step, as value-ordered pattern ranges.
 
-The engine's own per-element set is used where it offers one (``Evaluation.allowed_set``);
-otherwise it is rebuilt from the engine's verdict: the hull (lowest..highest allowed
-pattern) is cut into classes (negative normals, negative denormals, -0, +0, positive
-denormals, positive normals); narrow pieces are judged pattern by pattern, wide ones by
-their ends and middle (the engine's window is contiguous inside a class, and denormals are
-allowed all together or not at all), plus the patterns a hull can miss (signed zeros,
-denormal ends, the operands). ``_sat`` maps the set through :meth:`PatternSet.sat_image`.
+The engine's own per-element set (``Evaluation.allowed_set``) is used for the engine's
+ops; for ``movc`` and ``f32tof16`` (a uint holding an f16 pattern) it is rebuilt from the
+verdicts: the hull (lowest..highest allowed pattern) is cut into classes (negative normals,
+negative denormals, -0, +0, positive denormals, positive normals); narrow pieces are judged
+pattern by pattern, wide ones by their ends and middle (the engine's window is contiguous
+inside a class, and denormals are allowed all together or not at all), plus the patterns a
+hull can miss (signed zeros, denormal ends, the operands). ``_sat`` maps the set through
+:meth:`PatternSet.sat_image` (in :meth:`.step_eval.StepEval.allowed_set`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
+from ..engine import AllowedSet, Evaluation
+from ..engine.conversions import ConvEvaluation
+from ..formats import FloatFormat
 from .patterns import PatternSet, key_of, pattern_of
+from .program import Step
 
-__all__ = ["step_allowed_set", "REGION_LIMIT"]
+__all__ = ["OneElementStep", "element_allowed_set", "REGION_LIMIT"]
 
 
+class OneElementStep(Protocol):
+    """What the sets are built from: a step evaluated on one element's operands (a
+    :class:`~.step_eval.StepEval` of shape ``()``)."""
 
-def _from_engine_set(aset: Any, fmt) -> PatternSet:
+    step: Step
+    inputs: list[np.ndarray]
+    ev: Evaluation | ConvEvaluation | None
+    modified_nan: np.ndarray
+
+    def inner_allowed(self, obs: np.ndarray) -> np.ndarray: ...
+
+    def hull(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+
+
+def _from_engine_set(aset: AllowedSet, fmt: FloatFormat) -> PatternSet:
     ranges = [(int(key_of(lo, fmt)), int(key_of(hi, fmt))) for lo, hi in aset.ranges]
     return PatternSet(fmt, sorted(ranges), bool(aset.any_nan))
 
 
-def step_allowed_set(se: Any, i: int) -> PatternSet | None:
-    """The exact conformant set of element ``i`` of a StepEval (None for uint/bool slots)."""
-    from .step_eval import StepEval  # noqa: PLC0415
-
-    f = se.result_format
-    if f is None:
-        return None
-    flat = [np.asarray(np.broadcast_to(x, se.shape)).reshape(-1)[i] for x in se.inputs]
-    one = StepEval(se.index, se.step, flat, se.fmt, se.rules, se.options, ())
-    inner = _inner_set(one, f)
-    return inner.sat_image() if se.step.sat else inner
-
-
-def _inner_set(one: Any, f) -> PatternSet:
+def element_allowed_set(one: OneElementStep, f: FloatFormat) -> PatternSet:
+    """The exact conformant set of ``one``'s result before ``_sat``, in format ``f``."""
     ev = one.ev
     nan_extra = bool(one.modified_nan)
-    if ev is not None and hasattr(ev, "allowed_set") and one.step.kind != "half":
+    if ev is not None and one.step.kind != "half":
         s = _from_engine_set(ev.allowed_set(0), f)
         s.any_nan = s.any_nan or nan_extra
         return s
-    lo, hi, nan_ok = one._hull()
+    lo, hi, nan_ok = one.hull()
     any_nan = bool(np.asarray(nan_ok))
     half = one.step.kind == "half"
     to_f = (lambda p: np.asarray(p).astype(np.uint16)) if half else \
@@ -56,7 +62,7 @@ def _inner_set(one: Any, f) -> PatternSet:
     klo, khi = int(key_of(to_f(lo), f)), int(key_of(to_f(hi), f))
     def verdict(keys: np.ndarray) -> np.ndarray:
         pats = pattern_of(keys, f)
-        return np.asarray(one._inner_allowed(pats.astype(np.uint32) if half else pats))
+        return np.asarray(one.inner_allowed(pats.astype(np.uint32) if half else pats))
 
     maxden = f.frac_mask
     probes = [0, -1, 1, -2, maxden, -1 - maxden]

@@ -4,21 +4,23 @@ Each construct lowers to what a D3D compiler emits (see docs/expressions.md): ``
 ``add a, -b``; ``a > b`` is ``lt b, a``; ``a <= b`` is ``ge b, a``; ``abs``/negation are
 source modifiers on the consuming instruction; ``saturate`` is the ``_sat`` modifier of the
 instruction that made its operand; ``c ? a : b`` is ``movc`` (a float condition is tested
-with ``ne c, 0`` first). Intrinsic calls are in :mod:`.lower_calls`.
+with ``ne c, 0`` first). Intrinsic calls are in :mod:`.lower_calls`, the building blocks
+both use in :mod:`.builder`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 
 from ..formats import FloatFormat, get_format
+from .builder import ProgramBuilder, Value, short_text
 from .errors import ExprError
-from .intrinsics import CONSTRUCTORS, INTRINSICS, parse_type
-from .literals import float_bits, read_literal
+from .intrinsics import CONSTRUCTORS, INTRINSICS
+from .literals import read_literal
+from .lower_calls import lower_call
 from .nodes import Binary, Call, Node, Num, Select, Swizzle, Unary, Var
 from .parser import parse_expr
-from .program import Const, ExprType, Input, Program, Ref, Step
+from .program import ExprType, Input, Program, Ref
 
 __all__ = ["lower", "Value", "Lowerer", "short_text"]
 
@@ -28,123 +30,13 @@ _ARITH = {"+": "add", "-": "add", "*": "mul", "/": "div"}
 _SWIZ = ("xyzw", "rgba")
 
 
-def short_text(bits: int, fmt: FloatFormat) -> str:
-    """Shortest decimal that reads back to ``bits`` (``0.1`` for 0x3DCCCCCD), as listings
-    show constants."""
-    import numpy as np  # noqa: PLC0415
+class Lowerer(ProgramBuilder):
+    """Builds one Program from a syntax tree; ``value(node)`` lowers a node."""
 
-    v = np.asarray(bits, fmt.dtype).view(np.float32 if fmt.bits == 32 else np.float16)[()]
-    if not np.isfinite(v):
-        return str(float(v))
-    if v == 0 or 1e-4 <= abs(float(v)) < 1e7:
-        return np.format_float_positional(v, unique=True, trim="-")
-    return np.format_float_scientific(v, unique=True, trim="-")
-
-
-@dataclass
-class Value:
-    """A lowered sub-expression: its type and one operand per component, or an integer
-    literal (``lit``) whose meaning waits for its context."""
-
-    type: ExprType | None
-    refs: list[Ref]
-    node: Node
-    lit: int | None = None
-    unsigned: bool = False
-
-    @property
-    def n(self) -> int:
-        return 1 if self.type is None else self.type.n
-
-    def describe(self) -> str:
-        return "integer literal" if self.type is None else str(self.type)
-
-
-class Lowerer:
-    """Builds one Program; ``value(node)`` lowers a node, ``emit`` appends a step."""
-
-    def __init__(self, text: str, var_types: Mapping[str, ExprType | str], fmt: FloatFormat):
-        self.text = text
-        self.fmt = fmt
-        self.var_types = {k: parse_type(v) for k, v in var_types.items()}
-        self.p = Program(text, fmt.name)
+    def __init__(self, text: str, var_types: Mapping[str, ExprType | str],
+                 fmt: FloatFormat) -> None:
+        super().__init__(text, var_types, fmt)
         self._slots: dict[tuple[str, int], int] = {}
-        self._consts: dict[tuple[int, str], int] = {}
-        self.uses: list[int] = []
-
-    # -- building blocks -----------------------------------------------------------------
-    def fail(self, message: str, node: Node) -> None:
-        raise ExprError(message, node.pos, node.end)
-
-    def const(self, bits: int, kind: str, text: str) -> Ref:
-        key = (bits, kind)
-        if key not in self._consts:
-            self._consts[key] = len(self.p.consts)
-            self.p.consts.append(Const(bits, kind, text))
-        return Ref("const", self._consts[key], kind)
-
-    def float_const(self, bits: int) -> Ref:
-        return self.const(bits, "float", short_text(bits, self.fmt))
-
-    def emit(self, op: str, args: list[Ref], kind: str, node: Node, comp: int | None = None,
-             note: str = "") -> Ref:
-        label = self.text[node.pos:node.end]
-        if comp is not None:
-            label += f" [.{'xyzw'[comp]}]"
-        for a in args:
-            if a.src == "step":
-                self.uses[a.index] += 1
-        self.p.steps.append(Step(op, tuple(args), kind, False, label, (node.pos, node.end), note))
-        self.uses.append(0)
-        return Ref("step", len(self.p.steps) - 1, kind)
-
-    def neg(self, r: Ref) -> Ref:
-        if r.src == "const" and not r.cast:
-            c = self.p.consts[r.index]
-            return self.float_const(c.bits ^ self.fmt.sign_mask if not r.abs
-                                    else c.bits | self.fmt.sign_mask)
-        return replace(r, neg=not r.neg)
-
-    def abs(self, r: Ref) -> Ref:
-        if r.src == "const" and not r.cast:
-            return self.float_const(self.p.consts[r.index].bits & ~self.fmt.sign_mask)
-        return replace(r, abs=True, neg=False)
-
-    # -- coercions -----------------------------------------------------------------------
-    def floats(self, v: Value, what: str) -> list[Ref]:
-        """The value's components as float operands (integer literals by value)."""
-        if v.type is None:
-            return [self.float_const(float_bits(v.lit, self.fmt, v.node.pos, v.node.end))]
-        if v.type.kind == "float":
-            return v.refs
-        hint = ("reinterpret its bits with asfloat(...)" if v.type.kind == "uint"
-                else "pick values with ?: instead")
-        self.fail(f"{what} takes float operands, got {v.type}: {hint}", v.node)
-        raise AssertionError
-
-    def uints(self, v: Value, what: str) -> list[Ref]:
-        if v.type is None:
-            bits = v.lit & 0xFFFFFFFF
-            return [self.const(bits, "uint", f"0x{bits:X}")]
-        if v.type.kind == "uint":
-            return v.refs
-        hint = "reinterpret its bits with asuint(...)" if v.type.kind == "float" else ""
-        self.fail(f"{what} takes uint operands, got {v.type}" + (f": {hint}" if hint else ""),
-                  v.node)
-        raise AssertionError
-
-    def size(self, values: list[Value], node: Node, what: str) -> int:
-        n = max(v.n for v in values)
-        for v in values:
-            if v.n not in (1, n):
-                shown = ", ".join(v.describe() for v in values)
-                self.fail(f"{what}: operand sizes differ ({shown}); HLSL would truncate "
-                          "silently, write the components you mean (.xy)", node)
-        return n
-
-    @staticmethod
-    def comp(refs: list[Ref], i: int) -> Ref:
-        return refs[0] if len(refs) == 1 else refs[i]
 
     # -- nodes ---------------------------------------------------------------------------
     def value(self, node: Node) -> Value:
@@ -152,6 +44,7 @@ class Lowerer:
             lit = read_literal(node, self.fmt)
             if lit.integer is not None:
                 return Value(None, [], node, lit.integer, lit.unsigned)
+            assert lit.bits is not None  # not an integer: a float literal
             return Value(ExprType("float"), [self.float_const(lit.bits)], node)
         if isinstance(node, Var):
             return self.variable(node)
@@ -164,8 +57,6 @@ class Lowerer:
         if isinstance(node, Swizzle):
             return self.swizzle(node)
         if isinstance(node, Call):
-            from .lower_calls import lower_call  # noqa: PLC0415 - the two halves of one pass
-
             return lower_call(self, node)
         raise ExprError(f"unsupported construct {type(node).__name__}", node.pos, node.end)
 
@@ -191,7 +82,7 @@ class Lowerer:
         if node.op == "+":
             return Value(v.type, v.refs, node, v.lit, v.unsigned)
         if v.type is None:
-            return Value(None, [], node, -v.lit, v.unsigned)
+            return Value(None, [], node, -v.literal, v.unsigned)
         refs = [self.neg(r) for r in self.floats(v, "negation")]
         return Value(v.type, refs, node)
 
@@ -258,23 +149,6 @@ class Lowerer:
                 raise ExprError(f"{v.describe()} has no component '{ch}'", node.name_pos,
                                 node.end)
         return Value(ExprType(v.type.kind, len(idx)), [v.refs[i] for i in idx], node)
-
-    # -- the end -------------------------------------------------------------------------
-    def finish(self, v: Value) -> Program:
-        """Make every result component an instruction's plain result (``mov`` otherwise)."""
-        if v.type is None:
-            v = Value(ExprType("float"), self.floats(v, "the result"), v.node)
-        outs = []
-        for i, r in enumerate(v.refs):
-            if r.src == "step" and r.plain:
-                outs.append((r.index, r.kind))
-                continue
-            s = self.emit("mov", [r], r.kind, v.node, i if v.n > 1 else None,
-                          "result written with mov")
-            outs.append((s.index, r.kind))
-        self.p.outputs = outs
-        self.p.type = v.type
-        return self.p
 
 
 def lower(text: str, var_types: Mapping[str, ExprType | str], format: str = "f32") -> Program:

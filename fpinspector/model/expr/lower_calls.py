@@ -1,9 +1,11 @@
-"""Lowering of intrinsic calls and constructors (the second half of :mod:`.lower`)."""
+"""Lowering of intrinsic calls and constructors (the second half of :mod:`.lower`, on the
+building blocks of :mod:`.builder`)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from .builder import ProgramBuilder, Value
 from .errors import ExprError
 from .intrinsics import CONSTRUCTORS, INTRINSICS, UNARY_OPS
 from .nodes import Call
@@ -18,9 +20,8 @@ _ARITY.update({k: 1 for k in UNARY_OPS})
 _NO_SAT = ("f16tof32", "f32tof16")
 
 
-def lower_call(low, node: Call):
-    from .lower import Value  # noqa: PLC0415
-
+def lower_call(low: ProgramBuilder, node: Call) -> Value:
+    """Lower ``name(args...)``: an intrinsic or a vector constructor."""
     name = node.name
     if name in CONSTRUCTORS:
         return _construct(low, node, CONSTRUCTORS[name])
@@ -71,9 +72,7 @@ def lower_call(low, node: Call):
     return Value(ExprType("float", n), out, node)
 
 
-def _dot(low, node: Call, args):
-    from .lower import Value  # noqa: PLC0415
-
+def _dot(low: ProgramBuilder, node: Call, args: list[Value]) -> Value:
     a, b = args
     if a.n != b.n:
         low.fail(f"dot({a.describe()}, {b.describe()}): both operands must have the same "
@@ -86,10 +85,8 @@ def _dot(low, node: Call, args):
     return Value(ExprType("float"), [r], node)
 
 
-def _cast(low, node: Call, v, kind: str):
+def _cast(low: ProgramBuilder, node: Call, v: Value, kind: str) -> Value:
     """asfloat/asuint: same bits, new kind; a modified operand is materialised by a mov."""
-    from .lower import Value  # noqa: PLC0415
-
     if v.type is None:  # literal: its bits, folded as a compiler does
         r = low.uints(v, node.name)[0]
         bits = low.p.consts[r.index].bits
@@ -111,23 +108,21 @@ def _cast(low, node: Call, v, kind: str):
     return Value(ExprType(kind, v.n), refs, node)
 
 
-def _saturate(low, node: Call, r: Ref, comp) -> Ref:
+def _saturate(low: ProgramBuilder, node: Call, r: Ref, comp: int | None) -> Ref:
     """``_sat`` on the instruction that made ``r`` when nothing else reads it; else mov_sat."""
     if r.src == "step" and r.plain and not r.cast:
-        s = low.p.steps[r.index]
-        if s.sat:
+        made = low.p.steps[r.index]
+        if made.sat:
             return r  # sat(sat(x)) = sat(x)
-        if s.kind == "float" and s.op not in _NO_SAT and low.uses[r.index] == 0:
-            low.p.steps[r.index] = replace(s, sat=True)
+        if made.kind == "float" and made.op not in _NO_SAT and low.uses[r.index] == 0:
+            low.p.steps[r.index] = replace(made, sat=True)
             return r
     s = low.emit("mov", [r], "float", node, comp, "saturate of an operand: mov_sat")
     low.p.steps[s.index] = replace(low.p.steps[s.index], sat=True)
     return s
 
 
-def _construct(low, node: Call, t: ExprType):
-    from .lower import Value  # noqa: PLC0415
-
+def _construct(low: ProgramBuilder, node: Call, t: ExprType) -> Value:
     refs: list[Ref] = []
     for a in node.args:
         v = low.value(a)

@@ -7,8 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import evaluate
+from ..engine import Evaluation, evaluate
+from ..engine.conversions import ConvEvaluation
 from ..formats import F16, FloatFormat
+from .allowed_sets import element_allowed_set
 from .patterns import PatternSet
 from .program import Ref, Step
 from .rules import expr_rule_text
@@ -51,19 +53,20 @@ class StepEval:
     bits : ndarray
         The model's result (after ``_sat``), in the slot's dtype (uint32 for f32, uint and
         half slots; uint16 for f16 floats; bool for comparisons).
-    ev : Evaluation or None
-        The engine's evaluation of the instruction (None for ``movc``).
+    ev : Evaluation, ConvEvaluation or None
+        The engine's evaluation of the instruction (a ConvEvaluation for f32tof16 and
+        f16tof32; None for ``movc``).
     """
 
     def __init__(self, index: int, step: Step, inputs: list[np.ndarray], fmt: FloatFormat,
-                 rules: str, options: Any, shape: tuple) -> None:
+                 rules: str, options: Any, shape: tuple[int, ...]) -> None:
         self.index, self.step, self.fmt, self.rules = index, step, fmt, rules
         self.options = options
         self.shape = shape
         self.inputs = inputs
         self.result_format = slot_format(step.kind, fmt)
         self.modified_nan = np.zeros(shape, bool)  # a modified NaN operand reached a move
-        self.ev = None
+        self.ev: Evaluation | ConvEvaluation | None = None
         if step.op == "movc":
             c, a, b = (np.broadcast_to(x, shape) for x in inputs)
             raw = np.where(c.astype(bool) if c.dtype == bool else c != 0, a, b)
@@ -87,7 +90,8 @@ class StepEval:
             return [(np.asarray(self.inputs[0]).astype(np.uint32) & 0xFFFF).astype(np.uint16)]
         return self.inputs
 
-    def _moved_mods(self, cond, refs: list[Ref], vals: list[np.ndarray]) -> None:
+    def _moved_mods(self, cond: np.ndarray | None, refs: list[Ref],
+                    vals: list[np.ndarray]) -> None:
         """Where a move copies a NaN read through a modifier, any NaN is conformant
         (EXPR-SRCMOD: the NaN's bits after a modifier are not defined)."""
         f = self.result_format
@@ -103,7 +107,7 @@ class StepEval:
             self.modified_nan = self.modified_nan | hit
 
     # -- verdicts --------------------------------------------------------------------------
-    def _inner_allowed(self, obs: np.ndarray) -> np.ndarray:
+    def inner_allowed(self, obs: np.ndarray) -> np.ndarray:
         """Verdict on the instruction's result before ``_sat``."""
         f = self.result_format
         o = np.asarray(obs)
@@ -122,10 +126,12 @@ class StepEval:
                                                     else (o.astype(np.uint32) & 0xFFFF).astype(np.uint16)))
         return np.broadcast_to(ok, shape)
 
-    def _hull(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def hull(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Lowest and highest allowed patterns (value order) and where a NaN is allowed
-        (the model's own NaN result always is: a raw move of a NaN keeps it)."""
+        (the model's own NaN result always is: a raw move of a NaN keeps it); float and
+        half slots only (a uint or bool result has no value order)."""
         f = self.result_format
+        assert f is not None, f"{self.step.kind} slots have no hull"
         raw = self.raw.astype(np.uint16) if self.step.kind == "half" else self.raw
         nan = f.is_nan(raw) | self.modified_nan
         if self.ev is None:
@@ -135,11 +141,11 @@ class StepEval:
     def allowed(self, observed: Any) -> np.ndarray:
         """Is each observed result conformant (bool array of the step's shape)?"""
         if not self.step.sat:
-            return self._inner_allowed(observed)
-        lo, hi, nan_ok = self._hull()
+            return self.inner_allowed(observed)
+        lo, hi, nan_ok = self.hull()
         obs = np.asarray(observed)
         obs = np.broadcast_to(obs, np.broadcast_shapes(self.shape, obs.shape))
-        return sat_allowed(self._inner_allowed, lo, hi, nan_ok, obs, self.fmt)
+        return sat_allowed(self.inner_allowed, lo, hi, nan_ok, obs, self.fmt)
 
     @property
     def exact(self) -> np.ndarray:
@@ -209,13 +215,17 @@ class StepEval:
 
     def allowed_set(self, i: int) -> PatternSet | None:
         """The exact set of conformant results of element ``i`` (None for uint/bool slots)."""
-        from .allowed_sets import step_allowed_set  # noqa: PLC0415
-
-        return step_allowed_set(self, i)
+        f = self.result_format
+        if f is None:
+            return None
+        flat = [np.asarray(np.broadcast_to(x, self.shape)).reshape(-1)[i] for x in self.inputs]
+        one = StepEval(self.index, self.step, flat, self.fmt, self.rules, self.options, ())
+        inner = element_allowed_set(one, f)
+        return inner.sat_image() if self.step.sat else inner
 
 
 def eval_step(index: int, step: Step, inputs: list[np.ndarray], fmt: FloatFormat, rules: str,
-              options: Any, shape: tuple) -> StepEval:
+              options: Any, shape: tuple[int, ...]) -> StepEval:
     """Evaluate one step on operand bits (already modified) broadcast to ``shape``."""
     return StepEval(index, step, inputs, fmt, rules, options, shape)
 
