@@ -120,6 +120,17 @@ def test_decisions_near_thresholds_are_taken_exactly():
     assert r.exact[0].tolist() == [0.0, 0.0, 0.0]
 
 
+def test_a_uint_result_taken_on_the_exact_path_is_its_bits():
+    """EXPR-MOVC picks by the exact comparison: rcp(a) * a is exactly 1 (Fraction
+    arithmetic: 1/a * a), but the fast path's bound leaves the comparison open, so the
+    element goes the exact way; a uint result's exact value is then its bits."""
+    a = np.array([bits32(x) for x in (3.0, 7.0, 0.1)], U32)
+    assert all(Fraction(1) / Fraction(f32(int(x))) * Fraction(f32(int(x))) == 1 for x in a)
+    r = evaluate_expr("rcp(a) * a == 1.0 ? uint(1) : uint(2)", {"a": a})
+    assert r.result_kinds == ["uint"] and r.refined > 0
+    assert r.exact[0].tolist() == [1.0, 1.0, 1.0]
+
+
 def test_ulp_error_of_the_result():
     r = evaluate_expr("n * rsqrt(dot(n, n))", {"n": "float3(1e-20, 0, 0)"})
     # dp3 of a tiny vector flushes to 0 (F32-FTZ): rsq gives INF, x * INF is INF

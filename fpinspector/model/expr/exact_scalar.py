@@ -36,9 +36,11 @@ def _mpf(x: Any) -> Any:
 
 
 def as_fraction(x: Any) -> Fraction:
-    """Exact Fraction of a finite Fraction or mpf (an mpf is a binary number)."""
+    """Exact Fraction of a finite value (an mpf is a binary number; an int a uint's bits)."""
     if isinstance(x, Fraction):
         return x
+    if isinstance(x, (int, float)):
+        return Fraction(x)
     sign, man, exp, _ = x._mpf_  # (sign, mantissa, exponent, bit count); man_exp drops the sign
     return Fraction(-int(man) if sign else int(man)) * (Fraction(2) ** int(exp))
 
