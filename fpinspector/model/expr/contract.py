@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from .evaluate import ExprEvaluation
 from .program import Program
 
 __all__ = ["contract_fma", "free_notes"]
@@ -49,11 +50,9 @@ def contract_fma(program: Program) -> Program | None:
                    program.outputs, program.type, program.variables)
 
 
-def free_notes(ev, free: list[np.ndarray]) -> list[np.ndarray]:
+def free_notes(ev: ExprEvaluation, free: list[np.ndarray]) -> list[np.ndarray]:
     """Per result component, per element: 0 = the free compile gave the step list's result,
     1 = it gave the FMA-contracted result (and the step list's differs), 2 = neither."""
-    from .evaluate import ExprEvaluation  # noqa: PLC0415
-
     shape = np.broadcast_shapes(ev.shape, *(np.shape(f) for f in free))
     model = [np.broadcast_to(r, shape) for r in ev.result]
     notes = [np.where(np.broadcast_to(f, shape) == m, 0, 2).astype(np.int8)

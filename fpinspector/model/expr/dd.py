@@ -42,7 +42,8 @@ def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, e
 
 
-def dd_add(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dd_add(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hi, lo, err): a + b with an absolute bound ``err`` on its rounding error."""
     s, e = two_sum(ah, bh)
     t = (al + bl) + e
@@ -52,7 +53,8 @@ def dd_add(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hi, lo, err
 
 
-def dd_mul(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dd_mul(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hi, lo, err): a * b with an absolute bound ``err`` on its rounding error."""
     p, e = two_prod(ah, bh)
     c1, c2 = ah * bl, al * bh
@@ -63,7 +65,8 @@ def dd_mul(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hi, lo, err
 
 
-def dd_div(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dd_div(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hi, lo, err): a / b (one correction step) with a rounding-error bound."""
     q1 = ah / bh
     p, e = two_prod(q1, bh)
@@ -75,7 +78,7 @@ def dd_div(ah, al, bh, bl) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return hi, lo, err
 
 
-def dd_sqrt(ah, al) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def dd_sqrt(ah: np.ndarray, al: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hi, lo, err): sqrt(a) for a >= 0 (one Newton correction)."""
     s = np.sqrt(ah)
     p, e = two_prod(s, s)

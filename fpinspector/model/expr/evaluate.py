@@ -94,9 +94,9 @@ class ExprEvaluation:
         arrs = [np.asarray(s) for s in slots]
         self.shape = np.broadcast_shapes(*(a.shape for a in arrs)) if arrs else ()
         self.slots = arrs
-        self.steps: list[StepEval] = run_program(program, arrs, rules, options)  # type: ignore
+        self.steps: list[StepEval] = run_program(program, arrs, rules, options)
         self._exact_purpose = exact
-        self._exact: tuple | None = None
+        self._exact: tuple[list[np.ndarray], list[np.ndarray], int] | None = None
 
     # -- results -------------------------------------------------------------------------
     @property
@@ -117,7 +117,7 @@ class ExprEvaluation:
         kind = self.result_kinds[component]
         return {"float": self.format, "half": "f16", "uint": "u32", "bool": "bool"}[kind]
 
-    def _ensure_exact(self) -> tuple:
+    def _ensure_exact(self) -> tuple[list[np.ndarray], list[np.ndarray], int]:
         if self._exact is None:
             model = [s.bits for s in self.steps]
             self._exact = expression_exact(self.program, self.slots, model, self.shape,

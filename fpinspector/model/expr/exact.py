@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from ..formats import F16, FloatFormat
 from .exact_fast import fast_exact
-from .exact_scalar import exact_op, to_pair
+from .exact_scalar import Real, exact_op, to_pair
 from .program import Program, Ref
 from .ulp import ulp_at
 
@@ -38,7 +37,7 @@ REL_BOUND = 2.0 ** -70
 MAP_ULP_BOUND = 2.0 ** -20
 
 
-def _scalar_of(bits: int, kind: str, fmt: FloatFormat) -> Any:
+def _scalar_of(bits: int, kind: str, fmt: FloatFormat) -> Real:
     if kind == "bool":
         return bool(bits)
     if kind == "uint":
@@ -51,16 +50,16 @@ def _scalar_of(bits: int, kind: str, fmt: FloatFormat) -> Any:
     return v
 
 
-def _modify(v: Any, ref: Ref) -> Any:
+def _modify(v: Real, ref: Ref) -> Real:
     if ref.abs:
         v = abs(v) if not (isinstance(v, float) and math.isnan(v)) else v
     return -v if ref.neg else v
 
 
-def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) -> list[Any]:
+def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) -> list[Real]:
     """Exact value of every step for one element (Fraction / mpf / float / bool / int)."""
     fmt = _fmt(program)
-    vals: list[Any] = []
+    vals: list[Real] = []
     for step in program.steps:
         args = []
         for r in step.args:
@@ -85,7 +84,7 @@ def _fmt(program: Program) -> FloatFormat:
 
 
 def expression_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
-                     shape: tuple, purpose: str = "value"
+                     shape: tuple[int, ...], purpose: str = "value"
                      ) -> tuple[list[np.ndarray], list[np.ndarray], int]:
     """(hi per output, lo per output, elements recomputed exactly).
 
@@ -95,8 +94,8 @@ def expression_exact(program: Program, slots: Sequence[np.ndarray], model: Seque
     fmt = _fmt(program)
     approx = fast_exact(program, slots, model, fmt, shape)
     need = np.zeros(shape, bool)
-    for idx, kind in program.outputs:
-        a = approx[idx]
+    for step, kind in program.outputs:
+        a = approx[step]
         if kind in ("bool", "uint"):
             need |= a.bad
             continue

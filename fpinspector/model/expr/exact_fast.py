@@ -55,7 +55,8 @@ def _decode(bits: np.ndarray, kind: str, fmt: FloatFormat) -> np.ndarray:
         return np.asarray(bits).astype(np.float64)
 
 
-def _read(program: Program, ref: Ref, slots, model, values, fmt, shape) -> Approx:
+def _read(program: Program, ref: Ref, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
+          values: list[Approx], fmt: FloatFormat, shape: tuple[int, ...]) -> Approx:
     if ref.src == "step" and not ref.cast:
         a = values[ref.index]
     else:
@@ -87,7 +88,7 @@ def _plain(*xs: Approx) -> bool:
 def _mul(a: Approx, b: Approx) -> Approx:
     if _plain(a, b):
         hi, lo = two_prod(a.hi, b.hi)
-        r = 0.0
+        r: float | np.ndarray = 0.0
     else:
         hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
     exact_in = not (a.err.any() or b.err.any())
@@ -100,7 +101,7 @@ def _mul(a: Approx, b: Approx) -> Approx:
 def _add(a: Approx, b: Approx) -> Approx:
     if _plain(a, b):
         hi, lo = two_sum(a.hi, b.hi)
-        r = 0.0
+        r: float | np.ndarray = 0.0
     else:
         hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
     return Approx(hi, lo, np.broadcast_to(r + a.err + b.err, hi.shape), a.bad | b.bad)
@@ -275,7 +276,7 @@ def _step(op: str, args: list[Approx]) -> Approx:
 
 
 def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
-               fmt: FloatFormat, shape: tuple) -> list[Approx]:
+               fmt: FloatFormat, shape: tuple[int, ...]) -> list[Approx]:
     """Approximations (with bounds) of every step's exact value over all elements.
 
     ``model`` are the model's step results (read where a value is reinterpreted).

@@ -12,19 +12,25 @@ steps on irrational values decide at PREC bits: a contrived identity such as
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import TypeAlias
 
 import mpmath
 
-__all__ = ["PREC", "exact_op", "to_pair", "as_fraction"]
+__all__ = ["PREC", "Real", "exact_op", "to_pair", "as_fraction"]
+
+#: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
+#: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
+#: mpf member is Any, so operations are checked on the other members only.
+Real: TypeAlias = Fraction | float | int | mpmath.mpf
 
 #: Working precision (bits) of irrational values.
 PREC = 320
 _EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could hold
 
 
-def _mpf(x: Any) -> Any:
+def _mpf(x: Real) -> mpmath.mpf:
     """x as an mpf at PREC bits (an mpf already is one: re-making it would round it to
     mpmath's global precision)."""
     if isinstance(x, mpmath.mpf):
@@ -35,7 +41,7 @@ def _mpf(x: Any) -> Any:
         return mpmath.mpf(x)
 
 
-def as_fraction(x: Any) -> Fraction:
+def as_fraction(x: Real) -> Fraction:
     """Exact Fraction of a finite value (an mpf is a binary number; an int a uint's bits)."""
     if isinstance(x, Fraction):
         return x
@@ -45,38 +51,38 @@ def as_fraction(x: Any) -> Fraction:
     return Fraction(-int(man) if sign else int(man)) * (Fraction(2) ** int(exp))
 
 
-def _finite(x: Any) -> bool:
+def _finite(x: Real) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
 
-def _zero(x: Any) -> bool:
+def _zero(x: Real) -> bool:
     return isinstance(x, float) and x == 0
 
 
-def _sign(x: Any) -> float:
+def _sign(x: Real) -> float:
     if isinstance(x, float):
         return math.copysign(1.0, x)
     return -1.0 if x < 0 else 1.0
 
 
-def _f(x: Any) -> float:
+def _f(x: Real) -> float:
     """Float stand-in keeping sign and class (magnitude only matters for INF/NaN rules)."""
     return x if isinstance(x, float) else _sign(x)
 
 
-def _norm(x: Any) -> Any:
+def _norm(x: Real) -> Real:
     if isinstance(x, (Fraction, mpmath.mpf)) and x == 0:
         return 0.0
     return x
 
 
-def _arith(a: Any, b: Any) -> tuple[Any, Any]:
+def _arith(a: Real, b: Real) -> tuple[Real, Real]:
     if isinstance(a, mpmath.mpf) or isinstance(b, mpmath.mpf):
         return _mpf(a), _mpf(b)
     return a, b
 
 
-def _add(a, b):
+def _add(a: Real, b: Real) -> Real:
     if not (_finite(a) and _finite(b)):
         return _f(a) + _f(b)
     if _zero(a) and _zero(b):
@@ -90,7 +96,7 @@ def _add(a, b):
         return _norm(x + y)
 
 
-def _mul(a, b):
+def _mul(a: Real, b: Real) -> Real:
     if not (_finite(a) and _finite(b)) or _zero(a) or _zero(b):
         return _f(a) * _f(b) if not (_finite(a) and _finite(b)) else math.copysign(0.0, _sign(a) * _sign(b))
     x, y = _arith(a, b)
@@ -98,7 +104,7 @@ def _mul(a, b):
         return x * y
 
 
-def _div(a, b):
+def _div(a: Real, b: Real) -> Real:
     if not (_finite(a) and _finite(b)):
         with_nan = _f(a) / _f(b) if _f(b) != 0 else math.copysign(math.inf, _sign(a) * _sign(b))
         return with_nan if not (math.isinf(_f(a)) and math.isinf(_f(b))) else math.nan
@@ -111,7 +117,7 @@ def _div(a, b):
         return x / y
 
 
-def _sqrt(a):
+def _sqrt(a: Real) -> Real:
     if isinstance(a, float):
         return a if (a == 0 or a == math.inf) else math.nan
     if a < 0:
@@ -124,7 +130,7 @@ def _sqrt(a):
         return mpmath.sqrt(_mpf(a))
 
 
-def _exp2(a):
+def _exp2(a: Real) -> Real:
     if isinstance(a, float):
         return Fraction(1) if a == 0 else (a if a != -math.inf else 0.0)
     if abs(a) > _EXP_LIMIT:
@@ -135,7 +141,7 @@ def _exp2(a):
         return mpmath.power(2, _mpf(a))
 
 
-def _log2(a):
+def _log2(a: Real) -> Real:
     if isinstance(a, float):
         return -math.inf if a == 0 else (math.inf if a == math.inf else math.nan)
     if a < 0:
@@ -150,28 +156,32 @@ def _log2(a):
         return mpmath.log(_mpf(a), 2)
 
 
-def _round(a, how: str):
+_FRACTION_ROUNDING: dict[str, Callable[[Fraction], int]] = {
+    "ni": math.floor, "pi": math.ceil, "z": math.trunc, "ne": round}
+
+
+def _round(a: Real, how: str) -> Real:
     if isinstance(a, float):
         return a
     if isinstance(a, Fraction):
-        r = {"ni": math.floor, "pi": math.ceil, "z": math.trunc, "ne": round}[how](a)
-        r = Fraction(int(r))
+        r = Fraction(_FRACTION_ROUNDING[how](a))
     else:
         with mpmath.workprec(PREC):
-            fn = {"ni": mpmath.floor, "pi": mpmath.ceil, "ne": mpmath.nint,
-                  "z": lambda v: mpmath.floor(v) if v > 0 else mpmath.ceil(v)}[how]
+            fn: Callable[[Real], Real] = {
+                "ni": mpmath.floor, "pi": mpmath.ceil, "ne": mpmath.nint,
+                "z": lambda v: mpmath.floor(v) if v > 0 else mpmath.ceil(v)}[how]
             r = Fraction(int(fn(a)))
     return r if r != 0 else math.copysign(0.0, _sign(a))
 
 
-def _frc(a):
+def _frc(a: Real) -> Real:
     if isinstance(a, float):
         return 0.0 if a == 0 else math.nan
     f = _round(a, "ni")
     return a if _zero(f) else _norm(_add(a, _neg(f)))
 
 
-def _cmp(a, b) -> int | None:
+def _cmp(a: Real, b: Real) -> int | None:
     """-1, 0, 1, or None when a NaN is involved."""
     if (isinstance(a, float) and math.isnan(a)) or (isinstance(b, float) and math.isnan(b)):
         return None
@@ -182,11 +192,11 @@ def _cmp(a, b) -> int | None:
         if _finite(b) and not _zero(b):
             y = _sign(b)
         return (x > y) - (x < y)
-    x, y = as_fraction(a), as_fraction(b)
-    return (x > y) - (x < y)
+    fa, fb = as_fraction(a), as_fraction(b)
+    return (fa > fb) - (fa < fb)
 
 
-def _minmax(a, b, is_min: bool):
+def _minmax(a: Real, b: Real, is_min: bool) -> Real:
     c = _cmp(a, b)
     if c is None:  # F32-MINMAX-NAN: the other operand (two NaNs: NaN)
         nan_a = isinstance(a, float) and math.isnan(a)
@@ -196,19 +206,20 @@ def _minmax(a, b, is_min: bool):
     return (a if c <= 0 else b) if is_min else (a if c >= 0 else b)
 
 
-def _sat(a):
-    if isinstance(a, float) and math.isnan(a):
+def _sat(a: Real) -> Real:
+    below = _cmp(a, 0.0)
+    if below is None or below <= 0:  # NaN (max gives the other operand), negative, zero
         return 0.0
-    if _cmp(a, 0.0) <= 0:
-        return 0.0
-    return Fraction(1) if _cmp(a, Fraction(1)) >= 0 else a
+    above = _cmp(a, Fraction(1))
+    assert above is not None  # a is not NaN
+    return Fraction(1) if above >= 0 else a
 
 
 _CMP_OPS = {"eq": lambda c: c == 0, "ne": lambda c: c != 0, "lt": lambda c: c < 0,
             "ge": lambda c: c >= 0}
 
 
-def exact_op(op: str, args: list[Any]) -> Any:
+def exact_op(op: str, args: list[Real]) -> Real:
     """The exact result of one step's operation on exact operand values."""
     if op in ("add", "sub"):
         return _add(args[0], args[1] if op == "add" else _neg(args[1]))
@@ -242,11 +253,11 @@ def exact_op(op: str, args: list[Any]) -> Any:
     raise ValueError(f"no exact semantics for {op!r}")
 
 
-def _neg(a):
+def _neg(a: Real) -> Real:
     return -a
 
 
-def to_pair(x: Any) -> tuple[float, float]:
+def to_pair(x: Real) -> tuple[float, float]:
     """(hi, lo): hi the float64 nearest to x, lo the float64 nearest to x - hi."""
     if isinstance(x, bool):
         return float(x), 0.0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..formats import get_format
+from ..formats import FloatFormat, get_format
 from .evaluate import ExprEvaluation
 from .run import operand_bits
 from .step_eval import StepEval, slot_dtype
@@ -22,7 +22,7 @@ from .step_eval import StepEval, slot_dtype
 __all__ = ["GpuJudgement", "judge_gpu", "as_slot_bits"]
 
 
-def as_slot_bits(words: np.ndarray, kind: str, fmt) -> np.ndarray:
+def as_slot_bits(words: np.ndarray, kind: str, fmt: FloatFormat) -> np.ndarray:
     """GPU result words (uint32; 0/1 for comparisons) in the model's slot dtype."""
     w = np.asarray(words)
     if kind == "bool":

@@ -109,24 +109,25 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
         steps.append(row)
     comps = []
     errs = ev.ulp_error()
-    notes = free_notes(ev, free) if free is not None else None
-    gerr = None if judge is None else ev.ulp_error(
-        [np.broadcast_to(judge.gpu[o], shape) for o, _ in p.outputs])
     for c, (o, kind) in enumerate(p.outputs):
         comp = {"step": o, "kind": kind, "format": ev.result_format(c),
                 "model": value_of(flat(ev.steps[o].bits)[i], kind, fmt),
                 "exact": _num(float(flat(ev.exact[c])[i])),
                 "exact_lo": _num(float(flat(ev.exact_lo[c])[i])),
                 "ulp_error": _num(float(flat(errs[c])[i]))}
-        if judge is not None:
+        comps.append(comp)
+    if judge is not None:
+        gerr = ev.ulp_error([np.broadcast_to(judge.gpu[o], shape) for o, _ in p.outputs])
+        for c, (comp, (o, kind)) in enumerate(zip(comps, p.outputs)):
             comp["gpu"] = value_of(flat(judge.gpu[o])[i], kind, fmt)
             comp["gpu_ulp_error"] = _num(float(flat(gerr[c])[i]))
-        if free is not None:
+    if free is not None:
+        notes = free_notes(ev, free)
+        ferr = ev.ulp_error([np.broadcast_to(f, shape) for f in free])
+        for c, (comp, (_, kind)) in enumerate(zip(comps, p.outputs)):
             comp["free"] = value_of(flat(free[c])[i], kind, fmt)
             comp["free_note"] = FREE_NOTES[int(flat(notes[c])[i])]
-            comp["free_ulp_error"] = _num(float(flat(ev.ulp_error(
-                [np.broadcast_to(f, shape) for f in free])[c])[i]))
-        comps.append(comp)
+            comp["free_ulp_error"] = _num(float(flat(ferr[c])[i]))
     out: dict[str, Any] = {
         "schema": SCHEMA, "version": VERSION, "expression": p.text, "format": fmt,
         "rules": ev.rules, "listing": p.listing(), "bindings": binds, "steps": steps,

@@ -35,8 +35,8 @@ def operand_bits(program: Program, ref: Ref, slots: Sequence[np.ndarray],
 
 
 def run_program(program: Program, slots: Sequence[np.ndarray], rules: str = "d3d11",
-                options: Any = None, feed: Sequence[np.ndarray] | None = None,
-                only: Sequence[int] | None = None) -> list[StepEval | None]:
+                options: Any = None, feed: Sequence[np.ndarray] | None = None
+                ) -> list[StepEval]:
     """Evaluate every step of ``program``.
 
     Parameters
@@ -49,8 +49,6 @@ def run_program(program: Program, slots: Sequence[np.ndarray], rules: str = "d3d
     feed : sequence of ndarray, optional
         Results to read instead of the model's when a step reads an earlier step (the
         GPU's per-step bits); the model's own results are used otherwise.
-    only : sequence of int, optional
-        Evaluate these steps only (the others are None); needs ``feed``.
 
     Returns
     -------
@@ -61,13 +59,9 @@ def run_program(program: Program, slots: Sequence[np.ndarray], rules: str = "d3d
     shape = np.broadcast_shapes(*(a.shape for a in arrs)) if arrs else ()
     if feed is not None:
         shape = np.broadcast_shapes(shape, *(np.shape(f) for f in feed))
-    out: list[StepEval | None] = []
+    out: list[StepEval] = []
     results: list[np.ndarray] = []
     for k, step in enumerate(program.steps):
-        if only is not None and k not in only:
-            out.append(None)
-            results.append(np.asarray(feed[k]))
-            continue
         src = results if feed is None else [np.asarray(f) for f in feed]
         ins = [operand_bits(program, r, arrs, src, fmt) for r in step.args]
         se = StepEval(k, step, ins, fmt, rules, options, shape)

@@ -24,7 +24,7 @@ from .patterns import key_of, pattern_of
 __all__ = ["sat_model", "sat_changed", "sat_allowed", "sat_exact"]
 
 
-def _parts(bits: np.ndarray, fmt: FloatFormat):
+def _parts(bits: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     b = np.asarray(bits).astype(np.int64)
     mag = b & (fmt.mask & ~fmt.sign_mask)
     neg = (b & fmt.sign_mask) != 0
