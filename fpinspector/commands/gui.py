@@ -33,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
         from ..gpu.devices import select_device
 
         select_device(choice)
+    from ..model.sweep.alloc import keep_freed_buffers
+
+    keep_freed_buffers()  # the app's sweeps reuse chunk buffers instead of faulting them in
     try:
         from ..ui.app import main
     except ImportError as exc:

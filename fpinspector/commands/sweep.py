@@ -107,6 +107,9 @@ def _domain_spec(args: argparse.Namespace, swept: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
+
+    keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     if getattr(args, "expr", None) is not None:
         from ._expr_sweep import run_expr_sweep  # noqa: PLC0415
 
