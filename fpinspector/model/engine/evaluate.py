@@ -21,7 +21,7 @@ from .ulp import zero_same_specials
 __all__ = ["OpSpec", "OPS", "evaluate", "Evaluation", "CHUNK"]
 
 #: Elements per slice of the lazy computations (cache-sized temporaries, bounded memory).
-CHUNK = 1 << 16
+CHUNK = 1 << 17
 
 
 def evaluate(
@@ -124,6 +124,23 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     if keep.size:
         hi[keep], lo[keep] = exact_value(ctx, [o[keep] for o in ops])
     return hi, lo
+
+
+def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray
+                ) -> np.ndarray:
+    """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
+    definition in Evaluation.ulp_error)."""
+    if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
+        return np.where(fmt.is_nan(o), 0.0, np.nan)      # NaN observation, NaN for a number
+    with np.errstate(invalid="ignore"):
+        v = fmt.decode(o)
+    u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
+    with np.errstate(all="ignore"):
+        err = np.subtract(v, hi, out=v)
+        err -= lo
+        err /= u
+        zero_same_specials(err, hi, o, fmt)
+    return err
 
 
 def _operand_name(i: int) -> str:
@@ -432,20 +449,36 @@ class Evaluation:
             else:
                 c = self._core(s, e)
                 hi, lo = c.hi, c.lo
-            o = obs[s:e]
-            if np.isnan(hi).all():  # exact NaN everywhere: 0 for a NaN, NaN for a number
-                out[s:e] = np.where(fmt.is_nan(o), 0.0, np.nan)
-                continue
-            with np.errstate(invalid="ignore"):
-                v = fmt.decode(o)
-            u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
-            with np.errstate(all="ignore"):
-                err = np.subtract(v, hi, out=v)
-                err -= lo
-                err /= u
-                zero_same_specials(err, hi, o, fmt)
-            out[s:e] = err
+            out[s:e] = _ulp_errors(fmt, obs[s:e], hi, lo)
         return out.reshape(shape)
+
+    def model_columns(self) -> dict[str, Any]:
+        """What a sweep keeps of the model, in one pass over the chunks: ``exact`` (float64),
+        ``err_model`` (the model's own ULP error, as :meth:`ulp_error` of :attr:`bits`) and
+        ``fired`` (as :attr:`fired`). The exact value is computed once and kept."""
+        bits = self._flat_bits()
+        if self.result_format == "bool":
+            return {"exact": self.exact.reshape(-1), "err_model": np.zeros(self._n),
+                    "fired": {k: v.reshape(-1) for k, v in self.fired.items()}}
+        fmt = self._ctx.fmt
+        keep = self._exact is None
+        hi_all = np.empty(self._n) if keep else self._exact[0]
+        lo_all = np.empty(self._n) if keep else self._exact[1]
+        err = np.empty(self._n)
+        fired: dict[str, np.ndarray] = {}
+        for s, e in self._spans():
+            core = self._core(s, e)
+            if keep:
+                hi_all[s:e], lo_all[s:e] = core.hi, core.lo
+            err[s:e] = _ulp_errors(fmt, bits[s:e], core.hi, core.lo)
+            f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
+            for k, m in finish.fired_rules(f).items():
+                if k not in fired:
+                    fired[k] = np.zeros(self._n, dtype=bool)
+                fired[k][s:e] = m
+        self._exact = (hi_all, lo_all)
+        self._fired = dict(sorted(fired.items()))
+        return {"exact": hi_all, "err_model": err, "fired": dict(self._fired)}
 
     def verdict(self, i: Any, observed: Any) -> explain.Verdict:
         """The verdict on one observed result of element ``i``: conformant or not, the one

@@ -134,12 +134,19 @@ class ModelStage:
         ev = self._eval(operands)
         model = np.asarray(ev.bits)
         t = self._tick("model", t)
-        out: dict[str, Any] = {"model": model, "exact": np.asarray(ev.exact, dtype=np.float64)}
+        if hasattr(ev, "model_columns"):  # the engine's one pass: exact, error, rules
+            cols = ev.model_columns()
+            shape = model.shape
+            out: dict[str, Any] = {"model": model, "exact": cols["exact"].reshape(shape)}
+            err_model = cols["err_model"].reshape(shape)
+            fired = {r: m.reshape(shape) for r, m in cols["fired"].items()}
+        else:  # a replaced evaluate (tests, alternative models) or a conversion
+            out = {"model": model, "exact": np.asarray(ev.exact, dtype=np.float64)}
+            err_model = np.asarray(ev.ulp_error(model), dtype=np.float64)
+            fired = {r: np.asarray(m, dtype=bool) for r, m in ev.fired.items()}
         t = self._tick("exact", t)
-        err_model = np.asarray(ev.ulp_error(model), dtype=np.float64)
         ok_model = np.asarray(ev.allowed(model), dtype=bool)
-        out["err_model"], out["ok_model"] = err_model, ok_model
-        out["fired"] = {r: np.asarray(m, dtype=bool) for r, m in ev.fired.items()}
+        out["err_model"], out["ok_model"], out["fired"] = err_model, ok_model, fired
         t = self._tick("model_verdict", t)
         if self.gpu is not None:
             if fut is not None:

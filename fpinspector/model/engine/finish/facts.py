@@ -97,10 +97,21 @@ class Facts:
 
     @cached_property
     def ftz_out(self) -> np.ndarray:
-        """The rounded result was a denormal flushed on output (F32-FTZ)."""
+        """The rounded result was a denormal flushed on output (F32-FTZ). Only a zero model
+        result of a nonzero exact value can be one, so only those are rounded again."""
+        out = np.zeros(self.n, dtype=bool)
         if not self.ctx.flush or self.ctx.family not in _ROUNDED:
-            return np.zeros(self.n, dtype=bool)
-        return grid.is_den(self.unrounded, self.ctx.fmt) & ~self.exact_nan
+            return out
+        fmt = self.ctx.fmt
+        zero = (self.core.bits & fmt.dtype.type(fmt.mask & ~fmt.sign_mask)) == 0
+        cand = np.flatnonzero(zero)
+        if cand.size:
+            hi = self.core.hi[cand]
+            cand = cand[(hi != 0) & np.isfinite(hi)]
+        if cand.size:
+            rounded = grid.rne(self.core.hi[cand], self.core.lo[cand], fmt)
+            out[cand] = grid.is_den(rounded, fmt)
+        return out
 
     @cached_property
     def inexact(self) -> np.ndarray:

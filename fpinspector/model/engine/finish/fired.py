@@ -25,21 +25,27 @@ class Row:
     """``rule`` fires on the elements ``mask(facts)`` of ops in ``scope`` when ``when(ctx)``.
 
     ``ordinary``: the rule can fire on an ordinary element (normal operands and result,
-    no identity); the others are evaluated on the remaining elements only (the
-    differential test proves they never fire on ordinary ones).
+    no identity): False (the row is evaluated on the other elements only; the
+    differential test proves it never fires on ordinary ones), True (evaluated on them
+    too), or ALWAYS (it fires on every ordinary element: its mask is True there, e.g. an
+    accuracy rule whose mask is "finite and no NaN operand").
     """
 
     rule: str | Callable[[Ctx], str]
     scope: tuple[str, ...]  # family names, or op names
     mask: Callable[[Facts], np.ndarray]
     when: Callable[[Ctx], bool] = lambda ctx: True
-    ordinary: bool = False
+    ordinary: bool | str = False
 
     def applies(self, ctx: Ctx) -> bool:
         return (ctx.family in self.scope or ctx.op in self.scope) and self.when(ctx)
 
     def rule_id(self, ctx: Ctx) -> str:
         return self.rule(ctx) if callable(self.rule) else self.rule
+
+
+#: Row.ordinary value: the row's mask is True on every ordinary element.
+ALWAYS = "always"
 
 
 def precision_rule(ctx: Ctx) -> str:
@@ -109,13 +115,13 @@ ROWS: tuple[Row, ...] = (
     Row(precision_rule, ("div",), lambda f: f.inexact & f.finite,
         lambda ctx: not _f32_div_d3d(ctx), ordinary=True),
     Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d,
-        ordinary=True),
+        ordinary=ALWAYS),
     Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
         lambda ctx: _f32_div_d3d(ctx) and ctx.opts["inf_div_huge_nan"]),
-    Row(precision_rule, ("fused",), lambda f: f.finite, ordinary=True),
-    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in, ordinary=True),
-    Row(precision_rule, ("round",), lambda f: ~f.nan_in, ordinary=True),
-    Row(precision_rule, ("frc",), lambda f: f.finite, ordinary=True),
+    Row(precision_rule, ("fused",), lambda f: f.finite, ordinary=ALWAYS),
+    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in, ordinary=ALWAYS),
+    Row(precision_rule, ("round",), lambda f: ~f.nan_in, ordinary=ALWAYS),
+    Row(precision_rule, ("frc",), lambda f: f.finite, ordinary=ALWAYS),
     Row("F16-DENORM", ("arith", "fused"), _denormal_kept,
         lambda ctx: ctx.fmt.name == "f16" and ctx.rules != "ieee754"),
     Row("F64-DENORM", ("arith", "fused"), _denormal_kept,
@@ -162,11 +168,15 @@ def _ordinary(f: Facts) -> np.ndarray:
 
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
-                   idx: np.ndarray | None, n: int) -> None:
-    """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset."""
+                   idx: np.ndarray | None, n: int, ordinary: bool = False) -> None:
+    """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset;
+    on ordinary elements a row marked ALWAYS is True without evaluating its mask."""
     ctx = facts.ctx
     for row in rows:
-        m = np.asarray(row.mask(facts), dtype=bool)
+        if ordinary and row.ordinary == ALWAYS:
+            m = np.ones(facts.n, dtype=bool)
+        else:
+            m = np.asarray(row.mask(facts), dtype=bool)
         if not m.any():
             continue
         rid = row.rule_id(ctx)
@@ -188,12 +198,13 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
         _evaluate_rows(facts, rows, out, None, n)
         return dict(sorted(out.items()))
     m = _ordinary(facts)
-    for part, part_rows in ((m, [r for r in rows if r.ordinary]), (~m, rows)):
+    for part, part_rows, ordinary in ((m, [r for r in rows if r.ordinary], True),
+                                      (~m, rows, False)):
         if not part.any():
             continue
         if part.all():
-            _evaluate_rows(facts, part_rows, out, None, n)
+            _evaluate_rows(facts, part_rows, out, None, n, ordinary)
         else:
             idx = np.flatnonzero(part)
-            _evaluate_rows(facts.subset(idx), part_rows, out, idx, n)
+            _evaluate_rows(facts.subset(idx), part_rows, out, idx, n, ordinary)
     return dict(sorted(out.items()))
