@@ -461,9 +461,9 @@ class Evaluation:
             return {"exact": self.exact.reshape(-1), "err_model": np.zeros(self._n),
                     "fired": {k: v.reshape(-1) for k, v in self.fired.items()}}
         fmt = self._ctx.fmt
-        keep = self._exact is None
-        hi_all = np.empty(self._n) if keep else self._exact[0]
-        lo_all = np.empty(self._n) if keep else self._exact[1]
+        cached = self._exact
+        keep = cached is None
+        hi_all, lo_all = (np.empty(self._n), np.empty(self._n)) if cached is None else cached
         err = np.empty(self._n)
         fired: dict[str, np.ndarray] = {}
         for s, e in self._spans():
