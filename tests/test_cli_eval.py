@@ -46,10 +46,25 @@ def test_mul_denormal_flushes_F32_FTZ_and_ieee_keeps_IEEE_RNE(capsys):
 def test_text_output_and_gpu_verdict_F32_DIV(capsys):
     rc, out, _ = _run(["eval", "div", "1.0", "3.0", "--gpu-result", "0x3EAAAAAA"], capsys)
     assert rc == 0
-    assert "model result: 0x3EAAAAAB" in out and "allowed:      0x3EAAAAAA .. 0x3EAAAAAB" in out
+    assert "model result: 0x3EAAAAAB" in out
+    assert "allowed:      [0x3EAAAAAA (0.3333333), 0x3EAAAAAB (0.33333334)]" in out
     assert "CONFORMANT" in out and "F32-DIV" in out
     rc, out, _ = _run(["eval", "div", "1.0", "3.0", "--gpu-result", "0x3EAAAAA9"], capsys)
-    assert "NOT CONFORMANT" in out
+    assert "NOT CONFORMANT: outside the allowed results" in out and "ULP" in out
+
+
+def test_gpu_verdict_names_the_reason_and_withholds_a_misleading_ulp_error(capsys):
+    """F32-FTZ: an exact but denormal result is refused, with the reason and ULP error 0;
+    CONV-F2F-SAT: a saturated conversion quotes no ULP error and says why."""
+    rc, out, _ = _run(["eval", "mad", "0x00800000", "0.5", "0", "--gpu-result", "0x00400000",
+                       "--json"], capsys)
+    g = json.loads(out)["gpu_result"]
+    assert not g["allowed"] and "F32-FTZ" in g["reason"] and g["ulp_error"] == 0.0
+    assert json.loads(out)["allowed"]["ranges"] == [["0x00000000", "0x00000000"]]
+    rc, out, _ = _run(["eval", "to_f11", "0x7F7FFFFF", "--gpu-result", "0x7BF", "--json"],
+                      capsys)
+    g = json.loads(out)["gpu_result"]
+    assert g["allowed"] and g["ulp_error"] is None and "saturates" in g["ulp_note"]
 
 
 def test_option_switch_is_reported_F32_PREC(capsys):

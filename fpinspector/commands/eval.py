@@ -95,6 +95,7 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
         "result_format": rf,
         "exact": _num(np.asarray(ev.exact).reshape(-1)[0]),
         "exact_hex": float.hex(float(np.asarray(ev.exact).reshape(-1)[0])),
+        "allowed": _allowed_record(ev.allowed_set(0), rf),
         "lo": _hex(np.asarray(ev.lo).reshape(-1)[0], rf),
         "hi": _hex(np.asarray(ev.hi).reshape(-1)[0], rf),
         "nan_ok": bool(np.asarray(ev.nan_ok).reshape(-1)[0]),
@@ -119,12 +120,22 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
         elif rf in INT_RANGES and not INT_RANGES[rf][0] <= obs <= INT_RANGES[rf][1]:
             raise ValueError(f"--gpu-result {args.gpu_result!r}: outside {rf} "
                              f"({INT_RANGES[rf][0]}..{INT_RANGES[rf][1]})")
-        # A comparison has no ULP error: null (docs/cli-json.md).
-        err = None if rf == "bool" else _num(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])
-        d["gpu_result"] = {**_value(obs, rf),
-                           "allowed": bool(np.asarray(ev.allowed(obs)).reshape(-1)[0]),
-                           "ulp_error": err}
+        v = ev.verdict(0, obs)
+        # No ULP error where a number would mislead (comparisons, NaN, INF, saturation):
+        # null, and ulp_note says why (docs/cli-json.md).
+        d["gpu_result"] = {**_value(obs, rf), "allowed": bool(v.conformant),
+                           "reason": v.reason,
+                           "ulp_error": None if v.ulp_error is None else _num(v.ulp_error),
+                           "ulp_note": v.ulp_note}
     return d
+
+
+def _allowed_record(aset: Any, rf: str) -> dict:
+    """The exact allowed set: ranges of patterns (or codes), any NaN, and its text."""
+    def show(p: int) -> Any:
+        return _hex(p, rf) if rf in FORMATS else p
+    return {"ranges": [[show(a), show(b)] for a, b in aset.ranges],
+            "any_nan": bool(aset.any_nan), "text": aset.describe()}
 
 
 def _text(d: dict) -> str:
@@ -137,7 +148,7 @@ def _text(d: dict) -> str:
     lines.append(f"model result: {r['bits']}{val}" + (f" ({r['class']})" if "class" in r else ""))
     if d["result_format"] != "bool":
         lines.append(f"exact:        {d['exact']}  ({d['exact_hex']})")
-    lines.append(f"allowed:      {d['lo']} .. {d['hi']}" + ("  or any NaN" if d["nan_ok"] else ""))
+    lines.append(f"allowed:      {d['allowed']['text']}")
     if "tolerance" in d:
         lines.append(f"tolerance:    {d['tolerance']}")
     lines.append("rules fired:  " + (", ".join(d["fired"]) or "none"))
@@ -145,9 +156,9 @@ def _text(d: dict) -> str:
     if "gpu_result" in d:
         g = d["gpu_result"]
         verdict = "CONFORMANT" if g["allowed"] else "NOT CONFORMANT"
-        err = "" if g["ulp_error"] is None else f", error {g['ulp_error']} ULP"
+        err = g["ulp_note"] if g["ulp_error"] is None else f"error {g['ulp_error']} ULP"
         lines.append(f"gpu result:   {g['bits']}" + ("" if d["result_format"] == "bool"
-                     else f"  {g['value']}") + f"  -> {verdict}{err}")
+                     else f"  {g['value']}") + f"  -> {verdict}: {g['reason']}; {err}")
     lines.append("steps:")
     lines += [f"  {i + 1}. {s}" for i, s in enumerate(d["steps"])]
     return "\n".join(lines)
