@@ -167,6 +167,28 @@ def _ordinary(f: Facts) -> np.ndarray:
     return m
 
 
+def _uniform_nan_chunk(facts: Facts) -> bool:
+    """A unary op whose operands all share one sign, biased exponent and (for the zero and
+    all-ones exponents) fraction class, and whose results are all NaN (half of an exhaustive sqrt, rsq or log sweep is such chunks): every row
+    of its family reads only the operand's class (NaN, flushed, negative, zero) and the
+    NaN result, so every row's mask is constant over the chunk."""
+    ctx = facts.ctx
+    if ctx.family not in ("unary", "round", "frc") or facts.n < 2:
+        return False
+    fmt = ctx.fmt
+    x = facts.ops[0]
+    top = x >> fmt.dtype.type(fmt.frac_bits)
+    t0 = int(top[0])
+    if top.min() != t0 or top.max() != t0:
+        return False
+    if t0 & fmt.exp_max in (0, fmt.exp_max):  # zero vs denormal, INF vs NaN: the fraction
+        frac = (x & fmt.dtype.type(fmt.frac_mask)) != 0
+        if frac.any() and not frac.all():
+            return False
+    b = facts.core.bits
+    return bool(fmt.is_nan(b[:1])[0]) and bool(fmt.is_nan(b).all())
+
+
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
                    idx: np.ndarray | None, n: int, ordinary: bool = False) -> None:
     """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset;
@@ -197,6 +219,10 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     if ctx.reference or ctx.family == "mov":
         _evaluate_rows(facts, rows, out, None, n)
         return dict(sorted(out.items()))
+    if _uniform_nan_chunk(facts):  # every row's mask is constant: one element decides
+        one = facts.subset(np.zeros(1, dtype=np.intp))
+        _evaluate_rows(one, rows, out, None, 1)
+        return {k: np.broadcast_to(v, (n,)).copy() for k, v in sorted(out.items())}
     m = _ordinary(facts)
     for part, part_rows, ordinary in ((m, [r for r in rows if r.ordinary], True),
                                       (~m, rows, False)):
