@@ -95,23 +95,14 @@ def _cases() -> list[tuple[str, str, str]]:
     return out
 
 
-def _has_fast_code(op: str, fname: str) -> bool:
-    """A fast kernel computes its bits, or the finisher has lean code for its sets."""
-    from fpinspector.model.engine.tolerances import resolve_options, tolerance_for
-
-    kinds = {tolerance_for(op, fname, r, resolve_options(None))[0].kind for r in RULE_SETS}
-    return (fname, op) in FAST_KERNELS or bool(kinds & {"cr", "exact", "ulp", "rel",
-                                                       "rel_or_ulp", "log", "div", "frc"})
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("op,fname,rules", _cases())
 def test_fast_path_equals_reference_path(op, fname, rules):
-    """bits, allowed sets, ULP errors, fired rules: fast == reference (engine/paths.py).
-    Where neither a fast kernel nor lean finisher code exists both paths run the same code:
-    a small sample then proves the plumbing."""
+    """bits, allowed sets, ULP errors, fired rules: fast == reference (engine/paths.py)."""
     rng = np.random.default_rng(zlib.crc32(f"{op} {fname} {rules}".encode()))
-    n = F32_CASES if fname == "f32" and _has_fast_code(op, fname) else 1 << 14
+    n = F32_CASES if fname == "f32" else 1 << 14
+    if op in ("dp3", "dp4") and rules == "d3d10":  # 6 / 24 serial orders at 1 ULP a step:
+        n //= 4  # the slowest reference; the op still gets >= 10^6 cases across rule sets
     ops = _operands(op, fname, n, rng)
     fmt = get_format(fname)
     fast = evaluate(op, *ops, format=fname, rules=rules, paths="fast")

@@ -72,13 +72,16 @@ def _order_ranges(f: Facts, t: float, flush: bool) -> list[tuple[np.ndarray, np.
     pairs, extra = fused_terms(f.ctx.op, f.vals)
     prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
     p_lo = [_step(h, r, f, t, False, flush) for h, r in prods] + list(extra)
-    p_hi = [_step(h, r, f, t, True, flush) for h, r in prods] + list(extra)
+    p_hi = p_lo if t == 0.5 else [_step(h, r, f, t, True, flush) for h, r in prods] + list(extra)
     out = []
     for order in _orders(len(p_lo)):
         lo_acc, hi_acc = p_lo[order[0]], p_hi[order[0]]
         for j in order[1:]:
             s, e = grid.two_sum(lo_acc, p_lo[j])
             lo_acc = _step(s, e, f, t, False, flush)
+            if t == 0.5:  # a correctly rounded step has one outcome: lowest = highest
+                hi_acc = lo_acc
+                continue
             s, e = grid.two_sum(hi_acc, p_hi[j])
             hi_acc = _step(s, e, f, t, True, flush)
         out.append((lo_acc, hi_acc))
