@@ -53,10 +53,9 @@ def _options(items: list[str]) -> dict[str, str]:
 
 
 def _operand_kind(op: str, fmt: str) -> str:
-    spec = OPS[op]
-    if spec.result in ("same", "bool") or op.startswith("to_f"):
-        return fmt
-    return spec.formats[0]
+    """The operand type's name, as the op table says (itof takes i32 codes whatever
+    --format says; add in f11 is refused with a message)."""
+    return OPS[op].operand_type(fmt).name
 
 
 def _num(v: float) -> Any:
