@@ -73,6 +73,7 @@ class FormatRow(QtCore.QObject):
                                  "inspect it.")
         self.value_edit = QtWidgets.QLineEdit()
         self.value_edit.setMinimumWidth(120)
+        self.value_tip = ""
         self.rules = QtWidgets.QLabel()
         self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.rules.setMinimumWidth(140)
@@ -109,6 +110,9 @@ class FormatRow(QtCore.QObject):
             if self.value_edit.text() != value:
                 self.value_edit.setText(value)
                 self.value_edit.setCursorPosition(0)
+                if self.key in FORMATS:  # the exact expansion one hover away
+                    self.value_edit.setToolTip(f"{bridge.exact_tip(self.key, bits)}\n\n"
+                                               f"{self.value_tip}")
         if self.rules.text() != rules:
             self.rules.setText(rules)
         self.rules.setToolTip(tip or rules)
@@ -157,9 +161,9 @@ class AllFormatsPanel(QtWidgets.QWidget):
         lay.setColumnStretch(4, 3)
         for name, f in FORMATS.items():
             row = FormatRow(name, f.bits, format_segments(f))
-            row.value_edit.setToolTip(
-                f"The inspected value converted to {name} by the D3D rules; type a number "
-                "and press Enter to inspect it in this format.")
+            row.value_tip = (f"The inspected value converted to {name} by the D3D rules; type "
+                             "a number and press Enter to inspect it in this format.")
+            row.value_edit.setToolTip(row.value_tip)
             row.value_edit.editingFinished.connect(lambda r=row: self._push_value(r))
             row.edited.connect(lambda b, n=name: self.picked.emit(n, int(b)))
             self._add(lay, row)

@@ -38,9 +38,11 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.hex_edit = QtWidgets.QLineEdit()
         self.hex_edit.setToolTip("The pattern in hexadecimal; type a new one and press Enter.")
         self.dec_edit = QtWidgets.QLineEdit()
-        self.dec_edit.setToolTip("The value as the shortest decimal that reads back to these bits. "
-                                 "Type a number (decimal, hex float, inf, nan) and press Enter: "
-                                 "it is rounded to the nearest pattern of this format.")
+        self._dec_tip = ("The value as the shortest decimal that reads back to these bits "
+                         "(an integer value in full). Type a number (decimal, hex float, inf, "
+                         "nan) and press Enter: it is rounded to the nearest pattern of this "
+                         "format.")
+        self.dec_edit.setToolTip(self._dec_tip)
         self.sign_box = QtWidgets.QCheckBox("−")
         self.sign_box.setToolTip("Sign bit (set = negative). f11 and f10 have no sign bit.")
         self.exp_spin = QtWidgets.QSpinBox()
@@ -127,6 +129,7 @@ class BitFieldEditor(QtWidgets.QWidget):
             self.hex_edit.setText(f"0x{bits:0{(f.bits + 3) // 4}X}")
             self.dec_edit.setText(bridge.value_text(f.name, bits))
             self.dec_edit.setCursorPosition(0)
+            self.dec_edit.setToolTip(f"{bridge.exact_tip(f.name, bits)}\n\n{self._dec_tip}")
             self.sign_box.setChecked(bool(s))
             self.exp_spin.setValue(e)
             self.frac_edit.setText(f"0x{m:0{(f.frac_bits + 3) // 4}X}")

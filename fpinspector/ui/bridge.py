@@ -14,14 +14,14 @@ from typing import Any
 import numpy as np
 
 from ..model.convert import ConversionResult, convert
-from ..model.describe import ValueInfo, shortest_decimal
+from ..model.describe import ValueInfo, exact_decimal, hex_float, shortest_decimal
 from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
 from ..model.state import InspectorState, edits
 
 __all__ = [
-    "ParsedItem", "parse_values", "value_text", "encode_text", "describe", "convert_bits",
+    "ParsedItem", "parse_values", "value_text", "exact_value", "exact_tip", "encode_text", "describe", "convert_bits",
     "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "paste",
 ]
 
@@ -88,6 +88,27 @@ def value_text(fmt: str, bits: int) -> str:
 @functools.lru_cache(maxsize=8192)
 def _shortest(fmt: str, bits: int) -> str:
     return shortest_decimal(bits, fmt)
+
+
+def exact_value(fmt: str, bits: int) -> str:
+    """The pattern's value written out in full (every digit; binary fractions end)."""
+    return _exact(get_format(fmt).name, int(bits))
+
+
+@functools.lru_cache(maxsize=4096)
+def _exact(fmt: str, bits: int) -> str:
+    return exact_decimal(bits, fmt)
+
+
+def exact_tip(fmt: str, bits: int) -> str:
+    """Tooltip of a shown value: the exact expansion and the hex float (floats only)."""
+    if fmt not in FORMATS:
+        return ""
+    exact = exact_value(fmt, bits)
+    if exact.lstrip("-") in ("inf", "nan"):
+        return f"{fmt} 0x{int(bits):X}: {exact}"
+    lines = "\n".join(exact[i:i + 64] for i in range(0, len(exact), 64))  # no screen-wide tip
+    return f"{fmt} 0x{int(bits):X} is exactly\n{lines}\n= {hex_float(int(bits), fmt)}"
 
 
 @model_call("describing the value")

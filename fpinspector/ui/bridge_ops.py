@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model.engine import OPS, OPTIONS, RULE_SETS
+from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.formats import CodeFormat, float_format_of, operand_format
 from .bridge import model_call, value_text
@@ -76,32 +76,34 @@ def options_dict(options: tuple[str, ...]) -> dict[str, Any] | None:
 
 @dataclass
 class OpOutcome:
-    """One evaluated op, unpacked for display (all values come from ``evaluate``)."""
+    """One evaluated op, unpacked for display (all values come from ``evaluate``).
+
+    ``allowed`` is the engine's exact allowed set (points and intervals, zeros distinct,
+    "denormals excluded" where they are flushed); the lo/hi hull is never shown."""
 
     evaluation: Any
     result_format: str
     bits: int
     exact: float
-    lo: int | None
-    hi: int | None
-    nan_ok: bool
+    exact_lo: float
+    allowed: AllowedSet
     rules: list[str]
     explain: list[str]
     steps: list[str]
 
-    def judge(self, observed: int) -> tuple[bool, float]:
-        """(conformant, ULP error) of an observed result pattern, from the model."""
-        ev = self.evaluation
-        obs = np.asarray([observed]).astype(np.asarray(ev.bits).dtype)
+    def verdict(self, observed: int) -> Verdict:
+        """The engine's verdict on an observed result pattern: conformant or not, the one
+        sentence that says why, and the ULP error only where a number means something."""
         try:
-            ok = bool(np.asarray(ev.allowed(obs)).reshape(-1)[0])
+            return self.evaluation.verdict(0, observed)
         except Exception as exc:  # noqa: BLE001 - the UI boundary
-            raise ValueError(f"judging the GPU result failed: {exc}") from exc
-        try:
-            err = float(np.asarray(ev.ulp_error(obs)).reshape(-1)[0])
-        except Exception:  # noqa: BLE001 - no ULP figure, the verdict stands
-            err = float("nan")
-        return ok, err
+            raise ValueError(f"judging the result 0x{int(observed):X} failed: {exc}") from exc
+
+    def judge(self, observed: int) -> tuple[bool, float]:
+        """(conformant, ULP error) of an observed result; NaN where the engine says a ULP
+        figure would mislead (saturation, NaN, infinity, clamps)."""
+        v = self.verdict(observed)
+        return v.conformant, float("nan") if v.ulp_error is None else float(v.ulp_error)
 
 
 @functools.lru_cache(maxsize=32)
@@ -121,14 +123,14 @@ def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
     def first(a: Any) -> Any:
         return np.asarray(a).reshape(-1)[0]
 
+    lo = getattr(ev, "exact_lo", None)
     return OpOutcome(
         evaluation=ev,
         result_format=str(ev.result_format),
         bits=int(first(ev.bits)),
         exact=float(first(ev.exact)),
-        lo=int(first(ev.lo)),
-        hi=int(first(ev.hi)),
-        nan_ok=bool(first(ev.nan_ok)),
+        exact_lo=float(first(lo)) if lo is not None else 0.0,
+        allowed=ev.allowed_set(0),
         rules=list(ev.rules_at(0)),
         explain=list(ev.explain_at(0)),
         steps=list(ev.steps_at(0)),

@@ -158,7 +158,7 @@ class Controller:
         fmt = o.result_format if o is not None else self.state.snapshot.op_format
         bits = int(arr[0].view(np.uint32)) if arr.dtype == np.int32 else int(arr[0])
         try:
-            verdict = o.judge(bits) if o is not None else None
+            verdict = o.verdict(bits) if o is not None else None
         except ValueError as exc:
             verdict = None
             self.win.statusBar().showMessage(str(exc), 8000)

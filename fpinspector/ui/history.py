@@ -54,6 +54,7 @@ class HistoryList(QtWidgets.QListWidget):
         width = (int(fmt[1:]) + 3) // 4 if fmt[1:].isdigit() else 8
         item = QtWidgets.QListWidgetItem(f"{fmt}  0x{bits:0{width}X}  {bridge.value_text(fmt, bits)}")
         item.setData(QtCore.Qt.ItemDataRole.UserRole, key)
+        item.setToolTip(bridge.exact_tip(fmt, bits))
         self.insertItem(0, item)
         while self.count() > self._limit:
             self.takeItem(self.count() - 1)

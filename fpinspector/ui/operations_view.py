@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 from PySide6 import QtCore, QtWidgets
 
-from ..model.formats import FORMATS, CodeFormat, FloatFormat, operand_format
+from ..model.formats import CodeFormat, operand_format
 from ..model.state import MAX_OPERANDS, OP_FIELDS, InspectorState, Snapshot, edits
-from . import bridge_ops, palette
-from .bit_cells import BitCells, Segment, format_segments
+from . import bridge_ops
 from .bit_editor import BitFieldEditor
 from .code_editor import CodeEditor
+from .op_results import ResultBox, VerdictPanel
 from .qt_utils import signals_blocked
 
 __all__ = ["OperationsView", "operand_names"]
@@ -23,45 +21,6 @@ def operand_names(op: str, arity: int) -> list[str]:
         n = arity // 2
         return [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
     return [chr(ord("A") + i) for i in range(arity)]
-
-
-def _segments(fmt: str) -> tuple[int, list[Segment]]:
-    """Bit layout of a result: a float format's fields, one run for a code or a bool."""
-    if fmt == "bool":
-        return 1, [Segment(fmt, "frac", 0, 0)]
-    t = operand_format(fmt)
-    if isinstance(t, FloatFormat):
-        return t.bits, format_segments(t)
-    return t.bits, [Segment(fmt, "frac", t.bits - 1, 0)]
-
-
-class _ResultBox(QtWidgets.QGroupBox):
-    """Bits and decode of one result (the model's or the GPU's)."""
-
-    def __init__(self, title: str, tip: str) -> None:
-        super().__init__(title)
-        self.setToolTip(tip)
-        self.cells = BitCells(32, format_segments(FORMATS["f32"]))
-        self.cells.setEnabled(False)  # read-only: results are not edited
-        self.value = QtWidgets.QLabel()
-        self.value.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail = QtWidgets.QLabel()
-        self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay = QtWidgets.QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self.cells)
-        lay.addWidget(self.value)
-        lay.addWidget(self.detail)
-        self._fmt = "f32"
-
-    def show_bits(self, fmt: str, bits: int) -> None:
-        if fmt != self._fmt:
-            self._fmt = fmt
-            self.cells.set_layout(*_segments(fmt))
-        self.cells.set_bits(bits)
-        width = _segments(fmt)[0]
-        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {bridge_ops.result_text(fmt, bits)}")
 
 
 class OperationsView(QtWidgets.QWidget):
@@ -130,27 +89,23 @@ class OperationsView(QtWidgets.QWidget):
         for i, ed in enumerate(self.editors + self.code_editors):
             i %= MAX_OPERANDS
             ed.bits_changed.connect(lambda bits, i=i: self.operand_edited.emit(i, bits))
-        self.model_box = _ResultBox("Model result", "What the rule engine computes for these "
-                                    "operands under the chosen rule set.")
-        self.gpu_box = _ResultBox("GPU result", "What this machine's GPU returned for the same "
-                                  "op; bits that differ from the model are outlined.")
-        self.exact_label = QtWidgets.QLabel()
-        self.window_label = QtWidgets.QLabel()
-        self.verdict_label = QtWidgets.QLabel()
-        self.verdict_label.setToolTip("Whether the GPU result lies in the allowed window.")
-        self.rules_list = QtWidgets.QListWidget()
-        self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
+        self.model_box = ResultBox("Model result", "What the rule engine computes for these "
+                                   "operands under the chosen rule set.")
+        self.gpu_box = ResultBox("GPU result", "What this machine's GPU returned for the same "
+                                 "op; bits that differ from the model are outlined.")
+        self.verdict = VerdictPanel()
+        self.exact_label = self.verdict.exact_label
+        self.allowed_label = self.verdict.allowed_label
+        self.verdict_label = self.verdict.verdict_label
+        self.rules_list = self.verdict.rules_list
         self.error_label = QtWidgets.QLabel()
         self.error_label.setStyleSheet("color: #c62828;")
         self.error_label.setWordWrap(True)
-        for lab in (self.exact_label, self.window_label, self.verdict_label):
-            lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-            lab.setWordWrap(True)
+        self.error_label.hide()
         self._build(picks)
         self.op_combo.currentTextChanged.connect(self.op_picked)
         self.fmt_combo.currentTextChanged.connect(self.format_picked)
         self.rules_combo.currentTextChanged.connect(self.rules_picked)
-        self._gpu_ok: bool | None = None
         self._is_code = False
         if state is not None:
             self.bind(state)
@@ -189,23 +144,19 @@ class OperationsView(QtWidgets.QWidget):
             operands.addWidget(ed)
             operands.addWidget(code)
             code.hide()
-        results = QtWidgets.QGridLayout()
-        results.addWidget(self.model_box, 0, 0)
-        results.addWidget(self.gpu_box, 0, 1)
-        info = QtWidgets.QFormLayout()
-        info.addRow("exact", self.exact_label)
-        info.addRow("allowed", self.window_label)
-        info.addRow("verdict", self.verdict_label)
+        results = QtWidgets.QHBoxLayout()
+        results.setSpacing(4)
+        results.addWidget(self.model_box, 1)
+        results.addWidget(self.gpu_box, 1)
         lay = QtWidgets.QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(2)
         lay.addLayout(picks)
         lay.addWidget(self.options_box)
         lay.addLayout(operands)
         lay.addWidget(self.error_label)
         lay.addLayout(results)
-        lay.addLayout(info)
-        lay.addWidget(QtWidgets.QLabel("<b>Rules that fired</b>"))
-        lay.addWidget(self.rules_list, 1)
+        lay.addWidget(self.verdict, 1)
 
     # -- model -> widget ------------------------------------------------------------
     def show_state(self, snap: Snapshot) -> None:
@@ -248,56 +199,33 @@ class OperationsView(QtWidgets.QWidget):
         return self.code_editors[index] if self._is_code else self.editors[index]
 
     def show_outcome(self, outcome: bridge_ops.OpOutcome | None, error: str = "") -> None:
-        """The model's result, exact value, allowed window and fired rules (or an error)."""
+        """The model's result, exact value, allowed set and fired rules (or an error)."""
         self.error_label.setText(error)
         self.error_label.setVisible(bool(error))
-        self.rules_list.clear()
+        self.verdict.show_outcome(outcome)
         if outcome is None:
-            self.model_box.value.setText("—")
-            self.exact_label.setText("")
-            self.window_label.setText("")
+            self.model_box.clear()
             return
         self.model_box.show_bits(outcome.result_format, outcome.bits)
-        self.exact_label.setText(repr(outcome.exact) if not math.isnan(outcome.exact) else "NaN")
-        fmt = outcome.result_format
-        if outcome.lo is not None and outcome.hi is not None:
-            lo, hi = bridge_ops.result_text(fmt, outcome.lo), bridge_ops.result_text(fmt, outcome.hi)
-            text = f"[{lo}, {hi}]  (0x{outcome.lo:X} … 0x{outcome.hi:X})"
-            if outcome.nan_ok:
-                text += " or any NaN"
-            self.window_label.setText(text)
-        else:
-            self.window_label.setText("any NaN" if outcome.nan_ok else "")
-        self.rules_list.addItems(outcome.explain or outcome.rules)
 
-    def show_gpu(self, fmt: str | None, bits: int | None, verdict: tuple[bool, float] | None,
+    def show_gpu(self, fmt: str | None, bits: int | None, verdict: bridge_ops.Verdict | None,
                  message: str = "", diff_mask: int = 0) -> None:
-        """The GPU's result with its verdict, or ``message`` (e.g. why there is none)."""
-        c = palette.colors()
+        """The GPU's result with the engine's verdict on it, or ``message`` (e.g. why there
+        is none)."""
         if bits is None or fmt is None:
-            self.gpu_box.value.setText("—")
-            self.gpu_box.detail.setText(message)
-            self.gpu_box.cells.set_diff_mask(0)
-            self.verdict_label.setText(message)
-            self.verdict_label.setStyleSheet("")
-            self._gpu_ok = None
+            self.gpu_box.clear(message)
+            self.verdict.show_verdict(None, 0, message)
             return
         self.gpu_box.show_bits(fmt, bits)
         self.gpu_box.cells.set_diff_mask(diff_mask)
         self.gpu_box.detail.setText(message)
         if verdict is None:
-            self.verdict_label.setText("(no verdict: the model result is not available)")
-            self._gpu_ok = None
+            self.verdict.show_verdict(None, 0, "(no verdict: the model result is not available)")
             return
-        ok, err = verdict
-        self._gpu_ok = ok
-        same = "same bits as the model" if diff_mask == 0 else f"{bin(diff_mask).count('1')} bit(s) differ from the model"
-        err_text = "" if math.isnan(err) else f", ULP error {err:g}"
-        self.verdict_label.setText(f"{'CONFORMANT' if ok else 'NOT CONFORMANT'}{err_text}; {same}")
-        self.verdict_label.setStyleSheet(f"color: {c.ok if ok else c.bad}; font-weight: bold;")
+        self.verdict.show_verdict(verdict, diff_mask)
 
     def gpu_conformant(self) -> bool | None:
-        return self._gpu_ok
+        return self.verdict.conformant()
 
     def _push_options(self) -> None:
         self.options_picked.emit(tuple(

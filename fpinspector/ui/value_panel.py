@@ -99,12 +99,15 @@ class ValuePanel(QtWidgets.QWidget):
         L["exact"].setText(info.exact)
         L["exact"].setCursorPosition(0)
         L["shortest"].setText(bridge.value_text(f.name, bits))
+        L["shortest"].setToolTip(bridge.exact_tip(f.name, bits))
         L["hex float"].setText(info.hex_float)
         L["ulp"].setText(repr(info.ulp))
         up, down = int(f.next_up(arr)), int(f.next_down(arr))
         w = (f.bits + 3) // 4
         L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
+        L["next up"].setToolTip(bridge.exact_tip(f.name, up))
         L["next down"].setText(f"0x{down:0{w}X} = {bridge.value_text(f.name, down)}")
+        L["next down"].setToolTip(bridge.exact_tip(f.name, down))
         self._show_others(f.name, bits, converted or {})
 
     def _show_others(self, src: str, bits: int, converted: dict) -> None:
@@ -120,7 +123,7 @@ class ValuePanel(QtWidgets.QWidget):
                 cells = [dst, "", "", str(exc)]
             for col, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(bridge.exact_tip(dst, out) if col == 2 and text else text)
                 self.others.setItem(row, col, item)
         self.others.resizeColumnsToContents()
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -83,9 +85,14 @@ class WordView(QtWidgets.QWidget):
     def show_word(self, word: int) -> None:
         """Refresh every reading of ``word`` (each one computed by the model)."""
         self._word = int(word)
+        self._tips: dict[str, str] = {}
         self.cells.set_bits(word)
         with signals_blocked(self.hex_edit):
             self.hex_edit.setText(f"0x{word:08X}")
+        self._tips["f32"] = bridge.exact_tip("f32", word)
+        for key, fmt, bits in (("f16 high half (bits 31-16)", "f16", word >> 16),
+                               ("f16 low half (bits 15-0)", "f16", word & 0xFFFF)):
+            self._tips[key] = bridge.exact_tip(fmt, bits)
         rows = [("f32", self._f(FORMATS["f32"], word))]
         rows += self._r11g11b10(word)
         rows += self._rgb9e5(word)
@@ -94,7 +101,9 @@ class WordView(QtWidgets.QWidget):
         self.table.setRowCount(len(rows))
         for r, (k, v) in enumerate(rows):
             self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(k))
-            self.table.setItem(r, 1, QtWidgets.QTableWidgetItem(v))
+            item = QtWidgets.QTableWidgetItem(v)
+            item.setToolTip(self._tips.get(k, v))
+            self.table.setItem(r, 1, item)
         self.table.resizeColumnToContents(0)
 
     @staticmethod
@@ -103,10 +112,17 @@ class WordView(QtWidgets.QWidget):
 
     def _r11g11b10(self, word: int) -> list[tuple[str, str]]:
         r, g, b = (int(np.asarray(x)) for x in unpack_r11g11b10(np.uint32(word)))
+        for key, fmt, bits in (("R11G11B10 R (f11, bits 10-0)", "f11", r),
+                               ("R11G11B10 G (f11, bits 21-11)", "f11", g),
+                               ("R11G11B10 B (f10, bits 31-22)", "f10", b)):
+            self._tips[key] = bridge.exact_tip(fmt, bits)
         return [("R11G11B10 R (f11, bits 10-0)", self._f(FORMATS["f11"], r)),
                 ("R11G11B10 G (f11, bits 21-11)", self._f(FORMATS["f11"], g)),
                 ("R11G11B10 B (f10, bits 31-22)", self._f(FORMATS["f10"], b))]
 
     def _rgb9e5(self, word: int) -> list[tuple[str, str]]:
         rgb = np.asarray(decode_rgb9e5(np.uint32(word)), dtype=np.float64).reshape(-1)
-        return [(f"R9G9B9E5 {ch} (CONV-RGB9E5)", repr(float(v))) for ch, v in zip("RGB", rgb)]
+        rows = [(f"R9G9B9E5 {ch} (CONV-RGB9E5)", repr(float(v))) for ch, v in zip("RGB", rgb)]
+        for (key, _), v in zip(rows, rgb):  # every RGB9E5 value is a double: written in full
+            self._tips[key] = f"exactly {format(Decimal(float(v)), 'f')}"
+        return rows

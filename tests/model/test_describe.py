@@ -69,7 +69,36 @@ def test_shortest_f16_round_trips_with_numpy_digit_count():
         s = shortest_decimal(int(p), "f16")
         back = np.array([float(Fraction(Decimal(s)))]).astype(np.float16)  # exact in f64
         assert back.view(np.uint16)[0] == p or (v16[p] == 0 and float(back[0]) == 0.0), s
+        if _integer_written_exactly(s, v16[p]):
+            continue  # 65504.0, not numpy's 6.55e+04 padded to "65500.0"
         assert _sig_digits(s) == _sig_digits(np.format_float_scientific(v16[p], unique=True))
+
+
+def _integer_written_exactly(text: str, value) -> bool:
+    """The text is an integer value written out in full, positionally (65024.0)."""
+    q = Fraction(float(value)) if isinstance(value, np.floating) else Fraction(value)
+    return q.denominator == 1 and "e" not in text and Fraction(Decimal(text)) == q
+
+
+@pytest.mark.parametrize("name", ["f16", "f11", "f10"])
+def test_shortest_never_pads_an_integer_with_zeros_DEC_values(name):
+    """Every finite integer value of f16/f11/f10 written positionally is its exact integer
+    (f11 0x7BF is 65024.0 and f16 0x7BFF 65504.0, never "65000.0"/"65500.0"): Fraction
+    oracle over every pattern."""
+    f = FORMATS[name]
+    seen = 0
+    for p in range(f.mask + 1):
+        v = f.exact_value(p)
+        if isinstance(v, float) or Fraction(v).denominator != 1:
+            continue  # NaN/INF, or not an integer
+        s = shortest_decimal(p, name)
+        if "e" not in s:
+            assert Fraction(Decimal(s)) == Fraction(v), (hex(p), s)
+            seen += 1
+    assert seen > 20
+    assert shortest_decimal(0x7BF, "f11") == "65024.0"
+    assert shortest_decimal(0x7BFF, "f16") == "65504.0"
+    assert shortest_decimal(0x3DF, "f10") == "64512.0"
 
 
 @pytest.mark.parametrize("name", ["f11", "f10"])
@@ -96,7 +125,7 @@ def test_shortest_small_unsigned_is_minimal(name):
         s = shortest_decimal(p, name)
         assert nearest(Fraction(Decimal(s))) == p, (p, s)
         n = _sig_digits(s)
-        if n > 1:
+        if n > 1 and not _integer_written_exactly(s, f.exact_value(p)):
             exact = Decimal(exact_decimal(p, name))
             for rnd in ("ROUND_FLOOR", "ROUND_CEILING"):
                 from decimal import Context

@@ -152,7 +152,7 @@ def test_headline_mul_flushes_the_denormal(make_window) -> None:
     win.ops_view.op_combo.setCurrentText("mul")
     assert win.state.op == "mul"
     assert "0x00000000" in win.ops_view.model_box.value.text()
-    assert win.ops_view.window_label.text().startswith("[0.0, 0.0]")
+    assert win.ops_view.allowed_label.text() == "{0x00000000 (+0)}"  # exactly +0, never a hull
 
 
 def test_undo_redo_walks_edits(qtbot, make_window) -> None:

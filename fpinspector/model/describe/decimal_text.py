@@ -79,7 +79,9 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
 
     f32/f64 use numpy's/Python's shortest repr. Narrower formats search 1, 2, ...
     significant digits with the format's own exact encoder, trying the candidates just
-    below and above the value (the rounding interval is lopsided at powers of two).
+    below and above the value (the rounding interval is lopsided at powers of two). An
+    integer value that would be written positionally is written exactly (f16 0x7BFF is
+    "65504.0", not "65500.0": as short, and it names the number itself).
     """
     f = get_format(fmt)
     b, neg, v, special = _value_of(bits, f)
@@ -99,6 +101,10 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
         ok = [c for c in cands if encode_exact(f, c) == b]
         if ok:
             best = min(ok, key=lambda c: (abs(c - exact), c))
+            if v.denominator == 1 and best != exact and -5 <= best.adjusted() < 16:
+                # positional text pads the shortest digits with zeros: "65000.0" for f11
+                # 65024 is as long as the exact integer and reads as a different number
+                return str(int(v)) + ".0"
             return _plain(best)
     raise AssertionError("no round-trip decimal found")  # pragma: no cover
 

@@ -1,0 +1,190 @@
+"""The op's results side by side (model vs GPU) and what the engine says about them: the
+exact value, the exact allowed set, the verdict with its one-sentence reason, fired rules."""
+
+from __future__ import annotations
+
+import html
+from decimal import Decimal
+
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import FORMATS, FloatFormat, operand_format
+from . import bridge, bridge_ops, palette
+from .bit_cells import BitCells, Segment, format_segments
+
+__all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
+
+_SELECTABLE = QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+
+
+def result_segments(fmt: str) -> tuple[int, list[Segment]]:
+    """Bit layout of a result: a float format's fields, one run for a code or a bool."""
+    if fmt == "bool":
+        return 1, [Segment(fmt, "frac", 0, 0)]
+    t = operand_format(fmt)
+    if isinstance(t, FloatFormat):
+        return t.bits, format_segments(t)
+    return t.bits, [Segment(fmt, "frac", t.bits - 1, 0)]
+
+
+def exact_text(hi: float, lo: float) -> tuple[str, str]:
+    """(text, tooltip) of the engine's exact value ``hi + lo`` (a float64 pair): the
+    shortest text of the double, "+ lo" when the double alone is not exact; the tooltip
+    writes the sum out in full."""
+    if hi != hi:
+        return "NaN", "The exact result is not a number."
+    if lo == 0 or hi in (float("inf"), float("-inf")):
+        full = format(Decimal(hi), "f") if hi not in (float("inf"), float("-inf")) else str(hi)
+        return repr(hi), f"exactly {full}"
+    full = format(Decimal(hi) + Decimal(lo), "f")
+    return (f"{hi!r} {'+' if lo > 0 else '−'} {abs(lo)!r}",
+            f"exactly {full} (a double and its residual: the double alone rounds it)")
+
+
+def verdict_lines(v: bridge_ops.Verdict, diff_mask: int) -> tuple[str, str]:
+    """(headline, detail) of a verdict: CONFORMANT / NOT CONFORMANT with the engine's reason,
+    then the ULP error (or why there is no ULP figure) and the bits that differ."""
+    head = f"{'CONFORMANT' if v.conformant else 'NOT CONFORMANT'}: {v.reason}"
+    if v.ulp_error is None:
+        ulp = v.ulp_note or "no ULP error"
+    else:
+        ulp = f"ULP error {v.ulp_error:.6g}"
+    n = bin(diff_mask).count("1")
+    same = "same bits as the model" if n == 0 else f"{n} bit{'s' if n > 1 else ''} differ from the model"
+    return head, f"{ulp}; {same}"
+
+
+class ResultBox(QtWidgets.QGroupBox):
+    """Bits and value of one result (the model's or the GPU's); the value's exact expansion
+    is its tooltip."""
+
+    def __init__(self, title: str, tip: str) -> None:
+        super().__init__(title)
+        self.setToolTip(tip)
+        self.cells = BitCells(32, format_segments(FORMATS["f32"]))
+        self.cells.HEADER = 12
+        self.cells.setEnabled(False)  # read-only: results are not edited
+        self.value = QtWidgets.QLabel()
+        self.value.setTextInteractionFlags(_SELECTABLE)
+        self.detail = QtWidgets.QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(_SELECTABLE)
+        self.detail.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                  QtWidgets.QSizePolicy.Policy.Preferred)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setSpacing(1)
+        lay.addWidget(self.cells)
+        lay.addWidget(self.value)
+        lay.addWidget(self.detail)
+        self._fmt = "f32"
+
+    def show_bits(self, fmt: str, bits: int) -> None:
+        if fmt != self._fmt:
+            self._fmt = fmt
+            self.cells.set_layout(*result_segments(fmt))
+        self.cells.set_bits(bits)
+        width = result_segments(fmt)[0]
+        text = bridge_ops.result_text(fmt, bits)
+        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {html.escape(text)}")
+        self.value.setToolTip(bridge.exact_tip(fmt, bits))
+
+    def clear(self, message: str = "") -> None:
+        self.value.setText("—")
+        self.value.setToolTip("")
+        self.detail.setText(message)
+        self.cells.set_diff_mask(0)
+
+
+class VerdictPanel(QtWidgets.QWidget):
+    """exact / allowed / verdict rows and the fired rules, from one OpOutcome and one
+    Verdict: the verdict, its ULP figure and the allowed set come from the same engine
+    evaluation, so they cannot contradict each other."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.exact_label = QtWidgets.QLabel()
+        self.exact_label.setToolTip("The infinitely precise result of the op on these operands.")
+        self.allowed_label = QtWidgets.QLabel()
+        self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
+                                      "intervals of patterns, -0 and +0 apart.")
+        self.verdict_label = QtWidgets.QLabel()
+        self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why.")
+        self.verdict_detail = QtWidgets.QLabel()
+        for lab in (self.exact_label, self.allowed_label, self.verdict_label, self.verdict_detail):
+            lab.setTextInteractionFlags(_SELECTABLE)
+            lab.setWordWrap(True)
+            lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                              QtWidgets.QSizePolicy.Policy.Preferred)
+        self.rules_list = QtWidgets.QListWidget()
+        self.rules_list.setWordWrap(True)
+        self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
+        self.rules_list.setMinimumHeight(44)
+        form = QtWidgets.QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setVerticalSpacing(2)
+        form.addRow("exact", self.exact_label)
+        form.addRow("allowed", self.allowed_label)
+        form.addRow("verdict", self.verdict_label)
+        form.addRow("", self.verdict_detail)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        lay.addLayout(form)
+        lay.addWidget(QtWidgets.QLabel("<b>Rules that fired</b>"))
+        lay.addWidget(self.rules_list, 1)
+        self._ok: bool | None = None
+
+    def show_outcome(self, outcome: bridge_ops.OpOutcome | None) -> None:
+        """The model's exact value, allowed set and fired rules (blank without one)."""
+        self.rules_list.clear()
+        if outcome is None:
+            for lab in (self.exact_label, self.allowed_label):
+                lab.setText("")
+                lab.setToolTip("")
+            return
+        text, tip = exact_text(outcome.exact, outcome.exact_lo)
+        self.exact_label.setText(text)
+        self.exact_label.setToolTip(tip)
+        self.allowed_label.setText(outcome.allowed.describe())
+        self.allowed_label.setToolTip(_allowed_tip(outcome.allowed))
+        self.rules_list.addItems(outcome.explain or outcome.rules)
+
+    def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
+                     message: str = "") -> None:
+        """The verdict on the GPU's result, or ``message`` (why there is none)."""
+        if verdict is None:
+            self._ok = None
+            self.verdict_label.setText(message)
+            self.verdict_label.setStyleSheet("")
+            self.verdict_detail.setText("")
+            self.verdict_detail.hide()
+            return
+        c = palette.colors()
+        self._ok = verdict.conformant
+        head, detail = verdict_lines(verdict, diff_mask)
+        self.verdict_label.setText(head)
+        self.verdict_label.setStyleSheet(
+            f"color: {c.ok if verdict.conformant else c.bad}; font-weight: bold;")
+        self.verdict_detail.setText(detail)
+        self.verdict_detail.show()
+
+    def conformant(self) -> bool | None:
+        return self._ok
+
+
+def _allowed_tip(aset: bridge_ops.AllowedSet) -> str:
+    """Each end of each allowed range written out exactly (floats) or as codes."""
+    if aset.is_code or aset.format == "bool":
+        return "Allowed integer results (codes)."
+    lines = []
+    for a, b in aset.ranges[:8]:
+        ends = [a] if a == b else [a, b]
+        lines.append(" … ".join(f"0x{p:X} = {bridge.exact_value(aset.format, p)}" for p in ends))
+    if len(aset.ranges) > 8:
+        lines.append(f"… and {len(aset.ranges) - 8} more ranges")
+    if aset.any_nan:
+        lines.append("or any NaN")
+    if aset.denormals_excluded:
+        lines.append("denormals excluded: they are flushed (F32-FTZ)")
+    return "Allowed results, exactly:\n" + "\n".join(lines)
