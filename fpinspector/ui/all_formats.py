@@ -26,6 +26,11 @@ __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
 WORD_ROW = "r11g11b10"
 #: (channel, format, low bit, width) of the word's fields, R first (FMT-R11G11B10).
 WORD_FIELDS = (("R", "f11", 0, 11), ("G", "f11", 11, 11), ("B", "f10", 22, 10))
+#: The longest value text of each format (its shortest decimals): the value column shows
+#: every character of it.
+_WIDEST_VALUE = {"f64": "-2.2250738585072014e-308", "f32": "-1.17549435e-38",
+                 "f16": "-6.1035156e-05", "f11": "6.1035156e-05", "f10": "6.1035156e-05",
+                 WORD_ROW: "R=G=6.1035156e-05, B=6.1035156e-05"}
 _CELL_W = 13  # px per bit: the same in every row so the rows read as one table
 
 
@@ -64,20 +69,24 @@ class FormatRow(QtCore.QObject):
         self._bits = -1
         self.shown = -1  # the pattern last set from the state (set_row)
         self.name = QtWidgets.QLabel(f"<b>{key}</b>")
-        self.name.setFixedWidth(78)
+        self.name.setMinimumWidth(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12)
         self.cells = _Cells(width, [replace(s, label="") for s in segments])
         self.cells.setMaximumWidth(width * _CELL_W + 2)
         self.hex_edit = QtWidgets.QLineEdit()
-        self.hex_edit.setFixedWidth(150)
+        fm = self.hex_edit.fontMetrics()  # every digit of the widest pattern shows
+        self.hex_edit.setFixedWidth(fm.horizontalAdvance("0x" + "D" * ((width + 3) // 4)) + 16)
         self.hex_edit.setToolTip("The pattern in hexadecimal; type one and press Enter to "
                                  "inspect it.")
         self.value_edit = QtWidgets.QLineEdit()
-        self.value_edit.setMinimumWidth(120)
+        widest = _WIDEST_VALUE.get(key, "-1.17549435e-38")
+        self.value_edit.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
         self.value_tip = ""
         self.rules = QtWidgets.QLabel()
         self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.rules.setMinimumWidth(140)
-        # new rule text must not re-layout the panel on every edit (latency)
+        # new rule text must not re-layout the panel on every edit (latency), and rule IDs
+        # are never cut: they wrap onto a second line where the column is narrow
+        self.rules.setWordWrap(True)
         self.rules.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                  QtWidgets.QSizePolicy.Policy.Preferred)
         self.cells.bits_changed.connect(self._emit)
@@ -85,13 +94,33 @@ class FormatRow(QtCore.QObject):
         self.cells.edit_finished.connect(self.edit_finished)
         self.hex_edit.editingFinished.connect(self._push_hex)
 
-    def place(self, grid: QtWidgets.QGridLayout, r: int) -> None:
-        """Put the row's widgets into row ``r`` of ``grid``."""
-        grid.addWidget(self.name, r, 0)
-        grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
-        grid.addWidget(self.hex_edit, r, 2)
-        grid.addWidget(self.value_edit, r, 3)
-        grid.addWidget(self.rules, r, 4)
+    def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
+        return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules)
+
+    def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False) -> None:
+        """Put the row's widgets into row ``r`` of ``grid`` (one line: name, cells, hex,
+        value, rules), or, ``two_line``, the cells across rows 2r and the rest under them
+        (a narrow dock: the f64 row's 64 cells need the whole width)."""
+        for w in self.widgets():
+            grid.removeWidget(w)
+        if two_line:
+            grid.addWidget(self.cells, 2 * r, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(self.name, 2 * r + 1, 0)
+            grid.addWidget(self.hex_edit, 2 * r + 1, 1)
+            grid.addWidget(self.value_edit, 2 * r + 1, 2)
+            grid.addWidget(self.rules, 2 * r + 1, 3)
+        else:
+            grid.addWidget(self.name, r, 0)
+            grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(self.hex_edit, r, 2)
+            grid.addWidget(self.value_edit, r, 3)
+            grid.addWidget(self.rules, r, 4)
+
+    def one_line_width(self) -> int:
+        """The least width the row needs on one line."""
+        return (self.name.minimumWidth() + self.cells.minimumSizeHint().width()
+                + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
+                + self.rules.minimumWidth() + 4 * 6)
 
     def bits(self) -> int:
         return self._bits
@@ -153,12 +182,11 @@ class AllFormatsPanel(QtWidgets.QWidget):
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
         self.rows: dict[str, FormatRow] = {}
-        lay = QtWidgets.QGridLayout(self)
+        self.grid = lay = QtWidgets.QGridLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.setHorizontalSpacing(6)
         lay.setVerticalSpacing(1)
-        lay.setColumnStretch(3, 2)
-        lay.setColumnStretch(4, 3)
+        self._two_line = False
         for name, f in FORMATS.items():
             row = FormatRow(name, f.bits, format_segments(f))
             row.value_tip = (f"The inspected value converted to {name} by the D3D rules; type "
@@ -178,6 +206,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         word.value_edit.setToolTip("The three fields' values: R, G (f11) and B (f10).")
         word.edited.connect(self._push_word)
         self._add(lay, word)
+        self._set_stretch()
         self._src = ""
         self._src_bits = -1
         self._pending: tuple | None = None  # last value asked for while hidden
@@ -215,6 +244,44 @@ class AllFormatsPanel(QtWidgets.QWidget):
         row.setParent(self)
         row.place(lay, len(self.rows))
         self.rows[row.key] = row
+
+    def _set_stretch(self) -> None:
+        """Spare width goes to the value and rules columns; spare height below the rows."""
+        lay = self.grid
+        for c in range(5):
+            lay.setColumnStretch(c, 0)
+        value, rules = (2, 3) if self._two_line else (3, 4)
+        lay.setColumnStretch(value, 3)
+        lay.setColumnStretch(rules, 2)
+        for r in range(lay.rowCount()):
+            lay.setRowStretch(r, 0)
+        lay.setRowStretch(2 * len(self.rows) + 1 if self._two_line else len(self.rows) + 1, 1)
+
+    def is_two_line(self) -> bool:
+        return self._two_line
+
+    def one_line_width(self) -> int:
+        """The width below which each format takes two lines."""
+        return max(r.one_line_width() for r in self.rows.values()) + 8
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.set_two_line(event.size().width() < self.one_line_width())
+
+    def set_two_line(self, two_line: bool) -> None:
+        """Lay the rows out on one line each or on two (cells, then hex/value/rules)."""
+        if two_line == self._two_line:
+            return
+        self._two_line = two_line
+        for i, row in enumerate(self.rows.values()):
+            row.place(self.grid, i, two_line)
+        self._set_stretch()
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        """As narrow as the two-line layout allows (the widest row's cells)."""
+        hint = super().minimumSizeHint()
+        cells = max(r.cells.minimumSizeHint().width() for r in self.rows.values())
+        return QtCore.QSize(min(hint.width(), cells + 8), hint.height())
 
     # -- state -> rows --------------------------------------------------------------
     def show_value(self, src: str, bits: int,

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller, gpu_menu
+from . import actions, controller, gpu_menu, window_layout
 from .all_formats import AllFormatsPanel
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
@@ -25,6 +25,8 @@ from .word_view import WordView
 __all__ = ["MainWindow", "main"]
 
 APP_NAME = "fpinspector"
+#: The most a dock's content may ask of the window (it scrolls when the dock is smaller).
+DOCK_MIN = QtCore.QSize(280, 140)
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -70,6 +72,9 @@ class MainWindow(QtWidgets.QMainWindow):
         actions.build_menus(self)
         self.ctl.start()  # after the views: GPU rows, Undo/Redo enabled, update stamps
         gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
+        self.docks["gpus"].setWindowTitle("GPUs")  # a short tab title (gpu_menu names it)
+        self.setMinimumSize(window_layout.MIN_SIZE)
+        self.layout_mode = window_layout.arrange_docks(self, window_layout.fit_to_screen(self))
         if restore:
             self._restore_settings()
 
@@ -85,7 +90,8 @@ class MainWindow(QtWidgets.QMainWindow):
         olay.addWidget(self.ops_view)
         inner = QtWidgets.QWidget()
         lay = QtWidgets.QVBoxLayout(inner)
-        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(2)
         lay.addWidget(self.paste_box)
         lay.addWidget(insp)
         lay.addWidget(ops_box, 1)
@@ -105,7 +111,11 @@ class MainWindow(QtWidgets.QMainWindow):
             box.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
             box.setWidgetResizable(True)
             box.setWidget(widget)
-            box.setMinimumSize(widget.minimumSizeHint())  # the dock keeps its old minimum
+            # a small minimum: the content scrolls in a small window instead of forcing
+            # the window past the screen
+            hint = widget.minimumSizeHint()
+            box.setMinimumSize(min(hint.width(), DOCK_MIN.width()),
+                               min(hint.height(), DOCK_MIN.height()))
             widget = box
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
@@ -122,23 +132,23 @@ class MainWindow(QtWidgets.QMainWindow):
         self.history = HistoryList(st)
         self.all_formats = AllFormatsPanel(st)
         self.docks = {
-            "all_formats": self._dock("All formats (D3D conversion of the inspected value)",
+            "all_formats": self._dock("All formats",
                                       self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),
             "decode": self._dock("Decode", self.value_panel, A.RightDockWidgetArea, "dock-decode"),
-            "why": self._dock("Why (model steps)", self.why_view, A.RightDockWidgetArea, "dock-why"),
+            "why": self._dock("Why", self.why_view, A.RightDockWidgetArea, "dock-why"),
             "conversions": self._dock("Conversions", self.conversions_view,
                                       A.BottomDockWidgetArea, "dock-conversions"),
-            "word": self._dock("32-bit word", self.word_view, A.BottomDockWidgetArea, "dock-word"),
-            "distance": self._dock("Distance A–B", self.distance_view, A.BottomDockWidgetArea,
+            "word": self._dock("Word", self.word_view, A.BottomDockWidgetArea, "dock-word"),
+            "distance": self._dock("Distance", self.distance_view, A.BottomDockWidgetArea,
                                    "dock-distance"),
             "history": self._dock("History", self.history, A.BottomDockWidgetArea, "dock-history"),
         }
         self.sweep_panel: QtWidgets.QWidget | None = None  # built when its tab is first shown
-        self.docks["sweep"] = self._dock("Sweep (error map)", QtWidgets.QLabel("loading…"),
+        self.docks["sweep"] = self._dock("Sweep", QtWidgets.QLabel("loading…"),
                                          A.BottomDockWidgetArea, "dock-sweep", contain=False)
         self.docks["sweep"].visibilityChanged.connect(self._load_sweep_panel)
         self.expression_panel: QtWidgets.QWidget | None = None  # built when first shown
-        self.docks["expression"] = self._dock("Expression (step by step)",
+        self.docks["expression"] = self._dock("Expression",
                                               QtWidgets.QLabel("loading…"),
                                               A.BottomDockWidgetArea, "dock-expression",
                                               contain=False)
@@ -150,9 +160,6 @@ class MainWindow(QtWidgets.QMainWindow):
             self.tabifyDockWidget(self.docks["conversions"], self.docks[name])
         self.docks["conversions"].raise_()
         self.docks["decode"].raise_()
-        self.resize(1500, 950)
-        self.resizeDocks([self.docks["decode"]], [470], QtCore.Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["conversions"]], [270], QtCore.Qt.Orientation.Vertical)
 
     def _load_sweep_panel(self, visible: bool = True) -> QtWidgets.QWidget | None:
         """Create the sweep/error-map panel on first view: it imports pyqtgraph, which
@@ -163,7 +170,7 @@ class MainWindow(QtWidgets.QMainWindow):
             panel = SweepPanel()
             panel.bind_state(self.state)  # a clicked map cell loads op + operands
             self.sweep_panel = panel
-            self.docks["sweep"].setWidget(panel)
+            self.docks["sweep"].setWidget(_contained(panel))
         return self.sweep_panel
 
     def _load_expression_panel(self, visible: bool = True) -> QtWidgets.QWidget | None:
@@ -172,7 +179,7 @@ class MainWindow(QtWidgets.QMainWindow):
             from .expression_panel import ExpressionPanel
 
             self.expression_panel = ExpressionPanel(self.state, gpu=self._gpu_mode != "off")
-            self.docks["expression"].setWidget(self.expression_panel)
+            self.docks["expression"].setWidget(_contained(self.expression_panel))
         return self.expression_panel
 
     def _show_error(self, message: str) -> None:
@@ -231,6 +238,17 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sweep_panel.shutdown()
         if getattr(self, "expression_panel", None) is not None:
             self.expression_panel.shutdown()
+
+
+def _contained(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
+    """``widget`` in a frameless scroll area with a small minimum: a panel built when its
+    tab is first shown never grows the window (it scrolls where the dock is smaller)."""
+    box = QtWidgets.QScrollArea()
+    box.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    box.setWidgetResizable(True)
+    box.setWidget(widget)
+    box.setMinimumSize(DOCK_MIN)
+    return box
 
 
 def main(argv: list[str] | None = None, gpu: str = "auto") -> int:

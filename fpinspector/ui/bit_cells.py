@@ -154,15 +154,38 @@ class BitCells(QtWidgets.QWidget):
             return self._width - 1 - col
         return None
 
+    def number_spans(self, fm: QtGui.QFontMetrics) -> list[tuple[int, float, float]]:
+        """(bit, left, right) of each bit number drawn under the cells, in the font of
+        ``fm``: every 1st, 4th or 8th bit by the cell width plus the field edges, and none
+        closer than a space to the one before (R11G11B10's 28 27 26 never run together)."""
+        w = self._cell_w()
+        every = 1 if w >= 17 else (4 if w >= 9 else 8)
+        edges = {b for seg in self._segments for b in (seg.hi, seg.lo)}
+        gap = max(3.0, fm.horizontalAdvance(" "))
+        out: list[tuple[int, float, float]] = []
+        last_right = -1e9
+        for bit in range(self._width - 1, -1, -1):
+            if bit % every == 0 or bit in edges:
+                center = 1 + (self._width - 1 - bit) * w + w / 2
+                half = fm.horizontalAdvance(str(bit)) / 2
+                if center - half < last_right + gap:
+                    continue
+                last_right = center + half
+                out.append((bit, center - half, center + half))
+        return out
+
+    def number_font(self) -> QtGui.QFont:
+        small = QtGui.QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.72))
+        return small
+
     # -- painting -------------------------------------------------------------------
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
         c = palette.colors()
         p = QtGui.QPainter(self)
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
-        small = QtGui.QFont(self.font())
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.72))
+        small = self.number_font()
         w = self._cell_w()
-        every = 1 if w >= 17 else (4 if w >= 9 else 8)
         # geometry once per paint, drawn in batches (one call per colour, not per cell):
         # Python-level calls per cell dominate the cost of an edit's repaint
         n, top = self._width, float(self.HEADER)
@@ -189,18 +212,9 @@ class BitCells(QtWidgets.QWidget):
         for bit in range(n):
             p.drawStaticText(QtCore.QPointF(xs[bit] + dx, y), digits[bits >> bit & 1])
         p.setFont(small)
-        edges = {b for seg in self._segments for b in (seg.hi, seg.lo)}
-        fm = p.fontMetrics()
-        last_right = -1e9  # numbers left to right; one that would touch the last is skipped
-        for bit in range(self._width - 1, -1, -1):
-            if bit % every == 0 or bit in edges:
-                r, label = rects[bit], str(bit)
-                half = fm.horizontalAdvance(label) / 2 + 1
-                if r.center().x() - half < last_right:
-                    continue
-                last_right = r.center().x() + half
-                nr = QtCore.QRectF(r.left() - 4, r.bottom(), r.width() + 8, self.FOOTER)
-                p.drawText(nr, center, label)
+        for bit, left, right in self.number_spans(p.fontMetrics()):
+            nr = QtCore.QRectF(left - 4, rects[bit].bottom(), right - left + 8, self.FOOTER)
+            p.drawText(nr, center, str(bit))
         if self._diff:
             p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
             p.drawRects([rects[b].adjusted(1.5, 1.5, -1.5, -1.5)

@@ -49,10 +49,12 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.exp_spin.setToolTip("Biased exponent field (0 = zero/denormal, all ones = INF/NaN).")
         self.frac_edit = QtWidgets.QLineEdit()
         self.frac_edit.setToolTip("Fraction field in hexadecimal (the bits after the binary point).")
-        self.down_btn = QtWidgets.QPushButton("◀ next down")
-        self.down_btn.setToolTip("Step to the next pattern toward −∞ (Alt+Left)")
-        self.up_btn = QtWidgets.QPushButton("next up ▶")
-        self.up_btn.setToolTip("Step to the next pattern toward +∞ (Alt+Right)")
+        self.down_btn = QtWidgets.QToolButton()
+        self.down_btn.setText("◀")
+        self.down_btn.setToolTip("Next down: step to the next pattern toward −∞ (Alt+Left)")
+        self.up_btn = QtWidgets.QToolButton()
+        self.up_btn.setText("▶")
+        self.up_btn.setToolTip("Next up: step to the next pattern toward +∞ (Alt+Right)")
         self.error_label = QtWidgets.QLabel("")
         self.error_label.setObjectName("error")
         self.error_label.setStyleSheet("color: #c62828;")
@@ -61,30 +63,45 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.set_format(self._fmt)
 
     def _build(self, show_steps: bool) -> None:
-        row = QtWidgets.QHBoxLayout()
+        self.fields_row = row = QtWidgets.QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
-        for label, w, stretch in (("hex", self.hex_edit, 2), ("value", self.dec_edit, 4),
-                                  ("sign", self.sign_box, 0), ("exp", self.exp_spin, 0),
+        row.setSpacing(4)
+        self.exp_spin.setMinimumWidth(52)
+        for label, w, stretch in (("hex", self.hex_edit, 3), ("value", self.dec_edit, 5),
+                                  ("", self.sign_box, 0), ("exp", self.exp_spin, 0),
                                   ("frac", self.frac_edit, 2)):
-            lab = QtWidgets.QLabel(label)
-            lab.setBuddy(w)
-            row.addWidget(lab)
+            if label:  # the sign box says "−" itself
+                lab = QtWidgets.QLabel(label)
+                lab.setBuddy(w)
+                row.addWidget(lab)
             row.addWidget(w, stretch)
+        self.dec_edit.setMinimumWidth(self.dec_edit.fontMetrics().horizontalAdvance("-1.1754944e-38") + 14)
         if show_steps:
             row.addWidget(self.down_btn)
             row.addWidget(self.up_btn)
         else:
             self.down_btn.hide()
             self.up_btn.hide()
-        lay = QtWidgets.QVBoxLayout(self)
-        lay.setContentsMargins(2, 2, 2, 2)
-        lay.setSpacing(2)
-        if self.title.text():
-            lay.addWidget(self.title)
-        lay.addWidget(self.cells)
-        lay.addLayout(row)
-        lay.addWidget(self.error_label)
+        lay = QtWidgets.QGridLayout(self)
+        lay.setContentsMargins(2, 1, 2, 1)
+        lay.setHorizontalSpacing(4)
+        lay.setVerticalSpacing(1)
+        # the operand's name beside its bits (a row of its own cost 16 px per operand)
+        self.title.setMinimumWidth(14)
+        lay.addWidget(self.title, 0, 0, QtCore.Qt.AlignmentFlag.AlignVCenter)
+        lay.addWidget(self.cells, 0, 1)
+        lay.addLayout(row, 1, 1)
+        lay.addWidget(self.error_label, 2, 1)
+        lay.setColumnStretch(1, 1)
+        self.title.setVisible(bool(self.title.text()))
         self.error_label.hide()
+
+    def set_leading(self, widget: QtWidgets.QWidget) -> None:
+        """Put ``widget`` (the inspector's format picker) beside the bits, where an
+        operand's name goes."""
+        lay = self.layout()
+        self.title.hide()
+        lay.addWidget(widget, 0, 0, QtCore.Qt.AlignmentFlag.AlignVCenter)
 
     def _connect(self) -> None:
         self.cells.bits_changed.connect(self._push)
@@ -110,6 +127,10 @@ class BitFieldEditor(QtWidgets.QWidget):
         """Switch the editor to another format (the pattern is reset to its low bits)."""
         self._fmt = get_format(fmt)
         self.cells.set_layout(self._fmt.bits, format_segments(self._fmt))
+        fm = self.hex_edit.fontMetrics()  # every hex digit shows, never "x00800000"
+        self.hex_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * ((self._fmt.bits + 3) // 4)) + 14)
+        self.frac_edit.setMinimumWidth(
+            fm.horizontalAdvance("0x" + "D" * ((self._fmt.frac_bits + 3) // 4)) + 14)
         self.sign_box.setEnabled(self._fmt.signed)
         with signals_blocked(self.exp_spin):
             self.exp_spin.setRange(0, self._fmt.exp_max)

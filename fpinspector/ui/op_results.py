@@ -50,7 +50,8 @@ def verdict_lines(v: bridge_ops.Verdict, diff_mask: int) -> tuple[str, str]:
     else:
         ulp = f"ULP error {v.ulp_error:.6g}"
     n = bin(diff_mask).count("1")
-    same = "same bits as the model" if n == 0 else f"{n} bit{'s' if n > 1 else ''} differ from the model"
+    same = ("same bits as the model" if n == 0 else
+            "1 bit differs from the model" if n == 1 else f"{n} bits differ from the model")
     return head, f"{ulp}; {same}"
 
 
@@ -109,9 +110,9 @@ class VerdictPanel(QtWidgets.QWidget):
         self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
                                       "intervals of patterns, -0 and +0 apart.")
         self.verdict_label = QtWidgets.QLabel()
-        self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why.")
-        self.verdict_detail = QtWidgets.QLabel()
-        for lab in (self.exact_label, self.allowed_label, self.verdict_label, self.verdict_detail):
+        self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why; "
+                                      "then its ULP error (or why a number would mislead).")
+        for lab in (self.exact_label, self.allowed_label, self.verdict_label):
             lab.setTextInteractionFlags(_SELECTABLE)
             lab.setWordWrap(True)
             lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
@@ -126,7 +127,6 @@ class VerdictPanel(QtWidgets.QWidget):
         form.addRow("exact", self.exact_label)
         form.addRow("allowed", self.allowed_label)
         form.addRow("verdict", self.verdict_label)
-        form.addRow("", self.verdict_detail)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
@@ -155,19 +155,14 @@ class VerdictPanel(QtWidgets.QWidget):
         """The verdict on the GPU's result, or ``message`` (why there is none)."""
         if verdict is None:
             self._ok = None
-            self.verdict_label.setText(message)
-            self.verdict_label.setStyleSheet("")
-            self.verdict_detail.setText("")
-            self.verdict_detail.hide()
+            self.verdict_label.setText(html.escape(message))
             return
         c = palette.colors()
         self._ok = verdict.conformant
         head, detail = verdict_lines(verdict, diff_mask)
-        self.verdict_label.setText(head)
-        self.verdict_label.setStyleSheet(
-            f"color: {c.ok if verdict.conformant else c.bad}; font-weight: bold;")
-        self.verdict_detail.setText(detail)
-        self.verdict_detail.show()
+        self.verdict_label.setText(
+            f'<span style="color: {c.ok if verdict.conformant else c.bad}; font-weight: bold;">'
+            f"{html.escape(head)}</span><br>{html.escape(detail)}")
 
     def conformant(self) -> bool | None:
         return self._ok

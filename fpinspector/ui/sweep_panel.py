@@ -124,17 +124,29 @@ class SweepPanel(SweepExportMixin, QWidget):
         plots.addWidget(self.map)
         plots.addWidget(self.histogram)
         plots.setSizes([600, 200])
-        split = QSplitter(Qt.Horizontal)
+        self.split = split = QSplitter(Qt.Horizontal)
         split.addWidget(side)
         split.addWidget(plots)
         split.setSizes([260, 800])
+        split.setChildrenCollapsible(False)
         lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(split)
         self.run_button.clicked.connect(self.start_sweep)
         self.cancel_button.clicked.connect(self.cancel_sweep)
         self.map.inspect_requested.connect(self.inspect_requested)
         self.sweep.connect(self._pull_compare)
         self.map.set_compare(self.sweep.settings.compare, redraw=False)
+
+    #: Below this width the controls go above the map (a narrow dock) instead of beside it.
+    SIDE_BY_SIDE_FROM = 900
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        want = Qt.Horizontal if event.size().width() >= self.SIDE_BY_SIDE_FROM else Qt.Vertical
+        if self.split.orientation() != want:
+            self.split.setOrientation(want)
+            self.split.setSizes([260, 800] if want == Qt.Horizontal else [230, 600])
 
     def _pull_compare(self, changed: frozenset) -> None:
         if "compare" in changed:

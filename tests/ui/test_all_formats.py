@@ -232,12 +232,21 @@ def test_word_hex_edit_inspects_the_changed_field(make_window) -> None:
 
 
 def test_all_formats_dock_is_shown_by_default(make_window) -> None:
-    """The panel is a dock of its own, visible at start, spanning the window's top."""
+    """The panel is a dock of its own, visible at start: on a big screen it spans the
+    window's top; on a small one it is the raised tab beside the inspector."""
     from PySide6 import QtCore
+
+    from fpinspector.ui import window_layout
 
     win = make_window()
     win.show()
     dock = win.docks["all_formats"]
-    assert dock.isVisible() and not dock.visibleRegion().isEmpty()
-    assert win.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.TopDockWidgetArea
+    A = QtCore.Qt.DockWidgetArea
+    for size, area in ((QtCore.QSize(1800, 1000), A.TopDockWidgetArea),
+                       (QtCore.QSize(1280, 720), A.RightDockWidgetArea)):
+        win.resize(size)
+        window_layout.arrange_docks(win, size)
+        QtCore.QCoreApplication.processEvents()
+        assert dock.isVisible() and not dock.visibleRegion().isEmpty(), size
+        assert win.dockWidgetArea(dock) == area
     assert dock.toggleViewAction() in win.menuBar().actions()[-1].menu().actions()

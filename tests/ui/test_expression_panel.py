@@ -149,7 +149,7 @@ def test_main_window_has_the_expression_dock(make_window, wait_for):
     win = make_window()
     assert "expression" in win.docks and win.expression_panel is None  # built when shown
     assert win._load_expression_panel() is win.expression_panel
-    assert win.docks["expression"].widget() is win.expression_panel
+    assert win.docks["expression"].widget().widget() is win.expression_panel  # in a scroll area
     assert win.expression_panel.report["listing"][0] == "r0 = mul a, b"
     win.state.update(operands=[0x3F800000, 0x40000000, 0])
     assert wait_for(lambda: int(np.asarray(win.expression_panel.evaluation.bits)) == 0x3F800000)
