@@ -138,12 +138,21 @@ class OperationsView(QtWidgets.QWidget):
             self.show_outcome(outcome)
 
     def _build(self, picks: QtWidgets.QLayout) -> None:
-        operands = QtWidgets.QVBoxLayout()
+        box = QtWidgets.QWidget()
+        operands = QtWidgets.QVBoxLayout(box)
+        operands.setContentsMargins(0, 0, 0, 0)
         operands.setSpacing(0)
         for ed, code in zip(self.editors, self.code_editors):
             operands.addWidget(ed)
             operands.addWidget(code)
             code.hide()
+        # at most SHOWN_OPERANDS editors tall: the dot products' eight operands scroll here,
+        # so the results below them stay in view
+        self.operands_area = QtWidgets.QScrollArea()
+        self.operands_area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+        self.operands_area.setWidgetResizable(True)
+        self.operands_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.operands_area.setWidget(box)
         results = QtWidgets.QHBoxLayout()
         results.setSpacing(4)
         results.addWidget(self.model_box, 1)
@@ -153,7 +162,7 @@ class OperationsView(QtWidgets.QWidget):
         lay.setSpacing(2)
         lay.addLayout(picks)
         lay.addWidget(self.options_box)
-        lay.addLayout(operands)
+        lay.addWidget(self.operands_area)
         lay.addWidget(self.error_label)
         lay.addLayout(results)
         lay.addWidget(self.verdict, 1)
@@ -193,6 +202,19 @@ class OperationsView(QtWidgets.QWidget):
                 flt.set_format(snap.op_format)
             ed.title.setText(f"<b>{names[i]}</b>")
             ed.set_bits(snap.operands[i])
+        self._fit_operands(arity, is_code)
+
+    #: Operand editors shown without scrolling (mad's three).
+    SHOWN_OPERANDS = 3
+
+    def _fit_operands(self, arity: int, is_code: bool) -> None:
+        """Make the operands area as tall as its first SHOWN_OPERANDS editors."""
+        eds = (self.code_editors if is_code else self.editors)[:min(arity, self.SHOWN_OPERANDS)]
+        h = sum(ed.sizeHint().height() for ed in eds)
+        if arity > self.SHOWN_OPERANDS:
+            h += self.operands_area.horizontalScrollBar().sizeHint().height() // 2
+        if self.operands_area.height() != h or self.operands_area.minimumHeight() != h:
+            self.operands_area.setFixedHeight(h)
 
     def operand_editor(self, index: int) -> BitFieldEditor | CodeEditor:
         """The editor now shown for operand ``index`` (float pattern or integer code)."""
