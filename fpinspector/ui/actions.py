@@ -108,6 +108,10 @@ def build_menus(win: QtWidgets.QMainWindow) -> None:
     edit.addSeparator()
     win.paste_action = _action(win, edit, "&Paste values", lambda: _paste_clipboard(win), S.Paste,
                                "Paste values from the clipboard into the inspector / operands")
+    win.reading_action = _action(win, edit, "Paste as the &other reading",
+                                 lambda: win.paste_box.next_reading(), "Ctrl+Shift+V",
+                                 "Paste the same text again, read the other way (decimals vs "
+                                 "bytes, byte order, f16 vs f32 width)")
     copy_menu = edit.addMenu("&Copy as")
     win.copy_actions = {}
     for i, kind in enumerate(COPY_KINDS):

@@ -153,6 +153,8 @@ class FormatRow(QtCore.QObject):
     def _push_hex(self) -> None:
         text = self.hex_edit.text().strip().lower().replace("_", "").removeprefix("0x")
         try:
+            if text[:1] in ("-", "+"):  # "-0" is a value (a pattern has no sign)
+                raise ValueError
             value = int(text, 16)
             if value >> self.width_bits:
                 raise ValueError

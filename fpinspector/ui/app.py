@@ -18,6 +18,7 @@ from .history import HistoryList
 from .inspector_view import InspectorView
 from .operations_view import OperationsView
 from .paste_box import PasteBox
+from .paste_routing import PasteRouter
 from .value_panel import ValuePanel
 from .why_view import WhyView
 from .word_view import WordView
@@ -63,6 +64,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self._build_docks()
         for w in (self.editor, self.all_formats):
             w.error.connect(self._show_error)
+            # a drag over the bits is one history entry (its last value), not one per bit
+            w.edit_started.connect(self.history.hold)
+            w.edit_finished.connect(self.history.release)
+        # paste feedback where the user looks: the status bar and a note by the operands
+        self.paste_box.feedback.connect(
+            lambda text, ok: self.statusBar().showMessage(text, 10000))
+        self.paste_box.feedback.connect(self.ops_view.show_note)
+        self.paste_router = PasteRouter(self)
         if gpu == "off":
             self.status.setText("No GPU: disabled for this session (--no-gpu). "
                                 "The model works fully without one.")

@@ -166,6 +166,17 @@ class BitFieldEditor(QtWidgets.QWidget):
 
     def _push_hex(self) -> None:
         text = self.hex_edit.text().strip().lower().replace("_", "").replace(" ", "")
+        if text[:1] in ("-", "+"):  # a signed number is a value, not a pattern: -0 is 0x80000000
+            try:
+                value = bridge.encode_text(self._fmt.name, text)
+            except ValueError as exc:
+                return self._set_error(f"hex: {text!r} is neither a pattern nor a value: {exc}")
+            if value != self._bits:
+                self._push(value)
+            else:
+                self._bits = -1  # show the pattern the value stands for, not the typed text
+                self.set_bits(value)
+            return
         try:
             value = int(text.removeprefix("0x"), 16)
             if value >> self._fmt.bits:

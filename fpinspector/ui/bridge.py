@@ -18,7 +18,8 @@ from ..model.describe import ValueInfo, exact_decimal, hex_float, shortest_decim
 from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
-from ..model.state import InspectorState, edits
+from ..model.state import InspectorState
+from ..model.state.paste import PasteResult, paste_text
 
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "exact_value", "exact_tip", "encode_text", "describe", "convert_bits",
@@ -166,6 +167,7 @@ def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
 
 
 @model_call("pasting")
-def paste(state: InspectorState, text: str) -> str:
-    """Paste text into the state (:func:`fpinspector.model.state.edits.paste`)."""
-    return edits.paste(state, text)
+def paste(state: InspectorState, text: str, reading: str | None = None) -> PasteResult:
+    """Paste text into the state (:func:`fpinspector.model.state.paste.paste_text`): what
+    was read how, which value became which operand, the other readings on offer."""
+    return paste_text(state, text, reading)

@@ -13,10 +13,10 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.formats import CodeFormat, float_format_of, operand_format
-from .bridge import model_call, value_text
+from .bridge import exact_value, model_call, value_text
 
 __all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "operand_arrays",
-           "option_infos", "options_dict", "result_text", "rule_sets"]
+           "option_infos", "options_dict", "result_text", "exact_text", "rule_sets"]
 
 
 # -- the rule engine -------------------------------------------------------------------
@@ -150,6 +150,15 @@ def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray
     if isinstance(t, CodeFormat):
         return [t.values([v]) for v in operands], float_format_of(t).name
     return [np.asarray([v], dtype=t.dtype) for v in operands], t.name
+
+
+def exact_text(fmt: str, bits: int) -> str:
+    """The exact value of a pattern (floats written in full, codes as their integer): two
+    patterns hold the same number exactly when these texts are equal."""
+    t = operand_format(fmt)
+    if isinstance(t, CodeFormat):
+        return str(int(t.values(bits)))
+    return exact_value(t.name, bits)
 
 
 def result_text(fmt: str, bits: int) -> str:

@@ -24,6 +24,8 @@ class HistoryList(QtWidgets.QListWidget):
                  parent=None) -> None:
         super().__init__(parent)
         self._limit = limit
+        self._held = False  # inside a drag: the entry it added is replaced, not stacked
+        self._held_key: tuple[str, int] | None = None
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
@@ -40,7 +42,22 @@ class HistoryList(QtWidgets.QListWidget):
     def _pull_value(self, changed: frozenset) -> None:
         if {"fmt", "bits"} & changed:
             s = self.state.snapshot
+            if self._held and self._held_key is not None and self.count() \
+                    and self.item(0).data(QtCore.Qt.ItemDataRole.UserRole) == self._held_key:
+                self.takeItem(0)  # the drag's previous step: one entry per drag
+            key = (s.fmt, int(s.bits))
+            existed = self._held and key in self.entries()
             self.add(s.fmt, s.bits)
+            if self._held:  # a value listed before the drag stays listed after it
+                self._held_key = None if existed else key
+
+    def hold(self) -> None:
+        """A drag starts: its steps replace each other in the history (:meth:`release`)."""
+        self._held, self._held_key = True, None
+
+    def release(self) -> None:
+        """The drag ended: its last value stays as one entry."""
+        self._held, self._held_key = False, None
 
     def add(self, fmt: str, bits: int) -> None:
         """Put (fmt, bits) on top (moving it there if it is already listed)."""

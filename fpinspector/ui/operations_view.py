@@ -82,7 +82,7 @@ class OperationsView(QtWidgets.QWidget):
         self.options_btn.toggled.connect(self.options_box.setVisible)
         self.options_box.hide()
         picks.addWidget(self.options_btn)
-        picks.addStretch(1)
+        self._picks = picks
         self.editors = [BitFieldEditor("f32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
         # integer-code ops (itof, from_unorm8, ...): one bit run, hex and integer fields
         self.code_editors = [CodeEditor("i32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
@@ -102,11 +102,23 @@ class OperationsView(QtWidgets.QWidget):
         self.error_label.setStyleSheet("color: #c62828;")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
+        # what a paste or a format switch did to the operands, shown where the user looks
+        self.note = QtWidgets.QLabel()
+        self.note.setObjectName("operand-note")
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                                QtWidgets.QSizePolicy.Policy.Preferred)
+        self._note_timer = QtCore.QTimer(self)  # the note stays a while, then clears
+        self._note_timer.setSingleShot(True)
+        self._note_timer.timeout.connect(self.note.clear)
+        self._picks.addWidget(self.note, 1)  # beside the pickers: no operand moves down
         self._build(picks)
         self.op_combo.currentTextChanged.connect(self.op_picked)
         self.fmt_combo.currentTextChanged.connect(self.format_picked)
         self.rules_combo.currentTextChanged.connect(self.rules_picked)
         self._is_code = False
+        self._switch_memo: tuple | None = None
         if state is not None:
             self.bind(state)
 
@@ -115,7 +127,7 @@ class OperationsView(QtWidgets.QWidget):
         switch carries the operands over: ``model.state.edits``) and show them."""
         self.state = state
         self.op_picked.connect(lambda op: op in self.ops and edits.switch_op(state, op))
-        self.format_picked.connect(lambda fmt: fmt and edits.switch_op_format(state, fmt))
+        self.format_picked.connect(lambda fmt: fmt and self.switch_format(fmt))
         self.rules_picked.connect(lambda r: state.update(rule_set=r))
         self.options_picked.connect(lambda o: state.update(options=o))
         self.operand_edited.connect(state.set_operand)
@@ -124,6 +136,36 @@ class OperationsView(QtWidgets.QWidget):
             ed.edit_finished.connect(state.end_undo_group)
         state.connect(self._pull_op)
         self._pull_op(frozenset(Snapshot.__dataclass_fields__))
+
+    def switch_format(self, fmt: str) -> None:
+        """Give the operands in ``fmt`` (``edits.switch_op_format``), saying which operand
+        changed its value on the way (an f32 denormal has no f16 pattern); switching
+        straight back brings the operands back as they were."""
+        state = self.state
+        s = state.snapshot
+        memo = self._switch_memo
+        target = operand_format(fmt).name
+        if memo is not None and memo[1] == (s.op_format, s.operands) and memo[0][0] == target:
+            state.update(op_format=memo[0][0], operands=list(memo[0][1]))
+            self._switch_memo = None
+            self.show_note(f"back to {target}: the operands as they were before the switch")
+            return
+        edits.switch_op_format(state, fmt)
+        after = state.snapshot
+        self._switch_memo = ((s.op_format, s.operands), (after.op_format, after.operands))
+        info = self.ops.get(s.op)
+        names = operand_names(s.op, info.arity if info else 2)
+        changed = []
+        for i, name in enumerate(names):
+            old = bridge_ops.exact_text(s.op_format, s.operands[i])
+            new = bridge_ops.exact_text(after.op_format, after.operands[i])
+            if old != new:
+                changed.append(f"{name} = {bridge_ops.result_text(s.op_format, s.operands[i])} "
+                               f"became {bridge_ops.result_text(after.op_format, after.operands[i])}")
+        if changed:
+            self.show_note(f"{s.op_format} → {after.op_format} changed {'; '.join(changed)} "
+                           f"(no {after.op_format} pattern holds it: the D3D conversion); "
+                           f"pick {s.op_format} again to get the operands back", ok=False)
 
     def _pull_op(self, changed: frozenset) -> None:
         if not OP_FIELDS & changed:
@@ -215,6 +257,16 @@ class OperationsView(QtWidgets.QWidget):
             h += self.operands_area.horizontalScrollBar().sizeHint().height() // 2
         if self.operands_area.height() != h or self.operands_area.minimumHeight() != h:
             self.operands_area.setFixedHeight(h)
+
+    #: How long a note by the operands stays (ms).
+    NOTE_MS = 12000
+
+    def show_note(self, text: str, ok: bool = True) -> None:
+        """A transient note above the operands (what a paste filled in, what a format
+        switch converted); it hides after NOTE_MS."""
+        self.note.setStyleSheet("" if ok else "color: #c62828;")
+        self.note.setText(text)
+        self._note_timer.start(self.NOTE_MS)
 
     def operand_editor(self, index: int) -> BitFieldEditor | CodeEditor:
         """The editor now shown for operand ``index`` (float pattern or integer code)."""

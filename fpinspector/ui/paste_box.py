@@ -1,4 +1,5 @@
-"""The paste box: a line that takes any text (debugger output, hex, decimals, a state string)."""
+"""The paste box: a line that takes any text (debugger output, hex, decimals, a state string),
+says how it was read and which value went where, and offers the other readings."""
 
 from __future__ import annotations
 
@@ -11,14 +12,18 @@ __all__ = ["PasteBox"]
 
 
 class PasteBox(QtWidgets.QWidget):
-    """Line edit + button; errors appear inline in a label, never in a dialog.
+    """Line edit + button; what happened (or the error) appears inline, never in a dialog,
+    with one button per other reading of the text (bytes or decimals, byte order, width).
 
     Signals
     -------
     submitted(str) : the text to paste (a bound state receives it, :meth:`paste`).
+    feedback(str, bool) : after each paste, its message and whether it worked (the window
+        shows it in the status bar and next to the operands).
     """
 
     submitted = QtCore.Signal(str)
+    feedback = QtCore.Signal(str, bool)
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -30,29 +35,83 @@ class PasteBox(QtWidgets.QWidget):
         self.message = QtWidgets.QLabel()
         self.message.setObjectName("paste-message")
         self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         # never let a long message (one unbreakable garbage word) widen the window
         self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                    QtWidgets.QSizePolicy.Policy.Preferred)
-        lay = QtWidgets.QHBoxLayout(self)
+        self.readings_row = QtWidgets.QHBoxLayout()
+        self.readings_row.setContentsMargins(0, 0, 0, 0)
+        self.readings_row.setSpacing(4)
+        self.reading_buttons: list[QtWidgets.QToolButton] = []
+        top = QtWidgets.QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.edit, 1)
+        top.addWidget(self.button)
+        lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.edit, 1)
-        lay.addWidget(self.button)
-        lay.addWidget(self.message, 1)
+        lay.setSpacing(1)
+        lay.addLayout(top)
+        lay.addWidget(self.message)
+        lay.addLayout(self.readings_row)
+        self.message.hide()
         self.edit.returnPressed.connect(self._submit)
         self.button.clicked.connect(self._submit)
         self.state = state
+        self._last: tuple[str, bridge.PasteResult, object] | None = None
         if state is not None:
             self.submitted.connect(self.paste)
 
-    def paste(self, text: str) -> bool:
-        """Paste ``text`` into the state (``model.state.edits.paste``): a state string, values
-        for the inspector and operands, or codes; the outcome or the error shows inline."""
+    def paste(self, text: str, reading: str | None = None) -> bool:
+        """Paste ``text`` into the state (``model.state.paste.paste_text``), read the
+        ``reading`` way (the first reading by default); the outcome or the error shows
+        inline and goes out as :attr:`feedback`."""
         try:
-            self.show_result(bridge.paste(self.state, text))
+            result = bridge.paste(self.state, text, reading)
         except ValueError as exc:
+            self._last = None
             self.show_error(str(exc))
             return False
+        self._last = (text, result, self.state.snapshot)
+        self.show_result(result.message)
+        self._offer(result.others)
         return True
+
+    def other_readings(self) -> list[str]:
+        """Keys of the readings offered for the last paste (not the one taken)."""
+        return [] if self._last is None else [r.key for r in self._last[1].others]
+
+    def paste_reading(self, key: str) -> bool:
+        """Paste the last text again, read the ``key`` way: the first paste is undone when
+        nothing was edited since, so the other reading replaces it in one undo step."""
+        if self._last is None:
+            return False
+        text, _, after = self._last
+        if self.state.snapshot == after and self.state.can_undo():
+            self.state.undo()
+        return self.paste(text, key)
+
+    def next_reading(self) -> bool:
+        """Take the first other reading of the last paste (Ctrl+Shift+V)."""
+        keys = self.other_readings()
+        return self.paste_reading(keys[0]) if keys else False
+
+    def _offer(self, others) -> None:
+        while self.readings_row.count():
+            item = self.readings_row.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.reading_buttons = []
+        if not others:
+            return
+        for i, r in enumerate(others):
+            b = QtWidgets.QToolButton()
+            b.setText(f"read as {r.label}" if i else f"read as {r.label} (Ctrl+Shift+V)")
+            b.setToolTip(f"Paste the same text again, read as {r.label} ({r.key})")
+            b.setAutoRaise(True)
+            b.clicked.connect(lambda _=False, k=r.key: self.paste_reading(k))
+            self.readings_row.addWidget(b)
+            self.reading_buttons.append(b)
+        self.readings_row.addStretch(1)
 
     def _submit(self) -> None:
         text = self.edit.text()
@@ -61,8 +120,12 @@ class PasteBox(QtWidgets.QWidget):
 
     def show_error(self, message: str, prefix: str = "Cannot paste: ") -> None:
         """Show ``message`` inline: control characters escaped, at most a few lines long."""
+        self._offer(())
+        text = f"{prefix}{_printable(message)}"
         self.message.setStyleSheet("color: #c62828;")
-        self.message.setText(f"{prefix}{_printable(message)}")
+        self.message.setText(text)
+        self.message.show()
+        self.feedback.emit(text, False)
 
     def show_pasted(self, text: str) -> None:
         """Put clipboard text in the line (what Ctrl+V pasted); huge text is not copied in."""
@@ -75,6 +138,8 @@ class PasteBox(QtWidgets.QWidget):
     def show_result(self, message: str) -> None:
         self.message.setStyleSheet("")
         self.message.setText(message)
+        self.message.show()
+        self.feedback.emit(message, True)
 
     def is_error(self) -> bool:
         return self.message.text().startswith("Cannot paste")

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fpinspector.model.state import InspectorState, edits
+from fpinspector.model.state import InspectorState, edits, paste
 
 
 def _f32(x: float) -> int:
@@ -62,32 +62,70 @@ def test_switch_op_to_a_code_op_and_back_CONV_ITOF() -> None:
         edits.switch_op(s, "pow")
 
 
+def _paste(s: InspectorState, text: str, reading: str | None = None) -> str:
+    return paste.paste_text(s, text, reading).message
+
+
 def test_paste_values_fill_the_inspector_and_operands_F32_FTZ() -> None:
     s = InspectorState()
-    assert edits.paste(s, "0x00000001 3f800000") == "2 value(s) into operands A, B"
+    msg = _paste(s, "0x00000001 3f800000")
+    assert msg == "read as 2 hex patterns (2 f32): A = 1e-45, B = 1.0; the inspector shows 1e-45"
     assert (s.fmt, s.bits, s.operands[:2]) == ("f32", 1, (1, 0x3F800000))
-    assert edits.paste(s, "1.5") == "1 value(s) into the inspector"
+    assert _paste(s, "1.5") == "read as 1 decimal (one f32): 1.5 into the inspector (operands unchanged)"
     assert s.bits == _f32(1.5) and s.operands[:2] == (1, 0x3F800000)
+
+
+def test_paste_says_which_values_were_not_used() -> None:
+    """mad takes three: a fourth and fifth value are named as not used."""
+    s = InspectorState()
+    edits.switch_op(s, "mad")
+    msg = _paste(s, "1 2 3 4 5")
+    assert "A = 1.0, B = 2.0, C = 3.0" in msg
+    assert msg.endswith("not used (mad takes 3): 4.0, 5.0")
+
+
+def test_paste_bytes_offers_the_decimal_and_other_readings() -> None:
+    """'10 20 30 40' is the bytes of one f32 (little-endian: 0x40302010, struct oracle) or
+    four decimals, or big-endian, or two f16: the first is taken and named, the others
+    offered; taking another replaces the values."""
+    import struct
+
+    s = InspectorState()
+    res = paste.paste_text(s, "10 20 30 40")
+    assert res.reading.key == "as written" and "bytes of one f32, little-endian" in res.message
+    le = struct.unpack("<I", bytes([0x10, 0x20, 0x30, 0x40]))[0]
+    assert s.bits == le
+    keys = [r.key for r in res.others]
+    assert {"decimals", "big-endian", "f16 width"} <= set(keys)
+    res = paste.paste_text(s, "10 20 30 40", "decimals")
+    assert s.operands[:4] == tuple(_f32(x) for x in (10, 20, 30, 40))
+    assert res.message.startswith("read as 4 decimals")
+    paste.paste_text(s, "10 20 30 40", "big-endian")
+    assert s.bits == struct.unpack(">I", bytes([0x10, 0x20, 0x30, 0x40]))[0]
+    paste.paste_text(s, "10 20 30 40", "f16 width")
+    assert (s.fmt, s.operands[:2]) == ("f16", (0x2010, 0x4030))
+    with pytest.raises(ValueError, match="no reading"):
+        paste.paste_text(s, "1.5", "decimals")
 
 
 def test_paste_half_values_switch_the_operand_format() -> None:
     s = InspectorState()
-    edits.paste(s, "0x3c00 0x4000")  # four hex digits: f16 (add takes f16)
+    _paste(s, "0x3c00 0x4000")  # four hex digits: f16 (add takes f16)
     assert (s.op_format, s.operands[:2]) == ("f16", (_f16(1.0), _f16(2.0)))
 
 
 def test_paste_codes_and_state_strings() -> None:
     s = InspectorState()
     edits.switch_op(s, "itof")
-    assert edits.paste(s, "16777217, -1") == "2 i32 code(s) into operands AB"
+    assert _paste(s, "16777217, -1") == "2 i32 codes: A = 16777217; not used (itof takes 1): -1"
     assert s.operands[:2] == (16777217, 0xFFFFFFFF)
     other = InspectorState()
-    assert edits.paste(other, s.to_string()) == "restored the pasted state"
+    assert _paste(other, s.to_string()) == "restored the pasted state"
     assert other.snapshot == s.snapshot
 
 
 @pytest.mark.parametrize(("text", "words"), [
-    ("x" * (edits.MAX_PASTE_CHARS + 1), "too much text"),
+    ("x" * (paste.MAX_PASTE_CHARS + 1), "too much text"),
     ("0xZZZZ garbage(", "cannot read"),
     ("1 2 3 4 5 6 7 8 9", "at most 8"),
 ])
@@ -97,5 +135,5 @@ def test_bad_pastes_leave_the_state_untouched(text: str, words: str) -> None:
         edits.switch_op(s, "itof")
     before = s.snapshot
     with pytest.raises(ValueError, match=words):
-        edits.paste(s, text)
+        paste.paste_text(s, text)
     assert s.snapshot == before

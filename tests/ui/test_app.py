@@ -92,7 +92,10 @@ def test_paste_several_values_fill_operands(make_window) -> None:
     assert win.state.operands[:3] == (_f32(1.5), _f32(-2.0), 1)
     eds = win.ops_view.editors
     assert [e.bits() for e in eds[:3]] == [_f32(1.5), _f32(-2.0), 1]
-    assert "operands A, B, C" in win.paste_box.message.text()
+    msg = win.paste_box.message.text()
+    assert "A = 1.5, B = -2.0, C = 1e-45" in msg
+    assert msg == win.statusBar().currentMessage()  # where the user looks, too
+    assert msg == win.ops_view.note.text()
 
 
 def test_paste_error_is_inline_never_a_dialog(make_window) -> None:

@@ -1,6 +1,6 @@
 """Edits of the inspector state that are more than setting a field: switching the format or
-the op carries the values over (floats by the D3D conversion, codes by value), and a paste
-fills the inspector and the operands A, B, C... Views write back through these."""
+the op carries the values over (floats by the D3D conversion, codes by value). Views write
+back through these; pasting text is :mod:`.paste`."""
 
 from __future__ import annotations
 
@@ -11,18 +11,9 @@ import numpy as np
 from ..convert import convert
 from ..engine import OPS
 from ..formats import FloatFormat, get_format, operand_format
-from ..parse import parse
-from ..parse.codes import parse_codes
-from .codec import snapshot_from_string
 from .inspector import InspectorState
-from .snapshot import MAX_OPERANDS, STATE_PREFIX
 
-__all__ = ["MAX_PASTE_CHARS", "carry_code", "carry_operand", "paste", "switch_format",
-           "switch_op", "switch_op_format"]
-
-#: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a
-#: few values (and QLineEdit's own limit).
-MAX_PASTE_CHARS = 32767
+__all__ = ["carry_code", "carry_operand", "switch_format", "switch_op", "switch_op_format"]
 
 
 def carry_operand(bits: int, src: str, dst: str) -> int:
@@ -90,45 +81,3 @@ def switch_op(state: InspectorState, op: str) -> None:
         return
     ops = [carry_operand(b, s.op_format, fmt) for b in s.operands]
     state.update(op=op, op_format=fmt, operands=ops)
-
-
-def paste(state: InspectorState, text: str) -> str:
-    """Paste text: a state string restores the whole view; values fill the inspector and
-    the operands A, B, C... (integers are codes while a code op is picked). Returns what
-    happened in a few words; ValueError (state untouched) for text it cannot use."""
-    if len(text) > MAX_PASTE_CHARS:  # parsing megabytes would freeze the window
-        raise ValueError(
-            f"too much text: {len(text):,} characters (at most {MAX_PASTE_CHARS:,}; "
-            f"the inspector takes one value and the operands at most {MAX_OPERANDS})")
-    if text.strip().startswith(STATE_PREFIX):
-        state.restore(snapshot_from_string(text))
-        return "restored the pasted state"
-    codes = parse_codes(state.snapshot.op_format, text)  # itof & co: integer operands
-    if codes is not None:
-        return _paste_codes(state, codes)
-    items = [(get_format(v.format).name, int(v.bits)) for v in parse(text)]
-    if not items:
-        raise ValueError("nothing to paste: no value found in the text")
-    s = state.snapshot
-    with state.batch():
-        state.update(fmt=items[0][0], bits=items[0][1])
-        if len(items) > 1:
-            target = s.op_format
-            spec = OPS.get(s.op)
-            if len({f for f, _ in items}) == 1 and (spec is None or items[0][0] in spec.formats):
-                target = items[0][0]
-            ops = [carry_operand(b, f, target) for f, b in items[:MAX_OPERANDS]]
-            ops += [carry_operand(b, s.op_format, target) for b in s.operands[len(ops):]]
-            state.update(op_format=target, operands=ops)
-    where = ("the inspector" if len(items) == 1
-             else "operands " + ", ".join("ABCDEFGH"[:len(items)]))
-    return f"{len(items)} value(s) into {where}"
-
-
-def _paste_codes(state: InspectorState, codes: list[int]) -> str:
-    if len(codes) > MAX_OPERANDS:
-        raise ValueError(f"{len(codes)} codes: the operands take at most {MAX_OPERANDS}")
-    ops = list(state.snapshot.operands)
-    ops[:len(codes)] = codes
-    state.update(operands=ops)
-    return f"{len(codes)} {state.snapshot.op_format} code(s) into operands {'ABCDEFGH'[:len(codes)]}"

@@ -1,0 +1,204 @@
+"""Pasting text into the inspector state: the readings a paste allows (bytes or decimals,
+byte order, value width), which value became which operand and which were not used.
+
+Why readings: ``10 20 30 40`` is four bytes of one f32 or four decimals; ``00 3c 00 40`` is
+one f32 or two f16. The first reading is taken and named; the others are offered so a
+wrong guess is one click away instead of silent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..describe import shortest_decimal
+from ..engine import OPS
+from ..formats import CodeFormat, FloatFormat, get_format, operand_format
+from ..parse import parse
+from ..parse.codes import parse_codes
+from ..parse.values import ParsedValue
+from .codec import snapshot_from_string
+from .edits import carry_operand
+from .inspector import InspectorState
+from .snapshot import MAX_OPERANDS, STATE_PREFIX
+
+__all__ = ["MAX_PASTE_CHARS", "PasteResult", "Reading", "operand_letters", "paste_text",
+           "readings"]
+
+#: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a
+#: few values (and QLineEdit's own limit).
+MAX_PASTE_CHARS = 32767
+_BYTES_ONLY = re.compile(r"^[\s,;]*(?:[0-9A-Fa-f]{2}[ \t]+)+[0-9A-Fa-f]{2}[\s,;]*$")
+_DECIMAL_BYTES = re.compile(r"^[\s]*(?:[0-9]{2}[ \t]+)+[0-9]{2}\s*$")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a paste: ``key`` names it (``as written``, ``big-endian``,
+    ``f16 width``, ``decimals``...), ``label`` says it in words, ``items`` are the
+    (format, pattern) values in text order."""
+
+    key: str
+    label: str
+    items: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class PasteResult:
+    """What a paste did: ``message`` (which reading, which value became which operand,
+    which were not used), the ``reading`` taken and the ``others`` on offer."""
+
+    message: str
+    reading: Reading | None = None
+    others: tuple[Reading, ...] = ()
+
+
+def operand_letters(op: str, arity: int) -> list[str]:
+    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products."""
+    if op.startswith("dp") and arity % 2 == 0 and arity > 3:
+        n = arity // 2
+        return [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    return [chr(ord("A") + i) for i in range(arity)]
+
+
+def _items(values: list[ParsedValue]) -> tuple[tuple[str, int], ...]:
+    return tuple((get_format(v.format).name, int(v.bits)) for v in values)
+
+
+def _count(items: tuple[tuple[str, int], ...]) -> str:
+    fmts = sorted({f for f, _ in items})
+    n = len(items)
+    if len(fmts) == 1:
+        return f"{'one' if n == 1 else n} {fmts[0]}"
+    return f"{n} values ({', '.join(fmts)})"
+
+
+def _label(values: list[ParsedValue]) -> str:
+    kinds = {v.kind for v in values}
+    items = _items(values)
+    if kinds == {"bytes-le"}:
+        return f"bytes of {_count(items)}, little-endian"
+    if kinds == {"bytes-be"}:
+        return f"bytes of {_count(items)}, big-endian"
+    if kinds <= {"decimal", "special"}:
+        return f"{len(items)} decimal{'s' if len(items) > 1 else ''} ({_count(items)})"
+    if kinds == {"hex"}:
+        return f"{len(items)} hex pattern{'s' if len(items) > 1 else ''} ({_count(items)})"
+    return _count(items)
+
+
+def readings(text: str) -> list[Reading]:
+    """Every sensible reading of ``text``, the one taken first. ValueError (a ParseError)
+    when the text has no reading at all."""
+    base = parse(text)
+    if not base:
+        raise ValueError("nothing to paste: no value found in the text")
+    out = [Reading("as written", _label(base), _items(base))]
+    kinds = {v.kind for v in base}
+    if kinds == {"bytes-le"} and _BYTES_ONLY.match(text):
+        if _DECIMAL_BYTES.match(text):  # 10 20 30 40: the digits may be decimal numbers
+            vals = parse(re.sub(r"[ \t]+", ", ", text.strip()))
+            out.append(Reading("decimals", _label(vals), _items(vals)))
+        alts: list[tuple[str, dict]] = [("big-endian", {"byte_order": "big"})]
+        nbytes = len(text.split())
+        width = get_format(base[0].format).bits // 8
+        for fmt in ("f16", "f32", "f64"):
+            w = get_format(fmt).bits // 8
+            if w != width and nbytes % w == 0:
+                alts.append((f"{fmt} width", {"format": fmt}))
+                alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
+        for key, kw in alts:
+            try:
+                vals = parse(text, **kw)
+            except ValueError:
+                continue
+            out.append(Reading(key, _label(vals), _items(vals)))
+    seen: set[tuple] = set()
+    unique = []
+    for r in out:  # a reading that gives the same values as an earlier one is no choice
+        if r.items not in seen:
+            seen.add(r.items)
+            unique.append(r)
+    return unique
+
+
+def paste_text(state: InspectorState, text: str, reading: str | None = None) -> PasteResult:
+    """Paste text: a state string restores the whole view; values fill the inspector and
+    the operands A, B, C... (integers are codes while a code op is picked), read the
+    ``reading`` way (its key; the first reading by default). ValueError, with the state
+    untouched, for text it cannot use."""
+    if len(text) > MAX_PASTE_CHARS:  # parsing megabytes would freeze the window
+        raise ValueError(
+            f"too much text: {len(text):,} characters (at most {MAX_PASTE_CHARS:,}; "
+            f"the inspector takes one value and the operands at most {MAX_OPERANDS})")
+    if text.strip().startswith(STATE_PREFIX):
+        state.restore(snapshot_from_string(text))
+        return PasteResult("restored the pasted state")
+    codes = parse_codes(state.snapshot.op_format, text)  # itof & co: integer operands
+    if codes is not None:
+        return PasteResult(_paste_codes(state, codes))
+    found = readings(text)
+    taken = found[0]
+    if reading is not None:
+        match = [r for r in found if r.key == reading]
+        if not match:
+            raise ValueError(f"no reading {reading!r} of this text "
+                             f"(it reads as: {', '.join(r.key for r in found)})")
+        taken = match[0]
+    return PasteResult(_fill(state, taken), taken, tuple(r for r in found if r is not taken))
+
+
+def _fill(state: InspectorState, reading: Reading) -> str:
+    items = list(reading.items)
+    s = state.snapshot
+    spec = OPS.get(s.op)
+    arity = spec.arity if spec else 2
+    with state.batch():
+        state.update(fmt=items[0][0], bits=items[0][1])
+        if len(items) > 1:
+            target = s.op_format
+            if len({f for f, _ in items}) == 1 and (spec is None or items[0][0] in spec.formats):
+                target = items[0][0]
+            ops = [carry_operand(b, f, target) for f, b in items[:MAX_OPERANDS]]
+            ops += [carry_operand(b, s.op_format, target) for b in s.operands[len(ops):]]
+            state.update(op_format=target, operands=ops)
+    head = f"read as {reading.label}"
+    first = _value(*items[0])
+    if len(items) == 1:
+        return f"{head}: {first} into the inspector (operands unchanged)"
+    snap = state.snapshot
+    names = operand_letters(snap.op, arity)
+    used = [f"{n} = {_value(snap.op_format, snap.operands[i])}"
+            for i, n in enumerate(names[:len(items)])]
+    msg = f"{head}: {', '.join(used)}; the inspector shows {first}"
+    unused = items[arity:]
+    if unused:
+        shown = ", ".join(_value(f, b) for f, b in unused[:4]) + (" …" if len(unused) > 4 else "")
+        msg += f"; not used ({snap.op} takes {arity}): {shown}"
+    return msg
+
+
+def _value(fmt: str, bits: int) -> str:
+    t = operand_format(fmt)
+    if isinstance(t, CodeFormat):
+        return str(int(t.values(bits)))
+    assert isinstance(t, FloatFormat)
+    return shortest_decimal(bits, t)
+
+
+def _paste_codes(state: InspectorState, codes: list[int]) -> str:
+    if len(codes) > MAX_OPERANDS:
+        raise ValueError(f"{len(codes)} codes: the operands take at most {MAX_OPERANDS}")
+    ops = list(state.snapshot.operands)
+    ops[:len(codes)] = codes
+    state.update(operands=ops)
+    s = state.snapshot
+    spec = OPS.get(s.op)
+    arity = spec.arity if spec else 2
+    names = operand_letters(s.op, arity)
+    used = [f"{n} = {_value(s.op_format, s.operands[i])}" for i, n in enumerate(names[:len(codes)])]
+    msg = f"{len(codes)} {s.op_format} code{'s' if len(codes) > 1 else ''}: {', '.join(used)}"
+    if len(codes) > arity:
+        msg += f"; not used ({s.op} takes {arity}): " + ", ".join(
+            _value(s.op_format, c) for c in s.operands[arity:len(codes)])
+    return msg

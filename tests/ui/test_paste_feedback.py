@@ -1,0 +1,109 @@
+"""Nothing pasted or typed is silently misread: the reading used is named and the others are
+one click (or Ctrl+Shift+V) away, Ctrl+V reaches the inspector from any field the text does
+not fit, "-0" in a hex field is -0, a denormal survives an f32 -> f16 -> f32 round trip of
+the op format, and a drag over the bits is one history entry."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtTest, QtWidgets
+
+
+def _f32(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def test_bytes_paste_names_its_reading_and_offers_decimals(make_window) -> None:
+    """'10 20 30 40': bytes of one f32 (struct oracle) first; Ctrl+Shift+V reads four
+    decimals instead, replacing the first paste in one undo step."""
+    win = make_window()
+    win.state.update(op="mad")
+    before = win.state.snapshot
+    assert win.ctl.paste("10 20 30 40")
+    assert win.state.bits == struct.unpack("<I", bytes([0x10, 0x20, 0x30, 0x40]))[0]
+    msg = win.paste_box.message.text()
+    assert "bytes of one f32, little-endian" in msg
+    assert any("decimals" in b.text() for b in win.paste_box.reading_buttons)
+    win.reading_action.trigger()  # Ctrl+Shift+V: the first other reading, the decimals
+    assert win.state.operands[:3] == tuple(_f32(x) for x in (10, 20, 30))
+    msg = win.paste_box.message.text()
+    assert msg.startswith("read as 4 decimals") and "not used (mad takes 3): 40.0" in msg
+    assert "not used" in win.statusBar().currentMessage()
+    win.state.undo()  # one step back is the state before either paste
+    assert win.state.snapshot == before
+
+
+def _key_paste(widget: QtWidgets.QWidget) -> None:
+    QtTest.QTest.keyClick(widget, QtCore.Qt.Key.Key_V, QtCore.Qt.KeyboardModifier.ControlModifier)
+
+
+def test_ctrl_v_in_a_field_goes_to_the_inspector_unless_it_fits(make_window, wait_for) -> None:
+    win = make_window()
+    win.show()
+    QtTest.QTest.qWaitForWindowExposed(win)
+    field = win.ops_view.editors[0].hex_edit
+    field.setFocus()
+    assert wait_for(lambda: QtWidgets.QApplication.focusWidget() is field, 2000)
+    clip = QtGui.QGuiApplication.clipboard()
+    clip.setText("0x40400000 0x40800000")  # two values: the inspector's paste
+    _key_paste(field)
+    assert win.state.operands[:2] == (_f32(3.0), _f32(4.0))
+    assert "0x40800000" not in field.text()
+    clip.setText("0x3FC00000")  # one pattern: the field's own paste, typed into it
+    field.selectAll()
+    _key_paste(field)
+    assert field.text() == "0x3FC00000"
+    assert win.state.operands[0] == _f32(3.0)  # not applied until Enter
+    field.editingFinished.emit()
+    assert win.state.operands[0] == _f32(1.5)
+
+
+def test_minus_zero_in_a_hex_field_is_negative_zero_F32_ZERO(make_window) -> None:
+    """'-0' typed into the hex field is the value -0: 0x80000000 (struct oracle), not +0."""
+    win = make_window()
+    ed = win.editor
+    for text in ("-0", "-0.0"):
+        win.state.update(fmt="f32", bits=_f32(1.0))
+        ed.hex_edit.setText(text)
+        ed.hex_edit.editingFinished.emit()
+        assert win.state.bits == struct.unpack("<I", struct.pack("<f", -0.0))[0] == 0x80000000
+        assert ed.hex_edit.text() == "0x80000000"
+
+
+def test_op_format_round_trip_keeps_a_denormal_and_says_so_CONV_F2F_RTZ(make_window) -> None:
+    """f32 -> f16 turns A = 2^-149 into 0 (numpy float16 oracle: no f16 holds it); the note
+    says so, and f16 -> f32 right after brings 2^-149 back."""
+    win = make_window()
+    win.state.update(op="add", op_format="f32", operands=[1, _f32(2.0)])
+    assert np.float16(np.float32(2.0**-149)) == 0
+    win.ops_view.fmt_combo.setCurrentText("f16")
+    assert win.state.op_format == "f16" and win.state.operands[0] == 0
+    note = win.ops_view.note.text()
+    assert "A = 1e-45 became 0.0" in note and "B" not in note.split("changed")[1].split("(")[0]
+    win.ops_view.fmt_combo.setCurrentText("f32")
+    assert (win.state.op_format, win.state.operands[:2]) == ("f32", (1, _f32(2.0)))
+
+
+def test_a_drag_over_the_bits_is_one_history_entry(make_window) -> None:
+    win = make_window()
+    win.show()
+    QtTest.QTest.qWaitForWindowExposed(win)
+    win.state.update(fmt="f32", bits=0)
+    n = win.history.count()
+    cells = win.editor.cells
+    y = int(cells.cell_rect(0).center().y())
+    xs = [int(cells.cell_rect(b).center().x()) for b in (5, 4, 3, 2, 1)]
+    QtTest.QTest.mousePress(cells, QtCore.Qt.MouseButton.LeftButton, pos=QtCore.QPoint(xs[0], y))
+    for x in xs[1:]:
+        QtTest.QTest.mouseMove(cells, QtCore.QPoint(x, y))
+        cells.mouseMoveEvent(QtGui.QMouseEvent(
+            QtCore.QEvent.Type.MouseMove, QtCore.QPointF(x, y), QtCore.QPointF(x, y),
+            QtCore.Qt.MouseButton.NoButton, QtCore.Qt.MouseButton.LeftButton,
+            QtCore.Qt.KeyboardModifier.NoModifier))
+    QtTest.QTest.mouseRelease(cells, QtCore.Qt.MouseButton.LeftButton,
+                              pos=QtCore.QPoint(xs[-1], y))
+    assert win.state.bits == 0b111110
+    assert win.history.count() == n + 1
+    assert win.history.entries()[0] == ("f32", 0b111110)
