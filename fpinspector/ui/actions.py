@@ -7,6 +7,7 @@ from PySide6 import QtGui, QtWidgets
 from ..model.describe import byte_dump, to_c_literal
 from ..model.formats import get_format
 from . import bridge
+from .background import wait_in_event_loop
 from .workspace import load_workspace, save_workspace
 
 __all__ = ["build_menus", "copy_texts", "open_workspace", "save_workspace_to"]
@@ -44,9 +45,9 @@ def _paste_clipboard(win: QtWidgets.QMainWindow) -> None:
 
 def open_workspace(win: QtWidgets.QMainWindow, path: str) -> bool:
     """Load a workspace file into the window; a bad file shows a clear message, returns False."""
-    try:
-        snap, history = load_workspace(path)  # only ValueError("Cannot open workspace ...")
-    except ValueError as exc:
+    try:  # read and checked on a thread: a big file never freezes the window
+        snap, history = wait_in_event_loop(lambda: load_workspace(path))
+    except ValueError as exc:  # only ValueError("Cannot open workspace ...")
         win.statusBar().showMessage(str(exc), 10000)
         win.paste_box.show_error(str(exc), prefix="")
         return False

@@ -19,7 +19,7 @@ from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
 from ..model.state import InspectorState
-from ..model.state.paste import PasteResult, paste_text
+from ..model.state.paste import PasteResult, needs_readings, paste_text, readings
 
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "exact_value", "exact_tip", "encode_text", "describe", "convert_bits",
@@ -166,8 +166,18 @@ def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
     return out
 
 
+#: Pastes longer than this are read on a thread (the window keeps running meanwhile).
+BACKGROUND_PASTE_CHARS = 2000
+
+
 @model_call("pasting")
 def paste(state: InspectorState, text: str, reading: str | None = None) -> PasteResult:
     """Paste text into the state (:func:`fpinspector.model.state.paste.paste_text`): what
-    was read how, which value became which operand, the other readings on offer."""
-    return paste_text(state, text, reading)
+    was read how, which value became which operand, the other readings on offer. A long
+    text is read on a thread while the event loop runs; the state changes on this one."""
+    found = None
+    if len(text) > BACKGROUND_PASTE_CHARS and needs_readings(state, text):
+        from .background import wait_in_event_loop
+
+        found = wait_in_event_loop(lambda: readings(text))
+    return paste_text(state, text, reading, found)

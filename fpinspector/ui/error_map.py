@@ -1,5 +1,7 @@
-"""Error maps: a 2D ULP-error image over an A x B grid (1D curve for unary ops), with a
-diverging legend, value-labelled axes, class/non-conformance overlays, hover and click.
+"""Error maps: a 2D ULP-error image over an A x B grid (a curve for unary ops) drawn from a
+sweep's block summary (:mod:`.map_blocks`), with a diverging colour bar, value-labelled
+axes (decades on log axes), opaque marks for non-conformant, NaN, INF and denormal-input
+cells, a legend inside the plot (so exports carry it), hover and click.
 
 The widget only draws: errors, classes and verdicts come from a sweep
 (:class:`fpinspector.model.sweep.SweepResult`); click-to-inspect emits the cell's operands.
@@ -7,65 +9,41 @@ The widget only draws: errors, classes and verdicts come from a sweep
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model.formats import FORMATS, FloatFormat
-from ..model.sweep import COMPARES, SweepResult, hist_labels
+from ..model.sweep import COMPARES, SweepResult
+from . import bridge
+from .background import run_in_background
+from .map_axes import HistogramWidget, ValueAxis
+from .map_blocks import BlockMap, colorize, signed_log
 
-__all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVERLAY_COLORS"]
+__all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVERLAY_COLORS",
+           "OVERLAY_TEXT"]
 
-#: RGBA of each overlay (drawn over the error image).
+#: RGBA of each mark, opaque: a marked cell shows exactly the legend's colour (no blend
+#: with the error colour under it), distinct from the blue-white-red error scale and
+#: visible on light and dark backgrounds. Later marks win where several apply.
 OVERLAY_COLORS = {
-    "nonconformant": (0, 220, 0, 110),
-    "denormal": (90, 90, 90, 60),
-    "nan": (20, 20, 20, 200),
-    "inf": (230, 160, 0, 170),
+    "denormal": (128, 128, 128, 255),
+    "inf": (255, 170, 0, 255),
+    "nan": (230, 0, 230, 255),
+    "nonconformant": (0, 200, 0, 255),
 }
-
-
-def signed_log(err: np.ndarray) -> np.ndarray:
-    """sign(e) * log2(1 + |e|): keeps 0, +-0.5 and +-1 ULP apart while showing 2^20 steps."""
-    e = np.asarray(err, dtype=np.float64)
-    with np.errstate(invalid="ignore"):
-        return np.sign(e) * np.log2(1.0 + np.abs(e))
-
-
-def _fmt_value(v: float) -> str:
-    return f"{v:.3g}" if np.isfinite(v) else str(v)
-
-
-class ValueAxis(pg.AxisItem):
-    """Axis of a sample-index coordinate labelled with the samples' values (log axes show
-    their geometric spacing because the samples are geometric)."""
-
-    def __init__(self, orientation: str) -> None:
-        super().__init__(orientation)
-        self._values: np.ndarray | None = None
-
-    def set_values(self, values: np.ndarray | None) -> None:
-        self._values = None if values is None else np.asarray(values, dtype=np.float64)
-        self.picture = None
-        self.update()
-
-    def tickValues(self, minVal, maxVal, size):  # noqa: N802 - pyqtgraph override
-        if self._values is None or len(self._values) == 0:
-            return super().tickValues(minVal, maxVal, size)
-        n = len(self._values)
-        lo, hi = max(0, int(np.ceil(minVal - 0.5))), min(n - 1, int(np.floor(maxVal - 0.5)))
-        if hi < lo:
-            return []
-        count = max(2, int(size / 90))
-        idx = np.unique(np.linspace(lo, hi, min(count, hi - lo + 1)).round().astype(int))
-        return [(max(1.0, (hi - lo) / count), [float(i) + 0.5 for i in idx])]
-
-    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
-        if self._values is None:
-            return super().tickStrings(values, scale, spacing)
-        n = len(self._values)
-        return [_fmt_value(self._values[min(n - 1, max(0, int(v)))]) for v in values]
+#: What each mark means (the legend's words).
+OVERLAY_TEXT = {
+    "nonconformant": "non-conformant result",
+    "nan": "NaN result",
+    "inf": "infinite result",
+    "denormal": "denormal input",
+}
+#: Marks shown at first (denormal inputs hide the errors under them: on request).
+DEFAULT_OVERLAYS = {"nonconformant": True, "nan": True, "inf": True, "denormal": False}
 
 
 class ErrorMapWidget(QWidget):
@@ -85,24 +63,47 @@ class ErrorMapWidget(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.result: SweepResult | None = None
+        self.blocks: BlockMap | None = None
+        self.meta: dict[str, Any] = {}
         self.compare = "gpu_vs_model"
-        self.overlays = {k: True for k in OVERLAY_COLORS}
+        self.overlays = dict(DEFAULT_OVERLAYS)
+        self._frame: tuple | None = None  # what the axes and title were drawn for
         self._x_axis, self._y_axis = ValueAxis("bottom"), ValueAxis("left")
         self.graphics = pg.GraphicsLayoutWidget()
         self.plot = self.graphics.addPlot(axisItems={"bottom": self._x_axis, "left": self._y_axis})
+        # the map as one RGBA image (error colours and marks composited off the UI thread
+        # while a sweep runs): drawing it is a copy, not a colour-mapping pass
         self.image = pg.ImageItem()
-        self.overlay = pg.ImageItem()
         self.curve = pg.PlotDataItem(pen=pg.mkPen("#3060c0", width=1))
-        self.bad_points = pg.ScatterPlotItem(size=6, brush=pg.mkBrush(0, 200, 0), pen=None)
-        for item in (self.image, self.overlay, self.curve, self.bad_points):
+        self.bad_points = pg.ScatterPlotItem(size=6, pen=None,
+                                             brush=pg.mkBrush(*OVERLAY_COLORS["nonconformant"]))
+        for item in (self.image, self.curve, self.bad_points):
             self.plot.addItem(item)
-        self.overlay.setZValue(5)
-        self.colorbar = pg.ColorBarItem(values=(-1, 1), colorMap=pg.colormap.get("CET-D1"),
+        cmap = pg.colormap.get("CET-D1")
+        self.lut = cmap.getLookupTable(0.0, 1.0, 256, alpha=True)
+        self.colorbar = pg.ColorBarItem(values=(-1, 1), colorMap=cmap,
                                         label="signed log2(1 + |ULP error|)", interactive=False)
-        self.colorbar.setImageItem(self.image, insert_in=self.plot)
+        self.graphics.addItem(self.colorbar)
+        self.values: np.ndarray | None = None  # the signed-log errors drawn (blocks)
+        self.rgba: np.ndarray | None = None  # and their colours, marks included
+        self._rendering = False
+        self._again = False
+        self.legend = pg.LegendItem(offset=(-4, 4), labelTextSize="8pt", brush=(255, 255, 255, 220),
+                                    labelTextColor=(20, 20, 20))
+        self.legend.setParentItem(self.plot.vb)
+        self._legend_items = {}
+        for name, rgba in OVERLAY_COLORS.items():
+            sample = pg.ScatterPlotItem(symbol="s", size=10, brush=pg.mkBrush(*rgba), pen=None)
+            self._legend_items[name] = sample
+        self._fill_legend()
         self.info = QLabel("run a sweep to see its error map")
         self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.info.setWordWrap(True)
+        # a fixed height: hover text of any length never shrinks the plot under the mouse
+        # (a click on a bottom row would land on the axis)
+        self.info.setFixedHeight(self.info.fontMetrics().lineSpacing() * 3 + 6)
+        self.info.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        self.info.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.graphics, 1)
@@ -111,16 +112,35 @@ class ErrorMapWidget(QWidget):
         scene.sigMouseMoved.connect(self._on_move)
         scene.sigMouseClicked.connect(self._on_click)
 
+    def _fill_legend(self) -> None:
+        self.legend.clear()
+        for name, item in self._legend_items.items():
+            if self.overlays[name]:
+                self.legend.addItem(item, OVERLAY_TEXT[name])
+
     # -- data ------------------------------------------------------------------------
-    def set_result(self, result: SweepResult | None, compare: str | None = None) -> None:
-        """Show ``result`` (kept per-element columns needed) comparing ``compare``."""
+    def set_result(self, result: SweepResult | None, compare: str | None = None,
+                   blocks: BlockMap | None = None) -> None:
+        """Show ``result`` comparing ``compare``; ``blocks`` is its block summary (made
+        here from the per-element columns when not given)."""
         if compare is not None:
             self.set_compare(compare, redraw=False)
         self.result = result
+        if result is not None and blocks is None:
+            blocks = BlockMap.from_result(result)
+        self.blocks = blocks
+        self.meta = dict(result.meta) if result is not None else {}
         self.redraw()
 
+    def show_blocks(self, blocks: BlockMap, meta: dict[str, Any]) -> None:
+        """Draw a sweep still running from its blocks (undone blocks are empty); the
+        colours are computed off the UI thread."""
+        self.result, self.blocks, self.meta = None, blocks, dict(meta)
+        self.redraw_later()
+
     def set_compare(self, compare: str, redraw: bool = True) -> None:
-        """``gpu_vs_model``, ``gpu_vs_exact`` or ``model_vs_exact``."""
+        """``gpu_vs_model``, ``gpu_vs_exact`` or ``model_vs_exact``: a lookup in the
+        blocks, never a pass over the elements."""
         if compare not in COMPARES:
             raise ValueError(f"compare must be one of {', '.join(COMPARES)}")
         self.compare = compare
@@ -128,140 +148,223 @@ class ErrorMapWidget(QWidget):
             self.redraw()
 
     def set_overlay(self, name: str, on: bool) -> None:
-        """Toggle one overlay (``nonconformant``, ``denormal``, ``nan``, ``inf``)."""
+        """Toggle one mark (``nonconformant``, ``denormal``, ``nan``, ``inf``)."""
         if name not in OVERLAY_COLORS:
             raise ValueError(f"unknown overlay {name!r}")
         self.overlays[name] = bool(on)
+        self._fill_legend()
         self.redraw()
 
     def error_column(self) -> np.ndarray | None:
-        """The compared error per element (None when the sweep lacks that column)."""
+        """The compared error per element (None when the sweep kept no columns or lacks
+        this one)."""
         if self.result is None:
             return None
-        col = COMPARES[self.compare][0]
-        return self.result.columns.get(col)
+        return self.result.columns.get(COMPARES[self.compare][0])
 
     def redraw(self) -> None:
-        res = self.result
-        err = self.error_column()
+        """Draw the blocks now; the frame (axes, labels, range, title) only when it
+        changed."""
+        if self._prepare_frame():
+            self._show(self._render(self.blocks, self.compare, dict(self.overlays)))
+
+    def redraw_later(self) -> None:
+        """Draw the blocks of a running sweep: the colours are computed on a thread and
+        only the finished image is handed to the view (a tick in flight skips the next)."""
+        if self._rendering:
+            self._again = True
+            return
+        if not self._prepare_frame():
+            return
+        self._rendering = True
+        args = (self.blocks, self.compare, dict(self.overlays))
+
+        def shown(data: dict) -> None:
+            self._rendering = False
+            if self.blocks is args[0]:
+                self._show(data)
+            if self._again:
+                self._again = False
+                self.redraw_later()
+
+        def failed(exc: Exception) -> None:
+            self._rendering = False
+            self.info.setText(f"drawing the map failed: {exc}")
+
+        run_in_background(lambda: self._render(*args), shown, failed)
+
+    def _prepare_frame(self) -> bool:
+        """Axes and title for the blocks (False, with a message, when there is nothing
+        to draw)."""
+        bm = self.blocks
+        col = COMPARES[self.compare][0]
+        if bm is None or (col not in bm.columns and bm.count.any()):
+            self._frame = None
+            self.image.clear()
+            self.curve.setData([], [])
+            self.bad_points.setData([], [])
+            self.values = self.rgba = None
+            self.info.setText(f"this sweep has no '{COMPARES[self.compare][1]}' column "
+                              "(GPU off?)" if bm is not None else "run a sweep to see its error map")
+            return False
+        frame = (id(bm.domain), bm.shape, self.compare, self._title())
+        if frame != self._frame:
+            self._draw_frame(bm)
+            self._frame = frame
+        return True
+
+    def _render(self, bm: BlockMap, compare: str, overlays: dict[str, bool]) -> dict:
+        """What to draw, in numpy only (any thread): values, level, colours or curve."""
+        z, m = bm.values(COMPARES[compare][0])
+        out: dict[str, Any] = {"z": z, "m": m}
+        marks = bm.marks()
+        if bm.domain.arity == 2:
+            shown = {n: c for n, c in OVERLAY_COLORS.items() if overlays[n]}
+            out["rgba"] = colorize(z, m, self.lut, marks, shown)
+            return out
+        d = bm.domain
+        done = np.flatnonzero(bm.count > 0)
+        out["x"] = done * bm.fb + np.minimum(bm.fb, d.size - done * bm.fb) / 2.0
+        out["y"] = z[done]
+        out["bad"] = marks["nonconformant"][done] if overlays["nonconformant"] else None
+        return out
+
+    def _show(self, data: dict) -> None:
+        bm, m = self.blocks, data["m"]
+        self.values = data["z"]
+        self.colorbar.setLevels((-m, m))
+        if "rgba" in data:
+            self.rgba = data["rgba"]
+            self.image.setImage(self.rgba.transpose(1, 0, 2), autoLevels=False)
+            self.image.setRect(QRectF(0, 0, bm.shape[1] * bm.fb, bm.shape[0] * bm.fa))
+            return
+        x, y, bad = data["x"], data["y"], data["bad"]
+        self.curve.setData(x, np.nan_to_num(y, nan=0.0))
+        if bad is not None and bad.any():
+            self.bad_points.setData(x[bad], np.nan_to_num(y[bad]))
+        else:
+            self.bad_points.setData([], [])
+        lo = min(float(np.nanmin(y)) if np.isfinite(y).any() else 0.0, -1.0)
+        hi = max(float(np.nanmax(y)) if np.isfinite(y).any() else 0.0, 1.0)
+        self.plot.setYRange(lo, hi, padding=0.02)
+
+    def _draw_frame(self, bm: BlockMap) -> None:
+        """Axes, labels, ranges and title of a sweep's domain."""
         self.image.clear()
-        self.overlay.clear()
         self.curve.setData([], [])
         self.bad_points.setData([], [])
-        if res is None or err is None:
-            self.info.setText(f"this sweep has no '{self.compare}' column (GPU off?)"
-                              if res is not None else "run a sweep to see its error map")
-            return
-        z = signed_log(err)
-        m = float(np.nanmax(np.abs(z))) if np.any(np.isfinite(z)) else 1.0
-        m = max(m, 1.0)
-        self.colorbar.setLevels((-m, m))
-        axes = res.domain.axes
-        self.colorbar.setVisible(res.domain.arity == 2)
-        if res.domain.arity == 2:
-            self._y_axis.set_values(axes[0].values())
-            self._x_axis.set_values(axes[1].values())
-            shape = res.domain.shape
-            zi = np.nan_to_num(z.reshape(shape), nan=0.0, posinf=m, neginf=-m)
-            self.image.setImage(zi.T, levels=(-m, m), autoLevels=False)
-            self.overlay.setImage(self._overlay_rgba().transpose(1, 0, 2), autoLevels=False,
-                                  levels=(0, 255))
+        d = bm.domain
+        self.colorbar.setVisible(d.arity == 2)
+        if d.arity == 2:
+            self._y_axis.set_values(d.axes[0].values(), d.axes[0].is_log)
+            self._x_axis.set_values(d.axes[1].values(), d.axes[1].is_log)
             self.plot.setLabels(left="A", bottom="B")
-            self.plot.setRange(xRange=(0, shape[1]), yRange=(0, shape[0]), padding=0)
+            self.plot.setRange(xRange=(0, d.shape[1]), yRange=(0, d.shape[0]), padding=0)
         else:
-            self._x_axis.set_values(axes[0].values())
+            self._x_axis.set_values(d.axes[0].values(), d.axes[0].is_log)
             self._y_axis.set_values(None)
-            x = np.arange(len(z)) + 0.5
-            y = np.nan_to_num(z, nan=0.0, posinf=m, neginf=-m)
-            self.curve.setData(x, y)
-            bad = self._bad_mask()
-            if self.overlays["nonconformant"] and bad is not None and bad.any():
-                self.bad_points.setData(x[bad], np.nan_to_num(z[bad]))
             self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
-            # y fits the curve (at least -1..1): a previous 2D map's rows must not stay
-            self.plot.setRange(xRange=(0, len(z)), yRange=(min(float(y.min()), -1.0),
-                                                          max(float(y.max()), 1.0)),
-                               padding=0.02)
-        op, fmt = res.meta.get("op", "?"), res.meta.get("format", "?")
-        c = (res.meta.get("fixed") or {}).get("c")
-        dev = res.meta.get("device")  # which GPU produced the map's GPU column
-        self.plot.setTitle(f"{op} on {fmt}{f' with C = {c}' if c else ''} "
-                           f"({res.meta.get('rules', '')}): {COMPARES[self.compare][1]}"
-                           + (f" — {dev}" if dev and res.meta.get("gpu") else ""))
+            self.plot.setXRange(0, d.size, padding=0.02)
+        self.plot.setTitle(self._title())
 
-    def _bad_mask(self) -> np.ndarray | None:
-        cols = self.result.columns
-        ok = cols.get("ok_gpu", cols.get("ok_model"))
-        return None if ok is None else ~ok.astype(bool)
-
-    def _overlay_rgba(self) -> np.ndarray:
-        """RGBA (rows = A, cols = B) of the overlays switched on."""
-        res = self.result
-        na, nb = res.domain.shape
-        rgba = np.zeros((na, nb, 4), np.uint8)
-
-        def paint(mask: np.ndarray, name: str) -> None:
-            if self.overlays[name] and mask.any():
-                rgba[mask] = OVERLAY_COLORS[name]
-
-        fa, fb = (ax.fmt for ax in res.domain.axes)
-        pa, pb = (ax.patterns() for ax in res.domain.axes)
-        den = fa.is_denormal(pa)[:, None] | fb.is_denormal(pb)[None, :]
-        paint(den, "denormal")
-        out = res.columns.get("gpu", res.columns.get("model"))
-        rfmt = FORMATS.get(res.meta.get("result_format", ""))
-        if out is not None and rfmt is not None:
-            codes = rfmt.class_codes(out).reshape(na, nb)
-            paint(codes == 3, "inf")
-            paint(codes == 4, "nan")
-        bad = self._bad_mask()
-        if bad is not None:
-            paint(bad.reshape(na, nb), "nonconformant")
-        return rgba
+    def _title(self) -> str:
+        meta = self.meta
+        op, fmt = meta.get("op", "?"), meta.get("format", "?")
+        c = (meta.get("fixed") or {}).get("c")
+        dev = meta.get("device")
+        bm = self.blocks
+        per = "" if bm is None or bm.exact else (
+            f" — each cell: the worst of {bm.fa} x {bm.fb} elements" if bm.domain.arity == 2
+            else f" — each point: the worst of {bm.fb:,} patterns")
+        return (f"{op} on {fmt}{f' with C = {c}' if c else ''} ({meta.get('rules', '')}): "
+                f"{COMPARES[self.compare][1]}" + (f" — {dev}" if dev and meta.get("gpu") else "")
+                + per)
 
     # -- mouse -----------------------------------------------------------------------
+    def _domain(self) -> Any:
+        return self.blocks.domain if self.blocks is not None else None
+
     def index_at(self, x: float, y: float) -> int:
         """Flat element index at view coordinates (x, y), or -1 outside the data."""
-        if self.result is None:
+        d = self._domain()
+        if d is None:
             return -1
-        if self.result.domain.arity == 2:
-            na, nb = self.result.domain.shape
+        if d.arity == 2:
+            na, nb = d.shape
             col, row = int(np.floor(x)), int(np.floor(y))
             return row * nb + col if 0 <= row < na and 0 <= col < nb else -1
         i = int(np.floor(x))
-        return i if 0 <= i < self.result.domain.size else -1
+        return i if 0 <= i < d.size else -1
+
+    def target(self, k: int) -> int:
+        """The element a click on element ``k`` loads: ``k`` itself where the map shows
+        every element, else the worst element of its block."""
+        bm = self.blocks
+        if bm is None or k < 0:
+            return -1
+        if self.result is not None and self.result.columns and bm.exact:
+            return k
+        w = bm.worst_element(COMPARES[self.compare][0], bm.block_at(k))
+        return w if w >= 0 else (k if self.result is not None and self.result.columns else -1)
 
     def describe(self, k: int) -> str:
-        """Operands, results, exact value, error and verdict of element ``k``."""
+        """Operands, results, exact value, error and verdict of element ``k`` (all values
+        as the shortest decimal of their own format), or of its block."""
         res = self.result
-        f = res.domain.axes[0].fmt
-        ops = tuple(res.operands_at(k)) + self.fixed_operands()
+        if res is None or not res.columns or not self.blocks.exact:
+            return self._describe_block(k)
+        return self._describe_element(res, k)
+
+    def _operand_text(self, ops: tuple[int, ...]) -> list[str]:
+        f = self._domain().axes[0].fmt
         if isinstance(f, FloatFormat):
-            parts = [f"{n}=0x{int(o):0{f.bits // 4}X} "
-                     f"({_fmt_value(float(f.decode(np.array([o], f.dtype))[0]))})"
-                     for n, o in zip("ABC", ops)]
-        else:  # integer codes (itof, from_unorm8, ...): the code itself
-            parts = [f"{n}={f.name} code {int(o)}" for n, o in zip("ABC", ops)]
+            return [f"{n}=0x{int(o):0{f.bits // 4}X} ({bridge.value_text(f.name, int(o))})"
+                    for n, o in zip("ABC", ops)]
+        return [f"{n}={f.name} code {int(o)}" for n, o in zip("ABC", ops)]
+
+    def _describe_element(self, res: SweepResult, k: int) -> str:
+        ops = tuple(res.operands_at(k)) + self.fixed_operands()
+        parts = self._operand_text(ops)
         rfmt = FORMATS.get(res.meta.get("result_format", ""))
         for col in ("model", "gpu"):
             if col in res.columns:
-                v = res.columns[col][k]
-                val = f" ({_fmt_value(float(rfmt.decode(np.array([v]))[0]))})" if rfmt else ""
-                parts.append(f"{col}=0x{int(v):X}{val}")
+                v = int(res.columns[col][k])
+                val = f" ({bridge.value_text(rfmt.name, v)})" if rfmt else ""
+                parts.append(f"{col}=0x{v:X}{val}")
         if "exact" in res.columns:
             parts.append(f"exact={float(res.columns['exact'][k])!r}")
         err = self.error_column()
-        parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
-        bad = self._bad_mask()
-        if bad is not None:
-            parts.append("NON-CONFORMANT" if bad[k] else "conformant")
+        if err is not None:
+            parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
+        ok = res.columns.get("ok_gpu", res.columns.get("ok_model"))
+        if ok is not None:
+            parts.append("conformant" if ok[k] else "NON-CONFORMANT")
         fired = [r for r, m in res.fired.items() if m[k]]
         if fired:
             parts.append("rules: " + ", ".join(fired))
         return "  ".join(parts)
 
+    def _describe_block(self, k: int) -> str:
+        bm = self.blocks
+        b = bm.block_at(k)
+        n, bad = int(bm.count[b]), int(bm.bad[b])
+        span = bm.elements_of(b)
+        where = (f"rows {span[0].start}-{span[0].stop - 1} x columns {span[1].start}-"
+                 f"{span[1].stop - 1}" if isinstance(span, tuple) else
+                 f"elements {span.start:,}-{span.stop - 1:,}")
+        if n == 0:
+            return f"{where}: not computed yet"
+        text = f"{where}: {n:,} elements, {bad:,} non-conformant"
+        w = bm.worst_element(COMPARES[self.compare][0], b)
+        if w >= 0:
+            ops = tuple(int(o[0]) for o in bm.domain.operands(w, w + 1)) + self.fixed_operands()
+            z, _ = bm.values(COMPARES[self.compare][0])
+            text += (f"; worst {COMPARES[self.compare][1]} (signed log2 {z.reshape(-1)[b]:.3g})"
+                     f" at {'  '.join(self._operand_text(ops))} — click to inspect it")
+        return text
+
     def _view_pos(self, scene_pos):
-        if not self.plot.sceneBoundingRect().contains(scene_pos):
+        if not self.plot.vb.sceneBoundingRect().contains(scene_pos):
             return None
         p = self.plot.vb.mapSceneToView(scene_pos)
         return p.x(), p.y()
@@ -270,7 +373,7 @@ class ErrorMapWidget(QWidget):
         pos = self._view_pos(scene_pos)
         k = -1 if pos is None else self.index_at(*pos)
         self.hovered.emit(k)
-        if k >= 0 and self.error_column() is not None:
+        if k >= 0 and self.blocks is not None:
             self.info.setText(self.describe(k))
 
     def _on_click(self, event) -> None:
@@ -282,50 +385,17 @@ class ErrorMapWidget(QWidget):
 
     def fixed_operands(self) -> tuple[int, ...]:
         """Operands held constant over the sweep (C of mad), from ``meta["fixed"]``."""
-        fixed = (self.result.meta.get("fixed") or {}) if self.result is not None else {}
+        fixed = self.meta.get("fixed") or {}
         return tuple(int(str(fixed[n]), 0) for n in ("c",) if n in fixed)
 
     def request_inspect(self, k: int) -> None:
-        """Emit ``inspect_requested`` for element ``k`` (what a click does): the swept
-        operands and any fixed ones (mad's C), so the inspector gets the whole input."""
-        if self.result is None or k < 0:
+        """Emit ``inspect_requested`` for element ``k`` (what a click does; the worst
+        element of its block where a cell stands for several): the swept operands and
+        any fixed ones (mad's C), so the inspector gets the whole input."""
+        t = self.target(k)
+        if t < 0:
             return
-        m = self.result.meta
-        ops = tuple(int(o) for o in self.result.operands_at(k)) + self.fixed_operands()
+        m = self.meta
+        ops = tuple(int(o[0]) for o in self._domain().operands(t, t + 1)) + self.fixed_operands()
         self.inspect_requested.emit(m.get("op", ""), m.get("format", ""), m.get("rules", ""),
                                     ops)
-
-
-def _short_label(label: str) -> str:
-    """'(2,4]' -> '4', '(1024,2048]' -> '2^11': the bin's upper edge, compactly."""
-    if not label.startswith("("):
-        return label
-    hi = float(label.rstrip("]").split(",")[1])
-    return f"2^{int(np.log2(hi))}" if hi >= 1024 else f"{hi:g}"
-
-
-class HistogramWidget(pg.PlotWidget):
-    """Bar chart of a sweep's |error| histogram (bins of :func:`hist_labels`)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#3060c0")
-        self.addItem(self.bars)
-        self.setLabel("left", "elements (log10)")
-
-    def set_counts(self, counts: np.ndarray | None, title: str = "") -> None:
-        labels = hist_labels()
-        if counts is None:
-            self.bars.setOpts(x=[], height=[])
-            return
-        c = np.asarray(counts, dtype=np.float64)
-        used = np.flatnonzero(c)
-        lo, hi = (used[0], used[-1]) if len(used) else (0, 1)
-        x = np.arange(lo, hi + 1)
-        self.bars.setOpts(x=x, height=np.log10(1 + c[lo : hi + 1]), width=0.8)
-        step = max(1, int(np.ceil(len(x) / 12)))  # about a dozen readable labels
-        short = [_short_label(lab) for lab in labels]
-        self.getAxis("bottom").setTicks([[(int(i), short[i]) for i in x[::step]],
-                                         [(int(i), "") for i in x]])
-        self.setLabel("bottom", "|error| bin (upper edge, ULP)")
-        self.setTitle(title)

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from .gpus_view import GpusView, current_rows
+from .window_layout import raise_dock
 
 __all__ = ["GpuMenu", "install", "LIVE_REPORT_SAMPLES"]
 
@@ -214,13 +215,12 @@ class GpuMenu(QtCore.QObject):
     def show_view(self) -> None:
         dock = self.win.docks.get("gpus")
         if dock is not None:
-            dock.show()
-            dock.raise_()
+            raise_dock(self.win, dock)
 
     def refresh_current(self) -> None:
         """Fill the current-operation table (only while the GPUs view can be seen)."""
-        if not self.view.isVisible():
-            return
+        if not self.view.isVisible() or self.view.visibleRegion().isEmpty():
+            return  # a dock tab behind another reports visible: nothing of it is seen
         ctl = getattr(self.win, "ctl", None)
         if ctl is None:
             return

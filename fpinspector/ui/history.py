@@ -26,6 +26,7 @@ class HistoryList(QtWidgets.QListWidget):
         self._limit = limit
         self._held = False  # inside a drag: the entry it added is replaced, not stacked
         self._held_key: tuple[str, int] | None = None
+        self._keys: list[tuple[str, int]] = []  # the items' (format, bits), top first
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
@@ -42,11 +43,12 @@ class HistoryList(QtWidgets.QListWidget):
     def _pull_value(self, changed: frozenset) -> None:
         if {"fmt", "bits"} & changed:
             s = self.state.snapshot
-            if self._held and self._held_key is not None and self.count() \
-                    and self.item(0).data(QtCore.Qt.ItemDataRole.UserRole) == self._held_key:
+            if self._held and self._held_key is not None and self._keys \
+                    and self._keys[0] == self._held_key:
                 self.takeItem(0)  # the drag's previous step: one entry per drag
+                del self._keys[0]
             key = (s.fmt, int(s.bits))
-            existed = self._held and key in self.entries()
+            existed = self._held and key in self._keys
             self.add(s.fmt, s.bits)
             if self._held:  # a value listed before the drag stays listed after it
                 self._held_key = None if existed else key
@@ -62,27 +64,47 @@ class HistoryList(QtWidgets.QListWidget):
     def add(self, fmt: str, bits: int) -> None:
         """Put (fmt, bits) on top (moving it there if it is already listed)."""
         key = (fmt, int(bits))
-        for i in range(self.count()):
-            if self.item(i).data(QtCore.Qt.ItemDataRole.UserRole) == key:
-                if i == 0:
-                    return
-                self.takeItem(i)
-                break
-        width = (int(fmt[1:]) + 3) // 4 if fmt[1:].isdigit() else 8
-        item = QtWidgets.QListWidgetItem(f"{fmt}  0x{bits:0{width}X}  {bridge.value_text(fmt, bits)}")
-        item.setData(QtCore.Qt.ItemDataRole.UserRole, key)
-        item.setToolTip(bridge.exact_tip(fmt, bits))
-        self.insertItem(0, item)
+        keys = self._keys
+        if keys and keys[0] == key:
+            return
+        if key in keys:
+            i = keys.index(key)
+            self.takeItem(i)
+            del keys[i]
+        self.insertItem(0, self._item(fmt, int(bits)))
+        keys.insert(0, key)
         while self.count() > self._limit:
             self.takeItem(self.count() - 1)
+            keys.pop()
+
+    @staticmethod
+    def _item(fmt: str, bits: int) -> QtWidgets.QListWidgetItem:
+        width = (int(fmt[1:]) + 3) // 4 if fmt[1:].isdigit() else 8
+        item = QtWidgets.QListWidgetItem(f"{fmt}  0x{bits:0{width}X}  {bridge.value_text(fmt, bits)}")
+        item.setData(QtCore.Qt.ItemDataRole.UserRole, (fmt, bits))
+        item.setToolTip(bridge.exact_tip(fmt, bits))
+        return item
+
+    def clear(self) -> None:
+        super().clear()
+        self._keys = []
 
     def entries(self) -> list[tuple[str, int]]:
-        return [self.item(i).data(QtCore.Qt.ItemDataRole.UserRole) for i in range(self.count())]
+        return list(self._keys)
 
     def set_entries(self, entries: list[tuple[str, int]]) -> None:
+        """Replace the list (newest first, duplicates dropped) in one pass."""
         self.clear()
-        for fmt, bits in reversed(entries[: self._limit]):
-            self.add(fmt, bits)
+        seen: set[tuple[str, int]] = set()
+        for fmt, bits in entries:
+            key = (fmt, int(bits))
+            if key in seen:
+                continue
+            seen.add(key)
+            self.addItem(self._item(fmt, int(bits)))
+            self._keys.append(key)
+            if len(self._keys) >= self._limit:
+                break
 
     def _recall(self, item: QtWidgets.QListWidgetItem) -> None:
         fmt, bits = item.data(QtCore.Qt.ItemDataRole.UserRole)

@@ -58,6 +58,7 @@ class PasteBox(QtWidgets.QWidget):
         self.button.clicked.connect(self._submit)
         self.state = state
         self._last: tuple[str, bridge.PasteResult, object] | None = None
+        self._busy = False
         if state is not None:
             self.submitted.connect(self.paste)
 
@@ -65,16 +66,29 @@ class PasteBox(QtWidgets.QWidget):
         """Paste ``text`` into the state (``model.state.paste.paste_text``), read the
         ``reading`` way (the first reading by default); the outcome or the error shows
         inline and goes out as :attr:`feedback`."""
+        if self._busy:  # a long paste is still being read (the window kept running)
+            self.show_error("still reading the previous paste; try again in a moment")
+            return False
+        self._busy = True
+        if len(text) > bridge.BACKGROUND_PASTE_CHARS:
+            self.message.setText(f"reading {len(text):,} characters…")
+            self.message.show()
         try:
             result = bridge.paste(self.state, text, reading)
         except ValueError as exc:
             self._last = None
             self.show_error(str(exc))
             return False
+        finally:
+            self._busy = False
         self._last = (text, result, self.state.snapshot)
         self.show_result(result.message)
         self._offer(result.others)
         return True
+
+    def busy(self) -> bool:
+        """A long paste is being read on a thread."""
+        return self._busy
 
     def other_readings(self) -> list[str]:
         """Keys of the readings offered for the last paste (not the one taken)."""

@@ -8,6 +8,7 @@ Wire it into a window with ``panel.inspect_requested.connect(...)``: the signal 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,13 +28,26 @@ from PySide6.QtWidgets import (
 from ..gpu.sweep_capture import SweepBackend
 from ..model.formats import CodeFormat, operand_format
 from ..model.sweep import COMPARES, SweepResult, SweepState
-from .error_map import OVERLAY_COLORS, ErrorMapWidget, HistogramWidget
-from .live_fill import LiveChunks, draw_partial
+from ..model.sweep.runner import KEEP_LIMIT
+from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
+from .live_fill import BlockFeed
+from .map_axes import HistogramWidget
+from .map_blocks import BlockMap
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
 
-__all__ = ["SweepPanel", "SweepBackend"]
+__all__ = ["SweepPanel", "SweepBackend", "progress_text"]
+
+
+def progress_text(done: int, total: int, seconds: float) -> str:
+    """``done of total (rate/s, time left)``: what the progress bar says while running."""
+    rate = done / seconds if seconds > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else float("inf")
+    eta = ("—" if left == float("inf") else f"{left:.0f} s" if left < 120 else
+           f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
+    unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
+    return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
 
 class _Worker(QObject):
     progress = Signal(int, int)
@@ -78,9 +92,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()
-        self._live: LiveChunks | None = None
+        self._live: BlockFeed | None = None
         self._fill_timer = QTimer(self)
-        self._fill_timer.setInterval(100)
+        self._fill_timer.setInterval(150)
         self._fill_timer.timeout.connect(self._draw_live)
         self.controls = SweepControls(self.sweep, self.backend.ops())
         c = self.controls  # the inputs, by the names callers and tests use
@@ -97,9 +111,10 @@ class SweepPanel(SweepExportMixin, QWidget):
         for name, rgba in OVERLAY_COLORS.items():
             box = QCheckBox(name)
             swatch = QPixmap(12, 12)  # the overlay legend: each box shows its colour
-            swatch.fill(QColor(*rgba[:3], max(rgba[3], 160)))
+            swatch.fill(QColor(*rgba))
             box.setIcon(QIcon(swatch))
-            box.setChecked(True)
+            box.setToolTip(f"Mark cells with a {OVERLAY_TEXT[name]} in this colour (opaque)")
+            box.setChecked(DEFAULT_OVERLAYS[name])
             box.toggled.connect(lambda on, n=name: self.map.set_overlay(n, on))
             self.overlay_boxes[name] = box
             row.addWidget(box)
@@ -177,14 +192,18 @@ class SweepPanel(SweepExportMixin, QWidget):
         if not s.gpu and s.compare != "model_vs_exact":
             self.sweep.update(compare="model_vs_exact")
 
-        # the map fills as chunks finish (LiveChunks needs chunks in order: workers=1)
-        self._live = LiveChunks(COMPARES[self.sweep.settings.compare][0])
-        self._live_domain, self._live_z = plan.domain, None
+        # the map fills as chunks finish (BlockFeed needs chunks in order: workers=1);
+        # per-element columns only where the domain is small enough to hold them
+        blocks = BlockMap(plan.domain, plan.result_format)
+        self._live = BlockFeed(blocks)
+        self._live_meta = plan.meta(gpu=s.gpu, **extra)
         live_stage = self._live.wrap(stage)
+        keep = plan.domain.size <= KEEP_LIMIT
 
         def job(progress: Callable, cancel: threading.Event) -> SweepResult:
-            return plan.run(live_stage, meta={"gpu": s.gpu, **extra}, progress=progress,
-                            cancel=cancel, keep_elements=True, chunk_size=1 << 16, workers=1)
+            res = plan.run(live_stage, meta={"gpu": s.gpu, **extra}, progress=progress,
+                           cancel=cancel, keep_elements=keep, chunk_size=1 << 16, workers=1)
+            return res, blocks
 
         self._cancel = threading.Event()
         self._thread = QThread(self)
@@ -198,15 +217,15 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.progress.setValue(0)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        self._started = time.perf_counter()
         self._thread.start()
         self._fill_timer.start()
         return True
 
     def _draw_live(self) -> None:
-        """Draw the chunks finished since the last tick (the map fills while it runs)."""
-        chunks = self._live.take() if self._live is not None else []
-        if chunks:
-            self._live_z = draw_partial(self.map, self._live_domain, self._live_z, chunks)
+        """Draw the blocks as they are now (the map fills while it runs)."""
+        if self._live is not None and self._live.done():
+            self.map.show_blocks(self._live.blocks, self._live_meta)
 
     def cancel_sweep(self) -> None:
         """Ask the running sweep to stop after the chunk in flight."""
@@ -217,8 +236,11 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.setValue(int(1000 * done / max(total, 1)))
-        self.map.info.setText(f"running: {done:,} of {total:,} elements; the map fills as "
-                              "chunks finish (Cancel stops after the chunk in flight)")
+        text = progress_text(done, total, time.perf_counter() - self._started)
+        self.progress.setFormat(text)
+        self.progress.setToolTip(text)
+        self.map.info.setText(f"running: {text}; the map fills as chunks finish (Cancel "
+                              "stops after the chunk in flight)")
 
     def _finish_thread(self) -> None:
         self._fill_timer.stop()
@@ -232,19 +254,21 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def _on_done(self, res: SweepResult) -> None:
+    def _on_done(self, done: tuple[SweepResult, BlockMap]) -> None:
+        res, blocks = done
         self._finish_thread()
-        self.show_result(res)
+        self.show_result(res, blocks)
         self.sweep_finished.emit(res)
 
     def _on_failed(self, msg: str) -> None:
         self._finish_thread()
         self._error(msg)
 
-    def show_result(self, res: SweepResult) -> None:
-        """Display a (possibly loaded) sweep."""
+    def show_result(self, res: SweepResult, blocks: BlockMap | None = None) -> None:
+        """Display a (possibly loaded) sweep; ``blocks`` is its map summary (made from its
+        per-element columns when not given)."""
         self.result = res
-        self.map.set_result(res, self.sweep.settings.compare)
+        self.map.set_result(res, self.sweep.settings.compare, blocks)
         self._show_histogram()
         s = res.summary
         col, label = COMPARES[self.sweep.settings.compare]
@@ -252,9 +276,13 @@ class SweepPanel(SweepExportMixin, QWidget):
                 f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
                 "Hover for a cell's bits, click to inspect it.")
         if not res.complete:
-            text = f"cancelled after {res.n_done} of {res.domain.size} elements. " + text
+            text = f"cancelled after {res.n_done:,} of {res.domain.size:,} elements. " + text
         else:
             self.progress.setValue(self.progress.maximum())
+            took = res.timings.get("total")
+            if took:
+                self.progress.setFormat(f"{res.domain.size:,} elements in {took:.1f} s "
+                                        f"({res.domain.size / max(took, 1e-9) / 1e6:.1f} M/s)")
         self.map.info.setText(text)
 
     def _error(self, msg: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["DEFAULT_SIZE", "MIN_SIZE", "WIDE_FROM", "arrange_docks", "fit_to_screen",
-           "is_wide"]
+           "is_wide", "raise_dock"]
 
 #: The window's size where the screen has room for it.
 DEFAULT_SIZE = QtCore.QSize(1800, 1000)
@@ -57,6 +57,18 @@ def arrange_docks(win: QtWidgets.QMainWindow, size: QtCore.QSize) -> str:
         return _arrange(win, size)
     finally:
         full_tab_titles(win)
+
+
+def raise_dock(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget) -> None:
+    """Show ``dock`` and make it the current tab of its group. Why not ``raise_()``
+    alone: a raise before the window's first show is remembered by Qt, and a later raise
+    of the same dock then leaves the tab bar where it is."""
+    dock.show()
+    dock.raise_()
+    for bar in win.findChildren(QtWidgets.QTabBar):
+        for i in range(bar.count()):
+            if bar.tabText(i) == dock.windowTitle() and bar.currentIndex() != i:
+                bar.setCurrentIndex(i)
 
 
 def full_tab_titles(win: QtWidgets.QMainWindow) -> None:

@@ -94,10 +94,11 @@ def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     return out
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901 - one walk through the app
     sys.path.insert(0, ".")
     from fpinspector.ui import palette
     from fpinspector.ui.app import MainWindow
+    from fpinspector.ui.window_layout import raise_dock
 
     app = QtWidgets.QApplication(sys.argv[:1])
     palette.apply_system_palette(app)
@@ -120,8 +121,7 @@ def main() -> int:
         problems += check_window(win, f"{tag} {op}")
     before = win.size()
     for name, dock in win.docks.items():  # every tab in turn, the sweep panel built on show
-        dock.show()
-        dock.raise_()
+        raise_dock(win, dock)
         settle(300 if name in ("sweep", "expression") else 100)
         problems += check_window(win, f"{tag} {name} tab")
         if name == "all_formats":

@@ -77,16 +77,16 @@ def test_map_renders_known_sweep_with_denormal_band_F32_FTZ(qtbot, panel):
     exactly the products that are f32 denormals (flushed by F32-FTZ in the second result)."""
     res = _run(qtbot, panel)
     assert res.complete and res.domain.shape == (40, 30)
-    img = panel.map.image.image
-    assert img.shape == (30, 40)  # x = B columns, y = A rows
+    z = panel.map.values
+    assert z.shape == (40, 30)  # rows = A, columns = B
+    assert panel.map.image.image.shape == (30, 40, 4)  # drawn x = B, y = A, RGBA
     a, b = res.domain.operands(0, res.domain.size)
     prod = a.view(np.float32) * b.view(np.float32)
     den = (prod != 0) & (np.abs(prod) < np.float32(2.0**-126))
     assert den.any() and not den.all()
-    assert np.array_equal(img.T != 0, den.reshape(40, 30))
-    ov = panel.map.overlay.image.transpose(1, 0, 2)
-    green = np.all(ov == OVERLAY_COLORS["nonconformant"], axis=-1)
-    assert np.array_equal(green, den.reshape(40, 30))
+    assert np.array_equal(z != 0, den.reshape(40, 30))
+    green = np.all(panel.map.rgba == OVERLAY_COLORS["nonconformant"], axis=-1)
+    assert np.array_equal(green, den.reshape(40, 30))  # opaque: exactly the legend colour
     lo, hi = panel.map.colorbar.levels()
     assert lo == -hi and hi >= np.nanmax(np.abs(signed_log(res.columns["err_gpu_model"])))
     # axis labels are values, not indices
@@ -111,7 +111,7 @@ def test_compare_selector_switches_the_column(qtbot, panel):
     _run(qtbot, panel)
     panel.compare.setCurrentIndex(2)  # model vs exact: all zero here
     assert panel.map.compare == "model_vs_exact"
-    assert np.all(panel.map.image.image == 0)
+    assert np.all(panel.map.values == 0)
 
 
 def test_unary_sweep_draws_a_curve(qtbot, panel):

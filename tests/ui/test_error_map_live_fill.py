@@ -48,10 +48,12 @@ def test_map_fills_chunk_by_chunk_in_the_right_cells(qtbot) -> None:
     seen = []
 
     def partial() -> bool:
-        z = p._live_z
-        if z is not None and p.is_running() and 0 < np.isfinite(z).sum() < z.size:
-            seen.append(z.copy())
-            return True
+        v = p.map.values
+        if v is not None and p.is_running():
+            z = v.reshape(-1)  # rows = A: element order
+            if 0 < np.isfinite(z).sum() < z.size:
+                seen.append(z.copy())
+                return True
         return False
 
     qtbot.waitUntil(partial, timeout=10000)
@@ -60,10 +62,49 @@ def test_map_fills_chunk_by_chunk_in_the_right_cells(qtbot) -> None:
     assert k[0] == 0 and np.all(np.diff(k) == 1)  # chunks arrive in order from element 0
     e = (k // 512 - k % 512).astype(np.float64)
     assert np.array_equal(z[k], np.sign(e) * np.log2(1 + np.abs(e)))
-    img = p.map.image.image  # (B, A) as drawn
-    assert img.shape == (512, 512)
-    assert np.isnan(img[511, 511])  # last cell not computed yet
+    assert seen[-1].shape == (512 * 512,) and np.isnan(seen[-1][-1])  # last not computed yet
     qtbot.waitUntil(lambda: not p.is_running(), timeout=20000)
     assert p.result.complete and p._live is None
-    assert not np.isnan(p.map.image.image).any()
+    assert not np.isnan(p.map.values).any()
+    p.shutdown()
+
+
+def test_all_patterns_stream_into_a_bounded_map(qtbot) -> None:
+    """A unary sweep over 2^23 patterns (twice the per-element limit, 128 chunks) keeps
+    no per-element column past the limit and draws at most MAX_POINTS points; each point is
+    the worst error of its bucket (A - 0 = A here: the bucket's last pattern)."""
+    from fpinspector.model.sweep.runner import KEEP_LIMIT
+    from fpinspector.ui.map_blocks import MAX_POINTS
+
+    class _Unary(_SlowDiffBackend):
+        def arity(self, op):
+            return 1
+
+        def ops(self):
+            return ["sqrt"]
+
+        def make(self, op, fmt, rules, gpu):
+            def stage(ops):
+                a = ops[0].astype(np.float64)
+                return {"model": ops[0], "exact": a, "err_model": a,
+                        "ok_model": np.ones(len(a), bool)}
+
+            return stage, "f32", {}
+
+    p = SweepPanel(backend=_Unary())
+    qtbot.addWidget(p)
+    p.use_gpu.setChecked(False)
+    p.op.setCurrentText("sqrt")
+    n = KEEP_LIMIT * 2
+    p.domain_a.setText(f"bits:0:{n - 1}")
+    assert p.start_sweep()
+    qtbot.waitUntil(lambda: not p.is_running(), timeout=60000)
+    res = p.result
+    assert res.complete and res.columns == {}  # nothing per element was kept
+    x, y = p.map.curve.getData()
+    assert len(x) == MAX_POINTS
+    per = n // MAX_POINTS
+    last = np.arange(1, MAX_POINTS + 1) * per - 1  # the largest A of each bucket
+    assert np.allclose(y, np.log2(1 + last))
+    assert "patterns/s" in p.progress.format() or "M/s" in p.progress.format()
     p.shutdown()

@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from PySide6 import QtTest
 
 from fpinspector.gpu.devices import SOFTWARE_DRIVERS, DeviceChoice, renderer_family, select_device
 
@@ -57,9 +58,11 @@ def test_current_operation_rows_for_reports(make_window, wait_for):
     win = make_window()
     win.gpu_menu.open_example("softpipe")
     win.ctl.paste("0x00000001 3f800000")
-    win.gpu_menu.show_view()
     win.show()
-    assert wait_for(lambda: win.gpus_view.isVisible(), 3000)
+    QtTest.QTest.qWaitForWindowExposed(win)
+    win.gpu_menu.show_view()  # the dock's tab raised in the shown window
+    assert wait_for(lambda: win.gpus_view.isVisible()
+                    and not win.gpus_view.visibleRegion().isEmpty(), 3000)  # seen, not behind a tab
     win.gpu_menu.refresh_current()
     t = win.gpus_view.current
     rows = {t.item(r, 0).text().split(":")[0]: [t.item(r, c).text() for c in range(4)]

@@ -22,8 +22,8 @@ from .edits import carry_operand
 from .inspector import InspectorState
 from .snapshot import MAX_OPERANDS, STATE_PREFIX
 
-__all__ = ["MAX_PASTE_CHARS", "PasteResult", "Reading", "operand_letters", "paste_text",
-           "readings"]
+__all__ = ["MAX_PASTE_CHARS", "PasteResult", "Reading", "needs_readings", "operand_letters",
+           "paste_text", "readings"]
 
 #: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a
 #: few values (and QLineEdit's own limit).
@@ -122,11 +122,21 @@ def readings(text: str) -> list[Reading]:
     return unique
 
 
-def paste_text(state: InspectorState, text: str, reading: str | None = None) -> PasteResult:
+def needs_readings(state: InspectorState, text: str) -> bool:
+    """Whether pasting ``text`` parses it as values (not a state string, not codes, not
+    too long): the part worth doing on another thread for a long text."""
+    t = text.strip()
+    return (len(text) <= MAX_PASTE_CHARS and not t.startswith(STATE_PREFIX)
+            and parse_codes(state.snapshot.op_format, text) is None)
+
+
+def paste_text(state: InspectorState, text: str, reading: str | None = None,
+               found: list[Reading] | None = None) -> PasteResult:
     """Paste text: a state string restores the whole view; values fill the inspector and
     the operands A, B, C... (integers are codes while a code op is picked), read the
-    ``reading`` way (its key; the first reading by default). ValueError, with the state
-    untouched, for text it cannot use."""
+    ``reading`` way (its key; the first reading by default). ``found`` are the text's
+    :func:`readings` when the caller has them (read on another thread). ValueError, with
+    the state untouched, for text it cannot use."""
     if len(text) > MAX_PASTE_CHARS:  # parsing megabytes would freeze the window
         raise ValueError(
             f"too much text: {len(text):,} characters (at most {MAX_PASTE_CHARS:,}; "
@@ -137,7 +147,8 @@ def paste_text(state: InspectorState, text: str, reading: str | None = None) -> 
     codes = parse_codes(state.snapshot.op_format, text)  # itof & co: integer operands
     if codes is not None:
         return PasteResult(_paste_codes(state, codes))
-    found = readings(text)
+    if found is None:
+        found = readings(text)
     taken = found[0]
     if reading is not None:
         match = [r for r in found if r.key == reading]

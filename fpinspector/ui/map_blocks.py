@@ -1,0 +1,202 @@
+"""Error maps of bounded size: a sweep's errors reduced, chunk by chunk on the sweep's own
+thread, to at most MAX_SIDE x MAX_SIDE blocks (a grid) or MAX_POINTS buckets (a unary
+sweep: for every f32 pattern, eight buckets per binade), for every compared error at once.
+
+Why: a 16M-point grid or all 2^32 f32 patterns must never be held (or signed-logged) per
+element on the UI thread: drawing and switching the compared error read these few arrays.
+A block shows its worst error (signed), and the element that has it is what a click loads.
+Pure numpy: no Qt here.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..model.formats import FORMATS, FloatFormat
+from ..model.sweep import COMPARES
+
+__all__ = ["BlockMap", "ERROR_COLUMNS", "MAX_POINTS", "MAX_SIDE", "colorize", "signed_log"]
+
+#: Blocks per side of a grid map (a 4096 x 4096 sweep: blocks of 8 x 8 elements).
+MAX_SIDE = 512
+#: Buckets of a unary map (every f32 pattern: 2^20 patterns, 1/8 binade, per bucket).
+MAX_POINTS = 4096
+#: The error columns a map can compare (COMPARES' columns).
+ERROR_COLUMNS = tuple(col for col, _ in COMPARES.values())
+
+
+def signed_log(err: np.ndarray) -> np.ndarray:
+    """sign(e) * log2(1 + |e|): keeps 0, +-0.5 and +-1 ULP apart while showing 2^20 steps."""
+    e = np.asarray(err, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        return np.sign(e) * np.log2(1.0 + np.abs(e))
+
+
+def colorize(z: np.ndarray, m: float, lut: np.ndarray, marks: dict[str, np.ndarray],
+             colors: dict[str, tuple[int, int, int, int]]) -> np.ndarray:
+    """RGBA (uint8) of a map: ``z`` in [-m, m] through the colour table ``lut`` (n x 4),
+    NaN transparent, then each mark's opaque colour in order (later marks win)."""
+    n = len(lut)
+    idx = np.clip(((np.nan_to_num(z, nan=0.0) + m) / (2 * m) * (n - 1)).round(), 0, n - 1)
+    out = lut[idx.astype(np.intp)]
+    out[np.isnan(z)] = 0
+    for name, color in colors.items():
+        mask = marks.get(name)
+        if mask is not None and mask.any():
+            out[mask] = color
+    return out
+
+
+class BlockMap:
+    """Per-block summaries of one sweep, filled by :meth:`add` as chunks finish.
+
+    Per block and error column: the largest and smallest signed-log error and the element
+    with the largest magnitude; per block: elements done, non-conformant results, NaN and
+    infinite results, elements with a denormal input.
+    """
+
+    def __init__(self, domain: Any, result_format: str = "") -> None:
+        self.domain = domain
+        self.result_format = result_format
+        if domain.arity == 2:
+            na, nb = domain.shape
+            self.fa, self.fb = math.ceil(na / MAX_SIDE), math.ceil(nb / MAX_SIDE)
+            self.shape: tuple[int, ...] = (math.ceil(na / self.fa), math.ceil(nb / self.fb))
+        else:
+            n = domain.size
+            self.fa, self.fb = 1, math.ceil(n / MAX_POINTS)
+            self.shape = (math.ceil(n / self.fb),)
+        nblk = int(np.prod(self.shape))
+        self.hi = {c: np.full(nblk, -np.inf) for c in ERROR_COLUMNS}
+        self.lo = {c: np.full(nblk, np.inf) for c in ERROR_COLUMNS}
+        self.peak = {c: np.full(nblk, -1.0) for c in ERROR_COLUMNS}
+        self.worst = {c: np.full(nblk, -1, dtype=np.int64) for c in ERROR_COLUMNS}
+        self.count = np.zeros(nblk, np.int64)
+        self.bad = np.zeros(nblk, np.int64)
+        self.nan = np.zeros(nblk, np.int64)
+        self.inf = np.zeros(nblk, np.int64)
+        self.denormal = np.zeros(nblk, np.int64)
+        self.columns: set[str] = set()
+        self.lock = threading.Lock()
+
+    @property
+    def exact(self) -> bool:
+        """One element per block: the map shows every element as it is."""
+        return self.fa == 1 and self.fb == 1
+
+    def block_of(self, k: np.ndarray) -> np.ndarray:
+        """Block index of flat element indices ``k``."""
+        if self.domain.arity == 2:
+            nb = self.domain.shape[1]
+            return (k // nb // self.fa) * self.shape[1] + (k % nb) // self.fb
+        return k // self.fb
+
+    def elements_of(self, block: int) -> tuple[range, range] | range:
+        """The rows and columns (grid) or the element range (unary) of one block."""
+        if self.domain.arity == 2:
+            na, nb = self.domain.shape
+            r, c = divmod(int(block), self.shape[1])
+            return (range(r * self.fa, min(na, (r + 1) * self.fa)),
+                    range(c * self.fb, min(nb, (c + 1) * self.fb)))
+        b = int(block)
+        return range(b * self.fb, min(self.domain.size, (b + 1) * self.fb))
+
+    # -- filling (the sweep's thread) ----------------------------------------------------
+    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
+        """Fold one finished chunk (elements ``k0...``) into the blocks."""
+        n = len(operands[0]) if operands else 0
+        if n == 0:
+            return
+        ks = np.arange(k0, k0 + n, dtype=np.int64)
+        blk = self.block_of(ks)
+        # the chunk's blocks are one run of block indices: reduce into arrays of that run
+        # without the lock, then merge under it in a few whole-array steps (the UI thread
+        # reading the map never waits on a chunk's work)
+        b0 = int(blk.min())
+        rel = blk - b0
+        m = int(rel.max()) + 1
+        ok = out.get("ok_gpu", out.get("ok_model"))
+        res = out.get("gpu", out.get("model"))
+        den = np.zeros(n, bool)
+        for ax, ops in zip(self.domain.axes, operands):
+            if isinstance(ax.fmt, FloatFormat):
+                den |= np.asarray(ax.fmt.is_denormal(ops), bool)
+        counts = {"count": np.bincount(rel, minlength=m),
+                  "denormal": np.bincount(rel, weights=den, minlength=m).astype(np.int64)}
+        if ok is not None:
+            counts["bad"] = np.bincount(rel, weights=~np.asarray(ok, bool),
+                                        minlength=m).astype(np.int64)
+        rfmt = FORMATS.get(self.result_format)
+        if res is not None and rfmt is not None:
+            cls = np.asarray(rfmt.class_codes(np.asarray(res)))
+            counts["inf"] = np.bincount(rel, weights=cls == 3, minlength=m).astype(np.int64)
+            counts["nan"] = np.bincount(rel, weights=cls == 4, minlength=m).astype(np.int64)
+        local = {}
+        for c in ERROR_COLUMNS:
+            if c not in out:
+                continue
+            z = signed_log(out[c])
+            hi, lo, peak = np.full(m, -np.inf), np.full(m, np.inf), np.full(m, -1.0)
+            np.fmax.at(hi, rel, z)
+            np.fmin.at(lo, rel, z)
+            a = np.abs(z)
+            np.fmax.at(peak, rel, a)
+            worst = np.full(m, -1, dtype=np.int64)
+            hit = (a == peak[rel]) & np.isfinite(a)
+            worst[rel[hit]] = ks[hit]
+            local[c] = (hi, lo, peak, worst)
+        sl = slice(b0, b0 + m)
+        with self.lock:
+            for name, v in counts.items():
+                getattr(self, name)[sl] += v
+            for c, (hi, lo, peak, worst) in local.items():
+                self.columns.add(c)
+                np.fmax(self.hi[c][sl], hi, out=self.hi[c][sl])
+                np.fmin(self.lo[c][sl], lo, out=self.lo[c][sl])
+                better = peak > self.peak[c][sl]
+                self.peak[c][sl] = np.where(better, peak, self.peak[c][sl])
+                self.worst[c][sl] = np.where(better, worst, self.worst[c][sl])
+
+    @classmethod
+    def from_result(cls, result: Any, chunk: int = 1 << 18) -> BlockMap:
+        """The blocks of a finished (or loaded) sweep that kept its per-element columns."""
+        bm = cls(result.domain, str(result.meta.get("result_format", "")))
+        n = result.n_done if not result.complete else result.domain.size
+        for k0 in range(0, n, chunk):
+            k1 = min(n, k0 + chunk)
+            out = {name: col[k0:k1] for name, col in result.columns.items()}
+            bm.add(k0, result.domain.operands(k0, k1), out)
+        return bm
+
+    # -- drawing (the UI thread) -------------------------------------------------------
+    def values(self, column: str) -> tuple[np.ndarray, float]:
+        """(signed-log worst error per block, NaN where none yet; the largest magnitude,
+        at least 1) of one error column, shaped like the map."""
+        with self.lock:
+            hi, lo = self.hi[column].copy(), self.lo[column].copy()
+        v = np.where(np.abs(hi) >= np.abs(lo), hi, lo)
+        v[~np.isfinite(hi) & ~np.isfinite(lo)] = np.nan
+        v[np.isinf(v)] = np.nan
+        finite = v[np.isfinite(v)]
+        m = max(float(np.abs(finite).max()) if finite.size else 1.0, 1.0)
+        return v.reshape(self.shape), m
+
+    def marks(self) -> dict[str, np.ndarray]:
+        """Per block: which overlay marks apply (non-conformant, NaN, INF, denormal input)."""
+        with self.lock:
+            return {"nonconformant": (self.bad > 0).reshape(self.shape),
+                    "nan": (self.nan > 0).reshape(self.shape),
+                    "inf": (self.inf > 0).reshape(self.shape),
+                    "denormal": (self.denormal > 0).reshape(self.shape)}
+
+    def worst_element(self, column: str, block: int) -> int:
+        """The element with the block's largest error (-1 when the block has none)."""
+        return int(self.worst[column][int(block)])
+
+    def block_at(self, k: int) -> int:
+        return int(self.block_of(np.asarray([k], np.int64))[0])
