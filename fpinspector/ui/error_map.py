@@ -256,13 +256,13 @@ class ErrorMapWidget(QWidget):
         d = bm.domain
         self.colorbar.setVisible(d.arity == 2)
         if d.arity == 2:
-            self._y_axis.set_values(d.axes[0].values(), d.axes[0].is_log)
-            self._x_axis.set_values(d.axes[1].values(), d.axes[1].is_log)
+            self._y_axis.set_axis(d.axes[0])
+            self._x_axis.set_axis(d.axes[1])
             self.plot.setLabels(left="A", bottom="B")
             self.plot.setRange(xRange=(0, d.shape[1]), yRange=(0, d.shape[0]), padding=0)
         else:
-            self._x_axis.set_values(d.axes[0].values(), d.axes[0].is_log)
-            self._y_axis.set_values(None)
+            self._x_axis.set_axis(d.axes[0])
+            self._y_axis.set_axis(None)
             self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
             self.plot.setXRange(0, d.size, padding=0.02)
         self.plot.setTitle(self._title())

@@ -5,14 +5,16 @@ axis label."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QWidget
 
+from ..model.formats import FloatFormat
 from ..model.sweep import hist_labels
 
-__all__ = ["HistogramWidget", "ValueAxis", "decade_ticks"]
+__all__ = ["AXIS_SAMPLES", "HistogramWidget", "ValueAxis", "axis_samples", "decade_ticks"]
 
 
 def _fmt_tick(v: float) -> str:
@@ -20,10 +22,12 @@ def _fmt_tick(v: float) -> str:
     return f"{v:.3g}" if np.isfinite(v) else str(v)
 
 
-def decade_ticks(values: np.ndarray, lo: int, hi: int, count: int) -> list[tuple[float, str]]:
+def decade_ticks(values: np.ndarray, lo: int, hi: int, count: int,
+                 index: np.ndarray | None = None) -> list[tuple[float, str]]:
     """(position, label) of the powers of ten inside a geometric axis's samples
-    ``values[lo..hi]``: one tick per decade, or per 2, 5, 10... decades when there are more
-    than ``count``. Positions are sample centres (index + 0.5) interpolated in log space."""
+    ``values[lo..hi]`` (at sample indices ``index``, default 0, 1, ...): one tick per
+    decade, or per 2, 5, 10... decades when there are more than ``count``. Positions are
+    sample centres (index + 0.5) interpolated in log space."""
     v = np.asarray(values[lo:hi + 1], dtype=np.float64)
     a = np.abs(v[np.isfinite(v) & (v != 0)])
     if a.size < 2:
@@ -38,12 +42,32 @@ def decade_ticks(values: np.ndarray, lo: int, hi: int, count: int) -> list[tuple
         if len(decades[::s]) <= max(2, count):
             break
     out = []
-    idx = np.arange(lo, hi + 1, dtype=np.float64) + 0.5
+    idx = (np.arange(lo, hi + 1, dtype=np.float64) if index is None
+           else np.asarray(index[lo:hi + 1], dtype=np.float64)) + 0.5
     order = np.argsort(logs)
     for d in decades[::step]:
         pos = float(np.interp(d, logs[order], idx[order]))
         out.append((pos, f"{'-' if sign < 0 else ''}1e{d}"))
     return out
+
+
+#: Samples of an axis the labels are read from (an axis of 2^32 patterns is never decoded
+#: whole: 32 GiB).
+AXIS_SAMPLES = 513
+
+
+def axis_samples(axis: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(sample indices, their values) of a sweep axis: every sample of a short axis, else
+    AXIS_SAMPLES evenly spaced ones (each decoded on its own)."""
+    n = axis.n
+    if n <= 4 * AXIS_SAMPLES:
+        return np.arange(n, dtype=np.float64), np.asarray(axis.values(), dtype=np.float64)
+    idx = np.unique(np.linspace(0, n - 1, AXIS_SAMPLES).round().astype(np.int64))
+    fmt = axis.fmt
+    pats = np.concatenate([axis.patterns(int(i), int(i) + 1) for i in idx])
+    vals = (np.asarray(fmt.decode(pats), dtype=np.float64) if isinstance(fmt, FloatFormat)
+            else pats.astype(np.float64))
+    return idx.astype(np.float64), vals
 
 
 class ValueAxis(pg.AxisItem):
@@ -52,29 +76,55 @@ class ValueAxis(pg.AxisItem):
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
+        self._idx: np.ndarray | None = None  # sample index of each known value
         self._values: np.ndarray | None = None
+        self._n = 0
         self._log = False
         self._labels: dict[float, str] = {}  # decade ticks of the last tickValues
 
+    def set_axis(self, axis: Any | None) -> None:
+        """Label with the values of a sweep axis (None: plain numbers)."""
+        if axis is None:
+            self._idx = self._values = None
+            self._n = 0
+        else:
+            self._idx, self._values = axis_samples(axis)
+            self._n = axis.n
+            self._log = axis.is_log
+        self.picture = None
+        self.update()
+
     def set_values(self, values: np.ndarray | None, log: bool = False) -> None:
-        self._values = None if values is None else np.asarray(values, dtype=np.float64)
+        """Label with ``values`` (one per sample index)."""
+        if values is None:
+            self._idx = self._values = None
+            self._n = 0
+        else:
+            self._values = np.asarray(values, dtype=np.float64)
+            self._idx = np.arange(len(self._values), dtype=np.float64)
+            self._n = len(self._values)
         self._log = log
         self.picture = None
         self.update()
 
     def _range(self, minVal: float, maxVal: float) -> tuple[int, int]:  # noqa: N803
-        n = len(self._values)
-        return max(0, int(np.ceil(minVal - 0.5))), min(n - 1, int(np.floor(maxVal - 0.5)))
+        return max(0, int(np.ceil(minVal - 0.5))), min(self._n - 1, int(np.floor(maxVal - 0.5)))
+
+    def _value_at(self, i: float) -> float:
+        k = int(np.clip(np.searchsorted(self._idx, i, side="right") - 1, 0, len(self._idx) - 1))
+        return float(self._values[k])
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 - pyqtgraph override
-        if self._values is None or len(self._values) == 0:
+        if self._values is None or self._n == 0:
             return super().tickValues(minVal, maxVal, size)
         lo, hi = self._range(minVal, maxVal)
         if hi < lo:
             return []
         count = max(2, int(size / 70))
         if self._log:
-            ticks = decade_ticks(self._values, lo, hi, count)
+            keep = (self._idx >= lo) & (self._idx <= hi)
+            ticks = decade_ticks(self._values[keep], 0, int(keep.sum()) - 1, count,
+                                 self._idx[keep])
             if len(ticks) >= 2:
                 self._labels = dict(ticks)
                 return [(1.0, [p for p, _ in ticks])]
@@ -84,10 +134,9 @@ class ValueAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
         if self._values is None:
             return super().tickStrings(values, scale, spacing)
-        n = len(self._values)
         if self._log and all(v in self._labels for v in values):
             return [self._labels[v] for v in values]
-        return [_fmt_tick(self._values[min(n - 1, max(0, int(v)))]) for v in values]
+        return [_fmt_tick(self._value_at(v - 0.5)) for v in values]
 
 
 def _short_label(label: str) -> str:

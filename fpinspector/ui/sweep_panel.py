@@ -50,7 +50,7 @@ def progress_text(done: int, total: int, seconds: float) -> str:
     return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
 
 class _Worker(QObject):
-    progress = Signal(int, int)
+    progress = Signal(object, object)  # Python ints: every f32 pattern is 2^32
     done = Signal(object)
     failed = Signal(str)
 
@@ -218,6 +218,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self._started = time.perf_counter()
+        self._shown_progress = 0.0
         self._thread.start()
         self._fill_timer.start()
         return True
@@ -235,6 +236,10 @@ class SweepPanel(SweepExportMixin, QWidget):
         return self._thread is not None
 
     def _on_progress(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self._shown_progress < 0.1:
+            return  # 65,536 chunks of every f32 pattern: at most ten updates a second
+        self._shown_progress = now
         self.progress.setValue(int(1000 * done / max(total, 1)))
         text = progress_text(done, total, time.perf_counter() - self._started)
         self.progress.setFormat(text)
@@ -272,7 +277,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self._show_histogram()
         s = res.summary
         col, label = COMPARES[self.sweep.settings.compare]
-        text = (f"{s.total} elements; {s.nonconformant_count()} non-conformant under "
+        text = (f"{s.total:,} elements; {s.nonconformant_count():,} non-conformant under "
                 f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
                 "Hover for a cell's bits, click to inspect it.")
         if not res.complete:
