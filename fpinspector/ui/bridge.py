@@ -179,5 +179,6 @@ def paste(state: InspectorState, text: str, reading: str | None = None) -> Paste
     if len(text) > BACKGROUND_PASTE_CHARS and needs_readings(state, text):
         from .background import wait_in_event_loop
 
-        found = wait_in_event_loop(lambda: readings(text))
+        fmt = state.snapshot.fmt
+        found = wait_in_event_loop(lambda: readings(text, fmt))
     return paste_text(state, text, reading, found)

@@ -107,3 +107,21 @@ def test_a_drag_over_the_bits_is_one_history_entry(make_window) -> None:
     assert win.state.bits == 0b111110
     assert win.history.count() == n + 1
     assert win.history.entries()[0] == ("f32", 0b111110)
+
+
+def test_pasted_packed_word_updates_the_word_view_FMT_R11G11B10(make_window) -> None:
+    win = make_window()
+    word = (0x1E0 << 22) | (0x3C0 << 11) | 0x7BF
+    assert win.ctl.paste(f"R11G11B10 0x{word:08X}")
+    assert win.word_view.hex_edit.text() == f"0x{word:08X}"
+    assert win.word_view.readings()["R11G11B10 R (f11, bits 10-0)"] == "0x7BF = 65024.0"
+    assert (win.state.fmt, win.state.bits) == ("f11", 0x7BF)
+    assert "word view" in win.statusBar().currentMessage()
+
+
+def test_vs_memory_window_paste_fills_the_operands_not_the_address(make_window) -> None:
+    win = make_window()
+    win.state.update(op="mad")
+    assert win.ctl.paste("0x000000D5A5AFF8B0  1.0000000 2.0000000 +Inf -nan(ind)")
+    assert win.state.operands[:3] == (_f32(1.0), _f32(2.0), 0x7F800000)
+    assert "not used (mad takes 3): -nan" in win.paste_box.message.text()

@@ -108,7 +108,9 @@ _MASTER = re.compile(
             r"(?P<bytes>[0-9a-f]{2}(?:[ \t]+[0-9a-f]{2}(?![0-9A-Za-z_.#]))+" + _END + ")",
             r"(?P<bare>(?:[0-9]{4}|[0-9]{8}|[0-9]{16})" + _END + ")",
             r"(?P<dec>[+-]?(?:\d[\d_']{0,4000}(?:\.\d{0,4000})?|\.\d{1,4000})"
-            r"(?:e[+-]?\d{1,5})?[fhl]?" + _END + ")",
+            r"(?:e[+-]?\d{1,5})?(?:#den)?[fhl]?" + _END + ")",
+            # f11, f16, ...: format tags, not bare hex patterns ("f11 0x3c0", "0x3c0 f11")
+            r"(?P<fword>f(?:10|11|16|32|64)" + _END + ")",
             r"(?P<barehex>(?=[a-f]{0,16}\d)[0-9a-f]{1,16}" + _END + ")",
             r"(?P<label>(?:\$\d{1,9}|[A-Za-z_][\w.\[\]]{0,200})[ \t]*=(?!=))",
             r"(?P<word>[A-Za-z_][\w]{0,100}(?:(?:::|\.)[A-Za-z_]\w{0,100}){0,8})",
@@ -132,8 +134,8 @@ _ECHO_ADDR = re.compile(r"0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FLAGS)
 # Visual Studio memory window in a float/double display: a 16-digit (x64) address, then two
 # or more decimals only ("0x3f800000  1.5" stays a pattern and a value).
 _VS_FADDR = re.compile(r"[ \t]*0x[0-9a-f]{16}(?: {2,}|\t)", _FLAGS)
-_VS_FLOATS = re.compile(r"(?:[+-]?(?:\d+\.\d*(?:e[+-]?\d+)?|\d\.#[a-z]+\d*|inf|nan)(?: {1,}|\t|$)){2,}"
-                        r"[ \t]*$", _FLAGS)
+_VS_FLOATS = re.compile(r"(?:[+-]?(?:\d+\.\d*(?:e[+-]?\d+)?(?:#den)?|\d\.#[a-z]+\d*|inf(?:inity)?"
+                        r"|nan(?:\([a-z0-9_]{0,32}\))?)(?: {1,}|\t|$)){2,}[ \t]*$", _FLAGS)
 
 
 def type_hint(word: str) -> tuple[str, str | int] | None:
@@ -246,10 +248,12 @@ def tokenize(text: str) -> list[Token]:
             else:
                 toks.append(Token("dec", tok, s, e))
         elif kind == "dec":
+            if tok[-4:].lower() == "#den":  # Visual Studio marks a denormal "1.401298e-45#DEN"
+                tok = tok[:-4]
             toks.append(_with_suffix(Token("dec", tok, s, e)))
         elif kind == "barehex":
             _bare_hex(text, tok, s, e, toks)
-        elif kind == "word":
+        elif kind in ("word", "fword"):
             _word(text, tok, s, e, toks)
         elif kind == "open":
             toks.append(Token("open", tok, s, e))

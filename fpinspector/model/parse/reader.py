@@ -1,5 +1,5 @@
 """Read bit patterns from pasted text: hex, decimals, byte dumps, vectors, gdb, Visual Studio,
-RenderDoc CSV.
+RenderDoc CSV and tab-separated copies.
 
 Entry point :func:`parse`. Widths come from the text where it says them (hex digit count,
 binary digit count, a type word such as ``half2(...)`` or ``float`` after a watch value)
@@ -62,7 +62,7 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
         raise ParseError(
             f"input is {len(text)} characters; the limit is {MAX_INPUT_CHARS} (1 MiB)", "", 0
         )
-    header = _csv_header(text)
-    if header is not None:
-        return _parse_csv(text, header, fmt, byte_order)
+    found = _csv_header(text)
+    if found is not None:
+        return _parse_csv(text, found[0], fmt, byte_order, found[1])
     return _assemble(tokenize(text), text, fmt, byte_order)

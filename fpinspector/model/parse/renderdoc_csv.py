@@ -1,4 +1,6 @@
-"""RenderDoc buffer CSV exports: a header row of column names, then comma-separated rows."""
+"""RenderDoc buffer exports: a header row of column names, then rows of cells separated by
+commas (its CSV) or tabs (what its buffer viewer copies); index columns (VTX, IDX, ...)
+name the rows and are never values."""
 
 from __future__ import annotations
 
@@ -14,26 +16,29 @@ _INDEX_COLS = {"row", "index", "idx", "vtx", "#", "element", "elem", "offset", "
 _NUMBER_WORDS = {"inf", "infinity", "nan", "qnan", "snan", "-inf", "+inf"}
 
 
-def _csv_header(text: str) -> list[str] | None:
+def _csv_header(text: str) -> tuple[list[str], str] | None:
+    """(column names, separator) when the first line is a header of names and the second
+    line has as many cells; None otherwise."""
     nl = text.find("\n")
     if nl < 0:
         return None
     first = text[:nl].rstrip("\r")
-    if "," not in first:
+    sep = "\t" if "\t" in first else ","
+    if sep not in first:
         return None
-    cells = [c.strip().strip('"') for c in first.split(",")]
+    cells = [c.strip().strip('"') for c in first.split(sep)]
     for c in cells:
         if not _HEADER_CELL.match(c) or c.lower() in _NUMBER_WORDS or c.count("(") != c.count(")"):
             return None
     nl2 = text.find("\n", nl + 1)
     second = text[nl + 1:nl2 if nl2 >= 0 else len(text)].rstrip("\r")
-    if second.count(",") != first.count(","):
+    if second.count(sep) != first.count(sep):
         return None
-    return cells
+    return cells, sep
 
 
-def _parse_csv(text: str, header: list[str], fmt: FloatFormat | None, byte_order: str
-               ) -> list[ParsedValue]:
+def _parse_csv(text: str, header: list[str], fmt: FloatFormat | None, byte_order: str,
+               sep: str = ",") -> list[ParsedValue]:
     out: list[ParsedValue] = []
     pos = text.find("\n") + 1
     row = 0
@@ -42,7 +47,7 @@ def _parse_csv(text: str, header: list[str], fmt: FloatFormat | None, byte_order
         eol = len(text) if eol < 0 else eol
         line = text[pos:eol].rstrip("\r")
         if line.strip():
-            cells = line.split(",")
+            cells = line.split(sep)
             if len(cells) != len(header):
                 raise ParseError(f"row has {len(cells)} cells, the header {len(header)}",
                                  text, pos)

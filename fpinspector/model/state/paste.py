@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
+from ..convert import decode_rgb9e5, unpack_r11g11b10
 from ..describe import shortest_decimal
 from ..engine import OPS
 from ..formats import CodeFormat, FloatFormat, get_format, operand_format
-from ..parse import parse
+from ..parse import ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.values import ParsedValue
 from .codec import snapshot_from_string
@@ -30,17 +33,24 @@ __all__ = ["MAX_PASTE_CHARS", "PasteResult", "Reading", "needs_readings", "opera
 MAX_PASTE_CHARS = 32767
 _BYTES_ONLY = re.compile(r"^[\s,;]*(?:[0-9A-Fa-f]{2}[ \t]+)+[0-9A-Fa-f]{2}[\s,;]*$")
 _DECIMAL_BYTES = re.compile(r"^[\s]*(?:[0-9]{2}[ \t]+)+[0-9]{2}\s*$")
+#: A packed 32-bit word with its format named before or after it: "R11G11B10 0x7F7FDFBF",
+#: "0x1F000000 rgb9e5".
+_PACKED = re.compile(r"(?i)^\s*(?:(?P<pre>r11g11b10(?:_float)?|r9g9b9e5(?:_sharedexp)?|rgb9e5)"
+                     r"\s*[:=]?\s*(?P<a>\S+)|(?P<b>\S+)\s+(?P<post>r11g11b10(?:_float)?"
+                     r"|r9g9b9e5(?:_sharedexp)?|rgb9e5))\s*$")
 
 
 @dataclass(frozen=True)
 class Reading:
     """One way to read a paste: ``key`` names it (``as written``, ``big-endian``,
     ``f16 width``, ``decimals``...), ``label`` says it in words, ``items`` are the
-    (format, pattern) values in text order."""
+    (format, pattern) values in text order; ``word`` is a packed 32-bit word
+    (R11G11B10 or RGB9E5) when the paste was one."""
 
     key: str
     label: str
     items: tuple[tuple[str, int], ...]
+    word: int | None = None
 
 
 @dataclass(frozen=True)
@@ -82,15 +92,60 @@ def _label(values: list[ParsedValue]) -> str:
         return f"bytes of {_count(items)}, big-endian"
     if kinds <= {"decimal", "special"}:
         return f"{len(items)} decimal{'s' if len(items) > 1 else ''} ({_count(items)})"
+    if kinds == {"hex"} and len(items) == 1:
+        return f"a hex pattern ({_count(items)})"
     if kinds == {"hex"}:
         return f"{len(items)} hex pattern{'s' if len(items) > 1 else ''} ({_count(items)})"
     return _count(items)
 
 
-def readings(text: str) -> list[Reading]:
-    """Every sensible reading of ``text``, the one taken first. ValueError (a ParseError)
-    when the text has no reading at all."""
-    base = parse(text)
+def _packed(text: str) -> Reading | None:
+    """A packed R11G11B10 or RGB9E5 word named by its format, read into its channels."""
+    m = _PACKED.match(text)
+    if m is None:
+        return None
+    tag = (m.group("pre") or m.group("post")).lower()
+    vals = parse(m.group("a") or m.group("b"), format="f32")  # 32 bits, as written
+    if len(vals) != 1 or vals[0].kind not in ("hex", "bin", "int"):
+        raise ValueError(f"a {tag.upper()} word is one 32-bit pattern (0x...), "
+                         f"not {m.group('a') or m.group('b')!r}")
+    word = int(vals[0].bits)
+    if tag.startswith("r11"):
+        r, g, b = (int(x) for x in unpack_r11g11b10(np.uint32(word)))
+        label = (f"an R11G11B10 word: R = {_value('f11', r)}, G = {_value('f11', g)}, "
+                 f"B = {_value('f10', b)}")
+        return Reading("as written", label, (("f11", r), ("f11", g), ("f10", b)), word)
+    rgb = np.asarray(decode_rgb9e5(np.uint32(word)), np.float64).reshape(-1)
+    pats = tuple(("f32", int(np.float32(v).view(np.uint32))) for v in rgb)  # exact in f32
+    label = "an RGB9E5 word: " + ", ".join(f"{c} = {_value(*p)}" for c, p in zip("RGB", pats))
+    return Reading("as written", label, pats, word)
+
+
+def readings(text: str, inspected: str | None = None) -> list[Reading]:
+    """Every sensible reading of ``text``, the one taken first. ``inspected`` is the
+    inspector's format: where it is f11 or f10, a 3-digit pattern is read in it (and in
+    the other as the alternative). ValueError (a ParseError) when the text has no
+    reading at all."""
+    packed = _packed(text)
+    if packed is not None:
+        return [packed]
+    try:
+        base = parse(text)
+    except ParseError as exc:
+        if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
+            raise
+        out = []
+        for fmt in (inspected, "f10" if inspected == "f11" else "f11"):
+            try:
+                vals = parse(text, format=fmt)
+            except ParseError:
+                if fmt == inspected:
+                    raise
+                continue  # 0x7bf has no f10 reading
+            out.append(Reading("as written" if fmt == inspected else f"{fmt} patterns",
+                               f"{_label(vals)}, the inspector's {inspected}" if fmt == inspected
+                               else _label(vals), _items(vals)))
+        return out
     if not base:
         raise ValueError("nothing to paste: no value found in the text")
     out = [Reading("as written", _label(base), _items(base))]
@@ -148,7 +203,7 @@ def paste_text(state: InspectorState, text: str, reading: str | None = None,
     if codes is not None:
         return PasteResult(_paste_codes(state, codes))
     if found is None:
-        found = readings(text)
+        found = readings(text, state.snapshot.fmt)
     taken = found[0]
     if reading is not None:
         match = [r for r in found if r.key == reading]
@@ -164,6 +219,11 @@ def _fill(state: InspectorState, reading: Reading) -> str:
     s = state.snapshot
     spec = OPS.get(s.op)
     arity = spec.arity if spec else 2
+    if reading.word is not None:  # a packed word: the word view, and R inspected
+        with state.batch():
+            state.update(word=reading.word, fmt=items[0][0], bits=items[0][1])
+        return (f"read as {reading.label}; the 32-bit word view shows 0x{reading.word:08X}, "
+                "the inspector its R channel (operands unchanged)")
     with state.batch():
         state.update(fmt=items[0][0], bits=items[0][1])
         if len(items) > 1:
