@@ -18,7 +18,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
-from .qt_utils import signals_blocked
+from .qt_utils import is_seen, signals_blocked
 
 __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
 
@@ -236,6 +236,11 @@ class AllFormatsPanel(QtWidgets.QWidget):
         if self._pending is not None:
             self.show_value(*self._pending)
 
+    def catch_up(self) -> None:
+        """Show what arrived while the panel could not be seen."""
+        if self._pending is not None and is_seen(self):
+            self.show_value(*self._pending)
+
     def is_stale(self) -> bool:
         """True when a value arrived while hidden and the rows do not show it yet."""
         return self._pending is not None
@@ -295,8 +300,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         """
         src, bits = get_format(src).name, int(bits)
         top = self.window()
-        if top is not self and not self.isVisibleTo(top):  # dock hidden: skip, redo on show
-            self._pending = (src, bits, converted)
+        if (top is not self and not self.isVisibleTo(top)) or not is_seen(self):
+            self._pending = (src, bits, converted)  # dock hidden or behind a tab: redo on show
             return
         self._pending = None
         conv = dict(converted or {})

@@ -11,6 +11,7 @@ from ..model.describe import rounding_anatomy
 from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge, palette
+from .qt_utils import DeferWhileUnseen
 
 __all__ = ["ConversionsView", "GPU_ROW"]
 
@@ -22,7 +23,7 @@ def _variants() -> dict[str, str]:
     return {name: v.source or v.doc for name, v in VARIANTS.items()}
 
 
-class ConversionsView(QtWidgets.QWidget):
+class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
     """Rows: encoder variants (+ the GPU); columns: target formats. Cells that differ from the
     D3D row are highlighted; selecting a cell shows its rounding anatomy."""
 
@@ -61,6 +62,7 @@ class ConversionsView(QtWidgets.QWidget):
         self._rows: list[str] = []
         self._d3d: dict[str, int] = {}
         self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
+        self._gpu_shown: tuple | None = None  # the last GPU row asked for
         self.table.viewport().installEventFilter(self)
         if state is not None:
             self.bind(state)
@@ -85,9 +87,13 @@ class ConversionsView(QtWidgets.QWidget):
         self._pull_value(frozenset(Snapshot.__dataclass_fields__))
 
     def _pull_value(self, changed: frozenset) -> None:
-        if {"fmt", "bits"} & changed:
+        if {"fmt", "bits"} & changed and not self.defer(changed):
             s = self.state.snapshot
             self.show_value(s.fmt, s.bits)
+            if self._gpu_shown is not None:  # the GPU row of this value, if it came meanwhile
+                self.show_gpu(*self._gpu_shown)
+
+    pull = _pull_value
 
     def show_value(self, src: str, bits: int) -> None:
         """Convert (src, bits) into every other format by every variant (the model does it)."""
@@ -121,7 +127,8 @@ class ConversionsView(QtWidgets.QWidget):
         ``note`` explains gaps, ``tips`` says per format how its cell was obtained and
         ``route`` (the row header's tooltip) how the hardware was reached (through f32).
         """
-        if not self._rows:
+        self._gpu_shown = (results, note, tips, route)
+        if not self._rows or self.is_stale():
             return
         r = len(self._rows) - 1
         res = results if isinstance(results, dict) else {}

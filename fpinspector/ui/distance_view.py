@@ -9,6 +9,7 @@ from ..model.describe import ulp_distance, values_between
 from ..model.formats import FORMATS, FloatFormat, get_format, operand_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
+from .qt_utils import DeferWhileUnseen
 
 __all__ = ["DistanceView"]
 
@@ -16,7 +17,7 @@ __all__ = ["DistanceView"]
 EDGE = 4
 
 
-class DistanceView(QtWidgets.QWidget):
+class DistanceView(DeferWhileUnseen, QtWidgets.QWidget):
     """Table: for every format, A and B converted (D3D rules) and how many patterns apart."""
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
@@ -49,8 +50,12 @@ class DistanceView(QtWidgets.QWidget):
     def _pull_pair(self, changed: frozenset) -> None:
         s = self.state.snapshot
         if {"op", "op_format", "operands", "rule_set", "options"} & changed \
-                and isinstance(operand_format(s.op_format), FloatFormat):
+                and isinstance(operand_format(s.op_format), FloatFormat) \
+                and not self.defer(changed):
             self.show_pair(s.op_format, s.operands[0], s.operands[1])
+
+    def pull(self, changed: frozenset) -> None:
+        self._pull_pair(changed)
 
     def distances(self) -> dict[str, str]:
         return {self.table.item(r, 0).text(): self.table.item(r, 3).text()

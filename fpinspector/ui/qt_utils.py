@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
-__all__ = ["signals_blocked"]
+__all__ = ["DeferWhileUnseen", "is_seen", "signals_blocked"]
 
 
 @contextmanager
@@ -21,3 +21,43 @@ def signals_blocked(*objects: QtCore.QObject) -> Iterator[None]:
     finally:
         for o, was in zip(objects, previous):
             o.blockSignals(was)
+
+
+def is_seen(widget: QtWidgets.QWidget) -> bool:
+    """Whether any part of ``widget`` can be seen: shown, and not wholly behind another
+    dock tab (Qt reports those visible). A window that is not on screen counts as seen:
+    its views stay current for whoever reads them."""
+    if not widget.window().isVisible():
+        return True
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+class DeferWhileUnseen:
+    """Mixin for a view bound to the state: while it cannot be seen (a dock tab behind
+    another) it only remembers which fields changed, and catches up when it is shown
+    (:meth:`catch_up`, called by the window when its dock comes to the front).
+
+    Why: every edit repainting and recomputing nine views of which one or two are on
+    screen was most of an edit's latency."""
+
+    _deferred: frozenset = frozenset()
+
+    def defer(self, changed: frozenset) -> bool:
+        """True (and ``changed`` remembered) when the view cannot be seen now."""
+        if is_seen(self):  # type: ignore[arg-type]
+            return False
+        self._deferred = self._deferred | changed
+        return True
+
+    def catch_up(self) -> None:
+        """Apply what changed while unseen (nothing when nothing did or it is still unseen)."""
+        if self._deferred and is_seen(self):  # type: ignore[arg-type]
+            changed, self._deferred = self._deferred, frozenset()
+            self.pull(changed)
+
+    def is_stale(self) -> bool:
+        """A change arrived while unseen and is not shown yet."""
+        return bool(self._deferred)
+
+    def pull(self, changed: frozenset) -> None:  # pragma: no cover - each view has its own
+        raise NotImplementedError

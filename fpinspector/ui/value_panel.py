@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import CLASS_NAMES, FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
+from .qt_utils import DeferWhileUnseen
 
 __all__ = ["ValuePanel"]
 
@@ -25,7 +26,7 @@ _ROWS = (
 )
 
 
-class ValuePanel(QtWidgets.QWidget):
+class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
     """Read-only decode of one (format, bits) pair; :meth:`show_value` refreshes it, and a
     bound state's inspected value (:meth:`bind`) is shown as it changes."""
 
@@ -71,9 +72,11 @@ class ValuePanel(QtWidgets.QWidget):
         self._pull_value(frozenset(Snapshot.__dataclass_fields__))
 
     def _pull_value(self, changed: frozenset) -> None:
-        if {"fmt", "bits"} & changed:
+        if {"fmt", "bits"} & changed and not self.defer(changed):
             s = self.state.snapshot
             self.show_value(s.fmt, s.bits, bridge.d3d_conversions(s.fmt, s.bits))
+
+    pull = _pull_value
 
     def text(self, key: str) -> str:
         return self.labels[key].text()

@@ -7,11 +7,12 @@ from PySide6 import QtWidgets
 
 from ..model.state import OP_FIELDS, InspectorState, Snapshot
 from . import bridge_ops
+from .qt_utils import DeferWhileUnseen
 
 __all__ = ["WhyView"]
 
 
-class WhyView(QtWidgets.QWidget):
+class WhyView(DeferWhileUnseen, QtWidgets.QWidget):
     """Numbered steps from ``Evaluation.steps_at`` and the explanations from ``explain_at``."""
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
@@ -35,7 +36,7 @@ class WhyView(QtWidgets.QWidget):
         self._pull_steps(frozenset(Snapshot.__dataclass_fields__))
 
     def _pull_steps(self, changed: frozenset) -> None:
-        if not OP_FIELDS & changed:
+        if not OP_FIELDS & changed or self.defer(changed):
             return
         s = self.state.snapshot
         try:
@@ -46,6 +47,8 @@ class WhyView(QtWidgets.QWidget):
         head = (f"<b>{s.op}</b> on {s.op_format} under <b>{s.rule_set}</b> → "
                 f"0x{o.bits:X} = {bridge_ops.result_text(o.result_format, o.bits)}")
         self.show_steps(head + f"<br>rules: {', '.join(o.rules) or 'none'}", o.steps)
+
+    pull = _pull_steps
 
     def show_steps(self, heading: str, steps: list[str], explain: list[str] | None = None) -> None:
         """Replace the content: ``steps`` numbered, then the fired rules' sentences."""

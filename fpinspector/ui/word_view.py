@@ -12,12 +12,12 @@ from ..model.formats import FORMATS
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
-from .qt_utils import signals_blocked
+from .qt_utils import DeferWhileUnseen, signals_blocked
 
 __all__ = ["WordView"]
 
 
-class WordView(QtWidgets.QWidget):
+class WordView(DeferWhileUnseen, QtWidgets.QWidget):
     """Edit one 32-bit word (cells or hex) and read it four ways.
 
     Signals
@@ -62,8 +62,10 @@ class WordView(QtWidgets.QWidget):
         self._pull_word(frozenset(Snapshot.__dataclass_fields__))
 
     def _pull_word(self, changed: frozenset) -> None:
-        if "word" in changed:
+        if "word" in changed and not self.defer(changed):
             self.show_word(self.state.snapshot.word)
+
+    pull = _pull_word
 
     def _push_hex(self) -> None:
         try:

@@ -126,6 +126,11 @@ def test_editing_a_row_inspects_that_format_in_one_undo_step(qtbot, make_window)
     assert win.all_formats.rows["f32"].bits() == _f32(1 + 2 ** -6)  # CONV-WIDEN, exact
     assert win.all_formats.rows["f10"].bits() == 0x1E0  # CONV-F2F-RTZ drops the extra bit
     assert "CONV-F2F-RTZ" in win.all_formats.rows["f10"].rules.text()
+    # the Decode tab behind All formats did no work; raised, it catches up
+    from fpinspector.ui.window_layout import raise_dock
+
+    raise_dock(win, win.docks["decode"])
+    qtbot.waitUntil(lambda: not win.value_panel.is_stale(), timeout=2000)
     assert win.value_panel.text("shortest") == win.all_formats.rows["f11"].value_edit.text()
     assert win.state.undo()
     assert (win.state.fmt, win.state.bits) == ("f32", _f32(1.0))

@@ -21,6 +21,13 @@ def _click_bit(qtbot, editor, bit: int) -> None:
                      pos=editor.cells.cell_rect(bit).center().toPoint())
 
 
+def _raise(qtbot, win, dock: str, view) -> None:
+    from fpinspector.ui.window_layout import raise_dock
+
+    raise_dock(win, win.docks[dock])
+    qtbot.waitUntil(lambda: not view.is_stale(), timeout=2000)
+
+
 def test_editing_a_bit_updates_every_view(qtbot, make_window) -> None:
     """FMT-F32 / DEC-*: one click on the sign bit reaches the state, decode, conversions, history."""
     win = make_window()
@@ -29,10 +36,12 @@ def test_editing_a_bit_updates_every_view(qtbot, make_window) -> None:
     _click_bit(qtbot, win.editor, 31)
     assert win.state.bits == _f32(-1.5)
     assert win.editor.hex_edit.text() == "0xBFC00000"
+    _raise(qtbot, win, "decode", win.value_panel)  # a tab behind another catches up when raised
     assert win.value_panel.text("sign").startswith("1")
     assert win.value_panel.text("shortest") == "-1.5"
     assert win.value_panel.text("class") == "normal"
     # -1.5 into f16 is exact (numpy oracle); into f11 it clamps to 0 (CONV-UNSIGNED)
+    _raise(qtbot, win, "conversions", win.conversions_view)
     assert win.conversions_view.cell_text("d3d", "f16").startswith(
         f"0x{int(np.float16(-1.5).view(np.uint16)):04X}")
     assert win.conversions_view.cell_text("d3d", "f11").startswith("0x000")

@@ -113,7 +113,7 @@ def test_long_paste_is_read_off_the_ui_thread(make_window, monkeypatch) -> None:
     seen = []
     real = bridge.readings
     monkeypatch.setattr(bridge, "readings",
-                        lambda t: (seen.append(threading.current_thread()), real(t))[1])
+                        lambda *a: (seen.append(threading.current_thread()), real(*a))[1])
     text = " ".join(["0x3f800000"] * 400)  # 4,399 characters
     assert win.ctl.paste(text)
     assert seen and seen[0] is not threading.main_thread()
