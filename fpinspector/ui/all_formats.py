@@ -88,7 +88,11 @@ class FormatRow(QtCore.QObject):
         # are never cut: they wrap onto a second line where the column is narrow
         self.rules.setWordWrap(True)
         self.rules.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                 QtWidgets.QSizePolicy.Policy.Preferred)
+                                 QtWidgets.QSizePolicy.Policy.Fixed)
+        # two lines always (no taller than the bit cells): rule text that wraps or not never
+        # moves the rows (every row re-laid out and repainted on each edit)
+        self.rules.setFixedHeight(2 * self.rules.fontMetrics().lineSpacing() + 2)
+        self.rules.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter)
         self.cells.bits_changed.connect(self._emit)
         self.cells.edit_started.connect(self.edit_started)
         self.cells.edit_finished.connect(self.edit_finished)

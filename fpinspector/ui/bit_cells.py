@@ -85,6 +85,8 @@ class BitCells(QtWidgets.QWidget):
         self._cursor = width - 1  # bit number with keyboard focus
         self._paint_value: int | None = None
         self._painted: set[int] = set()
+        self._layer: tuple[QtGui.QPixmap, list[QtCore.QPointF]] | None = None
+        self._layer_key: tuple | None = None
         self.set_layout(width, segments)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
                            QtWidgets.QSizePolicy.Policy.Fixed)
@@ -180,14 +182,22 @@ class BitCells(QtWidgets.QWidget):
         return small
 
     # -- painting -------------------------------------------------------------------
-    def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
-        c = palette.colors()
-        p = QtGui.QPainter(self)
+    def _static_layer(self, c: palette.BitColors) -> tuple[QtGui.QPixmap, list[QtCore.QPointF]]:
+        """What an edit does not change, drawn once per size, layout, font and palette:
+        the coloured cells, the grid, the bit numbers and the field labels; and where
+        each bit's digit goes. Why: an edit's repaint is then one pixmap and the digits
+        (Python-level calls per cell dominated the cost of repainting every bit row)."""
+        dpr = self.devicePixelRatioF()
+        key = (self.width(), self.height(), dpr, self._width, tuple(self._segments),
+               self.HEADER, self.FOOTER, c, self.font().key())
+        if self._layer_key == key and self._layer is not None:
+            return self._layer
+        pm = QtGui.QPixmap(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
+        pm.setDevicePixelRatio(dpr)
+        pm.fill(QtCore.Qt.GlobalColor.transparent)
+        p = QtGui.QPainter(pm)
         p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing, False)
-        small = self.number_font()
         w = self._cell_w()
-        # geometry once per paint, drawn in batches (one call per colour, not per cell):
-        # Python-level calls per cell dominate the cost of an edit's repaint
         n, top = self._width, float(self.HEADER)
         h = self.height() - self.HEADER - self.FOOTER
         xs = [1 + (n - 1 - bit) * w for bit in range(n)]
@@ -203,33 +213,49 @@ class BitCells(QtWidgets.QWidget):
         p.drawRects(rects)
         p.setPen(QtGui.QColor(c.text))
         center = QtCore.Qt.AlignmentFlag.AlignCenter
-        bits = self._bits
-        # the digits as two pre-laid-out static texts: drawText would shape every cell's
-        # text again on each repaint
-        digits = _static_digits(p.font())
-        dw, dh = digits[2]
-        dx, y = w / 2 - dw / 2, top + h / 2 - dh / 2
-        for bit in range(n):
-            p.drawStaticText(QtCore.QPointF(xs[bit] + dx, y), digits[bits >> bit & 1])
-        p.setFont(small)
+        p.setFont(self.number_font())
         for bit, left, right in self.number_spans(p.fontMetrics()):
             nr = QtCore.QRectF(left - 4, rects[bit].bottom(), right - left + 8, self.FOOTER)
             p.drawText(nr, center, str(bit))
-        if self._diff:
-            p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
-            p.drawRects([rects[b].adjusted(1.5, 1.5, -1.5, -1.5)
-                         for b in range(self._width) if self._diff >> b & 1])
-        if self.hasFocus():
-            p.setPen(QtGui.QPen(QtGui.QColor(c.focus), 2, QtCore.Qt.PenStyle.DotLine))
-            p.drawRect(rects[self._cursor].adjusted(3, 3, -3, -3))
-        p.setFont(small)
-        p.setPen(QtGui.QColor(c.text))
         for seg in self._segments:
             left = self.cell_rect(seg.hi).left()
             right = self.cell_rect(seg.lo).right()
             lr = QtCore.QRectF(left, 0, right - left, self.HEADER)
             text = seg.label if p.fontMetrics().horizontalAdvance(seg.label) < lr.width() else seg.label[:1]
-            p.drawText(lr, QtCore.Qt.AlignmentFlag.AlignCenter, text)
+            p.drawText(lr, center, text)
+        p.end()
+        dw, dh = _static_digits(self.font())[2]
+        dx, y = w / 2 - dw / 2, top + h / 2 - dh / 2
+        pos = [QtCore.QPointF(xs[bit] + dx, y) for bit in range(n)]
+        self._layer, self._layer_key = (pm, pos), key
+        return self._layer
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
+        c = palette.colors()
+        layer, pos = self._static_layer(c)
+        p = QtGui.QPainter(self)
+        p.drawPixmap(0, 0, layer)
+        p.setPen(QtGui.QColor(c.text))
+        # the digits as two pre-laid-out static texts: drawText would shape every cell's
+        # text again on each repaint
+        zero, one, _ = _static_digits(self.font())
+        bits = self._bits
+        for bit, at in enumerate(pos):
+            p.drawStaticText(at, one if bits >> bit & 1 else zero)
+        if self._diff or self.hasFocus():
+            w = self._cell_w()
+            top, h = float(self.HEADER), self.height() - self.HEADER - self.FOOTER
+
+            def rect(b: int) -> QtCore.QRectF:
+                return QtCore.QRectF(1 + (self._width - 1 - b) * w, top, w, h)
+
+            if self._diff:
+                p.setPen(QtGui.QPen(QtGui.QColor(c.diff), 3))
+                p.drawRects([rect(b).adjusted(1.5, 1.5, -1.5, -1.5)
+                             for b in range(self._width) if self._diff >> b & 1])
+            if self.hasFocus():
+                p.setPen(QtGui.QPen(QtGui.QColor(c.focus), 2, QtCore.Qt.PenStyle.DotLine))
+                p.drawRect(rect(self._cursor).adjusted(3, 3, -3, -3))
         p.end()
 
     # -- mouse ----------------------------------------------------------------------

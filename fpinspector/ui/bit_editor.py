@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FloatFormat, get_format
 from . import bridge
 from .bit_cells import BitCells, format_segments
-from .qt_utils import signals_blocked
+from .qt_utils import set_text, signals_blocked
 
 __all__ = ["BitFieldEditor"]
 
@@ -147,14 +147,19 @@ class BitFieldEditor(QtWidgets.QWidget):
         s, e, m = (int(x) for x in f.fields(np.asarray(bits, dtype=f.dtype)))
         self.cells.set_bits(bits)
         with signals_blocked(self.hex_edit, self.dec_edit, self.sign_box, self.exp_spin, self.frac_edit):
-            self.hex_edit.setText(f"0x{bits:0{(f.bits + 3) // 4}X}")
-            self.dec_edit.setText(bridge.value_text(f.name, bits))
-            self.dec_edit.setCursorPosition(0)
+            set_text(self.hex_edit, f"0x{bits:0{(f.bits + 3) // 4}X}")
+            dec = bridge.value_text(f.name, bits)
+            if self.dec_edit.text() != dec:
+                self.dec_edit.setText(dec)
+                self.dec_edit.setCursorPosition(0)
             self.dec_edit.setToolTip(f"{bridge.exact_tip(f.name, bits)}\n\n{self._dec_tip}")
-            self.sign_box.setChecked(bool(s))
-            self.exp_spin.setValue(e)
-            self.frac_edit.setText(f"0x{m:0{(f.frac_bits + 3) // 4}X}")
-        self._set_error("")
+            if self.sign_box.isChecked() != bool(s):
+                self.sign_box.setChecked(bool(s))
+            if self.exp_spin.value() != e:
+                self.exp_spin.setValue(e)
+            set_text(self.frac_edit, f"0x{m:0{(f.frac_bits + 3) // 4}X}")
+        if self.error_label.text():
+            self._set_error("")
 
     def set_diff_mask(self, mask: int) -> None:
         self.cells.set_diff_mask(mask)

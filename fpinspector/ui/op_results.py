@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
+from .qt_utils import set_text, set_tip
 
 __all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
 
@@ -70,8 +71,13 @@ class ResultBox(QtWidgets.QGroupBox):
         self.detail = QtWidgets.QLabel()
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(_SELECTABLE)
-        self.detail.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                  QtWidgets.QSizePolicy.Policy.Preferred)
+        # sizes that new text does not change: an edit repaints the text, not the panel
+        line = self.value.fontMetrics().lineSpacing()
+        for lab, lines in ((self.value, 1), (self.detail, 2)):
+            lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                              QtWidgets.QSizePolicy.Policy.Preferred)
+            lab.setMinimumHeight(lines * line + 2)
+            lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.setSpacing(1)
@@ -87,13 +93,13 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.set_bits(bits)
         width = result_segments(fmt)[0]
         text = bridge_ops.result_text(fmt, bits)
-        self.value.setText(f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {html.escape(text)}")
-        self.value.setToolTip(bridge.exact_tip(fmt, bits))
+        set_text(self.value, f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {html.escape(text)}")
+        set_tip(self.value, bridge.exact_tip(fmt, bits))
 
     def clear(self, message: str = "") -> None:
-        self.value.setText("—")
-        self.value.setToolTip("")
-        self.detail.setText(message)
+        set_text(self.value, "—")
+        set_tip(self.value, "")
+        set_text(self.detail, message)
         self.cells.set_diff_mask(0)
 
 
@@ -112,11 +118,17 @@ class VerdictPanel(QtWidgets.QWidget):
         self.verdict_label = QtWidgets.QLabel()
         self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why; "
                                       "then its ULP error (or why a number would mislead).")
-        for lab in (self.exact_label, self.allowed_label, self.verdict_label):
+        line = self.exact_label.fontMetrics().lineSpacing()
+        # room for the usual text (the allowed set on two lines, the verdict's reason and
+        # ULP line on three): new text of an edit then changes no size, so nothing moves
+        for lab, lines in ((self.exact_label, 1), (self.allowed_label, 2),
+                           (self.verdict_label, 3)):
             lab.setTextInteractionFlags(_SELECTABLE)
             lab.setWordWrap(True)
             lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                               QtWidgets.QSizePolicy.Policy.Preferred)
+            lab.setMinimumHeight(lines * line + 2)
+            lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         self.rules_list = QtWidgets.QListWidget()
         self.rules_list.setWordWrap(True)
         self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
@@ -137,30 +149,36 @@ class VerdictPanel(QtWidgets.QWidget):
 
     def show_outcome(self, outcome: bridge_ops.OpOutcome | None) -> None:
         """The model's exact value, allowed set and fired rules (blank without one)."""
-        self.rules_list.clear()
         if outcome is None:
+            self._show_rules([])
             for lab in (self.exact_label, self.allowed_label):
-                lab.setText("")
-                lab.setToolTip("")
+                set_text(lab, "")
+                set_tip(lab, "")
             return
         text, tip = exact_text(outcome.exact, outcome.exact_lo)
-        self.exact_label.setText(text)
-        self.exact_label.setToolTip(tip)
-        self.allowed_label.setText(outcome.allowed.describe())
-        self.allowed_label.setToolTip(_allowed_tip(outcome.allowed))
-        self.rules_list.addItems(outcome.explain or outcome.rules)
+        set_text(self.exact_label, text)
+        set_tip(self.exact_label, tip)
+        set_text(self.allowed_label, outcome.allowed.describe())
+        set_tip(self.allowed_label, _allowed_tip(outcome.allowed))
+        self._show_rules(outcome.explain or outcome.rules)
+
+    def _show_rules(self, lines: list[str]) -> None:
+        """Refill the rules list only when its lines change (a refill re-lays it out)."""
+        if lines != [self.rules_list.item(i).text() for i in range(self.rules_list.count())]:
+            self.rules_list.clear()
+            self.rules_list.addItems(lines)
 
     def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
                      message: str = "") -> None:
         """The verdict on the GPU's result, or ``message`` (why there is none)."""
         if verdict is None:
             self._ok = None
-            self.verdict_label.setText(html.escape(message))
+            set_text(self.verdict_label, html.escape(message))
             return
         c = palette.colors()
         self._ok = verdict.conformant
         head, detail = verdict_lines(verdict, diff_mask)
-        self.verdict_label.setText(
+        set_text(self.verdict_label,
             f'<span style="color: {c.ok if verdict.conformant else c.bad}; font-weight: bold;">'
             f"{html.escape(head)}</span><br>{html.escape(detail)}")
 

@@ -10,7 +10,7 @@ from . import bridge_ops
 from .bit_editor import BitFieldEditor
 from .code_editor import CodeEditor
 from .op_results import ResultBox, VerdictPanel
-from .qt_utils import signals_blocked
+from .qt_utils import set_text, signals_blocked
 
 __all__ = ["OperationsView", "operand_names"]
 
@@ -242,7 +242,7 @@ class OperationsView(QtWidgets.QWidget):
                 code.set_format(snap.op_format)
             elif not is_code and flt.fmt.name != snap.op_format:
                 flt.set_format(snap.op_format)
-            ed.title.setText(f"<b>{names[i]}</b>")
+            set_text(ed.title, f"<b>{names[i]}</b>")
             ed.set_bits(snap.operands[i])
         self._fit_operands(arity, is_code)
 
@@ -274,8 +274,9 @@ class OperationsView(QtWidgets.QWidget):
 
     def show_outcome(self, outcome: bridge_ops.OpOutcome | None, error: str = "") -> None:
         """The model's result, exact value, allowed set and fired rules (or an error)."""
-        self.error_label.setText(error)
-        self.error_label.setVisible(bool(error))
+        set_text(self.error_label, error)
+        if self.error_label.isVisibleTo(self) != bool(error):
+            self.error_label.setVisible(bool(error))
         self.verdict.show_outcome(outcome)
         if outcome is None:
             self.model_box.clear()
@@ -292,7 +293,7 @@ class OperationsView(QtWidgets.QWidget):
             return
         self.gpu_box.show_bits(fmt, bits)
         self.gpu_box.cells.set_diff_mask(diff_mask)
-        self.gpu_box.detail.setText(message)
+        set_text(self.gpu_box.detail, message)
         if verdict is None:
             self.verdict.show_verdict(None, 0, "(no verdict: the model result is not available)")
             return

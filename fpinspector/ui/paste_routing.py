@@ -25,36 +25,39 @@ def fits_field(widget: QtWidgets.QWidget, text: str) -> bool:
 
 
 class PasteRouter(QtCore.QObject):
-    """Installed on the application for one main window (``win.paste_box``, the window's
-    Paste action): when a text field of the window has the focus and the clipboard does not
-    fit it, the paste goes to the inspector instead of into the field."""
+    """For one main window (``win.paste_box``, the window's Paste action): when a text
+    field of the window has the focus and the clipboard does not fit it, the paste goes to
+    the inspector instead of into the field.
+
+    Only the focused field is watched (the filter moves with the focus): an application-
+    wide filter would run Python for every event of every widget."""
 
     def __init__(self, win: QtWidgets.QMainWindow) -> None:
         super().__init__(win)
         self.win = win
+        self._watched: QtWidgets.QWidget | None = None
         app = QtWidgets.QApplication.instance()
         if app is not None:
-            app.installEventFilter(self)
-        win.destroyed.connect(self._remove)
+            app.focusChanged.connect(self._focus_changed)
 
-    def _remove(self) -> None:
-        app = QtWidgets.QApplication.instance()
-        if app is not None:
-            app.removeEventFilter(self)
+    def _focus_changed(self, old: QtWidgets.QWidget | None, new: QtWidgets.QWidget | None) -> None:
+        if self._watched is not None:
+            try:
+                self._watched.removeEventFilter(self)
+            except RuntimeError:  # the widget is gone
+                pass
+            self._watched = None
+        if isinstance(new, (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox)) \
+                and new.window() is self.win and new is not self.win.paste_box.edit:
+            new.installEventFilter(self)
+            self._watched = new
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
         if event.type() != QtCore.QEvent.Type.ShortcutOverride:
             return False
         if not event.matches(QtGui.QKeySequence.StandardKey.Paste):
             return False
-        w = QtWidgets.QApplication.focusWidget()
-        if w is None or w is not obj or w.window() is not self.win:
-            return False
-        if w is self.win.paste_box.edit:  # the paste box takes any text as typed
-            return False
-        if not isinstance(w, (QtWidgets.QLineEdit, QtWidgets.QAbstractSpinBox)):
-            return False
-        if fits_field(w, QtWidgets.QApplication.clipboard().text()):
+        if fits_field(obj, QtWidgets.QApplication.clipboard().text()):
             return False  # the field's own paste
         event.ignore()  # not the field's: the window's Paste action (the inspector) fires
         return True

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from PySide6 import QtCore, QtWidgets
 
-__all__ = ["DeferWhileUnseen", "is_seen", "signals_blocked"]
+__all__ = ["DeferWhileUnseen", "is_seen", "set_text", "set_tip", "signals_blocked"]
 
 
 @contextmanager
@@ -61,3 +61,16 @@ class DeferWhileUnseen:
 
     def pull(self, changed: frozenset) -> None:  # pragma: no cover - each view has its own
         raise NotImplementedError
+
+
+def set_text(widget: QtWidgets.QWidget, text: str) -> None:
+    """``widget.setText(text)`` only when the text changes: Qt re-lays out and repaints a
+    label or field on every setText, same text or not."""
+    if widget.text() != text:  # type: ignore[attr-defined]
+        widget.setText(text)  # type: ignore[attr-defined]
+
+
+def set_tip(widget: QtWidgets.QWidget, tip: str) -> None:
+    """``widget.setToolTip(tip)`` only when it changes."""
+    if widget.toolTip() != tip:
+        widget.setToolTip(tip)
