@@ -136,9 +136,11 @@ def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> t
     return int(np.asarray(res.bits)), list(res.rules_at(0))
 
 
+@functools.lru_cache(maxsize=2048)
 @model_call("conversion")
 def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, Any]:
-    """(result pattern, a callable giving the fired rule IDs): the rules only when asked."""
+    """(result pattern, a callable giving the fired rule IDs): the rules only when asked.
+    Cached: stepping back and forth over a value converts it once."""
     res = _convert(bits, src, dst, variant)
     return int(np.asarray(res.bits)), lambda: list(res.rules_at(0))
 

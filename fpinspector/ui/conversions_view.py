@@ -97,27 +97,34 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
 
     def show_value(self, src: str, bits: int) -> None:
         """Convert (src, bits) into every other format by every variant (the model does it)."""
-        self._src, self._bits = get_format(src).name, int(bits)
-        self._targets = [n for n in FORMATS if n != self._src]
-        self._rows = list(self.variants) + [GPU_ROW]
-        self.table.setRowCount(len(self._rows))
-        self.table.setColumnCount(len(self._targets))
-        self.table.setHorizontalHeaderLabels(self._targets)
-        self.table.setVerticalHeaderLabels(self._rows)
-        for r, name in enumerate(self._rows[:-1]):
-            self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
+        new_src = get_format(src).name
+        self._src, self._bits = new_src, int(bits)
+        targets = [n for n in FORMATS if n != self._src]
+        if targets != self._targets or not self._rows:  # headers only when they change
+            self._targets = targets
+            self._rows = list(self.variants) + [GPU_ROW]
+            self.table.setRowCount(len(self._rows))
+            self.table.setColumnCount(len(self._targets))
+            self.table.setHorizontalHeaderLabels(self._targets)
+            self.table.setVerticalHeaderLabels(self._rows)
+            for r, name in enumerate(self._rows[:-1]):
+                self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
         self._d3d = {}
+        d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
         for r, var in enumerate(self._rows[:-1]):
             for c, dst in enumerate(self._targets):
                 try:
-                    out, rules = bridge.convert_lazy(self._bits, self._src, dst, var)
+                    if var == "d3d" and dst in d3d:
+                        out, rules = d3d[dst]
+                    else:
+                        out, rules = bridge.convert_lazy(self._bits, self._src, dst, var)
                 except ValueError as exc:
                     self._set(r, c, "—", str(exc), None)
                     continue
                 if var == "d3d":
                     self._d3d[dst] = out
                 self._set(r, c, self._fmt(dst, out), rules, out, dst)
-        self.table.resizeColumnsToContents()
+        self._widen_all()
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
 
     def show_gpu(self, results: object, note: str, tips: dict[str, str] | None = None,
@@ -148,6 +155,12 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         if self.note.text() != (note or route):
             self.note.setText(note or route)
         self._widen_for_row(r)
+
+    def _widen_all(self) -> None:
+        """Widen the columns their new text overflows (never narrower: no relayout when a
+        shorter value follows a longer one)."""
+        for r in range(self.table.rowCount()):
+            self._widen_for_row(r)
 
     def _widen_for_row(self, r: int) -> None:
         """Widen columns that row ``r``'s new text overflows (cheaper than re-measuring every

@@ -125,8 +125,18 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             except ValueError as exc:
                 cells = [dst, "", "", str(exc)]
             for col, text in enumerate(cells):
-                item = QtWidgets.QTableWidgetItem(text)
+                item = self.others.item(row, col)
+                if item is None:  # items updated in place: a new item re-lays the table out
+                    item = QtWidgets.QTableWidgetItem()
+                    self.others.setItem(row, col, item)
+                if item.text() != text:
+                    item.setText(text)
                 item.setToolTip(bridge.exact_tip(dst, out) if col == 2 and text else text)
-                self.others.setItem(row, col, item)
-        self.others.resizeColumnsToContents()
+        fm = self.others.fontMetrics()
+        for col in range(self.others.columnCount()):  # widen only (no relayout when shorter)
+            need = max((fm.horizontalAdvance(self.others.item(r, col).text()) + 14
+                        for r in range(self.others.rowCount()) if self.others.item(r, col)),
+                       default=0)
+            if need > self.others.columnWidth(col):
+                self.others.setColumnWidth(col, need)
 
