@@ -148,10 +148,13 @@ def test_conversion_cell_tooltip_names_the_fired_rules(make_window) -> None:
     # a real hover shows the same text (computed on demand)
     win.show()
     r, c = cv._rows.index("d3d"), cv._targets.index("f16")
+    assert "CONV-F2F-SAT" in cv.table.item(r, c).toolTip()  # the D3D row's rules are known
+    r = cv._rows.index("ieee")  # another encoder's rules are computed on hover
     pos = cv.table.visualItemRect(cv.table.item(r, c)).center()
     ev = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, cv.table.viewport().mapToGlobal(pos))
     assert cv.eventFilter(cv.table.viewport(), ev)
-    assert "CONV-F2F-SAT" in QtWidgets.QToolTip.text()
+    assert QtWidgets.QToolTip.text() == cv.cell_tooltip("ieee", "f16")
+    assert QtWidgets.QToolTip.text().startswith("differs from d3d (0x7BFF)")
 
 
 def test_a_failing_model_shows_a_message_not_a_traceback(make_window, monkeypatch) -> None:
