@@ -77,7 +77,10 @@ class ErrorMapWidget(QWidget):
         self.curve = pg.PlotDataItem(pen=pg.mkPen("#3060c0", width=1))
         self.bad_points = pg.ScatterPlotItem(size=6, pen=None,
                                              brush=pg.mkBrush(*OVERLAY_COLORS["nonconformant"]))
-        for item in (self.image, self.curve, self.bad_points):
+        # a curve has no cell to colour: NaN and infinite results are marks on its zero line
+        self.mark_points = pg.ScatterPlotItem(size=5, pen=None, symbol="s")
+        self.curve.setData([], [], connect="finite")
+        for item in (self.image, self.curve, self.mark_points, self.bad_points):
             self.plot.addItem(item)
         cmap = pg.colormap.get("CET-D1")
         self.lut = cmap.getLookupTable(0.0, 1.0, 256, alpha=True)
@@ -227,6 +230,7 @@ class ErrorMapWidget(QWidget):
         out["x"] = done * bm.fb + np.minimum(bm.fb, d.size - done * bm.fb) / 2.0
         out["y"] = z[done]
         out["bad"] = marks["nonconformant"][done] if overlays["nonconformant"] else None
+        out["marks"] = {n: marks[n][done] for n in ("nan", "inf") if overlays[n]}
         return out
 
     def _show(self, data: dict) -> None:
@@ -239,11 +243,19 @@ class ErrorMapWidget(QWidget):
             self.image.setRect(QRectF(0, 0, bm.shape[1] * bm.fb, bm.shape[0] * bm.fa))
             return
         x, y, bad = data["x"], data["y"], data["bad"]
-        self.curve.setData(x, np.nan_to_num(y, nan=0.0))
+        self.curve.setData(x, y, connect="finite")  # no error (NaN): a gap, never a 0
         if bad is not None and bad.any():
             self.bad_points.setData(x[bad], np.nan_to_num(y[bad]))
         else:
             self.bad_points.setData([], [])
+        spots = []
+        for name, mask in data["marks"].items():
+            brush = pg.mkBrush(*OVERLAY_COLORS[name])
+            xs = x[mask]
+            if len(xs) > 8192:  # evenly thinned: the marks cover the whole run, not its start
+                xs = xs[np.linspace(0, len(xs) - 1, 8192).round().astype(np.intp)]
+            spots += [{"pos": (float(xi), 0.0), "brush": brush} for xi in xs]
+        self.mark_points.setData(spots)
         lo = min(float(np.nanmin(y)) if np.isfinite(y).any() else 0.0, -1.0)
         hi = max(float(np.nanmax(y)) if np.isfinite(y).any() else 0.0, 1.0)
         self.plot.setYRange(lo, hi, padding=0.02)
@@ -253,6 +265,7 @@ class ErrorMapWidget(QWidget):
         self.image.clear()
         self.curve.setData([], [])
         self.bad_points.setData([], [])
+        self.mark_points.setData([])
         d = bm.domain
         self.colorbar.setVisible(d.arity == 2)
         if d.arity == 2:

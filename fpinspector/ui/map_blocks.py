@@ -1,6 +1,7 @@
 """Error maps of bounded size: a sweep's errors reduced, chunk by chunk on the sweep's own
 thread, to at most MAX_SIDE x MAX_SIDE blocks (a grid) or MAX_POINTS buckets (a unary
-sweep: for every f32 pattern, eight buckets per binade), for every compared error at once.
+sweep: every f16 pattern on its own, every f32 pattern in buckets of 1/128 binade), for
+every compared error at once.
 
 Why: a 16M-point grid or all 2^32 f32 patterns must never be held (or signed-logged) per
 element on the UI thread: drawing and switching the compared error read these few arrays.
@@ -24,8 +25,9 @@ __all__ = ["BlockMap", "ERROR_COLUMNS", "MAX_POINTS", "MAX_SIDE", "colorize", "s
 
 #: Blocks per side of a grid map (a 4096 x 4096 sweep: blocks of 8 x 8 elements).
 MAX_SIDE = 512
-#: Buckets of a unary map (every f32 pattern: 2^20 patterns, 1/8 binade, per bucket).
-MAX_POINTS = 4096
+#: Buckets of a unary map (every f16 pattern is a point; every f32 pattern: 2^16 patterns,
+#: 1/128 binade, per bucket).
+MAX_POINTS = 1 << 16
 #: The error columns a map can compare (COMPARES' columns).
 ERROR_COLUMNS = tuple(col for col, _ in COMPARES.values())
 

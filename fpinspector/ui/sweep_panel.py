@@ -286,7 +286,8 @@ class SweepPanel(SweepExportMixin, QWidget):
             self.progress.setValue(self.progress.maximum())
             took = res.timings.get("total")
             if took:
-                self.progress.setFormat(f"{res.domain.size:,} elements in {took:.1f} s "
+                spent = f"{took:.1f} s" if took >= 1 else f"{took * 1e3:.0f} ms"
+                self.progress.setFormat(f"{res.domain.size:,} elements in {spent} "
                                         f"({res.domain.size / max(took, 1e-9) / 1e6:.1f} M/s)")
         self.map.info.setText(text)
 
