@@ -70,7 +70,8 @@ class MainWindow(QtWidgets.QMainWindow):
         # paste feedback where the user looks: the status bar and a note by the operands
         self.paste_box.feedback.connect(
             lambda text, ok: self.statusBar().showMessage(text, 10000))
-        self.paste_box.feedback.connect(self.ops_view.show_note)
+        self.paste_box.feedback.connect(
+            lambda text, ok: self.ops_view.show_note(_operand_part(text) if ok else text, ok))
         self.paste_router = PasteRouter(self)
         if gpu == "off":
             self.status.setText("No GPU: disabled for this session (--no-gpu). "
@@ -253,6 +254,13 @@ class MainWindow(QtWidgets.QMainWindow):
             self.sweep_panel.shutdown()
         if getattr(self, "expression_panel", None) is not None:
             self.expression_panel.shutdown()
+
+
+def _operand_part(message: str) -> str:
+    """What a paste did to the operands ("A = 1.0, B = 2.0; not used ..."), without the
+    reading that the paste box above already names."""
+    head, sep, rest = message.partition(": ")
+    return rest if sep and head.startswith("read as") and rest else message
 
 
 def _contained(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:

@@ -289,9 +289,12 @@ class ErrorMapWidget(QWidget):
         per = "" if bm is None or bm.exact else (
             f" — each cell: the worst of {bm.fa} x {bm.fb} elements" if bm.domain.arity == 2
             else f" — each point: the worst of {bm.fb:,} patterns")
-        return (f"{op} on {fmt}{f' with C = {c}' if c else ''} ({meta.get('rules', '')}): "
-                f"{COMPARES[self.compare][1]}" + (f" — {dev}" if dev and meta.get("gpu") else "")
-                + per)
+        head = (f"{op} on {fmt}{f' with C = {c}' if c else ''} ({meta.get('rules', '')}): "
+                f"{COMPARES[self.compare][1]}")
+        more = (f"{dev}" if dev and meta.get("gpu") else "") + per
+        # a second, smaller line: a long device name never widens the plot past its view
+        return head + (f"<br><span style='font-size: 8pt'>{more.removeprefix(' — ')}</span>"
+                       if more else "")
 
     # -- mouse -----------------------------------------------------------------------
     def _domain(self) -> Any:

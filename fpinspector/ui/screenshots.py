@@ -1,8 +1,9 @@
 """Regenerate the README screenshots: ``python -m fpinspector.ui.screenshots docs/screenshots``.
 
-Run it under a real X server (e.g. ``Xvfb :99 -screen 0 1600x1000x24 &`` then
+Run it under a real X server (e.g. ``Xvfb :99 -screen 0 1366x768x24 &`` then
 ``DISPLAY=:99``) so the window is a real, composited top-level window, or pass ``--xvfb``
-to have it start (and stop) a private Xvfb itself.
+to have it start (and stop) a private Xvfb of 1366x768 itself (``--screen WxH`` for another
+size).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ def _settle(ms: int) -> None:
 
 
 def take_screenshots(out_dir: str | Path) -> list[Path]:
-    """Drive the app through its main states and save one PNG per state."""
+    """Drive the app through its main states and save one PNG per state (the window as
+    it lays itself out on this screen: 1366x768 under ``--xvfb``)."""
     from . import palette
     from .app import MainWindow
+    from .window_layout import raise_dock
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(sys.argv[:1])
     palette.apply_system_palette(app)
@@ -42,41 +45,45 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
     with tempfile.TemporaryDirectory() as tmp:
         s = QtCore.QSettings(str(Path(tmp) / "s.ini"), QtCore.QSettings.Format.IniFormat)
         win = MainWindow(settings=s, restore=False)
-        win.resize(1600, 1000)
         win.show()
         _settle(1500)
 
         def shot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
-            _settle(400)
+            _settle(500)
             path = out / name
             (widget or win).grab().save(str(path))
             saved.append(path)
 
-        # 1. the headline: a denormal times one, model (FTZ) vs this GPU
-        win.paste_box.edit.setText("0x00000001 3f800000")
-        win.ctl.paste(win.paste_box.edit.text())
-        win.ops_view.op_combo.setCurrentText("mul")
-        win.docks["why"].raise_()
-        _show_results(win)
+        def paste(text: str, op: str) -> None:
+            win.ops_view.op_combo.setCurrentText(op)
+            win.paste_box.edit.setText(text)
+            win.ctl.paste(text)
+            _show_results(win)
+
+        # 1. the headline: a denormal times one, model (FTZ) vs this GPU, with the Why steps
+        raise_dock(win, win.docks["why"])
+        paste("0x00000001 3f800000", "mul")
         shot("main-mul-denormal.png")
-        # 1b. every format at once: a value that saturates f16 (CONV-F2F-SAT) and clamps to 0
-        # in the unsigned f11/f10 (F11-CLAMP, CONV-UNSIGNED)
+        # 1b. mad of a denormal result: the exact allowed set and the one-sentence verdict
+        paste("0x00800000 0.5 0", "mad")
+        raise_dock(win, win.docks["all_formats"])
+        shot("main-mad-ftz-verdict.png")
+        # 1c. every format at once: a value that saturates f16 (CONV-F2F-SAT) and clamps to
+        # 0 in the unsigned f11/f10 (F11-CLAMP, CONV-UNSIGNED)
         win.state.update(fmt="f32", bits=0xC788B840)  # -70000.5
         shot("all-formats.png", win.docks["all_formats"])
-        # 2. conversions: 1 + 3*2^-11 through every encoder (docs/rules.md case 1)
+        # 2. conversions: 1 + 3*2^-11 through every encoder (docs/rules.md, case 1)
         win.state.update(fmt="f32", bits=0x3F803000)
-        win.docks["conversions"].raise_()
+        raise_dock(win, win.docks["conversions"])
         win.conversions_view.select("d3d", "f16")
         shot("conversions.png", win.docks["conversions"])
         # 2b. an f16 source: the GPU row goes through f32 (sampled, then render targets)
         win.state.update(fmt="f16", bits=0x3555)  # 0.333
         win.conversions_view.select("d3d", "f11")
         shot("conversions-f16.png", win.docks["conversions"])
-        # 3. min with a NaN operand (F32-MINMAX-NAN) and the why view
-        win.paste_box.edit.setText("nan 2.5")
-        win.ctl.paste(win.paste_box.edit.text())
-        win.ops_view.op_combo.setCurrentText("min")
-        _show_results(win)
+        # 3. min with a NaN operand (F32-MINMAX-NAN)
+        raise_dock(win, win.docks["why"])
+        paste("nan 2.5", "min")
         shot("min-nan.png")
         # 3b. integer-code ops: itof of -(2^24 + 1) rounds to -2^24 (CONV-ITOF), and
         # from_unorm8(3): the sampler's c * (1/255) against the correctly rounded 3/255
@@ -90,19 +97,14 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         shot("op-from-unorm8.png")
         # 4. a 32-bit word read four ways
         win.state.update(word=0x3C00BC00)
-        win.docks["word"].raise_()
-        V = QtCore.Qt.Orientation.Vertical
-        win.resizeDocks([win.docks["word"]], [360], V)  # room for all seven readings
+        raise_dock(win, win.docks["word"])
         shot("word.png", win.docks["word"])
-        win.resizeDocks([win.docks["word"]], [270], V)
         # 5. the headline again in a dark palette (what a dark system scheme gives)
         app.setPalette(_dark_palette())
-        win.paste_box.edit.setText("0x00000001 3f800000")
-        win.ctl.paste(win.paste_box.edit.text())
-        win.ops_view.op_combo.setCurrentText("mul")
-        win.docks["conversions"].raise_()
-        _show_results(win)
+        raise_dock(win, win.docks["all_formats"])
+        paste("0x00000001 3f800000", "mul")
         shot("main-dark.png")
+        app.setPalette(app.style().standardPalette())  # the maps in the light scheme again
         win.shutdown()
         win.close()
     saved += _map_shots(out)
@@ -124,7 +126,7 @@ def _map_shots(out: Path) -> list[Path]:
 
     saved: list[Path] = []
     panel = SweepPanel()
-    panel.resize(1400, 800)
+    panel.resize(1300, 720)  # what the Sweep dock gets undocked on a 1366x768 screen
     panel.show()
     try:
         for name, op, da, db, c, compare in MAP_SHOTS:
@@ -152,10 +154,10 @@ def _map_shots(out: Path) -> list[Path]:
 
 
 def _show_results(win) -> None:
-    """Scroll the central area to the operation box: op, operands, model and GPU results."""
+    """Let the views settle; the central area shows the inspector and the op's results
+    without scrolling (it starts at the top)."""
     _settle(100)
-    bar = win.centralWidget().verticalScrollBar()
-    bar.setValue(min(bar.maximum(), win.ops_view.parentWidget().y()))
+    win.centralWidget().verticalScrollBar().setValue(0)
 
 
 def _dark_palette():
@@ -170,11 +172,13 @@ def _dark_palette():
                         (R.HighlightedText, "#ffffff"), (R.ToolTipBase, "#353535"),
                         (R.ToolTipText, "#e6e6e6"), (R.Link, "#8ab4f8")):
         pal.setColor(role, QtGui.QColor(color))
+    for role in (R.WindowText, R.Text, R.ButtonText):  # disabled controls look disabled
+        pal.setColor(QtGui.QPalette.ColorGroup.Disabled, role, QtGui.QColor("#7a7a7a"))
     return pal
 
 
 @contextlib.contextmanager
-def private_xvfb(size: str = "1600x1000x24") -> Iterator[str]:
+def private_xvfb(size: str = "1366x768x24") -> Iterator[str]:
     """Start Xvfb on a free display number, point DISPLAY (and Qt) at it, stop it after."""
     exe = shutil.which("Xvfb")
     if exe is None:
@@ -206,9 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Regenerate the app screenshots.")
     ap.add_argument("out", nargs="?", default="docs/screenshots", help="output folder")
     ap.add_argument("--xvfb", action="store_true", help="run under a private Xvfb")
+    ap.add_argument("--screen", default="1366x768", help="Xvfb screen size (default 1366x768)")
     args = ap.parse_args(argv)
     try:
-        with private_xvfb() if args.xvfb else contextlib.nullcontext():
+        with private_xvfb(f"{args.screen}x24") if args.xvfb else contextlib.nullcontext():
             for p in take_screenshots(args.out):
                 print(p)
     except ValueError as exc:
