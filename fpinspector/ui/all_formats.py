@@ -60,6 +60,7 @@ class FormatRow(QtCore.QObject):
     edited = QtCore.Signal(object)
     edit_started = QtCore.Signal()
     edit_finished = QtCore.Signal()
+    error = QtCore.Signal(str)
 
     def __init__(self, key: str, width: int, segments, parent=None) -> None:
         super().__init__(parent)
@@ -163,8 +164,10 @@ class FormatRow(QtCore.QObject):
             if value >> self.width_bits:
                 raise ValueError
         except ValueError:
+            msg = f"not a {self.width_bits}-bit hex pattern: {text[:40]!r}"
             self.hex_edit.setStyleSheet("color: #c62828;")
-            self.hex_edit.setToolTip(f"not a {self.width_bits}-bit hex pattern: {text[:40]!r}")
+            self.hex_edit.setToolTip(msg)
+            self.error.emit(f"{self.key}: {msg}")
             return
         if value != self._bits:
             self._emit(value)
@@ -250,6 +253,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         return self._pending is not None
 
     def _add(self, lay: QtWidgets.QGridLayout, row: FormatRow) -> None:
+        row.error.connect(self.error)
         row.edit_started.connect(self.edit_started)
         row.edit_finished.connect(self.edit_finished)
         row.setParent(self)

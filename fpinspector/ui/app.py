@@ -62,6 +62,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.ctl = controller.Controller(self)
         self._build_central()
         self._build_docks()
+        for w in (self.word_view, *self.ops_view.editors, *self.ops_view.code_editors):
+            w.error.connect(self._show_error)  # a field that cannot read its text says so
         for w in (self.editor, self.all_formats):
             w.error.connect(self._show_error)
             # a drag over the bits is one history entry (its last value), not one per bit
@@ -256,6 +258,16 @@ class MainWindow(QtWidgets.QMainWindow):
             self.expression_panel.shutdown()
 
 
+def _report(win: MainWindow, kind: type, exc: BaseException) -> None:
+    """A failure nobody caught reaches the user as a message in the window, never as a
+    traceback on stderr (and the app keeps running)."""
+    if issubclass(kind, KeyboardInterrupt):
+        QtWidgets.QApplication.quit()
+        return
+    win.statusBar().showMessage(f"internal error ({kind.__name__}): {exc} — the app keeps "
+                                "running; please report it", 20000)
+
+
 def _operand_part(message: str) -> str:
     """What a paste did to the operands ("A = 1.0, B = 2.0; not used ..."), without the
     reading that the paste box above already names."""
@@ -284,6 +296,7 @@ def main(argv: list[str] | None = None, gpu: str = "auto") -> int:
 
     apply_system_palette(app)
     win = MainWindow(gpu=gpu)
+    sys.excepthook = lambda kind, exc, tb: _report(win, kind, exc)
     win.show()
     if os.environ.get("FPINSPECTOR_QUIT_AFTER_SHOW"):
         QtCore.QTimer.singleShot(0, win.close)

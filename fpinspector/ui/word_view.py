@@ -26,6 +26,7 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
     """
 
     word_changed = QtCore.Signal(object)
+    error = QtCore.Signal(str)
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -75,6 +76,7 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
         except ValueError:
             self.hex_edit.setStyleSheet("color: #c62828;")
             self.hex_edit.setToolTip("not a 32-bit hex word")
+            self.error.emit(f"word: {self.hex_edit.text().strip()[:40]!r} is not a 32-bit hex word")
             return
         self.hex_edit.setStyleSheet("")
         if w != self._word:
