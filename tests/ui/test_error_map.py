@@ -210,3 +210,43 @@ def test_bind_state_loads_clicked_cell_into_inspector_state(qtbot, panel):
     assert state.can_undo()
     panel.shutdown()
     assert not panel.is_running()
+
+
+def test_bottom_row_click_after_a_long_hover_text(qtbot, panel):
+    """The status line has a fixed height: a hover text of any length never shrinks the
+    plot, so a click on the bottom row (A's first sample) loads that row, not the axis."""
+    res = _run(qtbot, panel)
+    h = panel.map.graphics.height()
+    panel.map.info.setText("x " * 2000)  # a very long hover text
+    qtbot.wait(50)
+    assert panel.map.graphics.height() == h
+    view = panel.map.graphics
+    scene_pt = panel.map.plot.vb.mapViewToScene(QPointF(3 + 0.5, 0 + 0.1))
+    with qtbot.waitSignal(panel.inspect_requested, timeout=2000) as sig:
+        qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=view.mapFromScene(scene_pt))
+    a, b = res.domain.operands(3, 4)
+    assert sig.args[3] == (int(a[0]), int(b[0]))
+
+
+def test_log_axes_are_labelled_at_the_decades(qtbot, panel):
+    """A log:1e-42:1e-30 axis: ticks at the powers of ten inside it, labelled 1e-42 ... ."""
+    _run(qtbot, panel)
+    ax = panel.map._y_axis
+    (spacing, positions), = ax.tickValues(0, 40, 1000)  # room for every decade
+    labels = ax.tickStrings(positions, 1, spacing)
+    # f32 rounds the ends (1e-42 is a denormal): the decades strictly inside the samples
+    assert labels[0] in ("1e-42", "1e-41") and labels[-1] == "1e-30"
+    exps = [int(lab[2:]) for lab in labels]
+    assert exps == list(range(exps[0], -29))  # one tick per decade
+    (spacing, positions), = ax.tickValues(0, 40, 300)  # less room: every 2nd or 5th decade
+    thin = [int(lab[2:]) for lab in ax.tickStrings(positions, 1, spacing)]
+    assert len(set(np.diff(thin))) == 1 and np.diff(thin)[0] in (2, 5)
+
+
+def test_legend_names_every_mark_colour(qtbot, panel):
+    from fpinspector.ui.error_map import OVERLAY_TEXT
+
+    _run(qtbot, panel)
+    panel.overlay_boxes["denormal"].setChecked(True)
+    names = [label.text for _, label in panel.map.legend.items]
+    assert names == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
