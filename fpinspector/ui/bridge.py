@@ -178,9 +178,10 @@ def paste(state: InspectorState, text: str, reading: str | None = None) -> Paste
     was read how, which value became which operand, the other readings on offer. A long
     text is read on a thread while the event loop runs; the state changes on this one."""
     found = None
-    if len(text) > BACKGROUND_PASTE_CHARS and needs_readings(state, text):
+    if len(text) > BACKGROUND_PASTE_CHARS:
         from .background import wait_in_event_loop
 
-        fmt = state.snapshot.fmt
-        found = wait_in_event_loop(lambda: readings(text, fmt))
+        op_fmt, fmt = state.snapshot.op_format, state.snapshot.fmt
+        found = wait_in_event_loop(
+            lambda: readings(text, fmt) if needs_readings(op_fmt, text) else None)
     return paste_text(state, text, reading, found)

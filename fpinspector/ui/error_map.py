@@ -67,7 +67,8 @@ class ErrorMapWidget(QWidget):
         self.meta: dict[str, Any] = {}
         self.compare = "gpu_vs_model"
         self.overlays = dict(DEFAULT_OVERLAYS)
-        self._frame: tuple | None = None  # what the axes and title were drawn for
+        self._frame: tuple | None = None  # the domain the axes were drawn for
+        self._shown_title = ""
         self._x_axis, self._y_axis = ValueAxis("bottom"), ValueAxis("left")
         self.graphics = pg.GraphicsLayoutWidget()
         self.plot = self.graphics.addPlot(axisItems={"bottom": self._x_axis, "left": self._y_axis})
@@ -203,6 +204,8 @@ class ErrorMapWidget(QWidget):
         col = COMPARES[self.compare][0]
         if bm is None or (col not in bm.columns and bm.count.any()):
             self._frame = None
+            self._shown_title = ""
+            self.plot.setTitle("")
             self.image.clear()
             self.curve.setData([], [])
             self.bad_points.setData([], [])
@@ -210,10 +213,14 @@ class ErrorMapWidget(QWidget):
             self.info.setText(f"this sweep has no '{COMPARES[self.compare][1]}' column "
                               "(GPU off?)" if bm is not None else "run a sweep to see its error map")
             return False
-        frame = (id(bm.domain), bm.shape, self.compare, self._title())
+        frame = (id(bm.domain), bm.shape)
         if frame != self._frame:
             self._draw_frame(bm)
             self._frame = frame
+        title = self._title()
+        if title != self._shown_title:  # a compare switch changes the title, not the axes
+            self.plot.setTitle(title)
+            self._shown_title = title
         return True
 
     def _render(self, bm: BlockMap, compare: str, overlays: dict[str, bool]) -> dict:
@@ -278,7 +285,6 @@ class ErrorMapWidget(QWidget):
             self._y_axis.set_axis(None)
             self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
             self.plot.setXRange(0, d.size, padding=0.02)
-        self.plot.setTitle(self._title())
 
     def _title(self) -> str:
         meta = self.meta

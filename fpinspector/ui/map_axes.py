@@ -4,6 +4,7 @@ axis label."""
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -56,11 +57,13 @@ def decade_ticks(values: np.ndarray, lo: int, hi: int, count: int,
 AXIS_SAMPLES = 513
 
 
+@functools.lru_cache(maxsize=16)
 def axis_samples(axis: Any) -> tuple[np.ndarray, np.ndarray]:
     """(sample indices, their values) of a sweep axis: every sample of a short axis, else
-    AXIS_SAMPLES evenly spaced ones (each decoded on its own)."""
+    AXIS_SAMPLES evenly spaced ones (each decoded on its own). Cached per axis (axes are
+    frozen): redrawing a map never decodes its axes again."""
     n = axis.n
-    if n <= 4 * AXIS_SAMPLES:
+    if n <= 1 << 16:  # one vectorized pass
         return np.arange(n, dtype=np.float64), np.asarray(axis.values(), dtype=np.float64)
     idx = np.unique(np.linspace(0, n - 1, AXIS_SAMPLES).round().astype(np.int64))
     fmt = axis.fmt

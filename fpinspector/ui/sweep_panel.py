@@ -29,9 +29,10 @@ from ..gpu.sweep_capture import SweepBackend
 from ..model.formats import CodeFormat, operand_format
 from ..model.sweep import COMPARES, SweepResult, SweepState
 from ..model.sweep.runner import KEEP_LIMIT
+from .background import wait_in_event_loop
 from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
 from .live_fill import BlockFeed
-from .map_axes import HistogramWidget
+from .map_axes import HistogramWidget, axis_samples
 from .map_blocks import BlockMap
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
@@ -91,6 +92,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.sweep = state or SweepState()
         self.result: SweepResult | None = None
         self._thread: QThread | None = None
+        self._starting = False
         self._cancel = threading.Event()
         self._live: BlockFeed | None = None
         self._fill_timer = QTimer(self)
@@ -178,17 +180,22 @@ class SweepPanel(SweepExportMixin, QWidget):
     def start_sweep(self) -> bool:
         """Build the sweep from the state (:meth:`SweepState.plan`) and start it on a worker
         thread; False, with the reason shown, when it cannot start."""
-        if self._thread is not None:
+        if self._thread is not None or self._starting:
             return False
         s = self.sweep.settings
+        self._starting = True
         try:
             plan = self.sweep.plan()
             extra_args = {"fixed": plan.fixed} if plan.fixed else {}
-            stage, _, extra = self.backend.make(plan.op, plan.fmt, plan.rules, s.gpu,
-                                                **extra_args)
+            # opening the GPU and building the stage take a while the first time: on a
+            # thread, while the window keeps running
+            stage, _, extra = wait_in_event_loop(lambda: self.backend.make(
+                plan.op, plan.fmt, plan.rules, s.gpu, **extra_args))
         except ValueError as exc:
             self._error(str(exc))
             return False
+        finally:
+            self._starting = False
         if not s.gpu and s.compare != "model_vs_exact":
             self.sweep.update(compare="model_vs_exact")
 
@@ -201,6 +208,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         keep = plan.domain.size <= KEEP_LIMIT
 
         def job(progress: Callable, cancel: threading.Event) -> SweepResult:
+            for axis in plan.domain.axes:  # the map's axis labels, decoded here, not on the UI
+                axis_samples(axis)
             res = plan.run(live_stage, meta={"gpu": s.gpu, **extra}, progress=progress,
                            cancel=cancel, keep_elements=keep, chunk_size=1 << 16, workers=1)
             return res, blocks

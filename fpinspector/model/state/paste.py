@@ -177,12 +177,13 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     return unique
 
 
-def needs_readings(state: InspectorState, text: str) -> bool:
-    """Whether pasting ``text`` parses it as values (not a state string, not codes, not
-    too long): the part worth doing on another thread for a long text."""
+def needs_readings(op_format: str, text: str) -> bool:
+    """Whether pasting ``text`` while the op takes ``op_format`` parses it as values (not
+    a state string, not codes, not too long): the part worth doing on another thread for a
+    long text, the check included."""
     t = text.strip()
     return (len(text) <= MAX_PASTE_CHARS and not t.startswith(STATE_PREFIX)
-            and parse_codes(state.snapshot.op_format, text) is None)
+            and parse_codes(op_format, text) is None)
 
 
 def paste_text(state: InspectorState, text: str, reading: str | None = None,
@@ -199,10 +200,10 @@ def paste_text(state: InspectorState, text: str, reading: str | None = None,
     if text.strip().startswith(STATE_PREFIX):
         state.restore(snapshot_from_string(text))
         return PasteResult("restored the pasted state")
-    codes = parse_codes(state.snapshot.op_format, text)  # itof & co: integer operands
-    if codes is not None:
-        return PasteResult(_paste_codes(state, codes))
-    if found is None:
+    if found is None:  # (``found``: the caller knows these are values, not codes)
+        codes = parse_codes(state.snapshot.op_format, text)  # itof & co: integer operands
+        if codes is not None:
+            return PasteResult(_paste_codes(state, codes))
         found = readings(text, state.snapshot.fmt)
     taken = found[0]
     if reading is not None:
