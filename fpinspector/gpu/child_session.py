@@ -18,6 +18,8 @@ import numpy as np
 from . import routes
 from .devices import DeviceChoice, selected_device
 from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable, ShaderError
+from .operands import result_array
+from .shaders import KERNELS
 
 __all__ = ["ChildSession", "open_device"]
 
@@ -86,9 +88,9 @@ class ChildSession:
         return str(self._info.get("path", "fragment"))
 
     def capture(self, op: str, *operand_bits: Any, format: str = "f32",
-                path: str | None = None) -> np.ndarray:
+                path: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
         arrays = tuple(np.asarray(a) for a in operand_bits)
-        return self._call("capture", op, format, path, arrays=arrays)
+        return self._call("capture", op, format, path, arrays=arrays, out=out)
 
     def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
         return self._call("convert", src, dst, path, arrays=(np.asarray(bits),))
@@ -121,14 +123,19 @@ class ChildSession:
         return float(self._call("readback", n, itemsize, repeats))
 
     # -- transport ----------------------------------------------------------------------
-    def _block(self, arrays: tuple[np.ndarray, ...]) -> list[tuple[str, tuple, int]]:
+    def _block(self, arrays: tuple[np.ndarray, ...]) -> tuple[list[tuple[str, tuple, int]], int]:
         """Copy ``arrays`` into the shared block (grown as needed); their (dtype, shape,
-        offset) specs. The block also holds the result: 8 bytes per element of the first."""
+        offset) specs and the offset of the result, which follows them (8 bytes per
+        element of the broadcast operands: the widest result)."""
         specs, off = [], 0
         for a in arrays:
             specs.append((a.dtype.str, a.shape, off))
             off += -(-a.nbytes // 64) * 64
-        need = max(off, 8 * (arrays[0].size if arrays else 0) + 64)
+        try:
+            n = int(np.prod(np.broadcast_shapes(*(a.shape for a in arrays)), dtype=np.int64))
+        except ValueError:  # the session in the child says which shapes do not broadcast
+            n = max(a.size for a in arrays)
+        need = off + 8 * n + 64
         if self._shm is None or self._shm.size < need:
             from multiprocessing import shared_memory
 
@@ -137,16 +144,17 @@ class ChildSession:
         for a, (_, _, o) in zip(arrays, specs):
             flat = np.ascontiguousarray(a).view(np.uint8).reshape(-1)
             np.frombuffer(self._shm.buf, np.uint8, a.nbytes, o)[:] = flat
-        return specs
+        return specs, off
 
-    def _call(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = ()) -> Any:
+    def _call(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = (),
+              out: np.ndarray | None = None) -> Any:
         with self._lock:
             if self._closed:
                 raise ValueError("this GPU session is closed; open a new one")
-            specs = self._block(arrays) if arrays else []
+            specs, res_off = self._block(arrays) if arrays else ([], 0)
             name = self._shm.name if self._shm is not None else ""
             try:
-                self._conn.send((cmd, args, specs, name))
+                self._conn.send((cmd, args, specs, name, res_off))
                 kind, payload = self._conn.recv()
             except (EOFError, OSError, BrokenPipeError):
                 raise GpuUnavailable(f"the GPU process ({self.choice.label()}) stopped "
@@ -154,7 +162,12 @@ class ChildSession:
             if kind == "array":
                 dtype, shape = payload
                 n = int(np.prod(shape, dtype=np.int64))
-                return np.frombuffer(self._shm.buf, dtype, n).reshape(shape).copy()
+                res = np.frombuffer(self._shm.buf, dtype, n, res_off).reshape(shape)
+                if out is None:
+                    return res.copy()
+                dst = result_array(out, np.dtype(dtype), tuple(shape))
+                dst[...] = res
+                return dst
             if kind == "error":
                 raise _rebuild(payload)
             return payload
@@ -173,7 +186,7 @@ class ChildSession:
             self._closed = True
             try:
                 if self._proc.is_alive():
-                    self._conn.send(("close", (), [], ""))
+                    self._conn.send(("close", (), [], "", 0))
                     self._proc.join(timeout=10)
             except (OSError, ValueError, BrokenPipeError):
                 pass
@@ -211,11 +224,11 @@ def _serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
         conn.send(("unavailable", (type(exc).__name__, getattr(exc, "message", str(exc)))))
         return
     conn.send(("ready", session.info))
-    shm = None
+    shm: Any = None
     try:
         while True:
             try:
-                cmd, args, specs, name = conn.recv()
+                cmd, args, specs, name, res_off = conn.recv()
             except EOFError:
                 return
             if cmd == "close":
@@ -224,19 +237,24 @@ def _serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
                 if shm is not None:
                     shm.close()
                 shm = shared_memory.SharedMemory(name=name)
-            arrays = [np.frombuffer(shm.buf, d, int(np.prod(sh, dtype=np.int64)), o).reshape(sh)
-                      for d, sh, o in specs]
+            arrays = _views(shm, specs)
             try:
-                res = _answer(session, cmd, args, arrays)
+                res = _answer(session, cmd, args, arrays, shm, res_off)
                 del arrays
                 if isinstance(res, np.ndarray):
-                    out = np.ascontiguousarray(res)
-                    if out.nbytes > shm.size:
-                        raise ValueError("GPU process: result larger than the shared buffer")
-                    np.frombuffer(shm.buf, np.uint8, out.nbytes)[:] = out.view(np.uint8).reshape(-1)
-                    conn.send(("array", (out.dtype.str, out.shape)))
+                    if shm is None:
+                        raise ValueError("GPU process: an array result needs array operands")
+                    if not _at(res, shm, res_off):  # (a capture wrote it there itself)
+                        out = np.ascontiguousarray(res)
+                        if res_off + out.nbytes > shm.size:
+                            raise ValueError("GPU process: result larger than the shared "
+                                             "buffer")
+                        np.frombuffer(shm.buf, np.uint8, out.nbytes, res_off)[:] = \
+                            out.view(np.uint8).reshape(-1)
+                    conn.send(("array", (res.dtype.str, res.shape)))
                 else:
                     conn.send(("value", res))
+                res = None  # no view of the block may outlive it (shm.close() refuses)
             except (GpuUnavailable, ShaderError, ValueError, KeyError, TypeError,
                     RuntimeError) as exc:
                 conn.send(("error", (type(exc).__name__, getattr(exc, "message", str(exc)))))
@@ -246,10 +264,44 @@ def _serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
         session.close()
 
 
-def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray]) -> Any:
+def _views(shm: Any, specs: list[tuple[str, tuple, int]]) -> list[np.ndarray]:
+    """The operand arrays the parent put in the shared block, as views of it."""
+    return [np.frombuffer(shm.buf, d, int(np.prod(sh, dtype=np.int64)), o).reshape(sh)
+            for d, sh, o in specs]
+
+
+def _at(a: np.ndarray, shm: Any, offset: int) -> bool:
+    """Is ``a`` the contiguous array that starts at ``offset`` in the shared block?"""
+    if shm is None or not a.flags.c_contiguous:
+        return False
+    base = np.frombuffer(shm.buf, np.uint8, 1).ctypes.data
+    return bool(a.ctypes.data == base + offset)
+
+
+def _capture_into(session: Any, args: tuple, arrays: list[np.ndarray], shm: Any,
+                  res_off: int) -> np.ndarray:
+    """A shader capture writes its result straight into the shared block (no copy)."""
+    op, fmt, path = args
+    kernel = KERNELS.get((op, fmt))
+    conversion = (op, fmt) in routes.CONVERSION_OPS or (op, fmt) in routes.TWO_STEP_OPS
+    out = None
+    if kernel is not None and not conversion and shm is not None:
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        except ValueError:
+            shape = None
+        if shape is not None:
+            n = int(np.prod(shape, dtype=np.int64))
+            dtype = kernel.result_dtype
+            if res_off + n * dtype.itemsize <= shm.size:
+                out = np.frombuffer(shm.buf, dtype, n, res_off).reshape(shape)
+    return session.capture(op, *arrays, format=fmt, path=path, out=out)
+
+
+def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray], shm: Any = None,
+            res_off: int = 0) -> Any:
     if cmd == "capture":
-        op, fmt, path = args
-        return session.capture(op, *arrays, format=fmt, path=path)
+        return _capture_into(session, args, arrays, shm, res_off)
     if cmd == "convert":
         src, dst, path = args
         return session.convert(arrays[0], src, dst, path=path)

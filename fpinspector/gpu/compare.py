@@ -121,9 +121,9 @@ def compare_reports(reports: list[GpuReport], labels: list[str] | None = None,
     for (path, pid), (rule, question) in probe_keys.items():
         cells: list[Cell | None] = []
         for r in reports:
-            p = next((q for q in r.probes if q.path == path and q.id == pid), None)
-            cells.append(None if p is None else Cell(p.observed, dict(p.verdict), p.deviation,
-                                                     p.capture_note))
+            hit = next((q for q in r.probes if q.path == path and q.id == pid), None)
+            cells.append(None if hit is None else Cell(hit.observed, dict(hit.verdict),
+                                                       hit.deviation, hit.capture_note))
         cmp.rows.append(CompareRow("probe", rule, path, pid, question, cells))
     ulp_keys: dict[tuple[str, str], str] = {}
     for r in reports:
@@ -132,8 +132,8 @@ def compare_reports(reports: list[GpuReport], labels: list[str] | None = None,
     for (path, op), rule in ulp_keys.items():
         cells = []
         for r in reports:
-            u = next((v for v in r.ulp if v.path == path and v.op == op), None)
-            cells.append(None if u is None else _ulp_cell(u))
+            stats = next((v for v in r.ulp if v.path == path and v.op == op), None)
+            cells.append(None if stats is None else _ulp_cell(stats))
         row = CompareRow("ulp", rule, path, op, f"{op}: ULP error over the random sample", cells)
         if row.status == "same verdict, other bits":
             row.status = "same"  # different figures under the same verdict are expected

@@ -10,7 +10,10 @@ from .shaders import Kernel, header, kernel_function
 
 __all__ = ["ComputePath", "LOCAL_SIZE"]
 
-LOCAL_SIZE = 64
+#: Invocations per work group. 256 (not 64): llvmpipe runs a work group as one task and
+#: pays a fixed cost per group, so 2^24 elements took ~11 ms longer with 64
+#: (benchmarks/bench_gpu_capture.py); GL 4.3 guarantees at least 1024.
+LOCAL_SIZE = 256
 DEFAULT_CHUNK = 1 << 24
 CHUNK_BYTES = 256 << 20  # all buffers of one chunk together stay under this
 

@@ -10,6 +10,7 @@ with texelFetch, writing floatBitsToUint into an R32UI target.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import moderngl
 import numpy as np
@@ -102,7 +103,9 @@ def _to_pixels(src: str, dst: str, x: np.ndarray) -> np.ndarray:
         return (x.astype(np.uint32) & 0x7FF) * np.uint32(0x801)  # same f11 in R and G
     if src == "f10":
         return (x.astype(np.uint32) & 0x3FF) << np.uint32(22)
-    dtype = {"snorm8": np.int8, "unorm16": np.uint16, "snorm16": np.int16}.get(src, np.uint8)
+    dtypes: dict[str, type[np.integer]] = {"snorm8": np.int8, "unorm16": np.uint16,
+                                           "snorm16": np.int16}
+    dtype = dtypes.get(src, np.uint8)
     px = np.zeros((x.shape[0], 4), dtype=dtype)
     px[:, :3] = x.astype(px.dtype)[:, None]
     px[:, 3] = np.iinfo(dtype).max
@@ -146,7 +149,7 @@ class HardwareConversions:
                 prog = self.ctx.program(vertex_shader=FULLSCREEN_VS, fragment_shader=fs)
             except moderngl.Error as exc:
                 raise ShaderError(f"convert {key[0]}->{key[1]}", str(exc), fs) from None
-            prog["t0"].value = 0
+            cast(moderngl.Uniform, prog["t0"]).value = 0
             cached = (prog, self.ctx.vertex_array(prog, []))
             self._programs[key] = cached
         return cached

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -82,13 +82,13 @@ class DeviceChoice:
     @classmethod
     def from_environment(cls, env: dict[str, str] | None = None) -> DeviceChoice:
         """``FPINSPECTOR_GL_DEVICE`` / ``FPINSPECTOR_GL_DRIVER`` (what tests and CI set)."""
-        env = os.environ if env is None else env
-        raw = env.get(DEVICE_ENV, "").strip()
+        source: Mapping[str, str] = os.environ if env is None else env
+        raw = source.get(DEVICE_ENV, "").strip()
         try:
             index = int(raw) if raw else None
         except ValueError:
             raise ValueError(f"{DEVICE_ENV}={raw!r}: expected a device index") from None
-        return cls(index, env.get(DRIVER_ENV, "").strip() or None)
+        return cls(index, source.get(DRIVER_ENV, "").strip() or None)
 
 
 def driver_environment(driver: str) -> dict[str, str]:

@@ -12,6 +12,7 @@ import ctypes
 import ctypes.util
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 __all__ = ["EglDevice", "egl_devices"]
 
@@ -49,7 +50,7 @@ def _library() -> ctypes.CDLL | None:
     return None
 
 
-def _proc(lib: ctypes.CDLL, name: str, restype, *argtypes):  # noqa: ANN001, ANN202
+def _proc(lib: ctypes.CDLL, name: str, restype: Any, *argtypes: Any) -> Any:
     get = lib.eglGetProcAddress
     get.restype = ctypes.c_void_p
     get.argtypes = [ctypes.c_char_p]
@@ -80,7 +81,7 @@ def egl_devices() -> list[EglDevice] | None:
         return None
     out = []
     for i in range(count.value):
-        def text(attr: int, dev=devices[i]) -> str | None:  # noqa: ANN001
+        def text(attr: int, dev: Any = devices[i]) -> str | None:
             if string is None:
                 return None
             raw = string(dev, attr)

@@ -55,31 +55,32 @@ def differences(expected: GpuReport, got: GpuReport) -> list[str]:
     why = other_driver_reason(expected, got)
     if why:
         out.append(why)
-    for key in ("settings",):
-        if expected.header.get(key) != got.header.get(key):
-            out.append(f"{key}: {expected.header.get(key)} -> {got.header.get(key)}")
+    for field in ("settings",):
+        if expected.header.get(field) != got.header.get(field):
+            out.append(f"{field}: {expected.header.get(field)} -> {got.header.get(field)}")
     exp_p = {(p.path, p.id): p for p in expected.probes}
     got_p = {(p.path, p.id): p for p in got.probes}
     if exp_p.keys() != got_p.keys():
         out.append(f"probe set differs: {sorted(exp_p.keys() ^ got_p.keys())}")
-    for key in exp_p.keys() & got_p.keys():
-        a, b = exp_p[key], got_p[key]
+    for pkey in exp_p.keys() & got_p.keys():
+        pa, pb = exp_p[pkey], got_p[pkey]
         for f in ("observed", "model", "verdict", "deviation", "capture_note", "rule"):
-            if getattr(a, f) != getattr(b, f):
-                out.append(f"probe {key[0]}/{key[1]} {f}: {getattr(a, f)!r} -> {getattr(b, f)!r}")
+            if getattr(pa, f) != getattr(pb, f):
+                out.append(f"probe {pkey[0]}/{pkey[1]} {f}: {getattr(pa, f)!r} -> "
+                           f"{getattr(pb, f)!r}")
     exp_u = {(u.path, u.op): u for u in expected.ulp}
     got_u = {(u.path, u.op): u for u in got.ulp}
     if exp_u.keys() != got_u.keys():
         out.append(f"ULP set differs: {sorted(exp_u.keys() ^ got_u.keys())}")
-    for key in exp_u.keys() & got_u.keys():
-        a, b = exp_u[key], got_u[key]
+    for ukey in exp_u.keys() & got_u.keys():
+        ua, ub = exp_u[ukey], got_u[ukey]
         for f in ("samples", "counts", "max_ulp", "mean_ulp", "allowed_fraction", "verdict"):
-            if not _close(getattr(a, f), getattr(b, f)):
-                out.append(f"ulp {key[0]}/{key[1]} {f}: {getattr(a, f)} -> {getattr(b, f)}")
+            if not _close(getattr(ua, f), getattr(ub, f)):
+                out.append(f"ulp {ukey[0]}/{ukey[1]} {f}: {getattr(ua, f)} -> {getattr(ub, f)}")
     for path in sorted(set(expected.fidelity) | set(got.fidelity)):
-        a, b = expected.fidelity.get(path), got.fidelity.get(path)
-        if not _close(a, b):
-            out.append(f"fidelity {path}: {a} -> {b}")
+        fa, fb = expected.fidelity.get(path), got.fidelity.get(path)
+        if not _close(fa, fb):
+            out.append(f"fidelity {path}: {fa} -> {fb}")
     if sorted(d["id"] for d in expected.deviations) != sorted(d["id"] for d in got.deviations):
         out.append("listed deviations differ")
     if expected.unsupported != got.unsupported or expected.half_float != got.half_float:

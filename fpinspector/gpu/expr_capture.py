@@ -116,7 +116,8 @@ class ExprGpu:
     def unsupported_reason(self, program: Program, path: str | None = None) -> str | None:
         return self._pool.submit(self.runner.unsupported_reason, program, path).result()
 
-    def _run(self, program: Program, slots, path, variant) -> list[np.ndarray]:
+    def _run(self, program: Program, slots: list[np.ndarray], path: str | None, variant: str
+             ) -> list[np.ndarray]:
         t = time.perf_counter()
         out = self.runner.run(program, slots, path=path, variant=variant)
         self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t

@@ -3,6 +3,9 @@ textures in, several RGBA32UI colour attachments out), every step's word per ele
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import cast
+
 import moderngl
 import numpy as np
 
@@ -61,7 +64,7 @@ class ExprCompute:
         self._programs: dict = {}
         self._buffers: dict[int, moderngl.Buffer] = {}
 
-    def _program(self, key, sh: ExprShader) -> moderngl.ComputeShader:
+    def _program(self, key: Hashable, sh: ExprShader) -> moderngl.ComputeShader:
         prog = self._programs.get(key)
         if prog is None:
             src = compute_source(sh, self.extensions)
@@ -81,7 +84,7 @@ class ExprCompute:
             self._buffers[binding] = buf
         return buf
 
-    def run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
+    def run(self, key: Hashable, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
         prog = self._program(key, sh)
         v, w = sh.n_inputs, len(sh.words)
@@ -125,7 +128,8 @@ class ExprFragment:
         self._textures: dict[int, moderngl.Texture] = {}
         self._fbos: dict[int, moderngl.Framebuffer] = {}
 
-    def _program(self, key, sh: ExprShader, first: int, count: int):
+    def _program(self, key: Hashable, sh: ExprShader, first: int, count: int
+                 ) -> tuple[moderngl.Program, moderngl.VertexArray]:
         k = (key, first)
         cached = self._programs.get(k)
         if cached is None:
@@ -136,7 +140,7 @@ class ExprFragment:
                 raise ShaderError("expression", str(exc), src) from None
             for j in range(-(-sh.n_inputs // 4)):
                 if f"t{j}" in prog:
-                    prog[f"t{j}"].value = j
+                    cast(moderngl.Uniform, prog[f"t{j}"]).value = j
             cached = (prog, self.ctx.vertex_array(prog, []))
             self._programs[k] = cached
         return cached
@@ -157,7 +161,7 @@ class ExprFragment:
             self._fbos[n_att] = fbo
         return fbo
 
-    def run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
+    def run(self, key: Hashable, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
         # moderngl remembers the last framebuffer used (ctx.fbo, and the one ctx.viewport
         # writes to); point it back at the previous one, which outlives ours
@@ -167,7 +171,7 @@ class ExprFragment:
         finally:
             self.ctx.fbo, self.ctx.mglo.fbo = prev, prev_mglo
 
-    def _run(self, key, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
+    def _run(self, key: Hashable, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         v, w = sh.n_inputs, len(sh.words)
         out = np.empty((n, w), np.uint32)
         per_pass = 4 * self.attachments

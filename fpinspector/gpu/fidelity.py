@@ -121,12 +121,12 @@ def check_fidelity(session: Any, paths: tuple[str, ...] | None = None) -> dict[s
 def classify_bits(bits: np.ndarray, fmt: str = "f32") -> np.ndarray:
     """The :data:`F32_CLASSES` / :data:`F64_CLASSES` class name of each pattern."""
     wide = fmt == "f64"
-    b = np.asarray(bits, np.uint64 if wide else np.uint32)
+    b = np.asarray(bits, np.uint64)  # f32 words widen exactly
     ebits, fbits = (11, 52) if wide else (8, 23)
-    one = np.uint64(1) if wide else np.uint32(1)
-    exp = (b >> type(one)(fbits)) & type(one)((1 << ebits) - 1)
-    frac = b & type(one)((1 << fbits) - 1)
-    quiet = (b >> type(one)(fbits - 1)) & one
+    one = np.uint64(1)
+    exp = (b >> np.uint64(fbits)) & np.uint64((1 << ebits) - 1)
+    frac = b & np.uint64((1 << fbits) - 1)
+    quiet = (b >> np.uint64(fbits - 1)) & one
     top = (1 << ebits) - 1
     return np.select(
         [(exp == 0) & (frac == 0), exp == 0, exp < top, frac == 0, quiet == one],

@@ -3,6 +3,8 @@ into an R32UI / RG32UI target with a full-screen triangle and read back as raw w
 
 from __future__ import annotations
 
+from typing import cast
+
 import moderngl
 import numpy as np
 
@@ -69,7 +71,7 @@ class FragmentPath:
                 raise ShaderError(kernel.op, str(exc), src) from None
             for i in range(kernel.arity):
                 if f"t{i}" in prog:
-                    prog[f"t{i}"].value = i
+                    cast(moderngl.Uniform, prog[f"t{i}"]).value = i
             cached = (prog, self.ctx.vertex_array(prog, []))
             self._programs[kernel] = cached
         return cached
@@ -91,7 +93,8 @@ class FragmentPath:
             self._targets[comps] = fbo
         return fbo
 
-    def _staged(self, unit: int, words: np.ndarray, start: int, stop: int, rows: int) -> bytes:
+    def _staged(self, unit: int, words: np.ndarray, start: int, stop: int, rows: int
+                ) -> np.ndarray:
         """Chunk of words padded to whole rows (texture writes take full rectangles)."""
         m = stop - start
         if m == rows * self.width:

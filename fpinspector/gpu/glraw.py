@@ -99,6 +99,8 @@ class RawGL:
         signed-normalized buffer reads back clamped to [0, 1], losing every negative code.
         """
         assert out.flags.c_contiguous
+        if self._clamp is None or self._read is None:
+            raise RuntimeError("glReadPixels / glClampColor are not available here")
         self._clamp(GL_CLAMP_READ_COLOR, 0)
         try:
             self._read(0, 0, width, rows, fmt, typ, out.ctypes.data)
@@ -108,4 +110,6 @@ class RawGL:
     def tex_sub_image(self, width: int, rows: int, fmt: int, typ: int, data: np.ndarray) -> None:
         """Upload into the texture bound to GL_TEXTURE_2D on the active unit, bits unchanged."""
         data = np.ascontiguousarray(data)
+        if self._sub is None:
+            raise RuntimeError("glTexSubImage2D is not available here")
         self._sub(GL_TEXTURE_2D, 0, 0, 0, width, rows, fmt, typ, data.ctypes.data)

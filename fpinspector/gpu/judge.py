@@ -3,6 +3,8 @@ a named driver deviation, or unexplained. Used by the tests and by the GPU rules
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result
@@ -95,7 +97,8 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
                 hit = hit | ~step["unexplained"]
         else:
             alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
-            hit = same_result(got, np.broadcast_to(alt, got.shape), res_fmt)
+            hit = (np.zeros_like(rest) if alt is None  # needs a reference: cannot claim
+                   else same_result(got, np.broadcast_to(alt, got.shape), res_fmt))
         rest = _claim(out, dev.id, rest, hit)
     out["unexplained"] = rest
     return out
@@ -110,7 +113,7 @@ def _claim(out: dict, dev_id: str, rest: np.ndarray, hit: np.ndarray) -> np.ndar
     return rest
 
 
-def _conv_model(src: str, dst: str, codes: np.ndarray):
+def _conv_model(src: str, dst: str, codes: np.ndarray) -> Any:
     """The model's result for a conversion: convert.convert or a numeric.* function."""
     from fpinspector.model.convert import convert
     from fpinspector.model.convert import numeric as nm
@@ -132,7 +135,7 @@ def _conv_model(src: str, dst: str, codes: np.ndarray):
     return convert(codes, src, dst, "d3d")
 
 
-def _conv_alternative(kind: str, codes: np.ndarray, model, dst: str) -> np.ndarray:
+def _conv_alternative(kind: str, codes: np.ndarray, model: Any, dst: str) -> np.ndarray:
     c = np.asarray(codes)
     with np.errstate(all="ignore"):
         if kind == "unorm_mul_rcp":

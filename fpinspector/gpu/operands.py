@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
-__all__ = ["as_result", "check_source", "operand_words"]
+from .shaders import Kernel
+
+__all__ = ["check_source", "dtype_fits", "operand_words", "result_array",
+           "result_words"]
 
 #: Inclusive ranges of the integer code formats the fixed-function conversions read.
 CODE_RANGES = {"unorm8": (0, 255), "snorm8": (-128, 127), "srgb8": (0, 255),
@@ -16,34 +20,71 @@ CODE_RANGES = {"unorm8": (0, 255), "snorm8": (-128, 127), "srgb8": (0, 255),
 def operand_words(x: Any, wide: bool, op: str, index: int, signed: bool = False) -> np.ndarray:
     """Operand bit patterns -> raw uint32/uint64 words; floats and out-of-range are errors.
     Negative numbers are two's-complement words only where the op takes signed integers
-    (``signed``, itof); elsewhere -1 is no bit pattern (it would silently become a NaN)."""
+    (``signed``, itof); elsewhere -1 is no bit pattern (it would silently become a NaN).
+
+    Why the checks look at the dtype first: a uint32 array cannot hold a pattern wider than
+    32 bits, so scanning it (a whole pass per operand) is only done where the dtype allows
+    values outside the words' range."""
     a = np.asarray(x)
     if a.dtype == np.bool_:
-        a = a.astype(np.uint8)
+        a = a.view(np.uint8)
     if a.dtype.kind not in "iu":
         raise ValueError(
             f"{op}: operand {index} must be integer bit patterns, got dtype {a.dtype}"
         )
-    limit = (1 << 64) if wide else (1 << 32)
-    if a.size and int(a.max()) >= limit:
-        raise ValueError(f"{op}: operand {index} has patterns wider than {64 if wide else 32} bits")
-    if a.size and a.dtype.kind == "i" and not signed and int(a.min()) < 0:
-        raise ValueError(f"{op}: operand {index} has negative values; bit patterns are "
-                         "non-negative (set the sign bit instead)")
-    if a.size and a.dtype.kind == "i" and int(a.min()) < -(limit >> 1):
-        raise ValueError(f"{op}: operand {index} is out of range for its format")
+    width = 64 if wide else 32
+    if a.size and not dtype_fits(a.dtype, width, signed):
+        _check_range(a, width, op, index, signed)
     return a.astype(np.uint64 if wide else np.uint32, copy=False)
 
 
-def as_result(out: np.ndarray, kind: str) -> np.ndarray:
-    """Raw uint32/uint64 result words -> the dtype evaluate(...).bits uses for ``kind``."""
-    if kind == "bool":
-        return out != 0
-    if kind == "i32":
-        return out.view(np.int32)
-    if kind == "f16":
-        return out.astype(np.uint16)
+def dtype_fits(dtype: np.dtype, width: int, signed: bool = False) -> bool:
+    """Does every value of ``dtype`` make a valid ``width``-bit word? Unsigned dtypes up to
+    that width do; signed ones only where negative values are two's-complement words."""
+    bits = dtype.itemsize * 8
+    if dtype.kind == "u" or dtype == np.bool_:
+        return bits <= width
+    return signed and bits <= width
+
+
+def _check_range(a: np.ndarray, width: int, op: str, index: int, signed: bool) -> None:
+    limit = 1 << width
+    if a.dtype.itemsize * 8 > width and int(a.max()) >= limit:
+        raise ValueError(f"{op}: operand {index} has patterns wider than {width} bits")
+    if a.dtype.kind == "i":
+        low = int(a.min())
+        if not signed and low < 0:
+            raise ValueError(f"{op}: operand {index} has negative values; bit patterns are "
+                             "non-negative (set the sign bit instead)")
+        if low < -(limit >> 1):
+            raise ValueError(f"{op}: operand {index} is out of range for its format")
+
+
+def result_array(out: np.ndarray | None, dtype: np.dtype, shape: tuple[int, ...]
+                  ) -> np.ndarray:
+    """``out`` checked against the result's dtype and shape, or a fresh array."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        got = (f"{out.dtype} {out.shape}" if isinstance(out, np.ndarray)
+               else type(out).__name__)
+        raise ValueError(f"out must be a writeable C-contiguous {dtype} array of shape "
+                         f"{shape}, got {got}")
     return out
+
+
+def result_words(result: np.ndarray, kernel: Kernel) -> np.ndarray | None:
+    """``result`` viewed as the kernel's raw output words, where they share a layout."""
+    if kernel.pairs:
+        if kernel.out_kind != "h2" or result.size % 2 or sys.byteorder != "little":
+            return None
+        return result.reshape(-1).view(np.uint32)
+    if kernel.out_kind in ("f32", "u32", "i32"):
+        return result.reshape(-1).view(np.uint32)
+    if kernel.out_kind == "f64":
+        return result.reshape(-1).view(np.uint64)
+    return None
 
 
 def check_source(a: np.ndarray, src: str) -> None:

@@ -7,11 +7,13 @@ the path flushes) is conformant whatever window the engine computes for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["serial_unfused"]
 
-_TYPES = {"f32": (np.uint32, np.float32, 0x7F800000, 0x80000000),
+_TYPES: dict[str, tuple[Any, Any, int, int]] = {"f32": (np.uint32, np.float32, 0x7F800000, 0x80000000),
           "f64": (np.uint64, np.float64, 0x7FF0000000000000, 0x8000000000000000)}
 
 

@@ -14,7 +14,7 @@ from .conversions import HW_CONVERSIONS, HardwareConversions
 from .devices import DeviceChoice
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
-from .operands import as_result, check_source, operand_words
+from .operands import check_source, dtype_fits, operand_words, result_array, result_words
 from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
 from .shaders import EMULATE_HALF, KERNELS, Kernel, find_kernel, pack_pairs, unpack_pairs
 
@@ -74,6 +74,7 @@ class GpuSession:
         self.path = "compute" if path == "auto" and "compute" in self._paths else (
             "fragment" if path == "auto" else path)
         self._hw: HardwareConversions | None = None
+        self._scratch = np.empty(0, np.uint32)  # raw words of results needing a conversion
 
     # -- description -------------------------------------------------------------------
     @property
@@ -137,7 +138,7 @@ class GpuSession:
 
     # -- capture ---------------------------------------------------------------------
     def capture(self, op: str, *operand_bits: Any, format: str = "f32",
-                path: str | None = None) -> np.ndarray:
+                path: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """Run ``op`` on the GPU and return the result bit patterns.
 
         Parameters
@@ -151,6 +152,10 @@ class GpuSession:
             Operand format ("f32", "f64", "f16").
         path : {"compute", "fragment"}, optional
             Force a capture path (default: the session's).
+        out : numpy.ndarray, optional
+            Receives the result (C-contiguous, the result's dtype and shape) and is
+            returned: a caller that captures again and again (a sweep, a benchmark) reuses
+            one array instead of a fresh one per call. Shader kernels only.
 
         Returns
         -------
@@ -158,13 +163,14 @@ class GpuSession:
             Same dtype as the model's ``evaluate(...).bits``: uint32 for f32, uint64 for f64,
             uint16 for f16, bool for comparisons, int32 / uint32 for ftoi / ftou.
         """
-        if (op, format) in CONVERSION_OPS:
+        if (op, format) in CONVERSION_OPS or (op, format) in TWO_STEP_OPS:
+            if out is not None:
+                raise ValueError(f"{op} on {format} is a fixed-function conversion: no out=")
             if len(operand_bits) != 1:
                 raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
-            return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
-        if (op, format) in TWO_STEP_OPS:  # two roundings: float(double), then the target
-            if len(operand_bits) != 1:
-                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
+            if (op, format) in CONVERSION_OPS:
+                return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
+            # two roundings: float(double), then the target
             mid = self.capture("to_f32", operand_bits[0], format="f64", path=path)
             return self.convert(mid, "f32", TWO_STEP_OPS[(op, format)], path="render")
         kernel = find_kernel(op, format)
@@ -181,17 +187,42 @@ class GpuSession:
         flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
         n = flat[0].shape[0]
         if kernel.pairs:  # f16: two operands per 32-bit word
-            if any(a.size and int(a.max()) > 0xFFFF for a in flat):
-                raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
+            for x, a in zip(operand_bits, flat):
+                if a.size and not dtype_fits(np.asarray(x).dtype, 16) and int(a.max()) > 0xFFFF:
+                    raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
             flat = [pack_pairs(a) for a in flat]
-        out = np.empty(flat[0].shape[0], np.uint64 if kernel.wide_out else np.uint32)
+        result = result_array(out, kernel.result_dtype, shape)
+        count = flat[0].shape[0] if flat else 0
+        direct = result_words(result, kernel)
+        raw = direct if direct is not None and direct.shape[0] == count else \
+            self._scratch_words(kernel, count)
         with self.ctx:  # make our context current: another session may have switched it
-            if out.size:
-                runner.run(kernel, flat, out)
+            if raw.size:
+                runner.run(kernel, flat, raw)
             self._check_gl(op)
+        if raw is direct:  # the kernel wrote the result in place
+            return result
+        flat_out = result.reshape(-1)
         if kernel.pairs:
-            return unpack_pairs(out, n, kernel.out_kind).reshape(shape)
-        return as_result(out, kernel.out_kind).reshape(shape)
+            flat_out[...] = unpack_pairs(raw, n, kernel.out_kind)
+        elif kernel.out_kind == "bool":
+            np.not_equal(raw, 0, out=flat_out)
+        else:  # f16 patterns in the low half of each word
+            flat_out[...] = raw
+        return result
+
+    #: Raw-word buffers up to this many words are kept for the next capture.
+    SCRATCH_KEEP = 1 << 22
+
+    def _scratch_words(self, kernel: Kernel, count: int) -> np.ndarray:
+        """Raw words for a result that is no view of them (bool, f16 patterns, odd f16
+        pairs): a buffer reused between captures (up to SCRATCH_KEEP words)."""
+        dtype = np.dtype(np.uint64 if kernel.wide_out else np.uint32)
+        if count > self.SCRATCH_KEEP:
+            return np.empty(count, dtype)
+        if self._scratch.dtype != dtype or self._scratch.shape[0] < count:
+            self._scratch = np.empty(count, dtype)
+        return self._scratch[:count]
 
     def run_kernel(self, kernel: Kernel, *words: np.ndarray, path: str | None = None
                    ) -> np.ndarray:

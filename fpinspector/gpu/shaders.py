@@ -7,6 +7,7 @@ no float upload or read-back can flush, quiet or round anything behind our back.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -101,7 +102,8 @@ class Kernel:
 def _table() -> dict[tuple[str, str], Kernel]:
     rows: list[Kernel] = []
 
-    def add(op, fmt, kinds, out, expr, req=(), glsl=None):
+    def add(op: str, fmt: str, kinds: tuple[str, ...], out: str, expr: str,
+            req: tuple[tuple[str, int], ...] = (), glsl: str | None = None) -> None:
         rows.append(Kernel(op, fmt, tuple(kinds), out, expr, tuple(req), glsl or expr))
 
     for fmt, req, one in (("f32", (), "1.0"), ("f64", (FP64,), "1.0LF")):
@@ -222,16 +224,30 @@ def kernel_function(kernel: Kernel) -> str:
 
 def pack_pairs(halves: np.ndarray) -> np.ndarray:
     """Flat f16 patterns -> uint32 words, element 2i in the low and 2i+1 in the high half
-    (the layout packFloat2x16 / unpackFloat2x16 use); an odd count is padded with 0."""
-    h = np.asarray(halves, np.uint32)
+    (the layout packFloat2x16 / unpackFloat2x16 use); an odd count is padded with 0.
+
+    On a little-endian host the words are the uint16 patterns' own memory: no pass over
+    the data unless it must be narrowed to uint16 or padded."""
+    h = np.ascontiguousarray(halves, dtype=np.uint16).reshape(-1)
     if h.shape[0] % 2:
-        h = np.concatenate([h, np.zeros(1, np.uint32)])
-    return h[0::2] | (h[1::2] << np.uint32(16))
+        h = np.concatenate([h, np.zeros(1, np.uint16)])
+    if _LITTLE:
+        return h.view(np.uint32)
+    w = h.astype(np.uint32)
+    return w[0::2] | (w[1::2] << np.uint32(16))
 
 
 def unpack_pairs(words: np.ndarray, n: int, kind: str) -> np.ndarray:
-    """uint32 result words of a pair kernel -> ``n`` f16 patterns (uint16) or bools."""
-    w = np.asarray(words, np.uint32)
-    out = np.empty(2 * w.shape[0], np.uint32)
-    out[0::2], out[1::2] = w & np.uint32(0xFFFF), w >> np.uint32(16)
-    return (out[:n] != 0) if kind == "b2" else out[:n].astype(np.uint16)
+    """uint32 result words of a pair kernel -> ``n`` f16 patterns (uint16) or bools
+    (a view of ``words`` for f16 patterns on a little-endian host)."""
+    w = np.ascontiguousarray(words, dtype=np.uint32).reshape(-1)
+    if _LITTLE:
+        halves = w.view(np.uint16)[:n]
+    else:
+        halves = np.empty(2 * w.shape[0], np.uint16)
+        halves[0::2], halves[1::2] = w & np.uint32(0xFFFF), w >> np.uint32(16)
+        halves = halves[:n]
+    return (halves != 0) if kind == "b2" else halves
+
+
+_LITTLE = sys.byteorder == "little"

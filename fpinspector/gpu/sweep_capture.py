@@ -9,6 +9,7 @@ so the rule engine evaluates a chunk on the CPU while the GPU computes the same 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -141,7 +142,8 @@ def make_stage(op: str, fmt: str, rules: str = "d3d11", *, gpu: GpuCapture | Non
     return ModelStage(op, fmt, rules, options=options, gpu=gpu)
 
 
-def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str):
+def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str
+                   ) -> Callable[[tuple[np.ndarray, ...]], dict[str, np.ndarray]]:
     """A stage that only captures (``{"gpu": bits}``): for timing the GPU stage alone."""
 
     def stage(operands: tuple[np.ndarray, ...]) -> dict[str, np.ndarray]:
