@@ -1,9 +1,10 @@
 """Encoding cores: exact-input values to bit patterns of any float format, one rounding.
 
-Beside the format table (float_format.py): the float64 array encoder (numpy casts plus a one-step fix-up for
-f32/f16, integer arithmetic for every other width) and the exact scalar encoder for
-Fraction/Decimal/int/decimal-text inputs. Both follow IEEE 754 §4.3 roundings and §7.4
-overflow, with a "saturate" policy for the D3D conversions (CONV-F2F-SAT).
+Beside the format table (float_format.py): the float64 array encoder (numpy's cast for f32
+to nearest, :mod:`.array_encoding` for everything else, and the integer-arithmetic reference
+they are tested against) and the exact scalar encoder for Fraction/Decimal/int/decimal-text
+inputs. All follow IEEE 754 §4.3 roundings and §7.4 overflow, with a "saturate" policy for
+the D3D conversions (CONV-F2F-SAT).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["ROUNDINGS", "BitLayout", "encode_float64", "encode_exact", "policy"]
+from .array_encoding import encode_array
+
+__all__ = ["ROUNDINGS", "BitLayout", "encode_float64", "encode_float64_integer", "encode_exact",
+           "policy"]
 
 
 class BitLayout(Protocol):
@@ -106,49 +110,38 @@ def _overflow_to_inf(rnd: str, ovf: str, neg: np.ndarray) -> np.ndarray:
     return neg
 
 
-def _directed_fixup(
-    fmt: BitLayout, x: np.ndarray, out: np.ndarray, rnd: str, ovf: str
-) -> np.ndarray:
-    """Turn nearest-even patterns into directed ones: RNE is within one step of every direction."""
-    dt = fmt.dtype.type
-    r = out.view({32: np.float32, 16: np.float16}[fmt.bits]).astype(np.float64)
-    neg = (out & dt(fmt.sign_mask)) != 0
-    one = dt(1)
-    with np.errstate(invalid="ignore"):
-        if rnd == "rtz":
-            fix = np.abs(r) > np.abs(x)
-            out = np.where(fix, out - one, out)  # magnitude down one step
-        elif rnd == "rtp":
-            fix = r < x
-            step = np.where(neg, out - one, np.where(out == 0, one, out + one))
-            out = np.where(fix, step, out)
-        elif rnd == "rtn":
-            fix = r > x
-            mag0 = (out & dt(fmt.mask & ~fmt.sign_mask)) == 0
-            step = np.where(neg, out + one, np.where(mag0, dt(fmt.sign_mask | 1), out - one))
-            out = np.where(fix, step, out)
-    if ovf == "saturate":
-        over = np.isfinite(x) & ((out & dt(fmt.mask & ~fmt.sign_mask)) == dt(fmt.pos_inf))
-        out = np.where(over, out - one, out)
-    return out.astype(fmt.dtype, copy=False)
-
-
 def encode_float64(fmt: BitLayout, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -> np.ndarray:
-    """Vectorized exact-input encoder: float64 values -> patterns, one rounding, integer math."""
+    """Vectorized exact-input encoder: float64 values -> patterns of ``fmt``, one rounding.
+
+    f64 is a copy; f32 to nearest is numpy's float64 -> float32 cast (one SIMD pass); every
+    other case is :func:`.array_encoding.encode_array` (the FPU rounds to the target grid).
+    Both give exactly :func:`encode_float64_integer`'s patterns (the tests compare them).
+    """
     if fmt.bits == 64:  # every float64 is an f64 value: no rounding in any direction
         return np.ascontiguousarray(x, dtype=np.float64).view(np.uint64).copy()
-    native = {32: np.float32, 16: np.float16}.get(fmt.bits) if fmt.exp_bits in (8, 5) else None
-    if native is not None and (rnd == "rne" or ovf != "inf"):
-        # numpy's float64 -> float32/float16 casts round the double once, nearest-even, with
-        # denormals and overflow to INF; directed roundings fix that up by one step.
+    if fmt.bits == 32 and fmt.exp_bits == 8 and rnd == "rne":
+        # numpy's float64 -> float32 cast rounds the double once, nearest-even, with
+        # denormals and overflow to INF; "saturate" steps an overflowed INF back to the max
         with np.errstate(over="ignore", invalid="ignore"):
-            out = np.asarray(x, dtype=np.float64).astype(native).view(fmt.dtype)
-        if rnd != "rne" or ovf == "saturate":
-            out = _directed_fixup(fmt, x, out, rnd, ovf)
+            out = np.asarray(x, dtype=np.float64).astype(np.float32).view(fmt.dtype)
+        u32 = fmt.dtype.type
+        if ovf == "saturate":
+            over = ((out & u32(fmt.mask & ~fmt.sign_mask)) == u32(fmt.pos_inf)) & np.isfinite(x)
+            out = np.where(over, out - u32(1), out)
         nan = np.isnan(x)
-        if nan.any():  # canonical quiet NaN, sign kept, as the generic path does
-            out[nan] = (out[nan] & fmt.dtype.type(fmt.sign_mask)) | fmt.dtype.type(fmt.quiet_nan)
+        if nan.any():  # canonical quiet NaN, sign kept, as the integer encoder does
+            out[nan] = (out[nan] & u32(fmt.sign_mask)) | u32(fmt.quiet_nan)
         return out
+    return encode_array(fmt, x, rnd, ovf)
+
+
+def encode_float64_integer(fmt: BitLayout, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee"
+                           ) -> np.ndarray:
+    """The reference float64 encoder, all in integer arithmetic on the float64 fields
+    (IEEE 754 §4.3 roundings, §7.4 overflow): what :func:`encode_float64`'s fast paths are
+    tested against. Slow (~25 whole-array int64 passes); no hot path calls it."""
+    if fmt.bits == 64:
+        return np.ascontiguousarray(x, dtype=np.float64).view(np.uint64).copy()
     u = np.ascontiguousarray(x, dtype=np.float64).view(np.uint64)
     neg = (u >> np.uint64(63)).astype(bool)
     E = ((u >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
