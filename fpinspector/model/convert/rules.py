@@ -7,7 +7,7 @@ for them until someone asks.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,10 @@ from ..formats import F32, F64, FloatFormat
 from .table_encoder import table_encode
 from .variants import Policy
 
-__all__ = ["ConversionResult", "RULE_TEXT", "is_widening"]
+__all__ = ["ConversionResult", "RULE_TEXT", "is_widening", "CHUNK"]
+
+#: Elements per slice of the rule masks' computation (cache-sized float64 temporaries).
+CHUNK = 1 << 16
 
 #: Rule ID -> what it means (the explain_at sentences add the element's values).
 RULE_TEXT: dict[str, str] = {
@@ -59,6 +62,25 @@ def _f32_bits_of(b: np.ndarray, src: FloatFormat) -> np.ndarray:
         return src.decode(b).astype(np.float32).view(np.uint32)
 
 
+def _values(fmt: FloatFormat, bits: np.ndarray, other: FloatFormat) -> np.ndarray:
+    """Exact values of ``bits``: float32 where neither side of the conversion is f64 (every
+    f32/f16/f11/f10 value is a float32, so every comparison the rules make is exact in
+    half the memory; f32 patterns are their own values), else float64."""
+    if fmt is F64 or other is F64:
+        return fmt.decode(bits)
+    if fmt is F32:
+        return bits.view(np.float32)
+    return _float32_table(fmt)[bits]
+
+
+@lru_cache(maxsize=8)
+def _float32_table(fmt: FloatFormat) -> np.ndarray:
+    """Every pattern's value of a small format as float32 (exact)."""
+    with np.errstate(invalid="ignore"):
+        return fmt.decode(np.arange(1 << fmt.bits, dtype=np.uint64).astype(fmt.dtype)
+                          ).astype(np.float32)
+
+
 class ConversionResult:
     """Result of :func:`fpinspector.model.convert.convert`.
 
@@ -81,25 +103,44 @@ class ConversionResult:
 
     @cached_property
     def fired(self) -> dict[str, np.ndarray]:
-        """Rule ID -> bool mask, for every rule that fired somewhere."""
-        s, d, var = self.src, self.dst, self.variant
+        """Rule ID -> bool mask, for every rule that fired somewhere.
+
+        Computed chunk by chunk (:data:`CHUNK` elements: the float64 temporaries stay in
+        the CPU's cache); a rule's mask is allocated when it first fires.
+        """
         sb = np.asarray(self.src_bits).reshape(-1)
         db = np.asarray(self.bits).reshape(-1)
+        n = sb.shape[0]
+        out: dict[str, np.ndarray] = {}
+        for start in range(0, n, CHUNK):
+            stop = min(n, start + CHUNK)
+            for rule, mask in self._fired_part(sb[start:stop], db[start:stop]).items():
+                if not mask.any():
+                    continue
+                full = out.get(rule)
+                if full is None:
+                    full = out[rule] = np.zeros(n, bool)
+                full[start:stop] = mask
+        shape = np.shape(self.bits)
+        return {k: v.reshape(shape) for k, v in out.items()}
+
+    def _fired_part(self, sb: np.ndarray, db: np.ndarray) -> dict[str, np.ndarray]:
+        """The rule masks of one slice of source and result patterns."""
+        s, d, var = self.src, self.dst, self.variant
         with np.errstate(invalid="ignore"):
-            xs, xd = s.decode(sb), d.decode(db)
-        sign = (sb.astype(np.uint64) >> np.uint64(s.bits - 1)).astype(bool) if s.signed \
-            else np.zeros(sb.shape, bool)
+            xs, xd = _values(s, sb, d), _values(d, db, s)
+        sign = np.signbit(xs) if s.signed else np.zeros(sb.shape, bool)
         nan, inf = np.isnan(xs), np.isinf(xs)
         fin = ~nan & ~inf
         flush = self.options.get("f32_denorms", var.f32_denorms) == "flush"
-        f32den = (s is F32) & s.is_denormal(sb) & flush
+        f32den = s.is_denormal(sb) if (s is F32 and flush) else np.zeros(sb.shape, bool)
         out: dict[str, np.ndarray] = {"CONV-NAN": nan, "CONV-INF": inf & np.isinf(xd)}
         neg_u = np.zeros(sb.shape, bool)
         if not d.signed:
             neg_u = sign & ~nan
             out["CONV-UNSIGNED"] = neg_u
             out["F11-CLAMP"] = (xs < 0) & (xd == 0)
-        ftz = f32den.copy()
+        ftz = f32den
         if s.name == d.name:
             pass
         elif is_widening(s, d):
@@ -113,25 +154,23 @@ class ConversionResult:
             if s is F64 and d is F32:
                 out["CONV-DTOF"] = inexact
                 if flush:
-                    ftz |= inexact & (xd == 0) & (ms < F32.smallest_normal)
+                    ftz = ftz | (inexact & (xd == 0) & (ms < F32.smallest_normal))
             elif var.policy(d.name).rounding == "rtz":
                 out["CONV-F2F-RTZ"] = inexact & (md < ms)
             else:
                 out["ROUND-NEAREST"] = inexact
             out["CONV-DENORM"] = fin & (eff != 0) & (ms < d.smallest_normal) & ~neg_u
             if d.name in ("f16", "f11", "f10") and var.policy(d.name).kernel is not None:
-                out["VARIANT-QUIRK"] = self._quirks(sb) & ~nan
+                out["VARIANT-QUIRK"] = (self._nominal(sb) != db) & ~nan
         out["F32-FTZ"] = ftz
-        shape = np.shape(self.bits)
-        return {k: v.reshape(shape) for k, v in out.items() if v.any()}
+        return out
 
-    def _quirks(self, sb: np.ndarray) -> np.ndarray:
-        """Where a vendor kernel differs from its own nominal (rounding, overflow) policy."""
+    def _nominal(self, sb: np.ndarray) -> np.ndarray:
+        """What a plain encoder of the variant's nominal (rounding, overflow) policy gives:
+        where a vendor kernel differs from it, its quirk fired (VARIANT-QUIRK)."""
         pol = self.variant.policy(self.dst.name)
-        nominal = table_encode(_f32_bits_of(sb, self.src), self.dst,
-                                Policy(pol.rounding, pol.overflow), "zero")
-        self._nominal = nominal
-        return nominal != np.asarray(self.bits).reshape(-1)
+        return table_encode(_f32_bits_of(sb, self.src), self.dst,
+                            Policy(pol.rounding, pol.overflow), "zero")
 
     def _flat_index(self, i: Any) -> int:
         shape = np.shape(self.bits)
@@ -172,7 +211,8 @@ class ConversionResult:
                 text += (f" {_fmt_val(x)} is below the smallest normal "
                          f"{self.dst.smallest_normal!r} and {kept}.")
             elif rule == "VARIANT-QUIRK":
-                nominal = int(getattr(self, "_nominal", np.zeros(1, int)).reshape(-1)[k])
+                src_k = np.asarray(self.src_bits).reshape(-1)[k:k + 1]
+                nominal = int(self._nominal(src_k)[0])
                 text += (f" {self.variant.name} gives 0x{db:0{dw}X}; a plain "
                          f"{self.variant.policy(self.dst.name).rounding} encoder gives "
                          f"0x{nominal:0{dw}X}. {self.variant.doc}")

@@ -13,9 +13,11 @@ import numpy as np
 from ..formats import FloatFormat
 from .variants import Policy
 
-__all__ = ["nan_bits", "table_encode"]
+__all__ = ["nan_bits", "table_encode", "CHUNK"]
 
 U32 = np.uint32
+#: Elements per slice of the encoder (its uint32 temporaries stay in the CPU's cache).
+CHUNK = 1 << 16
 
 
 @lru_cache(maxsize=64)
@@ -60,28 +62,44 @@ def table_encode(u: np.ndarray, fmt: FloatFormat, pol: Policy, neg_inf: str) -> 
     """float32 patterns -> ``fmt`` patterns: two table look-ups, a shift and an add.
 
     The hidden bit is set for every row: rows where it would be wrong (float32 zero and
-    denormals, INF/NaN, overflow, unsigned negatives) shift by 31, leaving 0.
+    denormals, INF/NaN, overflow, unsigned negatives) shift by 31, leaving 0. Works in
+    slices of :data:`CHUNK` elements so that the uint32 temporaries stay in the cache.
     """
     base, _, sh, hm1 = _tables(fmt, pol.rounding, pol.overflow, neg_inf)
-    idx = (u >> U32(23)).astype(np.intp)  # intp indices make take() about twice as fast
-    mant = u & U32(0x7FFFFF)
-    mant |= U32(0x800000)
-    shift = sh.take(idx)
-    if pol.rounding == "rtz":
-        np.right_shift(mant, shift, out=mant)
-    else:
-        lsb = np.right_shift(mant, shift)
-        lsb &= U32(1)
-        mant += hm1.take(idx)
-        mant += lsb
-        np.right_shift(mant, shift, out=mant)
-    res = base.take(idx)
-    res += mant
-    if pol.rounding == "rne" and pol.overflow == "saturate":  # a carry into INF saturates
-        mag = res & U32(fmt.mask & ~fmt.sign_mask)
-        over = (mag == U32(fmt.pos_inf)) & ((u & U32(0x7F800000)) != U32(0x7F800000))
-        res = np.where(over, (res & U32(fmt.sign_mask)) | U32(fmt.max_finite_bits), res)
-    nan = np.isnan(u.view(np.float32))
-    if nan.any():
-        res[nan] = nan_bits(pol.nan, fmt, (u[nan] >> U32(31)).astype(bool), u[nan] & U32(0x7FFFFF))
-    return res.astype(fmt.dtype)
+    u = np.ascontiguousarray(u, dtype=U32).reshape(-1)
+    n = u.shape[0]
+    out = np.empty(n, fmt.dtype)
+    size = min(n, CHUNK)
+    idx = np.empty(size, np.intp)  # intp indices make take() about twice as fast
+    mant, shift, tmp = (np.empty(size, U32) for _ in range(3))
+    mag_mask = U32(fmt.mask & ~fmt.sign_mask)
+    for start in range(0, n, CHUNK):
+        uc = u[start:start + CHUNK]
+        m = uc.shape[0]
+        ic, mc, sc, tc = idx[:m], mant[:m], shift[:m], tmp[:m]
+        np.right_shift(uc, U32(23), out=tc)
+        ic[...] = tc
+        np.bitwise_and(uc, U32(0x7FFFFF), out=mc)
+        mc |= U32(0x800000)
+        sh.take(ic, out=sc)
+        if pol.rounding == "rtz":
+            mc >>= sc
+        else:
+            np.right_shift(mc, sc, out=tc)
+            tc &= U32(1)
+            mc += tc
+            mc += hm1.take(ic)
+            mc >>= sc
+        mc += base.take(ic)
+        if pol.rounding == "rne" and pol.overflow == "saturate":  # a carry into INF saturates
+            over = ((mc & mag_mask) == U32(fmt.pos_inf)) & \
+                ((uc & U32(0x7F800000)) != U32(0x7F800000))
+            mc[over] = (mc[over] & U32(fmt.sign_mask)) | U32(fmt.max_finite_bits)
+        out[start:start + m] = mc
+        np.bitwise_and(uc, U32(0x7FFFFFFF), out=tc)
+        nan = tc > U32(0x7F800000)
+        if nan.any():
+            where = np.flatnonzero(nan)
+            out[start + where] = nan_bits(pol.nan, fmt, (uc[where] >> U32(31)).astype(bool),
+                                          uc[where] & U32(0x7FFFFF))
+    return out

@@ -228,8 +228,11 @@ class FloatFormat:
         return self._magnitude(bits) > self.dtype.type(self.pos_inf)
 
     def is_denormal(self, bits: Any) -> np.ndarray:
-        _, e, f = self.fields(bits)
-        return (e == 0) & (f != 0)
+        """Nonzero patterns below the smallest normal (exponent field 0, fraction not 0)."""
+        mag = self._magnitude(bits)
+        out = mag != 0
+        out &= mag < self.dtype.type(1 << self.frac_bits)
+        return out
 
     # -- decoding -------------------------------------------------------------------
     def _decode_arith(self, b: np.ndarray) -> np.ndarray:
