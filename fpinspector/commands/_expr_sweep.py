@@ -77,7 +77,7 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
         res = run_sweep(domain, stage, result_format=stage.result_format, chunk_size=args.chunk,
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
-                        first_n=args.first, workers=max(1, args.workers))
+                        first_n=args.first, workers=max(1, args.workers or 2))
     finally:
         if gpu is not None:
             gpu.close()

@@ -44,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-path", default="auto", choices=("auto", "compute", "fragment"))
     p.add_argument("--gpu-process", action="store_true",
                    help="run the GL context in a child process so the GPU works while the "
-                        "model evaluates (fastest for 2^32 sweeps, with --workers 1)")
+                        "model evaluates (automatic when worker processes run the sweep)")
     add_device_arguments(p)
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
@@ -57,8 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=1 << 18,
                    help="elements per chunk, 1..2^24 (default 2^18: fits 2 chunks in flight "
                         "in cache-friendly, bounded memory)")
-    p.add_argument("--workers", type=workers, default=2,
-                   help="chunks evaluated in parallel threads (default 2, for 2 cores)")
+    p.add_argument("--workers", type=workers, default=None,
+                   help="chunks evaluated in parallel (default: one per core); sweeps of "
+                        "2^24 elements and more run them as worker processes")
     p.add_argument("--top", type=count(0, MAX_ROWS, "a number of rows"), default=10,
                    help="worst inputs kept per error column (0..10^6)")
     p.add_argument("--first", type=count(0, MAX_ROWS, "a number of rows"), default=100,
@@ -177,12 +178,12 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
     try:
         with stop_on_interrupt(note) as stop:  # (a Ctrl-C while the GPU opens counts too)
             if args.gpu:
-                cap = _open_gpu(args, fmt, meta)
+                cap = _open_gpu(args, fmt, meta, _in_processes(args, domain.size))
                 _same_device(args, prev, meta)
             stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
             res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
                             keep_elements=keep, progress=_progress(args.quiet), meta=meta,
-                            top_k=args.top, first_n=args.first, workers=args.workers,
+                            top_k=args.top, first_n=args.first, workers=_workers(args),
                             cancel=stop, resume=prev, checkpoint=checkpoint,
                             checkpoint_every=args.checkpoint)
     except SweepAborted as exc:
@@ -209,7 +210,20 @@ def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> N
                          f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
 
 
-def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any]):
+def _workers(args: argparse.Namespace) -> int:
+    from ..model.sweep.runner import default_workers  # noqa: PLC0415
+
+    return args.workers if args.workers is not None else default_workers()
+
+
+def _in_processes(args: argparse.Namespace, size: int) -> bool:
+    """Will worker processes run this sweep (they reach the GPU in a child process)?"""
+    from ..model.sweep.runner import PROCESS_MIN  # noqa: PLC0415
+
+    return _workers(args) > 1 and size >= PROCESS_MIN
+
+
+def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any], child: bool = False):
     from ..gpu import GpuUnavailable  # noqa: PLC0415
     from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
     from ..model.sweep.stages import engine_format  # noqa: PLC0415
@@ -217,7 +231,7 @@ def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any]):
 
     try:
         with interrupts_held():  # the GPU child must outlive a Ctrl-C (we stop it)
-            cap = (ProcessGpuCapture if args.gpu_process else GpuCapture)(
+            cap = (ProcessGpuCapture if args.gpu_process or child else GpuCapture)(
                 args.gpu_path, device_choice(args))
     except GpuUnavailable as exc:
         raise ValueError(exc.message) from None

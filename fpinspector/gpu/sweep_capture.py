@@ -16,8 +16,10 @@ from typing import Any
 import numpy as np
 
 from ..model.engine import OPS
+from ..model.sweep.processes import WorkerPool
+from ..model.sweep.runner import default_workers
 from ..model.sweep.stages import ModelStage, engine_format, op_arity, result_format_of
-from .child_session import open_device
+from .child_session import ChildSession, GpuClient, open_device
 from .devices import DeviceChoice, selected_device
 from .errors import GpuUnavailable
 from .session import GpuSession
@@ -49,6 +51,8 @@ class GpuCapture:
                  process: bool | None = None) -> None:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-capture")
         self.timings: dict[str, float] = {}
+        self._path, self._device = path, device
+        self._helper: ChildSession | None = None  # serves worker processes (see connect)
         try:
             self.session: Any = self._pool.submit(open_device, device, path,
                                                   process=process).result()
@@ -82,6 +86,19 @@ class GpuCapture:
     def __call__(self, op: str, *operands: np.ndarray, format: str = "f32") -> np.ndarray:
         return self.submit(op, *operands, format=format).result()
 
+    def connect(self) -> GpuClient:
+        """A connection to the GPU for a sweep worker process (:class:`GpuClient`).
+
+        Where the GL context lives in this process, no other process can reach it: a
+        helper GPU process on the same device is started on the first call (and closed
+        with this capture); its results are the same session code's."""
+        connect = getattr(self.session, "connect", None)
+        if connect is not None:
+            return self._pool.submit(connect).result()
+        if self._helper is None:
+            self._helper = ChildSession(self._path, self._device or selected_device())
+        return self._helper.connect()
+
     def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
         """Best time to read ``n`` result words back from a GPU buffer (for benchmarks).
 
@@ -100,6 +117,9 @@ class GpuCapture:
             self._pool.submit(self.session.close).result()
         finally:
             self._pool.shutdown(wait=True)
+            if self._helper is not None:
+                self._helper.close()
+                self._helper = None
 
     def __enter__(self) -> GpuCapture:
         return self
@@ -155,13 +175,29 @@ def gpu_only_stage(gpu: GpuCapture, op: str, fmt: str
 class SweepBackend:
     """What a sweep UI needs, without Qt: op list, arity, and stages (model + GPU on demand).
 
-    The GPU capture is opened on first use and kept until :meth:`close`.
+    The GPU capture and the sweep worker processes are started on first use and kept until
+    :meth:`close`.
     """
 
-    def __init__(self, path: str = "auto") -> None:
+    #: Sweeps from this many elements run in the worker processes (a 1024 x 1024 map);
+    #: smaller ones finish in stage threads before processes would have started.
+    PROCESS_MIN = 1 << 20
+
+    def __init__(self, path: str = "auto", workers: int | None = None) -> None:
         self._path = path
         self._gpu: GpuCapture | None = None
         self._device: DeviceChoice | None = None
+        self.workers = default_workers() if workers is None else max(1, int(workers))
+        self._workers: WorkerPool | None = None
+
+    def pool_for(self, size: int) -> WorkerPool | None:
+        """The worker processes for a sweep of ``size`` elements (started on first use and
+        kept), or None: too small a sweep, or one worker (stage threads then)."""
+        if self.workers < 2 or size < self.PROCESS_MIN:
+            return None
+        if self._workers is None:
+            self._workers = WorkerPool(self.workers)
+        return self._workers
 
     def capture(self) -> GpuCapture:
         """The GPU capture on the process-wide selected device, reopened when the selection
@@ -197,6 +233,9 @@ class SweepBackend:
             self._gpu.close()
             self._gpu = None
             self._device = None
+        if self._workers is not None:
+            self._workers.close()
+            self._workers = None
 
 
 class ProcessGpuCapture(GpuCapture):

@@ -51,6 +51,16 @@ class BlockFeed:
                 setattr(live, name, getattr(stage, name))
         return live
 
+    def add(self, k0: int, k1: int, columns: Mapping[str, np.ndarray]) -> None:
+        """``run_sweep(on_chunk=...)``: fold a chunk whose columns came back from the worker
+        processes (called in element order on the sweep's thread; the operands are
+        generated again here from the domain, which is cheap beside the stage)."""
+        if not columns or k1 <= k0:
+            return
+        self.blocks.add(k0, self.blocks.domain.operands(k0, k1), columns)
+        with self._lock:
+            self._next = max(self._next, k1)
+
     def done(self) -> int:
         """Elements folded in so far."""
         with self._lock:

@@ -58,3 +58,33 @@ def test_process_capture_equals_in_process_capture_F32_SQRT_RCP():
         local.close()
         proc.close()
     assert not proc._proc.is_alive()
+
+
+@pytest.mark.parametrize("kind", ["child process", "in-process (helper child for workers)"])
+def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
+    """Worker processes reach the GPU over their own connections (to the capture's child
+    process, or to a helper child where the capture's GL context is in this process) and
+    give the thread sweep's summary and columns, GPU columns included."""
+    from fpinspector.model.sweep.processes import WorkerPool
+
+    try:
+        cap = ProcessGpuCapture() if kind == "child process" else GpuCapture()
+    except GpuUnavailable as exc:
+        pytest.skip(exc.message)
+    dom = UnaryDomain(Axis.bit_range("f32", 0x007FF000, 0x007FF000 + (1 << 15) + 99))
+    try:
+        with WorkerPool(2) as pool:
+            runs = [run_sweep(dom, ModelStage("sqrt", "f32", gpu=cap), result_format="f32",
+                              chunk_size=1 << 12, keep_elements=True, processes=processes,
+                              pool=pool if processes else None, workers=2)
+                    for processes in (False, True)]
+        a, b = runs
+        assert (json.dumps(a.summary.to_dict(), default=repr)
+                == json.dumps(b.summary.to_dict(), default=repr))
+        for k in a.columns:
+            assert np.array_equal(a.columns[k], b.columns[k], equal_nan=True), k
+        assert "gpu" in b.columns and b.summary.nonconformant_count() > 0  # kept denormals
+        assert np.array_equal(cap("sqrt", np.array([0x40800000], np.uint32), format="f32"),
+                              [0x40000000])  # the capture still serves this process
+    finally:
+        cap.close()

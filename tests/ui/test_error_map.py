@@ -24,6 +24,9 @@ class NumpyBackend:
     def __init__(self, delay: float = 0.0):
         self.delay = delay
 
+    def pool_for(self, size):
+        return None  # stage threads only
+
     def ops(self):
         return ["mul", "sqrt"]
 

@@ -16,6 +16,9 @@ from fpinspector.ui.sweep_panel import SweepPanel
 
 
 class _SlowDiffBackend:
+    def pool_for(self, size):
+        return None  # stage threads only
+
     def ops(self):
         return ["sub"]
 

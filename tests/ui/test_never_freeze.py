@@ -25,6 +25,9 @@ STALL_BOUND_S = 0.150
 class _FastBackend:
     """A numpy stage (error = A - B as pattern integers, GPU columns too)."""
 
+    def pool_for(self, size):
+        return None  # stage threads only
+
     def ops(self):
         return ["mul"]
 

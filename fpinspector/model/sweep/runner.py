@@ -4,7 +4,10 @@ A stage maps one chunk of operand patterns to named per-element arrays (``model`
 ``exact``, ``err_*``, ``ok_*``, and ``fired``: rule ID -> bool array). The runner walks
 the domain in chunks, computes the next chunk in a worker thread while it folds the
 current one into the :class:`~.summary.Summary` (and, for maps, into per-element columns),
-reports progress, and stops between chunks when cancelled. Nothing done is lost: a long run
+reports progress, and stops between chunks when cancelled. A stage that can be rebuilt in
+another process (:meth:`ModelStage.recipe`) runs in worker processes instead of threads
+(:mod:`.processes`: every core busy; the chunks never leave their worker, only the
+summary's part of each does). Nothing done is lost: a long run
 hands its partial result to a ``checkpoint`` callback now and then, a saved partial result
 can be resumed, and a stage that fails part-way raises :class:`SweepAborted` carrying what
 was finished.
@@ -12,6 +15,7 @@ was finished.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -23,9 +27,11 @@ from typing import Any
 import numpy as np
 
 from .domain import Domain
+from .processes import ChunkDone, ChunkFailed, WorkerPool
 from .summary import Summary
 
-__all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT"]
+__all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT",
+           "PROCESS_MIN", "default_workers"]
 
 #: Elements per chunk: big enough to amortise numpy/GL overhead, small enough for caches.
 DEFAULT_CHUNK = 1 << 18
@@ -33,6 +39,14 @@ DEFAULT_CHUNK = 1 << 18
 KEEP_LIMIT = 1 << 22
 #: Stage outputs that are not per-element columns (indices into the chunk).
 NOT_ELEMENTS = frozenset({"gpu_diff", "gpu_patched"})
+#: Elements from which a sweep starts its own worker processes (about a second of work:
+#: starting them costs about as much); a pool handed in is used from two chunks on.
+PROCESS_MIN = 1 << 24
+
+
+def default_workers() -> int:
+    """Parallel workers by default: one per core the OS reports."""
+    return max(1, os.cpu_count() or 1)
 
 Stage = Callable[[tuple[np.ndarray, ...]], Mapping[str, Any]]
 Cancel = threading.Event | Callable[[], bool] | None
@@ -122,6 +136,9 @@ def run_sweep(
     resume: SweepResult | None = None,
     checkpoint: Callable[[SweepResult], Any] | None = None,
     checkpoint_every: float = 30.0,
+    processes: bool | None = None,
+    pool: WorkerPool | None = None,
+    on_chunk: Callable[[int, int, Mapping[str, np.ndarray]], Any] | None = None,
 ) -> SweepResult:
     """Run ``stage`` over every element of ``domain`` in chunks.
 
@@ -146,8 +163,19 @@ def run_sweep(
     prefetch : bool
         Compute chunk i+1 in a worker thread while chunk i is folded in.
     workers : int
-        Stage threads (chunks in flight) when prefetching; numpy releases the GIL in its
-        loops, so 2 uses both cores of a 2-core machine. Results are folded in order.
+        Chunks computed in parallel when prefetching (:func:`default_workers`: one per
+        core), in worker processes where the stage has a ``recipe()`` (see ``processes``),
+        else in stage threads. Results are folded in order either way.
+    processes : bool, optional
+        Worker processes (True), stage threads (False), or (None) processes when the
+        stage can be rebuilt in one, ``workers`` > 1 and at least :data:`PROCESS_MIN`
+        elements remain (two chunks with a ``pool``).
+    pool : WorkerPool, optional
+        Worker processes kept between sweeps (the app's); the sweep uses all of them.
+    on_chunk : callable, optional
+        ``on_chunk(k0, k1, columns)`` in element order as each chunk is folded in, with
+        views of its kept columns (empty when only summaries are kept): a map can draw
+        itself while the sweep runs.
     resume : SweepResult, optional
         A partial result of the same domain (e.g. reloaded with ``load_npz(...,
         require_complete=False)``): its summary and columns are continued from its
@@ -198,7 +226,7 @@ def run_sweep(
             out = stage(ops)
             t2 = time.perf_counter()
             # the chunk's histograms, counts and top-k candidates, in this (stage) thread
-            prep = summary.prepare(k0, ops, out) if pool is not None else None
+            prep = summary.prepare(k0, ops, out) if threads is not None else None
         except Exception as exc:  # noqa: BLE001 - handed to the caller with the partial result
             return _Failed(exc)
         t3 = time.perf_counter()
@@ -209,9 +237,9 @@ def run_sweep(
         return k0, ops, out, prep
 
     def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
-             prep: dict[str, Any] | None) -> None:
+             prep: dict[str, Any] | None, n: int | None = None) -> None:
         t = time.perf_counter()
-        n = len(ops[0])
+        n = len(ops[0]) if n is None else n
         summary.add(k0, ops, out, prepared=prep)
         if keep:
             for name, arr in out.items():
@@ -231,6 +259,8 @@ def run_sweep(
                 dst[k0 : k0 + n] = a
         res.n_done = k0 + n
         timings["summary"] = timings.get("summary", 0.0) + time.perf_counter() - t
+        if on_chunk is not None:
+            on_chunk(k0, k0 + n, {name: col[k0:k0 + n] for name, col in res.columns.items()})
         if progress is not None:
             progress(res.n_done, total)
         if checkpoint is not None and res.n_done < total and (
@@ -249,37 +279,127 @@ def run_sweep(
 
     last_checkpoint = [time.perf_counter()]
     failed: list[Exception] = []
+    recipes = _recipes(stage, pool, processes, workers, prefetch, total - start, chunk_size)
+    if recipes is not None:
+        own = pool is None
+        workers_pool = pool if pool is not None else WorkerPool(len(recipes))
+        try:
+            _in_processes(workers_pool, domain, recipes, res, keep, start, chunk_size, cancel,
+                          fold, failed)
+        finally:
+            if own:
+                workers_pool.close()
+        return _finish(res, stage, timings, t_start, failed, cancel,
+                       workers_pool.stage_timings)
     starts = range(start, total, chunk_size)
     depth = max(1, int(workers))
-    pool: ThreadPoolExecutor | None = None
+    threads: ThreadPoolExecutor | None = None
     if prefetch:
-        pool = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
+        threads = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
     try:
         pending: deque[Future] = deque()
         for k0 in starts:
             if _cancelled(cancel):
                 break
             k1 = min(k0 + chunk_size, total)
-            if pool is None:
+            if threads is None:
                 if not take(compute(k0, k1)):
                     break
                 continue
-            pending.append(pool.submit(compute, k0, k1))
+            pending.append(threads.submit(compute, k0, k1))
             if len(pending) > depth and not take(pending.popleft().result()):
                 break
         while pending and not failed:
             take(pending.popleft().result())
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    res.complete = res.n_done == total
+        if threads is not None:
+            threads.shutdown(wait=True, cancel_futures=True)
+    return _finish(res, stage, timings, t_start, failed, cancel, None)
+
+
+def _finish(res: SweepResult, stage: Stage, timings: dict[str, float], t_start: float,
+            failed: list[Exception], cancel: Cancel,
+            stage_timings: Mapping[str, float] | None) -> SweepResult:
+    res.complete = res.n_done == res.domain.size
     timings["total"] = time.perf_counter() - t_start
-    stage_timings = getattr(stage, "timings", None)
+    if stage_timings is None:
+        stage_timings = getattr(stage, "timings", None)
     if stage_timings:
         timings.update({f"stage.{k}": v for k, v in stage_timings.items()})
     if failed and not _cancelled(cancel):
         raise SweepAborted(res, failed[0]) from failed[0]
     return res
+
+
+def _recipes(stage: Stage, pool: WorkerPool | None, processes: bool | None, workers: int,
+             prefetch: bool, remaining: int, chunk_size: int) -> list[Any] | None:
+    """One stage recipe per worker process, or None: threads (see ``processes``)."""
+    recipe = getattr(stage, "recipe", None)
+    if processes is False or recipe is None or not prefetch:
+        return None
+    n = pool.n if pool is not None else max(1, int(workers))
+    if processes is None and (n < 2 or remaining < (2 * chunk_size if pool is not None
+                                                    else PROCESS_MIN)):
+        return None
+    recipes = [recipe() for _ in range(n)]
+    if any(r is None for r in recipes):  # (e.g. a GPU that lives in this process)
+        for r in recipes:
+            getattr(r, "close", lambda: None)()
+        return None
+    return recipes
+
+
+def _in_processes(pool: WorkerPool, domain: Domain, recipes: list[Any], res: SweepResult,
+                  keep: bool, start: int, chunk_size: int, cancel: Cancel,
+                  fold: Callable[..., None], failed: list[Exception]) -> None:
+    """Chunks to free workers in order, columns copied in as they arrive, summary parts
+    folded in order; stops handing out chunks on cancel or failure (the ones in flight
+    finish first)."""
+    summary, total = res.summary, res.domain.size
+    try:
+        pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
+                                     summary.first_n), keep)
+    finally:  # the workers hold their own copies of any GPU connection now
+        for r in recipes:
+            getattr(r, "detach", lambda: None)()
+    done: dict[int, ChunkDone] = {}
+    next_k, next_fold, stop_at = start, start, total
+    try:
+        while True:
+            while (next_k < total and pool.free() and not failed
+                   and not _cancelled(cancel)):
+                k1 = min(next_k + chunk_size, total)
+                pool.submit(pool.free()[0], next_k, k1, summary.snapshot())
+                next_k = k1
+            if not pool.in_flight:
+                break
+            item = pool.next_done()
+            if isinstance(item, ChunkFailed):
+                failed.append(item.error)
+                stop_at = min(stop_at, item.k0)
+                continue
+            if keep:
+                _copy_columns(res, item)
+            done[item.k0] = item
+            while next_fold in done and next_fold < stop_at:  # (the chunks before a failure)
+                chunk = done.pop(next_fold)
+                fold(chunk.k0, (), {}, chunk.prepared, chunk.k1 - chunk.k0)
+                next_fold = chunk.k1
+    finally:
+        pool.end()
+    for key, v in pool.timings.items():
+        res.timings[key] = res.timings.get(key, 0.0) + v
+
+
+def _copy_columns(res: SweepResult, item: ChunkDone) -> None:
+    """A worker's chunk columns into the result's (at their place: any order)."""
+    total = res.domain.size
+    for store, arrays in ((res.columns, item.columns), (res.fired, item.fired)):
+        for name, a in arrays.items():
+            dst = store.get(name)
+            if dst is None:
+                dst = store[name] = np.zeros(total, dtype=a.dtype)
+            dst[item.k0:item.k1] = a
 
 
 def _resumed(resume: SweepResult, domain: Domain, keep_elements: bool | None,

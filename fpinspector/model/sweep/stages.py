@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,8 +15,8 @@ from ..engine import evaluate as engine_evaluate
 from ..formats import FORMATS, float_format_of, operand_format
 from .metrics import ulp_distance
 
-__all__ = ["COMPARES", "ModelStage", "op_arity", "operand_format_of", "result_format_of",
-           "engine_format"]
+__all__ = ["COMPARES", "ModelStage", "ModelStageRecipe", "op_arity", "operand_format_of",
+           "result_format_of", "engine_format"]
 
 #: What a map can show: compare name -> (error column, label).
 COMPARES: dict[str, tuple[str, str]] = {
@@ -112,10 +113,31 @@ class ModelStage:
         self._evaluate = evaluate or engine_evaluate
         self.timings: dict[str, float] = {}
         self._nan_probe: bool | None = None
+        self._owned: list[Any] = []
 
     @property
     def arity(self) -> int:
         return op_arity(self.op)
+
+    def recipe(self) -> ModelStageRecipe | None:
+        """What a worker process needs to build this stage (picklable), or None where it
+        cannot: a custom ``evaluate``, or a GPU capture no other process can reach (one
+        whose GL context lives in this process). Each call opens its own GPU connection."""
+        if self._evaluate is not engine_evaluate:
+            return None
+        gpu = None
+        if self.gpu is not None:
+            connect = getattr(self.gpu, "connect", None)
+            gpu = connect() if connect is not None else None
+            if gpu is None:
+                return None
+        return ModelStageRecipe(self.op, self.fmt, self.rules, self.options, self.fixed, gpu)
+
+    def close(self) -> None:
+        """Release what the stage owns (a worker's GPU connection; nothing otherwise)."""
+        for thing in self._owned:
+            thing.close()
+        self._owned = []
 
     def _tick(self, name: str, t0: float) -> float:
         t = time.perf_counter()
@@ -207,3 +229,30 @@ class ModelStage:
         # there (same pattern or both NaN), so the summary reuses the model's passes
         return {"err_gpu": err_gpu, "ok_gpu": ok_gpu, "err_gpu_model": dist, "gpu_diff": diff,
                 "gpu_patched": True}
+
+
+@dataclass
+class ModelStageRecipe:
+    """:meth:`ModelStage.recipe`: the stage's arguments and a GPU connection of its own.
+
+    ``build()`` runs in the worker process; the stage it builds owns the connection.
+    ``detach()`` closes this process's copy of the connection once the worker has its own.
+    """
+
+    op: str
+    fmt: str
+    rules: str
+    options: Any
+    fixed: tuple[np.ndarray, ...]
+    gpu: Any = None
+
+    def build(self) -> ModelStage:
+        stage = ModelStage(self.op, self.fmt, self.rules, options=self.options, gpu=self.gpu,
+                           fixed=self.fixed)
+        if self.gpu is not None:
+            stage._owned.append(self.gpu)
+        return stage
+
+    def detach(self) -> None:
+        if self.gpu is not None:
+            self.gpu.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,7 +16,7 @@ import numpy as np
 from ..formats import CLASS_NAMES, FORMATS, operand_format
 from .hist import _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
 
-__all__ = ["Summary", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
+__all__ = ["Summary", "SummarySnapshot", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
            "ERROR_COLUMNS"]
 
 #: Error columns a sweep may produce, as (column, meaning).
@@ -24,6 +25,15 @@ ERROR_COLUMNS: dict[str, str] = {
     "err_gpu": "GPU vs exact (ULP)",
     "err_model": "model vs exact (ULP)",
 }
+
+
+@dataclass(frozen=True)
+class SummarySnapshot:
+    """:meth:`Summary.snapshot`: per error column (the kept k-th largest |error|, the largest
+    index kept) once k rows are kept, and the number of non-conformant rows kept."""
+
+    floors: dict[str, tuple[float, int]]
+    have: int
 
 
 class Summary:
@@ -66,7 +76,7 @@ class Summary:
         p = self.prepare(k0, operands, out) if prepared is None else prepared
         self.total += p["n"]
         if not self.operand_classes and p["op_classes"]:
-            self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in operands]
+            self.operand_classes = [np.zeros(len(CLASS_NAMES), np.int64) for _ in p["op_classes"]]
         for acc, c in zip(self.operand_classes, p["op_classes"]):
             acc += c
         for col, c in p["res_classes"].items():
@@ -91,8 +101,17 @@ class Summary:
             self.nonconformant = rows if self.nonconformant is None else {
                 f: np.concatenate([self.nonconformant[f], rows[f]]) for f in rows}
 
-    def prepare(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]
-                ) -> dict[str, Any]:
+    def snapshot(self) -> SummarySnapshot:
+        """What :meth:`prepare` reads of the merged state: per error column the kept top-k's
+        smallest key and largest index (once k rows are kept), and how many non-conformant
+        rows are kept. Small and picklable: worker processes prepare against it."""
+        floors = {col: (float(w["key"][-1]), int(w["index"].max()))
+                  for col, w in self.worst.items() if len(w["key"]) >= self.top_k}
+        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
+        return SummarySnapshot(floors, have)
+
+    def prepare(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
+                snapshot: SummarySnapshot | None = None) -> dict[str, Any]:
         """The chunk's own part of :meth:`add`: counts, histograms, top-k candidates and
         first non-conformant rows, without changing the summary.
 
@@ -101,7 +120,10 @@ class Summary:
         only state that grows monotonically while earlier chunks are merged (the k-th
         worst key, the count of kept non-conformant rows), so an older snapshot only
         admits more candidates, which the merge then drops: the result is the same.
+        ``snapshot`` (:meth:`snapshot` of the summary the part will be added to) replaces
+        this summary's own state, for a summary in another process.
         """
+        snap = self.snapshot() if snapshot is None else snapshot
         fmt = FORMATS.get(self.fmt)  # None for integer codes: no float classes
         rfmt = FORMATS.get(self.result_format)
         patched = (out.get("gpu_patched") is True and out.get("gpu_diff") is not None
@@ -111,14 +133,15 @@ class Summary:
         errors: dict[str, Any] = {}
         if patched:  # (ModelStage: GPU pattern and error differ from the model's on diff only)
             diff = out["gpu_diff"]
-            errors["err_model"] = self._prep_errors("err_model", k0, operands, out)
-            errors["err_gpu"] = self._prep_patched(k0, operands, out, diff, errors["err_model"])
+            errors["err_model"] = self._prep_errors("err_model", k0, operands, out, snap)
+            errors["err_gpu"] = self._prep_patched(k0, operands, out, diff, errors["err_model"],
+                                                   snap)
             if rfmt is not None:
                 m, g = np.asarray(out["model"]), np.asarray(out["gpu"])
                 res_classes["gpu"] = (res_classes["model"] - class_counts(rfmt, m[diff])
                                       + class_counts(rfmt, g[diff]))
         errors = {col: errors[col][:2] if col in errors else
-                  self._prep_errors(col, k0, operands, out)[:2]
+                  self._prep_errors(col, k0, operands, out, snap)[:2]
                   for col in ERROR_COLUMNS if col in out}
         return {
             "n": len(operands[0]),
@@ -128,11 +151,12 @@ class Summary:
             "conformant": {col: int(np.count_nonzero(out[col])) for col in ("ok_model", "ok_gpu")
                            if col in out},
             "errors": errors,
-            "nonconformant": self._prep_nonconformant(k0, operands, out),
+            "nonconformant": self._prep_nonconformant(k0, operands, out, snap),
         }
 
-    def _prep_patched(self, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any], diff: np.ndarray,
-                      model: tuple[np.ndarray, Any, np.ndarray]) -> tuple:
+    def _prep_patched(self, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any],
+                      diff: np.ndarray, model: tuple[np.ndarray, Any, np.ndarray],
+                      snap: SummarySnapshot) -> tuple:
         """err_gpu's (histogram, candidates) from err_model's: its histogram with the
         ``diff`` elements moved to their GPU bins, its |err| bits patched on ``diff``."""
         h_m, _, t_m = model
@@ -143,7 +167,7 @@ class Summary:
         h = h_m - _hist_key(em[diff])[0] + h_g
         t = t_m.copy()
         t[diff] = t_sub
-        return h, self._top_k("err_gpu", k0, operands, out, t, eg, None), t
+        return h, self._top_k("err_gpu", k0, operands, out, t, eg, None, snap), t
 
     def _row_fields(self, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
@@ -159,7 +183,8 @@ class Summary:
                 rows[col] = np.asarray(out[col], dtype=np.float64)[sel]
         return rows
 
-    def _prep_errors(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> tuple[np.ndarray, Any, Any]:
+    def _prep_errors(self, col: str, k0: int, operands: Sequence[np.ndarray],
+                     out: Mapping[str, Any], snap: SummarySnapshot) -> tuple[np.ndarray, Any, Any]:
         """(histogram, top-k candidate rows or None, |err| bits) of one error column."""
         err = np.asarray(out[col], dtype=np.float64).ravel()
         diff = out.get("gpu_diff") if col == "err_gpu_model" else None
@@ -169,28 +194,29 @@ class Summary:
             h, t = _hist_key(sub)
             h[0] += n - diff.size
             if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
-                return h, self._top_k(col, k0, operands, out, t, sub, diff), t
+                return h, self._top_k(col, k0, operands, out, t, sub, diff, snap), t
             # fewer nonzero than k: zeros (lowest indices first) fill the top k
             t = np.bitwise_and(err.view(np.uint64), _ABS)
-            return h, self._top_k(col, k0, operands, out, t, err, None), t
+            return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
         work = getattr(self._local, "work", None)  # per thread: prepare runs in several
         if work is None or work.shape[1] < err.size:
             work = self._local.work = np.empty((2, err.size), np.uint64)
         h, t = _hist_key(err, work)
-        return h, self._top_k(col, k0, operands, out, t, err, None), t
+        return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
 
-    def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any], t: np.ndarray, err: np.ndarray,
-               where: np.ndarray | None) -> dict[str, np.ndarray] | None:
+    def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any],
+               t: np.ndarray, err: np.ndarray, where: np.ndarray | None,
+               snap: SummarySnapshot) -> dict[str, np.ndarray] | None:
         """Rows of the chunk's largest |err| that may enter the kept top k (ties: lowest
         index), or None.
 
         ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``);
         ``where`` maps positions of ``err`` to chunk elements (None: identity).
         """
-        old = self.worst.get(col)  # (a snapshot: its k-th key only grows)
-        if old is not None and len(old["key"]) >= self.top_k:
-            thr = np.float64(old["key"][-1]).view(np.uint64)
-            if k0 > int(old["index"].max()):  # in-order chunk: ties lose to older indices
+        floor = snap.floors.get(col)  # (the kept k-th key only grows)
+        if floor is not None:
+            thr = np.float64(floor[0]).view(np.uint64)
+            if k0 > floor[1]:  # in-order chunk: ties lose to older indices
                 pre = np.flatnonzero(t > thr)
             else:
                 pre = np.flatnonzero(t >= thr)
@@ -211,11 +237,13 @@ class Summary:
         cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
         return cand
 
-    def _prep_nonconformant(self, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
+    def _prep_nonconformant(self, k0: int, operands: Sequence[np.ndarray],
+                            out: Mapping[str, Any], snap: SummarySnapshot
+                            ) -> dict[str, np.ndarray] | None:
         col = "ok_gpu" if "ok_gpu" in out else "ok_model" if "ok_model" in out else None
         if col is None:
             return None
-        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
+        have = snap.have
         if have >= self.first_n:
             return None
         sel = np.flatnonzero(~np.asarray(out[col], dtype=bool))[: self.first_n - have]

@@ -1,0 +1,360 @@
+"""Worker processes for sweeps: each computes whole chunks (operands, stage, summary part)
+from the chunk's element range alone, so chunks never travel between processes.
+
+Why processes, not threads: most of a chunk's cost is many short numpy calls made while
+holding Python's GIL, so stage threads took turns on one core. A worker builds its own
+stage from a picklable recipe (:meth:`ModelStage.recipe`), generates the chunk's
+operands itself, evaluates it and prepares its part of the summary; only that small
+summary part comes back through a pipe. Kept per-element columns (maps) come back through
+a shared-memory block the worker owns and the parent copies from. A GPU stage reaches the
+GPU process over its own connection (the recipe carries it).
+
+Signals: workers start with SIGINT held and then ignore it; the parent stops them (a
+Ctrl-C is the parent's to turn into a cancel).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+import sys
+import threading
+import time
+import types
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
+from typing import Any, Protocol
+
+import numpy as np
+
+__all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error"]
+
+#: Exceptions a worker's failure is raised as in the parent (others: RuntimeError).
+_ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "KeyError": KeyError,
+                                       "TypeError": TypeError, "MemoryError": MemoryError}
+START_TIMEOUT_S = 120.0
+
+
+class StageRecipe(Protocol):
+    """What a worker needs to build a stage: picklable, ``build()`` runs in the worker."""
+
+    def build(self) -> Callable[[tuple[np.ndarray, ...]], Mapping[str, Any]]: ...
+
+
+class ChunkDone:
+    """A finished chunk: its summary part, timings and (maps) its per-element columns."""
+
+    def __init__(self, k0: int, k1: int, prepared: dict[str, Any], timings: dict[str, float],
+                 columns: dict[str, np.ndarray], fired: dict[str, np.ndarray]) -> None:
+        self.k0, self.k1, self.prepared, self.timings = k0, k1, prepared, timings
+        self.columns, self.fired = columns, fired
+
+
+class ChunkFailed:
+    """A chunk whose stage raised (or whose worker stopped)."""
+
+    def __init__(self, k0: int, error: Exception) -> None:
+        self.k0, self.error = k0, error
+
+
+def rebuild_error(name: str, message: str) -> Exception:
+    """The parent-side exception for a worker's failure."""
+    return _ERRORS.get(name, RuntimeError)(message)
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT blocked while workers start (they inherit the block); elsewhere ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    if hasattr(signal, "pthread_sigmask"):
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return
+    prev = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, prev)
+
+
+@contextmanager
+def _main_not_rerun() -> Iterator[None]:
+    """Workers start without running the parent's ``__main__`` script again (the "spawn"
+    start method would, and a script without an ``if __name__ == "__main__"`` guard would
+    start a sweep in every worker): they need only fpinspector's own modules."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+class WorkerPool:
+    """``n`` worker processes that run the chunks of one sweep after another.
+
+    A pool can serve many sweeps (the app keeps one): :meth:`begin` hands the workers the
+    domain and one stage recipe each, :meth:`submit` / :meth:`next_done` run chunks,
+    :meth:`end` drops the stages (and their GPU connections).
+    """
+
+    def __init__(self, n: int, *, tune_malloc: bool | None = None) -> None:
+        if n < 1:
+            raise ValueError("a worker pool needs at least one worker")
+        if tune_malloc is None:
+            from . import alloc
+
+            tune_malloc = bool(alloc._done)
+        ctx = mp.get_context("spawn")  # no fork of a process with threads / GL state
+        self._conns: list[Connection] = []
+        self._procs: list[Any] = []
+        self._blocks: dict[int, Any] = {}  # worker -> its shared column block (opened here)
+        self._busy: dict[int, int] = {}  # worker -> k0 of its chunk
+        self.n = n
+        with _interrupts_held(), _main_not_rerun():
+            for i in range(n):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_work, args=(child, bool(tune_malloc)), daemon=True,
+                                   name=f"fpinspector-sweep-{i}")
+                proc.start()
+                child.close()
+                self._conns.append(parent)
+                self._procs.append(proc)
+        self._closed = False
+        #: the last sweep's per-chunk timings (domain, stage, summary_prepare), summed
+        self.timings: dict[str, float] = {}
+        #: the last sweep's stages' own timings (ModelStage.timings), summed
+        self.stage_timings: dict[str, float] = {}
+
+    # -- one sweep -------------------------------------------------------------------
+    def begin(self, domain: Any, recipes: list[StageRecipe], summary: tuple[Any, ...],
+              keep: bool) -> None:
+        """Give each worker the domain, its stage recipe, the summary's (fmt, result format,
+        top_k, first_n) and whether per-element columns come back."""
+        if len(recipes) != self.n:
+            raise ValueError(f"{self.n} workers need {self.n} stage recipes")
+        for conn, recipe in zip(self._conns, recipes):
+            conn.send(("begin", domain, recipe, summary, keep))
+        for i, conn in enumerate(self._conns):
+            reply = self._recv(i, START_TIMEOUT_S)
+            if reply[0] != "ready":
+                self.end()
+                raise rebuild_error(*reply[1])
+        self.timings = {}
+        self._busy.clear()
+
+    def free(self) -> list[int]:
+        """Workers without a chunk."""
+        return [i for i in range(self.n) if i not in self._busy]
+
+    def submit(self, worker: int, k0: int, k1: int, snapshot: Any) -> None:
+        """Start chunk ``k0..k1`` on ``worker`` (``snapshot``: :meth:`Summary.snapshot`)."""
+        self._conns[worker].send(("chunk", k0, k1, snapshot))
+        self._busy[worker] = k0
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._busy)
+
+    def next_done(self) -> ChunkDone | ChunkFailed:
+        """Wait for any busy worker's chunk."""
+        busy: dict[Any, int] = {self._conns[i]: i for i in self._busy}
+        i = busy[wait(list(busy))[0]]
+        k0 = self._busy.pop(i)
+        try:
+            msg = self._conns[i].recv()
+        except (EOFError, OSError):
+            return ChunkFailed(k0, RuntimeError(
+                f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
+        if msg[0] == "failed":
+            return ChunkFailed(k0, rebuild_error(*msg[2]))
+        _, k0, k1, prepared, timings, manifest = msg
+        for key, v in timings.items():
+            self.timings[key] = self.timings.get(key, 0.0) + v
+        columns, fired = self._columns(i, manifest) if manifest else ({}, {})
+        return ChunkDone(k0, k1, prepared, timings, columns, fired)
+
+    def _columns(self, worker: int, manifest: tuple[str, list]
+                 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Views of the columns a worker left in its shared block (valid until its next
+        chunk: the caller copies them at once)."""
+        from multiprocessing import shared_memory
+
+        name, entries = manifest
+        block = self._blocks.get(worker)
+        if block is None or block.name != name.lstrip("/"):
+            if block is not None:
+                block.close()
+            block = self._blocks[worker] = shared_memory.SharedMemory(name=name)
+        columns: dict[str, np.ndarray] = {}
+        fired: dict[str, np.ndarray] = {}
+        buf: Any = block.buf
+        for kind, key, dtype, count, offset in entries:
+            view = np.frombuffer(buf, dtype, count, offset)
+            (fired if kind == "fired" else columns)[key] = view
+        return columns, fired
+
+    def end(self) -> dict[str, float]:
+        """Finish the sweep: workers drop their stages; their stages' timings, summed (also
+        kept as :attr:`stage_timings`)."""
+        stage_timings: dict[str, float] = {}
+        for i, conn in enumerate(self._conns):
+            while i in self._busy:  # (a chunk still running: wait for it, drop it)
+                self.next_done()
+            try:
+                conn.send(("end",))
+                reply = self._recv(i, START_TIMEOUT_S)
+            except (OSError, EOFError, RuntimeError):
+                continue
+            if reply[0] == "ended":
+                for key, v in reply[1].items():
+                    stage_timings[key] = stage_timings.get(key, 0.0) + v
+        self.stage_timings = stage_timings
+        return stage_timings
+
+    def _recv(self, i: int, timeout: float) -> Any:
+        conn = self._conns[i]
+        try:
+            if not conn.poll(timeout):
+                raise RuntimeError(f"sweep worker {i} did not answer within {timeout:g} s")
+            return conn.recv()
+        except (EOFError, OSError):
+            raise RuntimeError(f"sweep worker {i} stopped (exit code "
+                               f"{self._procs[i].exitcode})") from None
+
+    def close(self) -> None:
+        """Stop the workers and release the shared blocks."""
+        if self._closed:
+            return
+        self._closed = True
+        for conn in self._conns:
+            try:
+                conn.send(("quit",))
+            except (OSError, ValueError):
+                pass
+        for proc in self._procs:
+            proc.join(timeout=10)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=5)
+        for conn in self._conns:
+            conn.close()
+        for block in self._blocks.values():
+            block.close()
+        self._blocks.clear()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- the worker ---------------------------------------------------------------------------
+class _Outbox:
+    """The worker's shared block for per-element columns (grown as needed, reused)."""
+
+    def __init__(self) -> None:
+        self.block: Any = None
+
+    def put(self, out: Mapping[str, Any], not_elements: frozenset[str]) -> tuple[str, list]:
+        arrays: list[tuple[str, str, np.ndarray]] = []
+        for name, arr in out.items():
+            if name in not_elements:
+                continue
+            if name == "fired":
+                arrays += [("fired", rule, np.ascontiguousarray(m, dtype=bool))
+                           for rule, m in arr.items()]
+            else:
+                arrays.append(("column", name, np.ascontiguousarray(arr)))
+        size = sum(-(-a.nbytes // 64) * 64 for _, _, a in arrays) or 64
+        if self.block is None or self.block.size < size:
+            from multiprocessing import shared_memory
+
+            self.close()
+            self.block = shared_memory.SharedMemory(create=True, size=max(size, 1 << 20))
+        entries, off = [], 0
+        for kind, key, a in arrays:
+            np.frombuffer(self.block.buf, np.uint8, a.nbytes, off)[:] = a.view(np.uint8).ravel()
+            entries.append((kind, key, a.dtype.str, a.size, off))
+            off += -(-a.nbytes // 64) * 64
+        return self.block.name, entries
+
+    def close(self) -> None:
+        if self.block is not None:
+            self.block.close()
+            self.block.unlink()
+            self.block = None
+
+
+def _work(conn: Connection, tune_malloc: bool) -> None:
+    """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (now ignored)
+    if tune_malloc:
+        from .alloc import keep_freed_buffers
+
+        keep_freed_buffers()
+    from .runner import NOT_ELEMENTS
+    from .summary import Summary
+
+    outbox = _Outbox()
+    stage: Any = None
+    try:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                return
+            if msg[0] == "quit":
+                return
+            if msg[0] == "begin":
+                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep = msg
+                try:
+                    stage = recipe.build()
+                    summary = Summary(fmt, rfmt, top_k=top_k, first_n=first_n)
+                except Exception as exc:  # noqa: BLE001 - the parent raises it
+                    conn.send(("error", (type(exc).__name__, str(exc))))
+                    continue
+                conn.send(("ready",))
+            elif msg[0] == "chunk":
+                _, k0, k1, snapshot = msg
+                conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
+                                 NOT_ELEMENTS))
+            elif msg[0] == "end":
+                timings = dict(getattr(stage, "timings", None) or {})
+                close = getattr(stage, "close", None)
+                if close is not None:
+                    close()
+                stage = None
+                conn.send(("ended", timings))
+    finally:
+        outbox.close()
+        if stage is not None and getattr(stage, "close", None) is not None:
+            stage.close()
+
+
+def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
+           outbox: _Outbox, not_elements: frozenset[str]) -> tuple:
+    t0 = time.perf_counter()
+    try:
+        ops = domain.operands(k0, k1)
+        t1 = time.perf_counter()
+        out = stage(ops)
+        t2 = time.perf_counter()
+        prepared = summary.prepare(k0, ops, out, snapshot=snapshot)
+        t3 = time.perf_counter()
+        manifest = outbox.put(out, not_elements) if keep else None
+    except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
+        return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
+    timings = {"domain": t1 - t0, "stage": t2 - t1, "summary_prepare": t3 - t2}
+    return ("done", k0, k1, prepared, timings, manifest)
+

@@ -1,0 +1,200 @@
+"""Sweeps in worker processes give exactly what sweeps in stage threads give: the same
+summary (histograms, worst inputs, counts, first non-conformant inputs), the same kept
+columns and fired-rule masks, chunk callbacks in element order; a cancelled or failed
+process sweep keeps every finished chunk and resumes to the uninterrupted result; a worker
+that dies is reported, not waited for; workers ignore Ctrl-C (the parent turns it into a
+cancel). Oracle: the same sweep run in stage threads (itself tested against evaluate())."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from fpinspector.model.sweep import Axis, GridDomain, ModelStage, UnaryDomain, run_sweep
+from fpinspector.model.sweep.processes import WorkerPool
+from fpinspector.model.sweep.runner import SweepAborted, default_workers
+from fpinspector.model.sweep.stages import ModelStageRecipe
+
+CHUNK = 1 << 12
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with WorkerPool(2) as p:
+        yield p
+
+
+def _same(a, b) -> None:
+    assert json.dumps(a.summary.to_dict(), default=repr) == json.dumps(b.summary.to_dict(),
+                                                                       default=repr)
+    assert sorted(a.columns) == sorted(b.columns) and sorted(a.fired) == sorted(b.fired)
+    for k in a.columns:
+        np.testing.assert_array_equal(a.columns[k], b.columns[k])
+    for k in a.fired:
+        np.testing.assert_array_equal(a.fired[k], b.fired[k])
+    assert a.n_done == b.n_done and a.complete == b.complete
+
+
+DOMAINS = {
+    "f32 sqrt around 1 and the denormals": ("sqrt", "f32", UnaryDomain(
+        Axis.bit_range("f32", 0x007FF000, 0x007FF000 + 6 * CHUNK + 17))),
+    "f16 mul grid": ("mul", "f16", GridDomain(Axis.bit_range("f16", 0x3BF0, 0x3C1F),
+                                              Axis.bit_range("f16", 0, 0x3FF))),
+    "f32 add, all classes": ("add", "f32", GridDomain(Axis.bit_range("f32", 0, 0xFFFFFFFF, 61),
+                                                      Axis.bit_range("f32", 0, 0xFFFFFFFF, 997))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOMAINS))
+@pytest.mark.parametrize("keep", [True, False])
+def test_processes_give_what_threads_give_F32_PREC(pool, name, keep):
+    op, fmt, dom = DOMAINS[name]
+    seen: list[tuple[int, int]] = []
+    runs = []
+    for processes in (False, True):
+        seen.clear()
+        runs.append(run_sweep(dom, ModelStage(op, fmt), result_format=fmt, chunk_size=CHUNK,
+                              keep_elements=keep, workers=2, processes=processes,
+                              pool=pool if processes else None, top_k=7, first_n=13,
+                              on_chunk=lambda k0, k1, cols: seen.append((k0, k1))))
+        assert seen == [(k, min(k + CHUNK, dom.size)) for k in range(0, dom.size, CHUNK)]
+    _same(*runs)
+    assert runs[1].timings["stage"] > 0 and "stage.model" in runs[1].timings
+
+
+def test_a_pool_serves_sweep_after_sweep_and_chunks_callback_sees_columns(pool):
+    dom = UnaryDomain(Axis.bit_range("f16", 0, 0xFFFF))
+    got = {}
+
+    def keep(k0, k1, cols):
+        got[k0] = cols["err_model"].copy()
+
+    for op in ("rsq", "log"):
+        got.clear()
+        res = run_sweep(dom, ModelStage(op, "f16"), result_format="f16", chunk_size=CHUNK,
+                        keep_elements=True, pool=pool, processes=True, on_chunk=keep)
+        ref = run_sweep(dom, ModelStage(op, "f16"), result_format="f16", chunk_size=CHUNK,
+                        keep_elements=True, processes=False)
+        _same(res, ref)
+        np.testing.assert_array_equal(np.concatenate([got[k] for k in sorted(got)]),
+                                      ref.columns["err_model"])
+
+
+def test_cancel_keeps_the_finished_chunks_and_resume_completes_them(pool):
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 40 * CHUNK - 1))
+    stop = threading.Event()
+
+    def progress(done, total):
+        if done >= 10 * CHUNK:
+            stop.set()
+
+    part = run_sweep(dom, ModelStage("rcp", "f32"), result_format="f32", chunk_size=CHUNK,
+                     keep_elements=False, pool=pool, processes=True, cancel=stop,
+                     progress=progress)
+    assert not part.complete and 10 * CHUNK <= part.n_done < dom.size
+    assert part.n_done % CHUNK == 0 and part.summary.total == part.n_done
+    rest = run_sweep(dom, ModelStage("rcp", "f32"), result_format="f32", chunk_size=CHUNK,
+                     pool=pool, processes=True, resume=part)
+    whole = run_sweep(dom, ModelStage("rcp", "f32"), result_format="f32", chunk_size=CHUNK,
+                      keep_elements=False, processes=False)
+    _same(rest, whole)
+
+
+class FailingRecipe(ModelStageRecipe):
+    """A ModelStage that raises (or kills its worker) on the chunk holding ``bad``."""
+
+    def __init__(self, bad: int, how: str) -> None:
+        super().__init__("sqrt", "f32", "d3d11", None, ())
+        self.bad, self.how = bad, how
+
+    def build(self):
+        stage = super().build()
+        bad, how = self.bad, self.how
+
+        def failing(ops):
+            if (ops[0] == np.uint32(bad)).any():
+                if how == "die":
+                    os._exit(3)
+                raise ValueError(f"no sqrt of 0x{bad:08X} today")
+            return stage(ops)
+
+        return failing
+
+
+class FailingStage(ModelStage):
+    def __init__(self, bad: int, how: str) -> None:
+        super().__init__("sqrt", "f32")
+        self.bad, self.how = bad, how
+
+    def recipe(self):
+        return FailingRecipe(self.bad, self.how)
+
+
+@pytest.mark.parametrize("how, message", [("raise", "no sqrt of"), ("die", "worker")])
+def test_a_failing_chunk_aborts_with_the_chunks_before_it(how, message):
+    lo = 0x40000000
+    dom = UnaryDomain(Axis.bit_range("f32", lo, lo + 12 * CHUNK - 1))
+    bad = lo + 7 * CHUNK + 5
+    with WorkerPool(2) as own:  # (a dead worker leaves this pool unusable)
+        with pytest.raises(SweepAborted, match=message) as info:
+            run_sweep(dom, FailingStage(bad, how), result_format="f32", chunk_size=CHUNK,
+                      keep_elements=True, pool=own, processes=True)
+    part = info.value.result
+    assert not part.complete and part.n_done == 7 * CHUNK  # every chunk before the failed one
+    assert part.n_done % CHUNK == 0 and part.summary.total == part.n_done
+    ref = run_sweep(dom, ModelStage("sqrt", "f32"), result_format="f32", chunk_size=CHUNK,
+                    keep_elements=True, processes=False)
+    np.testing.assert_array_equal(part.columns["model"][: part.n_done],
+                                  ref.columns["model"][: part.n_done])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_workers_ignore_ctrl_c(pool):
+    for proc in pool._procs:
+        os.kill(proc.pid, signal.SIGINT)
+    dom = UnaryDomain(Axis.bit_range("f16", 0, 0xFFFF))
+    res = run_sweep(dom, ModelStage("sqrt", "f16"), result_format="f16", chunk_size=CHUNK,
+                    pool=pool, processes=True)
+    assert res.complete and all(p.is_alive() for p in pool._procs)
+
+
+def test_small_sweeps_and_unportable_stages_stay_in_threads(monkeypatch):
+    """Processes only where they pay: a recipe, two or more workers, enough elements."""
+    import fpinspector.model.sweep.runner as runner
+
+    started = []
+    monkeypatch.setattr(runner, "WorkerPool", lambda n: started.append(n) or WorkerPool(n))
+    dom = UnaryDomain(Axis.bit_range("f16", 0, 0x7FFF))
+    run_sweep(dom, ModelStage("exp", "f16"), result_format="f16", chunk_size=CHUNK, workers=2)
+    run_sweep(dom, lambda ops: {"model": ops[0]}, result_format="f16", chunk_size=CHUNK,
+              workers=2, processes=True)
+    assert started == []
+    monkeypatch.setattr(runner, "PROCESS_MIN", 1 << 14)
+    res = run_sweep(dom, ModelStage("exp", "f16"), result_format="f16", chunk_size=CHUNK,
+                    workers=2)
+    assert started == [2] and res.complete
+    assert default_workers() == max(1, os.cpu_count() or 1)
+
+
+def test_cli_worker_processes_write_the_threads_file(tmp_path, monkeypatch):
+    """`fpinspector sweep --workers 2` on a sweep big enough for processes writes the same
+    .npz (summary and columns) as `--workers 1` (F16-PREC results are deterministic)."""
+    import fpinspector.model.sweep.runner as runner
+    from fpinspector.cli import main
+    from fpinspector.model.sweep import load_npz
+
+    monkeypatch.setattr(runner, "PROCESS_MIN", 1 << 14)
+    results = []
+    for w in (1, 2):
+        out = tmp_path / f"w{w}.npz"
+        assert main(["sweep", "add", "-f", "f16", "-d", "bits:0x3C00:0x3C7F",
+                     "--domain-b", "bits:0:0x1FF", "--chunk", "5000", "--workers", str(w),
+                     "--out", str(out), "-q"]) == 0
+        results.append(load_npz(out))
+    _same(*results)
