@@ -7,6 +7,7 @@ it in place and a shader capture writes its result straight into it (no copies).
 
 from __future__ import annotations
 
+import time
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -17,7 +18,7 @@ from .devices import DeviceChoice
 from .errors import GpuUnavailable, ShaderError
 from .shaders import KERNELS
 
-__all__ = ["serve"]
+__all__ = ["serve", "readback_seconds"]
 
 
 def serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
@@ -150,7 +151,20 @@ def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray], shm: 
     if cmd == "ops":
         return session.ops(*args)
     if cmd == "readback":
-        from .sweep_capture import readback_seconds
-
         return readback_seconds(session, *args)
     raise ValueError(f"unknown GPU process request {cmd!r}")
+
+
+def readback_seconds(session: Any, n: int, itemsize: int = 4, repeats: int = 3) -> float:
+    """Best of ``repeats`` reads of ``n`` words from a GPU buffer of ``session``."""
+    ctx = session.ctx
+    with ctx:
+        buf = ctx.buffer(reserve=n * itemsize)
+        dst = np.empty(n * itemsize, np.uint8)
+        best = float("inf")
+        for _ in range(repeats):
+            t = time.perf_counter()
+            buf.read_into(dst)
+            best = min(best, time.perf_counter() - t)
+        buf.release()
+    return best

@@ -22,7 +22,7 @@ from ..model.sweep.stages import ModelStage, engine_format, op_arity, result_for
 from .child_session import ChildSession, GpuClient, open_device
 from .devices import DeviceChoice, selected_device
 from .errors import GpuUnavailable
-from .session import GpuSession
+from .gpu_server import readback_seconds
 
 __all__ = ["GpuCapture", "ProcessGpuCapture", "make_stage", "gpu_only_stage", "SweepBackend",
            "device_meta", "readback_seconds"]
@@ -126,21 +126,6 @@ class GpuCapture:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
-
-
-def readback_seconds(session: GpuSession, n: int, itemsize: int = 4, repeats: int = 3) -> float:
-    """Best of ``repeats`` reads of ``n`` words from a GPU buffer of ``session``."""
-    ctx = session.ctx
-    with ctx:
-        buf = ctx.buffer(reserve=n * itemsize)
-        dst = np.empty(n * itemsize, np.uint8)
-        best = float("inf")
-        for _ in range(repeats):
-            t = time.perf_counter()
-            buf.read_into(dst)
-            best = min(best, time.perf_counter() - t)
-        buf.release()
-    return best
 
 
 def device_meta(info: dict[str, Any]) -> dict[str, Any]:

@@ -135,13 +135,14 @@ class WorkerPool:
 
     # -- one sweep -------------------------------------------------------------------
     def begin(self, domain: Any, recipes: list[StageRecipe], summary: tuple[Any, ...],
-              keep: bool) -> None:
+              keep: bool, not_elements: frozenset[str] = frozenset()) -> None:
         """Give each worker the domain, its stage recipe, the summary's (fmt, result format,
-        top_k, first_n) and whether per-element columns come back."""
+        top_k, first_n), whether per-element columns come back and which stage outputs
+        are not per-element columns."""
         if len(recipes) != self.n:
             raise ValueError(f"{self.n} workers need {self.n} stage recipes")
         for conn, recipe in zip(self._conns, recipes):
-            conn.send(("begin", domain, recipe, summary, keep))
+            conn.send(("begin", domain, recipe, summary, keep, not_elements))
         for i, conn in enumerate(self._conns):
             reply = self._recv(i, START_TIMEOUT_S)
             if reply[0] != "ready":
@@ -303,7 +304,6 @@ def _work(conn: Connection, tune_malloc: bool) -> None:
         from .alloc import keep_freed_buffers
 
         keep_freed_buffers()
-    from .runner import NOT_ELEMENTS
     from .summary import Summary
 
     outbox = _Outbox()
@@ -317,7 +317,7 @@ def _work(conn: Connection, tune_malloc: bool) -> None:
             if msg[0] == "quit":
                 return
             if msg[0] == "begin":
-                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep = msg
+                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep, not_elements = msg
                 try:
                     stage = recipe.build()
                     summary = Summary(fmt, rfmt, top_k=top_k, first_n=first_n)
@@ -328,7 +328,7 @@ def _work(conn: Connection, tune_malloc: bool) -> None:
             elif msg[0] == "chunk":
                 _, k0, k1, snapshot = msg
                 conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
-                                 NOT_ELEMENTS))
+                                 not_elements))
             elif msg[0] == "end":
                 timings = dict(getattr(stage, "timings", None) or {})
                 close = getattr(stage, "close", None)

@@ -358,7 +358,7 @@ def _in_processes(pool: WorkerPool, domain: Domain, recipes: list[Any], res: Swe
     summary, total = res.summary, res.domain.size
     try:
         pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
-                                     summary.first_n), keep)
+                                     summary.first_n), keep, NOT_ELEMENTS)
     finally:  # the workers hold their own copies of any GPU connection now
         for r in recipes:
             getattr(r, "detach", lambda: None)()
