@@ -131,6 +131,10 @@ class Axis:
         i1 = self.n if i1 is None else i1
         if not 0 <= i0 <= i1 <= self.n:
             raise ValueError(f"sample range {i0}..{i1} outside 0..{self.n}")
+        if self.kind in ("all", "bits") and self.n == int(self.stop) - int(self.start) + 1 \
+                and self.fmt.bits <= 32:  # every pattern of a range: one pass, no int64
+            lo = int(self.start)
+            return np.arange(lo + i0, lo + i1, dtype=self.fmt.dtype)
         idx = np.arange(i0, i1, dtype=np.int64)
         if self.kind in ("all", "bits"):
             lo, span = int(self.start), int(self.stop) - int(self.start)
