@@ -1,44 +1,40 @@
-"""Benchmark: evaluate(op).bits + .allowed on 16M random f32 operands vs the plain numpy op,
-and the full model stage of a sweep in elements/s.
+"""The rule engine against plain numpy: evaluate(op) on 2^n f32 operands.
 
-Part 1 prints, per op (add, mul, div, sqrt, min, mad), the engine time, the numpy float32
-time (allocating its output) and their ratio. Two inputs: "values" (random signs, mantissas
-and exponents in 2^-30..2^30: the common case) and "patterns" (uniform random 32-bit
-patterns: many INF/NaN/denormals and overflowing products, which take the general path).
+Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--n 24] [--repeat 3] [--check]``
+(``--stage-only``: parts 2 and 3 only; ``--tune-alloc``: glibc keeps freed memory first,
+as the sweep command does).
+
+Part 1, per op (add, mul, div, sqrt, mad, min) and input ("values": random signs,
+mantissas and exponents in 2^-30..2^30, the common case; "patterns": uniform random 32-bit
+patterns, many INF/NaN/denormals and overflowing products), CPU time (best of N) of:
+
+* numpy float32 doing the op (the baseline, allocating its output);
+* ``evaluate(op, ...).bits`` -- goals on "values": add/mul <= 2x numpy, div/sqrt/mad <= 5x;
+* ``.bits`` + ``.allowed(obs)`` + ``.ulp_error(obs)`` with obs = numpy's result bits (what
+  a GPU would return) -- goal <= 10x numpy on both inputs;
+* the memory that evaluation allocates beyond its inputs and outputs (tracemalloc peak,
+  bytes per element) -- goal <= 32.
 
 Part 2 prints elements/s of the model stage a sweep runs (evaluate + .bits, .exact,
-.allowed, .ulp_error, .fired) for f32 sqrt, rcp, rsq, log, exp, frc over uniformly random
-bit patterns (what an exhaustive 2^32 sweep sees) and for f16 add/mul over random pairs
-(what the exhaustive f16 x f16 sweep sees).
-
-Part 3 (exhaustive order) prints the same model-stage rate on consecutive patterns, the
-way an exhaustive 2^32 / 2^16 x 2^16 sweep hands out chunks: f32 sqrt and rcp on a
-positive and a negative range of normals, f16 add/mul on 64 rows of A x every B. Rates
-are CPU seconds (time.process_time), best of REPS: the machine is shared.
-
---tune-alloc first calls fpinspector.model.sweep.alloc.keep_freed_buffers() (glibc keeps freed
-memory: no page faults on every chunk's temporaries).
-
-Run: .venv/bin/python benchmarks/bench_evaluate.py [N] [--stage-only] [--tune-alloc]
+.allowed, .ulp_error, .fired) over random patterns; part 3 the same on consecutive
+patterns, the way an exhaustive sweep hands out chunks (no goals: the sweep benchmarks
+have them).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
-import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
-from _timing import best_of  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import Goals, add_arguments, best_cpu, print_header  # noqa: E402
 
 from fpinspector.model import evaluate  # noqa: E402
 
-_ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
-N = int(_ARGS[0]) if _ARGS else 1 << 24
-STAGE_N = min(N, 1 << 22)
-REPS = 3
 NP_OPS = {
     "add": lambda a, b, c: np.add(a, b),
     "mul": lambda a, b, c: np.multiply(a, b),
@@ -48,6 +44,9 @@ NP_OPS = {
     "mad": lambda a, b, c: np.add(np.multiply(a, b), c),
 }
 ARITY = {"add": 2, "mul": 2, "div": 2, "sqrt": 1, "min": 2, "mad": 3}
+GOAL_BITS = {"add": 2.0, "mul": 2.0, "div": 5.0, "sqrt": 5.0, "mad": 5.0}
+GOAL_FULL = 10.0
+GOAL_BYTES = 32.0
 
 
 def _values(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -56,38 +55,69 @@ def _values(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.ldexp(m, e).astype(np.float32).view(np.uint32)
 
 
-def _best(fn) -> float:
-    return best_of(fn, REPS)
-
-
-def main() -> None:
+def engine_vs_numpy(n: int, repeat: int, goals: Goals) -> None:
     rng = np.random.default_rng(2026)
     inputs = {
-        "values": [_values(rng, N) for _ in range(3)],
-        "patterns": [rng.integers(0, 1 << 32, N, dtype=np.uint64).astype(np.uint32)
+        "values": [_values(rng, n) for _ in range(3)],
+        "patterns": [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
                      for _ in range(3)],
     }
-    print(f"bench_evaluate: N = {N} ({N / 2**20:.0f} Mi) elements, best of {REPS}")
-    print(f"{'op':<6}{'input':<10}{'numpy f32 s':>12}{'engine s':>11}{'ratio':>8}")
+    print(f"part 1: {n:,} elements, CPU time, best of {repeat}; ratios: x numpy's time")
+    print(f"  {'op':<5}{'input':<9}{'numpy s':>9}{'.bits s':>9}{'ratio':>7}{'full s':>10}"
+          f"{'ratio':>7}{'B/el':>7}")
     for kind, ops in inputs.items():
         f = [o.view(np.float32) for o in ops]
         for op, k in ARITY.items():
             with np.errstate(all="ignore"):
-                t_np = _best(lambda: NP_OPS[op](*f))
+                t_np = best_cpu(lambda: NP_OPS[op](*f), repeat)
+                obs = np.asarray(NP_OPS[op](*f)).view(np.uint32)
+            t_bits = best_cpu(lambda: evaluate(op, *ops[:k]).bits, repeat)
 
-            def run() -> None:
+            def full() -> None:
                 ev = evaluate(op, *ops[:k])
-                ev.allowed(ev.bits)
+                ev.bits
+                ev.allowed(obs)
+                ev.ulp_error(obs)
 
-            t_ev = _best(run)
-            print(f"{op:<6}{kind:<10}{t_np:>12.4f}{t_ev:>11.4f}{t_ev / t_np:>8.1f}x")
+            t_full = best_cpu(full, repeat)
+            extra = _bytes_per_element(full, n, 4 + 1 + 8)
+            print(f"  {op:<5}{kind:<9}{t_np:9.3f}{t_bits:9.3f}{t_bits / t_np:6.1f}x"
+                  f"{t_full:10.3f}{t_full / t_np:7.1f}x{extra:7.1f}")
+            if kind == "values" and op in GOAL_BITS:
+                goals.check(f"evaluate({op}).bits / numpy ({kind})", t_bits / t_np,
+                            GOAL_BITS[op], unit="x")
+            if op != "min":
+                goals.check(f"{op} bits+allowed+ulp_error / numpy ({kind})", t_full / t_np,
+                            GOAL_FULL, unit="x")
+                goals.check(f"{op} memory beyond inputs and outputs ({kind})", extra,
+                            GOAL_BYTES, unit=" B/element")
 
 
-def stage() -> None:
+def _bytes_per_element(fn, n: int, output_bytes: int) -> float:
+    """Peak bytes numpy allocated while ``fn`` ran, less the outputs, per element."""
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return max(0.0, peak / n - output_bytes)
+
+
+def _stage(ops: list[np.ndarray], op: str, fmt: str) -> None:
+    ev = evaluate(op, *ops, format=fmt)
+    b = ev.bits
+    ev.exact
+    ev.allowed(b)
+    ev.ulp_error(b)
+    ev.fired
+
+
+def stage(n: int, repeat: int) -> None:
     """Model stage of a sweep: everything the sweep reads from one evaluation."""
     rng = np.random.default_rng(7)
-    n = STAGE_N
-    print(f"model stage (bits, exact, allowed, ulp_error, fired): N = {n}, best of {REPS}")
+    print(f"part 2: model stage (bits, exact, allowed, ulp_error, fired), random patterns, "
+          f"{n:,} elements, CPU time, best of {repeat}")
     cases = [(op, "f32", 1) for op in ("sqrt", "rcp", "rsq", "log", "exp", "frc")]
     cases += [(op, "f16", 2) for op in ("add", "mul")]
     for op, fmt, k in cases:
@@ -95,27 +125,13 @@ def stage() -> None:
             ops = [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)]
         else:
             ops = [rng.integers(0, 1 << 16, n, dtype=np.uint16) for _ in range(k)]
-
-        def run() -> None:
-            ev = evaluate(op, *ops, format=fmt)
-            b = ev.bits
-            ev.exact
-            ev.allowed(b)
-            ev.ulp_error(b)
-            ev.fired
-
-        t = _best(run)
-        print(f"{op:<6}{fmt:<5}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
+        t = best_cpu(lambda: _stage(ops, op, fmt), repeat)
+        print(f"  {op:<6}{fmt:<5}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
 
 
-def _cpu_best(fn) -> float:
-    return best_of(fn, REPS, time.process_time)
-
-
-def exhaustive_order() -> None:
+def exhaustive_order(n: int, repeat: int) -> None:
     """Model stage on consecutive patterns (the chunks of an exhaustive sweep)."""
-    n = STAGE_N
-    print(f"model stage, exhaustive order: N = {n}, CPU s, best of {REPS}")
+    print(f"part 3: model stage, exhaustive order, {n:,} elements, CPU time, best of {repeat}")
     cases = [("sqrt", 0x3E000000), ("sqrt", 0xBE000000), ("rcp", 0x3E000000),
              ("rcp", 0xBE000000)]
     runs = [(op, "f32", f"0x{s:08X}..", [np.arange(s, s + n, dtype=np.uint32)])
@@ -126,24 +142,31 @@ def exhaustive_order() -> None:
         b = (i & np.uint32(0xFFFF)).astype(np.uint16)
         runs.append((op, "f16", "A 0x3000.. x all B", [a, b]))
     for op, fmt, what, ops in runs:
-        def run() -> None:
-            ev = evaluate(op, *ops, format=fmt)
-            b = ev.bits
-            ev.exact
-            ev.allowed(b)
-            ev.ulp_error(b)
-            ev.fired
-
-        t = _cpu_best(run)
-        print(f"{op:<6}{fmt:<5}{what:<20}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
+        t = best_cpu(lambda: _stage(ops, op, fmt), repeat)
+        print(f"  {op:<6}{fmt:<5}{what:<20}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
 
 
-if __name__ == "__main__":
-    if "--tune-alloc" in sys.argv:
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=24, help="log2 of the element count (part 1)")
+    ap.add_argument("--stage-only", action="store_true", help="parts 2 and 3 only")
+    ap.add_argument("--tune-alloc", action="store_true",
+                    help="glibc keeps freed memory (as the sweep command does)")
+    add_arguments(ap, repeat=3)
+    args = ap.parse_args()
+    print_header("bench_evaluate: the rule engine vs numpy float32")
+    if args.tune_alloc:
         from fpinspector.model.sweep.alloc import keep_freed_buffers
 
         print(f"keep_freed_buffers: {keep_freed_buffers()}")
-    if "--stage-only" not in sys.argv:
-        main()
-    stage()
-    exhaustive_order()
+    goals = Goals()
+    n = 1 << args.n
+    if not args.stage_only:
+        engine_vs_numpy(n, args.repeat, goals)
+    stage(min(n, 1 << 22), args.repeat)
+    exhaustive_order(min(n, 1 << 22), args.repeat)
+    return goals.exit_code(args.check)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,63 +1,76 @@
-"""Benchmark: exhaustive unary sweeps.
+"""Exhaustive unary sweeps: every f16 pattern, and every f32 pattern (2^32) of sqrt/rcp.
+
+Run: ``.venv/bin/python benchmarks/bench_sweep_unary.py [--full] [--ops sqrt] [--check]``.
 
 1. Every f16 pattern for sqrt, rcp, rsq, log, exp, frc: model + exact + verdicts (+ GPU
-   where the driver has half-float arithmetic). Target: < 50 ms each.
-2. f32 unary ops (default sqrt and rcp) with model + GPU + exact + summaries, summaries
-   only (streaming). Default: 2^24 patterns strided over the whole f32 pattern space, with
-   the 2^32 time extrapolated; ``--full`` runs all 2^32 patterns (target < 60 s, peak RSS
-   < 512 MiB). Prints elements/s per stage and the ratio to a bare numpy pass.
-
-Run: ``.venv/bin/python benchmarks/bench_sweep_unary.py [--full] [--ops sqrt,rcp]``
+   where the driver has half-float arithmetic), best of N. Goal: < 50 ms each.
+2. f32 unary ops with model + GPU + exact + summaries (summaries only, streaming), the way
+   ``fpinspector sweep OP -d all --gpu --summary-only`` runs them (worker processes, one
+   per core, the GPU in its own process). Default: a sample in exhaustive order (256 runs
+   of 2^18 consecutive patterns spread over the 2^32; 1/64 of them) and the 2^32 time
+   extrapolated; ``--full`` sweeps all 2^32. Prints the time, the peak memory of the whole
+   process tree (proportional set size: shared pages counted once), the stage times summed
+   over the workers, and the ratio to a bare numpy pass over the same patterns.
+   Goals (sqrt): 2^32 in <= 30 s and <= 256 MiB.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
-from _timing import best_of
 
-from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep
-from fpinspector.model.sweep.stages import result_format_of
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _sweep_tools import ChunkSample, TreeMemory, tree_cpu_seconds  # noqa: E402
+from _timing import Goals, add_arguments, best_of, print_header  # noqa: E402
+
+from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep  # noqa: E402
+
+try:  # (an fpinspector before worker processes: stage threads; for before/after runs)
+    from fpinspector.model.sweep.processes import WorkerPool
+    from fpinspector.model.sweep.runner import default_workers
+except ImportError:  # pragma: no cover
+    WorkerPool = None
+
+    def default_workers() -> int:
+        return 2
+from fpinspector.model.sweep.stages import result_format_of  # noqa: E402
 
 NUMPY_REF = {"sqrt": np.sqrt, "rcp": np.reciprocal, "rsq": lambda x: 1 / np.sqrt(x),
-             "log": np.log2, "exp": np.exp2, "frc": lambda x: x - np.floor(x),
-             "to_f16": lambda x: x.astype(np.float16), "to_f11": np.sqrt}
+             "log": np.log2, "exp": np.exp2, "frc": lambda x: x - np.floor(x)}
+GOAL_F16_S = 0.05
+GOAL_F32_S = 30.0
+GOAL_MIB = 256.0
 
 
-def peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def bench_f16(cap) -> None:
-    print("== every f16 pattern (65,536), model + exact + verdicts ==")
+def bench_f16(cap, repeat: int, goals: Goals) -> None:
+    print("every f16 pattern (65,536), model + exact + verdicts, best of", repeat)
     dom = UnaryDomain(Axis.every("f16"))
     for op in ("sqrt", "rcp", "rsq", "log", "exp", "frc"):
         gpu = cap if cap is not None and cap.supports(op, "f16") else None
         rf = result_format_of(op, "f16")
-        best = float("inf")
-        for _ in range(5):
-            stage = ModelStage(op, "f16", "d3d11", gpu=gpu)
-            t = time.perf_counter()
-            res = run_sweep(dom, stage, result_format=rf, chunk_size=1 << 16, prefetch=False)
-            best = min(best, time.perf_counter() - t)
-        verdict = "PASS" if best < 0.05 else "FAIL"
-        print(f"  {op:5s} {best * 1e3:6.1f} ms  ({65536 / best / 1e6:5.1f} M/s)  "
-              f"gpu={'yes' if gpu else 'no (no half-float arithmetic)'}  "
-              f"non-conformant={res.summary.nonconformant_count()}  target < 50 ms: {verdict}")
+
+        def run(op=op, gpu=gpu, rf=rf):
+            return run_sweep(dom, ModelStage(op, "f16", "d3d11", gpu=gpu), result_format=rf,
+                             chunk_size=1 << 16, prefetch=False)
+
+        best = best_of(run, repeat)
+        with np.errstate(all="ignore"):
+            bare = best_of(lambda op=op: NUMPY_REF[op](dom.axis.patterns().view(np.float16)),
+                           repeat)
+        print(f"  {op:5s} {best * 1e3:6.1f} ms  ({65536 / best / 1e6:5.1f} M/s, "
+              f"{best / bare:5.0f}x bare numpy)  gpu={'yes' if gpu else 'no'}")
+        goals.check(f"every f16 {op}", best, GOAL_F16_S, unit=" s")
 
 
-def bench_f32(op: str, log2n: int, cap, chunk: int, workers: int) -> None:
-    n = 1 << log2n
-    full = log2n == 32
-    dom = UnaryDomain(Axis.every("f32") if full else Axis.bit_range("f32", 0, 0xFFFFFFFF, n))
+def bench_f32(op: str, full: bool, cap, chunk: int, workers: int, goals: Goals) -> None:
+    dom = UnaryDomain(Axis.every("f32")) if full else ChunkSample("f32", 256, chunk)
+    scale = 1.0 if full else 1.0 / dom.fraction
     gpu = cap if cap is not None and cap.supports(op, "f32") else None
     stage = ModelStage(op, "f32", "d3d11", gpu=gpu)
-    if gpu is not None:
-        gpu.timings.clear()
     t0 = time.perf_counter()
     last = [t0]
 
@@ -68,133 +81,90 @@ def bench_f32(op: str, log2n: int, cap, chunk: int, workers: int) -> None:
             print(f"\r  {op}: {done / total * 100:5.1f}%  {done / (now - t0) / 1e6:5.1f} M/s",
                   end="\n" if done == total else "", file=sys.stderr, flush=True)
 
-    res = run_sweep(dom, stage, result_format="f32", chunk_size=chunk, keep_elements=False,
-                    progress=progress, workers=max(workers, 1), prefetch=workers > 0)
-    total = time.perf_counter() - t0
+    pool = WorkerPool(workers) if workers > 1 and WorkerPool is not None else None
+    try:
+        if pool is not None:  # started (and the first chunk run) outside the timing
+            run_sweep(ChunkSample("f32", 2, chunk), stage, result_format="f32",
+                      chunk_size=chunk, keep_elements=False, pool=pool, processes=True)
+        with TreeMemory() as mem:
+            cpu0, t0 = tree_cpu_seconds(), time.perf_counter()
+            extra = {"pool": pool, "processes": True} if pool is not None else {}
+            res = run_sweep(dom, stage, result_format="f32", chunk_size=chunk,
+                            keep_elements=False, progress=progress, workers=workers, **extra)
+            total, cpu = time.perf_counter() - t0, tree_cpu_seconds() - cpu0
+    finally:
+        if pool is not None:
+            pool.close()
+    n = dom.size
     fn = NUMPY_REF.get(op, np.sqrt)
     t = time.perf_counter()
     with np.errstate(all="ignore"):
         for k0 in range(0, n, chunk):
             fn(dom.operands(k0, min(n, k0 + chunk))[0].view(np.float32))
     bare = time.perf_counter() - t
-    scale = (1 << 32) / n
-    print(f"== {op} f32: {n} patterns ({'all' if full else 'strided sample'}), {workers} stage "
-          f"thread(s), "
-          f"model{' + GPU' if gpu else ''} + exact + summaries ==")
-    print(f"  total {total:.2f} s = {n / total / 1e6:.2f} M/s; 2^32 extrapolated "
-          f"{total * scale:.0f} s (target < 60 s: {'PASS' if total * scale < 60 else 'FAIL'})")
-    report_stages(res.timings, n, total, bare, op, gpu, chunk)
-    isolated_rates(dom, stage, chunk, gpu)
-    print(f"  peak RSS {peak_rss_mib():.0f} MiB (target < 512 MiB)")
+    what = "all 2^32" if full else f"sample: {n:,} patterns in exhaustive order, x{scale:g}"
+    print(f"{op} f32, {what}; model{' + GPU' if gpu else ''} + exact + summaries; "
+          f"{workers} worker(s)")
+    print(f"  time {total:.2f} s = {n / total / 1e6:.1f} M/s; 2^32: {total * scale:.1f} s; "
+          f"bare numpy {op}: {bare * scale:.1f} s for 2^32 (sweep / bare = {total / bare:.1f}x)")
+    print(f"  CPU time of every process of the sweep: {cpu:.2f} s; 2^32: {cpu * scale:.0f} s "
+          f"({cpu / total:.2f} cores busy on average)")
+    print(f"  peak memory of the process tree (PSS) {mem.mib():.0f} MiB "
+          f"({mem.peak_procs} processes)")
+    tm = res.timings
+    rows = [("operand generation", "domain"), ("stage (all of it)", "stage"),
+            ("  model bits", "stage.model"), ("  exact", "stage.exact"),
+            ("  model verdicts", "stage.model_verdict"), ("  GPU wait", "stage.gpu_wait"),
+            ("  GPU verdicts", "stage.compare"), ("summary prepare", "summary_prepare"),
+            ("summary merge (parent)", "summary")]
+    print("  stage seconds, summed over workers (wall time in each):")
+    for name, key in rows:
+        v = tm.get(key, 0.0)
+        print(f"    {name:26s} {v:7.2f} s  {n / v / 1e6 if v else 0:8.1f} M/s")
     s = res.summary
-    print(f"  non-conformant: GPU {s.nonconformant_count()}; max |GPU vs exact| "
+    print(f"  non-conformant: {s.nonconformant_count()}; max |GPU vs exact| "
           f"{s.max_error('err_gpu'):g} ULP; max |model vs exact| {s.max_error('err_model'):g}")
-
-
-def report_stages(tm: dict, n: int, total: float, bare: float, op: str, gpu, chunk: int) -> None:
-    """Per-stage seconds and elements/s, so the slowest stage is visible.
-
-    Stage threads overlap (the GPU thread captures chunk k while the CPU evaluates it, the
-    next chunk is computed while the previous one is summarised), so the stage times can
-    add up to more than the wall time.
-    """
-    rows = [("model (evaluate)", tm.get("stage.model", 0.0)),
-            ("exact (float64 reference)", tm.get("stage.exact", 0.0)),
-            ("model verdicts (ulp_error, allowed)", tm.get("stage.model_verdict", 0.0))]
-    if gpu is not None:
-        cap_s = gpu.timings.get("gpu", 0.0)
-        rb = gpu.readback_seconds(chunk) * -(-n // chunk)
-        rows += [("GPU dispatch (upload + run)", max(cap_s - rb, 0.0)),
-                 ("GPU read-back", rb),
-                 ("GPU wait (CPU blocked on GPU)", tm.get("stage.gpu_wait", 0.0)),
-                 ("compare (GPU verdicts, distance)", tm.get("stage.compare", 0.0))]
-    rows += [("domain (operand generation)", tm.get("domain", 0.0)),
-             ("summary prepare (stage threads)", tm.get("summary_prepare", 0.0)),
-             ("summary merge (in order)", tm.get("summary", 0.0))]
-    for name, v in rows:
-        rate = f"{n / v / 1e6:8.1f} M/s" if v > 0 else "       - M/s"
-        print(f"  {name:38s} {v:7.2f} s  {rate}")
-    print(f"  bare numpy {op} over the same patterns: {bare:.2f} s ({n / bare / 1e6:.0f} M/s); "
-          f"sweep / bare = {total / bare:.1f}x")
-
-
-def isolated_rates(dom, stage, chunk: int, gpu) -> None:
-    """Non-engine stages timed alone on one real chunk (no thread contention): what each
-    would cost at ~100 M elements/s (10 ms per million)."""
-    from fpinspector.model.sweep import Summary
-    from fpinspector.model.sweep.metrics import ulp_distance
-
-    k0 = dom.size // 2 - chunk // 2  # straddles the sign change: negatives and positives
-    ops = dom.operands(k0, k0 + chunk)
-    out = stage(ops)
-    summ = Summary("f32", "f32")
-    summ.add(0, ops, out)  # warm: top-k and work buffers exist, as in a long sweep
-
-    def best(fn, reps: int = 5) -> float:
-        return best_of(fn, reps)
-
-    rows = [("domain (operand generation)", best(lambda: dom.operands(k0, k0 + chunk))),
-            ("summary add", best(lambda: summ.add(k0 + chunk, ops, out)))]
-    if gpu is not None:
-        g, m = out["gpu"], out["model"]
-        rows += [("ulp_distance (whole chunk)", best(lambda: ulp_distance(g, m, "f32"))),
-                 ("compare (GPU verdicts)", best(lambda: stage._gpu_verdicts(
-                     _Ev(stage, ops), ops, m, g, out["err_model"], out["ok_model"]), 2)),
-                 ("GPU capture (this chunk)", best(lambda: gpu(stage.op, *ops, format="f32"), 2))]
-    print(f"  isolated, one chunk of {chunk} (ms per million elements / M elements/s):")
-    for name, t in rows:
-        print(f"    {name:34s} {t * 1e3 * (1 << 20) / chunk:7.2f} ms/M  {chunk / t / 1e6:8.1f} M/s")
-
-
-class _Ev:
-    """The chunk's evaluation, computed once (so compare is timed without the model)."""
-
-    def __new__(cls, stage, ops):
-        key = (stage.op, ops[0].ctypes.data)
-        if key not in _EV_CACHE:
-            _EV_CACHE.clear()
-            _EV_CACHE[key] = stage._eval(ops)
-        return _EV_CACHE[key]
-
-
-_EV_CACHE: dict = {}
+    if op == "sqrt":
+        goals.check("2^32 f32 sqrt" + ("" if full else " (extrapolated)"), total * scale,
+                    GOAL_F32_S, unit=" s")
+        goals.check("peak memory of the sweep's processes", mem.mib(), GOAL_MIB, unit=" MiB")
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--ops", default="sqrt,rcp")
-    ap.add_argument("--log2n", type=int, default=24, help="f32 patterns = 2^N (32 = all)")
+    ap.add_argument("--ops", default="sqrt")
     ap.add_argument("--full", action="store_true", help="all 2^32 f32 patterns")
     ap.add_argument("--chunk", type=int, default=1 << 18)
-    ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight); 0: no prefetch, one thread")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help="worker processes (default: one per core); 1: stage thread")
     ap.add_argument("--no-gpu", action="store_true")
     ap.add_argument("--skip-f16", action="store_true")
-    ap.add_argument("--gpu-process", action="store_true",
-                    help="GL context in a child process (moderngl holds the GIL per capture)")
-    ap.add_argument("--no-malloc-tuning", action="store_true",
-                    help="leave glibc malloc at its defaults (page faults every chunk)")
+    add_arguments(ap, repeat=5)
     args = ap.parse_args()
-    if not args.no_malloc_tuning:
-        from fpinspector.model.sweep.alloc import keep_freed_buffers
+    print_header("bench_sweep_unary: exhaustive unary sweeps")
+    goals = Goals()
+    from fpinspector.model.sweep.alloc import keep_freed_buffers
 
-        print(f"malloc keeps freed chunk buffers: {keep_freed_buffers()}")
+    keep_freed_buffers()  # as the sweep command does
     cap = None
     if not args.no_gpu:
         from fpinspector.gpu import GpuUnavailable
-        from fpinspector.gpu.sweep_capture import GpuCapture, ProcessGpuCapture
+        from fpinspector.gpu.sweep_capture import ProcessGpuCapture
 
         try:
-            cap = ProcessGpuCapture() if args.gpu_process else GpuCapture()
-            print(f"GPU: {cap.info['renderer']}")
+            cap = ProcessGpuCapture()
+            print(f"GPU: {cap.info['renderer']} (its own process)")
         except GpuUnavailable as exc:
             print(f"GPU: none ({exc.message})")
-    if not args.skip_f16:
-        bench_f16(cap)
-    for op in args.ops.split(","):
-        bench_f32(op.strip(), 32 if args.full else args.log2n, cap, args.chunk, args.workers)
-    if cap is not None:
-        cap.close()
-    return 0
+    try:
+        if not args.skip_f16:
+            bench_f16(cap, args.repeat, goals)
+        for op in args.ops.split(","):
+            bench_f32(op.strip(), args.full, cap, args.chunk, args.workers, goals)
+    finally:
+        if cap is not None:
+            cap.close()
+    return goals.exit_code(args.check)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,154 @@
+"""Shared by the sweep benchmarks: a sample of the exhaustive order, and the peak memory of
+a process tree (the sweep, its worker processes and its GPU process).
+
+Why a sample in exhaustive order: an exhaustive 2^32 sweep hands out consecutive patterns
+(each chunk one sign and exponent); a strided sample of single patterns hits other code
+paths and extrapolates wrongly. :class:`ChunkSample` takes whole chunks spread evenly over
+the pattern space instead (worker processes import it: keep it picklable).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+from fpinspector.model.sweep import Axis
+
+
+class ChunkSample:
+    """``count`` runs of ``block`` consecutive patterns, evenly spread over every pattern of
+    ``fmt`` (run i starts at i * (2^bits / count) + offset): a domain for run_sweep."""
+
+    def __init__(self, fmt: str, count: int, block: int, offset: int = 0) -> None:
+        self.axis = Axis.every(fmt)
+        self.count, self.block, self.offset = count, block, offset
+        self.stride = self.axis.n // count
+        if block > self.stride or offset + block > self.stride:
+            raise ValueError("runs overlap")
+
+    @property
+    def size(self) -> int:
+        return self.count * self.block
+
+    @property
+    def shape(self) -> tuple[int]:
+        return (self.size,)
+
+    @property
+    def arity(self) -> int:
+        return 1
+
+    @property
+    def axes(self) -> tuple[Axis]:
+        return (self.axis,)
+
+    @property
+    def fraction(self) -> float:
+        """The part of every pattern the sample covers (extrapolate by its inverse)."""
+        return self.size / self.axis.n
+
+    def operands(self, k0: int, k1: int) -> tuple[np.ndarray]:
+        k = np.arange(k0, k1, dtype=np.int64)
+        pats = (k // self.block) * self.stride + self.offset + k % self.block
+        return (pats.astype(self.axis.fmt.dtype),)
+
+    def describe(self) -> str:
+        return f"sample:{self.count}x{self.block}"
+
+
+def _pss_kib(pid: int) -> int | None:
+    """Proportional set size (shared pages split among their processes), else RSS."""
+    for name, key in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
+        try:
+            for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+                if line.startswith(key):
+                    return int(line.split()[1])
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _children(pid: int) -> list[int]:
+    """Descendants of ``pid`` (children of any of its threads: the GPU process is started
+    from a capture thread)."""
+    kids: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+    for task in tasks:
+        try:
+            kids += [int(x) for x in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return kids + [g for k in kids for g in _children(k)]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of one process from /proc (0.0 where it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+
+
+def tree_cpu_seconds(pid: int | None = None) -> float:
+    """CPU seconds used so far by a process and its live descendants (Linux), else by this
+    process alone."""
+    pid = os.getpid() if pid is None else pid
+    if not sys.platform.startswith("linux"):
+        return time.process_time()
+    return sum(_cpu_seconds(p) for p in [pid] + _children(pid))
+
+
+class TreeMemory:
+    """Samples the summed PSS of a process and its descendants every ``every`` seconds
+    (Linux /proc; elsewhere only this process's peak RSS from ``resource``)."""
+
+    def __init__(self, pid: int | None = None, every: float = 0.2) -> None:
+        self.pid = os.getpid() if pid is None else pid
+        self.every = every
+        self.peak_kib = 0
+        self.peak_procs = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.available = sys.platform.startswith("linux")
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            pids = [self.pid] + _children(self.pid)
+            sizes = [s for s in (_pss_kib(p) for p in pids) if s is not None]
+            if sum(sizes) > self.peak_kib:
+                self.peak_kib, self.peak_procs = sum(sizes), len(sizes)
+            self._stop.wait(self.every)
+
+    def __enter__(self) -> TreeMemory:
+        if self.available:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self.available:
+            self._thread.join()
+
+    def mib(self) -> float:
+        if self.available:
+            return self.peak_kib / 1024.0
+        try:
+            import resource  # noqa: PLC0415 - POSIX only
+        except ImportError:
+            return float("nan")
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def wall(fn) -> tuple[float, object]:
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
