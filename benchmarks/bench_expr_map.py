@@ -6,16 +6,22 @@ path; llvmpipe here), each GPU step judged on its own inputs, the exact value of
 expression (double-double with the exact fallback, 2^-20 ULP bound), ULP errors, summary
 and the map image, offscreen. Prints the best of N and the per-stage times.
 
-Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_expr_map.py``
+Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_expr_map.py [--check]``
+(the machine, date and load average printed; ``--check`` exits 1 when the goal is missed).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import Goals, add_arguments, print_header  # noqa: E402
 
 from fpinspector.gpu.expr_capture import ExprGpu  # noqa: E402
 from fpinspector.model.expr.sweep import ExprStage, expr_sweep_setup  # noqa: E402
@@ -30,10 +36,12 @@ def main() -> int:
     ap.add_argument("--a", default="log:1e-3:1e3:1024", help="A axis spec")
     ap.add_argument("--b", default="lin:-2:2:1024", help="B axis spec")
     ap.add_argument("--set", default="c=0.25", help="the fixed variable(s): NAME=VALUE[,...]")
-    ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--no-gpu", action="store_true")
+    add_arguments(ap, repeat=3)
     args = ap.parse_args()
+    print_header("bench_expr_map: a 1024 x 1024 expression error map, end to end")
+    goals = Goals()
     from fpinspector.model.sweep.alloc import keep_freed_buffers
 
     keep_freed_buffers()
@@ -69,7 +77,8 @@ def main() -> int:
         gpu.close()
     t = best_res.timings
     print(f"end to end (best of {args.repeat}): {best:.3f} s  "
-          f"({domain.size / best / 1e6:.2f} M points/s; target <= 2 s)")
+          f"({domain.size / best / 1e6:.2f} M points/s)")
+    goals.check("expression map end to end", best, 2.0, unit=" s")
     print("stage seconds summed over chunk threads: "
           + ", ".join(f"{k} {v:.3f}" for k, v in best_stage.timings.items()))
     print(f"runner: stage {t['stage']:.3f} s (over {args.workers} threads), summary "
@@ -77,7 +86,7 @@ def main() -> int:
     if "first_bad" in best_res.columns:
         bad = int((best_res.columns["first_bad"] >= 0).sum())
         print(f"GPU cells leaving the allowed set: {bad}")
-    return 0
+    return goals.exit_code(args.check)
 
 
 if __name__ == "__main__":

@@ -1,21 +1,86 @@
-"""Benchmark: exhaustive f16 x f16 sweeps (2^32 pairs) for add and mul.
+"""Exhaustive f16 x f16 sweeps (2^32 pairs) of add and mul: model + exact + verdicts +
+summaries, streamed, the way ``fpinspector sweep mul -f f16 -d all --summary-only`` runs
+them (worker processes, one per core; llvmpipe has no half-float arithmetic, so no GPU).
 
-Model + exact + verdicts + summaries, streamed (GPU too where the driver has half-float
-arithmetic; llvmpipe has none). Target: < 2 minutes for the whole 2^32. Default: the first
-``--rows`` (256) A patterns x all 65,536 B patterns, extrapolated; ``--full`` runs it all.
+Run: ``.venv/bin/python benchmarks/bench_sweep_f16_grid.py [--full] [--ops add,mul] [--check]``.
 
-Run: ``.venv/bin/python benchmarks/bench_sweep_f16_grid.py [--full] [--ops add,mul]``
+Default: ``--rows`` (256) A patterns spread over all 65,536, each against every B pattern
+(rows are in exhaustive order), the 2^32 time extrapolated; ``--full`` runs them all.
+Prints the time, the CPU time and peak memory (PSS) of every process of the sweep, and the
+ratio to a bare numpy pass over the same pairs. Goal: 2^32 f16 mul in <= 60 s.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from fpinspector.model.sweep import Axis, GridDomain, ModelStage, run_sweep
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _sweep_tools import TreeMemory, tree_cpu_seconds  # noqa: E402
+from _timing import Goals, add_arguments, print_header  # noqa: E402
+
+from fpinspector.model.sweep import Axis, GridDomain, ModelStage, run_sweep  # noqa: E402
+
+try:  # (an fpinspector before worker processes: stage threads; for before/after runs)
+    from fpinspector.model.sweep.processes import WorkerPool
+    from fpinspector.model.sweep.runner import default_workers
+except ImportError:  # pragma: no cover
+    WorkerPool = None
+
+    def default_workers() -> int:
+        return 2
+
+GOAL_S = {"mul": 60.0}
+
+
+def sweep(op: str, rows: int, chunk: int, workers: int, goals: Goals) -> None:
+    a_axis = Axis.every("f16") if rows == 65536 else Axis.bit_range("f16", 0, 0xFFFF, rows)
+    dom = GridDomain(a_axis, Axis.every("f16"))
+    scale = (1 << 32) / dom.size
+    pool = WorkerPool(workers) if workers > 1 and WorkerPool is not None else None
+    try:
+        extra = {"pool": pool, "processes": True} if pool is not None else {}
+        if pool is not None:  # started outside the timing
+            run_sweep(GridDomain(Axis.bit_range("f16", 0, 1), Axis.every("f16")),
+                      ModelStage(op, "f16"), result_format="f16", chunk_size=chunk,
+                      keep_elements=False, **extra)
+        with TreeMemory() as mem:
+            cpu0, t0 = tree_cpu_seconds(), time.perf_counter()
+            res = run_sweep(dom, ModelStage(op, "f16", "d3d11"), result_format="f16",
+                            chunk_size=chunk, keep_elements=False, workers=workers, **extra)
+            total, cpu = time.perf_counter() - t0, tree_cpu_seconds() - cpu0
+    finally:
+        if pool is not None:
+            pool.close()
+    n = dom.size
+    t = time.perf_counter()
+    fn = np.add if op == "add" else np.multiply
+    for k0 in range(0, n, chunk):
+        a, b = dom.operands(k0, min(n, k0 + chunk))
+        with np.errstate(all="ignore"):
+            fn(a.view(np.float16), b.view(np.float16))
+    bare = time.perf_counter() - t
+    what = "all" if rows == 65536 else f"{rows} rows, x{scale:g}"
+    print(f"f16 {op}: {rows} x 65536 = {n:,} pairs ({what}), {workers} worker(s), "
+          f"chunk {chunk}")
+    print(f"  time {total:.2f} s = {n / total / 1e6:.1f} M/s; 2^32: {total * scale:.1f} s; "
+          f"CPU of every process {cpu:.2f} s ({cpu / total:.2f} cores busy); "
+          f"bare numpy {op}: {bare * scale:.1f} s for 2^32 (sweep / bare = {total / bare:.1f}x)")
+    print(f"  peak memory (PSS) {mem.mib():.0f} MiB ({mem.peak_procs} processes); "
+          f"non-conformant {res.summary.nonconformant_count()}; max |model vs exact| "
+          f"{res.summary.max_error('err_model'):g} ULP")
+    for k in ("domain", "stage", "stage.model", "stage.exact", "stage.model_verdict",
+              "summary_prepare", "summary"):
+        v = res.timings.get(k, 0.0)
+        if v > 1e-3:
+            print(f"    {k:22s} {v:7.2f} s  {n / v / 1e6:8.1f} M/s (summed over workers)")
+    if op in GOAL_S:
+        goals.check(f"2^32 f16 {op}" + ("" if rows == 65536 else " (extrapolated)"),
+                    total * scale, GOAL_S[op], unit=" s")
 
 
 def main() -> int:
@@ -24,47 +89,18 @@ def main() -> int:
     ap.add_argument("--rows", type=int, default=256, help="A patterns (65536 = all)")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--chunk", type=int, default=1 << 18)
-    ap.add_argument("--workers", type=int, default=2, help="stage threads (chunks in flight)")
-    ap.add_argument("--no-malloc-tuning", action="store_true",
-                    help="leave glibc malloc at its defaults (page faults every chunk)")
+    ap.add_argument("--workers", type=int, default=default_workers(),
+                    help="worker processes (default: one per core); 1: stage thread")
+    add_arguments(ap, repeat=1)
     args = ap.parse_args()
-    if not args.no_malloc_tuning:
-        from fpinspector.model.sweep.alloc import keep_freed_buffers
+    print_header("bench_sweep_f16_grid: exhaustive f16 x f16 sweeps")
+    from fpinspector.model.sweep.alloc import keep_freed_buffers
 
-        print(f"malloc keeps freed chunk buffers: {keep_freed_buffers()}")
-    rows = 65536 if args.full else args.rows
-    # strided A rows so the sample covers every class of A, all of B
-    a_axis = Axis.every("f16") if rows == 65536 else Axis.bit_range("f16", 0, 0xFFFF, rows)
-    dom = GridDomain(a_axis, Axis.every("f16"))
+    keep_freed_buffers()  # as the sweep command does
+    goals = Goals()
     for op in args.ops.split(","):
-        stage = ModelStage(op, "f16", "d3d11")
-        t0 = time.perf_counter()
-        res = run_sweep(dom, stage, result_format="f16", chunk_size=args.chunk,
-                        keep_elements=False, workers=args.workers)
-        total = time.perf_counter() - t0
-        n = dom.size
-        t = time.perf_counter()
-        fn = np.add if op == "add" else np.multiply
-        for k0 in range(0, n, args.chunk):
-            a, b = dom.operands(k0, min(n, k0 + args.chunk))
-            with np.errstate(all="ignore"):
-                fn(a.view(np.float16), b.view(np.float16))
-        bare = time.perf_counter() - t
-        est = total * (1 << 32) / n
-        print(f"== f16 {op}: {rows} x 65536 = {n} pairs, model + exact + verdicts + summaries, "
-              f"{args.workers} stage thread(s), chunk {args.chunk} ==")
-        print(f"  total {total:.2f} s = {n / total / 1e6:.2f} M/s; 2^32 "
-              f"{'measured' if rows == 65536 else 'extrapolated'} {est:.0f} s "
-              f"(target < 120 s: {'PASS' if est < 120 else 'FAIL'})")
-        for k, v in res.timings.items():
-            if k not in ("total", "stage") and v > 1e-3:
-                print(f"  {k:22s} {v:7.2f} s  {n / v / 1e6:8.1f} M/s")
-        print(f"  bare numpy f16 {op} (operand generation included): {bare:.2f} s; "
-              f"sweep / bare = {total / bare:.1f}x")
-        print(f"  peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB; "
-              f"non-conformant {res.summary.nonconformant_count()}; max |model vs exact| "
-              f"{res.summary.max_error('err_model'):g} ULP")
-    return 0
+        sweep(op.strip(), 65536 if args.full else args.rows, args.chunk, args.workers, goals)
+    return goals.exit_code(args.check)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import print_header  # noqa: E402
+
 from fpinspector.model import evaluate  # noqa: E402
 
 ALL = np.arange(1 << 16, dtype=np.uint16)
@@ -62,6 +65,7 @@ def main() -> int:
     ap.add_argument("--tune-alloc", action="store_true",
                     help="glibc mallopt: keep freed memory (faster long runs)")
     args = ap.parse_args()
+    print_header("exhaustive_f16_pairs: every f16 x f16 pair against numpy float16")
     if args.tune_alloc:
         from fpinspector.model.sweep.alloc import keep_freed_buffers
 

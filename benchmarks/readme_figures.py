@@ -1,0 +1,106 @@
+"""Measure again every figure the README states, the way the README says to get it.
+
+Run: ``.venv/bin/python benchmarks/readme_figures.py [--check] [--tolerance 0.25]``.
+
+Each figure is a command from the README (checked to be there, word for word) run as a
+separate process, timed by the wall clock, with the peak memory of its whole process tree
+(proportional set size: shared pages counted once; the sweep's worker processes and GPU
+process included) and the CPU time of all of them. The README's own numbers are read from
+its text and printed beside the new ones, with the machine, the date and the load average
+(the machine is shared: a busy one measures slower). ``--check`` exits 1 when a measured
+figure is worse than the README's by more than the tolerance, or the README has changed
+so that a figure or its command cannot be found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _sweep_tools import TreeMemory  # noqa: E402
+from _timing import Goals, load_average, print_header  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+#: (what, the README's command, the regex of its stated figures: seconds, MiB)
+FIGURES = [
+    ("exhaustive f32 sqrt sweep with the GPU (all 2^32 patterns, summaries only)",
+     "fpinspector sweep sqrt -d all --gpu --summary-only --out sqrt.npz",
+     r"took (?P<seconds>\d+(?:\.\d+)?) s with (?P<mib>\d+) MiB peak memory"),
+]
+
+
+def _children_cpu() -> float:
+    try:
+        import resource
+    except ImportError:  # (Windows: no per-child accounting)
+        return float("nan")
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def measure(command: str, tmp: Path) -> dict[str, float | str]:
+    """Run ``command`` (its ``fpinspector`` is this interpreter's, its output file in
+    ``tmp``): wall seconds, peak MiB of its process tree, CPU seconds, its last lines."""
+    words = shlex.split(command)
+    assert words[0] == "fpinspector"
+    words = [w if not w.endswith(".npz") else str(tmp / w) for w in words[1:]]
+    argv = [sys.executable, "-m", "fpinspector", *words, "-q"]
+    cpu0 = _children_cpu()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with TreeMemory(proc.pid) as mem:
+        out, err = proc.communicate()
+    wall = time.perf_counter() - t0
+    tail = "\n".join((out.strip().splitlines() or [""])[-2:])
+    return {"rc": proc.returncode, "seconds": wall, "mib": mem.mib(),
+            "cpu": _children_cpu() - cpu0, "tail": tail, "err": err.strip()[-500:]}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 when a figure is worse than the README's beyond --tolerance")
+    ap.add_argument("--tolerance", type=float, default=0.25,
+                    help="allowed excess over the README's figure (default 0.25 = 25%%)")
+    args = ap.parse_args()
+    print_header("readme_figures: every figure the README states, measured again")
+    text = " ".join(README.read_text().split())
+    goals = Goals()
+    with tempfile.TemporaryDirectory() as tmp:
+        for what, command, pattern in FIGURES:
+            print(f"{what}\n  $ {command}")
+            stated = re.search(pattern, text)
+            in_readme = " ".join(command.split()) in text.replace(" \\ ", " ")
+            if not in_readme or stated is None:
+                print("  the README no longer has this command or its figures: update "
+                      "FIGURES in benchmarks/readme_figures.py with the README")
+                goals.check(f"{what}: found in the README", 0.0, 1.0, most=False)
+                continue
+            got = measure(command, Path(tmp))
+            if got["rc"] != 0:
+                print(f"  failed (exit {got['rc']}): {got['err']}")
+                goals.check(f"{what}: runs", 0.0, 1.0, most=False)
+                continue
+            secs, mib = float(stated["seconds"]), float(stated["mib"])
+            print(f"  README: {secs:g} s, {mib:g} MiB | measured: {got['seconds']:.1f} s, "
+                  f"{got['mib']:.0f} MiB peak (PSS of every process), CPU "
+                  f"{got['cpu']:.0f} s | load average now {load_average()}")
+            print("  " + str(got["tail"]).replace("\n", "\n  "))
+            goals.check(f"{what}: seconds", float(got["seconds"]), secs * (1 + args.tolerance),
+                        unit=" s")
+            goals.check(f"{what}: MiB", float(got["mib"]), mib * (1 + args.tolerance),
+                        unit=" MiB")
+    return goals.exit_code(args.check)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
