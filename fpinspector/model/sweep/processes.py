@@ -19,7 +19,6 @@ import multiprocessing as mp
 import signal
 import sys
 import threading
-import time
 import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -28,7 +27,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error"]
+from .worker import work
+
+__all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error", "run_chunks"]
 
 #: Exceptions a worker's failure is raised as in the parent (others: RuntimeError).
 _ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "KeyError": KeyError,
@@ -121,7 +122,7 @@ class WorkerPool:
         with _interrupts_held(), _main_not_rerun():
             for i in range(n):
                 parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_work, args=(child, bool(tune_malloc)), daemon=True,
+                proc = ctx.Process(target=work, args=(child, bool(tune_malloc)), daemon=True,
                                    name=f"fpinspector-sweep-{i}")
                 proc.start()
                 child.close()
@@ -258,103 +259,56 @@ class WorkerPool:
         self.close()
 
 
-# -- the worker ---------------------------------------------------------------------------
-class _Outbox:
-    """The worker's shared block for per-element columns (grown as needed, reused)."""
-
-    def __init__(self) -> None:
-        self.block: Any = None
-
-    def put(self, out: Mapping[str, Any], not_elements: frozenset[str]) -> tuple[str, list]:
-        arrays: list[tuple[str, str, np.ndarray]] = []
-        for name, arr in out.items():
-            if name in not_elements:
-                continue
-            if name == "fired":
-                arrays += [("fired", rule, np.ascontiguousarray(m, dtype=bool))
-                           for rule, m in arr.items()]
-            else:
-                arrays.append(("column", name, np.ascontiguousarray(arr)))
-        size = sum(-(-a.nbytes // 64) * 64 for _, _, a in arrays) or 64
-        if self.block is None or self.block.size < size:
-            from multiprocessing import shared_memory
-
-            self.close()
-            self.block = shared_memory.SharedMemory(create=True, size=max(size, 1 << 20))
-        entries, off = [], 0
-        for kind, key, a in arrays:
-            np.frombuffer(self.block.buf, np.uint8, a.nbytes, off)[:] = a.view(np.uint8).ravel()
-            entries.append((kind, key, a.dtype.str, a.size, off))
-            off += -(-a.nbytes // 64) * 64
-        return self.block.name, entries
-
-    def close(self) -> None:
-        if self.block is not None:
-            self.block.close()
-            self.block.unlink()
-            self.block = None
-
-
-def _work(conn: Connection, tune_malloc: bool) -> None:
-    """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (now ignored)
-    if tune_malloc:
-        from .alloc import keep_freed_buffers
-
-        keep_freed_buffers()
-    from .summary import Summary
-
-    outbox = _Outbox()
-    stage: Any = None
+def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep: bool,
+               start: int, chunk_size: int, cancelled: Callable[[], bool],
+               fold: Callable[..., None], failed: list[Exception],
+               not_elements: frozenset[str]) -> None:
+    """A sweep (the runner's ``res``, from element ``start``) on the pool: chunks to free
+    workers in order, columns copied into ``res`` as they arrive, summary parts handed to
+    ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
+    to ``failed``; the chunks in flight finish first, and those before it are folded)."""
+    summary, total = res.summary, res.domain.size
+    try:
+        pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
+                                     summary.first_n), keep, not_elements)
+    finally:  # the workers hold their own copies of any GPU connection now
+        for r in recipes:
+            getattr(r, "detach", lambda: None)()
+    done: dict[int, ChunkDone] = {}
+    next_k, next_fold, stop_at = start, start, total
     try:
         while True:
-            try:
-                msg = conn.recv()
-            except (EOFError, OSError):
-                return
-            if msg[0] == "quit":
-                return
-            if msg[0] == "begin":
-                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep, not_elements = msg
-                try:
-                    stage = recipe.build()
-                    summary = Summary(fmt, rfmt, top_k=top_k, first_n=first_n)
-                except Exception as exc:  # noqa: BLE001 - the parent raises it
-                    conn.send(("error", (type(exc).__name__, str(exc))))
-                    continue
-                conn.send(("ready",))
-            elif msg[0] == "chunk":
-                _, k0, k1, snapshot = msg
-                conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
-                                 not_elements))
-            elif msg[0] == "end":
-                timings = dict(getattr(stage, "timings", None) or {})
-                close = getattr(stage, "close", None)
-                if close is not None:
-                    close()
-                stage = None
-                conn.send(("ended", timings))
+            while (next_k < total and pool.free() and not failed
+                   and not cancelled()):
+                k1 = min(next_k + chunk_size, total)
+                pool.submit(pool.free()[0], next_k, k1, summary.snapshot())
+                next_k = k1
+            if not pool.in_flight:
+                break
+            item = pool.next_done()
+            if isinstance(item, ChunkFailed):
+                failed.append(item.error)
+                stop_at = min(stop_at, item.k0)
+                continue
+            if keep:
+                _copy_columns(res, item)
+            done[item.k0] = item
+            while next_fold in done and next_fold < stop_at:  # (the chunks before a failure)
+                chunk = done.pop(next_fold)
+                fold(chunk.k0, (), {}, chunk.prepared, chunk.k1 - chunk.k0)
+                next_fold = chunk.k1
     finally:
-        outbox.close()
-        if stage is not None and getattr(stage, "close", None) is not None:
-            stage.close()
+        pool.end()
+    for key, v in pool.timings.items():
+        res.timings[key] = res.timings.get(key, 0.0) + v
 
 
-def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
-           outbox: _Outbox, not_elements: frozenset[str]) -> tuple:
-    t0 = time.perf_counter()
-    try:
-        ops = domain.operands(k0, k1)
-        t1 = time.perf_counter()
-        out = stage(ops)
-        t2 = time.perf_counter()
-        prepared = summary.prepare(k0, ops, out, snapshot=snapshot)
-        t3 = time.perf_counter()
-        manifest = outbox.put(out, not_elements) if keep else None
-    except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
-        return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
-    timings = {"domain": t1 - t0, "stage": t2 - t1, "summary_prepare": t3 - t2}
-    return ("done", k0, k1, prepared, timings, manifest)
-
+def _copy_columns(res: Any, item: ChunkDone) -> None:
+    """A worker's chunk columns into the result's (at their place: any order)."""
+    total = res.domain.size
+    for store, arrays in ((res.columns, item.columns), (res.fired, item.fired)):
+        for name, a in arrays.items():
+            dst = store.get(name)
+            if dst is None:
+                dst = store[name] = np.zeros(total, dtype=a.dtype)
+            dst[item.k0:item.k1] = a

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from .domain import Domain
-from .processes import ChunkDone, ChunkFailed, WorkerPool
+from .processes import WorkerPool, run_chunks
 from .summary import Summary
 
 __all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT",
@@ -42,6 +42,10 @@ NOT_ELEMENTS = frozenset({"gpu_diff", "gpu_patched"})
 #: Elements from which a sweep starts its own worker processes (about a second of work:
 #: starting them costs about as much); a pool handed in is used from two chunks on.
 PROCESS_MIN = 1 << 24
+
+
+#: Stage threads at most: they share one GIL, so more only hold more chunks in memory.
+THREADS_MAX = 4
 
 
 def default_workers() -> int:
@@ -165,7 +169,8 @@ def run_sweep(
     workers : int
         Chunks computed in parallel when prefetching (:func:`default_workers`: one per
         core), in worker processes where the stage has a ``recipe()`` (see ``processes``),
-        else in stage threads. Results are folded in order either way.
+        else in stage threads (at most :data:`THREADS_MAX`). Results are folded in order
+        either way.
     processes : bool, optional
         Worker processes (True), stage threads (False), or (None) processes when the
         stage can be rebuilt in one, ``workers`` > 1 and at least :data:`PROCESS_MIN`
@@ -284,15 +289,15 @@ def run_sweep(
         own = pool is None
         workers_pool = pool if pool is not None else WorkerPool(len(recipes))
         try:
-            _in_processes(workers_pool, domain, recipes, res, keep, start, chunk_size, cancel,
-                          fold, failed)
+            run_chunks(workers_pool, domain, recipes, res, keep, start, chunk_size,
+                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS)
         finally:
             if own:
                 workers_pool.close()
         return _finish(res, stage, timings, t_start, failed, cancel,
                        workers_pool.stage_timings)
     starts = range(start, total, chunk_size)
-    depth = max(1, int(workers))
+    depth = max(1, min(int(workers), THREADS_MAX))
     threads: ThreadPoolExecutor | None = None
     if prefetch:
         threads = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
@@ -347,59 +352,6 @@ def _recipes(stage: Stage, pool: WorkerPool | None, processes: bool | None, work
             getattr(r, "close", lambda: None)()
         return None
     return recipes
-
-
-def _in_processes(pool: WorkerPool, domain: Domain, recipes: list[Any], res: SweepResult,
-                  keep: bool, start: int, chunk_size: int, cancel: Cancel,
-                  fold: Callable[..., None], failed: list[Exception]) -> None:
-    """Chunks to free workers in order, columns copied in as they arrive, summary parts
-    folded in order; stops handing out chunks on cancel or failure (the ones in flight
-    finish first)."""
-    summary, total = res.summary, res.domain.size
-    try:
-        pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
-                                     summary.first_n), keep, NOT_ELEMENTS)
-    finally:  # the workers hold their own copies of any GPU connection now
-        for r in recipes:
-            getattr(r, "detach", lambda: None)()
-    done: dict[int, ChunkDone] = {}
-    next_k, next_fold, stop_at = start, start, total
-    try:
-        while True:
-            while (next_k < total and pool.free() and not failed
-                   and not _cancelled(cancel)):
-                k1 = min(next_k + chunk_size, total)
-                pool.submit(pool.free()[0], next_k, k1, summary.snapshot())
-                next_k = k1
-            if not pool.in_flight:
-                break
-            item = pool.next_done()
-            if isinstance(item, ChunkFailed):
-                failed.append(item.error)
-                stop_at = min(stop_at, item.k0)
-                continue
-            if keep:
-                _copy_columns(res, item)
-            done[item.k0] = item
-            while next_fold in done and next_fold < stop_at:  # (the chunks before a failure)
-                chunk = done.pop(next_fold)
-                fold(chunk.k0, (), {}, chunk.prepared, chunk.k1 - chunk.k0)
-                next_fold = chunk.k1
-    finally:
-        pool.end()
-    for key, v in pool.timings.items():
-        res.timings[key] = res.timings.get(key, 0.0) + v
-
-
-def _copy_columns(res: SweepResult, item: ChunkDone) -> None:
-    """A worker's chunk columns into the result's (at their place: any order)."""
-    total = res.domain.size
-    for store, arrays in ((res.columns, item.columns), (res.fired, item.fired)):
-        for name, a in arrays.items():
-            dst = store.get(name)
-            if dst is None:
-                dst = store[name] = np.zeros(total, dtype=a.dtype)
-            dst[item.k0:item.k1] = a
 
 
 def _resumed(resume: SweepResult, domain: Domain, keep_elements: bool | None,

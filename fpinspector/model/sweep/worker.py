@@ -1,0 +1,116 @@
+"""A sweep worker process's side: build the stage from its recipe, then compute chunks (their
+operands, the stage, the summary's part) and send back the part, with the kept columns in a
+shared block of its own (see :mod:`.processes`)."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Mapping
+from multiprocessing.connection import Connection
+from typing import Any
+
+import numpy as np
+
+__all__ = ["work"]
+
+
+class _Outbox:
+    """The worker's shared block for per-element columns (grown as needed, reused)."""
+
+    def __init__(self) -> None:
+        self.block: Any = None
+
+    def put(self, out: Mapping[str, Any], not_elements: frozenset[str]) -> tuple[str, list]:
+        arrays: list[tuple[str, str, np.ndarray]] = []
+        for name, arr in out.items():
+            if name in not_elements:
+                continue
+            if name == "fired":
+                arrays += [("fired", rule, np.ascontiguousarray(m, dtype=bool))
+                           for rule, m in arr.items()]
+            else:
+                arrays.append(("column", name, np.ascontiguousarray(arr)))
+        size = sum(-(-a.nbytes // 64) * 64 for _, _, a in arrays) or 64
+        if self.block is None or self.block.size < size:
+            from multiprocessing import shared_memory
+
+            self.close()
+            self.block = shared_memory.SharedMemory(create=True, size=max(size, 1 << 20))
+        entries, off = [], 0
+        for kind, key, a in arrays:
+            np.frombuffer(self.block.buf, np.uint8, a.nbytes, off)[:] = a.view(np.uint8).ravel()
+            entries.append((kind, key, a.dtype.str, a.size, off))
+            off += -(-a.nbytes // 64) * 64
+        return self.block.name, entries
+
+    def close(self) -> None:
+        if self.block is not None:
+            self.block.close()
+            self.block.unlink()
+            self.block = None
+
+
+def work(conn: Connection, tune_malloc: bool) -> None:
+    """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (now ignored)
+    if tune_malloc:
+        from .alloc import keep_freed_buffers
+
+        keep_freed_buffers()
+    from .summary import Summary
+
+    outbox = _Outbox()
+    stage: Any = None
+    try:
+        while True:
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                return
+            if msg[0] == "quit":
+                return
+            if msg[0] == "begin":
+                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep, not_elements = msg
+                try:
+                    stage = recipe.build()
+                    summary = Summary(fmt, rfmt, top_k=top_k, first_n=first_n)
+                except Exception as exc:  # noqa: BLE001 - the parent raises it
+                    conn.send(("error", (type(exc).__name__, str(exc))))
+                    continue
+                conn.send(("ready",))
+            elif msg[0] == "chunk":
+                _, k0, k1, snapshot = msg
+                conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
+                                 not_elements))
+            elif msg[0] == "end":
+                timings = dict(getattr(stage, "timings", None) or {})
+                close = getattr(stage, "close", None)
+                if close is not None:
+                    close()
+                stage = None
+                conn.send(("ended", timings))
+    finally:
+        outbox.close()
+        if stage is not None and getattr(stage, "close", None) is not None:
+            stage.close()
+
+
+def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
+           outbox: _Outbox, not_elements: frozenset[str]) -> tuple:
+    t0 = time.perf_counter()
+    try:
+        ops = domain.operands(k0, k1)
+        t1 = time.perf_counter()
+        out = stage(ops)
+        t2 = time.perf_counter()
+        prepared = summary.prepare(k0, ops, out, snapshot=snapshot)
+        t3 = time.perf_counter()
+        manifest = outbox.put(out, not_elements) if keep else None
+    except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
+        return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
+    timings = {"domain": t1 - t0, "stage": t2 - t1, "summary_prepare": t3 - t2}
+    return ("done", k0, k1, prepared, timings, manifest)
+
