@@ -66,7 +66,7 @@ def _f32_to_small(u: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> 
 def _f64_to_small(x: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> np.ndarray:
     pol = var.policy(dst.name)
     if pol.kernel is not None:  # the C function takes a float: (float)x rounds to nearest
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):  # (a signaling NaN quiets)
             u = x.astype(np.float32).view(U32)
         return _f32_to_small(u, dst, var, opts)
     out = encode_float64(dst, x, pol.rounding, "saturate" if pol.overflow == "saturate" else "inf")
