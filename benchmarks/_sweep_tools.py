@@ -53,6 +53,10 @@ class ChunkSample:
         return self.size / self.axis.n
 
     def operands(self, k0: int, k1: int) -> tuple[np.ndarray]:
+        run, off = divmod(k0, self.block)
+        if k1 > k0 and (k1 - 1) // self.block == run:  # one run: consecutive patterns
+            lo = run * self.stride + self.offset + off
+            return (np.arange(lo, lo + k1 - k0, dtype=np.uint64).astype(self.axis.fmt.dtype),)
         k = np.arange(k0, k1, dtype=np.int64)
         pats = (k // self.block) * self.stride + self.offset + k % self.block
         return (pats.astype(self.axis.fmt.dtype),)
