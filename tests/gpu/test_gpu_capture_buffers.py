@@ -97,12 +97,18 @@ def test_wide_f16_operands_are_still_refused(gpu):
 
 
 def test_work_groups_of_256_cover_the_elements():
-    """The shader's index formula and the grid agree at the work-group size."""
+    """The shader's index formula and the grid agree at the work-group size, and the grid
+    launches no row of groups that would only return (2^24 elements: 32768 x 2, not
+    65535 x 2)."""
     assert LOCAL_SIZE == 256
     assert f"local_size_x = {LOCAL_SIZE}" in compute_source(find_kernel("mul", "f32"), set())
-    for n, limit in ((1, 65535), (256, 65535), (257, 65535), (1 << 24, 65535), (1 << 24, 300)):
+    for n, limit in ((1, 65535), (256, 65535), (257, 65535), (1 << 24, 65535), (1 << 24, 300),
+                     ((1 << 24) + 1, 65535)):
         gx, gy = group_counts(n, limit)
-        assert gx <= limit and gx * gy * LOCAL_SIZE >= n > (gx * gy - gx) * LOCAL_SIZE
+        groups = -(-n // LOCAL_SIZE)
+        assert gx <= limit and gy <= limit and gx * gy >= groups
+        assert gx * gy - groups < gy  # balanced rows: (almost) no group runs for nothing
+    assert group_counts(1 << 24, 65535) == (32768, 2)
 
 
 def test_child_process_capture_fills_out_and_matches_in_process(gpu):
