@@ -180,6 +180,9 @@ class SweepBackend:
         kept), or None: too small a sweep, or one worker (stage threads then)."""
         if self.workers < 2 or size < self.PROCESS_MIN:
             return None
+        if self._workers is not None and not self._workers.alive:  # (a worker died)
+            self._workers.close()
+            self._workers = None
         if self._workers is None:
             self._workers = WorkerPool(self.workers)
         return self._workers

@@ -88,3 +88,27 @@ def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
                               [0x40000000])  # the capture still serves this process
     finally:
         cap.close()
+
+
+def test_the_app_backend_keeps_its_workers_and_replaces_a_broken_pool():
+    """The sweep backend starts worker processes for big sweeps only, keeps them between
+    sweeps, and starts new ones when one of them has died."""
+    import os
+    import signal
+    import sys
+
+    from fpinspector.gpu.sweep_capture import SweepBackend
+
+    backend = SweepBackend(workers=2)
+    try:
+        assert backend.pool_for(1000) is None
+        pool = backend.pool_for(SweepBackend.PROCESS_MIN)
+        assert pool is not None and pool.alive and backend.pool_for(1 << 30) is pool
+        if sys.platform != "win32":
+            os.kill(pool._procs[0].pid, signal.SIGKILL)
+            pool._procs[0].join(timeout=10)
+            fresh = backend.pool_for(1 << 30)
+            assert fresh is not pool and fresh.alive
+    finally:
+        backend.close()
+    assert SweepBackend(workers=1).pool_for(1 << 30) is None

@@ -198,3 +198,16 @@ def test_cli_worker_processes_write_the_threads_file(tmp_path, monkeypatch):
                      "--out", str(out), "-q"]) == 0
         results.append(load_npz(out))
     _same(*results)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_worker_that_died_idle_is_reported_and_the_pool_says_so():
+    dom = UnaryDomain(Axis.bit_range("f16", 0, 0x3FFF))
+    with WorkerPool(2) as own:
+        assert own.alive
+        os.kill(own._procs[1].pid, signal.SIGKILL)
+        own._procs[1].join(timeout=10)
+        assert not own.alive
+        with pytest.raises((SweepAborted, RuntimeError), match="worker"):
+            run_sweep(dom, ModelStage("sqrt", "f16"), result_format="f16", chunk_size=CHUNK,
+                      pool=own, processes=True)

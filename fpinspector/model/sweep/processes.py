@@ -118,6 +118,7 @@ class WorkerPool:
         self._procs: list[Any] = []
         self._blocks: dict[int, Any] = {}  # worker -> its shared column block (opened here)
         self._busy: dict[int, int] = {}  # worker -> k0 of its chunk
+        self._lost: list[int] = []  # workers whose chunk could not be sent
         self.n = n
         with _interrupts_held(), _main_not_rerun():
             for i in range(n):
@@ -142,8 +143,12 @@ class WorkerPool:
         are not per-element columns."""
         if len(recipes) != self.n:
             raise ValueError(f"{self.n} workers need {self.n} stage recipes")
-        for conn, recipe in zip(self._conns, recipes):
-            conn.send(("begin", domain, recipe, summary, keep, not_elements))
+        for i, (conn, recipe) in enumerate(zip(self._conns, recipes)):
+            try:
+                conn.send(("begin", domain, recipe, summary, keep, not_elements))
+            except (OSError, ValueError):
+                raise RuntimeError(f"sweep worker {i} stopped (exit code "
+                                   f"{self._procs[i].exitcode})") from None
         for i, conn in enumerate(self._conns):
             reply = self._recv(i, START_TIMEOUT_S)
             if reply[0] != "ready":
@@ -158,15 +163,27 @@ class WorkerPool:
 
     def submit(self, worker: int, k0: int, k1: int, snapshot: Any) -> None:
         """Start chunk ``k0..k1`` on ``worker`` (``snapshot``: :meth:`Summary.snapshot`)."""
-        self._conns[worker].send(("chunk", k0, k1, snapshot))
         self._busy[worker] = k0
+        try:
+            self._conns[worker].send(("chunk", k0, k1, snapshot))
+        except (OSError, ValueError):  # the worker is gone: next_done() says so
+            self._lost.append(worker)
 
     @property
     def in_flight(self) -> int:
         return len(self._busy)
 
+    @property
+    def alive(self) -> bool:
+        """Every worker still running (a pool with a dead worker is closed and replaced)."""
+        return not self._closed and all(p.is_alive() for p in self._procs)
+
     def next_done(self) -> ChunkDone | ChunkFailed:
         """Wait for any busy worker's chunk."""
+        if self._lost:
+            i = self._lost.pop()
+            return ChunkFailed(self._busy.pop(i), RuntimeError(
+                f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
         busy: dict[Any, int] = {self._conns[i]: i for i in self._busy}
         i = busy[wait(list(busy))[0]]
         k0 = self._busy.pop(i)
