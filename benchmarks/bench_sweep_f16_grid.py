@@ -88,7 +88,7 @@ def main() -> int:
     ap.add_argument("--ops", default="add,mul")
     ap.add_argument("--rows", type=int, default=256, help="A patterns (65536 = all)")
     ap.add_argument("--full", action="store_true")
-    ap.add_argument("--chunk", type=int, default=1 << 18)
+    ap.add_argument("--chunk", type=int, default=1 << 17, help="as the sweep command's")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="worker processes (default: one per core); 1: stage thread")
     add_arguments(ap, repeat=1)

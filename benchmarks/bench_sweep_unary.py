@@ -6,9 +6,9 @@ Run: ``.venv/bin/python benchmarks/bench_sweep_unary.py [--full] [--ops sqrt] [-
    where the driver has half-float arithmetic), best of N. Goal: < 50 ms each.
 2. f32 unary ops with model + GPU + exact + summaries (summaries only, streaming), the way
    ``fpinspector sweep OP -d all --gpu --summary-only`` runs them (worker processes, one
-   per core, the GPU in its own process). Default: a sample in exhaustive order (256 runs
-   of 2^18 consecutive patterns spread over the 2^32; 1/64 of them) and the 2^32 time
-   extrapolated; ``--full`` sweeps all 2^32. Prints the time, the peak memory of the whole
+   per core, the GPU in its own process, chunks of 2^17). Default: a sample in exhaustive
+   order (256 runs of one chunk of consecutive patterns spread over the 2^32) and the 2^32
+   time extrapolated; ``--full`` sweeps all 2^32. Prints the time, the peak memory of the whole
    process tree (proportional set size: shared pages counted once), the stage times summed
    over the workers, and the ratio to a bare numpy pass over the same patterns.
    Goals (sqrt): 2^32 in <= 30 s and <= 256 MiB.
@@ -132,7 +132,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ops", default="sqrt")
     ap.add_argument("--full", action="store_true", help="all 2^32 f32 patterns")
-    ap.add_argument("--chunk", type=int, default=1 << 18)
+    ap.add_argument("--chunk", type=int, default=1 << 17, help="as the sweep command's")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="worker processes (default: one per core); 1: stage thread")
     ap.add_argument("--no-gpu", action="store_true")

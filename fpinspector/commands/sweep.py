@@ -54,9 +54,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="also write one CSV row per element (needs kept columns)")
     p.add_argument("--summary-only", action="store_true",
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
-    p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=1 << 18,
-                   help="elements per chunk, 1..2^24 (default 2^18: fits 2 chunks in flight "
-                        "in cache-friendly, bounded memory)")
+    p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=1 << 17,
+                   help="elements per chunk, 1..2^24 (default 2^17: a worker's chunk stays "
+                        "in cache-friendly, bounded memory; 2^32 sweeps in under 256 MiB)")
     p.add_argument("--workers", type=workers, default=None,
                    help="chunks evaluated in parallel (default: one per core); sweeps of "
                         "2^24 elements and more run them as worker processes")
