@@ -78,35 +78,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_expr_arguments(p)
 
 
-def _fixed(args: argparse.Namespace, arity: int, fmt: str) -> tuple:
-    """The constant operands: ``--c`` for 3-operand ops (pattern in the operand dtype)."""
-    import numpy as np  # noqa: PLC0415
-
-    from ..model.formats import get_format  # noqa: PLC0415
-    from ..model.parse import parse  # noqa: PLC0415
-
-    if arity == 3:
-        if args.c_value is None:
-            raise ValueError(f"{args.op} takes 3 operands: sweep A x B and give C with --c VALUE")
-        vals = parse(args.c_value, fmt)
-        if len(vals) != 1:
-            raise ValueError(f"--c takes one value, got {len(vals)} in {args.c_value!r}")
-        return (np.asarray(vals[0].bits, dtype=get_format(fmt).dtype),)
-    if args.c_value is not None:
-        raise ValueError(f"--c is for 3-operand ops (mad); {args.op} takes {arity}")
-    if arity > 3:
-        raise ValueError(f"{args.op} takes {arity} operands; sweeps cover 1, 2 or mad's 3")
-    return ()
-
-
-def _domain_spec(args: argparse.Namespace, swept: int) -> str:
-    if swept == 1:
-        if args.domain_b is not None:
-            raise ValueError(f"--domain-b is for two-operand sweeps; {args.op} sweeps one")
-        return args.domain
-    return f"{args.domain} x {args.domain_b or args.domain}"
-
-
 def run(args: argparse.Namespace) -> int:
     from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
 
@@ -117,52 +88,37 @@ def run(args: argparse.Namespace) -> int:
         return run_expr_sweep(args)
     if args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
-    from ..model.formats import (
-        CODE_FORMATS,  # noqa: PLC0415
-        get_format,  # noqa: PLC0415
-    )
-    from ..model.sweep import parse_domain  # noqa: PLC0415
+    from ..model.sweep import SweepPlan  # noqa: PLC0415
+    from ..model.sweep.plan import CLI_LABELS  # noqa: PLC0415
     from ..model.sweep.runner import KEEP_LIMIT  # noqa: PLC0415
-    from ..model.sweep.stages import op_arity, operand_format_of, result_format_of  # noqa: PLC0415
 
-    arity = op_arity(args.op)
-    fmt = args.format.strip().lower()
-    fmt = fmt if fmt in CODE_FORMATS else get_format(fmt).name
-    fmt = operand_format_of(args.op, fmt)
-    options = _options(args.option)
-    fixed = _fixed(args, arity, fmt)
-    domain = parse_domain(_domain_spec(args, arity - len(fixed)), fmt, arity - len(fixed))
-    keep = not args.summary_only and domain.size <= KEEP_LIMIT
+    plan = SweepPlan.build(args.op, args.format, args.rules, args.domain, args.domain_b,
+                           args.c_value, options=_options(args.option), labels=CLI_LABELS)
+    keep = not args.summary_only and plan.domain.size <= KEEP_LIMIT
     if args.elements_csv and not keep:
         raise ValueError("--elements-csv needs per-element columns: drop --summary-only"
-                         if args.summary_only else f"--elements-csv: {domain.size} elements are "
-                         f"too many to keep per element (at most {KEEP_LIMIT})")
+                         if args.summary_only else f"--elements-csv: {plan.domain.size} "
+                         f"elements are too many to keep per element (at most {KEEP_LIMIT})")
     if args.resume and not args.out:
         raise ValueError("--resume continues the partial sweep saved in --out FILE: give --out")
     check_outputs(args)  # before the work: an unwritable path fails now, not after an hour
-    meta: dict[str, Any] = {"op": args.op, "format": fmt, "rules": args.rules,
-                            "options": {k: str(v) for k, v in options.items()}, "gpu": args.gpu}
-    if fixed:
-        meta["fixed"] = {"c": f"0x{int(fixed[0]):X}"}
-    result_format = result_format_of(args.op, fmt, args.rules, options)
-    plan = {**meta, "result_format": result_format, "domain": domain.describe(),
-            "top_k": args.top, "first_n": args.first, "kept": keep}
-    prev = resume_from(args.out, plan) if args.resume else None
+    meta = plan.meta(gpu=args.gpu)
+    saved = {**meta, "domain": plan.domain.describe(), "top_k": args.top,
+             "first_n": args.first, "kept": keep}
+    prev = resume_from(args.out, saved) if args.resume else None
     if prev is not None and prev.complete:
         print(f"{args.out} is already complete ({prev.n_done} elements); nothing to resume")
         print(prev.summary.format_text())
         return 0
-    return _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev)
+    return _sweep(args, plan, meta, keep, prev)
 
 
-def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -> int:
-    from ..model.sweep import run_sweep, save_npz  # noqa: PLC0415
-    from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
+def _sweep(args: argparse.Namespace, plan: Any, meta: dict[str, Any], keep: bool,
+           prev: Any) -> int:
+    from ..model.sweep import save_npz  # noqa: PLC0415
     from ..model.sweep.runner import SweepAborted  # noqa: PLC0415
-    from ..model.sweep.stages import ModelStage  # noqa: PLC0415
     from ._interrupt import stop_on_interrupt  # noqa: PLC0415
 
-    keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     checkpoint = None
     if args.out:
         def checkpoint(res) -> None:
@@ -178,14 +134,13 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
     try:
         with stop_on_interrupt(note) as stop:  # (a Ctrl-C while the GPU opens counts too)
             if args.gpu:
-                cap = _open_gpu(args, fmt, meta, _in_processes(args, domain.size))
+                cap = _open_gpu(args, plan.fmt, meta, _in_processes(args, plan.domain.size))
                 _same_device(args, prev, meta)
-            stage = ModelStage(args.op, fmt, args.rules, options=options, gpu=cap, fixed=fixed)
-            res = run_sweep(domain, stage, result_format=result_format, chunk_size=args.chunk,
-                            keep_elements=keep, progress=_progress(args.quiet), meta=meta,
-                            top_k=args.top, first_n=args.first, workers=_workers(args),
-                            cancel=stop, resume=prev, checkpoint=checkpoint,
-                            checkpoint_every=args.checkpoint)
+            res = plan.run(plan.stage(gpu=cap), meta=meta, chunk_size=args.chunk,
+                           keep_elements=keep, progress=_progress(args.quiet),
+                           top_k=args.top, first_n=args.first, workers=_workers(args),
+                           cancel=stop, resume=prev, checkpoint=checkpoint,
+                           checkpoint_every=args.checkpoint)
     except SweepAborted as exc:
         where = save_partial(args, exc.result)
         print(f"fpinspector sweep: error: {exc}{where}", file=sys.stderr)
@@ -197,7 +152,7 @@ def _sweep(args, domain, fmt, options, fixed, meta, result_format, keep, prev) -
     finally:
         if cap is not None:
             cap.close()
-    return _report(args, res, fixed, meta, cap is not None, prev)
+    return _report(args, plan, res, meta, cap is not None, prev)
 
 
 def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> None:
@@ -243,11 +198,11 @@ def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any], child: b
     return cap
 
 
-def _report(args, res, fixed, meta, gpu: bool, prev) -> int:
+def _report(args: argparse.Namespace, plan: Any, res: Any, meta: dict[str, Any], gpu: bool,
+            prev: Any) -> int:
     from ..model.sweep import save_npz, write_csv_elements, write_csv_summary  # noqa: PLC0415
 
-    print(f"{args.op} {meta['format']} {args.rules} over {res.domain.describe()}"
-          + (f" with C = {meta['fixed']['c']}" if fixed else "")
+    print(plan.describe()
           + (f" on {meta['device']}" if gpu else "")
           + (f" (resumed at element {prev.n_done})" if prev is not None else ""))
     print(res.summary.format_text())

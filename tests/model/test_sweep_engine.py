@@ -92,7 +92,7 @@ def test_cli_summary_only_grid(tmp_path, capsys):
 @pytest.mark.parametrize("argv, msg", [
     (["sweep", "nop"], "unknown op"),
     (["sweep", "mul", "-d", "log:-1:1"], "same sign"),
-    (["sweep", "mad"], "give C with --c VALUE"),
+    (["sweep", "mad"], "give C (--c): one value or pattern"),
     (["sweep", "mad", "--c", "1 2"], "--c takes one value"),
     (["sweep", "mul", "--c", "1"], "--c is for 3-operand ops"),
     (["sweep", "dp3"], "sweeps cover 1, 2 or mad's 3"),

@@ -41,15 +41,23 @@ def test_plan_sweeps_a_code_ops_own_type_CONV_ITOF() -> None:
     ({"op": "pow"}, "unknown op"),
     ({"op": "add", "rules": "d3d12"}, "unknown rule set"),
     ({"op": "add", "fmt": "f11"}, "add takes f32, f16, f64 operands, not f11"),
-    ({"op": "mad"}, "C is empty"),
-    ({"op": "mad", "c": "1 2"}, "C takes one value, got 2"),
-    ({"op": "mul", "c": "1"}, "C is for 3-operand ops"),
-    ({"op": "dp4"}, "a sweep covers 1, 2"),
+    ({"op": "mad"}, r"give C \(the C field\): one value or pattern"),
+    ({"op": "mad", "c": "1 2"}, "the C field takes one value, got 2"),
+    ({"op": "mul", "c": "1"}, "the C field is for 3-operand ops"),
+    ({"op": "sqrt", "domain_b": "all"}, "the B domain is for two-operand sweeps"),
+    ({"op": "dp4"}, "sweeps cover 1, 2 or mad's 3"),
+    ({"op": "sqrt", "fmt": "f99"}, "unknown format"),
     ({"op": "sqrt", "domain": "log:1:0:x"}, "bad domain"),
 ])
 def test_bad_inputs_are_clear_errors(kwargs: dict, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         SweepPlan.build(**kwargs)
+
+
+def test_plan_reads_format_names_as_the_cli_gives_them() -> None:
+    """``-f F32`` and ``-f ' f16 '`` name the formats; integer codes keep their names."""
+    assert SweepPlan.build("sqrt", " F32 ", domain="bits:0:3").fmt == "f32"
+    assert SweepPlan.build("from_unorm8", "UNORM8").fmt == "unorm8"
 
 
 def test_plan_run_equals_the_hand_built_sweep_F32_FTZ() -> None:

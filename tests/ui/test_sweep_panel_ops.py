@@ -76,7 +76,7 @@ def test_mad_grid_with_fixed_c_and_click_loads_a_b_c(qtbot, panel) -> None:
 def test_mad_bad_c_is_a_clear_error(qtbot, panel) -> None:
     """Bad input: C with two values or none is refused with a message, no sweep starts."""
     panel.op.setCurrentText("mad")
-    for text, words in (("1 2", "one value"), ("", "empty")):
+    for text, words in (("1 2", "one value"), ("", "give C (the C field)")):
         panel.c_value.setText(text)
         assert not panel.start_sweep()
         assert words in panel.map.info.text() and not panel.is_running()

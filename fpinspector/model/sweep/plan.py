@@ -10,14 +10,18 @@ from typing import Any
 import numpy as np
 
 from ..engine import OPS, RULE_SETS
-from ..formats import CodeFormat, operand_format
+from ..formats import CODE_FORMATS, CodeFormat, get_format, operand_format
 from ..parse import parse
 from .domain import Domain
 from .runner import SweepResult, run_sweep
 from .specs import parse_domain
 from .stages import ModelStage, op_arity, operand_format_of, result_format_of
 
-__all__ = ["SweepPlan", "sweepable_ops", "default_domain"]
+__all__ = ["SweepPlan", "sweepable_ops", "default_domain", "PANEL_LABELS", "CLI_LABELS"]
+
+#: How the inputs are called in error messages: the app's fields, the CLI's flags.
+PANEL_LABELS = {"c": "the C field", "domain_b": "the B domain"}
+CLI_LABELS = {"c": "--c", "domain_b": "--domain-b"}
 
 
 def sweepable_ops() -> list[str]:
@@ -36,14 +40,21 @@ def default_domain(fmt: str) -> str:
     return f"bits:{max(t.lo, -32768)}:{min(t.hi, 32767 if t.signed else 65535)}"
 
 
-def _fixed_operand(text: str | None, fmt: str) -> np.ndarray:
+def _fixed_operand(op: str, text: str | None, fmt: str, label: str) -> np.ndarray:
     """C of mad: one value or pattern (``1.5``, ``0x3F800000``) as a 0-d ``fmt`` pattern."""
     if text is None or not str(text).strip():
-        raise ValueError("C is empty: give one value or pattern, e.g. 1.5 or 0x3F800000")
+        raise ValueError(f"{op} takes 3 operands: sweep A x B and give C ({label}): one "
+                         "value or pattern, e.g. 1.5 or 0x3F800000")
     vals = parse(str(text), fmt)
     if len(vals) != 1:
-        raise ValueError(f"C takes one value, got {len(vals)} in {text!r}")
+        raise ValueError(f"{label} takes one value, got {len(vals)} in {text!r}")
     return np.asarray(vals[0].bits, dtype=operand_format(fmt).dtype)
+
+
+def _format_name(fmt: str) -> str:
+    """``F32`` / `` float16 `` -> the format's own name; integer codes as they are."""
+    name = str(fmt).strip().lower()
+    return name if name in CODE_FORMATS else get_format(name).name
 
 
 @dataclass(frozen=True)
@@ -78,27 +89,32 @@ class SweepPlan:
     @classmethod
     def build(cls, op: str, fmt: str = "f32", rules: str = "d3d11", domain: str = "all",
               domain_b: str | None = None, c: str | None = None,
-              options: Mapping[str, Any] | None = None) -> SweepPlan:
+              options: Mapping[str, Any] | None = None,
+              labels: Mapping[str, str] = PANEL_LABELS) -> SweepPlan:
         """Read a sweep from its text inputs; ValueError naming the first bad one.
 
         ``domain`` is the A axis (``all``, ``bits:LO:HI[:N]``, ``lin:A:B[:N]``,
-        ``log:A:B[:N]``); ``domain_b`` the B axis of a binary op (default: ``domain``);
-        ``c`` the fixed third operand of mad (a value or a pattern), refused elsewhere.
+        ``log:A:B[:N]``); ``domain_b`` the B axis of a binary op (default: ``domain``),
+        refused for one swept operand; ``c`` the fixed third operand of mad (a value or a
+        pattern), refused elsewhere. ``labels`` names the inputs in messages
+        (:data:`PANEL_LABELS`, :data:`CLI_LABELS`).
         """
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
         arity = op_arity(op)
-        fmt = operand_format_of(op, fmt)
+        fmt = operand_format_of(op, _format_name(fmt))
         opts = dict(options or {})
         fixed: tuple[np.ndarray, ...] = ()
+        if arity > 3:
+            raise ValueError(f"{op} takes {arity} operands; sweeps cover 1, 2 or mad's 3 "
+                             "(A x B with C fixed)")
         if arity == 3:
-            fixed = (_fixed_operand(c, fmt),)
-        elif arity > 3:
-            raise ValueError(f"{op} takes {arity} operands; a sweep covers 1, 2 or mad's "
-                             "A x B with C fixed")
+            fixed = (_fixed_operand(op, c, fmt, labels["c"]),)
         elif c is not None:
-            raise ValueError(f"C is for 3-operand ops (mad); {op} takes {arity}")
+            raise ValueError(f"{labels['c']} is for 3-operand ops (mad); {op} takes {arity}")
         swept = arity - len(fixed)
+        if swept == 1 and domain_b is not None:
+            raise ValueError(f"{labels['domain_b']} is for two-operand sweeps; {op} sweeps one")
         spec = domain if swept == 1 else f"{domain} x {domain_b or domain}"
         return cls(op, fmt, rules, parse_domain(spec, fmt, swept),
                    result_format_of(op, fmt, rules, opts or None), fixed, opts)
