@@ -19,6 +19,15 @@ import numpy as np
 
 from fpinspector.model.sweep import Axis
 
+try:  # (an fpinspector before worker processes: stage threads; for before/after runs)
+    from fpinspector.model.sweep.processes import WorkerPool
+    from fpinspector.model.sweep.runner import default_workers
+except ImportError:  # pragma: no cover
+    WorkerPool = None
+
+    def default_workers() -> int:
+        return 2
+
 
 class ChunkSample:
     """``count`` runs of ``block`` consecutive patterns, evenly spread over every pattern of

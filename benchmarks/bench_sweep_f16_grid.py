@@ -20,19 +20,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sweep_tools import TreeMemory, tree_cpu_seconds  # noqa: E402
+from _sweep_tools import TreeMemory, WorkerPool, default_workers, tree_cpu_seconds  # noqa: E402
 from _timing import Goals, add_arguments, print_header  # noqa: E402
 
 from fpinspector.model.sweep import Axis, GridDomain, ModelStage, run_sweep  # noqa: E402
-
-try:  # (an fpinspector before worker processes: stage threads; for before/after runs)
-    from fpinspector.model.sweep.processes import WorkerPool
-    from fpinspector.model.sweep.runner import default_workers
-except ImportError:  # pragma: no cover
-    WorkerPool = None
-
-    def default_workers() -> int:
-        return 2
 
 GOAL_S = {"mul": 60.0}
 

@@ -15,6 +15,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..model.sweep.signals import interrupts_held
+
 __all__ = ["stop_on_interrupt", "interrupts_held"]
 
 
@@ -43,24 +45,3 @@ def stop_on_interrupt(note: str) -> Iterator[threading.Event]:
     finally:
         signal.signal(signal.SIGINT, old)
 
-
-@contextmanager
-def interrupts_held() -> Iterator[None]:
-    """SIGINT held while child processes start: they keep it blocked for life (the parent
-    stops them), and a Ctrl-C that came meanwhile reaches this process when the block ends.
-    Where signals cannot be blocked (Windows), SIGINT is ignored meanwhile instead."""
-    if not _main_thread():
-        yield
-        return
-    if hasattr(signal, "pthread_sigmask"):
-        old_mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
-        return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)

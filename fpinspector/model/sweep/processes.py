@@ -16,9 +16,7 @@ Ctrl-C is the parent's to turn into a cancel).
 from __future__ import annotations
 
 import multiprocessing as mp
-import signal
 import sys
-import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -27,6 +25,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from .signals import interrupts_held
 from .worker import work
 
 __all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error", "run_chunks"]
@@ -65,26 +64,6 @@ def rebuild_error(name: str, message: str) -> Exception:
 
 
 @contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT blocked while workers start (they inherit the block); elsewhere ignored."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    if hasattr(signal, "pthread_sigmask"):
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            yield
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
-        return
-    prev = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, prev)
-
-
-@contextmanager
 def _main_not_rerun() -> Iterator[None]:
     """Workers start without running the parent's ``__main__`` script again (the "spawn"
     start method would, and a script without an ``if __name__ == "__main__"`` guard would
@@ -120,7 +99,7 @@ class WorkerPool:
         self._busy: dict[int, int] = {}  # worker -> k0 of its chunk
         self._lost: list[int] = []  # workers whose chunk could not be sent
         self.n = n
-        with _interrupts_held(), _main_not_rerun():
+        with interrupts_held(), _main_not_rerun():
             for i in range(n):
                 parent, child = ctx.Pipe()
                 proc = ctx.Process(target=work, args=(child, bool(tune_malloc)), daemon=True,
