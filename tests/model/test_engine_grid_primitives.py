@@ -155,3 +155,42 @@ def test_round_f16_equals_encode_float64_F16_PREC() -> None:
     with np.errstate(all="ignore"):
         want = encode_float64(f16, x, "rne", "ieee")
     np.testing.assert_array_equal(grid.round_f16(x), want)
+
+
+def test_representable_f16_every_value_and_every_midpoint_F32_PREC() -> None:
+    """grid.representable (what `inexact`, the accuracy rule's mask, reads) against numpy's
+    own float64 -> float16 cast: all 65,536 patterns' values are representable, the
+    midpoints between neighbours, values beyond the largest and below the smallest are
+    not; NaN never is."""
+    f16 = get_format("f16")
+    vals = f16.decode(np.arange(1 << 16, dtype=np.uint16))
+    finite = np.unique(vals[np.isfinite(vals)])
+    mids = (finite[:-1] + finite[1:]) / 2  # exact in float64
+    extra = np.array([65504.0 + 16, 65520.0, 1e6, 2.0**-25, 3 * 2.0**-26, 2.0**-40,
+                      -(2.0**-25), np.inf, -np.inf, np.nan])
+    x = np.concatenate([vals, mids, extra])
+    with np.errstate(all="ignore"):
+        oracle = x.astype(np.float16).astype(np.float64) == x
+    got = grid.representable(x, f16)
+    assert np.array_equal(got, oracle)
+    assert got[: 1 << 16].sum() == (1 << 16) - 2046  # every value but the 2046 NaNs
+    assert not got[(1 << 16):(1 << 16) + mids.size].any()
+
+
+@pytest.mark.parametrize("name", ["f32", "f64", "f11", "f10"])
+def test_representable_values_and_midpoints_F32_PREC(name: str) -> None:
+    """Values of the format are representable, the midpoint of two neighbours is not
+    (f64: every float64 but NaN); f11/f10 (no sign) through the encoder's rounding."""
+    fmt = get_format(name)
+    rng = np.random.default_rng(5)
+    if name == "f64":
+        x = rng.standard_normal(1000) * 10.0 ** rng.integers(-300, 300, 1000)
+        assert grid.representable(np.append(x, [np.inf, 0.0, -0.0]), fmt).all()
+        assert not grid.representable(np.array([np.nan]), fmt).any()
+        return
+    pats = rng.integers(0, fmt.max_finite_bits, 20000, dtype=np.uint64).astype(fmt.dtype)
+    v0, v1 = fmt.decode(pats), fmt.decode(pats + fmt.dtype.type(1))  # neighbours
+    mids = (v0 + v1) / 2  # exact in float64
+    values = np.concatenate([v0, v1, -v0 if fmt.signed else v0])
+    assert grid.representable(values, fmt).all()
+    assert not grid.representable(mids, fmt).any()

@@ -6,9 +6,9 @@ the float64 value is the exact result or p >= 2q + 2 (53 >= 2*24 + 2: the classi
 innocuous double rounding). Where every operand and the result are ordinary numbers no
 flush, NaN or special rule can change that rounded value, so it *is* the model's result.
 
-Each kernel returns ``(bits, ok)``: the bits of every element and the mask of elements it
-vouches for (``None``: all of them). The caller computes the rest with the reference path
-(engine/compute.py). Kernels decide nothing else: no window, no verdict, no rule.
+Each kernel returns ``(bits, rest)``: the bits of every element and the indices of the
+elements it does not vouch for (an empty array: it vouches for all). The caller computes
+those with the reference path (engine/compute.py). Kernels decide nothing else: no window, no verdict, no rule.
 Which kernel serves which op is the table in engine/paths.py; the differential test
 (tests/model/test_engine_paths.py) proves bits[ok] == the reference path's bits.
 """
@@ -39,29 +39,44 @@ def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
     return np.less(t, _TOP, out=out)
 
 
+_NONE = np.zeros(0, dtype=np.intp)
+
+
+def _rest(ok: np.ndarray | None) -> np.ndarray:
+    """The indices a kernel does not vouch for, from the mask of those it does."""
+    return _NONE if ok is None else np.flatnonzero(~ok)
+
+
+def _rest_of_chunks(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts) if parts else _NONE
+
+
 F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
             "sqrt": np.sqrt, "min": np.minimum, "max": np.maximum,
             "rcp": lambda x, out: np.divide(np.float32(1.0), x, out=out)}
 
 
-def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
-    """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; ok = operands and result
-    normal (min/max: then the minimum is the flushed operand itself, no zero or NaN rule)."""
+def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; vouched for: operands and
+    result normal (min/max: then the minimum is the flushed operand itself, no zero or NaN
+    rule). Works in cache-sized chunks, each checked whole before any index is taken."""
     fn: Any = F32_NUMPY_OPS[ctx.op]
     sqrt = ctx.op == "sqrt"
+    picks = ctx.op in ("min", "max")
     n = ops[0].size
     views = [b.view(np.float32) for b in ops]
     rb = np.empty(n, dtype=np.uint32)
     rf = rb.view(np.float32)
     m = min(n, _CHUNK)
     t = np.empty(m, dtype=np.uint32)
-    ok = np.empty(n, dtype=bool)
+    o1 = np.empty(m, dtype=bool)
     o2 = np.empty(m, dtype=bool)
+    rest: list[np.ndarray] = []
     with np.errstate(all="ignore"):
         for s in range(0, n, _CHUNK):
             e = min(n, s + _CHUNK)
             k = e - s
-            o, tt = ok[s:e], t[:k]
+            o, tt = o1[:k], t[:k]
             fn(*(v[s:e] for v in views), out=rf[s:e])
             if sqrt:  # a normal operand: a normal root, or (negative) the default NaN
                 # (0xFFC00000 on x86, 0x7FC00000 elsewhere): clearing the sign bit gives
@@ -69,30 +84,50 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray |
                 # blend; np.copyto(where=) costs ten passes on a random mask)
                 np.bitwise_and(rb[s:e], np.uint32(0x7FFFFFFF), out=rb[s:e])
                 _normal32(ops[0][s:e], tt, o)
-                continue
-            _normal32(rb[s:e], tt, o)
-            for b in ops:
-                o &= _normal32(b[s:e], tt, o2[:k])
-    return rb, ok
+            elif picks:  # min/max of normal operands is one of them: normal too
+                _normal32(ops[0][s:e], tt, o)
+                o &= _normal32(ops[1][s:e], tt, o2[:k])
+            else:
+                _normal32(rb[s:e], tt, o)
+                for b in ops:
+                    o &= _normal32(b[s:e], tt, o2[:k])
+            if not o.all():
+                rest.append(np.flatnonzero(~o) + s)
+    return rb, _rest_of_chunks(rest)
 
 
 def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     """f32 rsq / exp / log: the exact-enough float64 value (refined near rounding
-    boundaries, engine/exact.py) rounded once; ok = normal operand and normal result.
-    Also returns that exact value (hi, lo), the reference's own for the ok elements, so
-    an evaluation does not compute it twice."""
+    boundaries, engine/exact.py) rounded once; vouched for: a normal operand (rsq, log: a
+    positive one; exp: below 128 in magnitude) and a normal result. Only those operands are computed here (the others,
+    NaN results of negative operands among them, are the reference path's). Also returns
+    the exact value (hi, lo), the reference's own where vouched for, so an evaluation does
+    not compute it twice."""
     b = ops[0]
+    n = b.size
+    t = np.empty(n, dtype=np.uint32)
+    ok = _normal32(b, t, np.empty(n, dtype=bool))
+    if ctx.op in ("rsq", "log"):
+        ok &= b < np.uint32(0x80000000)
+    else:  # exp: |x| >= 128 gives INF or (below 2^-126) a flushed zero
+        ok &= (b & np.uint32(0x7FFFFFFF)) < np.uint32(0x43000000)
+    idx = None if ok.all() else np.flatnonzero(ok)
     with np.errstate(invalid="ignore"):
-        x = b.view(np.float32).astype(np.float64)
+        x = (b if idx is None else b[idx]).view(np.float32).astype(np.float64)
     hi, lo = transcendental(ctx.op, x, ctx.fmt)
-    bits = grid.rne(hi, lo, ctx.fmt)
-    t = np.empty(b.size, dtype=np.uint32)
-    ok = _normal32(b, t, np.empty(b.size, dtype=bool))
-    ok &= _normal32(bits, t, np.empty(b.size, dtype=bool))
-    return bits, ok, (hi, lo)
+    r = grid.rne(hi, lo, ctx.fmt)
+    r_ok = _normal32(r, t[: r.size], np.empty(r.size, dtype=bool))
+    if idx is None:
+        return r, _rest(r_ok), (hi, lo)
+    ok[idx] = r_ok
+    bits = np.zeros(n, dtype=np.uint32)
+    bits[idx] = r
+    hi_all, lo_all = np.zeros(n), np.zeros(n)
+    hi_all[idx], lo_all[idx] = hi, lo
+    return bits, _rest(ok), (hi_all, lo_all)
 
 
-def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 mad: a*b is exact in float64; s = a*b + c rounds once in float64 and once more
     to float32. That double rounding can only go wrong where s lands exactly halfway
     between two float32 values (its 29 low mantissa bits are 1 followed by zeros): there
@@ -100,10 +135,11 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | N
     and a normal result."""
     n = ops[0].size
     bits = np.empty(n, dtype=np.uint32)
-    ok = np.empty(n, dtype=bool)
     m = min(n, _CHUNK)
     t = np.empty(m, dtype=np.uint32)
+    o1 = np.empty(m, dtype=bool)
     o2 = np.empty(m, dtype=bool)
+    rest: list[np.ndarray] = []
     half = np.int64(1 << 28)
     low = np.int64((1 << 29) - 1)
     with np.errstate(all="ignore"):
@@ -119,25 +155,27 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | N
             if mid.size:
                 hi, lo = grid.two_sum(p[mid], c[mid])
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
-            o = ok[s0:e0]
+            o = o1[:k]
             _normal32(r, t[:k], o)
             for x in ops:
                 o &= _normal32(x[s0:e0], t[:k], o2[:k])
-    return bits, ok
+            if not o.all():
+                rest.append(np.flatnonzero(~o) + s0)
+    return bits, _rest_of_chunks(rest)
 
 
-def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
-    """f32 round_*: numpy's rint/floor/ceil/trunc are exact on float32; ok = normal operand
+def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """f32 round_*: numpy's rint/floor/ceil/trunc are exact on float32; vouched for: a normal operand
     (a rounded normal is an integer or a signed zero: nothing to flush)."""
     b = ops[0]
     with np.errstate(invalid="ignore"):
         r = ROUND_FUNCS[ctx.op](b.view(np.float32))
     t = np.empty(b.size, dtype=np.uint32)
     ok = _normal32(b, t, np.empty(b.size, dtype=bool))
-    return r.view(np.uint32), ok
+    return r.view(np.uint32), _rest(ok)
 
 
-def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 frc: float32 x - floor(x) is the correctly rounded exact difference (floor is
     exact, and the subtraction rounds once), then 1.0 becomes the value below 1; ok =
     normal operand (the result is then +0 or at least 2^-126: nothing to flush)."""
@@ -149,14 +187,14 @@ def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | N
     bits[bits == np.uint32(0x3F800000)] = np.uint32(0x3F7FFFFF)
     t = np.empty(b.size, dtype=np.uint32)
     ok = _normal32(b, t, np.empty(b.size, dtype=bool))
-    return bits, ok
+    return bits, _rest(ok)
 
 
 COMPARE_OPS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
         "gt": np.greater, "ge": np.greater_equal}
 
 
-def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Comparisons in the storage float type (IEEE: NaN unordered, -0 == +0); ok = no
     operand that F32-FTZ would flush."""
     fmt = ctx.fmt
@@ -164,27 +202,28 @@ def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | N
     with np.errstate(invalid="ignore"):
         res = COMPARE_OPS[ctx.op](ops[0].view(ft), ops[1].view(ft))
     if not ctx.flush:
-        return res, None
+        return res, _NONE
     ok = ~grid.is_den(ops[0], fmt)
     ok &= ~grid.is_den(ops[1], fmt)
-    return res, ok
+    return res, _rest(ok)
 
 
 F64_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
         "sqrt": np.sqrt}
 
 
-def f64_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def f64_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f64 add/sub/mul/div/sqrt: numpy float64 is IEEE with denormals (F64-DENORM);
     ok = not a NaN result (those take the canonical quiet NaN)."""
     with np.errstate(all="ignore"):
         r = F64_NUMPY_OPS[ctx.op](*(o.view(np.float64) for o in ops))
-    return r.view(np.uint64), ~np.isnan(r)
+    return r.view(np.uint64), np.flatnonzero(np.isnan(r))
 
 
-def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     """f16 add/sub/mul (exact in float64), div/sqrt (innocuous double rounding), rounded
-    once to f16 with INF on overflow; ok = finite operands and a non-NaN result."""
+    once to f16 with INF on overflow; vouched for: finite operands and a non-NaN result.
+    add/sub/mul also return that exact value."""
     table = ctx.fmt._table
     assert table is not None  # (f16 has a table of every pattern's value)
     vals = [table[o] for o in ops]
@@ -193,4 +232,7 @@ def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray
     ok = ~np.isnan(r)
     for v in vals:
         ok &= np.isfinite(v)
-    return grid.round_f16(np.where(ok, r, 0.0)), ok
+    bits = grid.round_f16(np.where(ok, r, 0.0))
+    if ctx.op in ("add", "sub", "mul"):  # r is the exact value itself: (hi, lo) = (r, 0)
+        return bits, _rest(ok), (r, np.zeros_like(r))
+    return bits, _rest(ok)

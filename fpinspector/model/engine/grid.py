@@ -134,6 +134,31 @@ def values(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return fmt.decode(np.asarray(pat).astype(fmt.dtype))
 
 
+def representable(x: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Is each float64 ``x`` a value of ``fmt`` (INF included, NaN never)?
+
+    The same answer as ``values(rne(x, 0), fmt) == x``, in a few whole-array passes for
+    f16/f32/f64: an f16 value is a float32 whose bits below f16's precision are zero."""
+    x = np.asarray(x, dtype=np.float64)
+    if fmt.name == "f64":
+        return x == x
+    if fmt.name in ("f32", "f16"):
+        with np.errstate(all="ignore"):
+            x32 = x.astype(np.float32)
+            ok = x32 == x
+            if fmt.name == "f16":  # (numpy's casts to float16 are slow where inexact)
+                m = np.abs(x32)
+                # normal f16 range: the 13 float32 fraction bits below f16's are zero
+                low = m.view(np.uint32) & np.uint32(0x1FFF)
+                normal = (low == 0) & (m >= np.float32(2.0**-14)) & (m <= np.float32(65504.0))
+                # below: a multiple of 2^-24, the smallest denormal (scaling is exact)
+                s = m * np.float32(2.0**24)
+                small = (np.rint(s) == s) & (m < np.float32(2.0**-14))
+                ok &= normal | small | np.isinf(m)
+        return ok
+    return values(rne(x, np.zeros_like(x), fmt), fmt) == x
+
+
 def flush_pat(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """F32-FTZ: denormal patterns become the zero of the same sign."""
     p = np.asarray(pat).astype(fmt.dtype)

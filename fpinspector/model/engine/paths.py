@@ -26,8 +26,9 @@ PATHS = ("fast", "reference")
 #: Environment variable that sets the default path for the whole process.
 ENV = "FPINSPECTOR_ENGINE_PATHS"
 
-#: A kernel returns (bits, ok) or (bits, ok, (hi, lo)): ok = the elements it vouches for
-#: (None: all), and optionally the exact value it computed on the way (valid where ok).
+#: A kernel returns (bits, rest) or (bits, rest, (hi, lo)): rest = the indices of the
+#: elements it does not vouch for (empty: none), and optionally the exact value it computed
+#: on the way (valid outside rest).
 Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
 #: (format, op) -> fast bits kernel (engine/fastbits.py); absent: reference only.

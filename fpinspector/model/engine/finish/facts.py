@@ -116,8 +116,7 @@ class Facts:
     @cached_property
     def inexact(self) -> np.ndarray:
         """The exact result is not a value of the format (rounding decided something)."""
-        v = grid.values(self.unrounded, self.ctx.fmt)
-        return (v != self.core.hi) | (self.core.lo != 0)
+        return ~grid.representable(self.core.hi, self.ctx.fmt) | (self.core.lo != 0)
 
     # -- op-specific predicates -------------------------------------------------------------
     @cached_property

@@ -190,15 +190,19 @@ def _uniform_nan_chunk(facts: Facts) -> bool:
 
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
-                   idx: np.ndarray | None, n: int, ordinary: bool = False) -> None:
-    """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset;
-    on ordinary elements a row marked ALWAYS is True without evaluating its mask."""
+                   idx: np.ndarray | None, n: int, ordinary: bool = False,
+                   where: np.ndarray | None = None) -> None:
+    """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset,
+    and only ``where`` (a mask of the facts' elements) when given; on ordinary elements a
+    row marked ALWAYS is True without evaluating its mask."""
     ctx = facts.ctx
     for row in rows:
         if ordinary and row.ordinary == ALWAYS:
-            m = np.ones(facts.n, dtype=bool)
+            m = np.ones(facts.n, dtype=bool) if where is None else where
         else:
             m = np.asarray(row.mask(facts), dtype=bool)
+            if where is not None:
+                m = m & where
         if not m.any():
             continue
         rid = row.rule_id(ctx)
@@ -226,10 +230,15 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     m = _ordinary(facts)
     for part, part_rows, ordinary in ((m, [r for r in rows if r.ordinary], True),
                                       (~m, rows, False)):
-        if not part.any():
+        count = int(np.count_nonzero(part))
+        if count == 0:
             continue
-        if part.all():
+        if count == n:
             _evaluate_rows(facts, part_rows, out, None, n, ordinary)
+        elif ordinary or 2 * count >= n:
+            # few rows, or most of the chunk: the masks on the whole chunk, kept where
+            # ``part`` holds, cost less than copying the chunk's facts into a subset
+            _evaluate_rows(facts, part_rows, out, None, n, ordinary, where=part)
         else:
             idx = np.flatnonzero(part)
             _evaluate_rows(facts.subset(idx), part_rows, out, idx, n, ordinary)
