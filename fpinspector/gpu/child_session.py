@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.sweep.child_start import main_not_rerun
 from . import routes
 from .devices import DeviceChoice, selected_device
 from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable
@@ -54,7 +55,8 @@ class ChildSession:
         self._chan = ShmChannel(self._conn, self.choice.label())
         self._info: dict[str, Any] = {}
         self._closed = False
-        self._proc.start()
+        with main_not_rerun():  # (a user's unguarded script is not run again in the child)
+            self._proc.start()
         child.close()
         try:
             if not self._conn.poll(timeout):

@@ -112,3 +112,26 @@ def test_the_app_backend_keeps_its_workers_and_replaces_a_broken_pool():
     finally:
         backend.close()
     assert SweepBackend(workers=1).pool_for(1 << 30) is None
+
+
+def test_a_script_without_a_main_guard_runs_once_with_a_gpu_process(tmp_path):
+    """The GPU process starts with "spawn", which runs the parent's ``__main__`` script
+    again in the child; an API user's script without ``if __name__ == "__main__"`` must
+    still run once (its GPU child opens the device instead of re-running the script)."""
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from fpinspector.gpu.child_session import ChildSession\n"
+        "print('script ran', flush=True)\n"
+        "s = ChildSession('auto')\n"
+        "print('renderer', s.info['renderer'], flush=True)\n"
+        "s.close()\n")
+    res = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, env=dict(os.environ), cwd=tmp_path)
+    if "no usable OpenGL" in res.stderr:
+        pytest.skip(res.stderr.strip().splitlines()[-1])
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stdout.count("script ran") == 1 and "renderer" in res.stdout

@@ -16,16 +16,13 @@ Ctrl-C is the parent's to turn into a cancel).
 from __future__ import annotations
 
 import multiprocessing as mp
-import sys
-import types
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
 
 import numpy as np
 
-from .signals import interrupts_held
+from .child_start import interrupts_held, main_not_rerun
 from .worker import work
 
 __all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error", "run_chunks"]
@@ -63,20 +60,6 @@ def rebuild_error(name: str, message: str) -> Exception:
     return _ERRORS.get(name, RuntimeError)(message)
 
 
-@contextmanager
-def _main_not_rerun() -> Iterator[None]:
-    """Workers start without running the parent's ``__main__`` script again (the "spawn"
-    start method would, and a script without an ``if __name__ == "__main__"`` guard would
-    start a sweep in every worker): they need only fpinspector's own modules."""
-    main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        if main is not None:
-            sys.modules["__main__"] = main
-
-
 class WorkerPool:
     """``n`` worker processes that run the chunks of one sweep after another.
 
@@ -99,7 +82,7 @@ class WorkerPool:
         self._busy: dict[int, int] = {}  # worker -> k0 of its chunk
         self._lost: list[int] = []  # workers whose chunk could not be sent
         self.n = n
-        with interrupts_held(), _main_not_rerun():
+        with interrupts_held(), main_not_rerun():
             for i in range(n):
                 parent, child = ctx.Pipe()
                 proc = ctx.Process(target=work, args=(child, bool(tune_malloc)), daemon=True,
