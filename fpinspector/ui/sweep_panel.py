@@ -236,6 +236,10 @@ class SweepPanel(SweepExportMixin, QWidget):
         self._shown_progress = 0.0
         self._thread.start()
         self._fill_timer.start()
+        where = (f"in {pool.n} worker processes" if pool is not None else "on a stage thread")
+        self.map.info.setText(f"running: starting {plan.domain.size:,} elements {where}; the "
+                              "map fills as chunks finish (Cancel stops after the chunk in "
+                              "flight)")
         return True
 
     def _draw_live(self) -> None:

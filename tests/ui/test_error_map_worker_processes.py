@@ -29,6 +29,8 @@ def _run_map(qtbot, workers: int) -> tuple[object, BlockMap, object]:
                                                   original(res, blocks))
     try:
         assert panel.start_sweep(), panel.map.info.text()
+        where = "in 2 worker processes" if workers == 2 else "on a stage thread"
+        assert panel.map.info.text().startswith(f"running: starting 1,048,576 elements {where}")
         qtbot.waitUntil(lambda: not panel.is_running(), timeout=120000)
         pool = backend._workers
     finally:
