@@ -30,6 +30,9 @@ __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compa
 _ONE = np.uint32(0x01000000)
 _TOP = np.uint32(0xFE000000)
 _CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
+#: f32_numpy's chunks: one uint32 temporary and whole-chunk reductions, so a bigger chunk
+#: still fits the cache and saves Python calls (2^16: 2.28x -> 2.13x numpy's add on 16M)
+_CHUNK_F32 = 1 << 16
 
 
 def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -37,6 +40,13 @@ def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
     np.left_shift(bits, 1, out=t)
     np.subtract(t, _ONE, out=t)
     return np.less(t, _TOP, out=out)
+
+
+def _all_normal32(bits: np.ndarray, t: np.ndarray) -> bool:
+    """Whether every pattern is normal: the test of :func:`_normal32` as one reduction."""
+    np.left_shift(bits, 1, out=t)
+    np.subtract(t, _ONE, out=t)
+    return bool(t.max() < _TOP)
 
 
 _NONE = np.zeros(0, dtype=np.intp)
@@ -67,14 +77,14 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     views = [b.view(np.float32) for b in ops]
     rb = np.empty(n, dtype=np.uint32)
     rf = rb.view(np.float32)
-    m = min(n, _CHUNK)
+    m = min(n, _CHUNK_F32)
     t = np.empty(m, dtype=np.uint32)
     o1 = np.empty(m, dtype=bool)
     o2 = np.empty(m, dtype=bool)
     rest: list[np.ndarray] = []
     with np.errstate(all="ignore"):
-        for s in range(0, n, _CHUNK):
-            e = min(n, s + _CHUNK)
+        for s in range(0, n, _CHUNK_F32):
+            e = min(n, s + _CHUNK_F32)
             k = e - s
             o, tt = o1[:k], t[:k]
             fn(*(v[s:e] for v in views), out=rf[s:e])
@@ -83,16 +93,17 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                 # the model's canonical quiet NaN and leaves every root alone (a branch-free
                 # blend; np.copyto(where=) costs ten passes on a random mask)
                 np.bitwise_and(rb[s:e], np.uint32(0x7FFFFFFF), out=rb[s:e])
-                _normal32(ops[0][s:e], tt, o)
+                checks = [ops[0][s:e]]
             elif picks:  # min/max of normal operands is one of them: normal too
-                _normal32(ops[0][s:e], tt, o)
-                o &= _normal32(ops[1][s:e], tt, o2[:k])
+                checks = [ops[0][s:e], ops[1][s:e]]
             else:
-                _normal32(rb[s:e], tt, o)
-                for b in ops:
-                    o &= _normal32(b[s:e], tt, o2[:k])
-            if not o.all():
-                rest.append(np.flatnonzero(~o) + s)
+                checks = [rb[s:e], *(b[s:e] for b in ops)]
+            if all(_all_normal32(x, tt) for x in checks):  # (most chunks of real data)
+                continue
+            _normal32(checks[0], tt, o)
+            for x in checks[1:]:
+                o &= _normal32(x, tt, o2[:k])
+            rest.append(np.flatnonzero(~o) + s)
     return rb, _rest_of_chunks(rest)
 
 
