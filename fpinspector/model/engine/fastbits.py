@@ -245,5 +245,5 @@ def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
         ok &= np.isfinite(v)
     bits = grid.round_f16(np.where(ok, r, 0.0))
     if ctx.op in ("add", "sub", "mul"):  # r is the exact value itself: (hi, lo) = (r, 0)
-        return bits, _rest(ok), (r, np.zeros_like(r))
+        return bits, _rest(ok), (r, np.zeros(r.shape))
     return bits, _rest(ok)

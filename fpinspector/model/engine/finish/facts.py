@@ -38,7 +38,14 @@ class Facts:
             from ..compute import exact_value
 
             sub = Core(core.bits[idx], exact=lambda: exact_value(self.ctx, ops))
-        return Facts(self.ctx, ops, sub)
+        out = Facts(self.ctx, ops, sub)
+        # per-element facts already known here are sliced, not computed again (every fact
+        # is elementwise: the differential test compares these paths with the reference,
+        # which never takes a subset)
+        for name, value in self.__dict__.items():
+            if isinstance(value, np.ndarray) and value.shape == (self.n,):
+                out.__dict__[name] = value[idx]
+        return out
 
     # -- operands -----------------------------------------------------------------------
     @cached_property
