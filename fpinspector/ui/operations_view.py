@@ -170,6 +170,9 @@ class OperationsView(QtWidgets.QWidget):
     def _pull_op(self, changed: frozenset) -> None:
         if not OP_FIELDS & changed:
             return
+        if "op" in changed and self.note.text():  # "not used (mul takes 2)" is stale now
+            self._note_timer.stop()
+            self.note.clear()
         s = self.state.snapshot
         self.show_state(s)
         try:

@@ -125,3 +125,18 @@ def test_vs_memory_window_paste_fills_the_operands_not_the_address(make_window) 
     assert win.ctl.paste("0x000000D5A5AFF8B0  1.0000000 2.0000000 +Inf -nan(ind)")
     assert win.state.operands[:3] == (_f32(1.0), _f32(2.0), 0x7F800000)
     assert "not used (mad takes 3): -nan" in win.paste_box.message.text()
+
+
+def test_the_note_by_the_operands_goes_when_the_op_changes(make_window) -> None:
+    """The note says which pasted values the op used; another op makes it stale ("not used
+    (mul takes 2)" next to mad's C), so it goes; a paste after the switch writes a new one."""
+    win = make_window()
+    win.state.update(op="mul")
+    assert win.ctl.paste("0x00800000 0.5 0")
+    assert "not used (mul takes 2)" in win.ops_view.note.text()
+    win.ops_view.op_combo.setCurrentText("mad")
+    assert win.state.op == "mad" and win.ops_view.note.text() == ""
+    assert win.ctl.paste("1 2 3 4")
+    assert "not used (mad takes 3): 4.0" in win.ops_view.note.text()
+    win.state.update(rule_set="d3d10")  # not an op change: the note stays
+    assert "not used (mad takes 3)" in win.ops_view.note.text()
