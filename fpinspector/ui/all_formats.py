@@ -32,6 +32,7 @@ _WIDEST_VALUE = {"f64": "-2.2250738585072014e-308", "f32": "-1.17549435e-38",
                  "f16": "-6.1035156e-05", "f11": "6.1035156e-05", "f10": "6.1035156e-05",
                  WORD_ROW: "R=G=6.1035156e-05, B=6.1035156e-05"}
 _CELL_W = 13  # px per bit: the same in every row so the rows read as one table
+_ROW_GAP = 6  # px between formats in the two-line layout
 
 
 class _Cells(BitCells):
@@ -84,7 +85,7 @@ class FormatRow(QtCore.QObject):
         self.value_tip = ""
         self.rules = QtWidgets.QLabel()
         self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.rules.setMinimumWidth(140)
+        self.rules.setMinimumWidth(120)  # "CONV-F2F-RTZ," on a line: rule lists wrap
         # new rule text must not re-layout the panel on every edit (latency), and rule IDs
         # are never cut: they wrap onto a second line where the column is narrow
         self.rules.setWordWrap(True)
@@ -104,16 +105,23 @@ class FormatRow(QtCore.QObject):
 
     def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False) -> None:
         """Put the row's widgets into row ``r`` of ``grid`` (one line: name, cells, hex,
-        value, rules), or, ``two_line``, the cells across rows 2r and the rest under them
-        (a narrow dock: the f64 row's 64 cells need the whole width)."""
+        value, rules), or, ``two_line``, the cells across grid row 3r, the rest under them
+        and a gap below (a narrow dock: the f64 row's 64 cells need the whole width; the
+        gap keeps each format's two lines together)."""
         for w in self.widgets():
             grid.removeWidget(w)
         if two_line:
-            grid.addWidget(self.cells, 2 * r, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
-            grid.addWidget(self.name, 2 * r + 1, 0)
-            grid.addWidget(self.hex_edit, 2 * r + 1, 1)
-            grid.addWidget(self.value_edit, 2 * r + 1, 2)
-            grid.addWidget(self.rules, 2 * r + 1, 3)
+            top = 3 * r
+            grid.addWidget(self.cells, top, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(self.name, top + 1, 0)
+            grid.addWidget(self.hex_edit, top + 1, 1)
+            if self.key == WORD_ROW:  # three values: the value and rules columns, and the
+                # rules on the gap line (the last row)
+                grid.addWidget(self.value_edit, top + 1, 2, 1, 2)
+                grid.addWidget(self.rules, top + 2, 1, 1, 3)
+            else:
+                grid.addWidget(self.value_edit, top + 1, 2)
+                grid.addWidget(self.rules, top + 1, 3)
         else:
             grid.addWidget(self.name, r, 0)
             grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
@@ -270,7 +278,11 @@ class AllFormatsPanel(QtWidgets.QWidget):
         lay.setColumnStretch(rules, 2)
         for r in range(lay.rowCount()):
             lay.setRowStretch(r, 0)
-        lay.setRowStretch(2 * len(self.rows) + 1 if self._two_line else len(self.rows) + 1, 1)
+            lay.setRowMinimumHeight(r, 0)
+        if self._two_line:
+            for i in range(len(self.rows)):
+                lay.setRowMinimumHeight(3 * i + 2, _ROW_GAP)
+        lay.setRowStretch(3 * len(self.rows) if self._two_line else len(self.rows) + 1, 1)
 
     def is_two_line(self) -> bool:
         return self._two_line
@@ -292,11 +304,21 @@ class AllFormatsPanel(QtWidgets.QWidget):
             row.place(self.grid, i, two_line)
         self._set_stretch()
 
-    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
-        """As narrow as the two-line layout allows (the widest row's cells)."""
-        hint = super().minimumSizeHint()
+    def two_line_width(self) -> int:
+        """The least width of the two-line layout: the widest row's cells, or the line of
+        name, hex, value and rules under them (R11G11B10's value spans two columns)."""
+        rows = [r for r in self.rows.values() if r.key != WORD_ROW]
         cells = max(r.cells.minimumSizeHint().width() for r in self.rows.values())
-        return QtCore.QSize(min(hint.width(), cells + 8), hint.height())
+        fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
+                  + max(r.hex_edit.minimumWidth() for r in self.rows.values())
+                  + max(r.value_edit.minimumWidth() for r in rows)
+                  + max(r.rules.minimumWidth() for r in rows) + 3 * 6)
+        return max(cells, fields) + 8
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        """As narrow as the two-line layout allows (no field runs into the next)."""
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(min(hint.width(), self.two_line_width()), hint.height())
 
     # -- state -> rows --------------------------------------------------------------
     def show_value(self, src: str, bits: int,

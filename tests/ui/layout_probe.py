@@ -91,6 +91,17 @@ def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
         for w in (row.hex_edit, row.value_edit):
             if w.isVisible() and w.fontMetrics().horizontalAdvance(w.text()) + 8 > w.width():
                 out.append(f"{where}: All formats {key}: {w.text()!r} cut in its field")
+    # no two widgets of the rows overlap (a field wider than its column runs into the next)
+    parts = [(f"{key}.{name}", w) for key, row in panel.rows.items()
+             for name, w in zip(("name", "cells", "hex", "value", "rules"), row.widgets())
+             if w.isVisible()]
+    for i, (a, wa) in enumerate(parts):
+        ra = rect_in(wa, panel)
+        for b, wb in parts[i + 1:]:
+            rb = rect_in(wb, panel)
+            if ra.intersects(rb):
+                out.append(f"{where}: All formats {a} {ra.getRect()} overlaps {b} "
+                           f"{rb.getRect()}")
     return out
 
 
