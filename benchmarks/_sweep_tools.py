@@ -165,3 +165,13 @@ def wall(fn) -> tuple[float, object]:
     t = time.perf_counter()
     out = fn()
     return time.perf_counter() - t, out
+
+
+def measured(run):
+    """``run()`` (a sweep) with its wall seconds, the CPU seconds of every process of the
+    tree and the tree's peak memory: (result, seconds, cpu seconds, TreeMemory)."""
+    with TreeMemory() as mem:
+        cpu0, t0 = tree_cpu_seconds(), time.perf_counter()
+        res = run()
+        total, cpu = time.perf_counter() - t0, tree_cpu_seconds() - cpu0
+    return res, total, cpu, mem

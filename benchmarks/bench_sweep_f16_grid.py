@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sweep_tools import TreeMemory, WorkerPool, default_workers, tree_cpu_seconds  # noqa: E402
+from _sweep_tools import WorkerPool, default_workers, measured  # noqa: E402
 from _timing import Goals, add_arguments, print_header  # noqa: E402
 
 from fpinspector.model.sweep import Axis, GridDomain, ModelStage, run_sweep  # noqa: E402
@@ -39,11 +39,9 @@ def sweep(op: str, rows: int, chunk: int, workers: int, goals: Goals) -> None:
             run_sweep(GridDomain(Axis.bit_range("f16", 0, 1), Axis.every("f16")),
                       ModelStage(op, "f16"), result_format="f16", chunk_size=chunk,
                       keep_elements=False, **extra)
-        with TreeMemory() as mem:
-            cpu0, t0 = tree_cpu_seconds(), time.perf_counter()
-            res = run_sweep(dom, ModelStage(op, "f16", "d3d11"), result_format="f16",
-                            chunk_size=chunk, keep_elements=False, workers=workers, **extra)
-            total, cpu = time.perf_counter() - t0, tree_cpu_seconds() - cpu0
+        res, total, cpu, mem = measured(lambda: run_sweep(
+            dom, ModelStage(op, "f16", "d3d11"), result_format="f16", chunk_size=chunk,
+            keep_elements=False, workers=workers, **extra))
     finally:
         if pool is not None:
             pool.close()

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _sweep_tools import ChunkSample, TreeMemory, WorkerPool, default_workers, tree_cpu_seconds  # noqa: E402
+from _sweep_tools import ChunkSample, WorkerPool, default_workers, measured  # noqa: E402
 from _timing import Goals, add_arguments, best_of, print_header  # noqa: E402
 
 from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep  # noqa: E402
@@ -77,12 +77,10 @@ def bench_f32(op: str, full: bool, cap, chunk: int, workers: int, goals: Goals) 
         if pool is not None:  # started (and the first chunk run) outside the timing
             run_sweep(ChunkSample("f32", 2, chunk), stage, result_format="f32",
                       chunk_size=chunk, keep_elements=False, pool=pool, processes=True)
-        with TreeMemory() as mem:
-            cpu0, t0 = tree_cpu_seconds(), time.perf_counter()
-            extra = {"pool": pool, "processes": True} if pool is not None else {}
-            res = run_sweep(dom, stage, result_format="f32", chunk_size=chunk,
-                            keep_elements=False, progress=progress, workers=workers, **extra)
-            total, cpu = time.perf_counter() - t0, tree_cpu_seconds() - cpu0
+        extra = {"pool": pool, "processes": True} if pool is not None else {}
+        res, total, cpu, mem = measured(lambda: run_sweep(
+            dom, stage, result_format="f32", chunk_size=chunk, keep_elements=False,
+            progress=progress, workers=workers, **extra))
     finally:
         if pool is not None:
             pool.close()
