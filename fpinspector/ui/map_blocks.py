@@ -21,7 +21,7 @@ import numpy as np
 from ..model.formats import FORMATS, FloatFormat
 from ..model.sweep import COMPARES
 
-__all__ = ["BlockMap", "ERROR_COLUMNS", "MAX_POINTS", "MAX_SIDE", "colorize", "signed_log"]
+__all__ = ["BlockGrid", "BlockMap", "ERROR_COLUMNS", "MAX_POINTS", "MAX_SIDE", "colorize", "signed_log"]
 
 #: Blocks per side of a grid map (a 4096 x 4096 sweep: blocks of 8 x 8 elements).
 MAX_SIDE = 512
@@ -54,12 +54,13 @@ def colorize(z: np.ndarray, m: float, lut: np.ndarray, marks: dict[str, np.ndarr
     return out
 
 
-class BlockMap:
-    """Per-block summaries of one sweep, filled by :meth:`add` as chunks finish.
+class BlockGrid:
+    """Which block each element of a sweep falls in, and one chunk reduced to its blocks.
 
-    Per block and error column: the largest and smallest signed-log error and the element
-    with the largest magnitude; per block: elements done, non-conformant results, NaN and
-    infinite results, elements with a denormal input.
+    Why a class of its own: the reduction runs where the chunk was computed (a stage
+    thread, or a sweep worker process: ``run_sweep(chunk_part=grid.part)``), so it must be
+    small and pickle; the block arrays stay with the :class:`BlockMap` that merges the
+    parts.
     """
 
     def __init__(self, domain: Any, result_format: str = "") -> None:
@@ -73,23 +74,6 @@ class BlockMap:
             n = domain.size
             self.fa, self.fb = 1, math.ceil(n / MAX_POINTS)
             self.shape = (math.ceil(n / self.fb),)
-        nblk = int(np.prod(self.shape))
-        self.hi = {c: np.full(nblk, -np.inf) for c in ERROR_COLUMNS}
-        self.lo = {c: np.full(nblk, np.inf) for c in ERROR_COLUMNS}
-        self.peak = {c: np.full(nblk, -1.0) for c in ERROR_COLUMNS}
-        self.worst = {c: np.full(nblk, -1, dtype=np.int64) for c in ERROR_COLUMNS}
-        self.count = np.zeros(nblk, np.int64)
-        self.bad = np.zeros(nblk, np.int64)
-        self.nan = np.zeros(nblk, np.int64)
-        self.inf = np.zeros(nblk, np.int64)
-        self.denormal = np.zeros(nblk, np.int64)
-        self.columns: set[str] = set()
-        self.lock = threading.Lock()
-
-    @property
-    def exact(self) -> bool:
-        """One element per block: the map shows every element as it is."""
-        return self.fa == 1 and self.fb == 1
 
     def block_of(self, k: np.ndarray) -> np.ndarray:
         """Block index of flat element indices ``k``."""
@@ -98,27 +82,15 @@ class BlockMap:
             return (k // nb // self.fa) * self.shape[1] + (k % nb) // self.fb
         return k // self.fb
 
-    def elements_of(self, block: int) -> tuple[range, range] | range:
-        """The rows and columns (grid) or the element range (unary) of one block."""
-        if self.domain.arity == 2:
-            na, nb = self.domain.shape
-            r, c = divmod(int(block), self.shape[1])
-            return (range(r * self.fa, min(na, (r + 1) * self.fa)),
-                    range(c * self.fb, min(nb, (c + 1) * self.fb)))
-        b = int(block)
-        return range(b * self.fb, min(self.domain.size, (b + 1) * self.fb))
-
-    # -- filling (the sweep's thread) ----------------------------------------------------
-    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
-        """Fold one finished chunk (elements ``k0...``) into the blocks."""
+    def part(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]
+             ) -> tuple | None:
+        """One finished chunk (elements ``k0...``) reduced to the run of blocks it touches:
+        (first block, counts, per error column (hi, lo, peak, worst)); None when empty."""
         n = len(operands[0]) if operands else 0
         if n == 0:
-            return
+            return None
         ks = np.arange(k0, k0 + n, dtype=np.int64)
         blk = self.block_of(ks)
-        # the chunk's blocks are one run of block indices: reduce into arrays of that run
-        # without the lock, then merge under it in a few whole-array steps (the UI thread
-        # reading the map never waits on a chunk's work)
         b0 = int(blk.min())
         rel = blk - b0
         m = int(rel.max()) + 1
@@ -152,6 +124,67 @@ class BlockMap:
             hit = (a == peak[rel]) & np.isfinite(a)
             worst[rel[hit]] = ks[hit]
             local[c] = (hi, lo, peak, worst)
+        return b0, counts, local
+
+
+class BlockMap:
+    """Per-block summaries of one sweep, filled by :meth:`merge` (or :meth:`add`) as chunks
+    finish.
+
+    Per block and error column: the largest and smallest signed-log error and the element
+    with the largest magnitude; per block: elements done, non-conformant results, NaN and
+    infinite results, elements with a denormal input.
+    """
+
+    def __init__(self, domain: Any, result_format: str = "") -> None:
+        self.grid = BlockGrid(domain, result_format)
+        self.domain = domain
+        self.result_format = result_format
+        self.fa, self.fb, self.shape = self.grid.fa, self.grid.fb, self.grid.shape
+        nblk = int(np.prod(self.shape))
+        self.hi = {c: np.full(nblk, -np.inf) for c in ERROR_COLUMNS}
+        self.lo = {c: np.full(nblk, np.inf) for c in ERROR_COLUMNS}
+        self.peak = {c: np.full(nblk, -1.0) for c in ERROR_COLUMNS}
+        self.worst = {c: np.full(nblk, -1, dtype=np.int64) for c in ERROR_COLUMNS}
+        self.count = np.zeros(nblk, np.int64)
+        self.bad = np.zeros(nblk, np.int64)
+        self.nan = np.zeros(nblk, np.int64)
+        self.inf = np.zeros(nblk, np.int64)
+        self.denormal = np.zeros(nblk, np.int64)
+        self.columns: set[str] = set()
+        self.lock = threading.Lock()
+
+    @property
+    def exact(self) -> bool:
+        """One element per block: the map shows every element as it is."""
+        return self.fa == 1 and self.fb == 1
+
+    def block_of(self, k: np.ndarray) -> np.ndarray:
+        """Block index of flat element indices ``k``."""
+        return self.grid.block_of(k)
+
+    def elements_of(self, block: int) -> tuple[range, range] | range:
+        """The rows and columns (grid) or the element range (unary) of one block."""
+        if self.domain.arity == 2:
+            na, nb = self.domain.shape
+            r, c = divmod(int(block), self.shape[1])
+            return (range(r * self.fa, min(na, (r + 1) * self.fa)),
+                    range(c * self.fb, min(nb, (c + 1) * self.fb)))
+        b = int(block)
+        return range(b * self.fb, min(self.domain.size, (b + 1) * self.fb))
+
+    # -- filling (the sweep's thread) ----------------------------------------------------
+    def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]) -> None:
+        """Fold one finished chunk (elements ``k0...``) into the blocks."""
+        self.merge(self.grid.part(k0, operands, out))
+
+    def merge(self, part: tuple | None) -> None:
+        """Fold a chunk's :meth:`BlockGrid.part` into the blocks, in a few whole-array steps
+        under the lock (the UI thread reading the map never waits on a chunk's work)."""
+        if part is None:
+            return
+        b0, counts, local = part
+        m = len(counts["count"])
         sl = slice(b0, b0 + m)
         with self.lock:
             for name, v in counts.items():

@@ -199,25 +199,23 @@ class SweepPanel(SweepExportMixin, QWidget):
         if not s.gpu and s.compare != "model_vs_exact":
             self.sweep.update(compare="model_vs_exact")
 
-        # the map fills as chunks finish, in element order; per-element columns only where
-        # the domain is small enough to hold them. Maps of 2^20+ elements run in the
-        # backend's worker processes, whose kept columns come back chunk by chunk; bigger
-        # domains than that (nothing kept) fold on the sweep's own stage thread.
+        # the map fills as chunks finish: each chunk is reduced to its blocks where it was
+        # computed and merged in element order (BlockFeed); per-element columns only where
+        # the domain is small enough to hold them. Maps of 2^20+ elements (all 2^32 f32
+        # patterns included) run in the backend's worker processes, on every core.
         blocks = BlockMap(plan.domain, plan.result_format)
-        self._live = BlockFeed(blocks)
+        self._live = feed = BlockFeed(blocks)
         self._live_meta = plan.meta(gpu=s.gpu, **extra)
         keep = plan.domain.size <= KEEP_LIMIT
-        pool = self.backend.pool_for(plan.domain.size) if keep else None
-        live_stage = stage if pool is not None else self._live.wrap(stage)
-        on_chunk = self._live.add if pool is not None else None
+        pool = self.backend.pool_for(plan.domain.size)
 
         def job(progress: Callable, cancel: threading.Event) -> SweepResult:
             for axis in plan.domain.axes:  # the map's axis labels, decoded here, not on the UI
                 axis_samples(axis)
-            res = plan.run(live_stage, meta={"gpu": s.gpu, **extra}, progress=progress,
+            res = plan.run(stage, meta={"gpu": s.gpu, **extra}, progress=progress,
                            cancel=cancel, keep_elements=keep, chunk_size=1 << 16,
                            workers=pool.n if pool is not None else 1, pool=pool,
-                           on_chunk=on_chunk)
+                           chunk_part=feed.chunk_part, on_part=feed.on_part)
             return res, blocks
 
         self._cancel = threading.Event()

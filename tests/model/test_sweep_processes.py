@@ -86,6 +86,39 @@ def test_a_pool_serves_sweep_after_sweep_and_chunks_callback_sees_columns(pool):
                                       ref.columns["err_model"])
 
 
+def _model_digest(k0, operands, out):
+    """A caller's chunk reduction (module level: it pickles to the workers): where the chunk
+    starts, how many elements, and a digest of its model bits."""
+    model = np.asarray(out["model"])
+    return k0, len(operands[0]), int(model.astype(np.uint64).sum()), os.getpid()
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_chunk_parts_are_computed_where_the_chunk_ran_and_arrive_in_order(pool, keep):
+    """``chunk_part`` runs beside the stage (in the worker processes, or a stage thread) and
+    ``on_part`` gets every part in element order, columns kept or not; the parts equal the
+    stage-thread run's (oracle: numpy sums of the kept model column)."""
+    op, fmt, dom = DOMAINS["f32 add, all classes"]
+    runs = {}
+    for processes in (False, True):
+        got: list[tuple] = []
+        res = run_sweep(dom, ModelStage(op, fmt), result_format=fmt, chunk_size=CHUNK,
+                        keep_elements=keep, workers=2, processes=processes,
+                        pool=pool if processes else None, chunk_part=_model_digest,
+                        on_part=lambda k0, k1, part: got.append((k0, k1, part)))
+        assert [(k0, k1) for k0, k1, _ in got] == [
+            (k, min(k + CHUNK, dom.size)) for k in range(0, dom.size, CHUNK)]
+        assert all(part[0] == k0 and part[1] == k1 - k0 for k0, k1, part in got)
+        pids = {part[3] for _, _, part in got}
+        assert (os.getpid() not in pids) if processes else (pids == {os.getpid()})
+        runs[processes] = [part[:3] for _, _, part in got]
+        if keep:
+            model = res.columns["model"].astype(np.uint64)
+            assert [p[2] for p in runs[processes]] == [
+                int(model[k0:k0 + n].sum()) for k0, n, _ in runs[processes]]
+    assert runs[False] == runs[True]
+
+
 def test_cancel_keeps_the_finished_chunks_and_resume_completes_them(pool):
     dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 40 * CHUNK - 1))
     stop = threading.Event()

@@ -43,9 +43,10 @@ class ChunkDone:
     """A finished chunk: its summary part, timings and (maps) its per-element columns."""
 
     def __init__(self, k0: int, k1: int, prepared: dict[str, Any], timings: dict[str, float],
-                 columns: dict[str, np.ndarray], fired: dict[str, np.ndarray]) -> None:
+                 columns: dict[str, np.ndarray], fired: dict[str, np.ndarray],
+                 part: Any = None) -> None:
         self.k0, self.k1, self.prepared, self.timings = k0, k1, prepared, timings
-        self.columns, self.fired = columns, fired
+        self.columns, self.fired, self.part = columns, fired, part
 
 
 class ChunkFailed:
@@ -99,15 +100,16 @@ class WorkerPool:
 
     # -- one sweep -------------------------------------------------------------------
     def begin(self, domain: Any, recipes: list[StageRecipe], summary: tuple[Any, ...],
-              keep: bool, not_elements: frozenset[str] = frozenset()) -> None:
+              keep: bool, not_elements: frozenset[str] = frozenset(),
+              chunk_part: Callable[..., Any] | None = None) -> None:
         """Give each worker the domain, its stage recipe, the summary's (fmt, result format,
-        top_k, first_n), whether per-element columns come back and which stage outputs
-        are not per-element columns."""
+        top_k, first_n), whether per-element columns come back, which stage outputs are
+        not per-element columns, and the caller's ``chunk_part`` (run after each chunk)."""
         if len(recipes) != self.n:
             raise ValueError(f"{self.n} workers need {self.n} stage recipes")
         for i, (conn, recipe) in enumerate(zip(self._conns, recipes)):
             try:
-                conn.send(("begin", domain, recipe, summary, keep, not_elements))
+                conn.send(("begin", domain, recipe, summary, keep, not_elements, chunk_part))
             except (OSError, ValueError):
                 raise RuntimeError(f"sweep worker {i} stopped (exit code "
                                    f"{self._procs[i].exitcode})") from None
@@ -156,11 +158,11 @@ class WorkerPool:
                 f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
         if msg[0] == "failed":
             return ChunkFailed(k0, rebuild_error(*msg[2]))
-        _, k0, k1, prepared, timings, manifest = msg
+        _, k0, k1, prepared, timings, manifest, part = msg
         for key, v in timings.items():
             self.timings[key] = self.timings.get(key, 0.0) + v
         columns, fired = self._columns(i, manifest) if manifest else ({}, {})
-        return ChunkDone(k0, k1, prepared, timings, columns, fired)
+        return ChunkDone(k0, k1, prepared, timings, columns, fired, part)
 
     def _columns(self, worker: int, manifest: tuple[str, list]
                  ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
@@ -241,7 +243,8 @@ class WorkerPool:
 def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep: bool,
                start: int, chunk_size: int, cancelled: Callable[[], bool],
                fold: Callable[..., None], failed: list[Exception],
-               not_elements: frozenset[str]) -> None:
+               not_elements: frozenset[str],
+               chunk_part: Callable[..., Any] | None = None) -> None:
     """A sweep (the runner's ``res``, from element ``start``) on the pool: chunks to free
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
@@ -249,7 +252,7 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     summary, total = res.summary, res.domain.size
     try:
         pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
-                                     summary.first_n), keep, not_elements)
+                                     summary.first_n), keep, not_elements, chunk_part)
     finally:  # the workers hold their own copies of any GPU connection now
         for r in recipes:
             getattr(r, "detach", lambda: None)()
@@ -274,7 +277,7 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
             done[item.k0] = item
             while next_fold in done and next_fold < stop_at:  # (the chunks before a failure)
                 chunk = done.pop(next_fold)
-                fold(chunk.k0, (), {}, chunk.prepared, chunk.k1 - chunk.k0)
+                fold(chunk.k0, (), {}, chunk.prepared, chunk.k1 - chunk.k0, chunk.part)
                 next_fold = chunk.k1
     finally:
         pool.end()

@@ -143,6 +143,8 @@ def run_sweep(
     processes: bool | None = None,
     pool: WorkerPool | None = None,
     on_chunk: Callable[[int, int, Mapping[str, np.ndarray]], Any] | None = None,
+    chunk_part: Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any] | None = None,
+    on_part: Callable[[int, int, Any], Any] | None = None,
 ) -> SweepResult:
     """Run ``stage`` over every element of ``domain`` in chunks.
 
@@ -181,6 +183,12 @@ def run_sweep(
         ``on_chunk(k0, k1, columns)`` in element order as each chunk is folded in, with
         views of its kept columns (empty when only summaries are kept): a map can draw
         itself while the sweep runs.
+    chunk_part, on_part : callable, optional
+        A caller's own reduction of each chunk: ``chunk_part(k0, operands, outputs)`` runs
+        where the stage ran (a stage thread or a worker process: it must pickle, e.g. a
+        bound method of a small object) and ``on_part(k0, k1, part)`` receives its result
+        here, in element order, whether or not columns are kept (the app's bounded map of
+        all 2^32 f32 patterns is filled so, on every core).
     resume : SweepResult, optional
         A partial result of the same domain (e.g. reloaded with ``load_npz(...,
         require_complete=False)``): its summary and columns are continued from its
@@ -232,17 +240,18 @@ def run_sweep(
             t2 = time.perf_counter()
             # the chunk's histograms, counts and top-k candidates, in this (stage) thread
             prep = summary.prepare(k0, ops, out) if threads is not None else None
+            t3 = time.perf_counter()
+            part = chunk_part(k0, ops, out) if chunk_part is not None else None
         except Exception as exc:  # noqa: BLE001 - handed to the caller with the partial result
             return _Failed(exc)
-        t3 = time.perf_counter()
         with lock:
             timings["domain"] = timings.get("domain", 0.0) + t1 - t
             timings["stage"] = timings.get("stage", 0.0) + t2 - t1
             timings["summary_prepare"] = timings.get("summary_prepare", 0.0) + t3 - t2
-        return k0, ops, out, prep
+        return k0, ops, out, prep, None, part
 
     def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
-             prep: dict[str, Any] | None, n: int | None = None) -> None:
+             prep: dict[str, Any] | None, n: int | None = None, part: Any = None) -> None:
         t = time.perf_counter()
         n = len(ops[0]) if n is None else n
         summary.add(k0, ops, out, prepared=prep)
@@ -266,6 +275,8 @@ def run_sweep(
         timings["summary"] = timings.get("summary", 0.0) + time.perf_counter() - t
         if on_chunk is not None:
             on_chunk(k0, k0 + n, {name: col[k0:k0 + n] for name, col in res.columns.items()})
+        if on_part is not None and chunk_part is not None:
+            on_part(k0, k0 + n, part)
         if progress is not None:
             progress(res.n_done, total)
         if checkpoint is not None and res.n_done < total and (
@@ -290,7 +301,7 @@ def run_sweep(
         workers_pool = pool if pool is not None else WorkerPool(len(recipes))
         try:
             run_chunks(workers_pool, domain, recipes, res, keep, start, chunk_size,
-                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS)
+                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS, chunk_part)
         finally:
             if own:
                 workers_pool.close()

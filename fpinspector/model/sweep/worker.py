@@ -1,6 +1,6 @@
 """A sweep worker process's side: build the stage from its recipe, then compute chunks (their
-operands, the stage, the summary's part) and send back the part, with the kept columns in a
-shared block of its own (see :mod:`.processes`)."""
+operands, the stage, the summary's part, the caller's ``chunk_part``) and send back the
+parts, with the kept columns in a shared block of its own (see :mod:`.processes`)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ def work(conn: Connection, tune_malloc: bool) -> None:
             if msg[0] == "quit":
                 return
             if msg[0] == "begin":
-                _, domain, recipe, (fmt, rfmt, top_k, first_n), keep, not_elements = msg
+                (_, domain, recipe, (fmt, rfmt, top_k, first_n), keep, not_elements,
+                 chunk_part) = msg
                 try:
                     stage = recipe.build()
                     summary = Summary(fmt, rfmt, top_k=top_k, first_n=first_n)
@@ -84,7 +85,7 @@ def work(conn: Connection, tune_malloc: bool) -> None:
             elif msg[0] == "chunk":
                 _, k0, k1, snapshot = msg
                 conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
-                                 not_elements))
+                                 not_elements, chunk_part))
             elif msg[0] == "end":
                 timings = dict(getattr(stage, "timings", None) or {})
                 close = getattr(stage, "close", None)
@@ -99,7 +100,7 @@ def work(conn: Connection, tune_malloc: bool) -> None:
 
 
 def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
-           outbox: _Outbox, not_elements: frozenset[str]) -> tuple:
+           outbox: _Outbox, not_elements: frozenset[str], chunk_part: Any) -> tuple:
     t0 = time.perf_counter()
     try:
         ops = domain.operands(k0, k1)
@@ -109,8 +110,9 @@ def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: An
         prepared = summary.prepare(k0, ops, out, snapshot=snapshot)
         t3 = time.perf_counter()
         manifest = outbox.put(out, not_elements) if keep else None
+        part = chunk_part(k0, ops, out) if chunk_part is not None else None
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
     timings = {"domain": t1 - t0, "stage": t2 - t1, "summary_prepare": t3 - t2}
-    return ("done", k0, k1, prepared, timings, manifest)
+    return ("done", k0, k1, prepared, timings, manifest, part)
 
