@@ -85,45 +85,68 @@ class BlockGrid:
     def part(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any]
              ) -> tuple | None:
         """One finished chunk (elements ``k0...``) reduced to the run of blocks it touches:
-        (first block, counts, per error column (hi, lo, peak, worst)); None when empty."""
+        (first block, counts, per error column (hi, lo, peak, worst)); None when empty.
+
+        Errors are reduced as they are and signed-logged per block afterwards (the
+        transform is monotonic: the same extremes, a few values to transform); a chunk
+        inside one block (an exhaustive f32 sweep's) takes whole-chunk reductions."""
         n = len(operands[0]) if operands else 0
         if n == 0:
             return None
-        ks = np.arange(k0, k0 + n, dtype=np.int64)
-        blk = self.block_of(ks)
-        b0 = int(blk.min())
-        rel = blk - b0
-        m = int(rel.max()) + 1
+        if self.domain.arity == 1:  # blocks follow the element order
+            b0 = k0 // self.fb
+            m = (k0 + n - 1) // self.fb - b0 + 1
+            rel = None if m == 1 else np.arange(k0, k0 + n, dtype=np.int64) // self.fb - b0
+        else:
+            blk = self.block_of(np.arange(k0, k0 + n, dtype=np.int64))
+            b0 = int(blk.min())
+            rel = blk - b0
+            m = int(rel.max()) + 1
+
+        def count(mask: Any) -> np.ndarray:
+            if rel is None:
+                return np.array([np.count_nonzero(mask)], dtype=np.int64)
+            return np.bincount(rel, weights=mask, minlength=m).astype(np.int64)
+
         ok = out.get("ok_gpu", out.get("ok_model"))
         res = out.get("gpu", out.get("model"))
         den = np.zeros(n, bool)
         for ax, ops in zip(self.domain.axes, operands):
             if isinstance(ax.fmt, FloatFormat):
                 den |= np.asarray(ax.fmt.is_denormal(ops), bool)
-        counts = {"count": np.bincount(rel, minlength=m),
-                  "denormal": np.bincount(rel, weights=den, minlength=m).astype(np.int64)}
+        counts = {"count": (np.array([n], dtype=np.int64) if rel is None
+                            else np.bincount(rel, minlength=m)),
+                  "denormal": count(den)}
         if ok is not None:
-            counts["bad"] = np.bincount(rel, weights=~np.asarray(ok, bool),
-                                        minlength=m).astype(np.int64)
+            counts["bad"] = count(~np.asarray(ok, bool))
         rfmt = FORMATS.get(self.result_format)
         if res is not None and rfmt is not None:
             cls = np.asarray(rfmt.class_codes(np.asarray(res)))
-            counts["inf"] = np.bincount(rel, weights=cls == 3, minlength=m).astype(np.int64)
-            counts["nan"] = np.bincount(rel, weights=cls == 4, minlength=m).astype(np.int64)
+            counts["inf"] = count(cls == 3)
+            counts["nan"] = count(cls == 4)
         local = {}
         for c in ERROR_COLUMNS:
             if c not in out:
                 continue
-            z = signed_log(out[c])
-            hi, lo, peak = np.full(m, -np.inf), np.full(m, np.inf), np.full(m, -1.0)
-            np.fmax.at(hi, rel, z)
-            np.fmin.at(lo, rel, z)
-            a = np.abs(z)
-            np.fmax.at(peak, rel, a)
+            e = np.asarray(out[c], dtype=np.float64)
+            a = np.abs(e)
             worst = np.full(m, -1, dtype=np.int64)
-            hit = (a == peak[rel]) & np.isfinite(a)
-            worst[rel[hit]] = ks[hit]
-            local[c] = (hi, lo, peak, worst)
+            with np.errstate(invalid="ignore"):
+                if rel is None:  # NaN errors never count (fmax/fmin skip them)
+                    hi = np.array([np.fmax(-np.inf, np.fmax.reduce(e))])
+                    lo = np.array([np.fmin(np.inf, np.fmin.reduce(e))])
+                    peak = np.array([np.fmax(-1.0, np.fmax.reduce(a))])
+                    if np.isfinite(peak[0]) and peak[0] >= 0:
+                        worst[0] = k0 + int(np.flatnonzero(a == peak[0])[-1])
+                else:
+                    hi, lo, peak = np.full(m, -np.inf), np.full(m, np.inf), np.full(m, -1.0)
+                    np.fmax.at(hi, rel, e)
+                    np.fmin.at(lo, rel, e)
+                    np.fmax.at(peak, rel, a)
+                    hit = np.flatnonzero((a == peak[rel]) & np.isfinite(a))
+                    worst[rel[hit]] = k0 + hit
+            # signed_log(-1) is -1: blocks without an error keep peak -1
+            local[c] = (signed_log(hi), signed_log(lo), signed_log(peak), worst)
         return b0, counts, local
 
 

@@ -298,7 +298,12 @@ class SweepPanel(SweepExportMixin, QWidget):
                 f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
                 "Hover for a cell's bits, click to inspect it.")
         if not res.complete:
-            text = f"cancelled after {res.n_done:,} of {res.domain.size:,} elements. " + text
+            stopped = f"cancelled after {res.n_done:,} of {res.domain.size:,} elements"
+            text = f"{stopped}. " + text
+            self.progress.setValue(int(self.progress.maximum() * res.n_done
+                                       // max(res.domain.size, 1)))
+            self.progress.setFormat(stopped)  # (no "time left" of a sweep that stopped)
+            self.progress.setToolTip(stopped)
         else:
             self.progress.setValue(self.progress.maximum())
             took = res.timings.get("total")

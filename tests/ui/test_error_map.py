@@ -141,6 +141,10 @@ def test_cancel_keeps_ui_responsive_and_marks_incomplete(qtbot):
     res = sig.args[0]
     assert not res.complete and 0 < res.n_done < res.domain.size
     assert p.run_button.isEnabled() and not p.is_running()
+    # the progress bar says where it stopped, not how long the rest would have taken
+    stopped = f"cancelled after {res.n_done:,} of {res.domain.size:,} elements"
+    assert p.progress.format() == stopped and "left" not in p.progress.format()
+    assert p.map.info.text().startswith(stopped)
 
 
 def test_exports_write_figure_and_loadable_data(qtbot, panel, tmp_path):
