@@ -61,14 +61,18 @@ class Core:
         return self._lo
 
 
-def operand_values(ctx: Ctx, ops: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """float64 values of the operands after the input flush (F32-FTZ), and the flush masks."""
+def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
+                   ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """float64 values of the operands after the input flush (F32-FTZ), and the flush masks.
+
+    ``no_denormals``: the caller knows no operand is one the flush would change (a fast
+    kernel vouched for every element), so it is not looked for."""
     vals, ftz = [], []
     fmt = ctx.fmt
     for b in ops:
         with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
             v = fmt.decode(b)
-        if ctx.flush:
+        if ctx.flush and not no_denormals:
             den = grid.is_den(b, fmt)
             if den.any():
                 v = np.where(den, np.copysign(0.0, v), v)
@@ -79,9 +83,11 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray]) -> tuple[list[np.ndarray], l
     return vals, ftz
 
 
-def exact_value(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op."""
-    (vals, _) = operand_values(ctx, ops)
+def exact_value(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op
+    (``no_denormals``: see :func:`operand_values`)."""
+    (vals, _) = operand_values(ctx, ops, no_denormals)
     fam, op, fmt = ctx.family, ctx.op, ctx.fmt
     if fam == "arith":
         return binary_exact(op, vals[0], vals[1], fmt)

@@ -201,6 +201,7 @@ class Evaluation:
         self._n = flat[0].size
         self._bits: np.ndarray | None = None
         self._exact: tuple[np.ndarray, np.ndarray] | None = None
+        self._rest: np.ndarray | None = None  # a fast kernel's elements left to the reference
         self._fired: dict[str, np.ndarray] | None = None
         self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._one_chunk_sets: finish.Sets | None = None  # kept when n <= CHUNK only
@@ -222,6 +223,7 @@ class Evaluation:
         if kernel is None or self._n == 0:
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
+        self._rest = rest
         if rest.size:
             sub = compute(ctx, [a[rest] for a in flat])
             bits[rest] = sub.bits
@@ -267,7 +269,18 @@ class Evaluation:
             return Core(bits, exact=lambda: _value_of_result(ctx, bits))
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
+        if self._vouched(s, e):  # nothing to flush, no NaN result: nothing to look for
+            return Core(bits, exact=lambda: exact_value(ctx, ops, no_denormals=True))
         return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
+
+    def _vouched(self, s: int, e: int) -> bool:
+        """Did a fast kernel vouch for every element s:e? (engine/fastbits.py: then no
+        operand is one the input flush would change, and no result is a NaN.)"""
+        rest = self._rest
+        if rest is None:
+            return False
+        i = int(np.searchsorted(rest, s))
+        return i == rest.size or int(rest[i]) >= e
 
     def _facts(self, s: int, e: int) -> finish.Facts:
         return finish.facts(self._ctx, [a[s:e] for a in self._flat], self._core(s, e))
