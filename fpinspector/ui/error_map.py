@@ -92,6 +92,7 @@ class ErrorMapWidget(QWidget):
         self.rgba: np.ndarray | None = None  # and their colours, marks included
         self._rendering = False
         self._again = False
+        self._drawing = 0  # counts draws: a live frame coloured before a later draw is dropped
         self.legend = pg.LegendItem(offset=(-4, 4), labelTextSize="8pt", brush=(255, 255, 255, 220),
                                     labelTextColor=(20, 20, 20))
         self.legend.setParentItem(self.plot.vb)
@@ -168,7 +169,8 @@ class ErrorMapWidget(QWidget):
 
     def redraw(self) -> None:
         """Draw the blocks now; the frame (axes, labels, range, title) only when it
-        changed."""
+        changed. A live frame still being coloured is stale from here on."""
+        self._drawing += 1
         if self._prepare_frame():
             self._show(self._render(self.blocks, self.compare, dict(self.overlays)))
 
@@ -181,11 +183,15 @@ class ErrorMapWidget(QWidget):
         if not self._prepare_frame():
             return
         self._rendering = True
+        self._drawing += 1
+        drawing = self._drawing
         args = (self.blocks, self.compare, dict(self.overlays))
 
         def shown(data: dict) -> None:
             self._rendering = False
-            if self.blocks is args[0]:
+            # (a frame coloured before the final result was drawn must not replace it,
+            # though the blocks are the same object)
+            if self.blocks is args[0] and drawing == self._drawing:
                 self._show(data)
             if self._again:
                 self._again = False

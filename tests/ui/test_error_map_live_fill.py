@@ -111,3 +111,34 @@ def test_all_patterns_stream_into_a_bounded_map(qtbot) -> None:
     assert np.allclose(y, np.log2(1 + last))
     assert "patterns/s" in p.progress.format() or "M/s" in p.progress.format()
     p.shutdown()
+
+
+def test_a_live_frame_coloured_before_the_final_map_never_replaces_it(qtbot) -> None:
+    """FMT-F32 (UI streaming): a live frame is coloured on a thread from the blocks as they
+    were; if it arrives after the finished sweep was drawn (the same blocks, now full), it
+    is dropped instead of putting "not computed yet" cells back on a finished map."""
+    from fpinspector.model.sweep import Axis, GridDomain, run_sweep
+    from fpinspector.ui.error_map import ErrorMapWidget
+    from fpinspector.ui.map_blocks import BlockMap
+
+    dom = GridDomain(Axis.bit_range("f32", 0, 255), Axis.bit_range("f32", 0, 255))
+    res = run_sweep(dom, _diff, result_format="f32", keep_elements=True)
+    blocks = BlockMap(dom, "f32")
+    half = dom.size // 2
+    blocks.add(0, dom.operands(0, half), {k: v[:half] for k, v in res.columns.items()})
+    view = ErrorMapWidget()
+    qtbot.addWidget(view)
+    view.set_compare("model_vs_exact", redraw=False)
+    view.show_blocks(blocks, dict(res.meta))  # coloured on a thread: half the map
+    time.sleep(0.5)  # (its image is ready, and waits in the event queue)
+    blocks.add(half, dom.operands(half, dom.size), {k: v[half:] for k, v in res.columns.items()})
+    view.set_result(res, blocks=blocks)  # the finished map, drawn now
+    assert not np.isnan(view.values).any()
+    qtbot.wait(300)  # the stale frame is delivered here
+    assert not np.isnan(view.values).any()
+
+
+def _diff(ops):
+    a, b = (o.astype(np.float64) for o in ops)
+    return {"model": ops[0], "exact": a - b, "err_model": a - b,
+            "ok_model": np.ones(len(a), bool)}
