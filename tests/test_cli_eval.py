@@ -5,16 +5,14 @@ integer kinds (CONV-ITOF / CONV-FTOI) and the documented JSON keys (docs/cli-jso
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _cli_run import run_cli
 
-from fpinspector.cli import main
 from fpinspector.commands._batch_read import _fast, _fast_chunked, read_rows
 from fpinspector.commands.eval import read_operand
 
@@ -22,14 +20,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli-json.md"
 
 
 def _run(argv, capsys, stdin=""):
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        rc = main(argv)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return rc, out, err
+    return run_cli(argv, capsys, stdin)
 
 
 def test_mul_denormal_flushes_F32_FTZ_and_ieee_keeps_IEEE_RNE(capsys):

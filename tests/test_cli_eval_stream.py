@@ -11,6 +11,7 @@ import tracemalloc
 
 import numpy as np
 import pytest
+from _cli_run import run_cli
 
 from fpinspector.cli import main
 from fpinspector.commands import _eval_batch
@@ -18,14 +19,7 @@ from fpinspector.commands._eval_batch import blocks
 
 
 def _run(argv, capsys, stdin=""):
-    old = sys.stdin
-    sys.stdin = io.StringIO(stdin)
-    try:
-        rc = main(argv)
-    finally:
-        sys.stdin = old
-    out, err = capsys.readouterr()
-    return rc, out, err
+    return run_cli(argv, capsys, stdin)
 
 
 def test_blocks_are_whole_lines_with_their_line_offsets():

@@ -9,6 +9,7 @@ import threading
 
 import numpy as np
 import pytest
+from _sweep_compare import assert_same_sweep
 
 from fpinspector.model.sweep import Axis, GridDomain, UnaryDomain, load_npz, run_sweep, save_npz
 from fpinspector.model.sweep.runner import SweepAborted
@@ -31,16 +32,7 @@ class Killed(Exception):
 
 
 def _npz_equal(a, b):
-    assert a.complete and b.complete and a.n_done == b.n_done
-    assert a.summary.to_dict() == b.summary.to_dict()
-    assert a.columns.keys() == b.columns.keys() and a.fired.keys() == b.fired.keys()
-    for k in a.columns:
-        assert np.array_equal(a.columns[k], b.columns[k], equal_nan=True), k
-    for k in a.fired:
-        assert np.array_equal(a.fired[k], b.fired[k]), k
-    strip = ("timings", "chunk_size")
-    assert {k: v for k, v in a.meta.items() if k not in strip} == {
-        k: v for k, v in b.meta.items() if k not in strip}
+    assert_same_sweep(a, b, meta_ignored=("timings", "chunk_size"))
 
 
 @pytest.mark.parametrize("keep, top_k, first_n", [(True, 10, 100), (False, 3, 7)])

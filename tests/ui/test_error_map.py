@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from _sweep_fakes import ThreadsOnlyBackend
 from PySide6.QtCore import QPointF, Qt
 
 from fpinspector.model.formats import F32
@@ -20,21 +21,11 @@ from fpinspector.ui.error_map import OVERLAY_COLORS, signed_log
 from fpinspector.ui.sweep_panel import SweepPanel
 
 
-class NumpyBackend:
+class NumpyBackend(ThreadsOnlyBackend):
+    ARITY = {"mul": 2, "sqrt": 1}
+
     def __init__(self, delay: float = 0.0):
         self.delay = delay
-
-    def pool_for(self, size):
-        return None  # stage threads only
-
-    def ops(self):
-        return ["mul", "sqrt"]
-
-    def arity(self, op):
-        return {"mul": 2, "sqrt": 1}[op]
-
-    def close(self):
-        pass
 
     def make(self, op, fmt, rules, gpu):
         def stage(ops):

@@ -11,22 +11,13 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from _sweep_fakes import ThreadsOnlyBackend
 
 from fpinspector.ui.sweep_panel import SweepPanel
 
 
-class _SlowDiffBackend:
-    def pool_for(self, size):
-        return None  # stage threads only
-
-    def ops(self):
-        return ["sub"]
-
-    def arity(self, op):
-        return 2
-
-    def close(self):
-        pass
+class _SlowDiffBackend(ThreadsOnlyBackend):
+    ARITY = {"sub": 2}
 
     def make(self, op, fmt, rules, gpu):
         def stage(ops):
@@ -80,11 +71,7 @@ def test_all_patterns_stream_into_a_bounded_map(qtbot) -> None:
     from fpinspector.ui.map_blocks import MAX_POINTS
 
     class _Unary(_SlowDiffBackend):
-        def arity(self, op):
-            return 1
-
-        def ops(self):
-            return ["sqrt"]
+        ARITY = {"sqrt": 1}
 
         def make(self, op, fmt, rules, gpu):
             def stage(ops):

@@ -15,6 +15,7 @@ import time
 
 import numpy as np
 import pytest
+from _sweep_fakes import ThreadsOnlyBackend
 
 from fpinspector.ui.stall_detector import StallDetector
 from fpinspector.ui.sweep_panel import SweepPanel
@@ -22,20 +23,10 @@ from fpinspector.ui.sweep_panel import SweepPanel
 STALL_BOUND_S = 0.150
 
 
-class _FastBackend:
+class _FastBackend(ThreadsOnlyBackend):
     """A numpy stage (error = A - B as pattern integers, GPU columns too)."""
 
-    def pool_for(self, size):
-        return None  # stage threads only
-
-    def ops(self):
-        return ["mul"]
-
-    def arity(self, op):
-        return 2
-
-    def close(self):
-        pass
+    ARITY = {"mul": 2}
 
     def make(self, op, fmt, rules, gpu):
         def stage(ops):
