@@ -13,6 +13,24 @@ from .qt_utils import set_text, signals_blocked
 __all__ = ["BitFieldEditor"]
 
 
+def operand_grid(parent: QtWidgets.QWidget, title: QtWidgets.QLabel, cells: QtWidgets.QWidget,
+                 fields: QtWidgets.QLayout, error: QtWidgets.QLabel) -> QtWidgets.QGridLayout:
+    """The layout of an operand editor (float bits or an integer code, so both read alike):
+    the operand's name beside its bits (a row of its own cost 16 px per operand), the
+    fields under the bits, then the error line."""
+    lay = QtWidgets.QGridLayout(parent)
+    lay.setContentsMargins(2, 1, 2, 1)
+    lay.setHorizontalSpacing(4)
+    lay.setVerticalSpacing(1)
+    title.setMinimumWidth(14)
+    lay.addWidget(title, 0, 0, QtCore.Qt.AlignmentFlag.AlignVCenter)
+    lay.addWidget(cells, 0, 1)
+    lay.addLayout(fields, 1, 1)
+    lay.addWidget(error, 2, 1)
+    lay.setColumnStretch(1, 1)
+    return lay
+
+
 class BitFieldEditor(QtWidgets.QWidget):
     """Edits one bit pattern of a :class:`FloatFormat`; every field stays in sync both ways.
 
@@ -82,17 +100,7 @@ class BitFieldEditor(QtWidgets.QWidget):
         else:
             self.down_btn.hide()
             self.up_btn.hide()
-        lay = QtWidgets.QGridLayout(self)
-        lay.setContentsMargins(2, 1, 2, 1)
-        lay.setHorizontalSpacing(4)
-        lay.setVerticalSpacing(1)
-        # the operand's name beside its bits (a row of its own cost 16 px per operand)
-        self.title.setMinimumWidth(14)
-        lay.addWidget(self.title, 0, 0, QtCore.Qt.AlignmentFlag.AlignVCenter)
-        lay.addWidget(self.cells, 0, 1)
-        lay.addLayout(row, 1, 1)
-        lay.addWidget(self.error_label, 2, 1)
-        lay.setColumnStretch(1, 1)
+        operand_grid(self, self.title, self.cells, row, self.error_label)
         self.title.setVisible(bool(self.title.text()))
         self.error_label.hide()
 

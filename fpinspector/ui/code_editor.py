@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.parse.codes import code_type, parse_code
 from .bit_cells import BitCells, Segment
+from .bit_editor import operand_grid
 from .qt_utils import signals_blocked
 
 __all__ = ["CodeEditor", "code_segments"]
@@ -62,16 +63,7 @@ class CodeEditor(QtWidgets.QWidget):
             lab.setBuddy(w)
             row.addWidget(lab)
             row.addWidget(w, 2)
-        lay = QtWidgets.QGridLayout(self)  # the operand's name beside its bits, as floats
-        lay.setContentsMargins(2, 1, 2, 1)
-        lay.setHorizontalSpacing(4)
-        lay.setVerticalSpacing(1)
-        self.title.setMinimumWidth(14)
-        lay.addWidget(self.title, 0, 0, QtCore.Qt.AlignmentFlag.AlignVCenter)
-        lay.addWidget(self.cells, 0, 1)
-        lay.addLayout(row, 1, 1)
-        lay.addWidget(self.error_label, 2, 1)
-        lay.setColumnStretch(1, 1)
+        operand_grid(self, self.title, self.cells, row, self.error_label)  # as a float reads
         self.error_label.hide()
         self.cells.bits_changed.connect(self._push)
         self.cells.edit_started.connect(self.edit_started)
