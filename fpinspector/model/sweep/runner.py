@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .chunk import compute_chunk
 from .domain import Domain
 from .processes import WorkerPool, run_chunks
 from .summary import Summary
@@ -232,22 +233,15 @@ def run_sweep(
     lock = threading.Lock()
 
     def compute(k0: int, k1: int) -> tuple | _Failed:
-        t = time.perf_counter()
-        try:
-            ops = domain.operands(k0, k1)
-            t1 = time.perf_counter()
-            out = stage(ops)
-            t2 = time.perf_counter()
-            # the chunk's histograms, counts and top-k candidates, in this (stage) thread
-            prep = summary.prepare(k0, ops, out) if threads is not None else None
-            t3 = time.perf_counter()
-            part = chunk_part(k0, ops, out) if chunk_part is not None else None
+        try:  # (with stage threads, the chunk's summary part is prepared in its thread)
+            ops, out, prep, part, took = compute_chunk(
+                domain, stage, k0, k1, summary.prepare if threads is not None else None,
+                chunk_part)
         except Exception as exc:  # noqa: BLE001 - handed to the caller with the partial result
             return _Failed(exc)
         with lock:
-            timings["domain"] = timings.get("domain", 0.0) + t1 - t
-            timings["stage"] = timings.get("stage", 0.0) + t2 - t1
-            timings["summary_prepare"] = timings.get("summary_prepare", 0.0) + t3 - t2
+            for key, v in took.items():
+                timings[key] = timings.get(key, 0.0) + v
         return k0, ops, out, prep, None, part
 
     def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],

@@ -5,12 +5,13 @@ parts, with the kept columns in a shared block of its own (see :mod:`.processes`
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
+
+from .chunk import compute_chunk
 
 __all__ = ["work"]
 
@@ -101,18 +102,12 @@ def work(conn: Connection, tune_malloc: bool) -> None:
 
 def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
            outbox: _Outbox, not_elements: frozenset[str], chunk_part: Any) -> tuple:
-    t0 = time.perf_counter()
     try:
-        ops = domain.operands(k0, k1)
-        t1 = time.perf_counter()
-        out = stage(ops)
-        t2 = time.perf_counter()
-        prepared = summary.prepare(k0, ops, out, snapshot=snapshot)
-        t3 = time.perf_counter()
+        _, out, prepared, part, timings = compute_chunk(
+            domain, stage, k0, k1,
+            lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part)
         manifest = outbox.put(out, not_elements) if keep else None
-        part = chunk_part(k0, ops, out) if chunk_part is not None else None
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
-    timings = {"domain": t1 - t0, "stage": t2 - t1, "summary_prepare": t3 - t2}
     return ("done", k0, k1, prepared, timings, manifest, part)
 
