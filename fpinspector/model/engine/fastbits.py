@@ -49,6 +49,19 @@ def _all_normal32(bits: np.ndarray, t: np.ndarray) -> bool:
     return bool(t.max() < _TOP)
 
 
+def _not_normal(arrays: list[np.ndarray], t: np.ndarray, o: np.ndarray, o2: np.ndarray
+                ) -> np.ndarray | None:
+    """Indices (in the chunk) of the elements where any of ``arrays`` is not normal, or None
+    when all are: one reduction per array first, masks only for a chunk that fails
+    (``t``, ``o``, ``o2``: chunk-sized scratch)."""
+    if all(_all_normal32(x, t) for x in arrays):  # (most chunks of real data)
+        return None
+    _normal32(arrays[0], t, o)
+    for x in arrays[1:]:
+        o &= _normal32(x, t, o2)
+    return np.flatnonzero(~o)
+
+
 _NONE = np.zeros(0, dtype=np.intp)
 
 
@@ -98,12 +111,9 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                 checks = [ops[0][s:e], ops[1][s:e]]
             else:
                 checks = [rb[s:e], *(b[s:e] for b in ops)]
-            if all(_all_normal32(x, tt) for x in checks):  # (most chunks of real data)
-                continue
-            _normal32(checks[0], tt, o)
-            for x in checks[1:]:
-                o &= _normal32(x, tt, o2[:k])
-            rest.append(np.flatnonzero(~o) + s)
+            bad = _not_normal(checks, tt, o, o2[:k])
+            if bad is not None:
+                rest.append(bad + s)
     return rb, _rest_of_chunks(rest)
 
 
@@ -166,12 +176,9 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             if mid.size:
                 hi, lo = grid.two_sum(p[mid], c[mid])
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
-            o = o1[:k]
-            _normal32(r, t[:k], o)
-            for x in ops:
-                o &= _normal32(x[s0:e0], t[:k], o2[:k])
-            if not o.all():
-                rest.append(np.flatnonzero(~o) + s0)
+            bad = _not_normal([r, *(x[s0:e0] for x in ops)], t[:k], o1[:k], o2[:k])
+            if bad is not None:
+                rest.append(bad + s0)
     return bits, _rest_of_chunks(rest)
 
 
