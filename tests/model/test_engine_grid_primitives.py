@@ -90,6 +90,42 @@ def test_ulp_at_matches_generic_ULP_definition(name: str) -> None:
     np.testing.assert_array_equal(grid.ulp_at(x, np.zeros_like(x), f), spacing)
 
 
+@pytest.mark.parametrize("name", ["f16", "f32", "f64"])
+def test_divide_by_ulp_equals_division_ULP_definition(name: str) -> None:
+    """ulp_error's x /= ULP (a multiplication by the exact inverse for f16 and f32) gives
+    the quotient's bits on every numerator class: errors far beyond the format's range,
+    tiny residuals, zeros of both signs, INF and NaN, at every decoded pattern."""
+    f = get_format(name)
+    with np.errstate(all="ignore"):
+        hi = f.decode(_patterns(name))
+    lo = RNG.normal(size=hi.size) * 1e-30
+    x = np.concatenate([RNG.normal(size=hi.size) * 2.0 ** RNG.integers(-300, 300, hi.size),
+                        np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 2.0**-1074, 2.0**1023])])
+    hi = np.resize(hi, x.size)
+    lo = np.resize(lo, x.size)
+    with np.errstate(all="ignore"):
+        expect = x / grid.ulp_at(hi, lo, f, specials=False)
+        got = x.copy()
+        grid.divide_by_ulp(got, hi, lo, f)
+    np.testing.assert_array_equal(got.view(np.int64), expect.view(np.int64))
+
+
+def test_two_prod_narrow_is_exact_against_fractions_F32_PREC() -> None:
+    """The division residual's product q*b (b an f32 value): p + e equals the exact
+    product, as a Fraction, and equals two_prod's (up to the sign of a zero)."""
+    from fractions import Fraction
+
+    q = RNG.normal(size=4000) * 2.0 ** RNG.integers(-200, 200, 4000)
+    b = (RNG.normal(size=4000) * 2.0 ** RNG.integers(-120, 120, 4000)).astype(np.float32)
+    b = b.astype(np.float64)
+    p, e = grid.two_prod_narrow(q, b)
+    p2, e2 = grid.two_prod(q, b)
+    np.testing.assert_array_equal(p, p2)
+    np.testing.assert_array_equal(e, e2)  # (0.0 == -0.0)
+    for i in range(0, 4000, 7):
+        assert Fraction(p[i]) + Fraction(e[i]) == Fraction(q[i]) * Fraction(b[i])
+
+
 @pytest.mark.parametrize("name", ["f16", "f32"])
 def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> None:
     """Correct rounding of hi + lo (F32-PREC / F16-PREC) with the midpoint pre-filter:

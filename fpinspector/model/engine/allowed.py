@@ -171,11 +171,19 @@ class SplitSets:
         self.fmt = fmt
         self.n = n
         self.parts = parts
-        self._where = np.empty(n, dtype=np.int8)  # element -> part
-        self._pos = np.empty(n, dtype=np.int64)  # element -> index inside its part
-        for k, (idx, _) in enumerate(parts):
-            self._where[idx] = k
-            self._pos[idx] = np.arange(idx.size)
+        self._index: tuple[np.ndarray, np.ndarray] | None = None
+
+    def _element_index(self) -> tuple[np.ndarray, np.ndarray]:
+        """element -> its part, and its index inside the part (built on first use: a
+        verdict on every element in order never needs them)."""
+        if self._index is None:
+            where = np.empty(self.n, dtype=np.int8)
+            pos = np.empty(self.n, dtype=np.int64)
+            for k, (idx, _) in enumerate(self.parts):
+                where[idx] = k
+                pos[idx] = np.arange(idx.size)
+            self._index = (where, pos)
+        return self._index
 
     @property
     def size(self) -> int:
@@ -195,11 +203,12 @@ class SplitSets:
             for pidx, sets in self.parts:
                 out[pidx] = sets.contains(obs[pidx])
             return out
-        part = self._where[idx]
+        where, pos = self._element_index()
+        part = where[idx]
         for k, (_, sets) in enumerate(self.parts):
             sel = np.flatnonzero(part == k)
             if sel.size:
-                out[sel] = sets.contains(obs[sel], self._pos[idx[sel]])
+                out[sel] = sets.contains(obs[sel], pos[idx[sel]])
         return out
 
     def hull(self) -> tuple[np.ndarray, np.ndarray]:
@@ -210,7 +219,8 @@ class SplitSets:
         return lo, hi
 
     def at(self, i: int) -> AllowedSet:
-        return self.parts[int(self._where[i])][1].at(int(self._pos[i]))
+        where, pos = self._element_index()
+        return self.parts[int(where[i])][1].at(int(pos[i]))
 
 
 def _minus_denormals(a: int, b: int, fmt: FloatFormat) -> list[tuple[int, int]]:

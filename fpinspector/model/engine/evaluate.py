@@ -126,19 +126,24 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     return hi, lo
 
 
-def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray
-                ) -> np.ndarray:
+def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
+                out: np.ndarray | None = None) -> np.ndarray:
     """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
-    definition in Evaluation.ulp_error)."""
+    definition in Evaluation.ulp_error), written into ``out`` when given."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
-        return np.where(fmt.is_nan(o), 0.0, np.nan)      # NaN observation, NaN for a number
-    with np.errstate(invalid="ignore"):
-        v = fmt.decode(o)
-    u = grid.ulp_at(hi, lo, fmt, specials=False)  # finite u: x / u keeps INF and NaN
+        nan_err = np.where(fmt.is_nan(o), 0.0, np.nan)     # NaN observation, NaN for a number
+        if out is None:
+            return nan_err
+        out[...] = nan_err
+        return out
     with np.errstate(all="ignore"):
-        err = np.subtract(v, hi, out=v)
+        if out is None:
+            out = np.empty(o.shape)
+        np.copyto(out, fmt.value_view(o))  # the observed values, widened exactly
+        err = out
+        err -= hi
         err -= lo
-        err /= u
+        grid.divide_by_ulp(err, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
         zero_same_specials(err, hi, o, fmt)
     return err
 
@@ -468,7 +473,7 @@ class Evaluation:
             else:
                 c = self._core(s, e)
                 hi, lo = c.hi, c.lo
-            out[s:e] = _ulp_errors(fmt, obs[s:e], hi, lo)
+            _ulp_errors(fmt, obs[s:e], hi, lo, out=out[s:e])
         return out.reshape(shape)
 
     def model_columns(self) -> dict[str, Any]:
@@ -489,7 +494,7 @@ class Evaluation:
             core = self._core(s, e)
             if keep:
                 hi_all[s:e], lo_all[s:e] = core.hi, core.lo
-            err[s:e] = _ulp_errors(fmt, bits[s:e], core.hi, core.lo)
+            _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e])
             f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
             for k, m in finish.fired_rules(f).items():
                 if k not in fired:

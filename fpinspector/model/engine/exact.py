@@ -56,10 +56,19 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tup
             return a * b, np.zeros_like(a)
         if op == "div":
             q = a / b
-            p, e = grid.two_prod(q, b)
-            r = (a - p) - e
-            ok = np.isfinite(q) & (b != 0) & np.isfinite(r)
-            return q, np.where(ok, r / np.where(b == 0, 1.0, b), 0.0)
+            if fmt.frac_bits <= 26:
+                p, e = grid.two_prod_narrow(q, b)
+            else:
+                p, e = grid.two_prod(q, b)
+            r = np.subtract(a, p, out=p)
+            r -= e
+            # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual
+            # is below |a| 2^-52); elsewhere lo = 0
+            lo = np.divide(r, b, out=r) if isinstance(r, np.ndarray) else r / b
+            fin = np.isfinite(lo)
+            if not np.all(fin):
+                lo = np.where(fin, lo, 0.0)
+            return q, lo
     raise ValueError(f"binary_exact: unknown op {op!r}")
 
 

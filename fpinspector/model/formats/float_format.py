@@ -257,6 +257,20 @@ class FloatFormat:
         assert table is not None  # every format here is 64, 32 or at most 16 bits wide
         return table[b]
 
+    def value_view(self, bits: Any) -> np.ndarray:
+        """The patterns as a numpy float array with the values of :meth:`decode`: a view
+        for f32 and f64 (numpy has those types), else the decoded float64 copy.
+
+        Why: a ufunc reading an f32 view widens each element exactly on the fly, so
+        ``np.subtract(view, x, out=...)`` skips decode's float64 temporary.
+        """
+        b = self.as_bits(bits)
+        if self.bits == 64:
+            return b.view(np.float64)
+        if self.bits == 32:
+            return b.view(np.float32)
+        return self.decode(b)
+
     def exact_value(self, bits: int) -> Fraction | float:
         """Exact value of one pattern as a Fraction (float inf/nan for the specials)."""
         b = int(bits)
