@@ -54,3 +54,33 @@ def test_exp_tiny_model_bits_and_window_side_F32_INSTR() -> None:
     y = x.astype(np.float64) * np.log(2.0)
     ulp = np.where(x > 0, 2.0**-23, 2.0**-24)
     np.testing.assert_allclose(ev.ulp_error(ev.bits), -y / ulp, rtol=1e-6)
+
+
+def test_f32_mad_two_sum_equals_the_expansion_and_fractions_F32_FUSED() -> None:
+    """f32/f16 mad's exact value is one TwoSum of the (exact) float64 product and c: the
+    same (hi, lo) bits as the general expansion (sum_exact) on random values, products
+    that cancel c, zeros of every sign, INF and NaN; and hi + lo is a*b + c exactly
+    (Fraction oracle)."""
+    from fractions import Fraction
+
+    from fpinspector.model.engine.compute import fused_exact
+    from fpinspector.model.engine.exact import sum_exact
+
+    f32 = get_format("f32")
+    n = 20000
+    a, b, c = (np.ldexp(RNG.uniform(1, 2, n) * RNG.choice([-1, 1], n),
+                        RNG.integers(-70, 60, n)).astype(np.float32).astype(np.float64)
+               for _ in range(3))
+    c[: n // 4] = -(a[: n // 4] * b[: n // 4]).astype(np.float32)  # cancellation
+    sp = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 2.0**-149])
+    g = [x.reshape(-1) for x in np.meshgrid(sp, sp, sp, indexing="ij")]
+    a, b, c = (np.concatenate([x, y]) for x, y in zip((a, b, c), g))
+    with np.errstate(all="ignore"):
+        hi, lo = fused_exact("mad", [a, b, c], f32)
+        ehi, elo = sum_exact([(a * b, np.zeros_like(a)), (c, np.zeros_like(c))])
+    zero = (ehi == 0) & (elo == 0)  # fused_exact gives exact zeros their IEEE sign
+    np.testing.assert_array_equal(hi[~zero].view(np.int64), ehi[~zero].view(np.int64))
+    np.testing.assert_array_equal(lo.view(np.int64), elo.view(np.int64))
+    for i in range(0, n, 13):
+        assert Fraction(hi[i]) + Fraction(lo[i]) == (Fraction(a[i]) * Fraction(b[i])
+                                                     + Fraction(c[i]))

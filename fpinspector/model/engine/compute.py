@@ -121,7 +121,13 @@ def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat) -> tuple[np.n
     pairs, extra = fused_terms(op, vals)
     prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
     terms = prods + [(c, np.zeros_like(c)) for c in extra]
-    hi, lo = sum_exact(terms)
+    if op == "mad" and fmt.bits <= 32:
+        # a*b is exact in float64 (48 bits at most), so a*b + c is one TwoSum: the
+        # expansion's result (sum_exact on [(a*b, 0), (c, 0)] gives this same pair,
+        # INF and NaN included), at a tenth of its passes
+        hi, lo = grid.two_sum(prods[0][0], extra[0])
+    else:
+        hi, lo = sum_exact(terms)
     zero = (hi == 0) & (lo == 0)
     if zero.any():
         all_neg = np.ones(hi.shape, dtype=bool)
