@@ -193,6 +193,21 @@ def test_round_f16_equals_encode_float64_F16_PREC() -> None:
     np.testing.assert_array_equal(grid.round_f16(x), want)
 
 
+def test_round_f16_every_value_and_midpoint_against_numpy_cast_F16_PREC() -> None:
+    """Against numpy's own float64 -> float16 cast (an independent RNE): every f16 value,
+    every midpoint between neighbours (ties to even, the carry into the next binade and
+    into INF at 65520) and the float64 values just below and above each midpoint."""
+    v = np.arange(1 << 15, dtype=np.uint16).view(np.float16).astype(np.float64)
+    v = v[np.isfinite(v)]
+    mid = (v[:-1] + v[1:]) / 2
+    mid = np.concatenate([mid, [65520.0]])
+    x = np.concatenate([v, mid, np.nextafter(mid, 0.0), np.nextafter(mid, np.inf)])
+    x = np.concatenate([x, -x])
+    with np.errstate(all="ignore"):
+        want = x.astype(np.float16).view(np.uint16)
+    np.testing.assert_array_equal(grid.round_f16(x), want)
+
+
 def test_representable_f16_every_value_and_every_midpoint_F32_PREC() -> None:
     """grid.representable (what `inexact`, the accuracy rule's mask, reads) against numpy's
     own float64 -> float16 cast: all 65,536 patterns' values are representable, the

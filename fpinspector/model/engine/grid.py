@@ -218,23 +218,35 @@ def _encode(x: np.ndarray, fmt: FloatFormat, rnd: str, ovf: str) -> np.ndarray:
 
 
 def round_f16(hi: np.ndarray) -> np.ndarray:
-    """RNE f16 patterns of float64 values, as formats.encode_float64 gives, without its slow
-    path: numpy's double -> half cast costs ~70 ns for each overflowing or underflowing
-    element (it raises FP flags); here the normal range is cast (fast), the denormal range
-    is rint(|x| * 2^24) (exact scaling, ties to even; 1024 is the smallest normal's
-    pattern), and |x| >= 65520 (the midpoint above the max) is INF."""
+    """RNE f16 patterns of float64 values, as formats.encode_float64 gives, in integer
+    passes over the float64 bits.
+
+    Why: numpy's double -> half cast is a scalar loop (about 5 ns an element, 70 ns where
+    it over/underflows); this is a dozen vectorised passes. Normal range: add the RNE
+    bias below the 11th significant bit of the float64 pattern and shift: the carry moves
+    into the exponent by itself, the exponent is rebiased (1023 -> 15), and everything
+    from 65520 (the midpoint above the max) up becomes INF by a clamp. Below 2^-14:
+    rint(|x| * 2^24) (exact scaling, ties to even; 1024 is the smallest normal's pattern).
+    NaN: the canonical quiet NaN with its sign (as formats.encode_float64).
+    """
+    hi = np.asarray(hi, dtype=np.float64)
     m = np.abs(hi)
+    u = m.view(np.int64)
+    t = u >> np.int64(42)
+    t &= np.int64(1)  # the last kept bit: ties go to even
+    t += np.int64((1 << 41) - 1)
+    t += u
+    t >>= np.int64(42)
+    t -= np.int64(1008 << 10)  # (E << 10 | top 10 fraction bits), E rebiased 1023 -> 15
+    np.minimum(t, np.int64(0x7C00), out=t)  # overflow and INF
     small = m < 2.0**-14
-    big = m >= 65520.0
-    c = np.clip(hi, -65504.0, 65504.0)
-    np.putmask(c, small, 1.0)
-    bits = c.astype(np.float16).view(np.uint16)
-    sign = np.signbit(hi).view(np.uint8).astype(np.uint16) << np.uint16(15)
     if small.any():
         i = np.flatnonzero(small)
-        bits[i] = np.rint(m[i] * 2.0**24).astype(np.uint16) | sign[i]
-    if big.any():
-        np.putmask(bits, big, np.uint16(0x7C00) | sign)
+        t[i] = np.rint(m[i] * 2.0**24).astype(np.int64)
+    bits = t.astype(np.uint16)
+    sign = (hi.view(np.uint64) >> np.uint64(48)).astype(np.uint16)
+    sign &= np.uint16(0x8000)
+    bits |= sign
     nan = np.isnan(hi)
     if nan.any():  # canonical quiet NaN, sign kept (as formats.encode_float64)
         np.putmask(bits, nan, np.uint16(0x7E00) | sign)
