@@ -80,10 +80,25 @@ F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": n
             "rcp": lambda x, out: np.divide(np.float32(1.0), x, out=out)}
 
 
+def _flush_denormal32(bits: np.ndarray, t: np.ndarray) -> None:
+    """F32-FTZ on results, in place: a denormal pattern becomes the zero of its sign
+    (branch-free: the fraction bits are and-ed away where the exponent field is 0)."""
+    np.bitwise_and(bits, np.uint32(0x7F800000), out=t)
+    np.equal(t, np.uint32(0), out=t, casting="unsafe")  # 1 where the exponent field is 0
+    np.multiply(t, np.uint32(0x7FFFFFFF), out=t)
+    np.invert(t, out=t)
+    np.bitwise_and(bits, t, out=bits)
+
+
 def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; vouched for: operands and
-    result normal (min/max: then the minimum is the flushed operand itself, no zero or NaN
-    rule). Works in cache-sized chunks, each checked whole before any index is taken."""
+    """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; vouched for: normal operands.
+
+    Why that is enough: numpy's float32 op on normal operands is the IEEE result, rounded
+    to nearest even on the f32 grid (denormals kept, INF on overflow), and never a NaN
+    except sqrt of a negative; the model is that result with a denormal flushed to the
+    zero of its sign (F32-FTZ after rounding, compute.round_model), done here in place.
+    min/max of normal operands is one of them. Works in cache-sized chunks, each checked
+    whole before any index is taken."""
     fn: Any = F32_NUMPY_OPS[ctx.op]
     sqrt = ctx.op == "sqrt"
     picks = ctx.op in ("min", "max")
@@ -108,10 +123,10 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                 # blend; np.copyto(where=) costs ten passes on a random mask)
                 np.bitwise_and(rb[s:e], np.uint32(0x7FFFFFFF), out=rb[s:e])
                 checks = [ops[0][s:e]]
-            elif picks:  # min/max of normal operands is one of them: normal too
-                checks = [ops[0][s:e], ops[1][s:e]]
             else:
-                checks = [rb[s:e], *(b[s:e] for b in ops)]
+                checks = [b[s:e] for b in ops]
+                if not picks and ctx.flush and not _all_normal32(rb[s:e], tt):
+                    _flush_denormal32(rb[s:e], tt)  # (overflow: numpy's INF is the model's)
             bad = _not_normal(checks, tt, o, o2[:k])
             if bad is not None:
                 rest.append(bad + s)
