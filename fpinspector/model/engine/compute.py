@@ -74,8 +74,9 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
             v = fmt.decode(b)
         if ctx.flush and not no_denormals:
             den = grid.is_den(b, fmt)
-            if den.any():
-                v = np.where(den, np.copysign(0.0, v), v)
+            if den.any():  # (v is decode's own copy; a few elements: no whole-array where)
+                i = np.flatnonzero(den)
+                v[i] = np.copysign(0.0, v[i])
         else:
             den = np.zeros(v.shape, dtype=bool)
         vals.append(v)
