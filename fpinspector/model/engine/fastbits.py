@@ -30,6 +30,8 @@ __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compa
 _ONE = np.uint32(0x01000000)
 _TOP = np.uint32(0xFE000000)
 _MAX = np.maximum.reduce
+_MIN = np.minimum.reduce
+_TWICE_MIN_NORMAL = np.uint32(0x01000000)  # 2^-126's pattern shifted left by one
 _CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
 #: f32_numpy's chunks: one uint32 temporary and whole-chunk reductions, so a bigger chunk
 #: still fits the cache and saves Python calls (2^16: 2.28x -> 2.13x numpy's add on 16M)
@@ -167,9 +169,12 @@ def f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
 def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 mad: a*b is exact in float64; s = a*b + c rounds once in float64 and once more
     to float32. That double rounding can only go wrong where s lands exactly halfway
-    between two float32 values (its 29 low mantissa bits are 1 followed by zeros): there
-    the TwoSum residual decides (grid.rne), on those few elements. ok = normal operands
-    and a normal result."""
+    between two float32 values: in the normal range where its 29 low mantissa bits are 1
+    followed by zeros; below 2^-126 the float32 grid is coarser (denormals), so every
+    result of magnitude 2^-126 or less is a candidate too (a value just below the
+    midpoint under 2^-126 must give the largest denormal, flushed, not 2^-126). On those
+    few elements the TwoSum residual decides (grid.rne), then F32-FTZ flushes a denormal
+    result. Vouched for: normal operands (INF on overflow is the model's too)."""
     n = ops[0].size
     bits = np.empty(n, dtype=np.uint32)
     m = min(n, _CHUNK)
@@ -189,10 +194,20 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             r = bits[s0:e0]
             r.view(np.float32)[...] = sm
             mid = np.flatnonzero((sm.view(np.int64) & low) == half)
+            tt = t[:k]
+            np.left_shift(r, 1, out=tt)  # 2 |r|: at most 2^-126's is the denormal range
+            tiny = (np.flatnonzero(tt <= _TWICE_MIN_NORMAL)
+                    if _MIN(tt) <= _TWICE_MIN_NORMAL else _NONE)
+            if tiny.size:
+                mid = np.union1d(mid, tiny)
             if mid.size:
                 hi, lo = grid.two_sum(p[mid], c[mid])
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
-            bad = _not_normal([r, *(x[s0:e0] for x in ops)], t[:k], o1[:k], o2[:k])
+            if tiny.size and ctx.flush:
+                rt = r[tiny]
+                _flush_denormal32(rt, np.empty_like(rt))
+                r[tiny] = rt
+            bad = _not_normal([x[s0:e0] for x in ops], tt, o1[:k], o2[:k])
             if bad is not None:
                 rest.append(bad + s0)
     return bits, _rest_of_chunks(rest)
