@@ -206,3 +206,25 @@ def test_mad_double_rounding_at_the_smallest_normal_F32_FUSED_F32_FTZ(rules: str
             mag = 0
         want = mag | (0x80000000 if ex < 0 else 0)
         assert int(fast[i]) == want, (i, hex(int(fast[i])), hex(want))
+
+
+@pytest.mark.parametrize("rules", ["d3d11", "ieee754"])
+def test_mad_sums_cancelling_into_the_denormal_range_F32_FUSED_F32_FTZ(rules: str) -> None:
+    """Random normal a, b and a c that cancels a*b down to a few denormal steps (either
+    side of 2^-126, both signs, ties included): the fast kernel's bits equal the
+    reference path's on every element."""
+    rng = np.random.default_rng(126)
+    n = 200_000
+    a = (rng.uniform(1, 2, n) * rng.choice([-1.0, 1.0], n) * 2.0 ** rng.integers(-70, -50, n))
+    b = (rng.uniform(1, 2, n) * 2.0 ** rng.integers(-70, -50, n))
+    a32, b32 = a.astype(np.float32), b.astype(np.float32)
+    p = a32.astype(np.float64) * b32.astype(np.float64)
+    steps = rng.integers(-(1 << 24), 1 << 24, n) * 2.0**-149
+    with np.errstate(all="ignore"):
+        c32 = (-p + steps).astype(np.float32)
+    keep = (np.abs(c32) >= np.float32(2.0**-126)) & np.isfinite(c32)
+    ops = [x[keep].view(np.uint32) for x in (a32, b32, c32)]
+    assert ops[0].size > n // 2
+    fast = evaluate("mad", *ops, rules=rules).bits
+    ref = evaluate("mad", *ops, rules=rules, paths="reference").bits
+    np.testing.assert_array_equal(fast, ref)
