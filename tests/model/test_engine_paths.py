@@ -64,7 +64,8 @@ def _observations(ev, fmt) -> list[np.ndarray]:
     b = np.asarray(ev.bits).astype(np.int64)
     top = (1 << fmt.bits) - 1
     out = [np.clip(b + d, 0, top).astype(fmt.dtype) for d in (-2, -1, 0, 1, 2)]
-    for p in (0, fmt.sign_mask, fmt.quiet_nan, fmt.pos_inf, fmt.max_finite_bits, 1):
+    for p in (0, fmt.sign_mask, fmt.quiet_nan, fmt.quiet_nan | fmt.sign_mask, fmt.pos_inf,
+              fmt.max_finite_bits, 1):  # (x86 makes the negative quiet NaN)
         out.append(np.full(b.shape, p, dtype=fmt.dtype))
     return out
 

@@ -445,11 +445,20 @@ class Evaluation:
             return out.reshape(shape)
         # The model's own result is in every set (the differential test proves it on the
         # reference path): only observations that differ from it need their sets.
-        out = np.equal(obs, self._flat_bits())
+        bits = self._flat_bits()
+        out = np.equal(obs, bits)
         if out.all():
             return out.reshape(shape)
+        fmt = self._ctx.fmt
+        any_nan = finish.nan_results_allow_any_nan(self._ctx)
         for s, e in self._spans():
             diff = np.flatnonzero(~out[s:e])
+            if diff.size and any_nan:  # a NaN model result: any NaN, nothing else
+                model_nan = fmt.is_nan(bits[s + diff])
+                if model_nan.any():
+                    at = s + diff[model_nan]
+                    out[at] = fmt.is_nan(obs[at])
+                    diff = diff[~model_nan]
             if diff.size == 0:
                 continue
             if diff.size == e - s:

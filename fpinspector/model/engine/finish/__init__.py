@@ -23,7 +23,8 @@ from .select import minmax_allowed, mov_allowed
 from .serial import div_route, fused_union
 from .windows import finish_windows, tolerance_window
 
-__all__ = ["Facts", "allowed_sets", "fired_rules", "facts", "whole_array_points"]
+__all__ = ["Facts", "allowed_sets", "fired_rules", "facts", "nan_results_allow_any_nan",
+           "whole_array_points"]
 
 
 def facts(ctx: Ctx, ops: list[np.ndarray], core: Core) -> Facts:
@@ -44,6 +45,15 @@ def whole_array_points(ctx: Ctx) -> bool:
     so a verdict needs no per-chunk facts (not on the reference path)."""
     return (not ctx.reference and ctx.family not in ("select", "mov", "compare")
             and _point_kind(ctx))
+
+
+def nan_results_allow_any_nan(ctx: Ctx) -> bool:
+    """Whether every element whose model result is a NaN has the set {any NaN} and no
+    number (F32-NANOUT: the exact result is a NaN): every family but mov, which keeps a
+    NaN's payload (and compare, whose results are not patterns). A verdict on such an
+    element needs no facts. Not on the reference path: it builds every set, and the
+    differential test compares the two."""
+    return not ctx.reference and ctx.family not in ("mov", "compare")
 
 
 def _point_kind(ctx: Ctx) -> bool:
