@@ -12,6 +12,7 @@ from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
 from .qt_utils import set_text, set_tip
+from .steady_label import SteadyLabel
 
 __all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
 
@@ -72,18 +73,14 @@ class ResultBox(QtWidgets.QGroupBox):
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(_SELECTABLE)
         # sizes that new text does not change: an edit repaints the text, not the panel
-        line = self.value.fontMetrics().lineSpacing()
-        for lab, lines in ((self.value, 1), (self.detail, 2)):
-            lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                              QtWidgets.QSizePolicy.Policy.Preferred)
-            lab.setMinimumHeight(lines * line + 2)
+        for lab in (self.value, self.detail):
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.setSpacing(1)
         lay.addWidget(self.cells)
-        lay.addWidget(self.value)
-        lay.addWidget(self.detail)
+        lay.addWidget(SteadyLabel(self.value, 1))
+        lay.addWidget(SteadyLabel(self.detail, 2))
         self._fmt = "f32"
 
     def show_bits(self, fmt: str, bits: int) -> None:
@@ -118,17 +115,15 @@ class VerdictPanel(QtWidgets.QWidget):
         self.verdict_label = QtWidgets.QLabel()
         self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why; "
                                       "then its ULP error (or why a number would mislead).")
-        line = self.exact_label.fontMetrics().lineSpacing()
         # room for the usual text (the allowed set on two lines, the verdict's reason and
         # ULP line on three): new text of an edit then changes no size, so nothing moves
+        held = {}
         for lab, lines in ((self.exact_label, 1), (self.allowed_label, 2),
                            (self.verdict_label, 3)):
             lab.setTextInteractionFlags(_SELECTABLE)
             lab.setWordWrap(True)
-            lab.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                              QtWidgets.QSizePolicy.Policy.Preferred)
-            lab.setMinimumHeight(lines * line + 2)
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
+            held[lab] = SteadyLabel(lab, lines)
         self.rules_list = QtWidgets.QListWidget()
         self.rules_list.setWordWrap(True)
         self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
@@ -136,9 +131,9 @@ class VerdictPanel(QtWidgets.QWidget):
         form = QtWidgets.QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setVerticalSpacing(2)
-        form.addRow("exact", self.exact_label)
-        form.addRow("allowed", self.allowed_label)
-        form.addRow("verdict", self.verdict_label)
+        form.addRow("exact", held[self.exact_label])
+        form.addRow("allowed", held[self.allowed_label])
+        form.addRow("verdict", held[self.verdict_label])
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)

@@ -1,0 +1,60 @@
+"""A label whose new text re-lays out the window only when the text needs a new height."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+__all__ = ["SteadyLabel"]
+
+
+class SteadyLabel(QtWidgets.QWidget):
+    """Holds ``label`` with no layout of its own, ``min_lines`` lines tall at least.
+
+    Why: ``QLabel.setText`` always calls ``updateGeometry``, which invalidates every layout
+    up to the window unless the label's size is fixed. In the central scroll area that was
+    a relayout and a repaint of the whole operations panel on every edit (4 of the 5 ms an
+    operand click took to paint, offscreen). Here the label's layout request stops at this
+    holder, which asks the window for a new layout only when the height the text needs at
+    the current width changes (a long text still gets its lines: nothing is clipped).
+    """
+
+    def __init__(self, label: QtWidgets.QLabel, min_lines: int = 1,
+                 parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)
+        self._min_h = min_lines * label.fontMetrics().lineSpacing() + 2
+        self._h = self._min_h
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
+                           QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(self.label.sizeHint().width(), self._h)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(0, self._h)
+
+    def needed_height(self) -> int:
+        """The height the label's text needs at the holder's width (at least min_lines)."""
+        w = self.width()
+        if self.label.wordWrap() and w > 0:
+            need = self.label.heightForWidth(w)
+        else:
+            need = self.label.sizeHint().height()
+        return max(self._min_h, need)
+
+    def _refit(self) -> None:
+        need = self.needed_height()
+        if need != self._h:
+            self._h = need
+            self.updateGeometry()
+
+    def resizeEvent(self, event: QtCore.QEvent) -> None:  # type: ignore[override]
+        self.label.setGeometry(0, 0, self.width(), self.height())
+        self._refit()
+
+    def event(self, event: QtCore.QEvent) -> bool:  # type: ignore[override]
+        if event.type() == QtCore.QEvent.Type.LayoutRequest:  # (posted by the label)
+            self._refit()
+            return True
+        return super().event(event)

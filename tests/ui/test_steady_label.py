@@ -1,0 +1,78 @@
+"""New text in a result or verdict label repaints the label, not the panel: the window's
+layout is asked again only when the text needs another height, and a long text still
+gets every line it needs (nothing clipped)."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from fpinspector.ui.steady_label import SteadyLabel
+
+
+class _LayoutRequests(QtCore.QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
+    panel = QtWidgets.QWidget()
+    label = QtWidgets.QLabel("first text")
+    label.setWordWrap(True)
+    held = SteadyLabel(label, 2)
+    lay = QtWidgets.QVBoxLayout(panel)
+    lay.addWidget(held)
+    lay.addWidget(QtWidgets.QListWidget(), 1)
+    panel.resize(300, 300)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    QtWidgets.QApplication.processEvents()
+    return panel, held, label
+
+
+def test_text_that_fits_asks_no_layout_of_the_panel(qtbot) -> None:
+    panel, held, label = _panel(qtbot)
+    spy = _LayoutRequests()
+    panel.installEventFilter(spy)
+    before = held.height()
+    for text in ("exact 1.0", "another value, still one line", "0.1 + 5.55e-18"):
+        label.setText(text)
+        QtWidgets.QApplication.processEvents()
+    assert spy.count == 0
+    assert held.height() == before
+    assert label.geometry() == held.rect()
+
+
+def test_a_long_text_gets_its_lines_and_the_panel_relays_out(qtbot) -> None:
+    panel, held, label = _panel(qtbot)
+    spy = _LayoutRequests()
+    panel.installEventFilter(spy)
+    short_h = held.height()
+    label.setText(" ".join(["a long verdict reason that wraps"] * 12))
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert spy.count >= 1
+    assert held.height() > short_h
+    assert held.height() >= label.heightForWidth(held.width())  # every line shown
+    label.setText("short again")
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert held.height() == short_h  # back to its reserved lines
+
+
+def test_a_narrower_panel_rewraps_to_more_lines(qtbot) -> None:
+    panel, held, label = _panel(qtbot)
+    label.setText(" ".join(["wrapping words"] * 6))
+    QtWidgets.QApplication.processEvents()
+    wide_h = held.height()
+    panel.resize(120, 300)
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert held.height() > wide_h
+    assert held.height() >= label.heightForWidth(held.width())
