@@ -19,6 +19,7 @@ from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
 from .qt_utils import is_seen, signals_blocked
+from .steady_label import SteadyLabel
 
 __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
 
@@ -85,23 +86,21 @@ class FormatRow(QtCore.QObject):
         self.value_tip = ""
         self.rules = QtWidgets.QLabel()
         self.rules.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.rules.setMinimumWidth(120)  # "CONV-F2F-RTZ," on a line: rule lists wrap
         # new rule text must not re-layout the panel on every edit (latency), and rule IDs
-        # are never cut: they wrap onto a second line where the column is narrow
+        # are never cut: they wrap onto a second line where the column is narrow. Two
+        # lines (no taller than the bit cells) hold every usual list, so rule text that
+        # wraps or not never moves the rows; a longer one gets its lines.
         self.rules.setWordWrap(True)
-        self.rules.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                 QtWidgets.QSizePolicy.Policy.Fixed)
-        # two lines always (no taller than the bit cells): rule text that wraps or not never
-        # moves the rows (every row re-laid out and repainted on each edit)
-        self.rules.setFixedHeight(2 * self.rules.fontMetrics().lineSpacing() + 2)
         self.rules.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.rules_box = SteadyLabel(self.rules, 2)
+        self.rules_box.setMinimumWidth(120)  # "CONV-F2F-RTZ," on a line: rule lists wrap
         self.cells.bits_changed.connect(self._emit)
         self.cells.edit_started.connect(self.edit_started)
         self.cells.edit_finished.connect(self.edit_finished)
         self.hex_edit.editingFinished.connect(self._push_hex)
 
     def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
-        return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules)
+        return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules_box)
 
     def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False) -> None:
         """Put the row's widgets into row ``r`` of ``grid`` (one line: name, cells, hex,
@@ -118,22 +117,22 @@ class FormatRow(QtCore.QObject):
             if self.key == WORD_ROW:  # three values: the value and rules columns, and the
                 # rules on the gap line (the last row)
                 grid.addWidget(self.value_edit, top + 1, 2, 1, 2)
-                grid.addWidget(self.rules, top + 2, 1, 1, 3)
+                grid.addWidget(self.rules_box, top + 2, 1, 1, 3)
             else:
                 grid.addWidget(self.value_edit, top + 1, 2)
-                grid.addWidget(self.rules, top + 1, 3)
+                grid.addWidget(self.rules_box, top + 1, 3)
         else:
             grid.addWidget(self.name, r, 0)
             grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
             grid.addWidget(self.hex_edit, r, 2)
             grid.addWidget(self.value_edit, r, 3)
-            grid.addWidget(self.rules, r, 4)
+            grid.addWidget(self.rules_box, r, 4)
 
     def one_line_width(self) -> int:
         """The least width the row needs on one line."""
         return (self.name.minimumWidth() + self.cells.minimumSizeHint().width()
                 + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
-                + self.rules.minimumWidth() + 4 * 6)
+                + self.rules_box.minimumWidth() + 4 * 6)
 
     def bits(self) -> int:
         return self._bits
@@ -312,7 +311,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
                   + max(r.hex_edit.minimumWidth() for r in self.rows.values())
                   + max(r.value_edit.minimumWidth() for r in rows)
-                  + max(r.rules.minimumWidth() for r in rows) + 3 * 6)
+                  + max(r.rules_box.minimumWidth() for r in rows) + 3 * 6)
         return max(cells, fields) + 8
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)

@@ -36,11 +36,15 @@ class SteadyLabel(QtWidgets.QWidget):
 
     def needed_height(self) -> int:
         """The height the label's text needs at the holder's width (at least min_lines)."""
-        w = self.width()
-        if self.label.wordWrap() and w > 0:
-            need = self.label.heightForWidth(w)
+        lab, w = self.label, self.width()
+        text = lab.text()
+        if (w > 0 and "<" not in text and "\n" not in text
+                and lab.fontMetrics().horizontalAdvance(text) + 2 * lab.margin() + 8 <= w):
+            return self._min_h  # plain text on one line (most edits): no text layout
+        if lab.wordWrap() and w > 0:
+            need = lab.heightForWidth(w)
         else:
-            need = self.label.sizeHint().height()
+            need = lab.sizeHint().height()
         return max(self._min_h, need)
 
     def _refit(self) -> None:

@@ -9,6 +9,7 @@ from ..model.formats import CLASS_NAMES, FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .qt_utils import DeferWhileUnseen
+from .steady_label import SteadyLabel
 
 __all__ = ["ValuePanel"]
 
@@ -47,7 +48,8 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             lab.setToolTip(tip)
             name = QtWidgets.QLabel(key)
             name.setToolTip(tip)
-            form.addRow(name, lab)
+            # a label's new text re-lays out the panel only when it needs another height
+            form.addRow(name, SteadyLabel(lab) if isinstance(lab, QtWidgets.QLabel) else lab)
             self.labels[key] = lab
         self.others = QtWidgets.QTableWidget(0, 4)
         self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
