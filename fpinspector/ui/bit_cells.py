@@ -59,6 +59,10 @@ def _static_digits(font: QtGui.QFont) -> tuple:
     return got
 
 
+#: static layers each BitCells keeps (the formats a user switches between)
+_LAYERS_KEPT = 3
+
+
 class BitCells(QtWidgets.QWidget):
     """One cell per bit, most significant on the left.
 
@@ -85,8 +89,9 @@ class BitCells(QtWidgets.QWidget):
         self._cursor = width - 1  # bit number with keyboard focus
         self._paint_value: int | None = None
         self._painted: set[int] = set()
-        self._layer: tuple[QtGui.QPixmap, list[QtCore.QPointF]] | None = None
-        self._layer_key: tuple | None = None
+        #: static layers by size, layout, font and palette, the latest last (a few: an f32
+        #: <-> f16 switch and back redraws none)
+        self._layers: dict[tuple, tuple[QtGui.QPixmap, list[QtCore.QPointF]]] = {}
         self.set_layout(width, segments)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
                            QtWidgets.QSizePolicy.Policy.Fixed)
@@ -190,8 +195,10 @@ class BitCells(QtWidgets.QWidget):
         dpr = self.devicePixelRatioF()
         key = (self.width(), self.height(), dpr, self._width, tuple(self._segments),
                self.HEADER, self.FOOTER, c, self.font().key())
-        if self._layer_key == key and self._layer is not None:
-            return self._layer
+        layer = self._layers.pop(key, None)
+        if layer is not None:
+            self._layers[key] = layer  # (now the latest)
+            return layer
         pm = QtGui.QPixmap(max(1, round(self.width() * dpr)), max(1, round(self.height() * dpr)))
         pm.setDevicePixelRatio(dpr)
         pm.fill(QtCore.Qt.GlobalColor.transparent)
@@ -227,8 +234,10 @@ class BitCells(QtWidgets.QWidget):
         dw, dh = _static_digits(self.font())[2]
         dx, y = w / 2 - dw / 2, top + h / 2 - dh / 2
         pos = [QtCore.QPointF(xs[bit] + dx, y) for bit in range(n)]
-        self._layer, self._layer_key = (pm, pos), key
-        return self._layer
+        self._layers[key] = (pm, pos)
+        while len(self._layers) > _LAYERS_KEPT:
+            del self._layers[next(iter(self._layers))]  # the least recently used
+        return pm, pos
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
         c = palette.colors()
