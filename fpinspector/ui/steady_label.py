@@ -23,10 +23,13 @@ class SteadyLabel(QtWidgets.QWidget):
         super().__init__(parent)
         self.label = label
         label.setParent(self)
-        self._min_h = min_lines * label.fontMetrics().lineSpacing() + 2
-        self._h = self._min_h
+        self._lines = min_lines
+        self._min_h = self._h = self._reserved()
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                            QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def _reserved(self) -> int:
+        return self._lines * self.label.fontMetrics().lineSpacing() + 2
 
     def sizeHint(self) -> QtCore.QSize:
         return QtCore.QSize(self.label.sizeHint().width(), self._h)
@@ -58,7 +61,12 @@ class SteadyLabel(QtWidgets.QWidget):
         self._refit()
 
     def event(self, event: QtCore.QEvent) -> bool:  # type: ignore[override]
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:  # (posted by the label)
+        kind = event.type()
+        if kind == QtCore.QEvent.Type.LayoutRequest:  # (posted by the label)
             self._refit()
             return True
-        return super().event(event)
+        handled = super().event(event)
+        if kind in (QtCore.QEvent.Type.FontChange, QtCore.QEvent.Type.StyleChange):
+            self._min_h = self._reserved()  # (a new font: new line heights)
+            self._refit()
+        return handled

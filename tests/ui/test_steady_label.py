@@ -76,3 +76,15 @@ def test_a_narrower_panel_rewraps_to_more_lines(qtbot) -> None:
     QtWidgets.QApplication.processEvents()
     assert held.height() > wide_h
     assert held.height() >= label.heightForWidth(held.width())
+
+
+def test_a_bigger_font_reserves_taller_lines(qtbot) -> None:
+    panel, held, label = _panel(qtbot)
+    before = held.height()
+    font = panel.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    panel.setFont(font)  # (propagates to the holder and its label)
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert held.height() >= 2 * label.fontMetrics().lineSpacing()
+    assert held.height() > before
