@@ -228,3 +228,25 @@ def test_mad_sums_cancelling_into_the_denormal_range_F32_FUSED_F32_FTZ(rules: st
     fast = evaluate("mad", *ops, rules=rules).bits
     ref = evaluate("mad", *ops, rules=rules, paths="reference").bits
     np.testing.assert_array_equal(fast, ref)
+
+
+@pytest.mark.parametrize("fname,one", [("f16", 0x3C00), ("f32", 0x3F800000)])
+@pytest.mark.parametrize("op", ["div", "add", "mul"])
+def test_ulp_error_of_an_infinite_exact_value_in_a_vouched_chunk_F32_NANOUT(op, fname, one):
+    """A chunk whose operands are all finite can still have an infinite exact value (an
+    f16 over zero; f32 sums past the range are finite in float64): an INF observation of
+    an INF exact value is 0 ULP, as on the reference path, whatever the fast kernels
+    vouched for."""
+    fmt = get_format(fname)
+    n = 64
+    a = np.full(n, one, dtype=fmt.dtype)
+    b = np.zeros(n, dtype=fmt.dtype) if op == "div" else np.full(n, fmt.max_finite_bits,
+                                                                  dtype=fmt.dtype)
+    if op != "div":
+        a = b.copy()
+    obs = np.full(n, fmt.pos_inf, dtype=fmt.dtype)
+    fast = evaluate(op, a, b, format=fname)
+    ref = evaluate(op, a, b, format=fname, paths="reference")
+    np.testing.assert_array_equal(fast.ulp_error(obs), ref.ulp_error(obs))
+    np.testing.assert_array_equal(fast.model_columns()["err_model"],
+                                  ref.model_columns()["err_model"])

@@ -144,9 +144,11 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
 
 
 def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
-                out: np.ndarray | None = None) -> np.ndarray:
+                out: np.ndarray | None = None, finite: bool = False) -> np.ndarray:
     """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
-    definition in Evaluation.ulp_error), written into ``out`` when given."""
+    definition in Evaluation.ulp_error), written into ``out`` when given. ``finite``: the
+    caller knows every hi is finite, so a NaN error can only come from a NaN observation
+    and stays NaN (the INF/NaN pass is skipped)."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
         nan_err = np.where(fmt.is_nan(o), 0.0, np.nan)     # NaN observation, NaN for a number
         if out is None:
@@ -161,7 +163,8 @@ def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
         err -= hi
         err -= lo
         grid.divide_by_ulp(err, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
-        zero_same_specials(err, hi, o, fmt)
+        if not finite:
+            zero_same_specials(err, hi, o, fmt)
     return err
 
 
@@ -308,9 +311,17 @@ class Evaluation:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
         return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
 
+    def _finite_exact(self, s: int, e: int) -> bool:
+        """Is every exact value of s:e finite? Known without a pass where a kernel vouched
+        for the span of add, sub, mul or mad: its operands are then finite (normal f32,
+        finite f16), and so is their exact sum or product in float64. (Not div: a finite
+        f16 over zero is INF.)"""
+        return self._ctx.op in ("add", "sub", "mul", "mad") and self._vouched(s, e)
+
     def _vouched(self, s: int, e: int) -> bool:
         """Did a fast kernel vouch for every element s:e? (engine/fastbits.py: then no
-        operand is one the input flush would change, and no result is a NaN.)"""
+        operand is one the input flush would change, and no result is a NaN but sqrt's of
+        a negative operand.)"""
         rest = self._rest
         if rest is None:
             return False
@@ -528,7 +539,8 @@ class Evaluation:
             else:
                 c = self._core(s, e)
                 hi, lo = c.hi, c.lo
-            _ulp_errors(fmt, obs[s:e], hi, lo, out=out[s:e])
+            _ulp_errors(fmt, obs[s:e], hi, lo, out=out[s:e],
+                        finite=idx is None and self._finite_exact(s, e))
         return out.reshape(shape)
 
     def model_columns(self) -> dict[str, Any]:
@@ -549,7 +561,8 @@ class Evaluation:
             core = self._core(s, e)
             if keep:
                 hi_all[s:e], lo_all[s:e] = core.hi, core.lo
-            _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e])
+            _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],
+                        finite=self._finite_exact(s, e))
             f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
             for k, m in finish.fired_rules(f).items():
                 if k not in fired:
