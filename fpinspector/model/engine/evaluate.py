@@ -482,13 +482,16 @@ class Evaluation:
         sparse: list[np.ndarray] = []  # few differing elements of several chunks, pooled
         pooled = 0
         for s, e in self._spans():
-            diff = np.flatnonzero(~out[s:e])
-            if diff.size and any_nan:  # a NaN model result: any NaN, nothing else
-                model_nan = fmt.is_nan(bits[s + diff])
+            same = out[s:e]  # (a view: verdicts are written into it)
+            if same.all():
+                continue
+            settled = same
+            if any_nan:  # a NaN model result: any NaN, nothing else (whole-chunk masks:
+                model_nan = fmt.is_nan(bits[s:e])  # they can be half of it)
                 if model_nan.any():
-                    at = s + diff[model_nan]
-                    out[at] = fmt.is_nan(obs[at])
-                    diff = diff[~model_nan]
+                    same |= model_nan & fmt.is_nan(obs[s:e])
+                    settled = same | model_nan
+            diff = np.flatnonzero(~settled)
             if diff.size == 0:
                 continue
             if diff.size == e - s:
