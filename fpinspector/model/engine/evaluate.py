@@ -12,6 +12,7 @@ from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
 from .compute import Core, compute, exact_value
 from .context import Ctx
+from .masked import fill_where
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
 from .rules import RULE_SETS
@@ -126,14 +127,9 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     if 2 * count <= bits.size:
         # a few NaN results (random patterns): computing them too costs less than taking
         # the others out and back; their exact value is a NaN already (lo = 0), given here
-        # the one quiet NaN of the subset path (branch-free: a mixed mask makes np.where
-        # mispredict on every element)
+        # the one quiet NaN of the subset path
         hi, lo = exact_value(ctx, ops)
-        m = nan.view(np.uint8).astype(np.int64)
-        np.negative(m, out=m)  # all ones where NaN
-        h = hi.view(np.int64)
-        h &= ~m
-        h |= m & np.array(np.nan).view(np.int64)
+        fill_where(hi, nan, np.nan)
         return hi, lo
     hi = np.full(bits.size, np.nan)
     lo = np.zeros(bits.size)

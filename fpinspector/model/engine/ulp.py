@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formats import FloatFormat
+from .masked import fill_where
 
 __all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials"]
 
@@ -129,8 +130,4 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
         return
     same = np.isnan(hi) == fmt.is_nan(obs)
     same &= bad
-    # err = +0 where same, by and-ing the bits with 0 / all ones: putmask and where
-    # mispredict a branch per element on such a mixed mask (6x slower here)
-    keep = same.view(np.uint8).astype(np.int64)
-    keep -= 1
-    err.view(np.int64)[...] &= keep
+    fill_where(err, same, 0.0)  # (half of a sqrt sweep's elements: no branch per element)
