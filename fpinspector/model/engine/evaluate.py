@@ -281,30 +281,22 @@ class Evaluation:
 
     def _core(self, s: int, e: int) -> Core:
         """Bits (of the chosen path) and the exact value of elements s:e."""
+        return self._core_of(slice(s, e), vouched=self._vouched(s, e))
+
+    def _core_of(self, at: slice | np.ndarray, vouched: bool = False) -> Core:
+        """Bits and the exact value of the elements ``at`` (a span, or indices in any
+        chunks); ``vouched``: a fast kernel vouched for all of them (:meth:`_vouched`)."""
         ctx = self._ctx
-        ops = [a[s:e] for a in self._flat]
-        bits = self._flat_bits()[s:e]  # (a kernel may also give the exact value)
+        bits = self._flat_bits()[at]  # (a kernel may also give the exact value)
         if self._exact is not None:
-            return Core(bits, self._exact[0][s:e], self._exact[1][s:e])
+            return Core(bits, self._exact[0][at], self._exact[1][at])
         if ctx.family in ("select", "compare", "mov"):  # the exact result is the value
             return Core(bits, exact=lambda: _value_of_result(ctx, bits))
+        ops = [a[at] for a in self._flat]
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
-        if self._vouched(s, e):  # nothing to flush, no NaN result: nothing to look for
+        if vouched:  # nothing to flush, no NaN result but sqrt's: nothing to look for
             return Core(bits, exact=lambda: exact_value(ctx, ops, no_denormals=True))
-        return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
-
-    def _core_of(self, idx: np.ndarray) -> Core:
-        """:meth:`_core` of the elements ``idx`` (any of them, in any chunk)."""
-        ctx = self._ctx
-        bits = self._flat_bits()[idx]
-        if self._exact is not None:
-            return Core(bits, self._exact[0][idx], self._exact[1][idx])
-        if ctx.family in ("select", "compare", "mov"):
-            return Core(bits, exact=lambda: _value_of_result(ctx, bits))
-        ops = [a[idx] for a in self._flat]
-        if ctx.reference:
-            return Core(bits, exact=lambda: exact_value(ctx, ops))
         return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
 
     def _finite_exact(self, s: int, e: int) -> bool:
