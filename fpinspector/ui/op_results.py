@@ -115,25 +115,22 @@ class VerdictPanel(QtWidgets.QWidget):
         self.verdict_label = QtWidgets.QLabel()
         self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why; "
                                       "then its ULP error (or why a number would mislead).")
+        form = QtWidgets.QFormLayout()
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setVerticalSpacing(2)
         # room for the usual text (the allowed set on two lines, the verdict's reason and
         # ULP line on three): new text of an edit then changes no size, so nothing moves
-        held = {}
-        for lab, lines in ((self.exact_label, 1), (self.allowed_label, 2),
-                           (self.verdict_label, 3)):
+        for name, lab, lines in (("exact", self.exact_label, 1),
+                                 ("allowed", self.allowed_label, 2),
+                                 ("verdict", self.verdict_label, 3)):
             lab.setTextInteractionFlags(_SELECTABLE)
             lab.setWordWrap(True)
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
-            held[lab] = SteadyLabel(lab, lines)
+            form.addRow(name, SteadyLabel(lab, lines))
         self.rules_list = QtWidgets.QListWidget()
         self.rules_list.setWordWrap(True)
         self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
         self.rules_list.setMinimumHeight(44)
-        form = QtWidgets.QFormLayout()
-        form.setContentsMargins(0, 0, 0, 0)
-        form.setVerticalSpacing(2)
-        form.addRow("exact", held[self.exact_label])
-        form.addRow("allowed", held[self.allowed_label])
-        form.addRow("verdict", held[self.verdict_label])
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)

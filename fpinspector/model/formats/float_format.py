@@ -261,8 +261,8 @@ class FloatFormat:
         """The patterns as a numpy float array with the values of :meth:`decode`: a view
         for f32 and f64 (numpy has those types), else the decoded float64 copy.
 
-        Why: a ufunc reading an f32 view widens each element exactly on the fly, so
-        ``np.subtract(view, x, out=...)`` skips decode's float64 temporary.
+        Why: ``np.copyto(out, view)`` widens each f32 element exactly into a float64
+        array the caller already has, without decode's own float64 temporary.
         """
         b = self.as_bits(bits)
         if self.bits == 64:
