@@ -127,6 +127,41 @@ def test_two_prod_narrow_is_exact_against_fractions_F32_PREC() -> None:
 
 
 @pytest.mark.parametrize("name", ["f16", "f32"])
+def test_div_residual_narrow_is_exact_against_fractions_F32_PREC(name: str) -> None:
+    """The division residual a - q*b of f32/f16 operands (normals, denormals, the extremes
+    of the range, quotients at both ends, exact quotients, zeros): equal as a Fraction to
+    the exact residual, and bit for bit to the residual of two_prod_narrow; NaN where the
+    quotient is INF or NaN (and where an operand is: binary_exact sets lo = 0 there)."""
+    from fractions import Fraction
+
+    f = get_format(name)
+    n = 6000
+    with np.errstate(all="ignore"):
+        pats = np.concatenate([_patterns(name),
+                               RNG.integers(0, 1 << f.bits, n).astype(f.dtype)])
+        v = f.decode(pats)
+    a = np.resize(v, 2 * v.size)
+    b = np.concatenate([v[RNG.permutation(v.size)], v[::-1]])
+    # exact quotients and quotients at the ends of the format's range
+    a = np.concatenate([a, b * 3.0, np.full(50, f.decode(np.array([f.max_finite_bits]))[0]),
+                        np.full(50, 1.0)])
+    b = np.concatenate([b, b, np.abs(v[(v != 0) & np.isfinite(v)][:50]),
+                        v[(v != 0) & np.isfinite(v)][-50:]])
+    a = a[:b.size]
+    with np.errstate(all="ignore"):
+        q = a / b
+        r = grid.div_residual_narrow(a, q, b)
+        p, e = grid.two_prod_narrow(q, b)
+        r_old = (a - p) - e
+    assert np.isnan(r[~np.isfinite(q)]).all()
+    fin = np.isfinite(q) & np.isfinite(a) & np.isfinite(b)
+    assert np.isfinite(r[fin]).all()
+    np.testing.assert_array_equal(r[fin].view(np.int64), r_old[fin].view(np.int64))
+    for i in np.flatnonzero(fin)[::5]:
+        assert Fraction(r[i]) == Fraction(a[i]) - Fraction(q[i]) * Fraction(b[i])
+
+
+@pytest.mark.parametrize("name", ["f16", "f32"])
 def test_rne_midpoint_prefilter_matches_fraction_oracle_F32_PREC(name: str) -> None:
     """Correct rounding of hi + lo (F32-PREC / F16-PREC) with the midpoint pre-filter:
     exact midpoints, near-midpoints, denormal-range and overflow-range values, residuals of

@@ -56,12 +56,12 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tup
             return a * b, np.zeros_like(a)
         if op == "div":
             q = a / b
-            if fmt.frac_bits <= 26:
-                p, e = grid.two_prod_narrow(q, b)
+            if fmt.frac_bits <= 23 and isinstance(q, np.ndarray):
+                r = grid.div_residual_narrow(a, q, b)
             else:
-                p, e = grid.two_prod(q, b)
-            r = np.subtract(a, p, out=p)
-            r -= e
+                p, e = (grid.two_prod_narrow if fmt.frac_bits <= 26 else grid.two_prod)(q, b)
+                r = np.subtract(a, p, out=p)
+                r -= e
             # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual
             # is below |a| 2^-52); elsewhere lo = 0
             lo = np.divide(r, b, out=r) if isinstance(r, np.ndarray) else r / b
