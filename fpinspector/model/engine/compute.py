@@ -21,6 +21,7 @@ from ..formats import FloatFormat
 from . import grid
 from .context import Ctx
 from .exact import binary_exact, sum_exact, transcendental
+from .residual import zero_residual
 
 __all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan", "ROUND_FUNCS"]
 
@@ -100,7 +101,7 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
     if fam == "round":
         with np.errstate(all="ignore"):
             hi = ROUND_FUNCS[op](x)
-        return hi, np.zeros_like(hi)
+        return hi, zero_residual(hi)
     if fam == "frc":
         with np.errstate(all="ignore"):
             return grid.two_sum(x, -np.floor(x))
@@ -217,17 +218,17 @@ def compute(ctx: Ctx, ops: list[np.ndarray]) -> Core:
         ch = minmax_choice(ctx, ops)
         with np.errstate(invalid="ignore"):
             hi = np.where(ch.nan_out, np.nan, fmt.decode(ch.bits))
-        return Core(ch.bits, hi, np.zeros_like(hi))
+        return Core(ch.bits, hi, zero_residual(hi))
     if fam == "compare":
         (a, b), _ = operand_values(ctx, ops)
         with np.errstate(invalid="ignore"):
             res = _CMP[ctx.op](a, b)
-        return Core(res, res.astype(np.float64), np.zeros(res.shape))
+        return Core(res, res.astype(np.float64), zero_residual(res))
     if fam == "mov":
         b = np.asarray(ops[0]).astype(fmt.dtype)
         with np.errstate(invalid="ignore"):
             v = fmt.decode(b)
-        return Core(b.copy(), v, np.zeros_like(v))
+        return Core(b.copy(), v, zero_residual(v))
     hi, lo = exact_value(ctx, ops)
     bits = round_model(ctx, hi, lo)
     if fam == "frc":

@@ -15,6 +15,7 @@ from .context import Ctx
 from .masked import fill_where
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
+from .residual import is_zero_residual, zero_residual
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
 from .ulp import zero_same_specials
@@ -111,7 +112,7 @@ def _value_of_result(ctx: Ctx, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray
     else:
         with np.errstate(invalid="ignore"):
             hi = ctx.fmt.decode(bits)
-    return hi, np.zeros_like(hi)
+    return hi, zero_residual(hi)
 
 
 def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
@@ -157,7 +158,8 @@ def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
         np.copyto(out, fmt.value_view(o))  # the observed values, widened exactly
         err = out
         err -= hi
-        err -= lo
+        if not is_zero_residual(lo):
+            err -= lo
         grid.divide_by_ulp(err, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
         if not finite:
             zero_same_specials(err, hi, o, fmt)

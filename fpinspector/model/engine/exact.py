@@ -39,6 +39,7 @@ import numpy as np
 
 from ..formats import FloatFormat
 from . import grid
+from .residual import zero_residual
 
 __all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundaries", "mp_context"]
 
@@ -53,7 +54,7 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tup
         if op == "mul":
             if fmt.bits == 64:
                 return grid.two_prod(a, b)
-            return a * b, np.zeros_like(a)
+            return a * b, zero_residual(a)
         if op == "div":
             q = a / b
             if fmt.frac_bits <= 23 and isinstance(q, np.ndarray):
@@ -142,8 +143,10 @@ def transcendental(name: str, x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarr
             hi = np.sqrt(x)
         else:
             raise ValueError(name)
+    if name == "sqrt" and fmt.bits != 64:
+        return hi, zero_residual(hi)
     lo = np.zeros_like(hi)
-    if name == "sqrt" and fmt.bits == 64:
+    if name == "sqrt":
         p, e = grid.two_prod(hi, hi)
         with np.errstate(all="ignore"):
             r = (x - p) - e

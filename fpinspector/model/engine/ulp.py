@@ -7,6 +7,7 @@ import numpy as np
 
 from ..formats import FloatFormat
 from .masked import fill_where
+from .residual import is_zero_residual
 
 __all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials"]
 
@@ -61,20 +62,27 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: boo
     generic code's results (tests/model/test_engine_grid_primitives.py). ``inverse`` (with
     ``specials=False``): 1 / ULP, the field 2046 - E, for :func:`divide_by_ulp`.
     """
+    assert not (inverse and specials), "an inverse ULP is only made without specials"
     F = fmt.frac_bits
     top = np.int64(0x7FF << 52)
     kmin, kmax = (fmt.minexp + 1023 - F) << 52, (fmt.maxexp - 1 + 1023 - F) << 52
     k = np.ascontiguousarray(hi).view(np.int64) & top
     special = np.flatnonzero(k == top) if specials else k[:0]
-    k -= np.int64(F << 52)
-    np.clip(k, kmin, kmax, out=k)
+    inv = np.int64(2046 << 52)  # 2^(E-1023) -> 2^(1023-E): the field 2046 - E
+    if inverse:  # the inverse's field straight from the clipped E: one pass fewer. (2046
+        # + F) << 52 wraps around in int64; the difference, in range, wraps back
+        np.clip(k, kmin + np.int64(F << 52), kmax + np.int64(F << 52), out=k)
+        np.subtract(_wrapped_int64((2046 + F) << 52), k, out=k)
+    else:
+        k -= np.int64(F << 52)
+        np.clip(k, kmin, kmax, out=k)
     out = k.view(np.float64)
     lo_b = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
     # just below a power of two (residual pointing inward): the binade below. Candidates
     # are exact powers of two (zero mantissa field) with a residual: rare, so a subset
     # (the residual is only read there: one pass fewer over lo).
-    nz = np.flatnonzero((np.ascontiguousarray(hi).view(np.int64)
-                         & np.int64((1 << 52) - 1)) == 0)
+    nz = k[:0] if is_zero_residual(lo_b) else np.flatnonzero(
+        (np.ascontiguousarray(hi).view(np.int64) & np.int64((1 << 52) - 1)) == 0)
     if nz.size:
         nz = nz[lo_b[nz] != 0]
     if nz.size:
@@ -84,15 +92,18 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: boo
         with np.errstate(invalid="ignore"):
             below = (((u & np.int64((1 << 52) - 1)) == 0) & (e != 0) & (e != top)
                      & (lo_b[nz] * np.sign(h) < 0))
-        kb = e[below] - np.int64((F + 1) << 52)
-        out[nz[below]] = np.clip(kb, kmin, kmax).view(np.float64)
+        kb = np.clip(e[below] - np.int64((F + 1) << 52), kmin, kmax)
+        k[nz[below]] = inv - kb if inverse else kb
     if special.size:  # INF: frexp's exponent 0 (k = -1), as the generic code; NaN: NaN
         h = hi[special]
         inf_ulp = 2.0 ** (min(max(-1, fmt.minexp), fmt.maxexp - 1) - F)
         out[special] = np.where(np.isnan(h), np.nan, inf_ulp)
-    if inverse:  # 2^(E-1023) -> 2^(1023-E): the field 2046 - E
-        np.subtract(np.int64(2046 << 52), k, out=k)
     return out
+
+
+def _wrapped_int64(c: int) -> np.int64:
+    """``c`` as int64 arithmetic sees it (modulo 2^64)."""
+    return np.int64(c - (1 << 64) if c >= 1 << 63 else c)
 
 
 def _ulp_at_generic(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
