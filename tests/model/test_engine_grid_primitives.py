@@ -280,3 +280,21 @@ def test_representable_values_and_midpoints_F32_PREC(name: str) -> None:
     values = np.concatenate([v0, v1, -v0 if fmt.signed else v0])
     assert grid.representable(values, fmt).all()
     assert not grid.representable(mids, fmt).any()
+
+
+@pytest.mark.parametrize("value", [0.0, -0.0, np.nan, 1.5, -np.inf])
+def test_fill_where_writes_the_value_where_the_mask_holds(value: float) -> None:
+    """masked.fill_where (the branch-free x[mask] = value behind NaN-canonical exact
+    values and zeroed ULP errors) against boolean-index assignment, bit for bit, on masks
+    that are empty, full and half true."""
+    from fpinspector.model.engine.masked import fill_where
+
+    x = RNG.normal(size=3000) * 2.0 ** RNG.integers(-1000, 1000, 3000)
+    x[::17] = np.nan
+    x[::19] = -0.0
+    for mask in (RNG.random(3000) < 0.5, np.zeros(3000, bool), np.ones(3000, bool)):
+        want = x.copy()
+        want[mask] = value
+        got = x.copy()
+        fill_where(got, mask, value)
+        np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))

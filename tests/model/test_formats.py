@@ -73,6 +73,28 @@ def test_f16_classify_exhaustive_matches_numpy_DEC_rules():
     assert np.array_equal(F16.is_denormal(p), ref == "denormal")
 
 
+@pytest.mark.parametrize("fmt", [F32, F64], ids=lambda f: f.name)
+def test_is_nan_of_wide_formats_matches_the_fields_DEC_NAN(fmt):
+    """DEC-NAN for f32/f64 (numpy's isnan on the patterns' own type) against the field
+    definition in Python integers: quiet and signalling NaNs of both signs, INF, the
+    largest finite values, zeros and random patterns; quietly under errstate raise."""
+    rng = np.random.default_rng(5)
+    inf, sm = fmt.pos_inf, fmt.sign_mask
+    edge = [0, 1, inf - 1, inf, inf + 1, inf | (fmt.frac_mask >> 1), inf | fmt.frac_mask,
+            fmt.quiet_nan]
+    edge += [p | sm for p in edge]
+    rand = rng.integers(0, 1 << min(fmt.bits, 63), 4000, dtype=np.uint64) << np.uint64(
+        fmt.bits - min(fmt.bits, 63))
+    pats = np.concatenate([np.array(edge, dtype=np.uint64), rand,
+                           rand | np.uint64(inf)]).astype(fmt.dtype)
+    with np.errstate(all="raise"):
+        got = fmt.is_nan(pats)
+    want = [((int(p) >> fmt.frac_bits) & fmt.exp_max) == fmt.exp_max
+            and int(p) & fmt.frac_mask != 0 for p in pats]
+    assert got.tolist() == want
+    assert sum(want) > 1000
+
+
 @pytest.mark.parametrize("fmt", SMALL, ids=lambda f: f.name)
 def test_small_decode_classify_exhaustive_DEC_formulas(fmt):
     """DEC-* formulas with Fraction for every f16/f11/f10 pattern (FMT-F16/F11/F10)."""

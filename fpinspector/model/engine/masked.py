@@ -16,9 +16,12 @@ def fill_where(x: np.ndarray, mask: np.ndarray, value: float) -> None:
     ones and the value's bits are and-ed and or-ed in: a few passes, no branch.
     """
     m = mask.view(np.uint8).astype(np.int64)
-    np.negative(m, out=m)  # all ones where mask holds
     xb = x.view(np.int64)
-    xb &= ~m
     bits = np.array(value, dtype=np.float64).view(np.int64)
-    if bits:
-        xb |= m & bits
+    if not bits:  # +0: clear the bits where mask holds
+        m -= 1  # all ones where mask does not hold
+        xb &= m
+        return
+    np.negative(m, out=m)  # all ones where mask holds
+    xb &= ~m
+    xb |= m & bits

@@ -225,7 +225,11 @@ class FloatFormat:
         return np.asarray(CLASS_NAMES, dtype="<U8")[self.class_codes(bits)]
 
     def is_nan(self, bits: Any) -> np.ndarray:
-        return self._magnitude(bits) > self.dtype.type(self.pos_inf)
+        """NaN patterns (exponent field all ones, fraction not 0)."""
+        b = self.as_bits(bits)
+        if self.bits in (32, 64):  # one pass: numpy's isnan of the IEEE type (quietly, on
+            return np.isnan(b.view(np.float32 if self.bits == 32 else np.float64))  # sNaNs too)
+        return self._magnitude(b) > self.dtype.type(self.pos_inf)
 
     def is_denormal(self, bits: Any) -> np.ndarray:
         """Nonzero patterns below the smallest normal (exponent field 0, fraction not 0)."""
