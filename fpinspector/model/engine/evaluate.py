@@ -253,6 +253,8 @@ class Evaluation:
         if exact:  # the kernel's exact value, completed on the elements it left
             hi, lo = exact[0]
             if rest.size:
+                if is_zero_residual(lo):  # (a constant view: the residual gets an array)
+                    lo = np.zeros(hi.shape)
                 hi[rest], lo[rest] = sub.hi, sub.lo
             self._exact = (hi, lo)
         return bits

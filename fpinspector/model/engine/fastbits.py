@@ -23,6 +23,7 @@ from . import grid
 from .compute import ROUND_FUNCS
 from .context import Ctx
 from .exact import transcendental
+from .residual import zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
            "f64_numpy", "f16_float64", "F32_NUMPY_OPS", "F64_NUMPY_OPS", "COMPARE_OPS"]
@@ -285,5 +286,5 @@ def f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
         ok &= ~np.isnan(r)
     bits = grid.round_f16(r)  # (INF and NaN elements are the reference path's)
     if ctx.op in ("add", "sub", "mul"):  # r is the exact value itself: (hi, lo) = (r, 0)
-        return bits, _rest(ok), (r, np.zeros(r.shape))
+        return bits, _rest(ok), (r, zero_residual(r))
     return bits, _rest(ok)
