@@ -250,3 +250,31 @@ def test_ulp_error_of_an_infinite_exact_value_in_a_vouched_chunk_F32_NANOUT(op, 
     np.testing.assert_array_equal(fast.ulp_error(obs), ref.ulp_error(obs))
     np.testing.assert_array_equal(fast.model_columns()["err_model"],
                                   ref.model_columns()["err_model"])
+
+
+@pytest.mark.parametrize("fname", ["f16", "f32", "f64"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "mad", "rcp", "sqrt"])
+def test_ulp_error_of_infinite_operands_with_no_nan_result_F32_NANOUT(op, fname):
+    """INF operands whose results are all numbers or INF (INF + 1, INF * 2, 1 / INF: a
+    chunk with no NaN result, so the f64 kernel vouches for all of it): every observation
+    (the model's result, either INF, a NaN, a number) gets the reference path's ULP error,
+    0 for the exact INF itself."""
+    fmt = get_format(fname)
+
+    def enc(v):
+        return np.asarray(fmt.encode(np.asarray(v, dtype=np.float64)), dtype=fmt.dtype)
+
+    a = enc([np.inf, -np.inf, 1.0, np.inf, -np.inf, 3.0])
+    b = enc([2.0, 2.0, np.inf, 2.0, 1.5, -np.inf])
+    c = enc([1.0, 2.0, 1.0, -1.0, 0.5, 2.0])
+    k = {"rcp": 1, "sqrt": 1, "mad": 3}.get(op, 2)
+    ops = [a, b, c][:k]
+    fast = evaluate(op, *ops, format=fname)
+    ref = evaluate(op, *ops, format=fname, paths="reference")
+    np.testing.assert_array_equal(fast.bits, ref.bits)
+    for obs in (fast.bits, np.full(a.size, fmt.pos_inf, dtype=fmt.dtype),
+                np.full(a.size, fmt.pos_inf | fmt.sign_mask, dtype=fmt.dtype),
+                np.full(a.size, fmt.quiet_nan, dtype=fmt.dtype), enc(np.full(a.size, 1.0))):
+        np.testing.assert_array_equal(fast.ulp_error(obs), ref.ulp_error(obs))
+    np.testing.assert_array_equal(fast.model_columns()["err_model"],
+                                  ref.model_columns()["err_model"])
