@@ -342,3 +342,25 @@ def test_encode_f64_any_rounding_is_the_float64_pattern(rnd):
     got = F64.encode(np.array(xs), rounding=rnd)
     want = [struct.unpack("<Q", struct.pack("<d", x))[0] for x in xs]
     assert [int(g) for g in got] == want
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS.values()), ids=lambda f: f.name)
+def test_normal_patterns_matches_classify_DEC_NORMAL(fmt):
+    """The finisher's three-pass normal test (engine/finish/fired.normal_patterns) against
+    classify: every pattern of the small formats, the class edges and random patterns of
+    f32/f64, both signs."""
+    from fpinspector.model.engine.finish.fired import normal_patterns
+
+    if fmt.bits <= 16:
+        pats = np.arange(1 << fmt.bits).astype(fmt.dtype)
+    else:
+        rng = np.random.default_rng(11)
+        inf, sm = fmt.pos_inf, fmt.sign_mask
+        edge = [0, 1, fmt.frac_mask, fmt.frac_mask + 1, fmt.max_finite_bits, inf, inf + 1,
+                fmt.mask >> 1]
+        edge += [p | sm for p in edge]
+        rand = rng.integers(0, fmt.mask, 20000, dtype=np.uint64, endpoint=True)
+        pats = np.concatenate([np.array(edge, dtype=np.uint64), rand]).astype(fmt.dtype)
+    want = fmt.classify(pats) == "normal"
+    np.testing.assert_array_equal(normal_patterns(pats, fmt), want)
+    assert want.any() and not want.all()

@@ -15,6 +15,7 @@ import numpy as np
 from .. import grid
 from ..compute import Core, MinMaxChoice, minmax_choice, operand_values
 from ..context import Ctx
+from ..residual import is_zero_residual
 
 __all__ = ["Facts"]
 
@@ -124,6 +125,19 @@ class Facts:
     def inexact(self) -> np.ndarray:
         """The exact result is not a value of the format (rounding decided something)."""
         return ~grid.representable(self.core.hi, self.ctx.fmt) | (self.core.lo != 0)
+
+    @property
+    def inexact_of_a_normal_result(self) -> np.ndarray:
+        """:attr:`inexact` (and finite) where the model's result is a normal number, else
+        meaningless. There the result is the exact value rounded to nearest, with no flush
+        or overflow in between, so it equals the exact value exactly when that is a value
+        of the format. Why: one decode of the result instead of a rounding (the precision
+        rule of a sweep's ordinary elements)."""
+        with np.errstate(invalid="ignore"):
+            m = np.not_equal(self.ctx.fmt.value_view(self.core.bits), self.core.hi)
+        if not is_zero_residual(self.core.lo):
+            m |= self.core.lo != 0
+        return m
 
     # -- op-specific predicates -------------------------------------------------------------
     @cached_property

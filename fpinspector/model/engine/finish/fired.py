@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...formats import FloatFormat
 from .. import grid
 from ..context import Ctx
 from .facts import Facts
 
-__all__ = ["fired_rules", "ROWS", "precision_rule"]
+__all__ = ["fired_rules", "ROWS", "precision_rule", "normal_patterns"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,8 @@ class Row:
     no identity): False (the row is evaluated on the other elements only; the
     differential test proves it never fires on ordinary ones), True (evaluated on them
     too), or ALWAYS (it fires on every ordinary element: its mask is True there, e.g. an
-    accuracy rule whose mask is "finite and no NaN operand").
+    accuracy rule whose mask is "finite and no NaN operand"). ``ordinary_mask``: a
+    cheaper mask that equals ``mask`` on ordinary elements, used there instead.
     """
 
     rule: str | Callable[[Ctx], str]
@@ -36,6 +38,7 @@ class Row:
     mask: Callable[[Facts], np.ndarray]
     when: Callable[[Ctx], bool] = lambda ctx: True
     ordinary: bool | str = False
+    ordinary_mask: Callable[[Facts], np.ndarray] | None = None
 
     def applies(self, ctx: Ctx) -> bool:
         return (ctx.family in self.scope or ctx.op in self.scope) and self.when(ctx)
@@ -111,9 +114,11 @@ ROWS: tuple[Row, ...] = (
     Row("F32-SQRTNEG", ("sqrt", "rsq"), lambda f: f.negative_operand),
     Row("F32-LOG0", ("log",), lambda f: f.vals[0] <= 0),
     # accuracy: the tolerance row's rule
-    Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite, ordinary=True),
+    Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite, ordinary=True,
+        ordinary_mask=lambda f: f.inexact_of_a_normal_result),
     Row(precision_rule, ("div",), lambda f: f.inexact & f.finite,
-        lambda ctx: not _f32_div_d3d(ctx), ordinary=True),
+        lambda ctx: not _f32_div_d3d(ctx), ordinary=True,
+        ordinary_mask=lambda f: f.inexact_of_a_normal_result),
     Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d,
         ordinary=ALWAYS),
     Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
@@ -145,19 +150,28 @@ ROWS: tuple[Row, ...] = (
 )
 
 
+def normal_patterns(p: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Which patterns (in ``fmt``'s storage dtype) are normal numbers: exponent field in
+    1..max-1. Signed formats: with the sign shifted out, (p << 1) - (1 << (F+1)) wraps
+    below (max - 1) << (F+1) exactly then (three passes instead of five)."""
+    dt = fmt.dtype.type
+    if not fmt.signed:
+        e = (p >> dt(fmt.frac_bits)) & dt(fmt.exp_max)
+        return (e != 0) & (e != dt(fmt.exp_max))
+    shift = fmt.frac_bits + 1
+    t = np.left_shift(p, dt(1))
+    t -= dt(1 << shift)
+    return t < dt((fmt.exp_max - 1) << shift)
+
+
 def _ordinary(f: Facts) -> np.ndarray:
     """Normal operands and a normal result, and no F32-IDENT operand (+/-1, for mul/div)."""
     fmt = f.ctx.fmt
     dt = fmt.dtype.type
-    em = dt(fmt.exp_max)
-
-    def normal(p: np.ndarray) -> np.ndarray:
-        e = (p >> dt(fmt.frac_bits)) & em
-        return (e != 0) & (e != em)
-
-    m = normal(f.core.bits) if f.core.bits.dtype != bool else np.ones(f.n, dtype=bool)
+    bits = f.core.bits
+    m = normal_patterns(bits, fmt) if bits.dtype != bool else np.ones(f.n, dtype=bool)
     for o in f.ops:
-        m &= normal(o)
+        m &= normal_patterns(o, fmt)
     if f.ctx.op in ("mul", "div"):
         one = dt(int(fmt.encode(1.0)))
         mag = dt(fmt.mask & ~fmt.sign_mask)
@@ -200,7 +214,8 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
         if ordinary and row.ordinary == ALWAYS:
             m = np.ones(facts.n, dtype=bool) if where is None else where
         else:
-            m = np.asarray(row.mask(facts), dtype=bool)
+            mask = row.ordinary_mask if ordinary and row.ordinary_mask else row.mask
+            m = np.asarray(mask(facts), dtype=bool)
             if where is not None:
                 m = m & where
         if not m.any():
@@ -228,18 +243,19 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
         _evaluate_rows(one, rows, out, None, 1)
         return {k: np.broadcast_to(v, (n,)).copy() for k, v in sorted(out.items())}
     m = _ordinary(facts)
-    for part, part_rows, ordinary in ((m, [r for r in rows if r.ordinary], True),
-                                      (~m, rows, False)):
-        count = int(np.count_nonzero(part))
-        if count == 0:
-            continue
-        if count == n:
-            _evaluate_rows(facts, part_rows, out, None, n, ordinary)
-        elif ordinary or 2 * count >= n:
-            # few rows, or most of the chunk: the masks on the whole chunk, kept where
-            # ``part`` holds, cost less than copying the chunk's facts into a subset
-            _evaluate_rows(facts, part_rows, out, None, n, ordinary, where=part)
-        else:
-            idx = np.flatnonzero(part)
-            _evaluate_rows(facts.subset(idx), part_rows, out, idx, n, ordinary)
+    count = int(np.count_nonzero(m))
+    if 2 * count <= n:  # the other elements are most of the chunk: every row on the whole
+        # chunk, once (a row that never fires on ordinary elements is False there, an
+        # ALWAYS row True: the reference path's answer, without a second pass per row)
+        _evaluate_rows(facts, rows, out, None, n)
+        return dict(sorted(out.items()))
+    # most elements are ordinary: only the rows that can fire there (their masks on the
+    # whole chunk cost less than copying the facts into a subset), the others on the rest
+    ordinary_rows = [r for r in rows if r.ordinary]
+    if count == n:
+        _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True)
+        return dict(sorted(out.items()))
+    _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True, where=m)
+    idx = np.flatnonzero(~m)
+    _evaluate_rows(facts.subset(idx), rows, out, idx, n)
     return dict(sorted(out.items()))
