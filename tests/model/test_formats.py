@@ -345,11 +345,11 @@ def test_encode_f64_any_rounding_is_the_float64_pattern(rnd):
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS.values()), ids=lambda f: f.name)
-def test_normal_patterns_matches_classify_DEC_NORMAL(fmt):
-    """The finisher's three-pass normal test (engine/finish/fired.normal_patterns) against
-    classify: every pattern of the small formats, the class edges and random patterns of
-    f32/f64, both signs."""
-    from fpinspector.model.engine.finish.fired import normal_patterns
+def test_is_normal_matches_classify_DEC_NORMAL(fmt):
+    """The engine's three-pass normal test (engine/grid.is_normal) against classify:
+    every pattern of the small formats, the class edges and random patterns of f32/f64,
+    both signs."""
+    from fpinspector.model.engine.grid import is_normal
 
     if fmt.bits <= 16:
         pats = np.arange(1 << fmt.bits).astype(fmt.dtype)
@@ -362,5 +362,5 @@ def test_normal_patterns_matches_classify_DEC_NORMAL(fmt):
         rand = rng.integers(0, fmt.mask, 20000, dtype=np.uint64, endpoint=True)
         pats = np.concatenate([np.array(edge, dtype=np.uint64), rand]).astype(fmt.dtype)
     want = fmt.classify(pats) == "normal"
-    np.testing.assert_array_equal(normal_patterns(pats, fmt), want)
+    np.testing.assert_array_equal(is_normal(pats, fmt), want)
     assert want.any() and not want.all()

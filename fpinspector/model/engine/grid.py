@@ -25,6 +25,7 @@ __all__ = [
     "ceil_pat",
     "flush_pat",
     "is_den",
+    "is_normal",
     "round_f16",
     "values",
     "ulp_at",
@@ -177,6 +178,22 @@ def _from_key_generic(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     mag = np.where(neg, -k - 1, k).astype(np.uint64)
     out = np.where(neg, mag | np.uint64(fmt.sign_mask), mag)
     return out.astype(fmt.dtype)
+
+
+def is_normal(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+    """Normal patterns (exponent field 1..max-1), given in ``fmt``'s storage dtype.
+
+    Why: with the sign shifted out, ``(p << 1) - (1 << (F+1))`` wraps below
+    ``(max - 1) << (F+1)`` exactly for those: three storage-width passes, not five.
+    """
+    dt = fmt.dtype.type
+    if not fmt.signed:
+        e = (pat >> dt(fmt.frac_bits)) & dt(fmt.exp_max)
+        return (e != 0) & (e != dt(fmt.exp_max))
+    shift = fmt.frac_bits + 1
+    t = np.left_shift(pat, dt(1))
+    t -= dt(1 << shift)
+    return t < dt((fmt.exp_max - 1) << shift)
 
 
 def is_den(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:

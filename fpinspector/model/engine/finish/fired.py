@@ -13,12 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...formats import FloatFormat
 from .. import grid
 from ..context import Ctx
 from .facts import Facts
 
-__all__ = ["fired_rules", "ROWS", "precision_rule", "normal_patterns"]
+__all__ = ["fired_rules", "ROWS", "precision_rule"]
 
 
 @dataclass(frozen=True)
@@ -150,28 +149,14 @@ ROWS: tuple[Row, ...] = (
 )
 
 
-def normal_patterns(p: np.ndarray, fmt: FloatFormat) -> np.ndarray:
-    """Which patterns (in ``fmt``'s storage dtype) are normal numbers: exponent field in
-    1..max-1. Signed formats: with the sign shifted out, (p << 1) - (1 << (F+1)) wraps
-    below (max - 1) << (F+1) exactly then (three passes instead of five)."""
-    dt = fmt.dtype.type
-    if not fmt.signed:
-        e = (p >> dt(fmt.frac_bits)) & dt(fmt.exp_max)
-        return (e != 0) & (e != dt(fmt.exp_max))
-    shift = fmt.frac_bits + 1
-    t = np.left_shift(p, dt(1))
-    t -= dt(1 << shift)
-    return t < dt((fmt.exp_max - 1) << shift)
-
-
 def _ordinary(f: Facts) -> np.ndarray:
     """Normal operands and a normal result, and no F32-IDENT operand (+/-1, for mul/div)."""
     fmt = f.ctx.fmt
     dt = fmt.dtype.type
     bits = f.core.bits
-    m = normal_patterns(bits, fmt) if bits.dtype != bool else np.ones(f.n, dtype=bool)
+    m = grid.is_normal(bits, fmt) if bits.dtype != bool else np.ones(f.n, dtype=bool)
     for o in f.ops:
-        m &= normal_patterns(o, fmt)
+        m &= grid.is_normal(o, fmt)
     if f.ctx.op in ("mul", "div"):
         one = dt(int(fmt.encode(1.0)))
         mag = dt(fmt.mask & ~fmt.sign_mask)

@@ -54,8 +54,7 @@ def minmax_ordinary(f: Facts) -> np.ndarray:
     fmt = f.ctx.fmt
     m = np.ones(f.n, dtype=bool)
     for o in f.ops:
-        e = (o >> fmt.dtype.type(fmt.frac_bits)) & fmt.dtype.type(fmt.exp_max)
-        m &= (e != 0) & (e != fmt.exp_max)
+        m &= grid.is_normal(o, fmt)
     return m
 
 
