@@ -85,16 +85,20 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
     return vals, ftz
 
 
-def exact_value(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
+def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op
-    (``no_denormals``: see :func:`operand_values`)."""
-    (vals, _) = operand_values(ctx, ops, no_denormals)
+    """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op.
+
+    ``vouched``: a fast kernel vouched for every element (engine/paths.py), so no operand
+    is one the input flush would change (:func:`operand_values`), and f32 and f16
+    operands are finite (normal f32, finite f16: their sums need no INF/NaN pass)."""
+    (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
     fam, op, fmt = ctx.family, ctx.op, ctx.fmt
+    finite = vouched and fmt.name in ("f32", "f16")
     if fam == "arith":
-        return binary_exact(op, vals[0], vals[1], fmt)
+        return binary_exact(op, vals[0], vals[1], fmt, finite)
     if fam == "fused":
-        return fused_exact(op, vals, fmt)
+        return fused_exact(op, vals, fmt, finite)
     if fam == "unary":
         return transcendental(op, vals[0], fmt)
     x = vals[0]
@@ -117,20 +121,24 @@ def fused_terms(op: str, vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray,
     return list(zip(vals[:n], vals[n:])), []
 
 
-def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat, finite: bool = False
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
-    term is -0: mad(-0, 1, -0) = -0; F32-FUSED)."""
+    term is -0: mad(-0, 1, -0) = -0; F32-FUSED). ``finite``: the caller knows every
+    operand is a finite f32 or f16 value (then so is the exact sum in float64)."""
     pairs, extra = fused_terms(op, vals)
     prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
-    terms = prods + [(c, np.zeros_like(c)) for c in extra]
+    terms = prods + [(c, zero_residual(c)) for c in extra]
     if op == "mad" and fmt.bits <= 32:
         # a*b is exact in float64 (48 bits at most), so a*b + c is one TwoSum: the
         # expansion's result (sum_exact on [(a*b, 0), (c, 0)] gives this same pair,
-        # INF and NaN included), at a tenth of its passes
-        hi, lo = grid.two_sum(prods[0][0], extra[0])
+        # INF and NaN included), at a tenth of its passes. Its sum is 0 only where the
+        # exact sum is (float64 has denormals), and then so is the residual
+        hi, lo = grid.two_sum(prods[0][0], extra[0], finite)
+        zero = hi == 0
     else:
         hi, lo = sum_exact(terms)
-    zero = (hi == 0) & (lo == 0)
+        zero = (hi == 0) & (lo == 0)
     if zero.any():
         all_neg = np.ones(hi.shape, dtype=bool)
         for t, _ in terms:

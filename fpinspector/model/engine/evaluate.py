@@ -300,7 +300,7 @@ class Evaluation:
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
         if vouched:  # nothing to flush, no NaN result but sqrt's: nothing to look for
-            return Core(bits, exact=lambda: exact_value(ctx, ops, no_denormals=True))
+            return Core(bits, exact=lambda: exact_value(ctx, ops, vouched=True))
         return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
 
     def _finite_exact(self, s: int, e: int) -> bool:

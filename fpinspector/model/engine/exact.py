@@ -44,13 +44,15 @@ from .residual import zero_residual
 __all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundaries", "mp_context"]
 
 
-def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """Exact a op b for op in add, sub, mul, div (see the module docstring)."""
+def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat,
+                 finite: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a op b for op in add, sub, mul, div (see the module docstring); ``finite``:
+    the caller knows every sum is finite (grid.two_sum)."""
     with np.errstate(all="ignore"):
         if op == "add":
-            return grid.two_sum(a, b)
+            return grid.two_sum(a, b, finite)
         if op == "sub":
-            return grid.two_sum(a, -b)
+            return grid.two_sum(a, -b, finite)
         if op == "mul":
             if fmt.bits == 64:
                 return grid.two_prod(a, b)
