@@ -27,6 +27,9 @@ CHUNK = 1 << 17
 #: verdicts: a chunk with this many differing elements takes its own subset; fewer are
 #: pooled with other chunks' until _POOL (measured on 4M f32 add/div/mad/sqrt verdicts)
 _DENSE = 1 << 13
+#: A span with at most 1/_FEW_LEFT of its elements left by the kernel computes its exact
+#: value as a vouched one and those elements again (Evaluation._core_mostly_vouched)
+_FEW_LEFT = 8
 _POOL = 1 << 15
 
 
@@ -285,7 +288,33 @@ class Evaluation:
 
     def _core(self, s: int, e: int) -> Core:
         """Bits (of the chosen path) and the exact value of elements s:e."""
+        rest = self._rest
+        # (not sqrt: its vouched elements include NaN results, which the careful path
+        # gives as the positive quiet NaN)
+        if (rest is not None and self._exact is None and self._ctx.op != "sqrt"
+                and self._ctx.family not in ("select", "compare", "mov")):
+            i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
+            if 0 < (i1 - i0) * _FEW_LEFT <= e - s:
+                return self._core_mostly_vouched(s, e, rest[i0:i1] - s)
         return self._core_of(slice(s, e), vouched=self._vouched(s, e))
+
+    def _core_mostly_vouched(self, s: int, e: int, left: np.ndarray) -> Core:
+        """The core of a span where a kernel vouched for all but the few elements ``left``
+        (offsets in the span; random patterns: INF, NaN and denormal operands): the exact
+        value computed as for a vouched span, then again on those few the careful way
+        (flush, INF and NaN), instead of the careful way on every element."""
+        ctx = self._ctx
+        bits = self._flat_bits()[s:e]
+        ops = [a[s:e] for a in self._flat]
+
+        def exact() -> tuple[np.ndarray, np.ndarray]:
+            hi, lo = exact_value(ctx, ops, vouched=True)
+            if is_zero_residual(lo):
+                lo = np.zeros(hi.shape)
+            hi[left], lo[left] = _exact_where_not_nan(ctx, [o[left] for o in ops], bits[left])
+            return hi, lo
+
+        return Core(bits, exact=exact)
 
     def _core_of(self, at: slice | np.ndarray, vouched: bool = False) -> Core:
         """Bits and the exact value of the elements ``at`` (a span, or indices in any
