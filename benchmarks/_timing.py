@@ -31,6 +31,23 @@ def best_of(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = 
     return best
 
 
+def best_interleaved(fns: dict[str, Callable[[], object]], repeat: int,
+                     clock: Callable[[], float] = time.process_time) -> dict[str, float]:
+    """Shortest of ``repeat`` timings of each function, run in turn within every round.
+
+    Why: on a shared machine the load changes within seconds; timing the baseline and
+    the measured code side by side in each round lets both see the same neighbours, so
+    their ratio moves far less than with all of one, then all of the other.
+    """
+    best = {name: float("inf") for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t0 = clock()
+            fn()
+            best[name] = min(best[name], clock() - t0)
+    return best
+
+
 def best_cpu(fn: Callable[[], object], repeat: int) -> float:
     """Shortest CPU time of this process (all threads) over ``repeat`` runs of ``fn()``."""
     return best_of(fn, repeat, time.process_time)

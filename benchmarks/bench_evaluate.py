@@ -6,7 +6,8 @@ as the sweep command does).
 
 Part 1, per op (add, mul, div, sqrt, mad, min) and input ("values": random signs,
 mantissas and exponents in 2^-30..2^30, the common case; "patterns": uniform random 32-bit
-patterns, many INF/NaN/denormals and overflowing products), CPU time (best of N) of:
+patterns, many INF/NaN/denormals and overflowing products), CPU time (best of N, the
+three timed in turn within each round so that they see the same load) of:
 
 * numpy float32 doing the op (the baseline, allocating its output);
 * ``evaluate(op, ...).bits`` -- goals on "values": add/mul <= 2x numpy, div/sqrt/mad <= 5x;
@@ -31,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import Goals, add_arguments, best_cpu, print_header  # noqa: E402
+from _timing import Goals, add_arguments, best_cpu, best_interleaved, print_header  # noqa: E402
 
 from fpinspector.model import evaluate  # noqa: E402
 
@@ -62,16 +63,19 @@ def engine_vs_numpy(n: int, repeat: int, goals: Goals) -> None:
         "patterns": [rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
                      for _ in range(3)],
     }
-    print(f"part 1: {n:,} elements, CPU time, best of {repeat}; ratios: x numpy's time")
+    print(f"part 1: {n:,} elements, CPU time, best of {repeat} (numpy, .bits and full timed in "
+          f"turn in each round); ratios: x numpy's time")
     print(f"  {'op':<5}{'input':<9}{'numpy s':>9}{'.bits s':>9}{'ratio':>7}{'full s':>10}"
           f"{'ratio':>7}{'B/el':>7}")
     for kind, ops in inputs.items():
         f = [o.view(np.float32) for o in ops]
         for op, k in ARITY.items():
             with np.errstate(all="ignore"):
-                t_np = best_cpu(lambda: NP_OPS[op](*f), repeat)
                 obs = np.asarray(NP_OPS[op](*f)).view(np.uint32)
-            t_bits = best_cpu(lambda: evaluate(op, *ops[:k]).bits, repeat)
+
+            def baseline() -> None:
+                with np.errstate(all="ignore"):
+                    NP_OPS[op](*f)
 
             def full() -> None:
                 ev = evaluate(op, *ops[:k])
@@ -79,7 +83,9 @@ def engine_vs_numpy(n: int, repeat: int, goals: Goals) -> None:
                 ev.allowed(obs)
                 ev.ulp_error(obs)
 
-            t_full = best_cpu(full, repeat)
+            t = best_interleaved({"numpy": baseline, "bits": lambda: evaluate(op, *ops[:k]).bits,
+                                  "full": full}, repeat)
+            t_np, t_bits, t_full = t["numpy"], t["bits"], t["full"]
             extra = _bytes_per_element(full, n, 4 + 1 + 8)
             print(f"  {op:<5}{kind:<9}{t_np:9.3f}{t_bits:9.3f}{t_bits / t_np:6.1f}x"
                   f"{t_full:10.3f}{t_full / t_np:7.1f}x{extra:7.1f}")
