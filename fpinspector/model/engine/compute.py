@@ -91,11 +91,14 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
 
     ``vouched``: a fast kernel vouched for every element (engine/paths.py), so no operand
     is one the input flush would change (:func:`operand_values`), and f32 and f16
-    operands are finite (normal f32, finite f16: their sums need no INF/NaN pass)."""
+    operands are finite (normal f32, finite f16: their sums need no INF/NaN pass; normal
+    f32 divisors are not zero, so quotients are finite too)."""
     (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
     fam, op, fmt = ctx.family, ctx.op, ctx.fmt
     finite = vouched and fmt.name in ("f32", "f16")
     if fam == "arith":
+        if op == "div":
+            finite = vouched and fmt.name == "f32"
         return binary_exact(op, vals[0], vals[1], fmt, finite)
     if fam == "fused":
         return fused_exact(op, vals, fmt, finite)

@@ -47,7 +47,7 @@ __all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundarie
 def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat,
                  finite: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Exact a op b for op in add, sub, mul, div (see the module docstring); ``finite``:
-    the caller knows every sum is finite (grid.two_sum)."""
+    the caller knows every exact result is finite (no INF/NaN fix-up pass)."""
     with np.errstate(all="ignore"):
         if op == "add":
             return grid.two_sum(a, b, finite)
@@ -68,6 +68,8 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat,
             # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual
             # is below |a| 2^-52); elsewhere lo = 0
             lo = np.divide(r, b, out=r) if isinstance(r, np.ndarray) else r / b
+            if finite:
+                return q, lo
             fin = np.isfinite(lo)
             if not np.all(fin):
                 lo = np.where(fin, lo, 0.0)
