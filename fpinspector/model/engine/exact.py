@@ -59,10 +59,10 @@ def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat,
             return a * b, zero_residual(a)
         if op == "div":
             q = a / b
-            if fmt.frac_bits <= 23 and isinstance(q, np.ndarray):
+            if fmt.frac_bits <= 23:  # f32, f16 (and f11, f10) operands: 24 bits at most
                 r = grid.div_residual_narrow(a, q, b)
             else:
-                p, e = (grid.two_prod_narrow if fmt.frac_bits <= 26 else grid.two_prod)(q, b)
+                p, e = grid.two_prod(q, b)
                 r = np.subtract(a, p, out=p)
                 r -= e
             # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual

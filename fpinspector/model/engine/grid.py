@@ -16,7 +16,6 @@ from .ulp import _ulp_at_generic, divide_by_ulp, ulp_at  # noqa: F401  (re-expor
 __all__ = [
     "two_sum",
     "two_prod",
-    "two_prod_narrow",
     "div_residual_narrow",
     "to_key",
     "from_key",
@@ -81,29 +80,6 @@ def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return p, np.where(np.isfinite(e) & np.isfinite(p), e, 0.0)
 
 
-def two_prod_narrow(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`two_prod` when ``b`` has at most 27 significant bits (an f32 or f16 value).
-
-    Why: Veltkamp's split of such a ``b`` is ``b`` itself with a zero low part, so only
-    ``a`` is split: half the passes. The error term is the same exact value (0 where
-    two_prod sets 0); only the sign of a zero error may differ.
-    """
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = a * b
-        ah = _SPLIT * a
-        al = ah - a
-        ah -= al  # ah = fl(c - (c - a)): the high half of a
-        np.subtract(a, ah, out=al)
-        ah *= b
-        ah -= p
-        al *= b
-        e = np.add(ah, al, out=ah)
-    fin = np.isfinite(e) & np.isfinite(p)
-    if not fin.all():
-        e[~fin] = 0.0
-    return p, e
-
-
 _LOW24 = np.int64(~((1 << 24) - 1))
 
 
@@ -112,14 +88,16 @@ def div_residual_narrow(a: np.ndarray, q: np.ndarray, b: np.ndarray) -> np.ndarr
     with at most 24 significant bits (f32, f16 values), as a new array (NaN where ``q`` is
     not finite).
 
-    Why not :func:`two_prod_narrow`: cutting the low 24 bits off q's significand gives
+    Why not :func:`two_prod`: cutting the low 24 bits off q's significand gives
     ``h1`` (29 bits) and ``h2 = q - h1`` (24 bits), so ``h1*b`` and ``h2*b`` are exact
     float64 products, ``a - h1*b`` is exact (it is ``h2*b + r``, a number on the grid of
     those products and below 2^25 of its spacing), and so is the last difference ``r``,
     the same number two_prod's error term gives: six passes instead of eleven, with no
     INF/NaN fix-up (tests/model/test_engine_grid_primitives.py checks it with Fractions).
     """
-    h1 = np.bitwise_and(np.asarray(q).view(np.int64), _LOW24).view(np.float64)
+    q = np.asarray(q, dtype=np.float64)
+    h1 = np.empty(q.shape)  # (an array also for one element: the steps below write into it)
+    np.bitwise_and(q.view(np.int64), _LOW24, out=h1.view(np.int64))
     with np.errstate(invalid="ignore", over="ignore"):
         h2 = np.subtract(q, h1)
         h1 *= b
