@@ -23,7 +23,8 @@ from .context import Ctx
 from .exact import binary_exact, sum_exact, transcendental
 from .residual import zero_residual
 
-__all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan", "ROUND_FUNCS"]
+__all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan", "ROUND_FUNCS",
+           "vouched_exact_is_finite"]
 
 ROUND_FUNCS = {"round_ne": np.rint, "round_ni": np.floor, "round_pi": np.ceil,
                "round_z": np.trunc}
@@ -85,20 +86,28 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
     return vals, ftz
 
 
+def vouched_exact_is_finite(ctx: Ctx) -> bool:
+    """Is the exact value of every element a fast kernel vouched for finite? For an f32 or
+    f16 add, sub, mul or mad: the vouched operands are finite (normal f32, finite f16),
+    and so is their exact sum or product in float64; for an f32 div or rcp too: its
+    vouched divisors are normal, not zero. Not f64: its kernel vouches for every result
+    that is not a NaN, INF + 1 included; not an f16 div: a finite f16 over zero is INF."""
+    op, name = ctx.op, ctx.fmt.name
+    return (op in ("add", "sub", "mul", "mad") and name in ("f32", "f16")
+            or op in ("div", "rcp") and name == "f32")
+
+
 def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
                 ) -> tuple[np.ndarray, np.ndarray]:
     """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op.
 
     ``vouched``: a fast kernel vouched for every element (engine/paths.py), so no operand
-    is one the input flush would change (:func:`operand_values`), and f32 and f16
-    operands are finite (normal f32, finite f16: their sums need no INF/NaN pass; normal
-    f32 divisors are not zero, so quotients are finite too)."""
+    is one the input flush would change (:func:`operand_values`), and the sums and
+    quotients :func:`vouched_exact_is_finite` names need no INF/NaN pass."""
     (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
     fam, op, fmt = ctx.family, ctx.op, ctx.fmt
-    finite = vouched and fmt.name in ("f32", "f16")
+    finite = vouched and vouched_exact_is_finite(ctx)
     if fam == "arith":
-        if op == "div":
-            finite = vouched and fmt.name == "f32"
         return binary_exact(op, vals[0], vals[1], fmt, finite)
     if fam == "fused":
         return fused_exact(op, vals, fmt, finite)

@@ -10,7 +10,7 @@ import numpy as np
 from ..formats import FloatFormat, get_format
 from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
-from .compute import Core, compute, exact_value
+from .compute import Core, compute, exact_value, vouched_exact_is_finite
 from .context import Ctx
 from .masked import fill_where
 from .optable import OPS, OpSpec
@@ -334,14 +334,8 @@ class Evaluation:
 
     def _finite_exact(self, s: int, e: int) -> bool:
         """Is every exact value of s:e finite? Known without a pass where a kernel vouched
-        for the span of an f32 or f16 add, sub, mul or mad: its operands are then finite
-        (normal f32, finite f16), and so is their exact sum or product in float64; and of
-        an f32 div or rcp, whose vouched operands are normal (not zero). Not f64: its
-        kernel vouches for every result that is not a NaN, INF + 1 included; not an f16
-        div: a finite f16 over zero is INF."""
-        op, name = self._ctx.op, self.format
-        return (op in ("add", "sub", "mul", "mad") and name in ("f32", "f16")
-                or op in ("div", "rcp") and name == "f32") and self._vouched(s, e)
+        for the span (compute.vouched_exact_is_finite)."""
+        return vouched_exact_is_finite(self._ctx) and self._vouched(s, e)
 
     def _vouched(self, s: int, e: int) -> bool:
         """Did a fast kernel vouch for every element s:e? (engine/fastbits.py: then no
