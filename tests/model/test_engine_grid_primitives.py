@@ -284,3 +284,20 @@ def test_fill_where_writes_the_value_where_the_mask_holds(value: float) -> None:
         got = x.copy()
         fill_where(got, mask, value)
         np.testing.assert_array_equal(got.view(np.int64), want.view(np.int64))
+
+
+def test_zero_residual_is_a_constant_view_and_becomes_an_array_to_write() -> None:
+    """engine/residual.py: the +0 residual is recognised (not a -0 constant, not an array
+    that happens to hold zeros), refuses writes, and writable_residual gives an array of
+    its own for it and passes any other array through."""
+    from fpinspector.model.engine.residual import is_zero_residual, writable_residual, zero_residual
+
+    like = np.ones(5)
+    z = zero_residual(like)
+    assert z.shape == (5,) and is_zero_residual(z) and not z.flags.writeable
+    assert not is_zero_residual(np.zeros(5))
+    assert not is_zero_residual(np.broadcast_to(-0.0, (5,)))
+    w = writable_residual(z)
+    w[2] = 1.5
+    assert w.flags.writeable and w.tolist() == [0.0, 0.0, 1.5, 0.0, 0.0]
+    assert writable_residual(like) is like

@@ -15,7 +15,7 @@ from .context import Ctx
 from .masked import fill_where
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
-from .residual import is_zero_residual, zero_residual
+from .residual import is_zero_residual, writable_residual, zero_residual
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
 from .ulp import zero_same_specials
@@ -256,8 +256,7 @@ class Evaluation:
         if exact:  # the kernel's exact value, completed on the elements it left
             hi, lo = exact[0]
             if rest.size:
-                if is_zero_residual(lo):  # (a constant view: the residual gets an array)
-                    lo = np.zeros(hi.shape)
+                lo = writable_residual(lo)
                 hi[rest], lo[rest] = sub.hi, sub.lo
             self._exact = (hi, lo)
         return bits
@@ -309,8 +308,7 @@ class Evaluation:
 
         def exact() -> tuple[np.ndarray, np.ndarray]:
             hi, lo = exact_value(ctx, ops, vouched=True)
-            if is_zero_residual(lo):
-                lo = np.zeros(hi.shape)
+            lo = writable_residual(lo)
             hi[left], lo[left] = _exact_where_not_nan(ctx, [o[left] for o in ops], bits[left])
             return hi, lo
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["zero_residual", "is_zero_residual"]
+__all__ = ["zero_residual", "is_zero_residual", "writable_residual"]
 
 _ZERO = np.zeros(1)
 
@@ -27,3 +27,9 @@ def is_zero_residual(lo: object) -> bool:
         return False
     first = lo.reshape(-1)[:1]
     return bool(first[0] == 0 and not np.signbit(first[0]))
+
+
+def writable_residual(lo: np.ndarray) -> np.ndarray:
+    """``lo`` as an array some elements can be written into: zeros of its own for the
+    constant view, any other array as it is."""
+    return np.zeros(lo.shape) if is_zero_residual(lo) else lo
