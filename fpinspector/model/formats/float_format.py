@@ -228,7 +228,7 @@ class FloatFormat:
         """NaN patterns (exponent field all ones, fraction not 0)."""
         b = self.as_bits(bits)
         if self.bits in (32, 64):  # one pass: numpy's isnan of the IEEE type (quietly, on
-            return np.isnan(b.view(np.float32 if self.bits == 32 else np.float64))  # sNaNs too)
+            return np.isnan(self.value_view(b))  # signalling NaNs too)
         return self._magnitude(b) > self.dtype.type(self.pos_inf)
 
     def is_denormal(self, bits: Any) -> np.ndarray:
