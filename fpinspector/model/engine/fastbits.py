@@ -40,7 +40,8 @@ _CHUNK_F32 = 1 << 16
 
 
 def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Biased exponent in 1..254: ((b << 1) - 2^24) < 0xFE000000 in uint32."""
+    """Biased exponent in 1..254: ((b << 1) - 2^24) < 0xFE000000 in uint32 (grid.is_normal's
+    test for f32, into the kernel's scratch arrays: no allocation per chunk)."""
     np.left_shift(bits, 1, out=t)
     np.subtract(t, _MIN_NORMAL_X2, out=t)
     return np.less(t, _TOP, out=out)

@@ -76,8 +76,7 @@ def ordinary_mask(f: Facts) -> np.ndarray:
         e = _exp_field(bits)
         m = (e >= np.uint32(3)) & (e <= np.uint32(252))
     for o in f.ops:
-        eo = _exp_field(o)
-        m &= (eo != np.uint32(0)) & (eo != np.uint32(0xFF))
+        m &= grid.is_normal(o, ctx.fmt)
     op = ctx.op
     if op in ("mul", "div"):
         m &= (f.ops[1] & _ABS) != _F32_ONE
