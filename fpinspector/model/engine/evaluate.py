@@ -144,29 +144,22 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
 
 
 def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
-                out: np.ndarray | None = None, finite: bool = False) -> np.ndarray:
+                out: np.ndarray, finite: bool = False) -> None:
     """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
-    definition in Evaluation.ulp_error), written into ``out`` when given. ``finite``: the
-    caller knows every hi is finite, so a NaN error can only come from a NaN observation
-    and stays NaN (the INF/NaN pass is skipped)."""
+    definition in Evaluation.ulp_error), written into ``out``. ``finite``: the caller
+    knows every hi is finite, so a NaN error can only come from a NaN observation and
+    stays NaN (the INF/NaN pass is skipped)."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
-        nan_err = np.where(fmt.is_nan(o), 0.0, np.nan)     # NaN observation, NaN for a number
-        if out is None:
-            return nan_err
-        out[...] = nan_err
-        return out
+        np.copyto(out, np.where(fmt.is_nan(o), 0.0, np.nan))  # NaN observation, else NaN
+        return
     with np.errstate(all="ignore"):
-        if out is None:
-            out = np.empty(o.shape)
         np.copyto(out, fmt.value_view(o))  # the observed values, widened exactly
-        err = out
-        err -= hi
+        out -= hi
         if not is_zero_residual(lo):
-            err -= lo
-        grid.divide_by_ulp(err, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
+            out -= lo
+        grid.divide_by_ulp(out, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
         if not finite:
-            zero_same_specials(err, hi, o, fmt)
-    return err
+            zero_same_specials(out, hi, o, fmt)
 
 
 def _operand_name(i: int) -> str:
