@@ -20,6 +20,7 @@ from fpinspector.model.sweep import Axis, GridDomain, ModelStage, UnaryDomain, r
 from fpinspector.model.sweep.processes import WorkerPool
 from fpinspector.model.sweep.runner import SweepAborted, default_workers
 from fpinspector.model.sweep.stages import ModelStageRecipe
+from fpinspector.model.sweep.summary import Summary
 
 CHUNK = 1 << 12
 
@@ -244,3 +245,28 @@ def test_a_worker_that_died_idle_is_reported_and_the_pool_says_so():
         with pytest.raises((SweepAborted, RuntimeError), match="worker"):
             run_sweep(dom, ModelStage("sqrt", "f16"), result_format="f16", chunk_size=CHUNK,
                       pool=own, processes=True)
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_worker_holds_a_second_chunk_unless_columns_come_back(pool, keep):
+    """Summary only: the next chunk waits in a worker's pipe while it computes one, so it
+    never idles waiting for the parent; chunks come back in the order each worker got them.
+    Kept columns: one chunk each (a worker's shared block holds one chunk's columns)."""
+    dom = UnaryDomain(Axis.bit_range("f16", 0, 0xFFFF))
+    recipes = [ModelStage("sqrt", "f16").recipe() for _ in range(pool.n)]
+    snap = Summary("f16", "f16").snapshot()
+    pool.begin(dom, recipes, ("f16", "f16", 10, 100), keep)
+    try:
+        sent = []
+        while pool.free():
+            k0 = len(sent) * CHUNK
+            pool.submit(pool.free()[0], k0, k0 + CHUNK, snap)
+            sent.append(k0)
+        depth = 1 if keep else 2
+        assert len(sent) == pool.in_flight == depth * pool.n
+        back = [pool.next_done() for _ in sent]
+        assert sorted(d.k0 for d in back) == sent and pool.in_flight == 0
+        for d in back:  # each chunk's own summary part
+            assert d.prepared["n"] == CHUNK and d.k1 == d.k0 + CHUNK
+    finally:
+        pool.end()

@@ -80,9 +80,11 @@ class WorkerPool:
         self._conns: list[Connection] = []
         self._procs: list[Any] = []
         self._blocks: dict[int, Any] = {}  # worker -> its shared column block (opened here)
-        self._busy: dict[int, int] = {}  # worker -> k0 of its chunk
+        self._busy: dict[int, list[int]] = {}  # worker -> k0 of its chunks, oldest first
         self._lost: list[int] = []  # workers whose chunk could not be sent
         self.n = n
+        #: chunks a worker may hold at once (see :meth:`begin`)
+        self.depth = 1
         with interrupts_held(), main_not_rerun():
             for i in range(n):
                 parent, child = ctx.Pipe()
@@ -104,7 +106,14 @@ class WorkerPool:
               chunk_part: Callable[..., Any] | None = None) -> None:
         """Give each worker the domain, its stage recipe, the summary's (fmt, result format,
         top_k, first_n), whether per-element columns come back, which stage outputs are
-        not per-element columns, and the caller's ``chunk_part`` (run after each chunk)."""
+        not per-element columns, and the caller's ``chunk_part`` (run after each chunk).
+
+        Without kept columns a worker holds two chunks: the next one is already in its
+        pipe when it sends a result, so it never waits for the parent to wake up, read
+        and hand out more (that round trip left about a fifth of both cores idle in an
+        exhaustive f16 sweep, whose chunks take a few milliseconds). With kept columns it
+        holds one: its shared block holds one chunk's columns until the parent copied
+        them."""
         if len(recipes) != self.n:
             raise ValueError(f"{self.n} workers need {self.n} stage recipes")
         for i, (conn, recipe) in enumerate(zip(self._conns, recipes)):
@@ -120,14 +129,16 @@ class WorkerPool:
                 raise rebuild_error(*reply[1])
         self.timings = {}
         self._busy.clear()
+        self.depth = 1 if keep else 2
 
     def free(self) -> list[int]:
-        """Workers without a chunk."""
-        return [i for i in range(self.n) if i not in self._busy]
+        """Workers that can take a chunk now, the least busy first."""
+        held = {i: len(self._busy.get(i, ())) for i in range(self.n)}
+        return sorted((i for i in range(self.n) if held[i] < self.depth), key=held.__getitem__)
 
     def submit(self, worker: int, k0: int, k1: int, snapshot: Any) -> None:
         """Start chunk ``k0..k1`` on ``worker`` (``snapshot``: :meth:`Summary.snapshot`)."""
-        self._busy[worker] = k0
+        self._busy.setdefault(worker, []).append(k0)
         try:
             self._conns[worker].send(("chunk", k0, k1, snapshot))
         except (OSError, ValueError):  # the worker is gone: next_done() says so
@@ -135,7 +146,7 @@ class WorkerPool:
 
     @property
     def in_flight(self) -> int:
-        return len(self._busy)
+        return sum(len(ks) for ks in self._busy.values())
 
     @property
     def alive(self) -> bool:
@@ -146,11 +157,11 @@ class WorkerPool:
         """Wait for any busy worker's chunk."""
         if self._lost:
             i = self._lost.pop()
-            return ChunkFailed(self._busy.pop(i), RuntimeError(
+            return ChunkFailed(self._pop(i, last=True), RuntimeError(
                 f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
         busy: dict[Any, int] = {self._conns[i]: i for i in self._busy}
         i = busy[wait(list(busy))[0]]
-        k0 = self._busy.pop(i)
+        k0 = self._pop(i)  # a worker answers its chunks in the order they were sent
         try:
             msg = self._conns[i].recv()
         except (EOFError, OSError):
@@ -163,6 +174,14 @@ class WorkerPool:
             self.timings[key] = self.timings.get(key, 0.0) + v
         columns, fired = self._columns(i, manifest) if manifest else ({}, {})
         return ChunkDone(k0, k1, prepared, timings, columns, fired, part)
+
+    def _pop(self, worker: int, last: bool = False) -> int:
+        """k0 of the worker's oldest chunk (``last``: of the one sent last), now not held."""
+        held = self._busy[worker]
+        k0 = held.pop(-1 if last else 0)
+        if not held:
+            del self._busy[worker]
+        return k0
 
     def _columns(self, worker: int, manifest: tuple[str, list]
                  ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
