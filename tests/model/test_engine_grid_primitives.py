@@ -229,6 +229,31 @@ def test_round_f16_every_value_and_midpoint_against_numpy_cast_F16_PREC() -> Non
     np.testing.assert_array_equal(grid.round_f16(x), want)
 
 
+def test_round_f16_f32_against_numpy_cast_F16_PREC() -> None:
+    """The float32 rounding of f16 products against numpy's own float32 -> float16 cast (an
+    independent RNE): every f16 value, every midpoint between neighbours and the float32
+    values just beside each, random float32 patterns of every class, and every product of
+    four f16 rows with all f16 patterns; NaNs become the canonical quiet NaN, sign kept."""
+    v = np.arange(1 << 15, dtype=np.uint16).view(np.float16).astype(np.float32)
+    v = v[np.isfinite(v)]
+    mid = np.concatenate([(v[:-1] + v[1:]) / 2, [np.float32(65520.0)]])  # exact in float32
+    x = np.concatenate([v, mid, np.nextafter(mid, np.float32(0)),
+                        np.nextafter(mid, np.float32(np.inf))])
+    x = np.concatenate([x, -x, RNG.integers(0, 1 << 32, 1 << 20, dtype=np.uint64)
+                        .astype(np.uint32).view(np.float32)])
+    b = np.arange(1 << 16, dtype=np.uint16).view(np.float16).astype(np.float32)
+    with np.errstate(all="ignore"):
+        for a in (0x0001, 0x0C00, 0x3C01, 0xF3FF):  # (INF * 0: NaN)
+            x = np.concatenate([x, np.array(a, np.uint16).view(np.float16).astype(np.float32)
+                                * b])
+        want = x.astype(np.float16).view(np.uint16)
+    nan = np.isnan(x)
+    want[nan] = np.where(np.signbit(x[nan]), 0xFE00, 0x7E00)
+    np.testing.assert_array_equal(grid.round_f16_f32(x), want)
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(grid.round_f16_f32(x), grid.round_f16(x.astype(np.float64)))
+
+
 def test_representable_f16_every_value_and_every_midpoint_F32_PREC() -> None:
     """grid.representable (what `inexact`, the accuracy rule's mask, reads) against numpy's
     own float64 -> float16 cast: all 65,536 patterns' values are representable, the

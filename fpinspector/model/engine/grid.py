@@ -278,6 +278,41 @@ def round_f16(hi: np.ndarray) -> np.ndarray:
     return bits
 
 
+def round_f16_f32(x: np.ndarray) -> np.ndarray:
+    """:func:`round_f16` of float32 values, in 32-bit integer passes (the same patterns).
+
+    Why: a product of two f16 values is exact in float32 (22 significant bits, exponents
+    from -48 to 32), and 32-bit passes move half the bytes of :func:`round_f16`'s 64-bit
+    ones. Normal range: the RNE bias below the 11th significant bit, the carry into the
+    exponent, rebias 127 -> 15, clamp to INF. Below 2^-14: ``|x| + 0.5`` in float32 rounds
+    to nearest even at 2^-24, the f16 denormal spacing, so its pattern minus 0.5's is
+    the f16 pattern (1024: the smallest normal). NaN: the canonical quiet NaN, sign kept.
+    """
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    m = np.bitwise_and(u, np.uint32(0x7FFFFFFF))
+    t = np.right_shift(m, np.uint32(13))
+    t &= np.uint32(1)  # the last kept bit: ties go to even
+    t += m
+    t += np.uint32((0xFFF - (112 << 23)) % (1 << 32))  # bias, and exponent 127 -> 15
+    t >>= np.uint32(13)
+    np.minimum(t, np.uint32(0x7C00), out=t)  # overflow and INF (below 2^-14: wrapped, redone)
+    small = m < np.uint32(113 << 23)
+    if small.any():
+        with np.errstate(invalid="ignore"):  # (NaN elements: redone below)
+            s = m.view(np.float32) + np.float32(0.5)
+        d = s.view(np.uint32)
+        d -= np.uint32(0x3F000000)
+        np.copyto(t, d, where=small)
+    bits = t.astype(np.uint16)
+    sign = (u >> np.uint32(16)).astype(np.uint16)
+    sign &= np.uint16(0x8000)
+    bits |= sign
+    nan = m > np.uint32(0x7F800000)
+    if nan.any():  # canonical quiet NaN, sign kept (as formats.encode_float64)
+        np.putmask(bits, nan, np.uint16(0x7E00) | sign)
+    return bits
+
+
 def _directed_f32(x: np.ndarray, up: bool) -> np.ndarray:
     """float64 -> f32 pattern rounded down (up) with INF as the grid point 2^128.
 
