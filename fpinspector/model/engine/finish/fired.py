@@ -193,8 +193,14 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
                    where: np.ndarray | None = None) -> None:
     """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset,
     and only ``where`` (a mask of the facts' elements) when given; on ordinary elements a
-    row marked ALWAYS is True without evaluating its mask."""
+    row marked ALWAYS is True without evaluating its mask.
+
+    With ``idx``, ``out`` must be False at ``idx`` (the subset is the elements the
+    ordinary pass left): the subset's masks are ORed together per rule and written there
+    once, without reading ``out`` back (a gather per row was the subset's largest cost
+    when a chunk has many non-ordinary elements)."""
     ctx = facts.ctx
+    picked: dict[str, np.ndarray] = {}
     for row in rows:
         if ordinary and row.ordinary == ALWAYS:
             m = np.ones(facts.n, dtype=bool) if where is None else where
@@ -206,12 +212,16 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
         if not m.any():
             continue
         rid = row.rule_id(ctx)
+        if idx is not None:
+            picked[rid] = picked[rid] | m if rid in picked else m
+            continue
         if rid not in out:
             out[rid] = np.zeros(n, dtype=bool)
-        if idx is None:
-            out[rid] |= m
-        else:
-            out[rid][idx] |= m
+        out[rid] |= m
+    for rid, m in picked.items():
+        if rid not in out:
+            out[rid] = np.zeros(n, dtype=bool)
+        out[rid][idx] = m
 
 
 def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
