@@ -144,16 +144,18 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
 
 
 def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
-                out: np.ndarray, finite: bool = False) -> None:
+                out: np.ndarray, finite: bool = False, values: np.ndarray | None = None
+                ) -> None:
     """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
     definition in Evaluation.ulp_error), written into ``out``. ``finite``: the caller
     knows every hi is finite, so a NaN error can only come from a NaN observation and
-    stays NaN (the INF/NaN pass is skipped)."""
+    stays NaN (the INF/NaN pass is skipped). ``values``: ``fmt.value_view(o)`` when the
+    caller has it already."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
         np.copyto(out, np.where(fmt.is_nan(o), 0.0, np.nan))  # NaN observation, else NaN
         return
     with np.errstate(all="ignore"):
-        np.copyto(out, fmt.value_view(o))  # the observed values, widened exactly
+        np.copyto(out, fmt.value_view(o) if values is None else values)  # widened exactly
         out -= hi
         if not is_zero_residual(lo):
             out -= lo
@@ -574,9 +576,9 @@ class Evaluation:
             core = self._core(s, e)
             if keep:
                 hi_all[s:e], lo_all[s:e] = core.hi, core.lo
-            _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],
-                        finite=self._finite_exact(s, e))
             f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
+            _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],
+                        finite=self._finite_exact(s, e), values=f.result_values)
             for k, m in finish.fired_rules(f).items():
                 if k not in fired:
                     fired[k] = np.zeros(self._n, dtype=bool)

@@ -44,6 +44,8 @@ class Facts:
         # is elementwise: the differential test compares these paths with the reference,
         # which never takes a subset)
         for name, value in self.__dict__.items():
+            if name in _NOT_SLICED:
+                continue
             if isinstance(value, np.ndarray) and value.shape == (self.n,):
                 out.__dict__[name] = value[idx]
         return out
@@ -99,6 +101,13 @@ class Facts:
         return np.isfinite(self.core.hi)
 
     @cached_property
+    def result_values(self) -> np.ndarray:
+        """The model results' values (the format's value view of their patterns). Why
+        here: a sweep's model columns decode them once for the model's own ULP error and
+        the precision rule's ordinary mask."""
+        return self.ctx.fmt.value_view(self.core.bits)
+
+    @cached_property
     def unrounded(self) -> np.ndarray:
         """The exact value rounded to nearest even, before the output flush."""
         return grid.rne(self.core.hi, self.core.lo, self.ctx.fmt)
@@ -134,7 +143,7 @@ class Facts:
         of the format. Why: one decode of the result instead of a rounding (the precision
         rule of a sweep's ordinary elements)."""
         with np.errstate(invalid="ignore"):
-            m = np.not_equal(self.ctx.fmt.value_view(self.core.bits), self.core.hi)
+            m = np.not_equal(self.result_values, self.core.hi)
         if not is_zero_residual(self.core.lo):
             m |= self.core.lo != 0
         return m
@@ -179,6 +188,11 @@ class Facts:
         x = self.vals[0]
         return (x < 0) | ((x == 0) & np.signbit(x))
 
+
+#: Facts a subset does not take from its parent: no row reads them on the elements a
+#: subset holds (the rest of a sweep chunk's ordinary elements), and the gather is not free.
+#: A row that did would compute them again on the subset: slower, never different.
+_NOT_SLICED = frozenset({"result_values"})
 
 #: Families whose result is a rounded exact value (output flush applies).
 _ROUNDED = ("arith", "fused", "unary", "round", "frc")
