@@ -47,6 +47,23 @@ def test_histogram_bin_edges_are_upper_inclusive_at_every_power_of_two_F32_PREC(
     assert np.array_equal(histogram_counts(err), oracle)
 
 
+@pytest.mark.parametrize("big", [0, 1, 37, 1000])
+def test_histogram_of_mostly_small_errors_equals_python_binning_F32_PREC(big):
+    """A correctly rounded model's errors (all within 0.5 ULP) with a few larger ones
+    (overflow to INF, NaN, huge, just above 0.5 and 1): the histogram bins only those
+    few itself; every count still lands where Python binning puts it."""
+    rng = np.random.default_rng(big)
+    n = 10_000
+    err = rng.uniform(-0.5, 0.5, n)
+    err[rng.integers(0, n, 500)] = 0.0
+    err[:4] = [0.5, -0.5, -0.0, 5e-324]
+    special = [np.inf, -np.inf, np.nan, 1e300, np.nextafter(0.5, 1), 1.0, -1.0000001, 3e9]
+    at = rng.choice(np.arange(4, n), big, replace=False)
+    err[at] = rng.choice(special, big)
+    oracle = np.bincount([_python_bin(float(e)) for e in err], minlength=len(HIST_EDGES) + 1)
+    assert np.array_equal(histogram_counts(err), oracle)
+
+
 def _worst_oracle(err: np.ndarray, k: int) -> list[tuple[float, int]]:
     keyed = [(-abs(float(e)), i) for i, e in enumerate(err) if not math.isnan(e)]
     return [(-a, i) for a, i in sorted(keyed)[:k]]

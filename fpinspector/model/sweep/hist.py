@@ -42,7 +42,8 @@ def histogram_counts(err: np.ndarray) -> np.ndarray:
 
 
 def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(bin counts, |e| bits) in four in-place integer passes and one bincount.
+    """(bin counts, |e| bits) in four in-place integer passes and one bincount (over
+    the elements above 0.5 only, where they are few).
 
     ``m = bits & ~sign`` orders like ``|e|`` (NaNs above ``_INF``), so callers reuse it as
     the top-k key. ``(m - 1) >> 52`` is the biased exponent of the predecessor of ``|e|``
@@ -53,12 +54,19 @@ def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray
         work = np.empty((2, u.size), np.uint64)
     m, w = work[0, : u.size], work[1, : u.size]
     np.bitwise_and(u, _ABS, out=m)
-    np.greater(m, _HALF, out=w.view(np.bool_)[: u.size])
-    if not w.view(np.bool_)[: u.size].any():  # every |e| <= 0.5 (a correctly rounded model):
-        h = np.zeros(_NBINS, np.int64)        # two bins, no bincount (it holds the GIL)
-        h[0] = np.count_nonzero(np.equal(m, 0, out=w.view(np.bool_)[: u.size]))
-        h[1] = u.size - h[0]
+    big = np.greater(m, _HALF, out=w.view(np.bool_)[: u.size])
+    nb = int(np.count_nonzero(big))
+    if nb * 8 <= u.size:  # few |e| above 0.5 (a correctly rounded model: none; its
+        # overflows: some): only those are binned, the rest is zeros and (0, 0.5]
+        h = _bins(m[np.flatnonzero(big)], np.empty(nb, np.uint64))
+        h[0] = np.count_nonzero(np.equal(m, 0, out=big))
+        h[1] = u.size - nb - h[0]
         return h, m
+    return _bins(m, w), m
+
+
+def _bins(m: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Bin counts of |e| bits ``m`` (``w``: scratch of the same size, overwritten)."""
     np.subtract(m, np.uint64(1), out=w)  # predecessor of |e| (zeros wrap to the top)
     infs = int(np.count_nonzero(w == _INF - np.uint64(1)))
     np.right_shift(w, np.uint64(52), out=w)
@@ -70,7 +78,7 @@ def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray
     h[34] = c[1054:2047].sum() - infs  # (2^31, max]; the predecessor of inf lands here
     h[35] = infs
     h[36] = c[2047]  # NaN
-    return h, m
+    return h
 
 
 def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
