@@ -15,7 +15,7 @@ import numpy as np
 from .. import grid
 from ..compute import Core, MinMaxChoice, minmax_choice, operand_values
 from ..context import Ctx
-from ..residual import is_zero_residual
+from ..residual import is_zero_residual, zero_residual
 
 __all__ = ["Facts"]
 
@@ -34,7 +34,9 @@ class Facts:
         ops = [o[idx] for o in self.ops]
         core = self.core
         if core._hi is not None:
-            sub = Core(core.bits[idx], core.hi[idx], core.lo[idx])
+            hi = core.hi[idx]
+            lo = zero_residual(hi) if is_zero_residual(core.lo) else core.lo[idx]
+            sub = Core(core.bits[idx], hi, lo)
         else:
             from ..compute import exact_value
 
@@ -133,7 +135,10 @@ class Facts:
     @cached_property
     def inexact(self) -> np.ndarray:
         """The exact result is not a value of the format (rounding decided something)."""
-        return ~grid.representable(self.core.hi, self.ctx.fmt) | (self.core.lo != 0)
+        m = ~grid.representable(self.core.hi, self.ctx.fmt)
+        if not is_zero_residual(self.core.lo):
+            m |= self.core.lo != 0
+        return m
 
     @property
     def inexact_of_a_normal_result(self) -> np.ndarray:
