@@ -75,10 +75,63 @@ class Facts:
         return m
 
     @cached_property
+    def _mags(self) -> list[np.ndarray] | None:
+        """Each operand's pattern without its sign, where the patterns are IEEE storage
+        (f16, f32, f64): operand classes are then read in the patterns' own width instead
+        of decoding the values (the rows of a sweep chunk that need only classes: NaN,
+        INF, zero, one). None for other operand types (the values are read instead)."""
+        fmt = self.ctx.fmt
+        if not (fmt.signed and fmt.bits in (16, 32, 64)
+                and all(o.dtype == fmt.dtype for o in self.ops)):
+            return None
+        mag = fmt.dtype.type(fmt.mask & ~fmt.sign_mask)
+        return [o & mag for o in self.ops]
+
+    def operand_is_inf(self, i: int) -> np.ndarray:
+        """Operand ``i`` is +/-INF."""
+        mags = self._mags
+        if mags is None:
+            return np.isinf(self.vals[i])
+        return mags[i] == self.ctx.fmt.dtype.type(self.ctx.fmt.pos_inf)
+
+    def operand_is_zero(self, i: int) -> np.ndarray:
+        """Operand ``i`` is +/-0 after the input flush (a flushed denormal is one)."""
+        mags = self._mags
+        if mags is None:
+            return self.vals[i] == 0
+        fmt = self.ctx.fmt
+        if self.ctx.flush:
+            return mags[i] < fmt.dtype.type(1 << fmt.frac_bits)
+        return mags[i] == 0
+
+    def operand_is_one(self, i: int) -> np.ndarray:
+        """Operand ``i`` is +/-1 (a normal: the flush never changes it)."""
+        mags = self._mags
+        if mags is None:
+            return np.abs(self.vals[i]) == 1
+        fmt = self.ctx.fmt
+        return mags[i] == fmt.dtype.type(int(fmt.encode(1.0)))
+
+    def signs_differ(self) -> np.ndarray:
+        """Operands 0 and 1 have different signs (sign bits; for INF operands)."""
+        if self._mags is None:
+            a, b = self.vals[:2]
+            return np.sign(a) != np.sign(b)
+        sign = self.ctx.fmt.dtype.type(self.ctx.fmt.sign_mask)
+        return ((self.ops[0] ^ self.ops[1]) & sign) != 0
+
+    @cached_property
     def nan_in(self) -> np.ndarray:
+        """Some operand is a NaN (the input flush never makes or removes one)."""
         m = np.zeros(self.n, dtype=bool)
-        for v in self.vals:
-            m |= np.isnan(v)
+        mags = self._mags
+        if mags is None:
+            for v in self.vals:
+                m |= np.isnan(v)
+            return m
+        inf = self.ctx.fmt.dtype.type(self.ctx.fmt.pos_inf)
+        for mg in mags:
+            m |= mg > inf
         return m
 
     # -- result -------------------------------------------------------------------------
@@ -134,8 +187,18 @@ class Facts:
 
     @cached_property
     def inexact(self) -> np.ndarray:
-        """The exact result is not a value of the format (rounding decided something)."""
-        m = ~grid.representable(self.core.hi, self.ctx.fmt)
+        """The exact result is not a value of the format (rounding decided something).
+
+        Where the model is the exact value rounded to nearest with nothing flushed (add,
+        sub, mul, div and mad without F32-FTZ), the model's value equals the exact value
+        exactly when that is a value of the format (overflow: INF; NaN: never equal), so
+        the decoded results stand in for grid.representable's rounding test."""
+        ctx = self.ctx
+        if not ctx.flush and ctx.family in ("arith", "fused"):
+            with np.errstate(invalid="ignore"):
+                m = np.not_equal(self.result_values, self.core.hi)
+        else:
+            m = ~grid.representable(self.core.hi, ctx.fmt)
         if not is_zero_residual(self.core.lo):
             m |= self.core.lo != 0
         return m
@@ -161,13 +224,12 @@ class Facts:
         m = np.zeros(self.n, dtype=bool)
         if self.ctx.family != "arith":
             return m
-        a, b = self.vals
         if op in ("add", "sub"):
-            m = (a == 0) | (b == 0)
+            m = self.operand_is_zero(0) | self.operand_is_zero(1)
         elif op == "mul":
-            m = (np.abs(a) == 1) | (np.abs(b) == 1)
+            m = self.operand_is_one(0) | self.operand_is_one(1)
         elif op == "div":
-            m = np.abs(b) == 1
+            m = self.operand_is_one(1)
         return m & ~self.nan_in
 
     @cached_property

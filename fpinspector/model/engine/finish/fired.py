@@ -72,14 +72,13 @@ def _infinf(f: Facts) -> np.ndarray:
         return m | (f.exact_nan & ~f.nan_in)
     if f.ctx.family == "frc":
         return np.isinf(f.vals[0])
-    a, b = f.vals
-    ia, ib = np.isinf(a), np.isinf(b)
+    ia, ib = f.operand_is_inf(0), f.operand_is_inf(1)
     if op == "add":
-        return ia & ib & (np.sign(a) != np.sign(b))
+        return ia & ib & f.signs_differ()
     if op == "sub":
-        return ia & ib & (np.sign(a) == np.sign(b))
+        return ia & ib & ~f.signs_differ()
     if op == "mul":
-        return (ia & (b == 0)) | ((a == 0) & ib)
+        return (ia & f.operand_is_zero(1)) | (f.operand_is_zero(0) & ib)
     return ia & ib  # div
 
 
