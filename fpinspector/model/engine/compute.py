@@ -173,7 +173,7 @@ def round_model(ctx: Ctx, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
 
 def frc_clamp(bits: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """frc's result lies in [+0, 1): a rounded 1.0 becomes the value below 1 (F32-INSTR)."""
-    one = int(fmt.encode(1.0))
+    one = grid.pattern_of(1.0, fmt)
     return np.where(bits == one, fmt.dtype.type(one - 1), bits).astype(fmt.dtype)
 
 

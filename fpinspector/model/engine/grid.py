@@ -8,6 +8,8 @@ neighbours of the exact value and to measure errors in ULPs (see :func:`ulp_at`)
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..formats import FloatFormat, encode_float64
@@ -160,6 +162,15 @@ def _from_key_generic(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     mag = np.where(neg, -k - 1, k).astype(np.uint64)
     out = np.where(neg, mag | np.uint64(fmt.sign_mask), mag)
     return out.astype(fmt.dtype)
+
+
+@functools.cache
+def pattern_of(value: float, fmt: FloatFormat) -> int:
+    """The pattern of a constant (1.0, 2^126, ...) in ``fmt``, encoded once per format.
+
+    Why: the finisher asks for the same few constants in every chunk, and a general
+    encode of a single value costs a few dozen microseconds."""
+    return int(fmt.encode(value))
 
 
 def is_normal(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:

@@ -110,7 +110,7 @@ class Facts:
         if mags is None:
             return np.abs(self.vals[i]) == 1
         fmt = self.ctx.fmt
-        return mags[i] == fmt.dtype.type(int(fmt.encode(1.0)))
+        return mags[i] == fmt.dtype.type(grid.pattern_of(1.0, fmt))
 
     def signs_differ(self) -> np.ndarray:
         """Operands 0 and 1 have different signs (sign bits; for INF operands)."""
@@ -241,7 +241,7 @@ class Facts:
         fmt = self.ctx.fmt
         mag = fmt.dtype.type(fmt.mask & ~fmt.sign_mask)
         pa, pb = (o & mag for o in self.ops)
-        huge = int(fmt.encode(2.0**126))  # |b| > 2^126 and finite (a flushed b is 0)
+        huge = grid.pattern_of(2.0**126, fmt)  # |b| > 2^126 and finite (a flushed b is 0)
         return (pa == fmt.pos_inf) & (pb > huge) & (pb < fmt.pos_inf)
 
     @cached_property

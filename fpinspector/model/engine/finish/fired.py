@@ -157,7 +157,7 @@ def _ordinary(f: Facts) -> np.ndarray:
     for o in f.ops:
         m &= grid.is_normal(o, fmt)
     if f.ctx.op in ("mul", "div"):
-        one = dt(int(fmt.encode(1.0)))
+        one = dt(grid.pattern_of(1.0, fmt))
         mag = dt(fmt.mask & ~fmt.sign_mask)
         m &= (f.ops[1] & mag) != one
         if f.ctx.op == "mul":

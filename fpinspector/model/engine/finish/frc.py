@@ -21,7 +21,7 @@ def frc_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     """Key interval of frc's allowed results (before the output flush)."""
     ctx = f.ctx
     fmt = ctx.fmt
-    one = int(fmt.encode(1.0))
+    one = grid.pattern_of(1.0, fmt)
     below = one - 1  # keys of positive patterns are the patterns
     kb = grid.to_key(f.unrounded, fmt)
     if ctx.rules == "d3d10" and fmt.name == "f32":  # the subtraction at 1 ULP
@@ -42,6 +42,6 @@ def frc_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
 def frc_one_points(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     """(key of 1.0, where 1.0 is allowed under option frc_allow_one)."""
     fmt = f.ctx.fmt
-    one = int(fmt.encode(1.0))
+    one = grid.pattern_of(1.0, fmt)
     where = grid.to_key(f.unrounded, fmt) >= one
     return np.full(f.n, one, dtype=np.int64), where & f.finite
