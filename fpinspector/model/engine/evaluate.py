@@ -143,6 +143,12 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     return hi, lo
 
 
+def _all_plus_zero(x: np.ndarray) -> bool:
+    """Every element is +0 (a residual that the constant +0 view stands for)."""
+    x = np.asarray(x)
+    return not np.any(x) and not np.signbit(x).any()
+
+
 def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
                 out: np.ndarray, finite: bool = False, values: np.ndarray | None = None
                 ) -> None:
@@ -251,8 +257,10 @@ class Evaluation:
         if exact:  # the kernel's exact value, completed on the elements it left
             hi, lo = exact[0]
             if rest.size:
-                lo = writable_residual(lo)
-                hi[rest], lo[rest] = sub.hi, sub.lo
+                hi[rest] = sub.hi
+                if not (is_zero_residual(lo) and _all_plus_zero(sub.lo)):  # (INF, NaN: +0)
+                    lo = writable_residual(lo)
+                    lo[rest] = sub.lo
             self._exact = (hi, lo)
         return bits
 
