@@ -308,20 +308,19 @@ def round_f16_f32(x: np.ndarray) -> np.ndarray:
     t >>= np.uint32(13)
     np.minimum(t, np.uint32(0x7C00), out=t)  # overflow and INF (below 2^-14: wrapped, redone)
     small = m < np.uint32(113 << 23)
-    if small.any():
-        with np.errstate(invalid="ignore"):  # (NaN elements: redone below)
-            s = m.view(np.float32) + np.float32(0.5)
-        d = s.view(np.uint32)
-        d -= np.uint32(0x3F000000)
-        np.copyto(t, d, where=small)
-    bits = t.astype(np.uint16)
-    sign = (u >> np.uint32(16)).astype(np.uint16)
-    sign &= np.uint16(0x8000)
-    bits |= sign
     nan = m > np.uint32(0x7F800000)
-    if nan.any():  # canonical quiet NaN, sign kept (as formats.encode_float64)
-        np.putmask(bits, nan, np.uint16(0x7E00) | sign)
-    return bits
+    if small.any():  # (m's buffer is reused from here on: only the masks are left of it)
+        f = m.view(np.float32)
+        with np.errstate(invalid="ignore"):  # (signalling NaNs: redone below)
+            np.add(f, np.float32(0.5), out=f)
+        m -= np.uint32(0x3F000000)
+        np.copyto(t, m, where=small)
+    if nan.any():  # canonical quiet NaN (as formats.encode_float64); the sign is set below
+        np.copyto(t, np.uint32(0x7E00), where=nan)
+    np.right_shift(u, np.uint32(16), out=m)
+    m &= np.uint32(0x8000)
+    t |= m
+    return t.astype(np.uint16)
 
 
 def _directed_f32(x: np.ndarray, up: bool) -> np.ndarray:
