@@ -278,3 +278,30 @@ def test_ulp_error_of_infinite_operands_with_no_nan_result_F32_NANOUT(op, fname)
         np.testing.assert_array_equal(fast.ulp_error(obs), ref.ulp_error(obs))
     np.testing.assert_array_equal(fast.model_columns()["err_model"],
                                   ref.model_columns()["err_model"])
+
+
+@pytest.mark.parametrize("fmt", ["f16", "f32"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+def test_a_chunk_the_kernel_leaves_whole_equals_the_reference_path(fmt, op):
+    """Every operand A an INF, a NaN or (f32, F32-FTZ) a denormal: the kernel vouches for
+    no element and the general path's answer is taken whole (a row of an exhaustive f16
+    sweep); bits, exact value, allowed sets, ULP errors and fired rules as the reference."""
+    dt = {"f16": np.uint16, "f32": np.uint32}[fmt]
+    f = get_format(fmt)
+    specials = [f.pos_inf, f.pos_inf | f.sign_mask, f.quiet_nan, f.pos_inf + 1]
+    if fmt == "f32":
+        specials.append(1)  # a denormal: flushed, so the f32 kernel leaves it
+    a = np.array(specials * 40, dtype=dt)
+    b = np.random.default_rng(7).integers(0, f.mask, a.size, endpoint=True,
+                                          dtype=np.uint64).astype(dt)
+    fast, ref = evaluate(op, a, b, format=fmt), evaluate(op, a, b, format=fmt,
+                                                         paths="reference")
+    np.testing.assert_array_equal(fast.bits, ref.bits)
+    assert fast._rest is not None and fast._rest.size == a.size  # (known once bits are)
+    np.testing.assert_array_equal(fast.exact, ref.exact)
+    np.testing.assert_array_equal(fast.exact_lo, ref.exact_lo)
+    np.testing.assert_array_equal(fast.allowed(b), ref.allowed(b))
+    np.testing.assert_array_equal(fast.ulp_error(b), ref.ulp_error(b))
+    assert sorted(fast.fired) == sorted(ref.fired)
+    for k in fast.fired:
+        np.testing.assert_array_equal(fast.fired[k], ref.fired[k])

@@ -251,6 +251,12 @@ class Evaluation:
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
         self._rest = rest
+        if rest.size == self._n <= CHUNK:  # the kernel left every element (a sweep chunk
+            # of INF or NaN operands): the general path's answer as it is, not copied in
+            sub = compute(ctx, flat)
+            if exact:
+                self._exact = (sub.hi, sub.lo)
+            return sub.bits
         if rest.size:
             sub = compute(ctx, [a[rest] for a in flat])
             bits[rest] = sub.bits
