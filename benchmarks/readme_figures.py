@@ -35,6 +35,10 @@ FIGURES = [
     ("exhaustive f32 sqrt sweep with the GPU (all 2^32 patterns, summaries only)",
      "fpinspector sweep sqrt -d all --gpu --summary-only --out sqrt.npz",
      r"took (?P<seconds>\d+(?:\.\d+)?) s with (?P<mib>\d+) MiB peak memory"),
+    ("exhaustive f16 x f16 mul sweep (all 2^32 pairs, summaries only, no GPU)",
+     "fpinspector sweep mul -f f16 -d all --summary-only --out mul16.npz",
+     r"f16 x f16 `mul` sweep above [^.]*? took (?P<seconds>\d+(?:\.\d+)?) s with "
+     r"(?P<mib>\d+) MiB peak memory"),
 ]
 
 
