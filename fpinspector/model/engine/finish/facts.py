@@ -195,10 +195,8 @@ class Facts:
         the decoded results stand in for grid.representable's rounding test."""
         ctx = self.ctx
         if not ctx.flush and ctx.family in ("arith", "fused"):
-            with np.errstate(invalid="ignore"):
-                m = np.not_equal(self.result_values, self.core.hi)
-        else:
-            m = ~grid.representable(self.core.hi, ctx.fmt)
+            return self._result_is_not_exact()
+        m = ~grid.representable(self.core.hi, ctx.fmt)
         if not is_zero_residual(self.core.lo):
             m |= self.core.lo != 0
         return m
@@ -210,6 +208,10 @@ class Facts:
         or overflow in between, so it equals the exact value exactly when that is a value
         of the format. Why: one decode of the result instead of a rounding (the precision
         rule of a sweep's ordinary elements)."""
+        return self._result_is_not_exact()
+
+    def _result_is_not_exact(self) -> np.ndarray:
+        """The model's value differs from the exact value hi + lo."""
         with np.errstate(invalid="ignore"):
             m = np.not_equal(self.result_values, self.core.hi)
         if not is_zero_residual(self.core.lo):
@@ -239,8 +241,11 @@ class Facts:
         if self.ctx.op != "div":
             return np.zeros(self.n, dtype=bool)
         fmt = self.ctx.fmt
-        mag = fmt.dtype.type(fmt.mask & ~fmt.sign_mask)
-        pa, pb = (o & mag for o in self.ops)
+        mags = self._mags
+        if mags is None:
+            mag = fmt.dtype.type(fmt.mask & ~fmt.sign_mask)
+            mags = [o & mag for o in self.ops]
+        pa, pb = mags
         huge = grid.pattern_of(2.0**126, fmt)  # |b| > 2^126 and finite (a flushed b is 0)
         return (pa == fmt.pos_inf) & (pb > huge) & (pb < fmt.pos_inf)
 

@@ -151,17 +151,14 @@ ROWS: tuple[Row, ...] = (
 def _ordinary(f: Facts) -> np.ndarray:
     """Normal operands and a normal result, and no F32-IDENT operand (+/-1, for mul/div)."""
     fmt = f.ctx.fmt
-    dt = fmt.dtype.type
     bits = f.core.bits
     m = grid.is_normal(bits, fmt) if bits.dtype != bool else np.ones(f.n, dtype=bool)
     for o in f.ops:
         m &= grid.is_normal(o, fmt)
     if f.ctx.op in ("mul", "div"):
-        one = dt(grid.pattern_of(1.0, fmt))
-        mag = dt(fmt.mask & ~fmt.sign_mask)
-        m &= (f.ops[1] & mag) != one
+        m &= ~f.operand_is_one(1)
         if f.ctx.op == "mul":
-            m &= (f.ops[0] & mag) != one
+            m &= ~f.operand_is_one(0)
     return m
 
 
