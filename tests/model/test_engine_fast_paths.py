@@ -305,3 +305,30 @@ def test_a_chunk_the_kernel_leaves_whole_equals_the_reference_path(fmt, op):
     assert sorted(fast.fired) == sorted(ref.fired)
     for k in fast.fired:
         np.testing.assert_array_equal(fast.fired[k], ref.fired[k])
+
+
+@pytest.mark.parametrize("special", [0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 1,
+                                     0x80000000, 0x00000000, 0x807FFFFF])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "rcp", "min", "max", "sqrt"])
+def test_one_special_operand_in_a_chunk_of_ordinary_ones_F32_FTZ_F32_NANOUT(op, special):
+    """The f32 kernel proves a whole chunk ordinary by reductions (a normal result and no
+    zero or denormal operand rule out an INF or NaN operand): one INF, NaN, zero or
+    denormal among 2^16 ordinary operands, in either position, is still left to the
+    reference path, with the reference's bits, exact value, ULP errors and fired rules."""
+    rng = np.random.default_rng(special ^ 0x5EED)
+    n = 1 << 16
+    k = 1 if op in ("rcp", "sqrt") else 2
+    ops = [np.ldexp(rng.uniform(1.0, 2.0, n), rng.integers(-20, 21, n))
+           .astype(np.float32).view(np.uint32) for _ in range(k)]
+    for j, o in enumerate(ops):
+        o[123 + j * 1000] = special
+    fast = evaluate(op, *ops)
+    ref = evaluate(op, *ops, paths="reference")
+    np.testing.assert_array_equal(fast.bits, ref.bits)
+    assert fast._rest is not None and set(fast._rest.tolist()) >= {123 + j * 1000
+                                                                   for j in range(k)}
+    np.testing.assert_array_equal(fast.ulp_error(ref.bits), ref.ulp_error(ref.bits))
+    np.testing.assert_array_equal(fast.exact, ref.exact)
+    assert sorted(fast.fired) == sorted(ref.fired)
+    for name in fast.fired:
+        np.testing.assert_array_equal(fast.fired[name], ref.fired[name], name)
