@@ -309,15 +309,16 @@ def test_a_chunk_the_kernel_leaves_whole_equals_the_reference_path(fmt, op):
 
 @pytest.mark.parametrize("special", [0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 1,
                                      0x80000000, 0x00000000, 0x807FFFFF])
-@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "rcp", "min", "max", "sqrt"])
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div", "rcp", "min", "max", "sqrt",
+                                "mad"])
 def test_one_special_operand_in_a_chunk_of_ordinary_ones_F32_FTZ_F32_NANOUT(op, special):
-    """The f32 kernel proves a whole chunk ordinary by reductions (a normal result and no
+    """The f32 kernels prove a whole chunk ordinary by reductions (a normal result and no
     zero or denormal operand rule out an INF or NaN operand): one INF, NaN, zero or
     denormal among 2^16 ordinary operands, in either position, is still left to the
     reference path, with the reference's bits, exact value, ULP errors and fired rules."""
     rng = np.random.default_rng(special ^ 0x5EED)
     n = 1 << 16
-    k = 1 if op in ("rcp", "sqrt") else 2
+    k = {"rcp": 1, "sqrt": 1, "mad": 3}.get(op, 2)
     ops = [np.ldexp(rng.uniform(1.0, 2.0, n), rng.integers(-20, 21, n))
            .astype(np.float32).view(np.uint32) for _ in range(k)]
     for j, o in enumerate(ops):
