@@ -1,7 +1,7 @@
 """The rule engine against plain numpy: evaluate(op) on 2^n f32 operands.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--n 24] [--repeat 3] [--check]``
-(``--stage-only``: parts 2 and 3 only; ``--tune-alloc``: glibc keeps freed memory first,
+(``--stage-only``: parts 2 and 3 only; ``--scale``: part 4 only; ``--tune-alloc``: glibc keeps freed memory first,
 as the sweep command does).
 
 Part 1, per op (add, mul, div, sqrt, mad, min) and input ("values": random signs,
@@ -16,6 +16,15 @@ three timed in turn within each round so that they see the same load) of:
 * the memory that evaluation allocates beyond its inputs and outputs (tracemalloc peak,
   bytes per element) -- goal <= 32.
 
+Part 4 (``--scale``): the full path on random patterns at 2^24, 2^26 and 2^28 elements
+(about 9 GiB at 2^28: inputs, numpy's result and the evaluation's outputs), CPU time per
+element, user and system apart (best of at least 2: the first run of a fresh process pays
+the OS's first touch of new memory), and bytes per element beyond inputs and outputs --
+goal: linear cost, the engine's (user) time per element at 2^28 <= 1.25x that at 2^24, and
+<= 32 B/element at every size. The system time is printed beside it: on this VM the
+kernel's zeroing of the outputs' fresh pages (2 GiB of ULP errors at 2^28) varies from run
+to run and grows with the size.
+
 Part 2 prints elements/s of the model stage a sweep runs (evaluate + .bits, .exact,
 .allowed, .ulp_error, .fired) over random patterns; part 3 the same on consecutive
 patterns, the way an exhaustive sweep hands out chunks (no goals: the sweep benchmarks
@@ -25,6 +34,7 @@ have them).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tracemalloc
 from pathlib import Path
@@ -48,6 +58,8 @@ ARITY = {"add": 2, "mul": 2, "div": 2, "sqrt": 1, "min": 2, "mad": 3}
 GOAL_BITS = {"add": 2.0, "mul": 2.0, "div": 5.0, "sqrt": 5.0, "mad": 5.0}
 GOAL_FULL = 10.0
 GOAL_BYTES = 32.0
+GOAL_LINEAR = 1.25
+SCALE_OPS = ("add", "div", "mad")
 
 
 def _values(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -152,10 +164,71 @@ def exhaustive_order(n: int, repeat: int) -> None:
         print(f"  {op:<6}{fmt:<5}{what:<20}{t:>9.4f} s {n / t / 1e6:>8.1f} M elements/s")
 
 
+def _user_sys(fn, repeat: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of the run of ``fn`` with the least of both together."""
+    best = (float("inf"), 0.0)
+    for _ in range(repeat):
+        t0 = os.times()
+        fn()
+        t1 = os.times()
+        u, s = t1.user - t0.user, t1.system - t0.system
+        if u + s < sum(best):
+            best = (u, s)
+    return best
+
+
+def scale(repeat: int, goals: Goals) -> None:
+    """Full path cost per element from 2^24 to 2^28 random patterns (prefix views of one
+    set of arrays: the same data at every size)."""
+    big = 1 << 28
+    rng = np.random.default_rng(28)
+    ops = []
+    for _ in range(3):
+        x = np.empty(big, dtype=np.uint32)
+        for s in range(0, big, 1 << 24):  # (in pieces: no 2 GiB uint64 temporary)
+            x[s:s + (1 << 24)] = rng.integers(0, 1 << 32, 1 << 24, dtype=np.uint64)
+        ops.append(x)
+    print(f"part 4: bits+allowed+ulp_error on random patterns, CPU time per element (user: "
+          f"the engine's work; sys: the kernel, mostly zeroing the outputs' fresh pages), "
+          f"best of {max(2, repeat)}; bytes per element beyond inputs and outputs")
+    print(f"  {'op':<5}{'log2 n':>7}{'full s':>9}{'user ns/el':>12}{'x 2^24':>8}"
+          f"{'sys ns/el':>11}{'B/el':>7}")
+    for op in SCALE_OPS:
+        k = ARITY[op]
+        with np.errstate(all="ignore"):
+            obs_all = np.asarray(NP_OPS[op](*(o.view(np.float32) for o in ops))).view(np.uint32)
+        user = {}
+        for lg in (24, 26, 28):
+            n = 1 << lg
+            args = [o[:n] for o in ops[:k]]
+            obs = obs_all[:n]
+
+            def full() -> None:
+                ev = evaluate(op, *args)
+                ev.bits
+                ev.allowed(obs)
+                ev.ulp_error(obs)
+
+            # (at least two runs: the first of a fresh process pays the OS's first touch of
+            # new memory, seconds of system time at 2^28 on a VM that no later run sees)
+            u, sy = _user_sys(full, max(2, repeat))
+            user[lg] = u / n
+            extra = _bytes_per_element(full, n, 4 + 1 + 8)
+            print(f"  {op:<5}{lg:>7}{u + sy:9.2f}{u / n * 1e9:12.2f}{user[lg] / user[24]:7.2f}x"
+                  f"{sy / n * 1e9:11.2f}{extra:7.1f}")
+            goals.check(f"{op} memory beyond inputs and outputs (2^{lg} patterns)", extra,
+                        GOAL_BYTES, unit=" B/element")
+        goals.check(f"{op} user CPU per element 2^28 / 2^24 (patterns)", user[28] / user[24],
+                    GOAL_LINEAR, unit="x")
+        del obs_all
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=24, help="log2 of the element count (part 1)")
     ap.add_argument("--stage-only", action="store_true", help="parts 2 and 3 only")
+    ap.add_argument("--scale", action="store_true",
+                    help="part 4 only: 2^24..2^28 random patterns (about 9 GiB of memory)")
     ap.add_argument("--tune-alloc", action="store_true",
                     help="glibc keeps freed memory (as the sweep command does)")
     add_arguments(ap, repeat=3)
@@ -167,6 +240,9 @@ def main() -> int:
         print(f"keep_freed_buffers: {keep_freed_buffers()}")
     goals = Goals()
     n = 1 << args.n
+    if args.scale:
+        scale(args.repeat, goals)
+        return goals.exit_code(args.check)
     if not args.stage_only:
         engine_vs_numpy(n, args.repeat, goals)
     stage(min(n, 1 << 22), args.repeat)
