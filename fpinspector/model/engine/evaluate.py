@@ -323,16 +323,19 @@ class Evaluation:
 
         return Core(bits, exact=exact)
 
-    def _core_of(self, at: slice | np.ndarray, vouched: bool = False) -> Core:
+    def _core_of(self, at: slice | np.ndarray, vouched: bool = False,
+                 ops: list[np.ndarray] | None = None) -> Core:
         """Bits and the exact value of the elements ``at`` (a span, or indices in any
-        chunks); ``vouched``: a fast kernel vouched for all of them (:meth:`_vouched`)."""
+        chunks); ``vouched``: a fast kernel vouched for all of them (:meth:`_vouched`);
+        ``ops``: the operands at ``at`` when the caller gathered them already."""
         ctx = self._ctx
         bits = self._flat_bits()[at]  # (a kernel may also give the exact value)
         if self._exact is not None:
             return Core(bits, self._exact[0][at], self._exact[1][at])
         if ctx.family in ("select", "compare", "mov"):  # the exact result is the value
             return Core(bits, exact=lambda: _value_of_result(ctx, bits))
-        ops = [a[at] for a in self._flat]
+        if ops is None:
+            ops = [a[at] for a in self._flat]
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
         if vouched:  # nothing to flush, no NaN result but sqrt's: nothing to look for
@@ -538,7 +541,8 @@ class Evaluation:
     def _judge(self, at: np.ndarray, obs: np.ndarray, out: np.ndarray) -> None:
         """out[at] = allowed(obs[at]) for elements ``at`` of any chunks: a few per chunk
         would each pay the calls of a whole chunk's facts (facts are elementwise)."""
-        f = finish.facts(self._ctx, [a[at] for a in self._flat], self._core_of(at))
+        ops = [a[at] for a in self._flat]  # (scattered reads: gathered once for both)
+        f = finish.facts(self._ctx, ops, self._core_of(at, ops=ops))
         out[at] = finish.allowed_sets(f).contains(obs[at])
 
     def ulp_error(self, observed: Any) -> np.ndarray:
