@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+import zlib
 from fractions import Fraction
 
 import numpy as np
@@ -333,3 +334,66 @@ def test_one_special_operand_in_a_chunk_of_ordinary_ones_F32_FTZ_F32_NANOUT(op, 
     assert sorted(fast.fired) == sorted(ref.fired)
     for name in fast.fired:
         np.testing.assert_array_equal(fast.fired[name], ref.fired[name], name)
+
+
+_WIDE = [("f16", "add"), ("f16", "sub"), ("f16", "mul"), ("f16", "div"), ("f16", "sqrt"),
+         ("f32", "rsq"), ("f32", "log"), ("f32", "exp")]
+
+
+def _wide_operands(fname: str, k: int, n: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Random patterns (INF, NaN, denormal operands spread over every chunk) and signed
+    ordinary values (rsq / log of the negative half: the reference path's, more than one
+    evaluation chunk of them)."""
+    if fname == "f16":
+        return [rng.integers(0, 1 << 16, n, dtype=np.uint32).astype(np.uint16)
+                for _ in range(k)]
+    vals = np.ldexp(rng.uniform(1, 2, n) * rng.choice([-1.0, 1.0], n), rng.integers(-30, 31, n))
+    x = vals.astype(np.float32).view(np.uint32)
+    x[::97] = rng.integers(0, 1 << 32, x[::97].size, dtype=np.uint64).astype(np.uint32)
+    return [x]
+
+
+@pytest.mark.parametrize("fname,op", _WIDE)
+def test_float64_kernels_in_chunks_equal_the_reference_path_F16_PREC_F32_SQRT_RCP(fname, op):
+    """The float64 kernels run chunk by chunk (and the elements they leave go to the
+    reference path in chunks): over several chunks, with specials in each, the bits, exact
+    value and residual, allowed sets, ULP errors and fired rules are the reference's."""
+    rng = np.random.default_rng(zlib.crc32(f"{fname} {op}".encode()))
+    k = 1 if op in ("sqrt", "rsq", "log", "exp") else 2
+    n = 3 * (1 << 17) + 7
+    ops = _wide_operands(fname, k, n, rng)
+    fast = evaluate(op, *ops, format=fname)
+    ref = evaluate(op, *ops, format=fname, paths="reference")
+    np.testing.assert_array_equal(fast.bits, ref.bits)
+    np.testing.assert_array_equal(fast.exact, ref.exact)
+    np.testing.assert_array_equal(fast.exact_lo, ref.exact_lo)
+    fmt = get_format(fname)
+    near = (ref.bits.astype(np.int64) + 1).clip(0, fmt.mask).astype(fmt.dtype)
+    for obs in (ref.bits, near):
+        np.testing.assert_array_equal(fast.allowed(obs), ref.allowed(obs))
+        np.testing.assert_array_equal(fast.ulp_error(obs), ref.ulp_error(obs))
+    assert sorted(fast.fired) == sorted(ref.fired)
+    for name in fast.fired:
+        np.testing.assert_array_equal(fast.fired[name], ref.fired[name], name)
+
+
+@pytest.mark.parametrize("fname,op", _WIDE)
+def test_float64_kernels_allocate_chunk_sized_temporaries(fname, op):
+    """``.bits`` of 2^20 elements allocates its outputs (the bits, and the exact value the
+    add/sub/mul and rsq/log/exp kernels keep) plus at most 20 bytes per element: the
+    float64 temporaries are per chunk (whole-array ones made 45-54 bytes per element)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(11)
+    k = 1 if op in ("sqrt", "rsq", "log", "exp") else 2
+    n = 1 << 20
+    ops = _wide_operands(fname, k, n, rng)
+    keeps_exact = op in ("add", "sub", "mul", "rsq", "log", "exp")
+    outputs = get_format(fname).bits // 8 + (8 if fname == "f16" else 16) * keeps_exact
+    tracemalloc.start()
+    try:
+        evaluate(op, *ops, format=fname).bits
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak / n <= outputs + 20, f"{peak / n:.1f} bytes per element"

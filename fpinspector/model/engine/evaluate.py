@@ -257,17 +257,20 @@ class Evaluation:
             if exact:
                 self._exact = (sub.hi, sub.lo)
             return sub.bits
-        if rest.size:
-            sub = compute(ctx, [a[rest] for a in flat])
-            bits[rest] = sub.bits
-        if exact:  # the kernel's exact value, completed on the elements it left
-            hi, lo = exact[0]
-            if rest.size:
-                hi[rest] = sub.hi
+        pair: tuple[np.ndarray, np.ndarray] | None = exact[0] if exact else None
+        for i in range(0, rest.size, CHUNK):  # (in chunks: the left elements can be half
+            at = rest[i:i + CHUNK]  # of all, e.g. rsq of negative operands)
+            sub = compute(ctx, [a[at] for a in flat])
+            bits[at] = sub.bits
+            if pair is not None:  # the kernel's exact value, completed where it left them
+                hi, lo = pair
+                hi[at] = sub.hi
                 if not (is_zero_residual(lo) and _all_plus_zero(sub.lo)):  # (INF, NaN: +0)
                     lo = writable_residual(lo)
-                    lo[rest] = sub.lo
-            self._exact = (hi, lo)
+                    lo[at] = sub.lo
+                pair = (hi, lo)
+        if pair is not None:
+            self._exact = pair
         return bits
 
     def _chunked_reference(self) -> np.ndarray:
