@@ -69,20 +69,18 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: boo
     k = np.ascontiguousarray(hi).view(np.int64) & top
     special = np.flatnonzero(k == top) if specials else k[:0]
     inv = np.int64(2046 << 52)  # 2^(E-1023) -> 2^(1023-E): the field 2046 - E
+    _clip_fields(k, np.int64(kmin + (F << 52)), np.int64(kmax + (F << 52)))  # E in range
     if inverse:  # the inverse's field straight from the clipped E: one pass fewer. (2046
         # + F) << 52 wraps around in int64; the difference, in range, wraps back
-        np.clip(k, kmin + np.int64(F << 52), kmax + np.int64(F << 52), out=k)
         np.subtract(_wrapped_int64((2046 + F) << 52), k, out=k)
     else:
         k -= np.int64(F << 52)
-        np.clip(k, kmin, kmax, out=k)
     out = k.view(np.float64)
     lo_b = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
     # just below a power of two (residual pointing inward): the binade below. Candidates
     # are exact powers of two (zero mantissa field) with a residual: rare, so a subset
     # (the residual is only read there: one pass fewer over lo).
-    nz = k[:0] if is_zero_residual(lo_b) else np.flatnonzero(
-        (np.ascontiguousarray(hi).view(np.int64) & np.int64((1 << 52) - 1)) == 0)
+    nz = k[:0] if is_zero_residual(lo_b) else _zero_mantissas(hi)
     if nz.size:
         nz = nz[lo_b[nz] != 0]
     if nz.size:
@@ -99,6 +97,34 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: boo
         inf_ulp = 2.0 ** (min(max(-1, fmt.minexp), fmt.maxexp - 1) - F)
         out[special] = np.where(np.isnan(h), np.nan, inf_ulp)
     return out
+
+
+_MIN, _MAX = np.minimum.reduce, np.maximum.reduce
+_MANTISSA = np.int64((1 << 52) - 1)
+
+
+def _clip_fields(k: np.ndarray, lo: np.int64, hi: np.int64) -> None:
+    """``np.clip(k, lo, hi, out=k)`` for exponent fields (``bits & 0x7FF << 52``): skipped
+    when every field is in range already (the common case), which two float64
+    reductions tell at half a clip's cost. (A field alone read as a float64 is +0, a
+    power of two or +INF, in the order of the fields.)"""
+    if not k.size:
+        return
+    kf = k.view(np.float64)
+    if _MIN(kf) >= lo.view(np.float64) and _MAX(kf) <= hi.view(np.float64):
+        return
+    np.clip(k, lo, hi, out=k)
+
+
+def _zero_mantissas(hi: np.ndarray) -> np.ndarray:
+    """Indices of the float64 values with an all-zero mantissa field (powers of two,
+    zeros, INF). One reduction first: the mantissa fields alone are non-negative float64
+    values (+0 or denormal), so their minimum is 0 only if some field is; the index pass
+    runs only then."""
+    m = np.bitwise_and(np.ascontiguousarray(hi).view(np.int64), _MANTISSA)
+    if not m.size or _MIN(m.view(np.float64)) > 0.0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(m == 0)
 
 
 def _wrapped_int64(c: int) -> np.int64:
