@@ -6,6 +6,10 @@
 - ulp_at(specials=False) equals ulp_at wherever the exact value is finite.
 - The deferred general path of run_chunked (non-plain elements of every chunk gathered and
   run once) gives the same record as the general handler alone.
+- The f32 kernels' whole-chunk proofs (reductions instead of per-element masks) still leave
+  one special operand among 2^16 ordinary ones to the reference path.
+- The float64 kernels (f16 arithmetic, f32 rsq/log/exp) give the reference's record when
+  they run in chunks, and keep their temporaries chunk-sized (a tracemalloc bound).
 """
 
 from __future__ import annotations
