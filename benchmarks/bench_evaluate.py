@@ -1,8 +1,8 @@
 """The rule engine against plain numpy: evaluate(op) on 2^n f32 operands.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--n 24] [--repeat 3] [--check]``
-(``--stage-only``: parts 2 and 3 only; ``--scale``: part 4 only; ``--tune-alloc``: glibc keeps freed memory first,
-as the sweep command does).
+(``--stage-only``: parts 2 and 3 only; ``--scale``: part 4 only; ``--tune-alloc``: glibc
+keeps freed memory first, as the sweep command does).
 
 Part 1, per op (add, mul, div, sqrt, mad, min) and input ("values": random signs,
 mantissas and exponents in 2^-30..2^30, the common case; "patterns": uniform random 32-bit
@@ -68,6 +68,14 @@ def _values(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.ldexp(m, e).astype(np.float32).view(np.uint32)
 
 
+def _full_path(op: str, ops: list[np.ndarray], obs: np.ndarray) -> None:
+    """What a user judging a GPU's results asks of one evaluation: bits, verdicts, errors."""
+    ev = evaluate(op, *ops)
+    ev.bits
+    ev.allowed(obs)
+    ev.ulp_error(obs)
+
+
 def engine_vs_numpy(n: int, repeat: int, goals: Goals) -> None:
     rng = np.random.default_rng(2026)
     inputs = {
@@ -90,10 +98,7 @@ def engine_vs_numpy(n: int, repeat: int, goals: Goals) -> None:
                     NP_OPS[op](*f)
 
             def full() -> None:
-                ev = evaluate(op, *ops[:k])
-                ev.bits
-                ev.allowed(obs)
-                ev.ulp_error(obs)
+                _full_path(op, ops[:k], obs)
 
             t = best_interleaved({"numpy": baseline, "bits": lambda: evaluate(op, *ops[:k]).bits,
                                   "full": full}, repeat)
@@ -204,10 +209,7 @@ def scale(repeat: int, goals: Goals) -> None:
             obs = obs_all[:n]
 
             def full() -> None:
-                ev = evaluate(op, *args)
-                ev.bits
-                ev.allowed(obs)
-                ev.ulp_error(obs)
+                _full_path(op, args, obs)
 
             # (at least two runs: the first of a fresh process pays the OS's first touch of
             # new memory, seconds of system time at 2^28 on a VM that no later run sees)

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model import evaluate, get_format
-from fpinspector.model.engine import grid
+from fpinspector.model.engine import OPS, grid
 
 F32 = get_format("f32")
 F16 = get_format("f16")
@@ -323,7 +323,7 @@ def test_one_special_operand_in_a_chunk_of_ordinary_ones_F32_FTZ_F32_NANOUT(op, 
     reference path, with the reference's bits, exact value, ULP errors and fired rules."""
     rng = np.random.default_rng(special ^ 0x5EED)
     n = 1 << 16
-    k = {"rcp": 1, "sqrt": 1, "mad": 3}.get(op, 2)
+    k = OPS[op].arity
     ops = [np.ldexp(rng.uniform(1.0, 2.0, n), rng.integers(-20, 21, n))
            .astype(np.float32).view(np.uint32) for _ in range(k)]
     for j, o in enumerate(ops):
@@ -363,7 +363,7 @@ def test_float64_kernels_in_chunks_equal_the_reference_path_F16_PREC_F32_SQRT_RC
     reference path in chunks): over several chunks, with specials in each, the bits, exact
     value and residual, allowed sets, ULP errors and fired rules are the reference's."""
     rng = np.random.default_rng(zlib.crc32(f"{fname} {op}".encode()))
-    k = 1 if op in ("sqrt", "rsq", "log", "exp") else 2
+    k = OPS[op].arity
     n = 3 * (1 << 17) + 7
     ops = _wide_operands(fname, k, n, rng)
     fast = evaluate(op, *ops, format=fname)
@@ -389,7 +389,7 @@ def test_float64_kernels_allocate_chunk_sized_temporaries(fname, op):
     import tracemalloc
 
     rng = np.random.default_rng(11)
-    k = 1 if op in ("sqrt", "rsq", "log", "exp") else 2
+    k = OPS[op].arity
     n = 1 << 20
     ops = _wide_operands(fname, k, n, rng)
     keeps_exact = op in ("add", "sub", "mul", "rsq", "log", "exp")

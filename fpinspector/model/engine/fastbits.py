@@ -66,11 +66,17 @@ def _no_small32(bits: np.ndarray, t: np.ndarray) -> bool:
     return bool(_MIN(t) >= _MIN_NORMAL_X2)
 
 
-def _not_normal(arrays: list[np.ndarray], t: np.ndarray, o: np.ndarray, o2: np.ndarray
-                ) -> np.ndarray | None:
+def _not_normal(arrays: list[np.ndarray], t: np.ndarray, o: np.ndarray, o2: np.ndarray,
+                result_normal: bool = False) -> np.ndarray | None:
     """Indices (in the chunk) of the elements where any of ``arrays`` is not normal, or None
     when all are: one reduction per array first, masks only for a chunk that fails
-    (``t``, ``o``, ``o2``: chunk-sized scratch)."""
+    (``t``, ``o``, ``o2``: chunk-sized scratch).
+
+    ``result_normal``: the caller saw every result of an arithmetic op normal. An INF or
+    NaN operand gives an INF, NaN or zero result unless another operand is a zero, so no
+    zero or denormal operand is then enough (a cheaper reduction per array)."""
+    if result_normal and all(_no_small32(x, t) for x in arrays):
+        return None
     if all(_all_normal32(x, t) for x in arrays):  # (most chunks of real data)
         return None
     _normal32(arrays[0], t, o)
@@ -135,6 +141,7 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             k = e - s
             o, tt = o1[:k], t[:k]
             fn(*(v[s:e] for v in views), out=rf[s:e])
+            normal = False  # (min/max pick an operand: a normal result proves nothing)
             if sqrt:  # a normal operand: a normal root, or (negative) the default NaN
                 # (0xFFC00000 on x86, 0x7FC00000 elsewhere): clearing the sign bit gives
                 # the model's canonical quiet NaN and leaves every root alone (a branch-free
@@ -147,10 +154,7 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                     normal = _all_normal32(rb[s:e], tt)
                     if not normal and ctx.flush:
                         _flush_denormal32(rb[s:e], tt)  # (overflow: numpy's INF is the model's)
-                    if normal and all(_no_small32(x, tt) for x in checks):
-                        continue  # no zero or denormal operand and a normal result: no INF
-                        # or NaN operand either (it gives an INF, NaN or zero result)
-            bad = _not_normal(checks, tt, o, o2[:k])
+            bad = _not_normal(checks, tt, o, o2[:k], result_normal=normal)
             if bad is not None:
                 rest.append(bad + s)
     return rb, _rest_of_chunks(rest)
@@ -177,8 +181,7 @@ def _in_chunks(body: Kernel) -> Kernel:
         if n <= _CHUNK_WIDE:
             return body(ctx, ops)
         bits: np.ndarray | None = None
-        hi = lo = None
-        zero_lo = True
+        hi = lo = None  # (lo: None while every chunk's residual is +0)
         rest: list[np.ndarray] = []
         for s in range(0, n, _CHUNK_WIDE):
             e = min(n, s + _CHUNK_WIDE)
@@ -194,16 +197,14 @@ def _in_chunks(body: Kernel) -> Kernel:
                 assert hi is not None
                 h, part_lo = exact[0]
                 hi[s:e] = h
-                if not is_zero_residual(part_lo):
-                    if lo is None:
-                        lo = np.zeros(n)  # (the chunks before had +0 residuals)
-                    zero_lo = False
+                if lo is None and not is_zero_residual(part_lo):
+                    lo = np.zeros(n)  # (the chunks before had +0 residuals)
                 if lo is not None:
                     lo[s:e] = part_lo
         assert bits is not None
         if hi is None:
             return bits, _rest_of_chunks(rest)
-        return bits, _rest_of_chunks(rest), (hi, zero_residual(hi) if zero_lo else lo)
+        return bits, _rest_of_chunks(rest), (hi, zero_residual(hi) if lo is None else lo)
 
     return kernel
 
@@ -288,9 +289,7 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
             if tiny.size and ctx.flush:
                 _flush_denormal32(r, tt)
-            if normal and all(_no_small32(x, tt) for x in chunk):
-                continue  # (an INF or NaN operand, no operand zero, gives an INF or NaN)
-            bad = _not_normal(chunk, tt, o1[:k], o2[:k])
+            bad = _not_normal(chunk, tt, o1[:k], o2[:k], result_normal=normal)
             if bad is not None:
                 rest.append(bad + s0)
     return bits, _rest_of_chunks(rest)
