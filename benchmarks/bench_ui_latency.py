@@ -1,8 +1,9 @@
 """Edit-to-update latency of the desktop app, and its start time against a bare Qt window.
 
 Toggles bits through the real widgets (QTest mouse clicks on the bit cells), each click
-from an idle app (the timers of the step before have fired, as between a person's clicks),
-and reports the median and p95 time from the click to:
+from an idle app (the timers of the step before have fired, as between a person's clicks)
+with a full history list (as after some minutes of use: each edit adds an entry), and
+reports the median and p95 time from the click to:
 
 * every view that can be seen updated (editor, operations, all formats, and the docks on
   screen: a dock tab behind another catches up when raised);
@@ -154,6 +155,8 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
         settle.exec()
         win.ctl.paste("0x00000001 3f800000")
         win.ops_view.op_combo.setCurrentText("mul")
+        # a session some minutes old: the history is full (each edit adds an entry)
+        win.history.set_entries([("f32", 0x40000000 + k) for k in range(win.history.limit)])
         out: dict[str, list[float]] = {k: [] for k in KEYS}
         bits = [0, 5, 12, 22, 23, 30, 31]
 
