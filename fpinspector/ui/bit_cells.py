@@ -120,14 +120,30 @@ class BitCells(QtWidgets.QWidget):
         """Show a pattern without emitting ``bits_changed`` (model -> widget)."""
         bits = int(bits) & ((1 << self._width) - 1)
         if bits != self._bits:
+            self._update_cells(bits ^ self._bits)
             self._bits = bits
-            self.update()
 
     def set_diff_mask(self, mask: int) -> None:
         """Outline the bits set in ``mask`` (e.g. where the GPU differs from the model)."""
         if mask != self._diff:
+            self._update_cells(int(mask) ^ self._diff)
             self._diff = int(mask)
+
+    def _update_cells(self, changed: int) -> None:
+        """Repaint the run of cells from the highest to the lowest bit set in ``changed``.
+
+        Why: an edit usually changes a few bits, and this widget is not opaque, so a whole
+        repaint also repaints the panel behind it; the run is a fraction of both (and the
+        digits outside it are not drawn again)."""
+        if changed >> self._width:
             self.update()
+            return
+        hi = changed.bit_length() - 1
+        lo = (changed & -changed).bit_length() - 1
+        left, right = self.cell_rect(hi).left(), self.cell_rect(lo).right()
+        top = float(self.HEADER)
+        run = QtCore.QRectF(left, top, right - left, self.height() - top - self.FOOTER)
+        self.update(run.toAlignedRect().adjusted(-1, -1, 1, 1))
 
     def diff_mask(self) -> int:
         return self._diff
@@ -154,6 +170,16 @@ class BitCells(QtWidgets.QWidget):
         w = self._cell_w()
         col = self._width - 1 - bit
         return QtCore.QRectF(1 + col * w, self.HEADER, w, self.height() - self.HEADER - self.FOOTER)
+
+    def _bits_in(self, area: QtCore.QRect) -> range:
+        """The bit numbers whose cells meet ``area`` (a repaint's rectangle), low first."""
+        w = self._cell_w()
+        n = self._width
+        if w <= 0:  # (no room for a cell: nothing is drawn anyway)
+            return range(n)
+        first = max(0, min(n - 1, int((area.left() - 1) // w)))  # columns, left to right
+        last = max(0, min(n - 1, int((area.right() - 1) // w)))
+        return range(n - 1 - last, n - first)
 
     def bit_at(self, pos: QtCore.QPointF) -> int | None:
         col = int((pos.x() - 1) // self._cell_w())
@@ -249,8 +275,8 @@ class BitCells(QtWidgets.QWidget):
         # text again on each repaint
         zero, one, _ = _static_digits(self.font())
         bits = self._bits
-        for bit, at in enumerate(pos):
-            p.drawStaticText(at, one if bits >> bit & 1 else zero)
+        for bit in self._bits_in(event.rect()):
+            p.drawStaticText(pos[bit], one if bits >> bit & 1 else zero)
         if self._diff or self.hasFocus():
             w = self._cell_w()
             top, h = float(self.HEADER), self.height() - self.HEADER - self.FOOTER

@@ -1,0 +1,90 @@
+"""A new pattern or diff outline repaints only the run of cells that changed (the widget
+is not opaque: a whole repaint also repaints the panel behind it), and what is on screen
+afterwards is exactly what a full repaint of the final state shows."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+from fpinspector.model import FORMATS
+from fpinspector.ui.bit_cells import BitCells, format_segments
+
+
+class _PaintRegions(QtCore.QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rects: list[QtCore.QRect] = []
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.Paint:
+            self.rects.append(event.region().boundingRect())
+        return False
+
+
+def _window(qtbot) -> tuple[QtWidgets.QWidget, BitCells]:
+    win = QtWidgets.QWidget()
+    cells = BitCells(32, format_segments(FORMATS["f32"]))
+    cells.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # (no focus mark in the pictures)
+    QtWidgets.QVBoxLayout(win).addWidget(cells)
+    win.resize(700, 100)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    QtWidgets.QApplication.processEvents()
+    return win, cells
+
+
+def _on_screen(win: QtWidgets.QWidget):
+    """What the window's backing store holds (a grab() would paint the widget afresh)."""
+    return win.screen().grabWindow(win.winId()).toImage()
+
+
+def test_one_changed_bit_repaints_one_cell(qtbot) -> None:
+    win, cells = _window(qtbot)
+    cells.set_bits(0x3F800000)
+    QtWidgets.QApplication.processEvents()
+    seen = _PaintRegions()
+    cells.installEventFilter(seen)
+    cells.set_bits(0x3F800001)  # bit 0: the rightmost cell
+    QtWidgets.QApplication.processEvents()
+    assert len(seen.rects) == 1
+    r, cell = seen.rects[0], cells.cell_rect(0)
+    assert r.width() <= cell.width() + 3 and r.contains(cell.center().toPoint())
+    seen.rects.clear()
+    cells.set_diff_mask(1 << 31 | 1 << 30)  # the sign and the top exponent bit
+    QtWidgets.QApplication.processEvents()
+    assert len(seen.rects) == 1
+    assert seen.rects[0].width() <= 2 * cells.cell_rect(31).width() + 3
+
+
+def test_partial_repaints_leave_what_a_full_repaint_shows(qtbot) -> None:
+    win, cells = _window(qtbot)
+    steps = [(0x3F800000, 0), (0x3F800001, 0), (0xBF800001, 1 << 4), (0x00000000, 1 << 4 | 1 << 5),
+             (0x7F7FFFFF, 1 << 5), (0x7F7FFFFE, 0), (0x80000001, 1 << 31)]
+    for bits, diff in steps:
+        cells.set_bits(bits)
+        cells.set_diff_mask(diff)
+        QtWidgets.QApplication.processEvents()
+    fresh_win, fresh = _window(qtbot)
+    fresh.set_bits(steps[-1][0])
+    fresh.set_diff_mask(steps[-1][1])
+    fresh.update()
+    QtWidgets.QApplication.processEvents()
+    assert _on_screen(win) == _on_screen(fresh_win)
+
+
+def test_every_cell_shows_its_own_digit(qtbot) -> None:
+    """Each cell's picture changes between a 0 and a 1 (after partial repaints too), so
+    no digit is left out of a repaint."""
+    win, cells = _window(qtbot)
+    pictures = []
+    for bits in (0x00000000, 0xFFFFFFFF, 0x00000000):
+        cells.set_bits(bits)
+        QtWidgets.QApplication.processEvents()
+        pictures.append(_on_screen(win))
+    offset = cells.mapTo(win, QtCore.QPoint(0, 0))
+    for bit in range(32):
+        r = cells.cell_rect(bit).toAlignedRect().adjusted(2, 2, -2, -2).translated(offset)
+        zero, one, zero_again = (p.copy(r) for p in pictures)
+        assert zero != one, f"bit {bit}: the cell did not change with its bit"
+        assert zero == zero_again, f"bit {bit}: the cell did not come back to its 0"
