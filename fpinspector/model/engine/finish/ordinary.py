@@ -218,6 +218,8 @@ def _route(f: Facts, kb: np.ndarray) -> AllowedArrays:
     for j in range(4):
         kr = rlo + j
         use = kr <= rhi
+        if j and not use.any():  # none uses this or a later candidate (as div_route)
+            break
         r = grid.from_key(kr, F32).view(np.float32).astype(np.float64)
         with np.errstate(over="ignore", under="ignore"):
             prod = (a * r).astype(np.float32).view(np.uint32)  # exact product, one rounding

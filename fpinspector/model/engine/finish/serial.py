@@ -142,6 +142,8 @@ def div_route(f: Facts) -> AllowedArrays:
     for j in range(4):  # a 1-ULP window holds at most 4 patterns (2 below a power of 2)
         kr = rlo + j
         use = (kr <= rhi) & ~np.isnan(q)
+        if j and not use.any():  # nor a later one (kr only grows): most windows hold
+            break  # two patterns, more only where 1/y is one or a power of two is near
         r = grid.values(grid.from_key(np.where(use, kr, 0), fmt), fmt)
         with np.errstate(all="ignore"):
             prod = a * r  # exact in float64 (24 x 24 bits) or an IEEE special
