@@ -8,12 +8,11 @@ numpy's / Python's shortest round-trip reprs.
 from __future__ import annotations
 
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from ..formats import FloatFormat, encode_exact, get_format
+from ..formats import FloatFormat, get_format
 
 __all__ = ["exact_decimal", "shortest_decimal", "display_decimal", "hex_float", "pattern_hex",
            "binary_text", "checked_pattern"]
@@ -68,45 +67,73 @@ def exact_decimal(bits: int, fmt: str | FloatFormat) -> str:
     return ("-" if neg else "") + text
 
 
-def _decimal_of(v: Fraction) -> Decimal:
-    """Exact Decimal of a dyadic fraction."""
-    k = v.denominator.bit_length() - 1
-    return Decimal(v.numerator * 5**k).scaleb(-k)
-
-
 def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
     """Shortest decimal that reads back (nearest-even) to the same pattern in this format.
 
     f32/f64 use numpy's/Python's shortest repr. Narrower formats search 1, 2, ...
-    significant digits with the format's own exact encoder, trying the candidates just
-    below and above the value (the rounding interval is lopsided at powers of two). An
-    integer value that would be written positionally is written exactly (f16 0x7BFF is
-    "65504.0", not "65500.0": as short, and it names the number itself).
+    significant digits, trying the candidates just below and above the value (the
+    rounding interval is lopsided at powers of two) against the interval of values that
+    round to the pattern. An integer value that would be written positionally is written
+    exactly (f16 0x7BFF is "65504.0", not "65500.0": as short, and it names the number
+    itself).
     """
     f = get_format(fmt)
-    b, neg, v, special = _value_of(bits, f)
-    if special:
-        return special
-    if v == 0:
+    if f.bits >= 32:
+        b, neg, v, special = _value_of(bits, f)
+        if special:
+            return special
+        if v == 0:
+            return "-0.0" if neg else "0.0"
+        return repr(float(v)) if f.bits == 64 else str(np.float32(float(v)))
+    b = checked_pattern(bits, f)
+    neg = bool(f.signed and b & f.sign_mask)
+    mag = b & ~f.sign_mask if f.signed else b
+    if mag >= f.pos_inf:
+        return ("-nan" if neg else "nan") if mag > f.pos_inf else ("-inf" if neg else "inf")
+    units = _units(mag, f)  # the value in units of 2^q, the format's smallest spacing
+    if units == 0:
         return "-0.0" if neg else "0.0"
-    if f.bits == 64:
-        return repr(float(v))
-    if f.bits == 32:
-        return str(np.float32(float(v)))
-    exact = _decimal_of(v)
+    q = f.minexp - f.frac_bits
+    # the neighbours (INF's pattern read as a number is the largest finite value + 1 ULP,
+    # where overflow begins: rounding to nearest goes to INF from halfway up)
+    below, above = _units(mag - 1, f), _units(mag + 1, f)
+    sign = -1 if neg else 1
+    exact = _dyadic(sign * 2 * units, q - 1)
+    lo, hi = _dyadic(sign * (units + below), q - 1), _dyadic(sign * (units + above), q - 1)
+    if neg:
+        lo, hi = hi, lo
+    closed = b % 2 == 0  # a tie goes to the even pattern
     for p in range(1, 40):
         ctx_dn = Context(prec=p, rounding=ROUND_FLOOR)
         ctx_up = Context(prec=p, rounding=ROUND_CEILING)
         cands = {ctx_dn.plus(exact), ctx_up.plus(exact)}
-        ok = [c for c in cands if encode_exact(f, c) == b]
+        ok = [c for c in cands if lo < c < hi or closed and (c == lo or c == hi)]
         if ok:
             best = min(ok, key=lambda c: (abs(c - exact), c))
-            if v.denominator == 1 and best != exact and -5 <= best.adjusted() < 16:
+            integer = q >= 0 or units % (1 << -q) == 0
+            if integer and best != exact and -5 <= best.adjusted() < 16:
                 # positional text pads the shortest digits with zeros: "65000.0" for f11
                 # 65024 is as long as the exact integer and reads as a different number
-                return str(int(v)) + ".0"
+                return str(sign * (units << q if q >= 0 else units >> -q)) + ".0"
             return _plain(best)
     raise AssertionError("no round-trip decimal found")  # pragma: no cover
+
+
+def _units(mag: int, f: FloatFormat) -> int:
+    """The value of a non-negative pattern up to INF (read as a number) in units of
+    2^(minexp - frac_bits), the smallest spacing of the format."""
+    e, m = mag >> f.frac_bits, mag & f.frac_mask
+    return m if e == 0 else (m | 1 << f.frac_bits) << (e - 1)
+
+
+_EXACT = Context(prec=200)  # (enough digits for any f16 / f11 / f10 value: no rounding)
+
+
+def _dyadic(n: int, k: int) -> Decimal:
+    """n * 2^k as an exact Decimal (integers only: 2^-k = 5^k / 10^k)."""
+    if k >= 0:
+        return Decimal(n << k)
+    return Decimal(n * 5**-k).scaleb(k, _EXACT)
 
 
 def display_decimal(bits: int, fmt: str | FloatFormat, max_digits: int = 17) -> str:
