@@ -232,6 +232,7 @@ class Evaluation:
         self._fired: dict[str, np.ndarray] | None = None
         self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._one_chunk_sets: finish.Sets | None = None  # kept when n <= CHUNK only
+        self._last_facts: tuple[int, finish.Facts] | None = None
 
     # -- bits ---------------------------------------------------------------------------
     @property
@@ -299,6 +300,8 @@ class Evaluation:
 
     def _core(self, s: int, e: int) -> Core:
         """Bits (of the chosen path) and the exact value of elements s:e."""
+        self._flat_bits()  # first: the kernel says which elements it vouched for, and the
+        # exact value must not depend on whether the bits were asked for before
         rest = self._rest
         # (not sqrt: its vouched elements include NaN results, which the careful path
         # gives as the positive quiet NaN)
@@ -364,7 +367,15 @@ class Evaluation:
         return finish.facts(self._ctx, [a[s:e] for a in self._flat], self._core(s, e))
 
     def _facts_at(self, i: int) -> finish.Facts:
-        return self._facts(i, i + 1)
+        """The facts of element ``i``, the last element asked kept: an app shows one
+        element's set, rules, sentences, steps and verdicts, each read from the same
+        facts (a record computes each of its facts once)."""
+        last = self._last_facts
+        if last is not None and last[0] == i:
+            return last[1]
+        f = self._facts(i, i + 1)
+        self._last_facts = (i, f)
+        return f
 
     # -- exact value --------------------------------------------------------------------------
     def _exact_pair(self) -> tuple[np.ndarray, np.ndarray]:
@@ -394,7 +405,7 @@ class Evaluation:
         whole = s == 0 and e == self._n and self._n <= CHUNK
         if whole and self._one_chunk_sets is not None:
             return self._one_chunk_sets
-        sets = finish.allowed_sets(self._facts(s, e))
+        sets = finish.allowed_sets(self._facts_at(s) if e == s + 1 else self._facts(s, e))
         if whole:
             self._one_chunk_sets = sets
         return sets
