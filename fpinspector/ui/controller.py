@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import FORMATS, get_format
 from ..model.state import OP_FIELDS, Snapshot
@@ -20,6 +20,7 @@ from . import bridge_ops
 from .gpu_codes import decode_note, decode_source
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
+from .qt_utils import is_seen
 
 __all__ = ["Controller"]
 
@@ -44,7 +45,8 @@ class Controller:
         self.gpu_result: tuple[str, int] | None = None
         self._gpu_req = 0
         self._conv_req = 0
-        self._conv_pending = False
+        self._conv_pending = False  # asked the GPU for the row of the current value
+        self._conv_deferred = False  # the row is behind another tab: asked for when raised
         self._gpu_decode: tuple[str | None, object] = (None, None)
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
         self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
@@ -54,8 +56,17 @@ class Controller:
     def start(self) -> None:
         """Listen after the views too, and show the current state's GPU rows."""
         self.state.connect(self._after_views)
+        dock = getattr(self.win, "docks", {}).get("conversions")
+        if dock is not None:  # (queued after the view's own catch-up)
+            dock.visibilityChanged.connect(
+                lambda shown: shown and QtCore.QTimer.singleShot(0, self._conversions_shown))
         self._request(_ALL)
         self._after_views(_ALL)
+
+    @property
+    def conv_in_flight(self) -> bool:
+        """The GPU row of the current value was asked for and is not shown yet."""
+        return self._conv_pending
 
     def paste(self, text: str) -> bool:
         """Paste ``text`` as if typed into the paste box (its message says what happened)."""
@@ -71,9 +82,16 @@ class Controller:
             self._send_gpu_op(s)
 
     def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
-        """Ask the GPU for its render-target row; any source goes through f32 (gpu_route)."""
+        """Ask the GPU for its render-target row; any source goes through f32 (gpu_route).
+
+        Only while the row can be seen: behind another dock tab it is asked for when the
+        tab is raised (each request is a GPU round trip on every edit, and its worker
+        thread shares the interpreter with the UI)."""
         gpu = self.win.gpu
         self._conv_pending = bool(gpu is not None and gpu.available)
+        self._conv_deferred = self._conv_pending and not is_seen(self.win.conversions_view)
+        if self._conv_deferred:  # (an answer still on the way is for an older value)
+            self._conv_pending, self._conv_req = False, 0
         if self._conv_pending:
             f = get_format(fmt)
             self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
@@ -114,10 +132,17 @@ class Controller:
         self.win.undo_action.setEnabled(self.state.can_undo())
         self.win.redo_action.setEnabled(self.state.can_redo())
 
+    def _conversions_shown(self) -> None:
+        """The Conversions tab came to the front: ask for the row it missed."""
+        if self._conv_deferred and is_seen(self.win.conversions_view):
+            s = self.state.snapshot
+            self._send_gpu_conversions(s.fmt, s.bits)
+            self._show_gpu_pending()
+
     def _show_gpu_pending(self) -> None:
         """The GPU row while its answer is on the way, or why there is none."""
         gpu, view = self.win.gpu, self.win.conversions_view
-        if self._conv_pending:
+        if self._conv_pending or self._conv_deferred:
             view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS})
         else:
             note = gpu.message if gpu else "GPU off"
@@ -145,6 +170,7 @@ class Controller:
 
     def _gpu_captured(self, req: int, out: object) -> None:
         if req == self._conv_req:
+            self._conv_pending = False
             if isinstance(out, GpuConversions):
                 self.win.conversions_view.show_gpu(out.results, "", out.tips, out.route)
             else:
@@ -176,6 +202,7 @@ class Controller:
 
     def _gpu_failed(self, req: int, message: str) -> None:
         if req == self._conv_req:
+            self._conv_pending = False
             self.win.conversions_view.show_gpu({}, message)
             self.conv_update_s = time.perf_counter()
         elif req == self._gpu_req:

@@ -89,6 +89,44 @@ def test_conversions_view_fills_gpu_row_for_f16(monkeypatch, make_window, wait_f
     assert "render target" in cv.table.item(r, cv._targets.index("f11")).toolTip()
 
 
+def test_gpu_row_behind_a_tab_is_asked_for_when_the_tab_is_raised(
+        monkeypatch, make_window, qtbot, wait_for) -> None:
+    """No GPU round trip per edit for a row no one can see; raising its tab asks for the
+    current value's row (never an older value's)."""
+    import fpinspector.gpu as gpu
+    from fpinspector.ui.qt_utils import is_seen
+
+    session = _NumpySession()
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    win = make_window(gpu="auto")
+    win.resize(1280, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available)
+    cv = win.conversions_view
+    win.tabifyDockWidget(win.docks["conversions"], win.docks["word"])
+    win.docks["word"].raise_()
+    assert wait_for(lambda: not is_seen(cv))
+    qtbot.wait(50)  # (a row asked for before the tab went behind lands now)
+    session.calls.clear()
+    for bits in (0x3C00, 0x3555):
+        win.state.update(fmt="f16", bits=bits)
+        qtbot.wait(20)
+    assert session.calls == []  # nothing asked while the row cannot be seen
+    assert not win.ctl.conv_in_flight
+    win.docks["conversions"].raise_()
+    want = np.uint16(0x3555).view(np.float16).astype(np.float32).view(np.uint32)
+
+    def gpu_f32_cell() -> str:
+        try:  # (the table has the f16 source's columns once the view caught up)
+            return cv.cell_text(GPU_ROW, "f32")
+        except ValueError:
+            return ""
+
+    assert wait_for(lambda: gpu_f32_cell().startswith(f"0x{int(want):08X}"))
+    assert session.calls[0] == ("f16", "f32")
+
+
 @pytest.mark.gpu
 def test_route_on_the_real_gpu() -> None:
     """Real llvmpipe/GPU: f11 0x3C1 sampled to f32 is exact (CONV-WIDEN), rendered to f16."""
