@@ -49,6 +49,9 @@ class _Cells(BitCells):
         return QtCore.QSize(self._width * 9 + 2, 17 + self.FOOTER)
 
 
+_MIDDLE_LEFT = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft
+
+
 class FormatRow(QtCore.QObject):
     """One compact editor: name, bit cells, hex, value and the fired rules of the conversion;
     its widgets sit in one row of the panel's grid so the columns line up.
@@ -72,7 +75,10 @@ class FormatRow(QtCore.QObject):
         self._bits = -1
         self.shown = -1  # the pattern last set from the state (set_row)
         self.name = QtWidgets.QLabel(f"<b>{key}</b>")
-        self.name.setMinimumWidth(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12)
+        # a fixed size: underlining the inspected format's name (new text) then asks no new
+        # layout of the panel (a label of variable size does on every setText)
+        self.name.setFixedSize(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12,
+                               self.name.sizeHint().height())
         self.cells = _Cells(width, [replace(s, label="") for s in segments])
         self.cells.setMaximumWidth(width * _CELL_W + 2)
         self.hex_edit = QtWidgets.QLineEdit()
@@ -112,7 +118,7 @@ class FormatRow(QtCore.QObject):
         if two_line:
             top = 3 * r
             grid.addWidget(self.cells, top, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
-            grid.addWidget(self.name, top + 1, 0)
+            grid.addWidget(self.name, top + 1, 0, _MIDDLE_LEFT)
             grid.addWidget(self.hex_edit, top + 1, 1)
             if self.key == WORD_ROW:  # three values: the value and rules columns, and the
                 # rules on the gap line (the last row)
@@ -122,7 +128,7 @@ class FormatRow(QtCore.QObject):
                 grid.addWidget(self.value_edit, top + 1, 2)
                 grid.addWidget(self.rules_box, top + 1, 3)
         else:
-            grid.addWidget(self.name, r, 0)
+            grid.addWidget(self.name, r, 0, _MIDDLE_LEFT)
             grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
             grid.addWidget(self.hex_edit, r, 2)
             grid.addWidget(self.value_edit, r, 3)

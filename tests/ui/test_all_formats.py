@@ -255,3 +255,37 @@ def test_all_formats_dock_is_shown_by_default(make_window) -> None:
         assert dock.isVisible() and not dock.visibleRegion().isEmpty(), size
         assert win.dockWidgetArea(dock) == area
     assert dock.toggleViewAction() in win.menuBar().actions()[-1].menu().actions()
+
+
+class _LayoutRequests(QtCore.QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def test_switching_the_inspected_format_asks_no_new_layout(qtbot) -> None:
+    """The inspected format's name is underlined (new label text): the panel keeps its
+    layout, nothing moves and nothing is laid out again (latency of a format switch)."""
+    from fpinspector.model.state import InspectorState
+
+    state = InspectorState()
+    p = AllFormatsPanel(state)
+    p.resize(1400, 300)
+    qtbot.addWidget(p)
+    p.show()
+    qtbot.waitExposed(p)
+    QtCore.QCoreApplication.processEvents()
+    seen = _LayoutRequests()
+    p.installEventFilter(seen)
+    names = {k: r.name.geometry() for k, r in p.rows.items()}
+    for fmt, bits in (("f16", 0x3C00), ("f32", 0x3F800000), ("f11", 0x3C0)):
+        state.update(fmt=fmt, bits=bits)
+        QtCore.QCoreApplication.processEvents()
+        assert p.rows[fmt].name.text() == f"<b><u>{fmt}</u></b>"
+    assert seen.count == 0
+    assert {k: r.name.geometry() for k, r in p.rows.items()} == names
