@@ -28,6 +28,34 @@ def _wait_for(predicate: Callable[[], bool], timeout_ms: int = 5000) -> bool:
     return True
 
 
+class _LayoutRequests(QtCore.QObject):
+    """Counts the layout requests a widget receives (each one lays it out again)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+@pytest.fixture
+def layout_requests():
+    """``layout_requests(widget)``: a counter of the layout requests ``widget`` gets from now
+    on (``.count``)."""
+    kept = []
+
+    def watch(widget):
+        spy = _LayoutRequests()
+        widget.installEventFilter(spy)
+        kept.append(spy)
+        return spy
+
+    return watch
+
+
 @pytest.fixture
 def wait_for():
     """``wait_for(predicate, timeout_ms)``: spin the Qt event loop until the predicate holds."""

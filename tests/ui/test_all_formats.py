@@ -257,18 +257,7 @@ def test_all_formats_dock_is_shown_by_default(make_window) -> None:
     assert dock.toggleViewAction() in win.menuBar().actions()[-1].menu().actions()
 
 
-class _LayoutRequests(QtCore.QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
-
-
-def test_switching_the_inspected_format_asks_no_new_layout(qtbot) -> None:
+def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_requests) -> None:
     """The inspected format's name is underlined (new label text): the panel keeps its
     layout, nothing moves and nothing is laid out again (latency of a format switch)."""
     from fpinspector.model.state import InspectorState
@@ -280,8 +269,7 @@ def test_switching_the_inspected_format_asks_no_new_layout(qtbot) -> None:
     p.show()
     qtbot.waitExposed(p)
     QtCore.QCoreApplication.processEvents()
-    seen = _LayoutRequests()
-    p.installEventFilter(seen)
+    seen = layout_requests(p)
     names = {k: r.name.geometry() for k, r in p.rows.items()}
     for fmt, bits in (("f16", 0x3C00), ("f32", 0x3F800000), ("f11", 0x3C0)):
         state.update(fmt=fmt, bits=bits)

@@ -4,20 +4,9 @@ gets every line it needs (nothing clipped)."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from fpinspector.ui.steady_label import SteadyLabel
-
-
-class _LayoutRequests(QtCore.QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
 
 
 def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
@@ -36,10 +25,9 @@ def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
     return panel, held, label
 
 
-def test_text_that_fits_asks_no_layout_of_the_panel(qtbot) -> None:
+def test_text_that_fits_asks_no_layout_of_the_panel(qtbot, layout_requests) -> None:
     panel, held, label = _panel(qtbot)
-    spy = _LayoutRequests()
-    panel.installEventFilter(spy)
+    spy = layout_requests(panel)
     before = held.height()
     for text in ("exact 1.0", "another value, still one line", "0.1 + 5.55e-18"):
         label.setText(text)
@@ -49,10 +37,9 @@ def test_text_that_fits_asks_no_layout_of_the_panel(qtbot) -> None:
     assert label.geometry() == held.rect()
 
 
-def test_a_long_text_gets_its_lines_and_the_panel_relays_out(qtbot) -> None:
+def test_a_long_text_gets_its_lines_and_the_panel_relays_out(qtbot, layout_requests) -> None:
     panel, held, label = _panel(qtbot)
-    spy = _LayoutRequests()
-    panel.installEventFilter(spy)
+    spy = layout_requests(panel)
     short_h = held.height()
     label.setText(" ".join(["a long verdict reason that wraps"] * 12))
     QtWidgets.QApplication.processEvents()
