@@ -110,6 +110,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             for r, name in enumerate(self._rows[:-1]):
                 self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
         self._d3d = {}
+        shade = palette.colors().diff  # (once per update: it follows a palette switch too)
         d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
         for r, var in enumerate(self._rows[:-1]):
             for c, dst in enumerate(self._targets):
@@ -119,12 +120,11 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                     else:
                         out, rules = bridge.convert_lazy(self._bits, self._src, dst, var)
                 except ValueError as exc:
-                    self._set(r, c, "—", str(exc), None)
+                    self._set(r, c, "—", str(exc), None, shade=shade)
                     continue
                 if var == "d3d":
                     self._d3d[dst] = out
-                self._set(r, c, self._fmt(dst, out), rules, out, dst)
-        self._widen_all()
+                self._set(r, c, self._fmt(dst, out), rules, out, dst, shade=shade)
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
 
     def show_gpu(self, results: object, note: str, tips: dict[str, str] | None = None,
@@ -141,6 +141,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         res = results if isinstance(results, dict) else {}
         tips = tips or {}
         head = self.table.verticalHeaderItem(r)
+        shade = palette.colors().diff
         if head is not None:
             head.setToolTip(route or note or "The local GPU's own conversion (render target).")
         for c, dst in enumerate(self._targets):
@@ -148,29 +149,19 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             tip = tips.get(dst, "")
             if isinstance(got, np.ndarray) and got.size:
                 out = int(got.reshape(-1)[0])
-                self._set(r, c, self._fmt(dst, out), tip, out, dst)
+                self._set(r, c, self._fmt(dst, out), tip, out, dst, shade=shade)
             else:
                 why = str(got) if got is not None else (tip or note)
-                self._set(r, c, "—", why.removeprefix("—: "), None)
+                self._set(r, c, "—", why.removeprefix("—: "), None, shade=shade)
         if self.note.text() != (note or route):
             self.note.setText(note or route)
-        self._widen_for_row(r)
 
-    def _widen_all(self) -> None:
-        """Widen the columns their new text overflows (never narrower: no relayout when a
-        shorter value follows a longer one)."""
-        for r in range(self.table.rowCount()):
-            self._widen_for_row(r)
-
-    def _widen_for_row(self, r: int) -> None:
-        """Widen columns that row ``r``'s new text overflows (cheaper than re-measuring every
-        cell with resizeColumnsToContents when only one row changed)."""
-        fm = self.table.fontMetrics()
-        for c in range(self.table.columnCount()):
-            item = self.table.item(r, c)
-            need = fm.horizontalAdvance(item.text()) + 14 if item is not None else 0
-            if need > self.table.columnWidth(c):
-                self.table.setColumnWidth(c, need)
+    def _widen(self, c: int, text: str) -> None:
+        """Widen column ``c`` when a cell's new ``text`` overflows it (never narrower: no
+        relayout when a shorter value follows a longer one; only new text is measured)."""
+        need = self.table.fontMetrics().horizontalAdvance(text) + 14
+        if need > self.table.columnWidth(c):
+            self.table.setColumnWidth(c, need)
 
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4
@@ -195,8 +186,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 return True
         return super().eventFilter(obj, event)
 
-    def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "") -> None:
-        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover).
+    def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "", *,
+             shade: str) -> None:
+        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover);
+        ``shade``: the colour of a cell that differs from d3d (the palette's).
 
         Plain items (no Python ``data()`` override: Qt asks every role of every cell on each
         paint and resize, which cost ~2 ms per edit); a lazy tip waits in ``_lazy``.
@@ -213,13 +206,14 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
         if item.text() != text:
             item.setText(text)
+            self._widen(c, text)
         if callable(tip):
             self._lazy[(r, c)] = (prefix, tip)
             item.setData(R.ToolTipRole, None)
         else:
             self._lazy.pop((r, c), None)
             item.setToolTip(_tip_text(prefix, tip))
-        shade = palette.colors().diff if differs else ""  # follows a palette switch too
+        shade = shade if differs else ""
         if item.data(R.UserRole + 1) != differs or item.data(R.UserRole + 2) != shade:
             if differs:
                 item.setBackground(QtGui.QColor(shade).lighter(160))

@@ -170,3 +170,29 @@ def test_a_failing_model_shows_a_message_not_a_traceback(make_window, monkeypatc
     text = win.ops_view.error_label.text()
     assert "the rule engine failed: ZeroDivisionError: simulated engine bug" in text
     assert win.ops_view.model_box.value.text() == "—"
+
+
+def test_conversion_columns_fit_their_text_and_never_narrow(qtbot) -> None:
+    """Each cell's text fits its column after every edit (only new text is measured), and a
+    shorter value never narrows a column (no relayout per edit)."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.conversions_view import ConversionsView
+
+    state = InspectorState()
+    view = ConversionsView(state)
+    qtbot.addWidget(view)
+    view.show()
+    t = view.table
+    for fmt, bits in (("f32", 0x3F800000), ("f32", 0x00000001), ("f32", 0xC788B840),
+                      ("f32", 0x3F800000), ("f16", 0x0001), ("f64", 0x0000000000000001)):
+        before = [t.columnWidth(c) for c in range(t.columnCount())]
+        src = view._src
+        state.update(fmt=fmt, bits=bits)
+        fm = t.fontMetrics()
+        for r in range(t.rowCount()):
+            for c in range(t.columnCount()):
+                item = t.item(r, c)
+                if item is not None:
+                    assert fm.horizontalAdvance(item.text()) < t.columnWidth(c), item.text()
+        if view._src == src:
+            assert all(t.columnWidth(c) >= w for c, w in enumerate(before))
