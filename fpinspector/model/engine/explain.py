@@ -116,7 +116,11 @@ def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
     ex = _num(hi) + (f" {'+' if lo > 0 else '-'} {abs(lo)!r}" if lo else "")
     out.append(f"exact result: {ex}")
     if ev.op not in ("min", "max", "mov"):
-        out.append(f"rounded to nearest even in {fmt.name}: {fmt_pattern(int(f.unrounded[0]), fmt)}")
+        # an exact NaN has no sign: the sign bit float64 gives it depends on which path
+        # computed the exact value (numpy's sqrt of a negative, or a NaN put in), so the
+        # step names the quiet NaN the model gives
+        u = fmt.quiet_nan if f.exact_nan[0] else int(f.unrounded[0])
+        out.append(f"rounded to nearest even in {fmt.name}: {fmt_pattern(u, fmt)}")
     if f.ftz_out[0]:
         out.append(f"result is a denormal: flushed to {fmt_pattern(int(f.core.bits[0]), fmt)} "
                    "(F32-FTZ)")
