@@ -56,10 +56,9 @@ class Controller:
     def start(self) -> None:
         """Listen after the views too, and show the current state's GPU rows."""
         self.state.connect(self._after_views)
-        dock = getattr(self.win, "docks", {}).get("conversions")
-        if dock is not None:  # (queued after the view's own catch-up)
-            dock.visibilityChanged.connect(
-                lambda shown: shown and QtCore.QTimer.singleShot(0, self._conversions_shown))
+        # the Conversions tab raised: its GPU row (queued after the view's own catch-up)
+        self.win.docks["conversions"].visibilityChanged.connect(
+            lambda shown: shown and QtCore.QTimer.singleShot(0, self._conversions_shown))
         self._request(_ALL)
         self._after_views(_ALL)
 
@@ -88,10 +87,11 @@ class Controller:
         tab is raised (each request is a GPU round trip on every edit, and its worker
         thread shares the interpreter with the UI)."""
         gpu = self.win.gpu
-        self._conv_pending = bool(gpu is not None and gpu.available)
-        self._conv_deferred = self._conv_pending and not is_seen(self.win.conversions_view)
-        if self._conv_deferred:  # (an answer still on the way is for an older value)
-            self._conv_pending, self._conv_req = False, 0
+        available = bool(gpu is not None and gpu.available)
+        seen = is_seen(self.win.conversions_view)
+        self._conv_pending, self._conv_deferred = available and seen, available and not seen
+        if self._conv_deferred:
+            self._conv_req = 0  # (an answer still on the way is for an older value)
         if self._conv_pending:
             f = get_format(fmt)
             self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
