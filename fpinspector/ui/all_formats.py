@@ -74,11 +74,12 @@ class FormatRow(QtCore.QObject):
         self.width_bits = width
         self._bits = -1
         self.shown = -1  # the pattern last set from the state (set_row)
-        self.name = QtWidgets.QLabel(f"<b>{key}</b>")
-        # a fixed size: underlining the inspected format's name (new text) then asks no new
-        # layout of the panel (a label of variable size does on every setText)
+        self.name = QtWidgets.QLabel(key)
+        # a fixed size: underlining the inspected format's name then asks no new layout of
+        # the panel (a label of variable size does on every change)
         self.name.setFixedSize(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12,
                                self.name.sizeHint().height())
+        self.set_inspected(False)
         self.cells = _Cells(width, [replace(s, label="") for s in segments])
         self.cells.setMaximumWidth(width * _CELL_W + 2)
         self.hex_edit = QtWidgets.QLineEdit()
@@ -104,6 +105,16 @@ class FormatRow(QtCore.QObject):
         self.cells.edit_started.connect(self.edit_started)
         self.cells.edit_finished.connect(self.edit_finished)
         self.hex_edit.editingFinished.connect(self._push_hex)
+
+    def set_inspected(self, yes: bool) -> None:
+        """Bold name, underlined for the inspected format. Why a font, not rich text: a
+        rich-text label lays its text out in its first paint and asks for a second one;
+        only the font's weight and underline are set, so the name still follows the
+        application's font (and a font is not a style sheet: palette changes apply)."""
+        font = QtGui.QFont()
+        font.setBold(True)
+        font.setUnderline(yes)
+        self.name.setFont(font)
 
     def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
         return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules_box)
@@ -218,7 +229,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
             row.edited.connect(lambda b, n=name: self.picked.emit(n, int(b)))
             self._add(lay, row)
         word = FormatRow(WORD_ROW, 32, r11g11b10_segments())
-        word.name.setText("<b>R11G11B10</b>")
+        word.name.setText("R11G11B10")
         word.name.setToolTip("The inspected value written to all three channels of an "
                              "R11G11B10_FLOAT render target (FMT-R11G11B10): R and G are f11 "
                              "(bits 10-0, 21-11), B is f10 (bits 31-22).")
@@ -343,9 +354,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         for name, row in self.rows.items():
             if name == WORD_ROW:
                 continue
-            if src != self._src:  # underline the inspected format's name (rich text: a
-                # style sheet would pin the label's colours against palette changes)
-                row.name.setText(f"<b><u>{name}</u></b>" if name == src else f"<b>{name}</b>")
+            if src != self._src:
+                row.set_inspected(name == src)
             if name == src:
                 row.set_row(bits, bridge.value_text(name, bits), "inspected value",
                             f"The inspected {name} pattern itself.")

@@ -6,6 +6,9 @@ from PySide6 import QtCore, QtWidgets
 
 __all__ = ["SteadyLabel"]
 
+_SELECTABLE = (QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
+               | QtCore.Qt.TextInteractionFlag.TextSelectableByKeyboard)
+
 
 class SteadyLabel(QtWidgets.QWidget):
     """Holds ``label`` with no layout of its own, ``min_lines`` lines tall at least.
@@ -38,12 +41,19 @@ class SteadyLabel(QtWidgets.QWidget):
         return QtCore.QSize(0, self._h)
 
     def needed_height(self) -> int:
-        """The height the label's text needs at the holder's width (at least min_lines)."""
+        """The height the label's text needs at the holder's width (at least min_lines).
+
+        Also lays out now the text of a label that has a text control (rich or selectable
+        text): such a label otherwise lays it out in its next paint, and that layout asks
+        for a repaint, so every new text was painted twice (a second paint pass of the
+        window after each edit)."""
         lab, w = self.label, self.width()
         text = lab.text()
         if (w > 0 and "<" not in text and "\n" not in text
                 and lab.fontMetrics().horizontalAdvance(text) + 2 * lab.margin() + 8 <= w):
-            return self._min_h  # plain text on one line (most edits): no text layout
+            if lab.textInteractionFlags() & _SELECTABLE:
+                lab.heightForWidth(w)  # (the text control's layout, now)
+            return self._min_h  # plain text on one line (most edits): no other layout
         if lab.wordWrap() and w > 0:
             need = lab.heightForWidth(w)
         else:

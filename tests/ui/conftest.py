@@ -41,6 +41,34 @@ class _LayoutRequests(QtCore.QObject):
         return False
 
 
+class _Paints(QtCore.QObject):
+    """Counts the paint events a widget receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+@pytest.fixture
+def paints():
+    """``paints(widget)``: a counter of the paint events ``widget`` gets from now on
+    (``.count``)."""
+    kept = []
+
+    def watch(widget):
+        spy = _Paints()
+        widget.installEventFilter(spy)
+        kept.append(spy)
+        return spy
+
+    return watch
+
+
 @pytest.fixture
 def layout_requests():
     """``layout_requests(widget)``: a counter of the layout requests ``widget`` gets from now

@@ -257,9 +257,11 @@ def test_all_formats_dock_is_shown_by_default(make_window) -> None:
     assert dock.toggleViewAction() in win.menuBar().actions()[-1].menu().actions()
 
 
-def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_requests) -> None:
-    """The inspected format's name is underlined (new label text): the panel keeps its
-    layout, nothing moves and nothing is laid out again (latency of a format switch)."""
+def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_requests,
+                                                           paints) -> None:
+    """The inspected format's name is underlined: the panel keeps its layout, nothing
+    moves and nothing is laid out again, and each name and rule list is painted once per
+    switch (latency of a format switch; rich text in a label was painted twice)."""
     from fpinspector.model.state import InspectorState
 
     state = InspectorState()
@@ -272,8 +274,11 @@ def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_request
     seen = layout_requests(p)
     names = {k: r.name.geometry() for k, r in p.rows.items()}
     for fmt, bits in (("f16", 0x3C00), ("f32", 0x3F800000), ("f11", 0x3C0)):
+        spies = [paints(w) for r in p.rows.values() for w in (r.name, r.rules)]
         state.update(fmt=fmt, bits=bits)
-        QtCore.QCoreApplication.processEvents()
-        assert p.rows[fmt].name.text() == f"<b><u>{fmt}</u></b>"
+        for _ in range(3):
+            QtCore.QCoreApplication.processEvents()
+        assert [k for k, r in p.rows.items() if r.name.font().underline()] == [fmt]
+        assert max(s.count for s in spies) == 1
     assert seen.count == 0
     assert {k: r.name.geometry() for k, r in p.rows.items()} == names

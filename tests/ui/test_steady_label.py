@@ -4,7 +4,7 @@ gets every line it needs (nothing clipped)."""
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from fpinspector.ui.steady_label import SteadyLabel
 
@@ -35,6 +35,22 @@ def test_text_that_fits_asks_no_layout_of_the_panel(qtbot, layout_requests) -> N
     assert spy.count == 0
     assert held.height() == before
     assert label.geometry() == held.rect()
+
+
+def test_new_selectable_text_is_painted_once(qtbot, paints) -> None:
+    """A selectable label lays its text out when it is set: laid out in its first paint,
+    it asked for a second one (every edit painted such labels twice)."""
+    panel, held, label = _panel(qtbot)
+    label.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+    for wrap in (True, False):
+        label.setWordWrap(wrap)
+        for text in ("exact 1.0", "another value, still one line", "0.1 + 5.55e-18"):
+            label.setText(text + str(wrap))
+            spy = paints(label)
+            for _ in range(3):
+                QtWidgets.QApplication.processEvents()
+            assert spy.count == 1, (wrap, text)
+            label.removeEventFilter(spy)
 
 
 def test_a_long_text_gets_its_lines_and_the_panel_relays_out(qtbot, layout_requests) -> None:
