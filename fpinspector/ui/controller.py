@@ -20,7 +20,7 @@ from . import bridge_ops
 from .gpu_codes import decode_note, decode_source
 from .gpu_route import GpuConversions
 from .gpu_worker import GpuRunner
-from .qt_utils import is_seen
+from .qt_utils import is_seen, settle_layouts
 
 __all__ = ["Controller"]
 
@@ -125,6 +125,7 @@ class Controller:
         self.sync_undo_actions()
         if self._conv_pending and w.gpu is not None:
             w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU row, if it is quick
+        settle_layouts()  # (one paint for the edit, not one per layout level)
         self.last_update_s = time.perf_counter()
 
     def sync_undo_actions(self) -> None:
@@ -175,6 +176,7 @@ class Controller:
                 self.win.conversions_view.show_gpu(out.results, "", out.tips, out.route)
             else:
                 self.win.conversions_view.show_gpu(out, "")
+            settle_layouts()
             self.conv_update_s = time.perf_counter()
             return
         if req != self._gpu_req:
@@ -198,6 +200,7 @@ class Controller:
 
         mark = session_note(getattr(self.win.gpu, "info", None), fmt, bits)
         self.win.ops_view.show_gpu(fmt, bits, verdict, f"{note}\n⚠ {mark}" if mark else note, diff)
+        settle_layouts()
         self.gpu_update_s = time.perf_counter()
 
     def _gpu_failed(self, req: int, message: str) -> None:

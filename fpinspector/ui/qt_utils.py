@@ -63,6 +63,18 @@ class DeferWhileUnseen:
         raise NotImplementedError
 
 
+def settle_layouts(rounds: int = 4) -> None:
+    """Deliver now, before the window repaints, the layout requests an update posted.
+
+    Why: each level of a layout chain (a label's holder, its panel, the scroll area's
+    contents) is a posted event of its own, queued behind the repaint the update already
+    asked for; delivered after that paint, each asked for a second paint of what it
+    refitted or moved. A round delivers what was posted before it, so ``rounds`` levels.
+    """
+    for _ in range(rounds):
+        QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.LayoutRequest)
+
+
 def set_text(widget: QtWidgets.QWidget, text: str) -> None:
     """``widget.setText(text)`` only when the text changes: Qt re-lays out and repaints a
     label or field on every setText, same text or not."""

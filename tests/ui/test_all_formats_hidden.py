@@ -26,7 +26,8 @@ def test_all_formats_skips_updates_while_hidden_and_refreshes_on_show(make_windo
     assert calls == []  # no row work while hidden
     assert panel.is_stale()
     assert panel.rows["f16"].bits() == int(np.float16(1.0).view(np.uint16))
-    dock.show()
+    dock.show()  # (back as a tab of its group: raised, as a click on its tab does)
+    dock.raise_()
     assert wait_for(lambda: not panel.is_stale(), 2000)
     assert panel.rows["f16"].bits() == int(np.float16(2.5).view(np.uint16))
     assert len(calls) == 1
