@@ -84,6 +84,7 @@ class BitCells(QtWidgets.QWidget):
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(False)
         self._width = width
+        self._room = width  # bits the size hints make room for (reserve_room)
         self._bits = 0
         self._diff = 0
         self._cursor = width - 1  # bit number with keyboard focus
@@ -101,6 +102,7 @@ class BitCells(QtWidgets.QWidget):
     # -- model-facing API -----------------------------------------------------------
     def set_layout(self, width: int, segments: list[Segment]) -> None:
         """Change the bit width and segment colouring (clears the diff highlight)."""
+        hint = self.sizeHint() if hasattr(self, "_room") else QtCore.QSize()
         self._width = width
         self._segments = list(segments)
         self._kinds = ["frac"] * width
@@ -110,7 +112,8 @@ class BitCells(QtWidgets.QWidget):
         self._bits &= (1 << width) - 1
         self._diff = 0
         self._cursor = min(self._cursor, width - 1)
-        self.updateGeometry()
+        if self.sizeHint() != hint:  # (a layout request goes up to the window)
+            self.updateGeometry()
         self.update()
 
     def bits(self) -> int:
@@ -156,11 +159,23 @@ class BitCells(QtWidgets.QWidget):
         return self._cursor
 
     # -- geometry -------------------------------------------------------------------
+    def reserve_room(self, bits: int) -> None:
+        """Size hints as for at least ``bits`` cells (fewer cells are drawn wider).
+
+        Why: with hints that follow the bit count, switching the inspected format between
+        f32 and f16 resized the window's central area and the docks beside it: the whole
+        window was laid out and repainted again (22 ms) and everything moved sideways."""
+        if bits != self._room:
+            self._room = bits
+            self.updateGeometry()
+
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
-        return QtCore.QSize(self._width * 18 + 2, self.HEADER + 22 + self.FOOTER)
+        return QtCore.QSize(max(self._width, self._room) * 18 + 2,
+                            self.HEADER + 22 + self.FOOTER)
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
-        return QtCore.QSize(self._width * 9 + 2, self.HEADER + 18 + self.FOOTER)
+        return QtCore.QSize(max(self._width, self._room) * 9 + 2,
+                            self.HEADER + 18 + self.FOOTER)
 
     def _cell_w(self) -> float:
         return (self.width() - 2) / self._width

@@ -47,9 +47,12 @@ class BitFieldEditor(QtWidgets.QWidget):
     error = QtCore.Signal(str)
 
     def __init__(self, fmt: str | FloatFormat = "f32", title: str = "", parent=None,
-                 show_steps: bool = True) -> None:
+                 show_steps: bool = True, room: str = "f32") -> None:
+        """``room``: the editor is laid out at least as wide as for this format, so that
+        switching to a narrower one moves nothing (see BitCells.reserve_room)."""
         super().__init__(parent)
         self._fmt = get_format(fmt)
+        self._room = get_format(room)
         self._bits = 0
         self.title = QtWidgets.QLabel(f"<b>{title}</b>" if title else "")
         self.cells = BitCells(self._fmt.bits, format_segments(self._fmt))
@@ -84,7 +87,9 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.fields_row = row = QtWidgets.QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
-        self.exp_spin.setMinimumWidth(52)
+        with signals_blocked(self.exp_spin):  # (the room's exponent range, measured once)
+            self.exp_spin.setRange(0, self._room.exp_max)
+        self._exp_room_w = max(52, self.exp_spin.sizeHint().width())
         for label, w, stretch in (("hex", self.hex_edit, 3), ("value", self.dec_edit, 5),
                                   ("", self.sign_box, 0), ("exp", self.exp_spin, 0),
                                   ("frac", self.frac_edit, 2)):
@@ -135,13 +140,19 @@ class BitFieldEditor(QtWidgets.QWidget):
         """Switch the editor to another format (the pattern is reset to its low bits)."""
         self._fmt = get_format(fmt)
         self.cells.set_layout(self._fmt.bits, format_segments(self._fmt))
-        fm = self.hex_edit.fontMetrics()  # every hex digit shows, never "x00800000"
-        self.hex_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * ((self._fmt.bits + 3) // 4)) + 14)
-        self.frac_edit.setMinimumWidth(
-            fm.horizontalAdvance("0x" + "D" * ((self._fmt.frac_bits + 3) // 4)) + 14)
+        self.cells.reserve_room(self._room.bits)
+        fm = self.hex_edit.fontMetrics()  # every hex digit shows, never "x00800000"; room
+        # for the reserved format's digits at least (a switch to fewer moves nothing)
+        digits = (max(self._fmt.bits, self._room.bits) + 3) // 4
+        frac_digits = (max(self._fmt.frac_bits, self._room.frac_bits) + 3) // 4
+        self.hex_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * digits) + 14)
+        self.frac_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * frac_digits) + 14)
         self.sign_box.setEnabled(self._fmt.signed)
         with signals_blocked(self.exp_spin):
             self.exp_spin.setRange(0, self._fmt.exp_max)
+        # a fixed size: a new range (a new size hint) then asks no layout of the window
+        hint = self.exp_spin.sizeHint()
+        self.exp_spin.setFixedSize(max(self._exp_room_w, hint.width()), hint.height())
         self._bits = -1  # force a refresh
         self.set_bits(0)
 
