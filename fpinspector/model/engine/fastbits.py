@@ -36,6 +36,7 @@ _MIN_NORMAL_X2 = np.uint32(0x01000000)
 _TOP = np.uint32(0xFE000000)
 #: INF's pattern shifted left by one: 2|x| at or above it is an INF or a NaN
 _INF_X2 = np.uint32(0xFF000000)
+_LARGEST_DENORMAL_X2 = np.uint32(0x00FFFFFE)  # 2 |x| of the largest f32 denormal
 _MAX = np.maximum.reduce
 _MIN = np.minimum.reduce
 _CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
@@ -279,15 +280,23 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             tt = t[:k]
             np.left_shift(r, 1, out=tt)  # 2 |r|: at most 2^-126's is the denormal range
             smallest = _MIN(tt)
-            tiny = np.flatnonzero(tt <= _MIN_NORMAL_X2) if smallest <= _MIN_NORMAL_X2 else _NONE
+            tiny = smallest <= _MIN_NORMAL_X2
+            edge = _NONE
+            if tiny:  # the double rounding may have missed a tie of the denormal grid;
+                # flushed, every denormal is the zero of its sign whichever way it went,
+                # so only the largest denormal and 2^-126 are in doubt
+                below = (tt >= _LARGEST_DENORMAL_X2) if ctx.flush else None
+                edge = np.flatnonzero(tt <= _MIN_NORMAL_X2 if below is None
+                                      else np.logical_and(below, tt <= _MIN_NORMAL_X2,
+                                                          out=below))
             # a normal sum before any fix-up: no INF or NaN operand unless one is a zero
-            normal = smallest > _MIN_NORMAL_X2 and _MAX(tt) < _INF_X2
-            if tiny.size:
-                mid = np.union1d(mid, tiny)
+            normal = not tiny and _MAX(tt) < _INF_X2
+            if edge.size:
+                mid = np.union1d(mid, edge)
             if mid.size:
                 hi, lo = grid.two_sum(p[mid], c[mid])
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
-            if tiny.size and ctx.flush:
+            if tiny and ctx.flush:
                 _flush_denormal32(r, tt)
             bad = _not_normal(chunk, tt, o1[:k], o2[:k], result_normal=normal)
             if bad is not None:
