@@ -28,60 +28,45 @@ def _wait_for(predicate: Callable[[], bool], timeout_ms: int = 5000) -> bool:
     return True
 
 
-class _LayoutRequests(QtCore.QObject):
-    """Counts the layout requests a widget receives (each one lays it out again)."""
+class _EventCounter(QtCore.QObject):
+    """Counts the events of one type an object receives (``count``); installed on the
+    application, every object's."""
 
-    def __init__(self) -> None:
+    def __init__(self, kind: QtCore.QEvent.Type) -> None:
         super().__init__()
+        self.kind = kind
         self.count = 0
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:
+        if event.type() == self.kind:
             self.count += 1
         return False
 
 
-class _Paints(QtCore.QObject):
-    """Counts the paint events a widget receives."""
+def _counters(kind: QtCore.QEvent.Type) -> Callable[[QtCore.QObject], _EventCounter]:
+    kept = []  # (alive as long as the test: an event filter is not owned by its object)
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
+    def watch(obj: QtCore.QObject) -> _EventCounter:
+        spy = _EventCounter(kind)
+        obj.installEventFilter(spy)
+        kept.append(spy)
+        return spy
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QtCore.QEvent.Type.Paint:
-            self.count += 1
-        return False
+    return watch
 
 
 @pytest.fixture
 def paints():
     """``paints(widget)``: a counter of the paint events ``widget`` gets from now on
     (``.count``)."""
-    kept = []
-
-    def watch(widget):
-        spy = _Paints()
-        widget.installEventFilter(spy)
-        kept.append(spy)
-        return spy
-
-    return watch
+    return _counters(QtCore.QEvent.Type.Paint)
 
 
 @pytest.fixture
 def layout_requests():
     """``layout_requests(widget)``: a counter of the layout requests ``widget`` gets from now
-    on (``.count``)."""
-    kept = []
-
-    def watch(widget):
-        spy = _LayoutRequests()
-        widget.installEventFilter(spy)
-        kept.append(spy)
-        return spy
-
-    return watch
+    on (``.count``; each one lays it out again)."""
+    return _counters(QtCore.QEvent.Type.LayoutRequest)
 
 
 @pytest.fixture

@@ -9,19 +9,6 @@ from PySide6 import QtCore, QtWidgets
 from fpinspector.ui import window_layout
 
 
-class _Late(QtCore.QObject):
-    """Counts the layout requests the application delivers while it is installed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QtCore.QEvent.Type.LayoutRequest:
-            self.count += 1
-        return False
-
-
 def _compact_window(make_window, qtbot):
     win = make_window()
     size = QtCore.QSize(1280, 720)
@@ -34,10 +21,10 @@ def _compact_window(make_window, qtbot):
     return win
 
 
-def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot) -> None:
+def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot,
+                                                     layout_requests) -> None:
     win = _compact_window(make_window, qtbot)
     win.ctl.paste("0x00000001 3f800000")
-    late = _Late()
     app = QtWidgets.QApplication.instance()
     # a format switch (the inspector's bit editor and every row change), a value, an operand
     edits = [lambda: win.state.update(fmt="f16", bits=0x3C01),
@@ -48,7 +35,7 @@ def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot) -> None
         for _ in range(10):
             QtWidgets.QApplication.processEvents()
         edit()
-        app.installEventFilter(late)
+        late = layout_requests(app)  # (the application's filter sees every object's)
         try:
             for _ in range(10):
                 QtWidgets.QApplication.processEvents()
