@@ -102,7 +102,7 @@ class BitCells(QtWidgets.QWidget):
     # -- model-facing API -----------------------------------------------------------
     def set_layout(self, width: int, segments: list[Segment]) -> None:
         """Change the bit width and segment colouring (clears the diff highlight)."""
-        hint = self.sizeHint() if hasattr(self, "_room") else QtCore.QSize()
+        hint = self.sizeHint()
         self._width = width
         self._segments = list(segments)
         self._kinds = ["frac"] * width
