@@ -285,10 +285,10 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             if tiny:  # the double rounding may have missed a tie of the denormal grid;
                 # flushed, every denormal is the zero of its sign whichever way it went,
                 # so only the largest denormal and 2^-126 are in doubt
-                below = (tt >= _LARGEST_DENORMAL_X2) if ctx.flush else None
-                edge = np.flatnonzero(tt <= _MIN_NORMAL_X2 if below is None
-                                      else np.logical_and(below, tt <= _MIN_NORMAL_X2,
-                                                          out=below))
+                in_doubt = tt <= _MIN_NORMAL_X2
+                if ctx.flush:
+                    in_doubt &= tt >= _LARGEST_DENORMAL_X2
+                edge = np.flatnonzero(in_doubt)
             # a normal sum before any fix-up: no INF or NaN operand unless one is a zero
             normal = not tiny and _MAX(tt) < _INF_X2
             if edge.size:
