@@ -207,7 +207,9 @@ class Controller:
         if req == self._conv_req:
             self._conv_pending = False
             self.win.conversions_view.show_gpu({}, message)
+            settle_layouts()
             self.conv_update_s = time.perf_counter()
         elif req == self._gpu_req:
             self.win.ops_view.show_gpu(None, None, None, message)
+            settle_layouts()
             self.gpu_update_s = time.perf_counter()
