@@ -18,7 +18,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import OP_FIELDS, Snapshot
 from . import bridge_ops
 from .gpu_codes import decode_note, decode_source
-from .gpu_route import GpuConversions
+from .gpu_route import GpuConversions, route_text
 from .gpu_worker import GpuRunner
 from .qt_utils import is_seen, settle_layouts
 
@@ -141,10 +141,12 @@ class Controller:
             self._show_gpu_pending()
 
     def _show_gpu_pending(self) -> None:
-        """The GPU row while its answer is on the way, or why there is none."""
+        """The GPU row while its answer is on the way (with the route it will come by: the
+        note and header stay as they are, nothing is laid out again), or why there is none."""
         gpu, view = self.win.gpu, self.win.conversions_view
         if self._conv_pending or self._conv_deferred:
-            view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS})
+            view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS},
+                          route_text(self.state.snapshot.fmt))
         else:
             note = gpu.message if gpu else "GPU off"
             view.show_gpu({}, note, {d: note for d in FORMATS})

@@ -142,8 +142,9 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         tips = tips or {}
         head = self.table.verticalHeaderItem(r)
         shade = palette.colors().diff
-        if head is not None:
-            head.setToolTip(route or note or "The local GPU's own conversion (render target).")
+        head_tip = route or note or "The local GPU's own conversion (render target)."
+        if head is not None and head.toolTip() != head_tip:  # (a change re-lays the table out)
+            head.setToolTip(head_tip)
         for c, dst in enumerate(self._targets):
             got = res.get(dst)
             tip = tips.get(dst, "")

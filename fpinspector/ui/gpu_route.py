@@ -21,7 +21,7 @@ import numpy as np
 
 from ..model.formats import get_format
 
-__all__ = ["GpuConversions", "SAMPLED", "RENDERED", "convert_via_f32"]
+__all__ = ["GpuConversions", "SAMPLED", "RENDERED", "convert_via_f32", "route_text"]
 
 #: Formats the GPU can sample into f32 (texelFetch of a r16f / r11g11b10f texture).
 SAMPLED = ("f16", "f11", "f10")
@@ -38,6 +38,22 @@ class GpuConversions:
     results: dict[str, Any] = field(default_factory=dict)
     tips: dict[str, str] = field(default_factory=dict)
     route: str = ""
+
+
+def route_text(src: str) -> str:
+    """How the row reaches the hardware from ``src``, in one line (the row's note and header
+    tip). Known before the GPU answers, so the row waiting for an answer says the same."""
+    src = get_format(src).name
+    if src == "f32":
+        return "render target: f32 shader output stored as f16 / f11 / f10"
+    if src in SAMPLED:
+        others = " / ".join(d for d in RENDERED if d != src)
+        return (f"through f32: the {src} value sampled from a texture as f32 on the GPU, "
+                f"then rendered to {others} render targets")
+    if src == "f64":
+        return ("through f32: f64 → f32 by the model's D3D rule (CONV-DTOF; no GPU format "
+                "holds f64), then f32 rendered to f16 / f11 / f10 render targets")
+    raise ValueError(f"no GPU route from {src}")  # pragma: no cover - every format is above
 
 
 def _err(exc: BaseException) -> str:
@@ -61,15 +77,11 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
     """
     src = get_format(src).name
     a = np.asarray(bits, dtype=get_format(src).dtype)
-    out = GpuConversions()
+    out = GpuConversions(route=route_text(src))
     if src == "f32":
         x, start = a, "the inspected f32"
-        out.route = "render target: f32 shader output stored as f16 / f11 / f10"
     elif src in SAMPLED:
         start = f"the GPU's sample of the {src} texture as f32"
-        others = " / ".join(d for d in RENDERED if d != src)
-        out.route = (f"through f32: the {src} value sampled from a texture as f32 on the GPU, "
-                     f"then rendered to {others} render targets")
         try:
             x = np.asarray(session.convert(a, src, "f32")).astype(np.uint32)
         except Exception as exc:  # noqa: BLE001 - shown in the cells
@@ -83,14 +95,10 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
         x = np.asarray(convert(a, "f64", "f32", "d3d").bits).astype(np.uint32)
         start = (f"the model's D3D f64 → f32 (CONV-DTOF) pattern 0x{int(x.reshape(-1)[0]):08X}, "
                  "as no GPU format holds f64")
-        out.route = ("through f32: f64 → f32 by the model's D3D rule (CONV-DTOF; no GPU format "
-                     "holds f64), then f32 rendered to f16 / f11 / f10 render targets")
         if "f32" in dsts:
             out.results["f32"] = ("—: the f32 step is the model's CONV-DTOF, not the GPU "
                                   "(no texture or render target holds f64)")
             out.tips["f32"] = out.results["f32"]
-    else:  # pragma: no cover - every format is handled above
-        raise ValueError(f"no GPU route from {src}")
     for dst in dsts:
         if dst == src or dst in out.results:
             continue

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import struct
+import threading
 import time
 
 import numpy as np
 import pytest
+from PySide6 import QtCore
 
 from fpinspector.ui.conversions_view import GPU_ROW
 from fpinspector.ui.gpu_route import convert_via_f32
@@ -125,6 +127,66 @@ def test_gpu_row_behind_a_tab_is_asked_for_when_the_tab_is_raised(
 
     assert wait_for(lambda: gpu_f32_cell().startswith(f"0x{int(want):08X}"))
     assert session.calls[0] == ("f16", "f32")
+
+
+class _SlowSession(_NumpySession):
+    """A GPU that answers a conversion only when the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def convert(self, bits, src, dst):
+        self.gate.wait(5)
+        return super().convert(bits, src, dst)
+
+
+def test_gpu_row_waiting_for_an_answer_keeps_its_note_and_header(
+        monkeypatch, make_window, qtbot, wait_for, layout_requests, paints) -> None:
+    """While the GPU row waits for the new value's answer it already says the route the
+    answer comes by: the note under the table and the row header keep their text, so an
+    edit neither lays the Conversions view out again nor repaints its note (it used to
+    blank the note and flip the header's tip, then set both back, on every edit)."""
+    import fpinspector.gpu as gpu
+    from fpinspector.ui import window_layout
+    from fpinspector.ui.gpu_route import route_text
+    from fpinspector.ui.qt_utils import is_seen
+
+    session = _SlowSession()
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    win = make_window(gpu="auto")
+    size = QtCore.QSize(1800, 1000)
+    win.resize(size)
+    win.layout_mode = window_layout.arrange_docks(win, size)
+    win.show()
+    qtbot.waitExposed(win)
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available)
+    cv = win.conversions_view
+    assert is_seen(cv)
+    win.state.update(fmt="f16", bits=0x3C00)
+    assert wait_for(lambda: not win.ctl.conv_in_flight)
+    qtbot.wait(50)
+    head = cv.table.verticalHeaderItem(cv._rows.index(GPU_ROW))
+    assert cv.note.text() == head.toolTip() == route_text("f16")
+    relayouts, note_paints = layout_requests(cv), paints(cv.note)
+    try:
+        for bits in (0x3555, 0x3C01, 0x0001):
+            session.gate.clear()  # the answer is held back: the row waits
+            win.state.update(bits=bits)
+            qtbot.wait(20)
+            assert win.ctl.conv_in_flight
+            assert cv.cell_text(GPU_ROW, "f32") == "—"
+            assert cv.note.text() == head.toolTip() == route_text("f16")
+            session.gate.set()
+            assert wait_for(lambda: not win.ctl.conv_in_flight)
+            qtbot.wait(20)
+            assert cv.cell_text(GPU_ROW, "f32").startswith("0x")
+            assert cv.note.text() == head.toolTip() == route_text("f16")
+    finally:
+        session.gate.set()  # (a failed check leaves no worker waiting)
+    assert relayouts.count == 0
+    assert note_paints.count == 0
 
 
 @pytest.mark.gpu
