@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from ..model.formats import CLASS_NAMES, FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
+from .hover_select import select_on_hover
 from .qt_utils import DeferWhileUnseen
 from .steady_label import SteadyLabel
 
@@ -42,8 +43,7 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                 lab.setReadOnly(True)
                 lab.setFrame(False)
             else:
-                lab = QtWidgets.QLabel()
-                lab.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+                lab = select_on_hover(QtWidgets.QLabel())  # (copyable, cheap to update)
                 lab.setWordWrap(True)
             lab.setToolTip(tip)
             name = QtWidgets.QLabel(key)
