@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
+from .hover_select import select_on_hover
 from .qt_utils import set_text, set_tip
 from .steady_label import SteadyLabel
 
@@ -69,9 +70,8 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.setEnabled(False)  # read-only: results are not edited
         self.value = QtWidgets.QLabel()
         self.value.setTextInteractionFlags(_SELECTABLE)
-        self.detail = QtWidgets.QLabel()
+        self.detail = select_on_hover(QtWidgets.QLabel())  # (plain text: see hover_select)
         self.detail.setWordWrap(True)
-        self.detail.setTextInteractionFlags(_SELECTABLE)
         # sizes that new text does not change: an edit repaints the text, not the panel
         for lab in (self.value, self.detail):
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
@@ -123,7 +123,10 @@ class VerdictPanel(QtWidgets.QWidget):
         for name, lab, lines in (("exact", self.exact_label, 1),
                                  ("allowed", self.allowed_label, 2),
                                  ("verdict", self.verdict_label, 3)):
-            lab.setTextInteractionFlags(_SELECTABLE)
+            if lab is self.verdict_label:  # (rich text: a text document either way)
+                lab.setTextInteractionFlags(_SELECTABLE)
+            else:
+                select_on_hover(lab)
             lab.setWordWrap(True)
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
             form.addRow(name, SteadyLabel(lab, lines))

@@ -97,8 +97,9 @@ def test_plain_and_selectable_text_look_the_same(qtbot, width) -> None:
 
 
 def test_an_edit_updates_plain_labels_that_hover_makes_selectable(make_window, qtbot) -> None:
-    """Decode panel and All formats rule lists: new text on each edit, no text document
-    laid out for it; the pointer on one makes its text selectable, as before."""
+    """Decode panel, All formats rule lists and the operations' plain result texts: new
+    text on each edit, no text document laid out for it; the pointer on one makes its
+    text selectable, as before."""
     win = make_window()
     win.resize(1800, 1000)
     win.show()
@@ -108,7 +109,12 @@ def test_an_edit_updates_plain_labels_that_hover_makes_selectable(make_window, q
     QtWidgets.QApplication.processEvents()
     labels = [lab for lab in win.value_panel.labels.values() if isinstance(lab, QtWidgets.QLabel)]
     labels += [row.rules for row in win.all_formats.rows.values()]
-    assert len(labels) >= 10
+    ops = win.ops_view  # the result's note, exact value and allowed set of an operand edit
+    win.state.set_operand(0, 0x40490FDB)
+    QtWidgets.QApplication.processEvents()
+    labels += [ops.model_box.detail, ops.gpu_box.detail, ops.exact_label, ops.allowed_label]
+    assert ops.exact_label.text() and ops.allowed_label.text()
+    assert len(labels) >= 14
     for lab in labels:
         assert lab.textInteractionFlags() == PLAIN, lab.text()
     shortest = win.value_panel.labels["shortest"]
