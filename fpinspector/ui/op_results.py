@@ -68,8 +68,12 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells = BitCells(32, format_segments(FORMATS["f32"]))
         self.cells.HEADER = 12
         self.cells.setEnabled(False)  # read-only: results are not edited
-        self.value = QtWidgets.QLabel()
-        self.value.setTextInteractionFlags(_SELECTABLE)
+        # plain text in a bold font, not rich text: no text document laid out per result
+        self.value = select_on_hover(QtWidgets.QLabel())
+        self.value.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        bold = self.value.font()
+        bold.setBold(True)
+        self.value.setFont(bold)
         self.detail = select_on_hover(QtWidgets.QLabel())  # (plain text: see hover_select)
         self.detail.setWordWrap(True)
         # sizes that new text does not change: an edit repaints the text, not the panel
@@ -90,7 +94,7 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.set_bits(bits)
         width = result_segments(fmt)[0]
         text = bridge_ops.result_text(fmt, bits)
-        set_text(self.value, f"<b>0x{bits:0{(width + 3) // 4}X}</b> = {html.escape(text)}")
+        set_text(self.value, f"0x{bits:0{(width + 3) // 4}X} = {text}")
         set_tip(self.value, bridge.exact_tip(fmt, bits))
 
     def clear(self, message: str = "") -> None:

@@ -112,7 +112,9 @@ def test_an_edit_updates_plain_labels_that_hover_makes_selectable(make_window, q
     ops = win.ops_view  # the result's note, exact value and allowed set of an operand edit
     win.state.set_operand(0, 0x40490FDB)
     QtWidgets.QApplication.processEvents()
-    labels += [ops.model_box.detail, ops.gpu_box.detail, ops.exact_label, ops.allowed_label]
+    labels += [ops.model_box.value, ops.model_box.detail, ops.gpu_box.detail,
+               ops.exact_label, ops.allowed_label]
+    assert ops.model_box.value.text() == "0x40490FDB = 3.1415927"  # (plain text, bold font)
     assert ops.exact_label.text() and ops.allowed_label.text()
     assert len(labels) >= 14
     for lab in labels:
