@@ -7,6 +7,7 @@ import threading
 import time
 
 import numpy as np
+from PySide6 import QtWidgets
 
 
 def test_conversions_view_disagreement_case_1(make_window) -> None:
@@ -26,6 +27,33 @@ def test_conversions_view_disagreement_case_1(make_window) -> None:
     cv.select("d3d", "f16")
     text = cv.anatomy.toPlainText()
     assert "0x3C01" in text and "0x3C02" in text  # both neighbours named
+
+
+def test_rounding_anatomy_of_a_new_value_shows_from_its_top(make_window, qtbot) -> None:
+    """A new value's anatomy replaces the old one whole: shown from its first line, no
+    selection left over from the old text."""
+    win = make_window()
+    win.resize(1800, 1000)
+    win.show()
+    qtbot.waitExposed(win)
+    win.docks["conversions"].raise_()
+    cv = win.conversions_view
+    win.state.update(fmt="f32", bits=0x3F800001)
+    QtWidgets.QApplication.processEvents()
+    cv.select("d3d", "f16")
+    assert "8388609/8388608" in cv.anatomy.toPlainText()
+    cv.anatomy.setFixedHeight(48)  # (a few lines: the anatomy scrolls)
+    QtWidgets.QApplication.processEvents()
+    bar = cv.anatomy.verticalScrollBar()
+    assert bar.maximum() > 0
+    bar.setValue(bar.maximum())
+    cv.anatomy.selectAll()
+    win.state.update(bits=0x3F800FFF)
+    QtWidgets.QApplication.processEvents()
+    text = cv.anatomy.toPlainText()
+    assert text.startswith("f32 → f16 by d3d") and "8392703/8388608" in text
+    assert bar.value() == 0
+    assert not cv.anatomy.textCursor().hasSelection()
 
 
 def test_conversions_view_saturation_case_2(make_window) -> None:
