@@ -24,8 +24,9 @@ from .qt_utils import is_seen, settle_layouts
 
 __all__ = ["Controller"]
 
-#: How long a state update waits (GIL released) for the GPU row it asked for, so a fast
-#: GPU's answer is drawn in the same frame; a slower one arrives later as usual.
+#: How long a state update waits (GIL released) for the GPU answer it asked for (the
+#: Conversions row, the op's result), so a fast GPU's answer is drawn in the same frame as
+#: the edit instead of in a second one; a slower one arrives later as usual.
 GPU_SAME_FRAME_S = 0.003
 _ALL = frozenset(Snapshot.__dataclass_fields__)
 
@@ -123,8 +124,8 @@ class Controller:
             if w.gpu is None:
                 w.ops_view.show_gpu(None, None, None, w.status.text())
         self.sync_undo_actions()
-        if self._conv_pending and w.gpu is not None:
-            w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU row, if it is quick
+        if w.gpu is not None and (self._conv_pending or OP_FIELDS & changed):
+            w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU's answer, if it is quick
         settle_layouts()  # (one paint for the edit, not one per layout level)
         self.last_update_s = time.perf_counter()
 
