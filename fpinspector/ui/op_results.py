@@ -11,13 +11,11 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
-from .hover_select import select_on_hover
+from .hover_select import SELECTABLE, select_on_hover
 from .qt_utils import set_text, set_tip
 from .steady_label import SteadyLabel
 
 __all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
-
-_SELECTABLE = QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
 
 
 def result_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -128,7 +126,7 @@ class VerdictPanel(QtWidgets.QWidget):
                                  ("allowed", self.allowed_label, 2),
                                  ("verdict", self.verdict_label, 3)):
             if lab is self.verdict_label:  # (rich text: a text document either way)
-                lab.setTextInteractionFlags(_SELECTABLE)
+                lab.setTextInteractionFlags(SELECTABLE)
             else:
                 select_on_hover(lab)
             lab.setWordWrap(True)
