@@ -167,7 +167,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.docks["expression"].visibilityChanged.connect(self._load_expression_panel)
         for name, view in (("all_formats", self.all_formats), ("decode", self.value_panel),
                            ("why", self.why_view), ("conversions", self.conversions_view),
-                           ("word", self.word_view), ("distance", self.distance_view)):
+                           ("word", self.word_view), ("distance", self.distance_view),
+                           ("history", self.history)):
             # a view behind another tab does no work; it catches up when its tab is raised
             self.docks[name].visibilityChanged.connect(
                 lambda shown, v=view: shown and QtCore.QTimer.singleShot(0, v.catch_up))

@@ -6,12 +6,19 @@ from PySide6 import QtCore, QtWidgets
 
 from ..model.state import InspectorState, Snapshot
 from . import bridge
+from .qt_utils import is_seen
 
 __all__ = ["HistoryList"]
 
 
 class HistoryList(QtWidgets.QListWidget):
     """Most recent first, no duplicates, at most ``limit`` entries.
+
+    The entries (:meth:`entries`) follow every edit at once. The list's rows follow them
+    only while the list can be seen: behind another dock tab their inserts and removals
+    wait, in order, and are made when the tab is raised (:meth:`catch_up`). Why: each row
+    insert lays the list out again (a timer, two passes), 0.3-0.6 ms of an edit's 4-10 ms
+    for a list nobody was looking at.
 
     Signals
     -------
@@ -26,7 +33,8 @@ class HistoryList(QtWidgets.QListWidget):
         self._limit = limit
         self._held = False  # inside a drag: the entry it added is replaced, not stacked
         self._held_key: tuple[str, int] | None = None
-        self._keys: list[tuple[str, int]] = []  # the items' (format, bits), top first
+        self._keys: list[tuple[str, int]] = []  # the entries' (format, bits), top first
+        self._row_edits: list[tuple] = []  # row changes waiting while the list is unseen
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
@@ -50,8 +58,8 @@ class HistoryList(QtWidgets.QListWidget):
             s = self.state.snapshot
             if self._held and self._held_key is not None and self._keys \
                     and self._keys[0] == self._held_key:
-                self.takeItem(0)  # the drag's previous step: one entry per drag
-                del self._keys[0]
+                del self._keys[0]  # the drag's previous step: one entry per drag
+                self._edit_rows(("take", 0))
             key = (s.fmt, int(s.bits))
             existed = self._held and key in self._keys
             self.add(s.fmt, s.bits)
@@ -74,15 +82,50 @@ class HistoryList(QtWidgets.QListWidget):
             return
         if key in keys:
             i = keys.index(key)
-            self.takeItem(i)
             del keys[i]
-        item = self._item(fmt, int(bits))
-        self.insertItem(0, item)
-        self._measure(item)
+            self._edit_rows(("take", i))
         keys.insert(0, key)
-        while self.count() > self._limit:
-            self.takeItem(self.count() - 1)
+        self._edit_rows(("insert", key))
+        while len(keys) > self._limit:
             keys.pop()
+            self._edit_rows(("take", len(keys)))
+
+    def _edit_rows(self, edit: tuple) -> None:
+        """Make a row change now, or keep it (in order) while the list cannot be seen."""
+        if self._row_edits or not is_seen(self):
+            self._row_edits.append(edit)
+            if len(self._row_edits) > 2 * self._limit:  # (rebuilt whole on catch-up)
+                self._row_edits[:] = [("rebuild",)]
+            return
+        self._apply(edit)
+
+    def _apply(self, edit: tuple) -> None:
+        if edit[0] == "take":
+            self.takeItem(edit[1])
+        elif edit[0] == "insert":
+            item = self._item(*edit[1])
+            self.insertItem(0, item)
+            self._measure(item)
+        else:  # "rebuild": every row from the entries
+            super().clear()
+            for key in self._keys:
+                item = self._item(*key)
+                self.addItem(item)
+                self._measure(item)
+
+    def catch_up(self) -> None:
+        """Make the row changes that waited while the list could not be seen (the window
+        calls this when its tab comes to the front)."""
+        if self._row_edits and is_seen(self):
+            edits, self._row_edits = self._row_edits, []
+            if edits[0] == ("rebuild",):
+                edits = edits[:1]
+            for edit in edits:
+                self._apply(edit)
+
+    def is_stale(self) -> bool:
+        """Row changes are waiting for the list to be seen."""
+        return bool(self._row_edits)
 
     def _measure(self, item: QtWidgets.QListWidgetItem) -> None:
         """Keep the entry's size on the item, measured once. Why: each insert lays the
@@ -108,6 +151,7 @@ class HistoryList(QtWidgets.QListWidget):
     def clear(self) -> None:
         super().clear()
         self._keys = []
+        self._row_edits = []
 
     def entries(self) -> list[tuple[str, int]]:
         return list(self._keys)
@@ -127,6 +171,10 @@ class HistoryList(QtWidgets.QListWidget):
             self._keys.append(key)
             if len(self._keys) >= self._limit:
                 break
+
+    def showEvent(self, event: QtCore.QEvent) -> None:  # type: ignore[override]
+        super().showEvent(event)
+        QtCore.QTimer.singleShot(0, self.catch_up)  # (seen once laid out and exposed)
 
     def _recall(self, item: QtWidgets.QListWidgetItem) -> None:
         fmt, bits = item.data(QtCore.Qt.ItemDataRole.UserRole)

@@ -76,3 +76,69 @@ def test_entries_are_measured_again_after_a_font_change(qtbot) -> None:
         new = item.sizeHint()
         assert new.height() > old.height() and new.width() > old.width()
         assert h.visualItemRect(item).width() >= h.fontMetrics().horizontalAdvance(item.text())
+
+
+def _rows(h: HistoryList) -> list[tuple[str, int]]:
+    return [h.item(r).data(QtCore.Qt.ItemDataRole.UserRole) for r in range(h.count())]
+
+
+def test_rows_behind_a_tab_catch_up_to_what_a_seen_list_shows(qtbot) -> None:
+    """Two lists on one state: one on the front tab, one behind it. The hidden one's rows
+    wait (no row work per edit) while its entries follow every edit; raised, its rows are
+    exactly those of the list that was seen all along (moves to the top, drags as one
+    entry, the oldest dropped past the limit, and more waiting edits than the limit)."""
+    import random
+
+    from fpinspector.model.state import InspectorState
+
+    state = InspectorState()
+    seen, hidden = HistoryList(state, limit=20), HistoryList(state, limit=20)
+    tabs = QtWidgets.QTabWidget()
+    tabs.addTab(seen, "seen")
+    tabs.addTab(hidden, "hidden")
+    qtbot.addWidget(tabs)
+    tabs.resize(300, 300)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    rng = random.Random(15)
+    for rounds in (30, 7, 130):  # (130 edits: more than twice the limit wait)
+        rows_before = _rows(hidden)
+        for _ in range(rounds):
+            if rng.random() < 0.1:
+                seen.hold()
+                hidden.hold()
+                for bits in rng.sample(range(40), 3):  # a drag: its steps replace each other
+                    state.update(fmt="f16", bits=0x3C00 + bits)
+                seen.release()
+                hidden.release()
+            else:
+                state.update(fmt=rng.choice(["f32", "f16"]), bits=rng.randrange(25))
+            assert hidden.entries() == seen.entries()
+        assert _rows(hidden) == rows_before  # nothing done to the rows behind the tab
+        assert _rows(seen) == seen.entries()
+        tabs.setCurrentWidget(hidden)
+        qtbot.waitUntil(lambda: not hidden.visibleRegion().isEmpty())
+        hidden.catch_up()  # (the window calls it when a dock tab is raised)
+        assert _rows(hidden) == seen.entries()
+        assert [hidden.item(r).text() for r in range(hidden.count())] == \
+            [seen.item(r).text() for r in range(seen.count())]
+        tabs.setCurrentWidget(seen)
+        qtbot.waitUntil(lambda: hidden.visibleRegion().isEmpty())
+
+
+def test_the_window_raises_the_history_tab_with_its_rows_caught_up(make_window, qtbot) -> None:
+    win = make_window()
+    win.resize(1280, 720)
+    win.show()
+    qtbot.waitExposed(win)
+    win.docks["conversions"].raise_()  # (the History tab behind it)
+    QtWidgets.QApplication.processEvents()
+    h = win.history
+    rows = _rows(h)
+    for bits in (0x3F800000, 0x40000000, 0x3F800000, 0x40400000):
+        win.state.update(fmt="f32", bits=bits)
+    assert h.entries()[:3] == [("f32", 0x40400000), ("f32", 0x3F800000), ("f32", 0x40000000)]
+    assert _rows(h) == rows and h.is_stale()
+    win.docks["history"].raise_()
+    qtbot.waitUntil(lambda: not h.is_stale())
+    assert _rows(h) == h.entries()

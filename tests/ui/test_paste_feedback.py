@@ -91,7 +91,7 @@ def test_a_drag_over_the_bits_is_one_history_entry(make_window) -> None:
     win.show()
     QtTest.QTest.qWaitForWindowExposed(win)
     win.state.update(fmt="f32", bits=0)
-    n = win.history.count()
+    n = len(win.history.entries())
     cells = win.editor.cells
     y = int(cells.cell_rect(0).center().y())
     xs = [int(cells.cell_rect(b).center().x()) for b in (5, 4, 3, 2, 1)]
@@ -105,8 +105,13 @@ def test_a_drag_over_the_bits_is_one_history_entry(make_window) -> None:
     QtTest.QTest.mouseRelease(cells, QtCore.Qt.MouseButton.LeftButton,
                               pos=QtCore.QPoint(xs[-1], y))
     assert win.state.bits == 0b111110
-    assert win.history.count() == n + 1
+    assert len(win.history.entries()) == n + 1
     assert win.history.entries()[0] == ("f32", 0b111110)
+    win.docks["history"].raise_()  # the list shows the same once it is seen
+    QtTest.QTest.qWait(50)
+    rows = [win.history.item(r).data(QtCore.Qt.ItemDataRole.UserRole)
+            for r in range(win.history.count())]
+    assert rows == win.history.entries()
 
 
 def test_pasted_packed_word_updates_the_word_view_FMT_R11G11B10(make_window) -> None:
