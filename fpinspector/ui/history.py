@@ -172,10 +172,6 @@ class HistoryList(QtWidgets.QListWidget):
             if len(self._keys) >= self._limit:
                 break
 
-    def showEvent(self, event: QtCore.QEvent) -> None:  # type: ignore[override]
-        super().showEvent(event)
-        QtCore.QTimer.singleShot(0, self.catch_up)  # (seen once laid out and exposed)
-
     def _recall(self, item: QtWidgets.QListWidgetItem) -> None:
         fmt, bits = item.data(QtCore.Qt.ItemDataRole.UserRole)
         self.recalled.emit(fmt, bits)
