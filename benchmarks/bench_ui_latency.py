@@ -19,7 +19,8 @@ operand+gpu) in both dock layouts: a small screen's (the docks are tabs: All for
 screen beside the inspector and the operation) and a big screen's (All formats, Decode and
 Conversions on screen at once); the partial figures are printed beside them. Start time:
 the app's window against a bare PySide6 window (no numpy, no fpinspector), each in fresh
-processes; best of N, the load average and the ratio are printed. ``--check`` exits 1 when a goal is missed.
+processes; best of N, the load average and the ratio are printed. ``--check`` exits 1 when
+a goal is missed.
 
 Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_ui_latency.py``
 (``--no-gpu`` for the views alone, ``--layout wide|compact`` for one layout; under a real

@@ -29,8 +29,8 @@ def _wait_for(predicate: Callable[[], bool], timeout_ms: int = 5000) -> bool:
 
 
 class _EventCounter(QtCore.QObject):
-    """Counts the events of one type an object receives (``count``); installed on the
-    application, every object's."""
+    """Counts the events of one type the object it is installed on receives (``count``);
+    installed on the application, it counts every object's."""
 
     def __init__(self, kind: QtCore.QEvent.Type) -> None:
         super().__init__()
