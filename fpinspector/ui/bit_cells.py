@@ -148,6 +148,24 @@ class BitCells(QtWidgets.QWidget):
         run = QtCore.QRectF(left, top, right - left, self.height() - top - self.FOOTER)
         self.update(run.toAlignedRect().adjusted(-1, -1, 1, 1))
 
+    def _update_cell(self, bit: int) -> None:
+        """Repaint one cell (with its 1 px margin: the focus and diff outlines)."""
+        if 0 <= bit < self._width:
+            self.update(self.cell_rect(bit).toAlignedRect().adjusted(-1, -1, 1, 1))
+
+    def _set_cursor(self, bit: int) -> None:
+        """Move the keyboard cursor, repainting the old and the new cursor cell only: not
+        the whole widget, and so not the panel behind it."""
+        old, self._cursor = self._cursor, bit
+        self._update_cell(old)
+        self._update_cell(bit)
+
+    def focusInEvent(self, event: QtGui.QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        self._update_cell(self._cursor)  # (QWidget's own repaints the whole widget)
+
+    def focusOutEvent(self, event: QtGui.QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        self._update_cell(self._cursor)
+
     def diff_mask(self) -> int:
         return self._diff
 
@@ -316,7 +334,7 @@ class BitCells(QtWidgets.QWidget):
         if bit is None:
             return
         self.setFocus()
-        self._cursor = bit
+        self._set_cursor(bit)
         self.edit_started.emit()
         self._paint_value = 0 if self._bits >> bit & 1 else 1
         self._painted = {bit}
@@ -328,7 +346,7 @@ class BitCells(QtWidgets.QWidget):
         bit = self.bit_at(event.position())
         if bit is not None and bit not in self._painted:
             self._painted.add(bit)
-            self._cursor = bit
+            self._set_cursor(bit)
             self._write(bit, self._paint_value)
 
     def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
@@ -342,31 +360,25 @@ class BitCells(QtWidgets.QWidget):
         key = event.key()
         K = QtCore.Qt.Key
         if key == K.Key_Left:
-            self._move(min(self._cursor + 1, self._width - 1))
+            self._set_cursor(min(self._cursor + 1, self._width - 1))
         elif key == K.Key_Right:
-            self._move(max(self._cursor - 1, 0))
+            self._set_cursor(max(self._cursor - 1, 0))
         elif key == K.Key_Home:
-            self._move(self._width - 1)
+            self._set_cursor(self._width - 1)
         elif key == K.Key_End:
-            self._move(0)
+            self._set_cursor(0)
         elif key == K.Key_Space:
             self._write(self._cursor, 0 if self._bits >> self._cursor & 1 else 1)
         elif key in (K.Key_0, K.Key_1):
             self._write(self._cursor, 1 if key == K.Key_1 else 0)
-            self._move(max(self._cursor - 1, 0))
+            self._set_cursor(max(self._cursor - 1, 0))
         else:
             return super().keyPressEvent(event)
         event.accept()
 
-    def _move(self, bit: int) -> None:
-        self._cursor = bit
-        self.update()
-
     def _write(self, bit: int, value: int) -> None:
         new = (self._bits | (1 << bit)) if value else (self._bits & ~(1 << bit))
         if new != self._bits:
+            self._update_cells(new ^ self._bits)
             self._bits = new
-            self.update()
             self.bits_changed.emit(new)
-        else:
-            self.update()

@@ -4,7 +4,7 @@ afterwards is exactly what a full repaint of the final state shows."""
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model import FORMATS
 from fpinspector.ui.bit_cells import BitCells, format_segments
@@ -88,3 +88,65 @@ def test_every_cell_shows_its_own_digit(qtbot) -> None:
         zero, one, zero_again = (p.copy(r) for p in pictures)
         assert zero != one, f"bit {bit}: the cell did not change with its bit"
         assert zero == zero_again, f"bit {bit}: the cell did not come back to its 0"
+
+
+def _cells_picture(win: QtWidgets.QWidget, cells: BitCells):
+    return _on_screen(win).copy(QtCore.QRect(cells.mapTo(win, QtCore.QPoint(0, 0)), cells.size()))
+
+
+def test_clicks_cursor_moves_and_focus_repaint_only_their_cells(qtbot) -> None:
+    """A click, a key that moves the cursor and a focus change repaint the old and the new
+    cursor cell, not the whole row (nor the panel behind it); afterwards the row is what a
+    full repaint of the same state shows (no focus mark left behind)."""
+    win = QtWidgets.QWidget()
+    cells = BitCells(32, format_segments(FORMATS["f32"]))
+    other = QtWidgets.QLineEdit()
+    lay = QtWidgets.QVBoxLayout(win)
+    lay.addWidget(cells)
+    lay.addWidget(other)
+    win.resize(700, 130)
+    qtbot.addWidget(win)
+    win.show()
+    win.activateWindow()
+    qtbot.waitActive(win)
+    cells.set_bits(0x3F800000)
+    QtWidgets.QApplication.processEvents()
+    one = cells.cell_rect(0)
+    two_cells = 2 * (one.width() + 3) * (one.height() + 3)  # (each with its 1 px margin)
+    regions: list[QtGui.QRegion] = []
+
+    class Seen(QtCore.QObject):
+        def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+            if event.type() == QtCore.QEvent.Type.Paint:
+                regions.append(QtGui.QRegion(event.region()))
+            return False
+
+    seen = Seen()
+    cells.installEventFilter(seen)
+
+    def painted_area() -> float:
+        QtWidgets.QApplication.processEvents()
+        area = sum(r.width() * r.height() for reg in regions for r in reg)
+        regions.clear()
+        return area
+
+    steps = [
+        lambda: qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                                 pos=cells.cell_rect(3).center().toPoint()),  # focus in, bit 3
+        lambda: qtbot.keyClick(cells, QtCore.Qt.Key.Key_Left),  # cursor 3 -> 4
+        lambda: qtbot.keyClick(cells, QtCore.Qt.Key.Key_Space),  # bit 4 toggled
+        lambda: qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                                 pos=cells.cell_rect(30).center().toPoint()),
+        lambda: other.setFocus(),  # focus out: the mark goes
+    ]
+    for step in steps:
+        step()
+        area = painted_area()
+        assert 0 < area <= two_cells, area
+    assert cells.bits() == 0x3F800000 ^ (1 << 3 | 1 << 4 | 1 << 30)
+    assert not cells.hasFocus()
+    fresh_win, fresh = _window(qtbot)
+    fresh.set_bits(cells.bits())
+    fresh.update()
+    QtWidgets.QApplication.processEvents()
+    assert _cells_picture(win, cells) == _cells_picture(fresh_win, fresh)
