@@ -19,7 +19,7 @@ from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
 from .hover_select import select_on_hover
-from .qt_utils import is_seen, signals_blocked
+from .qt_utils import is_seen, set_tip, signals_blocked
 from .steady_label import SteadyLabel
 
 __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
@@ -173,7 +173,7 @@ class FormatRow(QtCore.QObject):
                                                f"{self.value_tip}")
         if self.rules.text() != rules:
             self.rules.setText(rules)
-        self.rules.setToolTip(tip or rules)
+        set_tip(self.rules, tip or rules)
 
     def _emit(self, bits: int) -> None:
         self._bits = int(bits)

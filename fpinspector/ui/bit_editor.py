@@ -8,7 +8,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FloatFormat, get_format
 from . import bridge
 from .bit_cells import BitCells, format_segments
-from .qt_utils import set_text, signals_blocked
+from .qt_utils import set_text, set_tip, signals_blocked
 
 __all__ = ["BitFieldEditor"]
 
@@ -171,7 +171,7 @@ class BitFieldEditor(QtWidgets.QWidget):
             if self.dec_edit.text() != dec:
                 self.dec_edit.setText(dec)
                 self.dec_edit.setCursorPosition(0)
-            self.dec_edit.setToolTip(f"{bridge.exact_tip(f.name, bits)}\n\n{self._dec_tip}")
+            set_tip(self.dec_edit, f"{bridge.exact_tip(f.name, bits)}\n\n{self._dec_tip}")
             if self.sign_box.isChecked() != bool(s):
                 self.sign_box.setChecked(bool(s))
             if self.exp_spin.value() != e:

@@ -88,13 +88,18 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._pull_value(frozenset(Snapshot.__dataclass_fields__))
 
     def _pull_value(self, changed: frozenset) -> None:
+        """A new value: the model's rows (the window's GPU adapter follows with the GPU
+        row of the same value, waiting or filled)."""
         if {"fmt", "bits"} & changed and not self.defer(changed):
             s = self.state.snapshot
             self.show_value(s.fmt, s.bits)
-            if self._gpu_shown is not None:  # the GPU row of this value, if it came meanwhile
-                self.show_gpu(*self._gpu_shown)
 
-    pull = _pull_value
+    def pull(self, changed: frozenset) -> None:
+        """Catch up after being unseen: the model's rows, then the last GPU row it was
+        given meanwhile (kept, not shown, while the view could not be seen)."""
+        self._pull_value(changed)
+        if {"fmt", "bits"} & changed and self._gpu_shown is not None:
+            self.show_gpu(*self._gpu_shown)
 
     def show_value(self, src: str, bits: int) -> None:
         """Convert (src, bits) into every other format by every variant (the model does it)."""

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 from PySide6 import QtWidgets
 
-from ..model.formats import CLASS_NAMES, FORMATS, get_format
+from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .hover_select import select_on_hover
-from .qt_utils import DeferWhileUnseen
+from .qt_utils import DeferWhileUnseen, set_tip
 from .steady_label import SteadyLabel
 
 __all__ = ["ValuePanel"]
@@ -90,29 +89,28 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
         ``converted``: format -> (pattern, fired rules) already computed by the caller.
         """
         f = get_format(fmt)
-        arr = np.asarray(bits, dtype=f.dtype)
-        s, e, m = (int(x) for x in f.fields(arr))
-        cls = CLASS_NAMES[int(f.class_codes(arr))]
-        info = bridge.describe(f.name, bits)
+        info = bridge.describe(f.name, bits)  # (fields, class and neighbours: the model's)
+        s, e, m = info.sign, info.exponent_biased, info.fraction
         L = self.labels
-        L["class"].setText(cls)
+        L["class"].setText(info.class_name)
         L["sign"].setText(f"{s} ({'negative' if s else 'positive'})" if f.signed else "— (unsigned)")
         unb = (f"2^{e - f.bias}" if 0 < e < f.exp_max else
                f"2^{f.minexp} (denormal scale)" if e == 0 else "INF/NaN")
         L["exponent"].setText(f"{e} (0x{e:X}), unbiased {unb}")
         L["fraction"].setText(f"0x{m:X} = {m:0{f.frac_bits}b}b")
-        L["exact"].setText(info.exact)
-        L["exact"].setCursorPosition(0)
+        if L["exact"].text() != info.exact:  # (a line edit repaints on any setText)
+            L["exact"].setText(info.exact)
+            L["exact"].setCursorPosition(0)
         L["shortest"].setText(bridge.value_text(f.name, bits))
-        L["shortest"].setToolTip(bridge.exact_tip(f.name, bits))
+        set_tip(L["shortest"], bridge.exact_tip(f.name, bits))
         L["hex float"].setText(info.hex_float)
         L["ulp"].setText(repr(info.ulp))
-        up, down = int(f.next_up(arr)), int(f.next_down(arr))
+        up, down = info.next_up, info.next_down
         w = (f.bits + 3) // 4
         L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
-        L["next up"].setToolTip(bridge.exact_tip(f.name, up))
+        set_tip(L["next up"], bridge.exact_tip(f.name, up))
         L["next down"].setText(f"0x{down:0{w}X} = {bridge.value_text(f.name, down)}")
-        L["next down"].setToolTip(bridge.exact_tip(f.name, down))
+        set_tip(L["next down"], bridge.exact_tip(f.name, down))
         self._show_others(f.name, bits, converted or {})
 
     def _show_others(self, src: str, bits: int, converted: dict) -> None:
@@ -133,12 +131,9 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                     self.others.setItem(row, col, item)
                 if item.text() != text:
                     item.setText(text)
+                    # widen only (no relayout when shorter), measuring new text only
+                    need = self.others.fontMetrics().horizontalAdvance(text) + 14
+                    if need > self.others.columnWidth(col):
+                        self.others.setColumnWidth(col, need)
                 item.setToolTip(bridge.exact_tip(dst, out) if col == 2 and text else text)
-        fm = self.others.fontMetrics()
-        for col in range(self.others.columnCount()):  # widen only (no relayout when shorter)
-            need = max((fm.horizontalAdvance(self.others.item(r, col).text()) + 14
-                        for r in range(self.others.rowCount()) if self.others.item(r, col)),
-                       default=0)
-            if need > self.others.columnWidth(col):
-                self.others.setColumnWidth(col, need)
 
