@@ -12,6 +12,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge, palette
 from .qt_utils import DeferWhileUnseen
+from .steady_label import SteadyLabel
 
 __all__ = ["ConversionsView", "GPU_ROW"]
 
@@ -48,7 +49,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         ll = QtWidgets.QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.table, 1)
-        ll.addWidget(self.note)
+        # two lines kept for the note: the GPU route of an f32 value takes one, of any
+        # other format two, and a note that changed height moved the table and repainted
+        # the whole view on every format switch
+        ll.addWidget(SteadyLabel(self.note, min_lines=2))
         split.addWidget(left)
         split.addWidget(self.anatomy)
         split.setStretchFactor(0, 3)
@@ -106,15 +110,19 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         new_src = get_format(src).name
         self._src, self._bits = new_src, int(bits)
         targets = [n for n in FORMATS if n != self._src]
-        if targets != self._targets or not self._rows:  # headers only when they change
-            self._targets = targets
+        if not self._rows:  # the rows (variants) never change
             self._rows = list(self.variants) + [GPU_ROW]
             self.table.setRowCount(len(self._rows))
-            self.table.setColumnCount(len(self._targets))
-            self.table.setHorizontalHeaderLabels(self._targets)
+            self.table.setColumnCount(len(targets))
             self.table.setVerticalHeaderLabels(self._rows)
             for r, name in enumerate(self._rows[:-1]):
                 self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
+            self.table.setHorizontalHeaderLabels(targets)
+        elif targets != self._targets:  # the columns' names, in place (new header items
+            for c, name in enumerate(targets):  # re-lay out and repaint both headers)
+                self.table.horizontalHeaderItem(c).setText(name)
+            self._lay_out_headers_now()
+        self._targets = targets
         self._d3d = {}
         shade = palette.colors().diff  # (once per update: it follows a palette switch too)
         d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
@@ -151,6 +159,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         head_tip = route or note or "The local GPU's own conversion (render target)."
         if head is not None and head.toolTip() != head_tip:  # (a change re-lays the table out)
             head.setToolTip(head_tip)
+            self._lay_out_headers_now()
         for c, dst in enumerate(self._targets):
             got = res.get(dst)
             tip = tips.get(dst, "")
@@ -162,6 +171,14 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 self._set(r, c, "—", why.removeprefix("—: "), None, shade=shade)
         if self.note.text() != (note or route):
             self.note.setText(note or route)
+
+    def _lay_out_headers_now(self) -> None:
+        """Lay the headers and the table out now, after a header item changed (a name, a
+        tooltip): Qt does it on zero-timers that fire after the edit's repaint, and each
+        asked for a second repaint of the table and both headers."""
+        self.table.horizontalHeader().doItemsLayout()
+        self.table.verticalHeader().doItemsLayout()
+        self.table.doItemsLayout()
 
     def _widen(self, c: int, text: str) -> None:
         """Widen column ``c`` when a cell's new ``text`` overflows it (never narrower: no

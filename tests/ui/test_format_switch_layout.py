@@ -5,9 +5,12 @@ climbs to the window, whose central area and docks were all laid out and repaint
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
+from fpinspector.model import FORMATS
 from fpinspector.ui.bit_editor import BitFieldEditor
+from fpinspector.ui.conversions_view import ConversionsView
+from fpinspector.ui.gpu_route import route_text
 
 SWITCHES = [("f16", 0x3C01), ("f32", 0x3F800001), ("f11", 0x3C1), ("f10", 0x1E1),
             ("f32", 0x40490FDB)]
@@ -50,3 +53,55 @@ def test_a_format_switch_asks_no_layout_of_the_window(make_window, qtbot,
         QtWidgets.QApplication.processEvents()
     assert win.editor.cells.width() >= win.editor.cells.minimumSizeHint().width()
     assert win.editor.hex_edit.width() >= win.editor.hex_edit.minimumWidth()  # 16 digits
+
+
+class _Repaints(QtCore.QObject):
+    """Counts the paint passes of a window (UpdateRequest) and the paints of given widgets."""
+
+    def __init__(self, window: QtWidgets.QWidget, widgets: list[QtWidgets.QWidget]) -> None:
+        super().__init__()
+        self.window, self.widgets = window, widgets
+        self.passes = 0
+        self.paints = [0] * len(widgets)
+        QtWidgets.QApplication.instance().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.UpdateRequest and obj is self.window:
+            self.passes += 1
+        elif event.type() == QtCore.QEvent.Type.Paint:
+            for i, w in enumerate(self.widgets):
+                if obj is w:
+                    self.paints[i] += 1
+        return False
+
+
+def test_a_format_switch_repaints_the_conversions_view_once_and_moves_nothing(qtbot) -> None:
+    """The table's column names change with the source format and the GPU row's route note
+    with it: the headers are laid out with the edit (Qt's own zero-timers asked for a
+    second repaint of the table and both headers), and the note keeps two lines (an f32
+    value's route takes one, any other's two: the table moved on every switch)."""
+    view = ConversionsView()
+    qtbot.addWidget(view)
+    view.resize(940, 282)
+    view.show()
+    qtbot.waitExposed(view)
+    table = view.table
+    watched = [table.viewport(), table.horizontalHeader().viewport(),
+               table.verticalHeader().viewport()]
+    view.show_value("f32", 0x3F800000)
+    view.show_gpu({}, "", {}, route_text("f32"))
+    qtbot.wait(20)
+    geometry = (table.geometry(), view.note.geometry())
+    # the second round is checked: in the first a column widens once for a longer text
+    # (never narrows), and Qt repaints a resized column after a timer of its own
+    for round_, (fmt, bits) in enumerate(SWITCHES * 2):
+        spy = _Repaints(view, watched)
+        view.show_value(fmt, bits)
+        view.show_gpu({}, "", {}, route_text(fmt))
+        qtbot.wait(20)  # (the zero-timers, had any been started, have fired)
+        QtWidgets.QApplication.instance().removeEventFilter(spy)
+        assert [h.text() for h in map(table.horizontalHeaderItem, range(4))] == [
+            d for d in FORMATS if d != fmt]
+        assert (table.geometry(), view.note.geometry()) == geometry, fmt
+        if round_ >= len(SWITCHES):
+            assert spy.passes == 1 and max(spy.paints) == 1, (fmt, spy.passes, spy.paints)
