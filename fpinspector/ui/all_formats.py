@@ -18,7 +18,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
-from .hover_select import select_on_hover
+from .hover_select import HoverSelectLabel
 from .qt_utils import is_seen, set_tip, signals_blocked
 from .steady_label import SteadyLabel
 
@@ -92,7 +92,7 @@ class FormatRow(QtCore.QObject):
         widest = _WIDEST_VALUE.get(key, "-1.17549435e-38")
         self.value_edit.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
         self.value_tip = ""
-        self.rules = select_on_hover(QtWidgets.QLabel())  # (copyable, cheap to update)
+        self.rules = HoverSelectLabel()  # (copyable, cheap to update)
         # new rule text must not re-layout the panel on every edit (latency), and rule IDs
         # are never cut: they wrap onto a second line where the column is narrow. Two
         # lines (no taller than the bit cells) hold every usual list, so rule text that

@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
-from .hover_select import SELECTABLE, select_on_hover
+from .hover_select import SELECTABLE, HoverSelectLabel
 from .qt_utils import set_text, set_tip
 from .steady_label import SteadyLabel
 
@@ -67,12 +67,12 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.HEADER = 12
         self.cells.setEnabled(False)  # read-only: results are not edited
         # plain text in a bold font, not rich text: no text document laid out per result
-        self.value = select_on_hover(QtWidgets.QLabel())
+        self.value = HoverSelectLabel()
         self.value.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         bold = self.value.font()
         bold.setBold(True)
         self.value.setFont(bold)
-        self.detail = select_on_hover(QtWidgets.QLabel())  # (plain text: see hover_select)
+        self.detail = HoverSelectLabel()  # (plain text: see hover_select)
         self.detail.setWordWrap(True)
         # sizes that new text does not change: an edit repaints the text, not the panel
         for lab in (self.value, self.detail):
@@ -109,9 +109,9 @@ class VerdictPanel(QtWidgets.QWidget):
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.exact_label = QtWidgets.QLabel()
+        self.exact_label = HoverSelectLabel()
         self.exact_label.setToolTip("The infinitely precise result of the op on these operands.")
-        self.allowed_label = QtWidgets.QLabel()
+        self.allowed_label = HoverSelectLabel()
         self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
                                       "intervals of patterns, -0 and +0 apart.")
         self.verdict_label = QtWidgets.QLabel()
@@ -127,8 +127,6 @@ class VerdictPanel(QtWidgets.QWidget):
                                  ("verdict", self.verdict_label, 3)):
             if lab is self.verdict_label:  # (rich text: a text document either way)
                 lab.setTextInteractionFlags(SELECTABLE)
-            else:
-                select_on_hover(lab)
             lab.setWordWrap(True)
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
             form.addRow(name, SteadyLabel(lab, lines))

@@ -7,7 +7,7 @@ from PySide6 import QtWidgets
 from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
-from .hover_select import select_on_hover
+from .hover_select import HoverSelectLabel
 from .qt_utils import DeferWhileUnseen, set_tip
 from .steady_label import SteadyLabel
 
@@ -42,7 +42,7 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                 lab.setReadOnly(True)
                 lab.setFrame(False)
             else:
-                lab = select_on_hover(QtWidgets.QLabel())  # (copyable, cheap to update)
+                lab = HoverSelectLabel()  # (copyable, cheap to update)
                 lab.setWordWrap(True)
             lab.setToolTip(tip)
             name = QtWidgets.QLabel(key)

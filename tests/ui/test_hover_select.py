@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from fpinspector.ui.hover_select import SELECTABLE, select_on_hover
+from fpinspector.ui.hover_select import SELECTABLE, HoverSelectLabel
 
 PLAIN = QtCore.Qt.TextInteractionFlag.NoTextInteraction
 
@@ -18,7 +18,7 @@ def panel(qtbot):
     """A shown widget with a hover-selectable label on top and a plain field below it."""
     w = QtWidgets.QWidget()
     lay = QtWidgets.QVBoxLayout(w)
-    label = select_on_hover(QtWidgets.QLabel("0x3F800001 = 1.0000001"))
+    label = HoverSelectLabel("0x3F800001 = 1.0000001")
     other = QtWidgets.QLineEdit()
     lay.addWidget(label)
     lay.addWidget(other)
@@ -83,7 +83,7 @@ def test_the_labels_copy_menu_copies_after_the_pointer_moved_onto_it(panel, qtbo
 
 @pytest.mark.parametrize("width", [400, 90])  # one line; wrapped onto several
 def test_plain_and_selectable_text_look_the_same(qtbot, width) -> None:
-    label = select_on_hover(QtWidgets.QLabel("0x7FEFFFFFFFFFFFFF = 1.7976931348623157e+308"))
+    label = HoverSelectLabel("0x7FEFFFFFFFFFFFFF = 1.7976931348623157e+308")
     label.setWordWrap(True)
     qtbot.addWidget(label)
     label.resize(width, 80)
