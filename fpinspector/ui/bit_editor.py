@@ -136,8 +136,9 @@ class BitFieldEditor(QtWidgets.QWidget):
     def bits(self) -> int:
         return self._bits
 
-    def set_format(self, fmt: str | FloatFormat) -> None:
-        """Switch the editor to another format (the pattern is reset to its low bits)."""
+    def set_format(self, fmt: str | FloatFormat, bits: int = 0) -> None:
+        """Switch the editor to another format showing ``bits`` (the caller's new pattern:
+        the fields are filled once, not with 0 and then again)."""
         self._fmt = get_format(fmt)
         self.cells.set_layout(self._fmt.bits, format_segments(self._fmt))
         self.cells.reserve_room(self._room.bits)
@@ -154,7 +155,7 @@ class BitFieldEditor(QtWidgets.QWidget):
         hint = self.exp_spin.sizeHint()
         self.exp_spin.setFixedSize(max(self._exp_room_w, hint.width()), hint.height())
         self._bits = -1  # force a refresh
-        self.set_bits(0)
+        self.set_bits(bits)
 
     def set_bits(self, bits: int) -> None:
         """Show ``bits`` in every field without emitting (STYLE.md 5: no echo loops)."""

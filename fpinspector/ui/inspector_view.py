@@ -45,5 +45,5 @@ class InspectorView(QtWidgets.QGroupBox):
         with signals_blocked(self.fmt_combo):
             self.fmt_combo.setCurrentText(s.fmt)
         if self.editor.fmt.name != s.fmt:
-            self.editor.set_format(s.fmt)
-        self.editor.set_bits(s.bits)
+            self.editor.set_format(s.fmt, s.bits)
+        self.editor.set_bits(s.bits)  # (no-op after a format switch)

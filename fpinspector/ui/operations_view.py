@@ -244,7 +244,7 @@ class OperationsView(QtWidgets.QWidget):
             if is_code and code.fmt_name != snap.op_format:
                 code.set_format(snap.op_format)
             elif not is_code and flt.fmt.name != snap.op_format:
-                flt.set_format(snap.op_format)
+                flt.set_format(snap.op_format, snap.operands[i])
             set_text(ed.title, f"<b>{names[i]}</b>")
             ed.set_bits(snap.operands[i])
         self._fit_operands(arity, is_code)
