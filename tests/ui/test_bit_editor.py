@@ -151,3 +151,24 @@ def test_unsigned_formats_have_no_sign_field(qtbot: QtBot) -> None:
     qtbot.addWidget(ed)
     assert not ed.sign_box.isEnabled()
     assert ed.cells._width == 11
+
+
+def test_a_format_switch_shows_the_new_pattern_in_every_field(qtbot: QtBot,
+                                                              editor: BitFieldEditor) -> None:
+    """FMT-F16: the editor switched to f16 with 0xBC01 shows it at once (cells, hex, decimal
+    read back by numpy's float16 parser, sign, exponent and fraction), never 0 first."""
+    editor.set_bits(0x3F800001)
+    shown: list[str] = []
+    set_hex = editor.hex_edit.setText
+
+    def spy(text: str) -> None:
+        shown.append(text)
+        set_hex(text)
+
+    editor.hex_edit.setText = spy  # type: ignore[method-assign]
+    editor.set_format("f16", 0xBC01)
+    assert editor.bits() == editor.cells.bits() == 0xBC01
+    assert shown == ["0xBC01"]
+    assert int(np.float16(editor.dec_edit.text()).view(np.uint16)) == 0xBC01
+    assert editor.sign_box.isChecked() and editor.exp_spin.value() == 15
+    assert editor.frac_edit.text() == "0x001"
