@@ -2,8 +2,11 @@
 
 Toggles bits through the real widgets (QTest mouse clicks on the bit cells), each click
 from an idle app (the timers of the step before have fired, as between a person's clicks)
-with a full history list (as after some minutes of use: each edit adds an entry), and
-reports the median and p95 time from the click to:
+with a full history list (as after some minutes of use: each edit adds an entry) and
+nothing cached of the values it reaches (``bridge_ops.clear_caches``: the clicks toggle 7
+bits on and off, so without it every value after the 14th would come from the UI's caches
+of conversions, decimals and op outcomes), and reports the median and p95 time from the
+click to:
 
 * every view that can be seen updated (editor, operations, all formats, and the docks on
   screen: a dock tab behind another catches up when raised);
@@ -184,12 +187,13 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
                 win.gpu.captured.disconnect(el.quit)
                 win.gpu.failed.disconnect(el.quit)
 
-        from fpinspector.ui import bridge
+        from fpinspector.ui import bridge_ops
 
         for i in range(n):
             bit = bits[i % len(bits)]
             _settle(app)
-            bridge._shortest.cache_clear()  # measure cold: no value seen before is cached
+            bridge_ops.clear_caches()  # cold: no value seen before is cached (the clicks
+            # toggle 7 bits on and off: every value comes back after 14 clicks)
             # 1) a bit of the inspected value: decode, conversions (+ the GPU's conversion row)
             cells = win.editor.cells
             pos = cells.cell_rect(bit).center().toPoint()
@@ -210,7 +214,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
             row = win.all_formats.rows["f16"].cells
             prev = win.state.snapshot
             pos = row.cell_rect(bit % 16).center().toPoint()
-            bridge._shortest.cache_clear()
+            bridge_ops.clear_caches()
             t0 = time.perf_counter()
             QtTest.QTest.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=pos)
             out["all-formats row"].append(win.ctl.last_update_s - t0)
@@ -225,7 +229,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
             _settle(app)
             ed = win.ops_view.editors[0].cells
             pos = ed.cell_rect(bit).center().toPoint()
-            bridge._shortest.cache_clear()
+            bridge_ops.clear_caches()
             before = win.ctl.gpu_update_s
             t0 = time.perf_counter()
             QtTest.QTest.mouseClick(ed, QtCore.Qt.MouseButton.LeftButton, pos=pos)

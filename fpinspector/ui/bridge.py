@@ -23,7 +23,7 @@ from ..model.state.paste import PasteResult, needs_readings, paste_text, reading
 
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "exact_value", "exact_tip", "encode_text", "describe", "convert_bits",
-    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "paste",
+    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "paste", "clear_caches",
 ]
 
 
@@ -166,6 +166,13 @@ def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
             except ValueError:
                 continue  # each panel shows its own message for a failed conversion
     return out
+
+
+def clear_caches() -> None:
+    """Forget every answer cached per value (shortest and exact decimals, conversions), as
+    in a fresh process: the latency benchmark times edits to values never seen before."""
+    for cached in (_shortest, _exact, convert_lazy, _d3d_conversions):
+        cached.cache_clear()
 
 
 #: Pastes longer than this are read on a thread (the window keeps running meanwhile).

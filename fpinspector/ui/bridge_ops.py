@@ -13,10 +13,12 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.formats import CodeFormat, float_format_of, operand_format
+from . import bridge
 from .bridge import exact_value, model_call, value_text
 
 __all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "operand_arrays",
-           "option_infos", "options_dict", "result_text", "exact_text", "rule_sets"]
+           "option_infos", "options_dict", "result_text", "exact_text", "rule_sets",
+           "clear_caches"]
 
 
 # -- the rule engine -------------------------------------------------------------------
@@ -135,6 +137,14 @@ def evaluate(op: str, operands: tuple[int, ...], fmt: str, rules: str,
         explain=list(ev.explain_at(0)),
         steps=list(ev.steps_at(0)),
     )
+
+
+def clear_caches() -> None:
+    """Forget every answer the UI cached per value: the op outcomes here and the values'
+    (:func:`.bridge.clear_caches`), as in a fresh process (the latency benchmark times
+    edits to values never seen before)."""
+    evaluate.cache_clear()
+    bridge.clear_caches()
 
 
 def operand_arrays(operands: tuple[int, ...], fmt: str) -> tuple[list[np.ndarray], str]:
