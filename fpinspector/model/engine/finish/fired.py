@@ -229,7 +229,22 @@ WHOLE_CHUNK_FROM = 5
 
 
 def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
-    """Rule ID -> mask of the elements it decided (only rules that fired somewhere)."""
+    """Rule ID -> mask of the elements it decided (only rules that fired somewhere).
+
+    Computed once per facts (kept on them): one element's rule list, sentences and steps
+    each ask, and an app shows all three for every edit. The masks are read-only."""
+    known = facts.__dict__.get(_KEPT)
+    if known is None:
+        known = facts.__dict__[_KEPT] = _fired_rules(facts)
+        for mask in known.values():
+            mask.flags.writeable = False  # (shared by every caller)
+    return dict(known)
+
+
+_KEPT = "_fired_rules"  # (a dict, not an array: Facts.subset does not slice it)
+
+
+def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     ctx = facts.ctx
     rows = [r for r in ROWS if r.applies(ctx)]
     out: dict[str, np.ndarray] = {}
