@@ -7,6 +7,7 @@ numpy's / Python's shortest round-trip reprs.
 
 from __future__ import annotations
 
+import struct
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from typing import Any
 
@@ -16,6 +17,9 @@ from ..formats import FloatFormat, get_format
 
 __all__ = ["exact_decimal", "shortest_decimal", "display_decimal", "hex_float", "pattern_hex",
            "binary_text", "checked_pattern"]
+
+
+_INF = float("inf")
 
 
 def checked_pattern(bits: Any, fmt: FloatFormat) -> int:
@@ -78,13 +82,15 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
     itself).
     """
     f = get_format(fmt)
-    if f.bits >= 32:
-        b, neg, v, special = _value_of(bits, f)
-        if special:
-            return special
+    if f.bits >= 32:  # (an IEEE type: its value read straight from the bytes, no Fraction)
+        b = checked_pattern(bits, f)
+        v = struct.unpack("<d" if f.bits == 64 else "<f", b.to_bytes(f.bits // 8, "little"))[0]
+        neg = bool(b >> (f.bits - 1))
+        if v != v or v in (_INF, -_INF):
+            return ("-nan" if neg else "nan") if v != v else ("-inf" if neg else "inf")
         if v == 0:
             return "-0.0" if neg else "0.0"
-        return repr(float(v)) if f.bits == 64 else str(np.float32(float(v)))
+        return repr(v) if f.bits == 64 else str(np.float32(v))
     b = checked_pattern(bits, f)
     neg = bool(f.signed and b & f.sign_mask)
     mag = b & ~f.sign_mask if f.signed else b
