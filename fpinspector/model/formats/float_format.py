@@ -410,6 +410,8 @@ def get_format(name: str | FloatFormat) -> FloatFormat:
     """Format by name or alias (``"f32"``, ``"float"``, ``"half"``...), with a clear error."""
     if isinstance(name, FloatFormat):
         return name
+    if type(name) is str and name in FORMATS:  # an exact name: the common case, asked
+        return FORMATS[name]  # about a hundred times per edit in the app
     key = _ALIASES.get(str(name).lower(), str(name).lower())
     try:
         return FORMATS[key]
