@@ -113,8 +113,8 @@ class Controller:
     # -- after the views redrew ---------------------------------------------------------
     def _after_views(self, changed: frozenset) -> None:
         s, w = self.state.snapshot, self.win
-        if {"fmt", "bits"} & changed:
-            self._show_gpu_pending()
+        new_value = bool({"fmt", "bits"} & changed)
+        asked = self._conv_pending
         if OP_FIELDS & changed:
             try:  # the views asked first: this is the cached outcome they show
                 self.outcome = bridge_ops.evaluate(s.op, s.operands, s.op_format, s.rule_set,
@@ -126,6 +126,8 @@ class Controller:
         self.sync_undo_actions()
         if w.gpu is not None and (self._conv_pending or OP_FIELDS & changed):
             w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU's answer, if it is quick
+        if new_value and not (asked and not self._conv_pending):  # (unless it just came)
+            self._show_gpu_pending()
         settle_layouts()  # (one paint for the edit, not one per layout level)
         self.last_update_s = time.perf_counter()
 

@@ -2,8 +2,9 @@
 result is shown with the edit, in the same frame, instead of in a second repaint; a slow
 GPU's answer comes later as before, and the wait is bounded (controller.GPU_SAME_FRAME_S).
 
-Fake sessions stand in for the GPU: their capture returns operand A (what a mov would),
-one of them only when the test opens its gate."""
+Fake sessions stand in for the GPU: their capture returns operand A (what a mov would) and
+they have no render targets (each conversion fails, which the row shows), one of them only
+when the test opens its gate."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class _EchoSession:
         return np.asarray(operands[0]).copy()
 
     def convert(self, bits, src, dst):
+        self.gate.wait(5)
         raise ValueError("no render targets on this stand-in")
 
     def close(self):
@@ -76,3 +78,41 @@ def test_a_slow_gpu_answer_comes_later_and_the_wait_is_bounded(
         session.gate.set()
     assert wait_for(lambda: win.ctl.gpu_result == ("f32", 0x40490FDB))
     assert win.ops_view.gpu_box.value.text().startswith("0x40490FDB")
+
+
+def test_a_quick_gpu_row_is_shown_with_the_edit_and_never_as_waiting(
+        monkeypatch, make_window, wait_for) -> None:
+    """The Conversions GPU row of a new value: a quick answer is drawn with the edit, with
+    no "waiting" state set first (it was set, then overwritten, in the same frame)."""
+    from fpinspector.ui.window_layout import raise_dock
+
+    session = _EchoSession()
+    win = _window(monkeypatch, make_window, wait_for, session)
+    monkeypatch.setattr(controller, "GPU_SAME_FRAME_S", 1.0)  # (a busy test machine)
+    win.show()
+    raise_dock(win, win.docks["conversions"])
+    assert wait_for(lambda: not win.conversions_view.is_stale() and not win.ctl.conv_in_flight)
+    view = win.conversions_view
+    shown: list[dict] = []
+    real = view.show_gpu
+
+    def spy(results, note, tips=None, route=""):
+        shown.append(dict(tips or {}))
+        real(results, note, tips, route)
+
+    monkeypatch.setattr(view, "show_gpu", spy)
+    for bits in (0x40490FDB, 0x3F800001):
+        shown.clear()
+        win.state.update(fmt="f32", bits=bits)
+        # no event loop ran: the row came inside the edit, once, with its answer
+        assert len(shown) == 1 and not any("waiting" in t for t in shown[0].values())
+        assert view.cell_text("this GPU (render target)", "f16") == "—"  # (the stand-in's)
+        assert win.ctl.conv_update_s <= win.ctl.last_update_s
+    session.gate.clear()  # a slow GPU: the row waits, then gets its answer
+    try:
+        shown.clear()
+        win.state.update(bits=0x3F800002)
+        assert len(shown) == 1 and all("waiting" in t for t in shown[0].values())
+    finally:
+        session.gate.set()
+    assert wait_for(lambda: not win.ctl.conv_in_flight)
