@@ -3,15 +3,14 @@ exact value, the exact allowed set, the verdict with its one-sentence reason, fi
 
 from __future__ import annotations
 
-import html
 from decimal import Decimal
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS, FloatFormat, operand_format
 from . import bridge, bridge_ops, palette
 from .bit_cells import BitCells, Segment, format_segments
-from .hover_select import SELECTABLE, HoverSelectLabel
+from .hover_select import HoverSelectLabel
 from .qt_utils import set_text, set_tip
 from .steady_label import SteadyLabel
 
@@ -114,22 +113,30 @@ class VerdictPanel(QtWidgets.QWidget):
         self.allowed_label = HoverSelectLabel()
         self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
                                       "intervals of patterns, -0 and +0 apart.")
-        self.verdict_label = QtWidgets.QLabel()
-        self.verdict_label.setToolTip("Whether the GPU result is in the allowed set, and why; "
-                                      "then its ULP error (or why a number would mislead).")
+        # the verdict's headline (bold, coloured) and its detail: two plain labels, not one
+        # rich-text label (a text document laid out for every GPU answer)
+        self.verdict_label = HoverSelectLabel()
+        self.verdict_detail = HoverSelectLabel()
+        tip = ("Whether the GPU result is in the allowed set, and why; then its ULP error (or "
+               "why a number would mislead).")
+        for lab in (self.verdict_label, self.verdict_detail):
+            lab.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (a message may hold "<")
+            lab.setToolTip(tip)
+            lab.setWordWrap(True)
+            lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
+        self._head_style: tuple[bool, str] | None = None  # (bold, colour) of the headline
         form = QtWidgets.QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setVerticalSpacing(2)
         # room for the usual text (the allowed set on two lines, the verdict's reason and
         # ULP line on three): new text of an edit then changes no size, so nothing moves
         for name, lab, lines in (("exact", self.exact_label, 1),
-                                 ("allowed", self.allowed_label, 2),
-                                 ("verdict", self.verdict_label, 3)):
-            if lab is self.verdict_label:  # (rich text: a text document either way)
-                lab.setTextInteractionFlags(SELECTABLE)
+                                 ("allowed", self.allowed_label, 2)):
             lab.setWordWrap(True)
             lab.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
             form.addRow(name, SteadyLabel(lab, lines))
+        form.addRow("verdict", SteadyLabel(self.verdict_label, 3, below=self.verdict_detail))
+        self._style_head(False, "")
         self.rules_list = QtWidgets.QListWidget()
         self.rules_list.setWordWrap(True)
         self.rules_list.setToolTip("The rules that fired for this input, in plain words.")
@@ -168,14 +175,43 @@ class VerdictPanel(QtWidgets.QWidget):
         """The verdict on the GPU's result, or ``message`` (why there is none)."""
         if verdict is None:
             self._ok = None
-            set_text(self.verdict_label, html.escape(message))
+            self._style_head(False, "")
+            set_text(self.verdict_label, message)
+            set_text(self.verdict_detail, "")
             return
         c = palette.colors()
         self._ok = verdict.conformant
         head, detail = verdict_lines(verdict, diff_mask)
-        set_text(self.verdict_label,
-            f'<span style="color: {c.ok if verdict.conformant else c.bad}; font-weight: bold;">'
-            f"{html.escape(head)}</span><br>{html.escape(detail)}")
+        self._style_head(True, c.ok if verdict.conformant else c.bad)
+        set_text(self.verdict_label, head)
+        set_text(self.verdict_detail, detail)
+
+    def _style_head(self, bold: bool, colour: str) -> None:
+        """The headline's weight and colour ("": the palette's text colour), set only when
+        they change (a new font or palette re-lays out and repaints the label)."""
+        if self._head_style == (bold, colour):
+            return
+        self._head_style = (bold, colour)
+        lab = self.verdict_label
+        font = lab.font()
+        font.setBold(bold)
+        lab.setFont(font)
+        pal = QtGui.QPalette()  # only the text colour set: the rest follows the window
+        if colour:
+            pal.setColor(QtGui.QPalette.ColorRole.WindowText, QtGui.QColor(colour))
+        lab.setPalette(pal)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:  # noqa: N802 (Qt override)
+        """A new light/dark palette: the headline takes that palette's verdict colour."""
+        super().changeEvent(event)
+        if event.type() == QtCore.QEvent.Type.PaletteChange and self._ok is not None:
+            c = palette.colors()
+            self._style_head(True, c.ok if self._ok else c.bad)
+
+    def verdict_text(self) -> str:
+        """The verdict as shown: the headline, then the detail on a line of its own."""
+        detail = self.verdict_detail.text()
+        return self.verdict_label.text() + (f"\n{detail}" if detail else "")
 
     def conformant(self) -> bool | None:
         return self._ok

@@ -97,6 +97,7 @@ class OperationsView(QtWidgets.QWidget):
         self.exact_label = self.verdict.exact_label
         self.allowed_label = self.verdict.allowed_label
         self.verdict_label = self.verdict.verdict_label
+        self.verdict_text = self.verdict.verdict_text
         self.rules_list = self.verdict.rules_list
         self.error_label = QtWidgets.QLabel()
         self.error_label.setStyleSheet("color: #c62828;")

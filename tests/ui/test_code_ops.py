@@ -168,7 +168,7 @@ def test_from_unorm8_gpu_decode_is_judged_and_deviation_named(make_window, wait_
         assert win.ops_view.gpu_conformant() is True
     else:
         assert win.ops_view.gpu_conformant() is False
-        assert "NOT CONFORMANT" in win.ops_view.verdict_label.text()
+        assert "NOT CONFORMANT" in win.ops_view.verdict_text()
         renderer = win.gpu.info.get("renderer", "")
         if "llvmpipe" in renderer:
             assert "LLVMPIPE-UNORM8-DECODE-RCP" in text

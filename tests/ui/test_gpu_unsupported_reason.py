@@ -59,5 +59,5 @@ def test_gpu_column_shows_unsupported_reason(monkeypatch, make_window, wait_for)
     assert wait_for(lambda: win.ctl.gpu_result == ("f32", 0x40400000), 5000)
     win.state.update(op_format="f16", operands=[0x4000, 0x3E00, 0])
     assert wait_for(lambda: REASON in win.ops_view.gpu_box.detail.text(), 5000)
-    assert REASON in win.ops_view.verdict_label.text()
+    assert REASON in win.ops_view.verdict_text()
     assert win.ops_view.gpu_box.value.text() == "—"

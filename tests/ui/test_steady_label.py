@@ -91,3 +91,43 @@ def test_a_bigger_font_reserves_taller_lines(qtbot) -> None:
     QtWidgets.QApplication.processEvents()
     assert held.height() >= 2 * label.fontMetrics().lineSpacing()
     assert held.height() > before
+
+
+def test_a_label_below_shares_the_lines_and_follows_the_one_above(qtbot, layout_requests) -> None:
+    """A headline and its detail in one holder (the verdict): new text that fits the
+    reserved lines asks no layout of the panel; the detail starts where the headline ends,
+    also when the headline takes a second line inside the same reservation; a text that
+    needs more lines gets them."""
+    panel = QtWidgets.QWidget()
+    head, detail = QtWidgets.QLabel("NOT CONFORMANT: flushed"), QtWidgets.QLabel("ULP error 0")
+    for lab in (head, detail):
+        lab.setWordWrap(True)
+    held = SteadyLabel(head, 3, below=detail)
+    lay = QtWidgets.QVBoxLayout(panel)
+    lay.addWidget(held)
+    lay.addWidget(QtWidgets.QListWidget(), 1)
+    panel.resize(300, 300)
+    qtbot.addWidget(panel)
+    panel.show()
+    qtbot.waitExposed(panel)
+    QtWidgets.QApplication.processEvents()
+    spy = layout_requests(panel)
+    reserved = held.height()
+    line = head.fontMetrics().lineSpacing()
+    for top, below in (("CONFORMANT: exact", "ULP error 0.25; 1 bit differs"),
+                       ("NOT CONFORMANT: a denormal result must be flushed to +0: F32-FTZ",
+                        "ULP error 0")):
+        head.setText(top)
+        detail.setText(below)
+        QtWidgets.QApplication.processEvents()
+        QtWidgets.QApplication.processEvents()
+        assert spy.count == 0 and held.height() == reserved
+        assert detail.y() == head.geometry().bottom() + 1  # right under the headline
+        assert head.height() >= head.heightForWidth(held.width())  # every line of it
+    assert head.height() >= 2 * line  # (the long headline took its second line)
+    detail.setText(" ".join(["a detail that wraps over many lines"] * 8))
+    QtWidgets.QApplication.processEvents()
+    QtWidgets.QApplication.processEvents()
+    assert held.height() > reserved and spy.count >= 1
+    assert detail.geometry().bottom() < held.height()
+    assert detail.height() >= detail.heightForWidth(held.width())

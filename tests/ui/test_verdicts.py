@@ -21,13 +21,6 @@ def _gpu_answers(win, bits: int) -> None:
     win.ctl._gpu_captured(req, np.array([bits], dtype=np.uint32))
 
 
-def _plain(rich: str) -> str:
-    """The text a rich-text label shows (a <br> as a new line)."""
-    import html
-
-    return html.unescape(re.sub(r"<[^>]+>", "", rich.replace("<br>", "\n")))
-
-
 def _allowed_patterns(text: str) -> list[tuple[int, int]]:
     """The (lo, hi) pattern ranges written in an allowed-set text: {0x..} and [0x.., 0x..]."""
     out = []
@@ -53,9 +46,9 @@ def test_mad_denormal_result_shows_the_exact_set_and_why_F32_FTZ(make_window) ->
     allowed = win.ops_view.allowed_label.text()
     assert _allowed_patterns(allowed) == [(0, 0)], allowed
     assert "1.1754944e-38" not in allowed
-    head = _plain(win.ops_view.verdict_label.text())
+    head = win.ops_view.verdict_text()
     assert head.startswith("NOT CONFORMANT") and "F32-FTZ" in head and "flushed" in head, head
-    assert "ULP error 0" in win.ops_view.verdict_label.text()
+    assert "ULP error 0" in win.ops_view.verdict_text()
     assert win.ops_view.gpu_conformant() is False
 
 
@@ -68,7 +61,7 @@ def test_to_f11_saturation_has_no_ulp_number_CONV_F2F_SAT(make_window) -> None:
     f11_max = (2 - Fraction(2) ** -6) * 2**15
     assert f11_max == 65024
     _gpu_answers(win, 0x7BF)
-    head, detail = _plain(win.ops_view.verdict_label.text()).split("\n")
+    head, detail = win.ops_view.verdict_text().split("\n")
     assert head.startswith("CONFORMANT") and "CONV-F2F-SAT" in head, head
     assert "ULP error" not in detail.replace("no ULP error", "") and "e+" not in detail, detail
     assert "saturates" in detail
@@ -109,7 +102,7 @@ def test_verdict_and_allowed_set_never_contradict(make_window, op) -> None:
         for obs in {model, (model + 1) & 0xFFFFFFFF, (model - 1) & 0xFFFFFFFF, model + 2 & 0xFFFFFFFF,
                     0, 0x80000000, 0x00000001, 0x7FC00000}:
             _gpu_answers(win, obs)
-            head = _plain(win.ops_view.verdict_label.text())
+            head = win.ops_view.verdict_text()
             key = np.array([obs], np.uint32).view(np.float32)[0]
             if np.isnan(key):
                 inside = nan_ok
@@ -117,7 +110,7 @@ def test_verdict_and_allowed_set_never_contradict(make_window, op) -> None:
                 inside = any(_value_between(obs, lo, hi) for lo, hi in shown)
             assert head.startswith("CONFORMANT") == inside, (operands, hex(obs), head, shown)
             v = win.ctl.outcome.verdict(obs)
-            detail = _plain(win.ops_view.verdict_label.text()).split("\n")[1]
+            detail = win.ops_view.verdict_text().split("\n")[1]
             assert ("ULP error " in detail and "no ULP error" not in detail) == (v.ulp_error is not None)
 
 
@@ -128,3 +121,43 @@ def _value_between(p: int, lo: int, hi: int) -> bool:
         return -(x & 0x7FFFFFFF) - 1 if x >> 31 else x
 
     return key(lo) <= key(p) <= key(hi)
+
+
+def test_the_headline_is_bold_in_its_verdict_colour_and_a_message_is_plain(make_window) -> None:
+    """F32-FTZ: mad(2^-126, 0.5, 0) allows only +0; the headline says so in the palette's
+    verdict colour, bold, over a plain detail line; a message (no GPU) is plain text in the
+    window's text colour; a new palette recolours the headline."""
+    from PySide6 import QtGui, QtWidgets
+
+    from fpinspector.ui import palette
+
+    win = make_window()
+    win.ops_view.op_combo.setCurrentText("mad")
+    with win.state.batch():
+        win.state.update(op_format="f32", operands=[0x00800000, _f32(0.5), 0])
+    head, detail = win.ops_view.verdict_label, win.ops_view.verdict.verdict_detail
+    text = QtGui.QPalette.ColorRole.WindowText
+
+    def colour(lab) -> str:
+        return lab.palette().color(text).name()
+
+    for obs, ok in ((0x00400000, False), (0x00000000, True)):
+        _gpu_answers(win, obs)
+        want = palette.colors().ok if ok else palette.colors().bad
+        assert head.font().bold() and colour(head) == QtGui.QColor(want).name()
+        assert not detail.font().bold() and colour(detail) == colour(win.ops_view)
+        assert head.text().startswith("CONFORMANT" if ok else "NOT CONFORMANT")
+    win.ops_view.show_gpu(None, None, None, "No GPU: <none> here")
+    assert win.ops_view.verdict_text() == "No GPU: <none> here"  # (plain: "<" shown as is)
+    assert not head.font().bold() and colour(head) == colour(win.ops_view)
+    _gpu_answers(win, 0x00400000)
+    app = QtWidgets.QApplication.instance()
+    before = app.palette()
+    try:
+        dark = QtGui.QPalette(before)
+        dark.setColor(QtGui.QPalette.ColorRole.Window, QtGui.QColor("#202020"))
+        app.setPalette(dark)
+        QtWidgets.QApplication.processEvents()
+        assert colour(head) == QtGui.QColor(palette.colors().bad).name()
+    finally:
+        app.setPalette(before)

@@ -84,7 +84,7 @@ def test_no_gpu_mode_when_open_session_fails(monkeypatch, make_window, wait_for)
     assert "No GPU" in win.ops_view.gpu_box.detail.text()
     win.ctl.paste("0x00000001 3f800000")
     assert "0x00000000" in win.ops_view.model_box.value.text()  # model result still there
-    assert "No GPU" in win.ops_view.verdict_label.text()
+    assert "No GPU" in win.ops_view.verdict_text()
     assert win.ops_view.gpu_conformant() is None
 
 
@@ -115,4 +115,4 @@ def test_gpu_result_and_verdict_match_a_direct_capture(make_window, wait_for) ->
     assert win.ctl.gpu_result == ("f32", direct)
     assert win.ops_view.gpu_conformant() is ok
     assert win.ops_view.gpu_box.cells.diff_mask() == direct ^ 0  # model gives +0
-    assert ("NOT CONFORMANT" if not ok else "CONFORMANT") in win.ops_view.verdict_label.text()
+    assert ("NOT CONFORMANT" if not ok else "CONFORMANT") in win.ops_view.verdict_text()
