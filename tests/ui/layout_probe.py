@@ -52,7 +52,8 @@ def check_window(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     ops = win.ops_view
     keys = {"inspector bits": win.editor.cells, "inspector fields": win.editor.hex_edit,
             "model result": ops.model_box, "GPU result": ops.gpu_box,
-            "verdict": ops.verdict_label, "allowed set": ops.allowed_label}
+            "verdict": ops.verdict_label, "verdict detail": ops.verdict.verdict_detail,
+            "allowed set": ops.allowed_label}
     for name, w in keys.items():
         if not w.isVisible():
             out.append(f"{where}: {name} is hidden")
