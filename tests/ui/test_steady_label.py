@@ -9,11 +9,9 @@ from PySide6 import QtCore, QtWidgets
 from fpinspector.ui.steady_label import SteadyLabel
 
 
-def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
+def _shown_in_panel(qtbot, held: SteadyLabel) -> QtWidgets.QWidget:
+    """A shown 300x300 panel: the holder on top, a list taking the rest."""
     panel = QtWidgets.QWidget()
-    label = QtWidgets.QLabel("first text")
-    label.setWordWrap(True)
-    held = SteadyLabel(label, 2)
     lay = QtWidgets.QVBoxLayout(panel)
     lay.addWidget(held)
     lay.addWidget(QtWidgets.QListWidget(), 1)
@@ -22,7 +20,14 @@ def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
     panel.show()
     qtbot.waitExposed(panel)
     QtWidgets.QApplication.processEvents()
-    return panel, held, label
+    return panel
+
+
+def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
+    label = QtWidgets.QLabel("first text")
+    label.setWordWrap(True)
+    held = SteadyLabel(label, 2)
+    return _shown_in_panel(qtbot, held), held, label
 
 
 def test_text_that_fits_asks_no_layout_of_the_panel(qtbot, layout_requests) -> None:
@@ -98,19 +103,11 @@ def test_a_label_below_shares_the_lines_and_follows_the_one_above(qtbot, layout_
     reserved lines asks no layout of the panel; the detail starts where the headline ends,
     also when the headline takes a second line inside the same reservation; a text that
     needs more lines gets them."""
-    panel = QtWidgets.QWidget()
     head, detail = QtWidgets.QLabel("NOT CONFORMANT: flushed"), QtWidgets.QLabel("ULP error 0")
     for lab in (head, detail):
         lab.setWordWrap(True)
     held = SteadyLabel(head, 3, below=detail)
-    lay = QtWidgets.QVBoxLayout(panel)
-    lay.addWidget(held)
-    lay.addWidget(QtWidgets.QListWidget(), 1)
-    panel.resize(300, 300)
-    qtbot.addWidget(panel)
-    panel.show()
-    qtbot.waitExposed(panel)
-    QtWidgets.QApplication.processEvents()
+    panel = _shown_in_panel(qtbot, held)  # (kept: the panel owns the holder)
     spy = layout_requests(panel)
     reserved = held.height()
     line = head.fontMetrics().lineSpacing()
