@@ -169,6 +169,8 @@ class VerdictPanel(QtWidgets.QWidget):
         if lines != [self.rules_list.item(i).text() for i in range(self.rules_list.count())]:
             self.rules_list.clear()
             self.rules_list.addItems(lines)
+            self.rules_list.doItemsLayout()  # now: Qt's zero-timer did it after the edit's
+            # repaint, and asked for a second one
 
     def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
                      message: str = "") -> None:

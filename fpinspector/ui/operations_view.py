@@ -10,7 +10,7 @@ from . import bridge_ops
 from .bit_editor import BitFieldEditor
 from .code_editor import CodeEditor
 from .op_results import ResultBox, VerdictPanel
-from .qt_utils import set_text, signals_blocked
+from .qt_utils import set_style, set_text, signals_blocked
 
 __all__ = ["OperationsView", "operand_names"]
 
@@ -268,7 +268,7 @@ class OperationsView(QtWidgets.QWidget):
     def show_note(self, text: str, ok: bool = True) -> None:
         """A transient note above the operands (what a paste filled in, what a format
         switch converted); it hides after NOTE_MS."""
-        self.note.setStyleSheet("" if ok else "color: #c62828;")
+        set_style(self.note, "" if ok else "color: #c62828;")
         self.note.setText(text)
         self._note_timer.start(self.NOTE_MS)
 

@@ -3,10 +3,11 @@ says how it was read and which value went where, and offers the other readings."
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.state import InspectorState
 from . import bridge
+from .qt_utils import set_style, settle_layouts
 
 __all__ = ["PasteBox"]
 
@@ -39,10 +40,25 @@ class PasteBox(QtWidgets.QWidget):
         # never let a long message (one unbreakable garbage word) widen the window
         self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
                                    QtWidgets.QSizePolicy.Policy.Preferred)
+        # the other readings of the last paste: the first one as a button (Ctrl+Shift+V),
+        # the rest in the menu of a second one. A button per reading made a row wider than
+        # the central area at 1280x720 ("10 20 30 40" has four): everything below was cut
+        # and scrolled sideways
+        self.first_reading = QtWidgets.QToolButton()
+        self.more_readings = QtWidgets.QToolButton()
+        self.more_readings.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_readings.setMenu(QtWidgets.QMenu(self.more_readings))
+        self.more_readings.setToolTip("The other ways this text can be read")
         self.readings_row = QtWidgets.QHBoxLayout()
         self.readings_row.setContentsMargins(0, 0, 0, 0)
         self.readings_row.setSpacing(4)
-        self.reading_buttons: list[QtWidgets.QToolButton] = []
+        for b in (self.first_reading, self.more_readings):
+            b.setAutoRaise(True)
+            b.hide()
+            self.readings_row.addWidget(b)
+        self.readings_row.addStretch(1)
+        self.reading_actions: list[QtGui.QAction] = []
+        self._offered: QtCore.QObject | None = None  # owns the offered readings' actions
         top = QtWidgets.QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.edit, 1)
@@ -78,12 +94,16 @@ class PasteBox(QtWidgets.QWidget):
         except ValueError as exc:
             self._last = None
             self.show_error(str(exc))
+            settle_layouts()
             return False
         finally:
             self._busy = False
         self._last = (text, result, self.state.snapshot)
         self.show_result(result.message)
         self._offer(result.others)
+        # the message, the operand note (feedback) and the reading buttons are laid out
+        # before the window repaints: one paint for the paste, not one per layout level
+        settle_layouts()
         return True
 
     def busy(self) -> bool:
@@ -110,22 +130,26 @@ class PasteBox(QtWidgets.QWidget):
         return self.paste_reading(keys[0]) if keys else False
 
     def _offer(self, others) -> None:
-        while self.readings_row.count():
-            item = self.readings_row.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
-        self.reading_buttons = []
-        if not others:
-            return
+        """Offer the other readings of the last paste (none: nothing shown)."""
+        if self._offered is not None:  # (deleted later: its action may be the one running)
+            self._offered.deleteLater()
+        self._offered = owner = QtCore.QObject(self)
+        self.reading_actions = []
+        menu = self.more_readings.menu()
+        menu.clear()
         for i, r in enumerate(others):
-            b = QtWidgets.QToolButton()
-            b.setText(f"read as {r.label}" if i else f"read as {r.label} (Ctrl+Shift+V)")
-            b.setToolTip(f"Paste the same text again, read as {r.label} ({r.key})")
-            b.setAutoRaise(True)
-            b.clicked.connect(lambda _=False, k=r.key: self.paste_reading(k))
-            self.readings_row.addWidget(b)
-            self.reading_buttons.append(b)
-        self.readings_row.addStretch(1)
+            a = QtGui.QAction(f"read as {r.label}" + ("" if i else " (Ctrl+Shift+V)"), owner)
+            a.setToolTip(f"Paste the same text again, read as {r.label} ({r.key})")
+            a.triggered.connect(lambda _=False, k=r.key: self.paste_reading(k))
+            self.reading_actions.append(a)
+            if i:
+                menu.addAction(a)
+        if others:
+            self.first_reading.setDefaultAction(self.reading_actions[0])
+        more = len(others) - 1
+        self.more_readings.setText(f"{more} more reading{'s' if more > 1 else ''}")
+        self.first_reading.setVisible(bool(others))
+        self.more_readings.setVisible(more > 0)
 
     def _submit(self) -> None:
         text = self.edit.text()
@@ -136,7 +160,7 @@ class PasteBox(QtWidgets.QWidget):
         """Show ``message`` inline: control characters escaped, at most a few lines long."""
         self._offer(())
         text = f"{prefix}{_printable(message)}"
-        self.message.setStyleSheet("color: #c62828;")
+        set_style(self.message, "color: #c62828;")
         self.message.setText(text)
         self.message.show()
         self.feedback.emit(text, False)
@@ -150,7 +174,7 @@ class PasteBox(QtWidgets.QWidget):
             self.edit.setText(text)
 
     def show_result(self, message: str) -> None:
-        self.message.setStyleSheet("")
+        set_style(self.message, "")
         self.message.setText(message)
         self.message.show()
         self.feedback.emit(message, True)

@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 from PySide6 import QtCore, QtWidgets
 
-__all__ = ["DeferWhileUnseen", "is_seen", "set_text", "set_tip", "signals_blocked"]
+__all__ = ["DeferWhileUnseen", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
+           "signals_blocked"]
 
 
 @contextmanager
@@ -86,3 +87,10 @@ def set_tip(widget: QtWidgets.QWidget, tip: str) -> None:
     """``widget.setToolTip(tip)`` only when it changes."""
     if widget.toolTip() != tip:
         widget.setToolTip(tip)
+
+
+def set_style(widget: QtWidgets.QWidget, sheet: str) -> None:
+    """``widget.setStyleSheet(sheet)`` only when it changes: each set repolishes the widget
+    and lays it out again, same sheet or not."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)

@@ -42,3 +42,28 @@ def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot,
         finally:
             app.removeEventFilter(late)
         assert late.count == 0
+
+
+def test_a_paste_is_laid_out_before_the_window_repaints(make_window, qtbot,
+                                                        layout_requests) -> None:
+    """A paste changes the state and then its own message, the note by the operands and
+    the reading buttons: those are laid out before the paste returns, and the fired rules'
+    list is laid out when it is refilled (Qt's zero-timer did it after the repaint)."""
+    win = _compact_window(make_window, qtbot)
+    app = QtWidgets.QApplication.instance()
+    rules = win.ops_view.rules_list
+    refilled = 0
+    for text in ("nan 2.5", "0x00000001 3f800000", "10 20 30 40", "1.5 2.5"):
+        for _ in range(10):
+            QtWidgets.QApplication.processEvents()
+        lines = [rules.item(i).text() for i in range(rules.count())]
+        assert win.ctl.paste(text)
+        refilled += [rules.item(i).text() for i in range(rules.count())] != lines
+        late = layout_requests(app)
+        try:
+            for _ in range(10):
+                QtWidgets.QApplication.processEvents()
+        finally:
+            app.removeEventFilter(late)
+        assert late.count == 0, text
+    assert refilled >= 3  # (the rules list was refilled by most of these pastes)

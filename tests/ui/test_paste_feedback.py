@@ -25,7 +25,7 @@ def test_bytes_paste_names_its_reading_and_offers_decimals(make_window) -> None:
     assert win.state.bits == struct.unpack("<I", bytes([0x10, 0x20, 0x30, 0x40]))[0]
     msg = win.paste_box.message.text()
     assert "bytes of one f32, little-endian" in msg
-    assert any("decimals" in b.text() for b in win.paste_box.reading_buttons)
+    assert any("decimals" in a.text() for a in win.paste_box.reading_actions)
     win.reading_action.trigger()  # Ctrl+Shift+V: the first other reading, the decimals
     assert win.state.operands[:3] == tuple(_f32(x) for x in (10, 20, 30))
     msg = win.paste_box.message.text()
@@ -145,3 +145,31 @@ def test_the_note_by_the_operands_goes_when_the_op_changes(make_window) -> None:
     assert "not used (mad takes 3): 4.0" in win.ops_view.note.text()
     win.state.update(rule_set="d3d10")  # not an op change: the note stays
     assert "not used (mad takes 3)" in win.ops_view.note.text()
+
+
+def test_many_readings_fit_a_small_window_and_each_is_one_click_away(make_window, qtbot) -> None:
+    """'10 20 30 40' has four other readings. At 1280x720 they are offered without widening
+    the central area (a button per reading pushed it 300 px past its view: everything was
+    cut and scrolled sideways): the first as a button (Ctrl+Shift+V), the rest in a menu,
+    and a menu entry pastes its reading (two f16 from the bytes, struct as the oracle)."""
+    from fpinspector.ui import window_layout
+
+    win = make_window()
+    size = QtCore.QSize(1280, 720)
+    win.resize(size)
+    win.layout_mode = window_layout.arrange_docks(win, size)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.ctl.paste("10 20 30 40")
+    for _ in range(10):
+        QtWidgets.QApplication.processEvents()
+    box, area = win.paste_box, win.centralWidget()
+    assert area.widget().width() <= area.viewport().width()
+    assert not area.horizontalScrollBar().isVisible()
+    assert box.first_reading.isVisible() and "decimals" in box.first_reading.text()
+    menu = box.more_readings.menu().actions()
+    assert box.more_readings.isVisible() and len(menu) == 3 == len(box.reading_actions) - 1
+    (little_f16,) = [a for a in menu if "2 f16, little-endian" in a.text()]
+    little_f16.trigger()
+    assert win.state.operands[:2] == struct.unpack("<2H", bytes([0x10, 0x20, 0x30, 0x40]))
+    assert "2 f16, little-endian" in box.message.text()
