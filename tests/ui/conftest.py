@@ -97,3 +97,25 @@ def make_window(qtbot, settings):
     yield make
     for win in made:
         win.shutdown()
+
+
+@pytest.fixture
+def make_compact_window(make_window, qtbot):
+    """Factory: a main window at 1280x720 with the docks laid out as on a small screen
+    (All formats beside the inspector, the others as tabs), shown and settled."""
+    from PySide6 import QtWidgets
+
+    from fpinspector.ui import window_layout
+
+    def make(**kw):
+        win = make_window(**kw)
+        size = QtCore.QSize(1280, 720)
+        win.resize(size)
+        win.layout_mode = window_layout.arrange_docks(win, size)
+        win.show()
+        qtbot.waitExposed(win)
+        for _ in range(10):
+            QtWidgets.QApplication.processEvents()
+        return win
+
+    return make

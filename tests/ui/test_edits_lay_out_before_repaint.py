@@ -4,26 +4,12 @@ repaint it asked for, where each level asked for another repaint of what it move
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
-
-from fpinspector.ui import window_layout
+from PySide6 import QtWidgets
 
 
-def _compact_window(make_window, qtbot):
-    win = make_window()
-    size = QtCore.QSize(1280, 720)
-    win.resize(size)
-    win.layout_mode = window_layout.arrange_docks(win, size)
-    win.show()
-    qtbot.waitExposed(win)
-    for _ in range(10):
-        QtWidgets.QApplication.processEvents()
-    return win
-
-
-def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot,
+def test_no_layout_request_is_left_behind_by_an_edit(make_compact_window,
                                                      layout_requests) -> None:
-    win = _compact_window(make_window, qtbot)
+    win = make_compact_window()
     win.ctl.paste("0x00000001 3f800000")
     app = QtWidgets.QApplication.instance()
     # a format switch (the inspector's bit editor and every row change), a value, an operand
@@ -44,12 +30,12 @@ def test_no_layout_request_is_left_behind_by_an_edit(make_window, qtbot,
         assert late.count == 0
 
 
-def test_a_paste_is_laid_out_before_the_window_repaints(make_window, qtbot,
+def test_a_paste_is_laid_out_before_the_window_repaints(make_compact_window,
                                                         layout_requests) -> None:
     """A paste changes the state and then its own message, the note by the operands and
     the reading buttons: those are laid out before the paste returns, and the fired rules'
     list is laid out when it is refilled (Qt's zero-timer did it after the repaint)."""
-    win = _compact_window(make_window, qtbot)
+    win = make_compact_window()
     app = QtWidgets.QApplication.instance()
     rules = win.ops_view.rules_list
     refilled = 0

@@ -147,19 +147,12 @@ def test_the_note_by_the_operands_goes_when_the_op_changes(make_window) -> None:
     assert "not used (mad takes 3)" in win.ops_view.note.text()
 
 
-def test_many_readings_fit_a_small_window_and_each_is_one_click_away(make_window, qtbot) -> None:
+def test_many_readings_fit_a_small_window_and_each_is_one_click_away(make_compact_window) -> None:
     """'10 20 30 40' has four other readings. At 1280x720 they are offered without widening
     the central area (a button per reading pushed it 300 px past its view: everything was
     cut and scrolled sideways): the first as a button (Ctrl+Shift+V), the rest in a menu,
     and a menu entry pastes its reading (two f16 from the bytes, struct as the oracle)."""
-    from fpinspector.ui import window_layout
-
-    win = make_window()
-    size = QtCore.QSize(1280, 720)
-    win.resize(size)
-    win.layout_mode = window_layout.arrange_docks(win, size)
-    win.show()
-    qtbot.waitExposed(win)
+    win = make_compact_window()
     assert win.ctl.paste("10 20 30 40")
     for _ in range(10):
         QtWidgets.QApplication.processEvents()
