@@ -11,7 +11,7 @@ from ..model.describe import rounding_anatomy
 from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge, palette
-from .qt_utils import DeferWhileUnseen
+from .qt_utils import DeferWhileUnseen, widen_column
 from .steady_label import SteadyLabel
 
 __all__ = ["ConversionsView", "GPU_ROW"]
@@ -180,13 +180,6 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self.table.verticalHeader().doItemsLayout()
         self.table.doItemsLayout()
 
-    def _widen(self, c: int, text: str) -> None:
-        """Widen column ``c`` when a cell's new ``text`` overflows it (never narrower: no
-        relayout when a shorter value follows a longer one; only new text is measured)."""
-        need = self.table.fontMetrics().horizontalAdvance(text) + 14
-        if need > self.table.columnWidth(c):
-            self.table.setColumnWidth(c, need)
-
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4
         return f"0x{out:0{w}X}  {bridge.value_text(dst, out)}"
@@ -230,7 +223,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
         if item.text() != text:
             item.setText(text)
-            self._widen(c, text)
+            widen_column(self.table, c, text)
         if callable(tip):
             self._lazy[(r, c)] = (prefix, tip)
             item.setData(R.ToolTipRole, None)

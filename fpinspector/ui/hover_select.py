@@ -4,8 +4,8 @@ over them (or they hold the focus).
 Why: a QLabel with selectable text keeps a text document and lays it out again for every
 new text (about 50 µs a label, and it paints slower too). The Decode panel and the All
 formats rule lists change fifteen such labels per edit (about 0.7 ms of a 6 ms format
-switch), an operand edit four in the results. Rich text (the verdict) needs a document
-anyway. Text is only ever selected with the pointer on it, so the document is made when
+switch), an operand edit six in the results and the verdict. Text is only ever selected
+with the pointer on it, so the document is made when
 the pointer arrives and dropped when it leaves, unless the label holds the focus (a
 selection waiting for Ctrl+C) or a popup is open (the label's Copy menu works through that
 document). The text looks the same either way: same font, same place, same wrapping.

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["DeferWhileUnseen", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
-           "signals_blocked"]
+           "signals_blocked", "widen_column"]
 
 
 @contextmanager
@@ -94,3 +94,12 @@ def set_style(widget: QtWidgets.QWidget, sheet: str) -> None:
     and lays it out again, same sheet or not."""
     if widget.styleSheet() != sheet:
         widget.setStyleSheet(sheet)
+
+
+def widen_column(table: QtWidgets.QTableWidget, col: int, text: str) -> None:
+    """Widen column ``col`` when a cell's new ``text`` overflows it. Never narrower: a
+    shorter value after a longer one lays nothing out again; call it for new text only
+    (measuring every cell on each edit cost more than the edit's own updates)."""
+    need = table.fontMetrics().horizontalAdvance(text) + 14
+    if need > table.columnWidth(col):
+        table.setColumnWidth(col, need)

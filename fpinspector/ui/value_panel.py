@@ -8,7 +8,7 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .hover_select import HoverSelectLabel
-from .qt_utils import DeferWhileUnseen, set_tip
+from .qt_utils import DeferWhileUnseen, set_tip, widen_column
 from .steady_label import SteadyLabel
 
 __all__ = ["ValuePanel"]
@@ -131,9 +131,6 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                     self.others.setItem(row, col, item)
                 if item.text() != text:
                     item.setText(text)
-                    # widen only (no relayout when shorter), measuring new text only
-                    need = self.others.fontMetrics().horizontalAdvance(text) + 14
-                    if need > self.others.columnWidth(col):
-                        self.others.setColumnWidth(col, need)
+                    widen_column(self.others, col, text)
                 item.setToolTip(bridge.exact_tip(dst, out) if col == 2 and text else text)
 

@@ -7,6 +7,7 @@ numpy's / Python's shortest round-trip reprs.
 
 from __future__ import annotations
 
+import math
 import struct
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from typing import Any
@@ -17,9 +18,6 @@ from ..formats import FloatFormat, get_format
 
 __all__ = ["exact_decimal", "shortest_decimal", "display_decimal", "hex_float", "pattern_hex",
            "binary_text", "checked_pattern"]
-
-
-_INF = float("inf")
 
 
 def checked_pattern(bits: Any, fmt: FloatFormat) -> int:
@@ -44,10 +42,14 @@ def _value_of(bits: Any, f: FloatFormat) -> tuple[int, bool, Any, str]:
     b = checked_pattern(bits, f)
     neg = bool(f.signed and (b >> (f.bits - 1)) & 1)
     v = f.exact_value(b)
-    special = ""
-    if isinstance(v, float):
-        special = ("-nan" if neg else "nan") if v != v else ("-inf" if v < 0 else "inf")
-    return b, neg, v, special
+    return b, neg, v, _special_text(v, neg) if isinstance(v, float) else ""
+
+
+def _special_text(v: float, neg: bool) -> str:
+    """How a NaN or an infinity is written ("-nan", "inf", ...); "" for a finite value."""
+    if v != v:
+        return "-nan" if neg else "nan"
+    return ("-inf" if neg else "inf") if math.isinf(v) else ""
 
 
 def exact_decimal(bits: int, fmt: str | FloatFormat) -> str:
@@ -86,8 +88,9 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
         b = checked_pattern(bits, f)
         v = struct.unpack("<d" if f.bits == 64 else "<f", b.to_bytes(f.bits // 8, "little"))[0]
         neg = bool(b >> (f.bits - 1))
-        if v != v or v in (_INF, -_INF):
-            return ("-nan" if neg else "nan") if v != v else ("-inf" if neg else "inf")
+        special = _special_text(v, neg)
+        if special:
+            return special
         if v == 0:
             return "-0.0" if neg else "0.0"
         return repr(v) if f.bits == 64 else str(np.float32(v))
