@@ -19,6 +19,7 @@ from .inspector_view import InspectorView
 from .operations_view import OperationsView
 from .paste_box import PasteBox
 from .paste_routing import PasteRouter
+from .prefetch import NeighbourPrefetch
 from .value_panel import ValuePanel
 from .why_view import WhyView
 from .word_view import WordView
@@ -143,6 +144,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.distance_view = DistanceView(st)
         self.history = HistoryList(st)
         self.all_formats = AllFormatsPanel(st)
+        # the next bit click's conversions, computed while the app waits for it
+        self.prefetch = NeighbourPrefetch(st, list(self.conversions_view.variants),
+                                          self.conversions_view, self)
         self.docks = {
             "all_formats": self._dock("All formats",
                                       self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),

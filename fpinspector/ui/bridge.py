@@ -8,6 +8,7 @@ the model reaches the widgets as a ValueError with a plain message (:func:`model
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,10 +21,12 @@ from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
 from ..model.state import InspectorState
 from ..model.state.paste import PasteResult, needs_readings, paste_text, readings
+from .memo import Memo
 
 __all__ = [
     "ParsedItem", "parse_values", "value_text", "exact_value", "exact_tip", "encode_text", "describe", "convert_bits",
-    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "paste", "clear_caches",
+    "convert_with_rules", "convert_lazy", "model_call", "d3d_conversions", "prefetch_conversions",
+    "paste", "clear_caches",
 ]
 
 
@@ -136,13 +139,72 @@ def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> t
     return int(np.asarray(res.bits)), list(res.rules_at(0))
 
 
-@functools.lru_cache(maxsize=2048)
-@model_call("conversion")
+#: Answers kept per value: (src, bits, dst, variant) -> convert_lazy's answer, and
+#: (fmt, bits) -> d3d_conversions' answer. A prefetch fills them for the values one bit
+#: flip away (32 or 64 per edit), so they hold a few edits' neighbourhoods.
+_LAZY = Memo(8192)
+_D3D = Memo(512)
+
+
 def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, Any]:
     """(result pattern, a callable giving the fired rule IDs): the rules only when asked.
-    Cached: stepping back and forth over a value converts it once."""
+    Kept: stepping back and forth over a value converts it once, and a prefetched value
+    (:func:`prefetch_conversions`) not at all."""
+    key = (get_format(src).name, int(bits), get_format(dst).name, variant)
+    hit = _LAZY.get(key)
+    if hit is None:
+        hit = _convert_lazy(*key)
+        _LAZY.put(key, hit)
+    return hit
+
+
+@model_call("conversion")
+def _convert_lazy(src: str, bits: int, dst: str, variant: str) -> tuple[int, Any]:
     res = _convert(bits, src, dst, variant)
-    return int(np.asarray(res.bits)), lambda: list(res.rules_at(0))
+    return int(np.asarray(res.bits)), functools.partial(_rules_at, res, 0)
+
+
+def _rules_at(res: ConversionResult, i: int) -> list[str]:
+    return list(res.rules_at(i))
+
+
+@model_call("conversion")
+def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[str]) -> None:
+    """Convert ``patterns`` of ``src`` into every other format by each of ``variants``,
+    one model call per (format, variant) for all of them, and keep each answer where
+    :func:`convert_lazy` (and for ``"d3d"`` :func:`d3d_conversions`) looks first.
+
+    Why: the app converts the inspected value about thirty ways per edit, each a numpy
+    call on one element (about 50 us in the app); the same call on the 32 values one bit
+    flip away costs about as much, so an idle moment after an edit makes the next bit
+    click find its answers. Patterns kept already are skipped. When the model refuses a
+    batch nothing of it is kept (the edit converts that value itself and shows why).
+    """
+    s = get_format(src)
+    others = [d for d in FORMATS if d != s.name]
+    for var in variants:
+        if var == "d3d":
+            todo = [int(b) for b in patterns if (s.name, int(b)) not in _D3D]
+            if not todo:
+                continue
+            arr = np.asarray(todo, dtype=s.dtype)
+            per: list[dict[str, tuple[int, list[str]]]] = [{} for _ in todo]
+            for dst in others:
+                res = convert(arr, s.name, dst, "d3d")
+                outs = np.asarray(res.bits).tolist()
+                fired = [(rule, m.tolist()) for rule, m in res.fired.items()]
+                for i, out in enumerate(outs):
+                    per[i][dst] = (out, [rule for rule, m in fired if m[i]])
+            for b, answer in zip(todo, per):
+                _D3D.put((s.name, b), answer)
+            continue
+        for dst in others:
+            todo = [int(b) for b in patterns if (s.name, int(b), dst, var) not in _LAZY]
+            if not todo:
+                continue
+            res = convert(np.asarray(todo, dtype=s.dtype), s.name, dst, var)
+            for i, (b, out) in enumerate(zip(todo, np.asarray(res.bits).tolist())):
+                _LAZY.put((s.name, b, dst, var), (out, functools.partial(_rules_at, res, i)))
 
 
 def format_names() -> list[str]:
@@ -153,26 +215,27 @@ def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
     """(pattern, fired rules) of the value in every other format by the D3D rules; computed
     once per edit for the decode panel and the all-formats panel (the second asks the
     cache)."""
-    return dict(_d3d_conversions(get_format(fmt).name, int(bits)))
-
-
-@functools.lru_cache(maxsize=64)
-def _d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
-    out = {}
-    for dst in FORMATS:
-        if dst != fmt:
-            try:
-                out[dst] = convert_with_rules(bits, fmt, dst)
-            except ValueError:
-                continue  # each panel shows its own message for a failed conversion
-    return out
+    key = (get_format(fmt).name, int(bits))
+    hit = _D3D.get(key)
+    if hit is None:
+        hit = {}
+        for dst in FORMATS:
+            if dst != key[0]:
+                try:
+                    hit[dst] = convert_with_rules(key[1], key[0], dst)
+                except ValueError:
+                    continue  # each panel shows its own message for a failed conversion
+        _D3D.put(key, hit)
+    return dict(hit)
 
 
 def clear_caches() -> None:
     """Forget every answer cached per value (shortest and exact decimals, conversions), as
     in a fresh process: the latency benchmark times edits to values never seen before."""
-    for cached in (_shortest, _exact, convert_lazy, _d3d_conversions):
+    for cached in (_shortest, _exact):
         cached.cache_clear()
+    _LAZY.clear()
+    _D3D.clear()
 
 
 #: Pastes longer than this are read on a thread (the window keeps running meanwhile).

@@ -1,0 +1,81 @@
+"""Convert the values one bit flip away while the app is idle, so that a bit click (the
+app's main gesture) finds its conversions computed.
+
+Why: an edit of the inspected value converts it about thirty ways (the Decode and All
+formats panels' D3D conversions, the Conversions view's encoder variants), each a numpy
+call on one element, about 2 ms of a wide window's edit. The model converts the 32 (f64:
+64) neighbours in one call per conversion for about the cost of one value
+(:func:`.bridge.prefetch_conversions`). The work runs in short steps after the edit is
+on screen, and any new edit starts over from its own value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from PySide6 import QtCore, QtWidgets
+
+from ..model.formats import get_format
+from ..model.state import InspectorState
+from . import bridge
+from .qt_utils import is_seen
+
+__all__ = ["NeighbourPrefetch", "IDLE_MS"]
+
+#: Wait after an edit before the first step: its repaint comes first, and a drag over the
+#: bits (an edit every few ms) only prefetches when it pauses.
+IDLE_MS = 25
+
+
+class NeighbourPrefetch(QtCore.QObject):
+    """After each change of the inspected value, one step per event-loop turn: the D3D
+    conversions of the neighbours, then, while ``variants_view`` can be seen, each of
+    ``variants``. ``done`` is emitted when every step of the current value has run."""
+
+    done = QtCore.Signal()
+
+    def __init__(self, state: InspectorState, variants: list[str],
+                 variants_view: QtWidgets.QWidget, parent: QtCore.QObject | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.variants = [v for v in variants if v != "d3d"]
+        self.view = variants_view
+        self._steps: Iterator[Callable[[], None]] | None = None
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._step)
+        state.connect(self._pull)
+
+    def _pull(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self._steps = self._plan(s.fmt, s.bits)
+            self._timer.start(IDLE_MS)
+
+    def _plan(self, fmt: str, bits: int) -> Iterator[Callable[[], None]]:
+        pats = [bits ^ (1 << k) for k in range(get_format(fmt).bits)]
+        yield lambda: bridge.prefetch_conversions(fmt, pats, ["d3d"])
+        for var in self.variants:
+            if is_seen(self.view):  # (a view behind a tab converts when it is raised)
+                yield lambda var=var: bridge.prefetch_conversions(fmt, pats, [var])
+
+    def _step(self) -> None:
+        if self._steps is None:
+            return
+        step = next(self._steps, None)
+        if step is None:
+            self._steps = None
+            self.done.emit()
+            return
+        try:
+            step()
+        except ValueError:  # the model refused: the edits convert (and explain) themselves
+            self._steps = None
+            self.done.emit()
+            return
+        self._timer.start(0)
+
+    def busy(self) -> bool:
+        """Steps of the current value are still to run."""
+        return self._steps is not None
