@@ -146,7 +146,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.all_formats = AllFormatsPanel(st)
         # the next bit click's conversions, computed while the app waits for it
         self.prefetch = NeighbourPrefetch(st, list(self.conversions_view.variants),
-                                          self.conversions_view, self)
+                                          self.conversions_view, self,
+                                          gpu_rows=self.ctl.prefetch_gpu_rows)
         self.docks = {
             "all_formats": self._dock("All formats",
                                       self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),

@@ -18,8 +18,9 @@ from ..model.formats import FORMATS, get_format
 from ..model.state import OP_FIELDS, Snapshot
 from . import bridge_ops
 from .gpu_codes import decode_note, decode_source
-from .gpu_route import GpuConversions, route_text
+from .gpu_route import BATCHED, GpuConversions, route_text
 from .gpu_worker import GpuRunner
+from .memo import Memo
 from .qt_utils import is_seen, settle_layouts
 
 __all__ = ["Controller"]
@@ -49,6 +50,14 @@ class Controller:
         self._conv_pending = False  # asked the GPU for the row of the current value
         self._conv_deferred = False  # the row is behind another tab: asked for when raised
         self._gpu_decode: tuple[str | None, object] = (None, None)
+        #: this GPU's conversion rows, (fmt, bits) -> GpuConversions: the values shown, and
+        #: their neighbours asked for ahead (:meth:`prefetch_gpu_rows`); emptied when a
+        #: session opens (a device switch included)
+        self._rows = Memo(1024)
+        self._conv_key: tuple[str, int] | None = None  # the value _conv_req asked for
+        self._conv_kept: GpuConversions | None = None  # its row, kept: shown, not asked for
+        self._ahead_req = 0
+        self._ahead: tuple[str, list[int]] = ("", [])
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
         self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
         self.conv_update_s = 0.0  # perf_counter when the GPU conversion row was last filled
@@ -90,13 +99,34 @@ class Controller:
         gpu = self.win.gpu
         available = bool(gpu is not None and gpu.available)
         seen = is_seen(self.win.conversions_view)
+        self._conv_kept = None
         self._conv_pending, self._conv_deferred = available and seen, available and not seen
         if self._conv_deferred:
             self._conv_req = 0  # (an answer still on the way is for an older value)
         if self._conv_pending:
             f = get_format(fmt)
+            self._conv_key = (f.name, int(bits))
+            self._conv_kept = self._rows.get(self._conv_key)
+            if self._conv_kept is not None:  # no round trip (an older answer is stale)
+                self._conv_pending, self._conv_req = False, 0
+                return
             self._conv_req = gpu.request_route(np.asarray([bits], dtype=f.dtype), f.name,
                                                tuple(d for d in FORMATS if d != f.name))
+
+    def prefetch_gpu_rows(self, fmt: str, patterns: list[int]) -> None:
+        """Ask the GPU, in one job after any other, for the conversion rows of
+        ``patterns`` not kept yet; each is kept as it comes, and an edit to one of them
+        shows it at once (the neighbour prefetch calls this while the app is idle)."""
+        gpu, f = self.win.gpu, get_format(fmt)
+        if (gpu is None or not gpu.available or f.name not in BATCHED
+                or not is_seen(self.win.conversions_view)):
+            return
+        todo = [int(b) for b in patterns if (f.name, int(b)) not in self._rows]
+        if todo:
+            self._ahead = (f.name, todo)
+            self._ahead_req = gpu.request_route(np.asarray(todo, dtype=f.dtype), f.name,
+                                                tuple(d for d in FORMATS if d != f.name),
+                                                ahead=True)
 
     def _send_gpu_op(self, s: Snapshot) -> None:
         gpu = self.win.gpu
@@ -144,10 +174,15 @@ class Controller:
             self._show_gpu_pending()
 
     def _show_gpu_pending(self) -> None:
-        """The GPU row while its answer is on the way (with the route it will come by: the
-        note and header stay as they are, nothing is laid out again), or why there is none."""
+        """The GPU row as known now: kept from before, or waiting for its answer (with the
+        route it will come by: the note and header stay as they are, nothing is laid out
+        again), or why there is none."""
         gpu, view = self.win.gpu, self.win.conversions_view
-        if self._conv_pending or self._conv_deferred:
+        kept, self._conv_kept = self._conv_kept, None
+        if kept is not None:
+            view.show_gpu(kept.results, "", kept.tips, kept.route)
+            self.conv_update_s = time.perf_counter()
+        elif self._conv_pending or self._conv_deferred:
             view.show_gpu({}, "", {d: "waiting for the GPU…" for d in FORMATS},
                           route_text(self.state.snapshot.fmt))
         else:
@@ -163,6 +198,7 @@ class Controller:
         gpu.switched.connect(lambda info: self._request(OP_FIELDS))  # the op, on the new device
 
     def _gpu_ready(self, info: dict) -> None:
+        self._forget_rows()  # (a new session: maybe another device)
         self.win.status.setText(self.win.gpu.message if self.win.gpu else "GPU")
         self.win.status.setToolTip("\n".join(f"{k}: {v}" for k, v in info.items()))
         s = self.state.snapshot
@@ -170,13 +206,27 @@ class Controller:
         self._show_gpu_pending()
 
     def _gpu_unavailable(self, message: str) -> None:
+        self._forget_rows()
         self.win.status.setText(message)
         self.win.ops_view.show_gpu(None, None, None, message)
         self.win.conversions_view.show_gpu({}, message)
 
+    def _forget_rows(self) -> None:
+        self._rows.clear()
+        self._conv_kept, self._ahead_req = None, 0
+
     def _gpu_captured(self, req: int, out: object) -> None:
+        if req == self._ahead_req:
+            self._ahead_req = 0
+            if isinstance(out, GpuConversions):
+                fmt, todo = self._ahead
+                for i, b in enumerate(todo):
+                    self._rows.put((fmt, b), out.element(i))
+            return
         if req == self._conv_req:
             self._conv_pending = False
+            if isinstance(out, GpuConversions) and self._conv_key is not None:
+                self._rows.put(self._conv_key, out)
             if isinstance(out, GpuConversions):
                 self.win.conversions_view.show_gpu(out.results, "", out.tips, out.route)
             else:
@@ -209,7 +259,9 @@ class Controller:
         self.gpu_update_s = time.perf_counter()
 
     def _gpu_failed(self, req: int, message: str) -> None:
-        if req == self._conv_req:
+        if req == self._ahead_req:
+            self._ahead_req = 0  # (each value is asked for alone when it is shown)
+        elif req == self._conv_req:
             self._conv_pending = False
             self.win.conversions_view.show_gpu({}, message)
             settle_layouts()

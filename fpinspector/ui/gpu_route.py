@@ -21,13 +21,17 @@ import numpy as np
 
 from ..model.formats import get_format
 
-__all__ = ["GpuConversions", "SAMPLED", "RENDERED", "convert_via_f32", "route_text"]
+__all__ = ["GpuConversions", "SAMPLED", "RENDERED", "BATCHED", "convert_via_f32", "route_text"]
 
 #: Formats the GPU can sample into f32 (texelFetch of a r16f / r11g11b10f texture).
 SAMPLED = ("f16", "f11", "f10")
 #: Formats an f32 shader output can be rendered into.
 RENDERED = ("f16", "f11", "f10")
 NO_F64 = "—: no render target or texture format holds f64, so the GPU has no f64 result"
+#: Sources whose row can be asked for many patterns at once and split (:meth:`element`):
+#: every tip and reason is the same for each pattern. (An f64 row's tips name each
+#: pattern's own f32 starting point.)
+BATCHED = ("f32", "f16", "f11", "f10")
 
 
 @dataclass
@@ -38,6 +42,12 @@ class GpuConversions:
     results: dict[str, Any] = field(default_factory=dict)
     tips: dict[str, str] = field(default_factory=dict)
     route: str = ""
+
+    def element(self, i: int) -> GpuConversions:
+        """The row of element ``i`` of a row asked for several patterns at once (the
+        reasons and tips are the batch's: :data:`BATCHED` sources only)."""
+        return GpuConversions({d: r[i:i + 1] if isinstance(r, np.ndarray) else r
+                               for d, r in self.results.items()}, dict(self.tips), self.route)
 
 
 def route_text(src: str) -> str:

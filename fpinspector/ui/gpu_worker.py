@@ -116,7 +116,8 @@ class _Worker(QtCore.QObject):
     @QtCore.Slot(int, object)
     def run_job(self, req_id: int, job: tuple) -> None:
         """``job`` is ("capture", op, operands, fmt), ("convert", bits, src, dst) or
-        ("route", bits, src, dsts): the render-target row for any source format."""
+        ("route", bits, src, dsts): the render-target row for any source format ("route-ahead":
+        the same, asked ahead of the edits that will show it)."""
         try:
             if self._session is None:
                 raise RuntimeError("no GPU session")
@@ -124,7 +125,7 @@ class _Worker(QtCore.QObject):
                 from fpinspector.gpu.report import build_report
 
                 out = build_report(self._session, samples=job[1])
-            elif job[0] == "route":  # any source format, through f32 (gpu_route)
+            elif job[0] in ("route", "route-ahead"):  # any source, through f32 (gpu_route)
                 _, bits, src, dsts = job
                 out = convert_via_f32(self._session, bits, src, dsts)
             elif job[0] == "capture":
@@ -253,9 +254,12 @@ class GpuRunner(QtCore.QObject):
         """Queue a hardware conversion (render target / sampler) of patterns ``bits``."""
         return self._queue(("convert", bits, src, dst))
 
-    def request_route(self, bits: object, src: str, dsts: tuple[str, ...]) -> int:
-        """Queue the render-target row for ``src`` patterns: through f32 (see gpu_route)."""
-        return self._queue(("route", bits, src, tuple(dsts)))
+    def request_route(self, bits: object, src: str, dsts: tuple[str, ...],
+                      ahead: bool = False) -> int:
+        """Queue the render-target row for ``src`` patterns: through f32 (see gpu_route).
+        ``ahead``: for values not shown yet; it goes after every other waiting request and
+        never takes the place of one."""
+        return self._queue(("route-ahead" if ahead else "route", bits, src, tuple(dsts)))
 
     def deliver_ready(self, wait_s: float = 0.0) -> bool:
         """Deliver the running job's result now if it is back within ``wait_s`` seconds.
@@ -296,8 +300,9 @@ class GpuRunner(QtCore.QObject):
     def _on_idle(self) -> None:
         self._busy = False
         if self._pending and self.available and not self.switching:
-            kind = "capture" if "capture" in self._pending else next(iter(self._pending))
-            self._send(self._pending.pop(kind))  # the op result first: it is what users watch
+            kinds = sorted(self._pending, key=lambda k: (k != "capture", k == "route-ahead"))
+            self._send(self._pending.pop(kinds[0]))  # the op result first: it is what users
+            # watch; what was asked ahead of the edits last
 
     def _on_opened(self, info: dict) -> None:
         self.available = True

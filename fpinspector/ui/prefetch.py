@@ -5,8 +5,11 @@ Why: an edit of the inspected value converts it about thirty ways (the Decode an
 formats panels' D3D conversions, the Conversions view's encoder variants), each a numpy
 call on one element, about 2 ms of a wide window's edit. The model converts the 32 (f64:
 64) neighbours in one call per conversion for about the cost of one value
-(:func:`.bridge.prefetch_conversions`). The work runs in short steps after the edit is
-on screen, and any new edit starts over from its own value.
+(:func:`.bridge.prefetch_conversions`). Where the Conversions view can be seen, the GPU's
+rows of the neighbours are then asked for in one job (``Controller.prefetch_gpu_rows``):
+each edit's row otherwise costs a GPU round trip whose worker thread shares the
+interpreter with the UI. The work runs in short steps after the edit is on screen, and
+any new edit starts over from its own value.
 """
 
 from __future__ import annotations
@@ -30,17 +33,19 @@ IDLE_MS = 25
 class NeighbourPrefetch(QtCore.QObject):
     """After each change of the inspected value, one step per event-loop turn: the D3D
     conversions of the neighbours, then, while ``variants_view`` can be seen, each of
-    ``variants``. ``done`` is emitted when every step of the current value has run."""
+    ``variants`` and the GPU's rows (``gpu_rows``). ``done`` is emitted when every step of
+    the current value has run (the GPU answers later)."""
 
     done = QtCore.Signal()
 
     def __init__(self, state: InspectorState, variants: list[str],
-                 variants_view: QtWidgets.QWidget, parent: QtCore.QObject | None = None
-                 ) -> None:
+                 variants_view: QtWidgets.QWidget, parent: QtCore.QObject | None = None,
+                 gpu_rows: Callable[[str, list[int]], None] | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.variants = [v for v in variants if v != "d3d"]
         self.view = variants_view
+        self.gpu_rows = gpu_rows  # asks the GPU for the neighbours' rows (last: one job)
         self._steps: Iterator[Callable[[], None]] | None = None
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -59,6 +64,9 @@ class NeighbourPrefetch(QtCore.QObject):
         for var in self.variants:
             if is_seen(self.view):  # (a view behind a tab converts when it is raised)
                 yield lambda var=var: bridge.prefetch_conversions(fmt, pats, [var])
+        if self.gpu_rows is not None and is_seen(self.view):
+            gpu_rows = self.gpu_rows
+            yield lambda: gpu_rows(fmt, pats)
 
     def _step(self) -> None:
         if self._steps is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from PySide6 import QtCore
 
@@ -138,3 +139,113 @@ def test_variants_are_not_prefetched_for_a_conversions_view_behind_a_tab(
     _idle(wait_for, win)
     assert ("f32", 0x40490FDB ^ 1) in bridge._D3D
     assert not any(("f32", 0x40490FDB ^ 1, "f16", v) in bridge._LAZY for v in VARIANTS)
+
+
+class _RenderTargetStandIn:
+    """A GPU whose render targets store ``(f32 pattern >> 21) + offset`` (an independent,
+    easily checked answer per pattern), counting the patterns of each conversion it runs."""
+
+    info = {"renderer": "render-target stand-in"}
+
+    def __init__(self) -> None:
+        self.offset = 0
+        self.sizes: list[int] = []
+
+    def supports(self, op, fmt):
+        return True
+
+    def capture(self, op, *operands, format="f32"):
+        return np.asarray(operands[0]).copy()
+
+    def convert(self, bits, src, dst):
+        b = np.asarray(bits).astype(np.uint32)
+        self.sizes.append(b.size)
+        mask = (1 << FORMATS[dst].bits) - 1
+        return (((b >> np.uint32(21)) + np.uint32(self.offset)) & np.uint32(mask)).astype(
+            FORMATS[dst].dtype)
+
+    def close(self):
+        pass
+
+
+def _expected_row(value: int, offset: int) -> dict[str, str]:
+    return {d: f"0x{((value >> 21) + offset) & ((1 << FORMATS[d].bits) - 1):0{(FORMATS[d].bits + 3) // 4}X}"
+            for d in ("f16", "f11", "f10")}
+
+
+def _gpu_row(win) -> dict[str, str]:
+    from fpinspector.ui.conversions_view import GPU_ROW
+
+    return {d: win.conversions_view.cell_text(GPU_ROW, d).split()[0] for d in ("f16", "f11", "f10")}
+
+
+def test_the_gpu_rows_of_the_neighbours_come_in_one_job_and_a_click_shows_its_own(
+        monkeypatch, make_window, qtbot, wait_for) -> None:
+    import fpinspector.gpu as gpu
+
+    session = _RenderTargetStandIn()
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available)
+    value = 0x3F812345
+    win.state.update(fmt="f32", bits=value)
+    _idle(wait_for, win)
+    assert wait_for(lambda: 32 in session.sizes)  # the 32 neighbours, one job per target
+    assert wait_for(lambda: not win.gpu._busy)
+    asked = len(session.sizes)
+    cells = win.editor.cells
+    for bit in (12, 30, 0):
+        value ^= 1 << bit
+        qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                         pos=cells.cell_rect(bit).center().toPoint())
+        assert not win.ctl.conv_in_flight  # shown with the edit, nothing asked
+        assert _gpu_row(win) == _expected_row(value, 0)
+        _idle(wait_for, win)
+        assert wait_for(lambda: not win.gpu._busy)
+    assert 1 not in session.sizes[asked:]  # no value asked for alone
+    # a new session (a device switch): nothing kept is shown, the value is asked for
+    session.offset = 7
+    win.gpu.ready.emit(win.gpu.info)
+    value ^= 1 << 5
+    qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                     pos=cells.cell_rect(5).center().toPoint())
+    assert wait_for(lambda: _gpu_row(win) == _expected_row(value, 7))
+
+
+def test_rows_asked_ahead_go_after_every_other_request_and_replace_none(
+        monkeypatch, wait_for) -> None:
+    """The GPU worker runs one job at a time: while it is busy, the op's capture and the
+    shown value's row wait before the neighbours' rows, and a newer request ahead only
+    replaces an older one ahead."""
+    import threading
+
+    import fpinspector.gpu as gpu
+    from fpinspector.ui.gpu_worker import GpuRunner
+
+    session = _RenderTargetStandIn()
+    gate = threading.Event()
+    real = session.convert
+
+    def gated(bits, src, dst):
+        gate.wait(5)
+        return real(bits, src, dst)
+
+    session.convert = gated
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    runner = GpuRunner("auto")
+    try:
+        assert wait_for(lambda: runner.available is True)
+        order = []
+        runner.captured.connect(lambda req, out: order.append(req))
+        busy = runner.request_route(np.asarray([1], np.uint32), "f32", ("f16",))
+        old_ahead = runner.request_route(np.arange(4, dtype=np.uint32), "f32", ("f16",),
+                                         ahead=True)
+        shown = runner.request_route(np.asarray([2], np.uint32), "f32", ("f16",))
+        capture = runner.request("mov", (np.asarray([3], np.uint32),), "f32")
+        ahead = runner.request_route(np.arange(8, dtype=np.uint32), "f32", ("f16",), ahead=True)
+        gate.set()
+        assert wait_for(lambda: len(order) == 4, 5000)
+        assert order == [busy, capture, shown, ahead] and old_ahead not in order
+    finally:
+        gate.set()
+        runner.shutdown()
