@@ -1,5 +1,6 @@
-"""Convert the values one bit flip away while the app is idle, so that a bit click (the
-app's main gesture) finds its conversions computed.
+"""Convert the values one bit flip away (and the patterns just beside, the step buttons')
+while the app is idle, so that a bit click (the app's main gesture) finds its conversions
+computed.
 
 Why: an edit of the inspected value converts it about thirty ways (the Decode and All
 formats panels' D3D conversions, the Conversions view's encoder variants), each a numpy
@@ -59,7 +60,10 @@ class NeighbourPrefetch(QtCore.QObject):
             self._timer.start(IDLE_MS)
 
     def _plan(self, fmt: str, bits: int) -> Iterator[Callable[[], None]]:
-        pats = [bits ^ (1 << k) for k in range(get_format(fmt).bits)]
+        width = get_format(fmt).bits
+        # one bit flipped (a click), and the patterns beside it (the step buttons)
+        pats = list(dict.fromkeys([bits ^ (1 << k) for k in range(width)] + [
+            p for p in (bits - 1, bits + 1) if 0 <= p < 1 << width]))
         yield lambda: bridge.prefetch_conversions(fmt, pats, ["d3d"])
         for var in self.variants:
             if is_seen(self.view):  # (a view behind a tab converts when it is raised)

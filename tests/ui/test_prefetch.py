@@ -117,6 +117,24 @@ def test_a_bit_click_after_an_idle_moment_converts_nothing_itself(make_window, q
     assert win.value_panel.others.item(0, 3).text() == decode
 
 
+@pytest.mark.parametrize("value", [0x3F812345, 0xBF812345, 0x3F81234F])
+def test_a_step_button_after_an_idle_moment_converts_nothing_itself(
+        make_window, qtbot, wait_for, monkeypatch, value) -> None:
+    """Next up and next down (the patterns beside the value, on either side of zero, and
+    across a carry) are converted ahead as well."""
+    win = make_window()
+    for button in (win.editor.up_btn, win.editor.down_btn):
+        win.state.update(fmt="f32", bits=value)
+        _idle(wait_for, win)
+        converted = []
+        real = bridge.convert
+        monkeypatch.setattr(bridge, "convert",
+                            lambda *a, **k: converted.append(a) or real(*a, **k))
+        qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
+        assert win.state.snapshot.bits != value and converted == []
+        monkeypatch.setattr(bridge, "convert", real)
+
+
 def test_a_new_edit_replaces_the_prefetch_of_the_one_before(make_window, wait_for) -> None:
     win = make_window()
     win.state.update(fmt="f16", bits=0x3C00)
@@ -190,7 +208,7 @@ def test_the_gpu_rows_of_the_neighbours_come_in_one_job_and_a_click_shows_its_ow
     value = 0x3F812345
     win.state.update(fmt="f32", bits=value)
     _idle(wait_for, win)
-    assert wait_for(lambda: 32 in session.sizes)  # the 32 neighbours, one job per target
+    assert wait_for(lambda: 33 in session.sizes)  # 32 flips, next up (next down: bit 0)
     assert wait_for(lambda: not win.gpu._busy)
     asked = len(session.sizes)
     cells = win.editor.cells
