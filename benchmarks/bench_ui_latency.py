@@ -19,9 +19,10 @@ The clicks:
   before each time (a bit of 0, 5, 12, 22, 23, 30, 31 chosen at random among those that
   lead somewhere new), so no answer of a value seen before helps; the app's idle prefetch
   of the values one bit flip away (ui/prefetch.py) has run, as it has between a person's
-  clicks (the benchmark waits for it: about 30 ms after an edit).
+  clicks (the benchmark waits for it, the GPU's part included: about 30 ms after an edit).
 * cold inspector: the same walk, with every per-value cache emptied just before the click
-  (``bridge_ops.clear_caches``): nothing computed ahead, as for a value typed or pasted.
+  (``bridge_ops.clear_caches``, ``Controller.forget_gpu_rows``): nothing computed ahead,
+  as for a value typed or pasted.
 * all-formats row: a bit of the f16 row of the All formats panel (a format switch), and
   operand: a bit of operand A (the op evaluated, its GPU capture). Both toggle 7 bits on
   and off, with every per-value cache emptied before the click (without it every value
@@ -231,18 +232,25 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
                 _drain(app)  # and painted
                 out[key + "+gpu"].append(time.perf_counter() - t0)
 
+        def cold() -> None:
+            """Empty every answer kept per value: the UI's and the GPU rows."""
+            bridge_ops.clear_caches()
+            win.ctl.forget_gpu_rows()
+
         def idle() -> None:
-            """Between a person's clicks: the short timers, and the neighbour prefetch."""
+            """Between a person's clicks: the short timers, and the neighbour prefetch
+            (the GPU's part included)."""
             _settle(app)
             deadline = time.perf_counter() + 2.0
-            while win.prefetch.busy() and time.perf_counter() < deadline:
+            while (win.prefetch.busy() or (gpu_ok and not win.gpu.idle)) \
+                    and time.perf_counter() < deadline:
                 _settle(app, 5)
 
         for i in range(n):
             bit = bits[i % len(bits)]
             # 1) a bit of the inspected value, nothing computed ahead (as a typed value)
             _settle(app)
-            bridge_ops.clear_caches()
+            cold()
             inspector_click("cold inspector")
             # 1a) the next bit, after the idle moment a person leaves between clicks
             idle()
@@ -253,7 +261,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
             row = win.all_formats.rows["f16"].cells
             prev = win.state.snapshot
             pos = row.cell_rect(bit % 16).center().toPoint()
-            bridge_ops.clear_caches()
+            cold()
             t0 = time.perf_counter()
             QtTest.QTest.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=pos)
             out["all-formats row"].append(win.ctl.last_update_s - t0)
@@ -268,7 +276,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
             _settle(app)
             ed = win.ops_view.editors[0].cells
             pos = ed.cell_rect(bit).center().toPoint()
-            bridge_ops.clear_caches()
+            cold()
             before = win.ctl.gpu_update_s
             t0 = time.perf_counter()
             QtTest.QTest.mouseClick(ed, QtCore.Qt.MouseButton.LeftButton, pos=pos)

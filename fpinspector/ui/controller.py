@@ -198,7 +198,7 @@ class Controller:
         gpu.switched.connect(lambda info: self._request(OP_FIELDS))  # the op, on the new device
 
     def _gpu_ready(self, info: dict) -> None:
-        self._forget_rows()  # (a new session: maybe another device)
+        self.forget_gpu_rows()  # (a new session: maybe another device)
         self.win.status.setText(self.win.gpu.message if self.win.gpu else "GPU")
         self.win.status.setToolTip("\n".join(f"{k}: {v}" for k, v in info.items()))
         s = self.state.snapshot
@@ -206,12 +206,14 @@ class Controller:
         self._show_gpu_pending()
 
     def _gpu_unavailable(self, message: str) -> None:
-        self._forget_rows()
+        self.forget_gpu_rows()
         self.win.status.setText(message)
         self.win.ops_view.show_gpu(None, None, None, message)
         self.win.conversions_view.show_gpu({}, message)
 
-    def _forget_rows(self) -> None:
+    def forget_gpu_rows(self) -> None:
+        """Drop the GPU rows kept per value (a new session; the latency benchmark's cold
+        clicks)."""
         self._rows.clear()
         self._conv_kept, self._ahead_req = None, 0
 

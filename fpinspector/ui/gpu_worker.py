@@ -261,6 +261,11 @@ class GpuRunner(QtCore.QObject):
         never takes the place of one."""
         return self._queue(("route-ahead" if ahead else "route", bits, src, tuple(dsts)))
 
+    @property
+    def idle(self) -> bool:
+        """No job running and none waiting."""
+        return not self._busy and not self._pending
+
     def deliver_ready(self, wait_s: float = 0.0) -> bool:
         """Deliver the running job's result now if it is back within ``wait_s`` seconds.
 

@@ -209,7 +209,7 @@ def test_the_gpu_rows_of_the_neighbours_come_in_one_job_and_a_click_shows_its_ow
     win.state.update(fmt="f32", bits=value)
     _idle(wait_for, win)
     assert wait_for(lambda: 33 in session.sizes)  # 32 flips, next up (next down: bit 0)
-    assert wait_for(lambda: not win.gpu._busy)
+    assert wait_for(lambda: win.gpu.idle)
     asked = len(session.sizes)
     cells = win.editor.cells
     for bit in (12, 30, 0):
@@ -219,7 +219,7 @@ def test_the_gpu_rows_of_the_neighbours_come_in_one_job_and_a_click_shows_its_ow
         assert not win.ctl.conv_in_flight  # shown with the edit, nothing asked
         assert _gpu_row(win) == _expected_row(value, 0)
         _idle(wait_for, win)
-        assert wait_for(lambda: not win.gpu._busy)
+        assert wait_for(lambda: win.gpu.idle)
     assert 1 not in session.sizes[asked:]  # no value asked for alone
     # a new session (a device switch): nothing kept is shown, the value is asked for
     session.offset = 7
