@@ -177,14 +177,15 @@ def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[s
     Why: the app converts the inspected value about thirty ways per edit, each a numpy
     call on one element (about 50 us in the app); the same call on the 32 values one bit
     flip away costs about as much, so an idle moment after an edit makes the next bit
-    click find its answers. Patterns kept already are skipped. When the model refuses a
-    batch nothing of it is kept (the edit converts that value itself and shows why).
+    click find its answers. Patterns kept already are skipped (and count as used: kept
+    for the next click). When the model refuses a batch nothing of it is kept (the edit
+    converts that value itself and shows why).
     """
     s = get_format(src)
     others = [d for d in FORMATS if d != s.name]
     for var in variants:
         if var == "d3d":
-            todo = [int(b) for b in patterns if (s.name, int(b)) not in _D3D]
+            todo = [int(b) for b in patterns if _D3D.get((s.name, int(b))) is None]
             if not todo:
                 continue
             arr = np.asarray(todo, dtype=s.dtype)
@@ -199,7 +200,7 @@ def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[s
                 _D3D.put((s.name, b), answer)
             continue
         for dst in others:
-            todo = [int(b) for b in patterns if (s.name, int(b), dst, var) not in _LAZY]
+            todo = [int(b) for b in patterns if _LAZY.get((s.name, int(b), dst, var)) is None]
             if not todo:
                 continue
             res = convert(np.asarray(todo, dtype=s.dtype), s.name, dst, var)

@@ -121,7 +121,7 @@ class Controller:
         if (gpu is None or not gpu.available or f.name not in BATCHED
                 or not is_seen(self.win.conversions_view)):
             return
-        todo = [int(b) for b in patterns if (f.name, int(b)) not in self._rows]
+        todo = [int(b) for b in patterns if self._rows.get((f.name, int(b))) is None]
         if todo:
             self._ahead = (f.name, todo)
             self._ahead_req = gpu.request_route(np.asarray(todo, dtype=f.dtype), f.name,

@@ -73,6 +73,16 @@ def test_a_prefetch_skips_what_is_kept_and_converts_the_rest_once(monkeypatch) -
     assert calls == []
 
 
+def test_a_value_kept_already_counts_as_used_and_stays(monkeypatch) -> None:
+    """A prefetch skips a kept value and keeps it for the next click: the value evicted
+    to make room is one no prefetch asked for since."""
+    monkeypatch.setattr(bridge, "_D3D", Memo(3))
+    bridge.prefetch_conversions("f16", [1, 2, 3], ["d3d"])
+    bridge.prefetch_conversions("f16", [1], ["d3d"])  # kept: skipped, and used
+    bridge.prefetch_conversions("f16", [4], ["d3d"])
+    assert ("f16", 1) in bridge._D3D and ("f16", 2) not in bridge._D3D
+
+
 def test_the_memo_drops_the_least_recently_used_entry() -> None:
     m = Memo(2)
     m.put("a", 1)
