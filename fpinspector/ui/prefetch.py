@@ -34,10 +34,7 @@ IDLE_MS = 25
 class NeighbourPrefetch(QtCore.QObject):
     """After each change of the inspected value, one step per event-loop turn: the D3D
     conversions of the neighbours, then, while ``variants_view`` can be seen, each of
-    ``variants`` and the GPU's rows (``gpu_rows``). ``done`` is emitted when every step of
-    the current value has run (the GPU answers later)."""
-
-    done = QtCore.Signal()
+    ``variants`` and the GPU's rows (``gpu_rows``, answered later)."""
 
     def __init__(self, state: InspectorState, variants: list[str],
                  variants_view: QtWidgets.QWidget, parent: QtCore.QObject | None = None,
@@ -78,14 +75,11 @@ class NeighbourPrefetch(QtCore.QObject):
         step = next(self._steps, None)
         if step is None:
             self._steps = None
-            self.done.emit()
             return
         try:
             step()
-        except ValueError:  # the model refused: the edits convert (and explain) themselves
-            self._steps = None
-            self.done.emit()
-            return
+        except ValueError:  # the model refused this batch: those edits convert (and
+            pass  # explain) the value themselves; the other steps still run
         self._timer.start(0)
 
     def busy(self) -> bool:

@@ -277,3 +277,22 @@ def test_rows_asked_ahead_go_after_every_other_request_and_replace_none(
     finally:
         gate.set()
         runner.shutdown()
+
+
+def test_a_batch_the_model_refuses_leaves_the_other_steps_running(
+        make_window, wait_for, monkeypatch) -> None:
+    win = make_window()
+    real = bridge.prefetch_conversions
+
+    def refuse_d3d(fmt, pats, variants):
+        if variants == ["d3d"]:
+            raise ValueError("conversion failed: a stand-in refusal")
+        real(fmt, pats, variants)
+
+    monkeypatch.setattr(bridge, "prefetch_conversions", refuse_d3d)
+    win.state.update(fmt="f32", bits=0x40490FDB)
+    _idle(wait_for, win)
+    assert ("f32", 0x40490FDA) not in bridge._D3D
+    assert ("f32", 0x40490FDA, "f16", "mesa") in bridge._LAZY
+    win.state.update(bits=0x40490FDA)  # its D3D row converted by the edit itself
+    assert win.conversions_view.cell_text("d3d", "f16").startswith("0x4248")
