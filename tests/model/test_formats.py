@@ -364,3 +364,21 @@ def test_is_normal_matches_classify_DEC_NORMAL(fmt):
     want = fmt.classify(pats) == "normal"
     np.testing.assert_array_equal(is_normal(pats, fmt), want)
     assert want.any() and not want.all()
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_one_python_int_is_read_as_the_same_pattern_or_refused_the_same_way(name) -> None:
+    """``as_bits`` of a Python int (its own short path) against the same int in an array:
+    the same 0-d pattern of the storage dtype, or the same error."""
+    f = FORMATS[name]
+
+    def read(x):
+        try:
+            r = f.as_bits(x)
+        except (ValueError, TypeError) as exc:
+            return type(exc), str(exc)
+        return r.dtype, r.shape, int(r)
+
+    for b in (0, 1, f.mask >> 1, f.mask, f.mask + 1, -1, 2 ** 63, 2 ** 64 - 1):
+        assert read(b) == read(np.asarray(b)), hex(b)
+    assert read(True) == read(np.asarray(True))  # (a bool is no Python int here)

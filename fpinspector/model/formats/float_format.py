@@ -164,6 +164,13 @@ class FloatFormat:
     # -- bit fields ---------------------------------------------------------------
     def as_bits(self, bits: Any) -> np.ndarray:
         """Bit patterns as this format's storage dtype; refuses patterns wider than the format."""
+        if type(bits) is int:  # one Python int (the scalar paths, ~a dozen per describe):
+            # the checks below without an array reduction each
+            if bits < 0:
+                raise ValueError(f"{self.name}: bit patterns must be non-negative")
+            if bits > self.mask:
+                raise ValueError(f"{self.name}: pattern 0x{bits:X} is wider than {self.bits} bits")
+            return np.asarray(bits, dtype=self.dtype)
         arr = np.asarray(bits)
         if arr.dtype == self.dtype and self.bits == 8 * arr.dtype.itemsize:
             return arr  # every value of the storage type is a pattern: no range scan
