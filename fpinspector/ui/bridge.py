@@ -192,10 +192,8 @@ def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[s
             per: list[dict[str, tuple[int, list[str]]]] = [{} for _ in todo]
             for dst in others:
                 res = convert(arr, s.name, dst, "d3d")
-                outs = np.asarray(res.bits).tolist()
-                fired = [(rule, m.tolist()) for rule, m in res.fired.items()]
-                for i, out in enumerate(outs):
-                    per[i][dst] = (out, [rule for rule, m in fired if m[i]])
+                for i, out in enumerate(np.asarray(res.bits).tolist()):
+                    per[i][dst] = (out, _rules_at(res, i))  # (as convert_with_rules)
             for b, answer in zip(todo, per):
                 _D3D.put((s.name, b), answer)
             continue
