@@ -23,16 +23,20 @@ The clicks:
 * cold inspector: the same walk, with every per-value cache emptied just before the click
   (``bridge_ops.clear_caches``, ``Controller.forget_gpu_rows``): nothing computed ahead,
   as for a value typed or pasted.
-* all-formats row: a bit of the f16 row of the All formats panel (a format switch), and
-  operand: a bit of operand A (the op evaluated, its GPU capture). Both toggle 7 bits on
-  and off, with every per-value cache emptied before the click (without it every value
-  after the 14th would come from the caches of conversions, decimals and op outcomes).
+* all-formats row: a bit of the f16 row of the All formats panel (a format switch: the
+  inspected value becomes that f16 pattern), after the same idle moment: the prefetch has
+  converted the neighbours of each row too. Its GPU part is the conversion row, as for
+  the inspector. Cold all-formats row: the same with every per-value cache emptied first.
+* operand: a bit of operand A (the op evaluated, its GPU capture), toggling 7 bits on and
+  off with every per-value cache emptied before the click (without it every value after
+  the 14th would come from the caches of conversions, decimals and op outcomes).
 
 Goal (issue 15): a click to every view updated and painted, p95 <= 8 ms (half a 60 Hz
-frame), checked on the three end-to-end figures (inspector+gpu, all-formats row+paint,
-operand+gpu) in both dock layouts (the cold inspector click is printed beside them): a small screen's (the docks are tabs: All formats on
-screen beside the inspector and the operation) and a big screen's (All formats, Decode and
-Conversions on screen at once); the partial figures are printed beside them. Start time:
+frame), checked on the three end-to-end figures (inspector+gpu, all-formats row+gpu,
+operand+gpu) in both dock layouts (the cold clicks are printed beside them): a small
+screen's (the docks are tabs: All formats on screen beside the inspector and the
+operation) and a big screen's (All formats, Decode and Conversions on screen at once); the
+partial figures are printed beside them. Start time:
 the app's window against a bare PySide6 window (no numpy, no fpinspector), each in fresh
 processes; best of N, the load average and the ratio are printed. ``--check`` exits 1 when
 a goal is missed.
@@ -65,10 +69,11 @@ from _timing import Goals, add_arguments, print_header  # noqa: E402
 #: everything painted (the end-to-end figure).
 #: p95 goal of an edit to every view repainted, checked on the end-to-end figures.
 GOAL_MS = 8.0
-END_TO_END = ("inspector+gpu", "all-formats row+paint", "operand+gpu")
-KEYS = ("inspector", "inspector+paint", "inspector+gpu", "cold inspector",
-        "cold inspector+paint", "cold inspector+gpu", "all-formats row",
-        "all-formats row+paint", "operand", "operand+paint", "operand+gpu")
+END_TO_END = ("inspector+gpu", "all-formats row+gpu", "operand+gpu")
+KEYS = tuple(f"{c}{k}{part}" for c, k in (("", "inspector"), ("cold ", "inspector"),
+                                           ("", "all-formats row"), ("cold ", "all-formats row"),
+                                           ("", "operand"))
+             for part in ("", "+paint", "+gpu"))
 
 #: A bare PySide6 window (no numpy, no fpinspector: the honest floor of any Qt app here)
 #: against the app's window, each in a fresh process.
@@ -232,6 +237,29 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
                 _drain(app)  # and painted
                 out[key + "+gpu"].append(time.perf_counter() - t0)
 
+        def row_click(key: str, bit: int) -> None:
+            """A bit of the f16 row of the All formats panel: the inspected value becomes
+            that f16 pattern (a format switch, every view), then back to f32 (not timed)."""
+            row = win.all_formats.rows["f16"].cells
+            prev = win.state.snapshot
+            pos = row.cell_rect(bit).center().toPoint()
+            before = win.ctl.conv_update_s
+            t0 = time.perf_counter()
+            QtTest.QTest.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=pos)
+            out[key].append(win.ctl.last_update_s - t0)
+            _drain(app)
+            out[key + "+paint"].append(time.perf_counter() - t0)
+            if gpu_ok:
+                if win.ctl.conv_in_flight:
+                    wait_until("conv_update_s", before)
+                _drain(app)
+                out[key + "+gpu"].append(time.perf_counter() - t0)
+            stamp = win.ctl.conv_update_s  # read first: the row may land inside update()
+            win.state.update(fmt=prev.fmt, bits=prev.bits)
+            _drain(app)
+            if gpu_ok and win.ctl.conv_in_flight:
+                wait_until("conv_update_s", stamp)
+
         def cold() -> None:
             """Empty every answer kept per value: the UI's and the GPU rows."""
             bridge_ops.clear_caches()
@@ -239,7 +267,8 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
 
         def idle() -> None:
             """Between a person's clicks: the short timers, and the neighbour prefetch
-            (the GPU's part included)."""
+            (the GPU's part included) of the edit before, which a cold click's emptied
+            caches then make useless, as a typed value's would."""
             _settle(app)
             deadline = time.perf_counter() + 2.0
             while (win.prefetch.busy() or (gpu_ok and not win.gpu.idle)) \
@@ -249,31 +278,21 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
         for i in range(n):
             bit = bits[i % len(bits)]
             # 1) a bit of the inspected value, nothing computed ahead (as a typed value)
-            _settle(app)
+            idle()
             cold()
             inspector_click("cold inspector")
             # 1a) the next bit, after the idle moment a person leaves between clicks
             idle()
             inspector_click("inspector")
-            # 1b) a bit of the f16 row of the All formats panel: the inspected value becomes
-            # that f16 pattern (format switch + every view), then back to f32 (not timed)
-            _settle(app)
-            row = win.all_formats.rows["f16"].cells
-            prev = win.state.snapshot
-            pos = row.cell_rect(bit % 16).center().toPoint()
+            # 1b) a bit of the f16 row of the All formats panel after the idle moment (its
+            # neighbours were prefetched too), then the same cold
+            idle()
+            row_click("all-formats row", bit % 16)
+            idle()
             cold()
-            t0 = time.perf_counter()
-            QtTest.QTest.mouseClick(row, QtCore.Qt.MouseButton.LeftButton, pos=pos)
-            out["all-formats row"].append(win.ctl.last_update_s - t0)
-            _drain(app)
-            out["all-formats row+paint"].append(time.perf_counter() - t0)
-            stamp = win.ctl.conv_update_s  # read first: the row may land inside update()
-            win.state.update(fmt=prev.fmt, bits=prev.bits)
-            _drain(app)
-            if gpu_ok and win.ctl.conv_in_flight:
-                wait_until("conv_update_s", stamp)
+            row_click("cold all-formats row", bit % 16)
             # 2) a bit of operand A: model result, window, rules, why (+ one GPU capture)
-            _settle(app)
+            idle()
             ed = win.ops_view.editors[0].cells
             pos = ed.cell_rect(bit).center().toPoint()
             cold()
@@ -321,10 +340,10 @@ def main() -> int:
         for key in KEYS:
             xs = lat[key]
             if not xs:
-                print(f"{key:>22}: (no GPU)")
+                print(f"{key:>26}: (no GPU)")
                 continue
             med, p95 = statistics.median(xs) * 1e3, _pct(xs, 0.95) * 1e3
-            print(f"{key:>22}: median {med:6.2f} ms  p95 {p95:6.2f} ms  "
+            print(f"{key:>26}: median {med:6.2f} ms  p95 {p95:6.2f} ms  "
                   f"best {min(xs) * 1e3:6.2f} ms  (n={len(xs)})")
         for key in END_TO_END:
             xs = lat[key] or lat[key.replace("+gpu", "+paint")]  # (no GPU: views alone)

@@ -141,9 +141,10 @@ def convert_with_rules(bits: int, src: str, dst: str, variant: str = "d3d") -> t
 
 #: Answers kept per value: (src, bits, dst, variant) -> convert_lazy's answer, and
 #: (fmt, bits) -> d3d_conversions' answer. A prefetch fills them for the values one bit
-#: flip away (32 or 64 per edit), so they hold a few edits' neighbourhoods.
-_LAZY = Memo(8192)
-_D3D = Memo(512)
+#: flip away from the inspected value and from each All formats row (about 135 values per
+#: edit, ~3,800 variant answers), so they hold a few edits' neighbourhoods.
+_LAZY = Memo(16384)
+_D3D = Memo(1024)
 
 
 def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[int, Any]:

@@ -57,7 +57,8 @@ class Controller:
         self._conv_key: tuple[str, int] | None = None  # the value _conv_req asked for
         self._conv_kept: GpuConversions | None = None  # its row, kept: shown, not asked for
         self._ahead_req = 0
-        self._ahead: tuple[str, list[int]] = ("", [])
+        self._ahead: tuple[str, list[int]] = ("", [])  # the batch _ahead_req asked for
+        self._ahead_queue: list[tuple[str, list[int]]] = []  # batches asked for after it
         self.last_update_s = 0.0  # perf_counter when all views last finished updating
         self.gpu_update_s = 0.0  # perf_counter when the last GPU op result was shown
         self.conv_update_s = 0.0  # perf_counter when the GPU conversion row was last filled
@@ -85,6 +86,7 @@ class Controller:
     def _request(self, changed: frozenset) -> None:
         s = self.state.snapshot
         if {"fmt", "bits"} & changed:
+            self._ahead_queue.clear()  # the old value's neighbourhood: the new one's comes
             self._send_gpu_conversions(s.fmt, s.bits)
         if OP_FIELDS & changed:
             self.gpu_result = None
@@ -116,17 +118,27 @@ class Controller:
     def prefetch_gpu_rows(self, fmt: str, patterns: list[int]) -> None:
         """Ask the GPU, in one job after any other, for the conversion rows of
         ``patterns`` not kept yet; each is kept as it comes, and an edit to one of them
-        shows it at once (the neighbour prefetch calls this while the app is idle)."""
+        shows it at once (the neighbour prefetch calls this while the app is idle).
+
+        One such job at a time: a batch asked for while one runs waits for it, and an edit
+        drops the batches still waiting (its own prefetch asks for its neighbourhood)."""
         gpu, f = self.win.gpu, get_format(fmt)
         if (gpu is None or not gpu.available or f.name not in BATCHED
                 or not is_seen(self.win.conversions_view)):
             return
-        todo = [int(b) for b in patterns if self._rows.get((f.name, int(b))) is None]
-        if todo:
-            self._ahead = (f.name, todo)
-            self._ahead_req = gpu.request_route(np.asarray(todo, dtype=f.dtype), f.name,
-                                                tuple(d for d in FORMATS if d != f.name),
-                                                ahead=True)
+        self._ahead_queue.append((f.name, [int(b) for b in patterns]))
+        self._send_ahead()
+
+    def _send_ahead(self) -> None:
+        gpu = self.win.gpu
+        while not self._ahead_req and self._ahead_queue and gpu is not None and gpu.available:
+            fmt, pats = self._ahead_queue.pop(0)
+            todo = [b for b in pats if self._rows.get((fmt, b)) is None]  # (some came since)
+            if todo:
+                self._ahead = (fmt, todo)
+                self._ahead_req = gpu.request_route(
+                    np.asarray(todo, dtype=get_format(fmt).dtype), fmt,
+                    tuple(d for d in FORMATS if d != fmt), ahead=True)
 
     def _send_gpu_op(self, s: Snapshot) -> None:
         gpu = self.win.gpu
@@ -215,6 +227,7 @@ class Controller:
         """Drop the GPU rows kept per value (a new session; the latency benchmark's cold
         clicks)."""
         self._rows.clear()
+        self._ahead_queue.clear()
         self._conv_kept, self._ahead_req = None, 0
 
     def _gpu_captured(self, req: int, out: object) -> None:
@@ -224,6 +237,7 @@ class Controller:
                 fmt, todo = self._ahead
                 for i, b in enumerate(todo):
                     self._rows.put((fmt, b), out.element(i))
+            self._send_ahead()
             return
         if req == self._conv_req:
             self._conv_pending = False
@@ -261,8 +275,9 @@ class Controller:
         self.gpu_update_s = time.perf_counter()
 
     def _gpu_failed(self, req: int, message: str) -> None:
-        if req == self._ahead_req:
-            self._ahead_req = 0  # (each value is asked for alone when it is shown)
+        if req == self._ahead_req:  # (each value is asked for alone when it is shown)
+            self._ahead_req = 0
+            self._send_ahead()
         elif req == self._conv_req:
             self._conv_pending = False
             self.win.conversions_view.show_gpu({}, message)

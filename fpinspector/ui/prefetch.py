@@ -1,6 +1,7 @@
 """Convert the values one bit flip away (and the patterns just beside, the step buttons')
 while the app is idle, so that a bit click (the app's main gesture) finds its conversions
-computed.
+computed; then the same for each row of the All formats panel, whose bits a click makes
+the inspected value in that format (a format switch).
 
 Why: an edit of the inspected value converts it about thirty ways (the Decode and All
 formats panels' D3D conversions, the Conversions view's encoder variants), each a numpy
@@ -9,8 +10,9 @@ call on one element, about 2 ms of a wide window's edit. The model converts the 
 (:func:`.bridge.prefetch_conversions`). Where the Conversions view can be seen, the GPU's
 rows of the neighbours are then asked for in one job (``Controller.prefetch_gpu_rows``):
 each edit's row otherwise costs a GPU round trip whose worker thread shares the
-interpreter with the UI. The work runs in short steps after the edit is on screen, and
-any new edit starts over from its own value.
+interpreter with the UI. The work runs in short steps after the edit is on screen, the
+inspected value's neighbours first, the narrow rows' before the wide ones'; any new edit
+starts over from its own value.
 """
 
 from __future__ import annotations
@@ -59,11 +61,22 @@ class NeighbourPrefetch(QtCore.QObject):
     def _plan(self, fmt: str, bits: int) -> Iterator[Callable[[], None]]:
         width = get_format(fmt).bits
         # one bit flipped (a click), and the patterns beside it (the step buttons)
-        pats = list(dict.fromkeys([bits ^ (1 << k) for k in range(width)] + [
-            p for p in (bits - 1, bits + 1) if 0 <= p < 1 << width]))
+        yield from self._converting(fmt, list(dict.fromkeys(
+            [bits ^ (1 << k) for k in range(width)]
+            + [p for p in (bits - 1, bits + 1) if 0 <= p < 1 << width])))
+        # one bit of an All formats row flipped: the row shows the value's D3D conversion
+        # (kept: the panels asked for it; a format the model refused has no row to click)
+        rows = bridge.d3d_conversions(fmt, bits)
+        for dst in sorted(rows, key=lambda d: get_format(d).bits):
+            row = rows[dst][0]
+            yield from self._converting(dst, [row ^ (1 << k) for k in range(get_format(dst).bits)])
+
+    def _converting(self, fmt: str, pats: list[int]) -> Iterator[Callable[[], None]]:
+        """The steps for ``pats`` of ``fmt``: D3D, each variant and the GPU's rows (these
+        two while the Conversions view can be seen: behind a tab it converts when raised)."""
         yield lambda: bridge.prefetch_conversions(fmt, pats, ["d3d"])
         for var in self.variants:
-            if is_seen(self.view):  # (a view behind a tab converts when it is raised)
+            if is_seen(self.view):
                 yield lambda var=var: bridge.prefetch_conversions(fmt, pats, [var])
         if self.gpu_rows is not None and is_seen(self.view):
             gpu_rows = self.gpu_rows
@@ -72,7 +85,10 @@ class NeighbourPrefetch(QtCore.QObject):
     def _step(self) -> None:
         if self._steps is None:
             return
-        step = next(self._steps, None)
+        try:
+            step = next(self._steps, None)
+        except ValueError:  # (reading the rows' values: the plan cannot go on)
+            step = None
         if step is None:
             self._steps = None
             return

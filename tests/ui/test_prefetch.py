@@ -127,6 +127,47 @@ def test_a_bit_click_after_an_idle_moment_converts_nothing_itself(make_window, q
     assert win.value_panel.others.item(0, 3).text() == decode
 
 
+def _shown(win, fmt: str) -> tuple:
+    """What the views show of the inspected value: every Conversions cell with its tip,
+    the Decode panel's first conversion and the All formats rows' hex and rules."""
+    view = win.conversions_view
+    cells = {(v, d): (view.cell_text(v, d), view.cell_tooltip(v, d))
+             for v in view.variants for d in FORMATS if d != fmt}
+    rows = {k: (r.hex_edit.text(), r.rules.text()) for k, r in win.all_formats.rows.items()}
+    return cells, win.value_panel.others.item(0, 3).text(), rows
+
+
+@pytest.mark.parametrize("row, bit", [("f16", 3), ("f16", 14), ("f11", 0), ("f10", 9),
+                                      ("f64", 40), ("r11g11b10", 24)])
+def test_a_click_on_an_all_formats_row_after_an_idle_moment_converts_nothing_itself(
+        make_window, qtbot, wait_for, monkeypatch, row, bit) -> None:
+    """A bit of a row makes that row's pattern, one bit flipped, the inspected value in its
+    format (a format switch; a field of the R11G11B10 word inspects that f11 or f10
+    field). The prefetch converts each row's neighbours too, so the click converts
+    nothing itself, and the views show what a cold click shows."""
+    win = make_window()
+    value = 0x3F812345
+    win.state.update(fmt="f32", bits=value)
+    _idle(wait_for, win)
+    rows = bridge.d3d_conversions("f32", value)
+    fmt, pattern = ("f10", rows["f10"][0] ^ (1 << (bit - 22))) if row == "r11g11b10" else (
+        row, rows[row][0] ^ (1 << bit))
+    converted = []
+    real = bridge.convert
+    monkeypatch.setattr(bridge, "convert", lambda *a, **k: converted.append(a) or real(*a, **k))
+    cells = win.all_formats.rows[row].cells
+    qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                     pos=cells.cell_rect(bit).center().toPoint())
+    assert (win.state.snapshot.fmt, win.state.snapshot.bits) == (fmt, pattern)
+    assert converted == []
+    shown = _shown(win, fmt)
+    bridge.clear_caches()
+    win.state.update(fmt="f32", bits=0)
+    win.state.update(fmt=fmt, bits=pattern)
+    assert converted  # (this time the views did convert)
+    assert _shown(win, fmt) == shown
+
+
 @pytest.mark.parametrize("value", [0x3F812345, 0xBF812345, 0x3F81234F])
 def test_a_step_button_after_an_idle_moment_converts_nothing_itself(
         make_window, qtbot, wait_for, monkeypatch, value) -> None:
@@ -238,6 +279,87 @@ def test_the_gpu_rows_of_the_neighbours_come_in_one_job_and_a_click_shows_its_ow
     qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
                      pos=cells.cell_rect(5).center().toPoint())
     assert wait_for(lambda: _gpu_row(win) == _expected_row(value, 7))
+
+
+def test_the_all_formats_rows_gpu_rows_are_asked_ahead_and_a_row_click_shows_its_own(
+        monkeypatch, make_window, qtbot, wait_for) -> None:
+    """After the inspected value's neighbours (32 flips and next up), the GPU is asked for
+    the neighbours of the f16, f11 and f10 rows (one job each, narrow rows first; f64 has
+    no batched route); a click on such a row then shows the GPU row with the edit, the
+    one a request of its own gives."""
+    import fpinspector.gpu as gpu
+
+    session = _RenderTargetStandIn()
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available)
+    assert wait_for(lambda: win.gpu.idle)
+    asked = len(session.sizes)
+    win.state.update(fmt="f32", bits=0x3F812345)
+    _idle(wait_for, win)
+    assert wait_for(lambda: win.gpu.idle and not win.ctl.conv_in_flight)
+    # each job converts its batch into the three other batched formats, so 3 entries
+    jobs = session.sizes[asked:]
+    assert jobs == [n for n in (1, 33, 10, 11, 16) for _ in range(3)], jobs  # (1: its own)
+    asked = len(session.sizes)
+    cells = win.all_formats.rows["f16"].cells
+    qtbot.mouseClick(cells, QtCore.Qt.MouseButton.LeftButton,
+                     pos=cells.cell_rect(6).center().toPoint())
+    assert win.state.snapshot.fmt == "f16" and not win.ctl.conv_in_flight
+    prefetched = _gpu_row_of(win, "f16")
+    assert wait_for(lambda: win.gpu.idle)
+    assert 1 not in session.sizes[asked:]  # the clicked value was not asked for alone
+    win.ctl.forget_gpu_rows()
+    s = win.state.snapshot
+    win.state.update(bits=s.bits ^ 1)
+    win.state.update(bits=s.bits)  # asked for alone this time
+    assert wait_for(lambda: not win.ctl.conv_in_flight)
+    assert _gpu_row_of(win, "f16") == prefetched
+
+
+def _gpu_row_of(win, fmt: str) -> dict[str, str]:
+    from fpinspector.ui.conversions_view import GPU_ROW
+
+    return {d: win.conversions_view.cell_text(GPU_ROW, d) for d in FORMATS if d != fmt}
+
+
+def test_an_edit_drops_the_gpu_batches_still_waiting_for_the_one_that_runs(
+        monkeypatch, make_window, wait_for) -> None:
+    """One job ahead at a time: batches asked for meanwhile wait and run in order, and an
+    edit drops the ones still waiting (the new value's prefetch asks for its own)."""
+    import threading
+
+    import fpinspector.gpu as gpu
+
+    session = _RenderTargetStandIn()
+    gate = threading.Event()
+    real = session.convert
+
+    def gated(bits, src, dst):
+        gate.wait(5)
+        return real(bits, src, dst)
+
+    session.convert = gated
+    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    win = make_window(gpu="auto")
+    monkeypatch.setattr(win.prefetch, "_plan", lambda fmt, bits: iter(()))  # asked by hand
+    try:
+        gate.set()
+        assert wait_for(lambda: win.gpu is not None and win.gpu.available and win.gpu.idle)
+        for edit in (False, True):  # (other patterns the second time: none kept)
+            gate.clear()
+            asked, p = len(session.sizes), 100 * edit
+            win.ctl.prefetch_gpu_rows("f32", [p + 1, p + 2, p + 3])  # runs (held at the gate)
+            win.ctl.prefetch_gpu_rows("f16", [p + 4, p + 5, p + 6, p + 7])  # waits
+            win.ctl.prefetch_gpu_rows("f32", [p + 8, p + 9, p + 10, p + 11, p + 12])  # waits
+            if edit:
+                win.state.update(fmt="f32", bits=0x40490FDB)  # its own row: 1 pattern
+            gate.set()
+            assert wait_for(lambda: win.gpu.idle and not win.ctl.conv_in_flight, 5000)
+            want = [3, 1] if edit else [3, 4, 5]
+            assert session.sizes[asked::3] == want
+    finally:
+        gate.set()
 
 
 def test_rows_asked_ahead_go_after_every_other_request_and_replace_none(
