@@ -19,7 +19,7 @@ The clicks:
   before each time (a bit of 0, 5, 12, 22, 23, 30, 31 chosen at random among those that
   lead somewhere new), so no answer of a value seen before helps; the app's idle prefetch
   of the values one bit flip away (ui/prefetch.py) has run, as it has between a person's
-  clicks (the benchmark waits for it, the GPU's part included: about 30 ms after an edit).
+  clicks (the benchmark waits for it, the GPU's part included: about 40 ms after an edit).
 * cold inspector: the same walk, with every per-value cache emptied just before the click
   (``bridge_ops.clear_caches``, ``Controller.forget_gpu_rows``): nothing computed ahead,
   as for a value typed or pasted.
