@@ -138,6 +138,48 @@ def test_f32_relative_and_absolute_windows_F32_INSTR(op):
         assert ev.allowed(np.uint32(lo))[i] and ev.allowed(np.uint32(hi))[i]
 
 
+
+class _Mpf13Context:
+    """An mpmath context whose ``mpf`` refuses a Fraction, as mpmath 1.3 does (1.4 takes
+    it; pyproject allows both): the engine must hand mpmath only what 1.3 accepts."""
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+        self.uses = 0
+
+    def mpf(self, x=0):
+        if isinstance(x, Fraction):
+            raise TypeError("cannot create mpf from " + repr(x))
+        self.uses += 1
+        return self._ctx.mpf(x)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+
+@pytest.mark.parametrize("op", ["rsq", "log"])
+def test_relative_window_edges_take_mpmath_13_F32_INSTR(op, monkeypatch):
+    """The relative (rsq) and absolute-or-relative (log) bounds of ends that sit near a
+    pattern are refined in mpmath: the same allowed sets with mpmath 1.3's mpf (a GPU
+    report crashed there with 'cannot create mpf from Fraction(1, 2097152)')."""
+    from fpinspector.model.engine.finish import edges
+
+    x = np.random.default_rng(1).integers(0, 2**32, 2**16, dtype=np.uint64).astype(np.uint32)
+    obs = evaluate(op, x).bits.astype(np.uint32) + np.uint32(1)  # one ULP off: windows
+    want = evaluate(op, x).allowed(obs)
+    strict: list[_Mpf13Context] = []
+    real = edges.mp_context
+
+    def mp13(prec):
+        strict.append(_Mpf13Context(real(prec)))
+        return strict[-1]
+
+    monkeypatch.setattr(edges, "mp_context", mp13)
+    got = evaluate(op, x).allowed(obs)
+    assert strict and sum(c.uses for c in strict) > 0  # the edges were refined this way
+    np.testing.assert_array_equal(got, want)
+
+
 def _rn32(q: Fraction) -> int:
     """f32 pattern nearest to q (ties to even), flushed (F32-FTZ), by exact comparison."""
     from _engine_oracle import flush, round_f32

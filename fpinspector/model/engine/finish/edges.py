@@ -214,10 +214,13 @@ def within(f: Facts, i: int, x: Any, key: int, mp: Any) -> bool:
         ok = d <= (u if isinstance(x, Fraction) else mp.mpf(u.numerator) / u.denominator)
     if k in ("rel", "rel_or_ulp", "log"):
         r = Fraction(tol.rel)
-        bound = r * abs(x) if isinstance(x, Fraction) else mp.mpf(r) * abs(x)
+        # mpmath < 1.4 makes no mpf of a Fraction: numerator / denominator (exact for
+        # the tolerances' powers of two)
+        rm = r if isinstance(x, Fraction) else mp.mpf(r.numerator) / r.denominator
+        bound = rm * abs(x)
         if k == "log":
             xin = float(f.vals[0][i])
             if 0.5 <= xin <= 2.0:
-                bound = r if isinstance(x, Fraction) else mp.mpf(r)
+                bound = rm
         ok = ok or d <= bound
     return bool(ok)
