@@ -4,6 +4,7 @@ parts, with the kept columns in a shared block of its own (see :mod:`.processes`
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
@@ -52,8 +53,16 @@ class _Outbox:
             self.block = None
 
 
-def work(conn: Connection, tune_malloc: bool) -> None:
-    """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes."""
+def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None = None
+         ) -> None:
+    """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes.
+
+    ``environ``: the parent's environment when it started the pool. A worker forked from
+    the fork server has the server's, which may be older (the engine reads its settings,
+    e.g. ``FPINSPECTOR_ENGINE_PATHS``, from the environment)."""
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (now ignored)
