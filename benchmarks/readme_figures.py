@@ -1,6 +1,7 @@
 """Measure again every figure the README states, the way the README says to get it.
 
-Run: ``.venv/bin/python benchmarks/readme_figures.py [--check] [--tolerance 0.25]``.
+Run: ``.venv/bin/python benchmarks/readme_figures.py [--check] [--tolerance 0.25]
+[--workers N]``.
 
 Each figure is a command from the README (checked to be there, word for word) run as a
 separate process, timed by the wall clock, with the peak memory of its whole process tree
@@ -9,7 +10,9 @@ process included) and the CPU time of all of them. The README's own numbers are 
 its text and printed beside the new ones, with the machine, the date and the load average
 (the machine is shared: a busy one measures slower). ``--check`` exits 1 when a measured
 figure is worse than the README's by more than the tolerance, or the README has changed
-so that a figure or its command cannot be found.
+so that a figure or its command cannot be found. ``--workers N`` runs the commands with
+that many sweep workers instead of one per core (the README's figures for fewer workers
+on a many-core machine; ``--check`` still compares with the default's figures).
 """
 
 from __future__ import annotations
@@ -51,13 +54,16 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def measure(command: str, tmp: Path) -> dict[str, float | str]:
+def measure(command: str, tmp: Path, workers: int | None = None) -> dict[str, float | str]:
     """Run ``command`` (its ``fpinspector`` is this interpreter's, its output file in
-    ``tmp``): wall seconds, peak MiB of its process tree, CPU seconds, its last lines."""
+    ``tmp``, ``--workers`` added if given): wall seconds, peak MiB of its process tree, CPU
+    seconds, its last lines."""
     words = shlex.split(command)
     assert words[0] == "fpinspector"
     words = [w if not w.endswith(".npz") else str(tmp / w) for w in words[1:]]
     argv = [sys.executable, "-m", "fpinspector", *words, "-q"]
+    if workers is not None:
+        argv += ["--workers", str(workers)]
     cpu0 = _children_cpu()
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -75,13 +81,17 @@ def main() -> int:
                     help="exit 1 when a figure is worse than the README's beyond --tolerance")
     ap.add_argument("--tolerance", type=float, default=0.25,
                     help="allowed excess over the README's figure (default 0.25 = 25%%)")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="sweep workers for every command (default: the commands' own, one "
+                         "per core)")
     args = ap.parse_args()
     print_header("readme_figures: every figure the README states, measured again")
     text = " ".join(README.read_text().split())
     goals = Goals()
     with tempfile.TemporaryDirectory() as tmp:
         for what, command, pattern in FIGURES:
-            print(f"{what}\n  $ {command}")
+            extra = "" if args.workers is None else f" --workers {args.workers}"
+            print(f"{what}\n  $ {command}{extra}")
             stated = re.search(pattern, text)
             in_readme = " ".join(command.split()) in text.replace(" \\ ", " ")
             if not in_readme or stated is None:
@@ -89,7 +99,7 @@ def main() -> int:
                       "FIGURES in benchmarks/readme_figures.py with the README")
                 goals.check(f"{what}: found in the README", 0.0, 1.0, most=False)
                 continue
-            got = measure(command, Path(tmp))
+            got = measure(command, Path(tmp), args.workers)
             if got["rc"] != 0:
                 print(f"  failed (exit {got['rc']}): {got['err']}")
                 goals.check(f"{what}: runs", 0.0, 1.0, most=False)
