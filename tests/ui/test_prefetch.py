@@ -323,10 +323,9 @@ def _gpu_row_of(win, fmt: str) -> dict[str, str]:
     return {d: win.conversions_view.cell_text(GPU_ROW, d) for d in FORMATS if d != fmt}
 
 
-def test_an_edit_drops_the_gpu_batches_still_waiting_for_the_one_that_runs(
-        monkeypatch, make_window, wait_for) -> None:
-    """One job ahead at a time: batches asked for meanwhile wait and run in order, and an
-    edit drops the ones still waiting (the new value's prefetch asks for its own)."""
+def _gated_stand_in(monkeypatch):
+    """The GPU stand-in as the app's session, each conversion held until the gate opens:
+    (session, gate)."""
     import threading
 
     import fpinspector.gpu as gpu
@@ -341,6 +340,14 @@ def test_an_edit_drops_the_gpu_batches_still_waiting_for_the_one_that_runs(
 
     session.convert = gated
     monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    return session, gate
+
+
+def test_an_edit_drops_the_gpu_batches_still_waiting_for_the_one_that_runs(
+        monkeypatch, make_window, wait_for) -> None:
+    """One job ahead at a time: batches asked for meanwhile wait and run in order, and an
+    edit drops the ones still waiting (the new value's prefetch asks for its own)."""
+    session, gate = _gated_stand_in(monkeypatch)
     win = make_window(gpu="auto")
     monkeypatch.setattr(win.prefetch, "_plan", lambda fmt, bits: iter(()))  # asked by hand
     try:
@@ -367,21 +374,9 @@ def test_rows_asked_ahead_go_after_every_other_request_and_replace_none(
     """The GPU worker runs one job at a time: while it is busy, the op's capture and the
     shown value's row wait before the neighbours' rows, and a newer request ahead only
     replaces an older one ahead."""
-    import threading
-
-    import fpinspector.gpu as gpu
     from fpinspector.ui.gpu_worker import GpuRunner
 
-    session = _RenderTargetStandIn()
-    gate = threading.Event()
-    real = session.convert
-
-    def gated(bits, src, dst):
-        gate.wait(5)
-        return real(bits, src, dst)
-
-    session.convert = gated
-    monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
+    session, gate = _gated_stand_in(monkeypatch)
     runner = GpuRunner("auto")
     try:
         assert wait_for(lambda: runner.available is True)
