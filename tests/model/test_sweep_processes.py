@@ -298,6 +298,15 @@ def _private_mib(pid: int) -> float:
     return (int(fields["Private_Clean:"]) + int(fields["Private_Dirty:"])) / 1024
 
 
+@pytest.mark.parametrize("platform", ["win32", "darwin"])
+def test_workers_are_spawned_where_forking_is_not_safe(monkeypatch, platform):
+    """Windows has no fork; macOS's system libraries are not fork-safe once used."""
+    from fpinspector.model.sweep.processes import worker_context
+
+    monkeypatch.setattr(sys, "platform", platform)
+    assert worker_context().get_start_method() == "spawn"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc smaps_rollup")
 def test_workers_share_the_modules_they_import():
     """A worker's numpy, engine and mpmath pages are shared with the other workers (forked

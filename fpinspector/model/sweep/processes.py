@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection, wait
 from typing import Any, Protocol
@@ -39,8 +40,9 @@ PRELOAD = "fpinspector.model.sweep.fork_preload"
 
 
 def worker_context() -> Any:
-    """How workers start: forked from a fork server where the platform has one (Linux,
-    macOS), else spawned (Windows).
+    """How workers start: forked from a fork server on Linux, spawned elsewhere (Windows
+    has no fork; on macOS the system's libraries, Accelerate among them, are not safe to
+    fork once a process has used them, which is why Python spawns there).
 
     Why: a spawned worker imports numpy, the engine and mpmath itself, about 25 MiB of
     private memory each: sixteen workers held some 400 MiB of the same module data. The
@@ -49,7 +51,7 @@ def worker_context() -> Any:
     so the modules' pages are shared until written. A worker takes the caller's
     environment as it is when the pool starts, as a spawned one would (:func:`.worker.work`),
     not the fork server's."""
-    if "forkserver" not in mp.get_all_start_methods():
+    if not sys.platform.startswith("linux") or "forkserver" not in mp.get_all_start_methods():
         return mp.get_context("spawn")
     ctx = mp.get_context("forkserver")
     ctx.set_forkserver_preload([PRELOAD])
