@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import Goals, add_arguments, best_of, print_header  # noqa: E402
+from _timing import Goals, add_arguments, best_interleaved, best_of, print_header  # noqa: E402
 
 from fpinspector.gpu import GpuUnavailable, open_session  # noqa: E402
 
@@ -128,25 +128,13 @@ def main() -> int:
 
 
 def _interleaved(runs: dict, repeat: int) -> dict[str, float]:
-    """Best wall time of each callable, the callables taking turns (round after round), so
-    that a change of the machine's load affects them all alike; one warm-up round first.
-
-    Each round starts one callable further on, so none always runs right after the same
-    other one: on an NVIDIA H200 the capture that ran right after the fresh-result
-    variant (which frees a 64 MiB array every call) was 1.18-1.20x the bare dispatch in
-    two runs, while the same capture run last of six variants was 0.95x."""
+    """Best wall time of each callable, taking turns (:func:`_timing.best_interleaved`),
+    after one warm-up round."""
     import time
 
     for fn in runs.values():
         fn()
-    best = {label: float("inf") for label in runs}
-    items = list(runs.items())
-    for r in range(repeat):
-        for label, fn in items[r % len(items):] + items[:r % len(items)]:
-            t = time.perf_counter()
-            fn()
-            best[label] = min(best[label], time.perf_counter() - t)
-    return best
+    return best_interleaved(runs, repeat, clock=time.perf_counter)
 
 
 def _takes_out(session) -> bool:

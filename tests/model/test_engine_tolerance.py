@@ -138,7 +138,6 @@ def test_f32_relative_and_absolute_windows_F32_INSTR(op):
         assert ev.allowed(np.uint32(lo))[i] and ev.allowed(np.uint32(hi))[i]
 
 
-
 class _Mpf13Context:
     """An mpmath context whose ``mpf`` refuses a Fraction, as mpmath 1.3 does (1.4 takes
     it; pyproject allows both): the engine must hand mpmath only what 1.3 accepts."""

@@ -292,12 +292,6 @@ def test_workers_take_the_environment_of_the_caller_when_the_pool_starts(monkeyp
     assert parts == [mark, mark]
 
 
-def _private_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        fields = dict(line.split()[:2] for line in f if line.startswith("Private_"))
-    return (int(fields["Private_Clean:"]) + int(fields["Private_Dirty:"])) / 1024
-
-
 @pytest.mark.parametrize("platform", ["win32", "darwin"])
 def test_workers_are_spawned_where_forking_is_not_safe(monkeypatch, platform):
     """Windows has no fork; macOS's system libraries are not fork-safe once used."""
@@ -305,6 +299,12 @@ def test_workers_are_spawned_where_forking_is_not_safe(monkeypatch, platform):
 
     monkeypatch.setattr(sys, "platform", platform)
     assert worker_context().get_start_method() == "spawn"
+
+
+def _private_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        fields = dict(line.split()[:2] for line in f if line.startswith("Private_"))
+    return (int(fields["Private_Clean:"]) + int(fields["Private_Dirty:"])) / 1024
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc smaps_rollup")
