@@ -217,9 +217,15 @@ def test_five_megabyte_paste_is_refused_fast(make_window) -> None:
     win = make_window()
     before = win.state.snapshot
     text = "0x3f800000 " * (5_000_000 // 11)
-    t0 = time.perf_counter()
-    assert win.ctl.paste(text) is False
-    assert time.perf_counter() - t0 < 0.1
+
+    def refuse() -> float:
+        t0 = time.perf_counter()
+        assert win.ctl.paste(text) is False
+        return time.perf_counter() - t0
+
+    # timed twice when the first is past the bound: parsing 5 MB is slow every time, a
+    # pause of the shared machine (0.45 s once in CI, 4-30 ms here) is not
+    assert refuse() < 0.1 or refuse() < 0.1
     assert win.paste_box.is_error()
     assert "too much text" in win.paste_box.message.text()
     assert f"{len(text):,}" in win.paste_box.message.text()
