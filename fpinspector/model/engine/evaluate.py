@@ -12,7 +12,7 @@ from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
 from .compute import Core, compute, exact_value, vouched_exact_is_finite
 from .context import Ctx
-from .masked import fill_where
+from .masked import fill_where, indices
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
 from .residual import is_zero_residual, writable_residual, zero_residual
@@ -137,7 +137,7 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
         return hi, lo
     hi = np.full(bits.size, np.nan)
     lo = np.zeros(bits.size)
-    keep = np.flatnonzero(~nan)
+    keep = indices(~nan)
     if keep.size:
         hi[keep], lo[keep] = exact_value(ctx, [o[keep] for o in ops])
     return hi, lo
@@ -504,7 +504,7 @@ class Evaluation:
             bits = self._flat_bits()
             out = np.equal(obs, bits)
             if not out.all():  # only the differing elements can be a NaN for a NaN
-                d = np.flatnonzero(~out)
+                d = indices(~out)
                 fmt = self._ctx.fmt
                 sets = AllowedArrays(fmt, [], [], fmt.is_nan(bits[d]), single=bits[d])
                 out[d] = sets.contains(obs[d])
@@ -534,7 +534,7 @@ class Evaluation:
                 if model_nan.any():
                     same |= model_nan & fmt.is_nan(obs[s:e])
                     settled = same | model_nan
-            diff = np.flatnonzero(~settled)
+            diff = indices(~settled)
             if diff.size == 0:
                 continue
             if diff.size == e - s:

@@ -26,6 +26,7 @@ from . import grid
 from .compute import ROUND_FUNCS
 from .context import Ctx
 from .exact import transcendental
+from .masked import indices
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
@@ -83,7 +84,7 @@ def _not_normal(arrays: list[np.ndarray], t: np.ndarray, o: np.ndarray, o2: np.n
     _normal32(arrays[0], t, o)
     for x in arrays[1:]:
         o &= _normal32(x, t, o2)
-    return np.flatnonzero(~o)
+    return indices(~o)
 
 
 _NONE = np.zeros(0, dtype=np.intp)
@@ -93,7 +94,7 @@ Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
 def _rest(ok: np.ndarray | None) -> np.ndarray:
     """The indices a kernel does not vouch for, from the mask of those it does."""
-    return _NONE if ok is None else np.flatnonzero(~ok)
+    return _NONE if ok is None else indices(~ok)
 
 
 def _rest_of_chunks(parts: list[np.ndarray]) -> np.ndarray:
@@ -225,7 +226,7 @@ def _f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
         ok &= b < np.uint32(0x80000000)
     else:  # exp: |x| >= 128 gives INF or (below 2^-126) a flushed zero
         ok &= (b & np.uint32(0x7FFFFFFF)) < np.uint32(0x43000000)
-    idx = None if ok.all() else np.flatnonzero(ok)
+    idx = None if ok.all() else indices(ok)
     with np.errstate(invalid="ignore"):
         x = (b if idx is None else b[idx]).view(np.float32).astype(np.float64)
     hi, lo = transcendental(ctx.op, x, ctx.fmt)

@@ -1,10 +1,11 @@
-"""Writing one value into a float64 array where a mask holds, without a branch."""
+"""Mask helpers that avoid a mispredicted branch per element: writing one value into a
+float64 array where a mask holds, and the indices where a mask holds."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["fill_where"]
+__all__ = ["fill_where", "indices"]
 
 
 def fill_where(x: np.ndarray, mask: np.ndarray, value: float) -> None:
@@ -25,3 +26,32 @@ def fill_where(x: np.ndarray, mask: np.ndarray, value: float) -> None:
     np.negative(m, out=m)  # all ones where mask holds
     xb &= ~m
     xb |= m & bits
+
+
+#: numpy's nonzero of a bool array takes a branchless loop when more than a tenth of the
+#: elements are true, and a loop that skips to each true element (one mispredicted branch
+#: per element, ~13 ns) at or below it (numpy/_core/src/multiarray/item_selection.c)
+_NUMPY_SPARSE = 10
+#: below 1/40 true the skipping loop is faster than the branchless one (2^17 elements,
+#: fresh random masks: 21 us at 0.5%, 54 us branchless; at 9%: 166 us against 54)
+_SKIP_BELOW = 40
+
+
+def indices(mask: np.ndarray) -> np.ndarray:
+    """``np.flatnonzero(mask)`` of a 1-D bool array, the same indices, faster when between
+    1/40 and 1/10 of the elements are true.
+
+    Why: there numpy walks to each true element with a branch the CPU mispredicts (the
+    differing elements of a mad against unfused results, 9% of them, took 166 us per
+    2^17-element chunk). Padding the mask with enough true elements to pass numpy's
+    threshold makes it take its branchless loop; the padding's indices are cut off.
+    """
+    n = mask.size
+    c = int(np.count_nonzero(mask))
+    if c * _SKIP_BELOW <= n or c * _NUMPY_SPARSE > n:
+        return np.flatnonzero(mask)
+    pad = (n - _NUMPY_SPARSE * c) // (_NUMPY_SPARSE - 1) + 64  # then c + pad > (n + pad) / 10
+    padded = np.empty(n + pad, dtype=bool)
+    padded[:n] = mask
+    padded[n:] = True
+    return np.flatnonzero(padded)[:c]

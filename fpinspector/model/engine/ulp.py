@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formats import FloatFormat
-from .masked import fill_where
+from .masked import fill_where, indices
 from .residual import is_zero_residual
 
 __all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials"]
@@ -161,7 +161,7 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
     if nb == 0:
         return
     if nb * 8 < err.size:
-        i = np.flatnonzero(bad)
+        i = indices(bad)
         z = np.isnan(hi[i]) == fmt.is_nan(obs[i])  # (NaN patterns: NaN values)
         err[i[z]] = 0.0
         return

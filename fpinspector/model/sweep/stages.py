@@ -12,6 +12,7 @@ import numpy as np
 
 from ..engine import OPS, OpSpec
 from ..engine import evaluate as engine_evaluate
+from ..engine.masked import indices
 from ..formats import FORMATS, float_format_of, operand_format
 from .metrics import ulp_distance
 
@@ -216,7 +217,7 @@ class ModelStage:
             # (whole-chunk masks: where every result is a NaN of another sign, e.g. sqrt of
             # negatives, gathering the differing elements first cost ten times more)
             neq &= ~(fmt.is_nan(g) & fmt.is_nan(model))
-        diff = np.flatnonzero(neq)
+        diff = indices(neq)
         if diff.size > self.SUBSET_FRACTION * g.size:
             return {"err_gpu": np.asarray(ev.ulp_error(g), dtype=np.float64),
                     "ok_gpu": np.asarray(ev.allowed(g), dtype=bool),

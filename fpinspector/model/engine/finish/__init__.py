@@ -15,6 +15,7 @@ import numpy as np
 from ..allowed import AllowedArrays, SplitSets
 from ..compute import Core
 from ..context import Ctx
+from ..masked import indices
 from .facts import Facts
 from .fired import fired_rules
 from .frc import frc_one_points, frc_window
@@ -89,19 +90,19 @@ def _allowed_sets(f: Facts) -> Sets:
         return _general_sets(f)
     parts: list[tuple[np.ndarray, AllowedArrays]] = []
     if nan.any():
-        ni = np.flatnonzero(nan)
+        ni = indices(nan)
         parts.append((ni, AllowedArrays(ctx.fmt, [], [], np.ones(ni.size, dtype=bool))))
     rest = ~nan & ~m
     if m.any():
-        idx = np.flatnonzero(m)
+        idx = indices(m)
         lean, doubt = ordinary_sets(f if idx.size == f.n else f.subset(idx))
         if idx.size == f.n and not doubt.any():
             return lean
         keep = ~doubt
-        parts.append((idx[keep], lean.take(np.flatnonzero(keep)) if doubt.any() else lean))
+        parts.append((idx[keep], lean.take(indices(keep)) if doubt.any() else lean))
         rest[idx[doubt]] = True
     if rest.any():
-        ri = np.flatnonzero(rest)
+        ri = indices(rest)
         parts.append((ri, _general_sets(f.subset(ri))))
     return SplitSets(ctx.fmt, f.n, parts)
 
@@ -113,7 +114,7 @@ def _split(f: Facts, m: np.ndarray, lean_fn: Callable[[Facts], tuple[AllowedArra
         return lean_fn(f)[0]
     if not m.any():
         return general_fn(f)
-    idx, rest = np.flatnonzero(m), np.flatnonzero(~m)
+    idx, rest = indices(m), indices(~m)
     return SplitSets(f.ctx.fmt, f.n, [(idx, lean_fn(f.subset(idx))[0]),
                                       (rest, general_fn(f.subset(rest)))])
 

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import grid
 from ..context import Ctx
+from ..masked import indices
 from .facts import Facts
 
 __all__ = ["fired_rules", "ROWS", "precision_rule"]
@@ -270,6 +271,6 @@ def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
         _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True)
         return dict(sorted(out.items()))
     _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True, where=m)
-    idx = np.flatnonzero(~m)
+    idx = indices(~m)
     _evaluate_rows(facts.subset(idx), rows, out, idx, n)
     return dict(sorted(out.items()))
