@@ -111,9 +111,11 @@ def _clip_fields(k: np.ndarray, lo: np.int64, hi: np.int64) -> None:
     if not k.size:
         return
     kf = k.view(np.float64)
-    if _MIN(kf) >= lo.view(np.float64) and _MAX(kf) <= hi.view(np.float64):
+    flo, fhi = lo.view(np.float64), hi.view(np.float64)
+    if _MIN(kf) >= flo and _MAX(kf) <= fhi:
         return
-    np.clip(k, lo, hi, out=k)
+    np.clip(kf, flo, fhi, out=kf)  # (the same order as the fields; numpy's float64 clip
+    # is faster than its int64 one: 23 against 34 us on 2^17 fields)
 
 
 def _zero_mantissas(hi: np.ndarray) -> np.ndarray:
