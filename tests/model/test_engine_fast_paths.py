@@ -401,3 +401,24 @@ def test_float64_kernels_allocate_chunk_sized_temporaries(fname, op):
     finally:
         tracemalloc.stop()
     assert peak / n <= outputs + 20, f"{peak / n:.1f} bytes per element"
+
+
+@pytest.mark.parametrize("odd", [0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000,
+                                 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000,
+                                 0x7FC00000, 0xFFFFFFFF])
+def test_whole_chunk_normal_test_agrees_with_the_per_element_one_F32_FTZ(odd: int) -> None:
+    """fastbits' whole-chunk test (reductions of 2|x|) says "all normal" exactly when the
+    per-element test finds no zero, denormal, INF or NaN: ordinary patterns with one
+    pattern at each edge of the normal range (2^-126, the largest finite) or just past it,
+    in both signs."""
+    from fpinspector.model.engine.fastbits import _all_normal32, _normal32
+
+    rng = np.random.default_rng(odd ^ 0xC0FFEE)
+    b = rng.integers(0x00800000, 0x7F800000, 1 << 12, dtype=np.uint32)
+    b |= rng.integers(0, 2, b.size, dtype=np.uint32) << np.uint32(31)
+    b[1234] = odd
+    t = np.empty(b.size, np.uint32)
+    per_element = bool(_normal32(b, t.copy(), np.empty(b.size, bool)).all())
+    exponent = (odd >> 23) & 0xFF
+    assert per_element == (0 < exponent < 255)
+    assert _all_normal32(b, t) == per_element
