@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
+from _retimed import retimed
 from _sweep_fakes import ThreadsOnlyBackend
 
 from fpinspector.ui.stall_detector import StallDetector
@@ -23,21 +25,14 @@ from fpinspector.ui.sweep_panel import SweepPanel
 STALL_BOUND_S = 0.150
 
 
-def _stall(run, again=None) -> float:
-    """The worst stall while ``run()`` spins the event loop. A stall past the bound is
-    measured once more (after ``again()``, which puts things back): a freeze of the app's
-    own comes back every time, a pause of the shared machine does not (CI once saw 0.45 s
-    in a sweep that stalls 20-50 ms here, with both cores loaded by other work too)."""
-    det = StallDetector().start()
-    run()
-    worst = det.stop()
-    if worst >= STALL_BOUND_S:
-        if again is not None:
-            again()
-        det.start()
+def _stall_of(run) -> Callable[[], float]:
+    """A measurement of the worst stall while ``run()`` spins the event loop."""
+    def measure() -> float:
+        det = StallDetector().start()
         run()
-        worst = det.stop()
-    return worst
+        return det.stop()
+
+    return measure
 
 
 class _FastBackend(ThreadsOnlyBackend):
@@ -84,7 +79,7 @@ def test_big_sweep_and_compare_switches_never_freeze(qtbot) -> None:
         qtbot.waitUntil(lambda: not p.is_running(), timeout=120000)
         qtbot.wait(100)
 
-    assert _stall(sweep) < STALL_BOUND_S
+    assert retimed(_stall_of(sweep), STALL_BOUND_S) < STALL_BOUND_S
     assert p.result.complete and p.result.columns == {}  # nothing kept per element
     assert p.map.values.shape == (512, 512)
     previous = p.compare.currentIndex()
@@ -93,7 +88,9 @@ def test_big_sweep_and_compare_switches_never_freeze(qtbot) -> None:
             p.compare.setCurrentIndex(p.compare.findData(key))
             qtbot.wait(50)
 
-        assert _stall(switch, lambda: p.compare.setCurrentIndex(previous)) < STALL_BOUND_S, key
+        worst = retimed(_stall_of(switch), STALL_BOUND_S,
+                        again=lambda: p.compare.setCurrentIndex(previous))
+        assert worst < STALL_BOUND_S, key
         assert p.map.compare == key
         previous = p.compare.currentIndex()
     # each block shows its worst error: block (0, 0) holds the first 5 x 5 samples, and
