@@ -326,6 +326,7 @@ def test_indices_are_numpys_flatnonzero_at_every_density(n: int) -> None:
         want = np.flatnonzero(mask)
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(indices(mask, count=c), want)
         np.testing.assert_array_equal(indices(mask[::-1]), np.flatnonzero(mask[::-1]))
         if n % 3 == 0:  # read flat, as np.flatnonzero reads it
             np.testing.assert_array_equal(indices(mask.reshape(3, -1)), want)

@@ -163,7 +163,7 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
     if nb == 0:
         return
     if nb * 8 < err.size:
-        i = indices(bad)
+        i = indices(bad, nb)
         z = np.isnan(hi[i]) == fmt.is_nan(obs[i])  # (NaN patterns: NaN values)
         err[i[z]] = 0.0
         return
