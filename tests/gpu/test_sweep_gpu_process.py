@@ -90,6 +90,33 @@ def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
         cap.close()
 
 
+def test_summary_only_workers_send_the_gpu_spans_and_give_the_thread_summary_F32_SQRT_RCP():
+    """Summary-only sweeps on worker processes send the GPU process one request per span of
+    chunks (model.sweep.chunk.GPU_SPAN), the next one while the model works on the
+    current one: the same summary as one request per chunk in stage threads, over a
+    span and a bit (a partial last span, denormals the GPU may keep)."""
+    from fpinspector.model.sweep.chunk import GPU_SPAN
+    from fpinspector.model.sweep.processes import WorkerPool
+
+    try:
+        cap = ProcessGpuCapture()
+    except GpuUnavailable as exc:
+        pytest.skip(exc.message)
+    n = GPU_SPAN + 5 * (1 << 12) + 7
+    dom = UnaryDomain(Axis.bit_range("f32", 0x00780000, 0x00780000 + n - 1))
+    try:
+        with WorkerPool(2) as pool:
+            runs = [run_sweep(dom, ModelStage("sqrt", "f32", gpu=cap), result_format="f32",
+                              chunk_size=1 << 12, keep_elements=False, processes=processes,
+                              pool=pool if processes else None, workers=2)
+                    for processes in (False, True)]
+        assert runs[1].complete and runs[1].summary.total == n
+        assert (json.dumps(runs[0].summary.to_dict(), default=repr)
+                == json.dumps(runs[1].summary.to_dict(), default=repr))
+    finally:
+        cap.close()
+
+
 def test_the_app_backend_keeps_its_workers_and_replaces_a_broken_pool():
     """The sweep backend starts worker processes for big sweeps only, keeps them between
     sweeps, and starts new ones when one of them has died."""

@@ -267,7 +267,7 @@ def test_a_worker_holds_a_second_chunk_unless_columns_come_back(pool, keep):
         back = [pool.next_done() for _ in sent]
         assert sorted(d.k0 for d in back) == sent and pool.in_flight == 0
         for d in back:  # each chunk's own summary part
-            assert d.prepared["n"] == CHUNK and d.k1 == d.k0 + CHUNK
+            assert [p["n"] for p in d.prepared] == [CHUNK] and d.k1 == d.k0 + CHUNK
     finally:
         pool.end()
 

@@ -1,6 +1,16 @@
 """One chunk of a sweep, the same wherever it runs (a stage thread or a worker process): its
-operands, the stage's outputs, the summary's part of it and the caller's own reduction,
-with the seconds each step took."""
+operands, the stage's outputs, the summary's parts of it and the caller's own reduction,
+with the seconds each step took.
+
+A worker can also take a *span* of several chunks at once (:func:`gpu_span_chunks`): the
+GPU computes the whole span in one request while the model and the summary still go
+through it chunk by chunk, so their memory stays that of one chunk and the summary parts
+are those of the same chunks. Why: each GPU request costs a fixed round trip and dispatch
+(on Mesa's llvmpipe, which shares the CPU cores, about as much as computing 2^17
+elements); a span of 2^19 elements pays it 4-8 times less often. :class:`GpuAhead` then starts
+the GPU on the worker's next span as soon as the GPU is free, so it computes span i+1 while
+the model works on span i.
+"""
 
 from __future__ import annotations
 
@@ -10,24 +20,137 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compute_chunk"]
+__all__ = ["compute_chunk", "gpu_span_chunks", "GpuAhead", "GPU_SPAN"]
 
 Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 
+#: Elements per GPU request in a summary-only sweep on worker processes (whole chunks).
+#: 2^32 f32 sqrt with llvmpipe on 2 cores, one request per chunk of 2^17: 58 s, 255 MiB;
+#: spans of 2^19: 38.7 s and 273 MiB with chunks of 2^17, 41.1 s and 244 MiB with chunks
+#: of 2^16 (benchmarks/bench_sweep_unary.py --full; the sweep command's default chunk
+#: with a GPU is 2^16).
+GPU_SPAN = 1 << 19
+
+
+def gpu_span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int) -> int:
+    """How many chunks of ``chunk_size`` a worker takes at once: those of a
+    :data:`GPU_SPAN` for a stage with a GPU that takes requests ahead (``start_gpu``,
+    ``gpu.submit``), else 1. Only without per-element results (``keep``) or a caller's
+    per-chunk reduction (``chunk_part``): both are made of whole stage outputs, which a
+    span never holds at once."""
+    gpu = getattr(stage, "gpu", None)
+    if keep or chunk_part is not None or gpu is None or not hasattr(gpu, "submit"):
+        return 1
+    if not callable(getattr(stage, "start_gpu", None)):
+        return 1
+    return max(1, GPU_SPAN // max(1, chunk_size))
+
+
+class GpuAhead:
+    """A worker's GPU request for its next span, started while it computes the current one.
+
+    ``peek()`` gives the next span (k0, k1) the worker already holds, or None. The request
+    is started only once the GPU connection is free (it takes one request at a time),
+    i.e. right after the current span's GPU result came back. A request that cannot start
+    is left to the span itself, which then starts it and meets the error where it belongs.
+    """
+
+    def __init__(self, peek: Callable[[], tuple[int, int] | None]) -> None:
+        self._peek = peek
+        self._next: tuple[int, int, Any] | None = None
+
+    def take(self, k0: int, k1: int) -> Any:
+        """The pending GPU result of span k0..k1 when it was started ahead, else None."""
+        nxt, self._next = self._next, None
+        if nxt is not None and (nxt[0], nxt[1]) == (k0, k1):
+            return nxt[2]
+        if nxt is not None:
+            _drain(nxt[2])
+        return None
+
+    def start_next(self, domain: Any, stage: Any) -> None:
+        span = self._peek()
+        if span is None or self._next is not None:
+            return
+        try:
+            pending = stage.start_gpu(domain.operands(*span))
+        except Exception:  # noqa: BLE001 - the span starts it again and reports the error
+            return
+        if pending is not None:
+            self._next = (span[0], span[1], pending)
+
+    def drain(self) -> None:
+        """Wait out a request started ahead (before the connection closes): its answer is
+        then not sent to a closed pipe."""
+        nxt, self._next = self._next, None
+        if nxt is not None:
+            _drain(nxt[2])
+
+
+def _drain(pending: Any) -> None:
+    try:
+        pending.result()
+    except Exception:  # noqa: BLE001 - nobody asked for this result any more
+        pass
+
 
 def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int, k1: int,
-                  prepare: Reduce | None, chunk_part: Reduce | None
-                  ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], Any, Any,
+                  prepare: Reduce | None, chunk_part: Reduce | None, step: int | None = None,
+                  ahead: GpuAhead | None = None
+                  ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
-    """(operands, outputs, ``prepare(k0, operands, outputs)``, ``chunk_part(...)``, timings);
-    a step given as None is skipped (None in its place). Exceptions propagate."""
-    t0 = time.perf_counter()
-    ops = domain.operands(k0, k1)
-    t1 = time.perf_counter()
-    out = stage(ops)
-    t2 = time.perf_counter()
-    prepared = prepare(k0, ops, out) if prepare is not None else None
-    t3 = time.perf_counter()
-    part = chunk_part(k0, ops, out) if chunk_part is not None else None
-    return ops, out, prepared, part, {"domain": t1 - t0, "stage": t2 - t1,
-                                      "summary_prepare": t3 - t2}
+    """(operands, outputs, [``prepare(k, operands, outputs)``, ...], ``chunk_part(...)``,
+    timings); a step given as None is skipped (no parts, None in its place). Exceptions
+    propagate.
+
+    ``step``: k0..k1 is a span of chunks of ``step`` elements (:func:`gpu_span_chunks`):
+    one GPU request for the span, the stage and ``prepare`` chunk by chunk (one part
+    each, in order); the operands and outputs returned are then empty and ``chunk_part``
+    must be None.
+    ``ahead``: the worker's :class:`GpuAhead`, for spans."""
+    if step is None or k1 - k0 <= step or not callable(getattr(stage, "start_gpu", None)):
+        t0 = time.perf_counter()
+        ops = domain.operands(k0, k1)
+        t1 = time.perf_counter()
+        out = stage(ops)
+        t2 = time.perf_counter()
+        prepared = [prepare(k0, ops, out)] if prepare is not None else []
+        t3 = time.perf_counter()
+        part = chunk_part(k0, ops, out) if chunk_part is not None else None
+        return ops, out, prepared, part, {"domain": t1 - t0, "stage": t2 - t1,
+                                          "summary_prepare": t3 - t2}
+    assert chunk_part is None, "a span's chunk outputs are not kept for chunk_part"
+    return _compute_span(domain, stage, k0, k1, prepare, step, ahead)
+
+
+def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | None,
+                  step: int, ahead: GpuAhead | None
+                  ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
+                             dict[str, float]]:
+    pending = ahead.take(k0, k1) if ahead is not None else None
+    if pending is None:  # (the request holds its own copy of the span's operands)
+        pending = stage.start_gpu(domain.operands(k0, k1))
+    took = {"domain": 0.0, "stage": 0.0, "summary_prepare": 0.0}
+    bits: list[np.ndarray] = []
+
+    def gpu_bits() -> np.ndarray:
+        if not bits:
+            bits.append(np.asarray(pending.result()).reshape(-1))
+            if ahead is not None:  # the connection is free: the next span's request goes now
+                ahead.start_next(domain, stage)
+        return bits[0]
+
+    prepared: list[Any] = []
+    for s in range(0, k1 - k0, step):
+        sl = slice(s, min(k1 - k0, s + step))
+        t0 = time.perf_counter()
+        sub = domain.operands(k0 + sl.start, k0 + sl.stop)  # (one chunk's: memory of one)
+        t1 = time.perf_counter()
+        took["domain"] += t1 - t0
+        out = stage(sub) if pending is None else stage(sub, gpu=lambda sl=sl: gpu_bits()[sl])
+        t2 = time.perf_counter()
+        if prepare is not None:
+            prepared.append(prepare(k0 + s, sub, out))
+        took["stage"] += t2 - t1
+        took["summary_prepare"] += time.perf_counter() - t2
+    return (), {}, prepared, None, took

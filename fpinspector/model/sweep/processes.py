@@ -65,9 +65,11 @@ class StageRecipe(Protocol):
 
 
 class ChunkDone:
-    """A finished chunk: its summary part, timings and (maps) its per-element columns."""
+    """A finished chunk (or span of chunks): its summary parts (one per chunk, in order),
+    timings and (maps) its per-element columns."""
 
-    def __init__(self, k0: int, k1: int, prepared: dict[str, Any], timings: dict[str, float],
+    def __init__(self, k0: int, k1: int, prepared: list[dict[str, Any]],
+                 timings: dict[str, float],
                  columns: dict[str, np.ndarray], fired: dict[str, np.ndarray],
                  part: Any = None) -> None:
         self.k0, self.k1, self.prepared, self.timings = k0, k1, prepared, timings
@@ -162,11 +164,13 @@ class WorkerPool:
         held = {i: len(self._busy.get(i, ())) for i in range(self.n)}
         return sorted((i for i in range(self.n) if held[i] < self.depth), key=held.__getitem__)
 
-    def submit(self, worker: int, k0: int, k1: int, snapshot: Any) -> None:
-        """Start chunk ``k0..k1`` on ``worker`` (``snapshot``: :meth:`Summary.snapshot`)."""
+    def submit(self, worker: int, k0: int, k1: int, snapshot: Any, step: int | None = None
+               ) -> None:
+        """Start chunk ``k0..k1`` on ``worker`` (``snapshot``: :meth:`Summary.snapshot`;
+        ``step``: k0..k1 is a span of chunks of that size, see :func:`.chunk.compute_chunk`)."""
         self._busy.setdefault(worker, []).append(k0)
         try:
-            self._conns[worker].send(("chunk", k0, k1, snapshot))
+            self._conns[worker].send(("chunk", k0, k1, step, snapshot))
         except (OSError, ValueError):  # the worker is gone: next_done() says so
             self._lost.append(worker)
 
@@ -289,11 +293,13 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
                start: int, chunk_size: int, cancelled: Callable[[], bool],
                fold: Callable[..., None], failed: list[Exception],
                not_elements: frozenset[str],
-               chunk_part: Callable[..., Any] | None = None) -> None:
+               chunk_part: Callable[..., Any] | None = None, span_chunks: int = 1) -> None:
     """A sweep (the runner's ``res``, from element ``start``) on the pool: chunks to free
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
-    to ``failed``; the chunks in flight finish first, and those before it are folded)."""
+    to ``failed``; the chunks in flight finish first, and those before it are folded).
+    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.gpu_span_chunks`); their
+    summary parts are handed to ``fold`` as a list, one per chunk."""
     summary, total = res.summary, res.domain.size
     try:
         pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
@@ -301,14 +307,16 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     finally:  # the workers hold their own copies of any GPU connection now
         for r in recipes:
             getattr(r, "detach", lambda: None)()
+    span = chunk_size * span_chunks
     done: dict[int, ChunkDone] = {}
     next_k, next_fold, stop_at = start, start, total
     try:
         while True:
             while (next_k < total and pool.free() and not failed
                    and not cancelled()):
-                k1 = min(next_k + chunk_size, total)
-                pool.submit(pool.free()[0], next_k, k1, summary.snapshot())
+                k1 = min(next_k + span, total)
+                pool.submit(pool.free()[0], next_k, k1, summary.snapshot(),
+                            chunk_size if span > chunk_size else None)
                 next_k = k1
             if not pool.in_flight:
                 break

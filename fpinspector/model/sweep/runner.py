@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunk import compute_chunk
+from .chunk import compute_chunk, gpu_span_chunks
 from .domain import Domain
 from .processes import WorkerPool, run_chunks
 from .summary import Summary
@@ -245,10 +245,14 @@ def run_sweep(
         return k0, ops, out, prep, None, part
 
     def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
-             prep: dict[str, Any] | None, n: int | None = None, part: Any = None) -> None:
+             prep: list[dict[str, Any]], n: int | None = None, part: Any = None) -> None:
         t = time.perf_counter()
         n = len(ops[0]) if n is None else n
-        summary.add(k0, ops, out, prepared=prep)
+        if prep:  # one summary part per chunk (several for a worker's span of chunks)
+            for p in prep:
+                summary.add(k0, ops, out, prepared=p)
+        else:
+            summary.add(k0, ops, out)
         if keep:
             for name, arr in out.items():
                 if name in NOT_ELEMENTS:
@@ -295,7 +299,8 @@ def run_sweep(
         workers_pool = pool if pool is not None else WorkerPool(len(recipes))
         try:
             run_chunks(workers_pool, domain, recipes, res, keep, start, chunk_size,
-                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS, chunk_part)
+                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS, chunk_part,
+                       span_chunks=gpu_span_chunks(stage, keep, chunk_part, chunk_size))
         finally:
             if own:
                 workers_pool.close()

@@ -149,10 +149,22 @@ class ModelStage:
         return self._evaluate(self.op, *operands, *self.fixed, format=self.fmt,
                               rules=self.rules, options=self.options)
 
-    def __call__(self, operands: tuple[np.ndarray, ...]) -> Mapping[str, Any]:
+    def start_gpu(self, operands: tuple[np.ndarray, ...]) -> Any:
+        """Start the GPU on ``operands`` (a span of several chunks: one request) and return
+        the pending result (``.result()``), or None without a GPU that takes requests
+        ahead. Each chunk of the span is then called with ``gpu=`` its part of it."""
+        if self.gpu is None or not hasattr(self.gpu, "submit"):
+            return None
+        return self.gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
+
+    def __call__(self, operands: tuple[np.ndarray, ...],
+                 gpu: Callable[[], np.ndarray] | None = None) -> Mapping[str, Any]:
+        """The chunk's columns. ``gpu``: gives the GPU's result bits of these operands
+        (part of a request :meth:`start_gpu` started for a whole span) instead of asking
+        the GPU here."""
         t = time.perf_counter()
         fut = None
-        if self.gpu is not None and hasattr(self.gpu, "submit"):
+        if gpu is None and self.gpu is not None and hasattr(self.gpu, "submit"):
             fut = self.gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
         ev = self._eval(operands)
         model = np.asarray(ev.bits)
@@ -172,7 +184,9 @@ class ModelStage:
         out["err_model"], out["ok_model"], out["fired"] = err_model, ok_model, fired
         t = self._tick("model_verdict", t)
         if self.gpu is not None:
-            if fut is not None:
+            if gpu is not None:
+                g = gpu()
+            elif fut is not None:
                 g = fut.result()
             else:
                 g = self.gpu(self.op, *operands, *self.fixed, format=self.fmt)

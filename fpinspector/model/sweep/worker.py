@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunk import compute_chunk
+from .chunk import GpuAhead, compute_chunk
 
 __all__ = ["work"]
 
@@ -53,6 +53,31 @@ class _Outbox:
             self.block = None
 
 
+class _Inbox:
+    """The parent's messages, with one read ahead: the parent sends a worker its next
+    chunk before the current one is done, and :class:`GpuAhead` starts that chunk's GPU
+    request early."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._held: list[Any] = []
+
+    def recv(self) -> Any:
+        return self._held.pop() if self._held else self.conn.recv()
+
+    def next_chunk(self) -> tuple[int, int] | None:
+        """(k0, k1) of the next message when it is a chunk already sent, else None."""
+        if not self._held:
+            try:
+                if not self.conn.poll():
+                    return None
+                self._held.append(self.conn.recv())
+            except (EOFError, OSError):
+                return None
+        msg = self._held[0]
+        return (msg[1], msg[2]) if msg[0] == "chunk" else None
+
+
 def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None = None
          ) -> None:
     """A worker's life: sweeps (begin, chunks, end) until "quit" or the parent goes.
@@ -74,10 +99,12 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
 
     outbox = _Outbox()
     stage: Any = None
+    inbox = _Inbox(conn)
+    ahead = GpuAhead(inbox.next_chunk)
     try:
         while True:
             try:
-                msg = conn.recv()
+                msg = inbox.recv()
             except (EOFError, OSError):
                 return
             if msg[0] == "quit":
@@ -93,10 +120,11 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
                     continue
                 conn.send(("ready",))
             elif msg[0] == "chunk":
-                _, k0, k1, snapshot = msg
-                conn.send(_chunk(domain, stage, summary, k0, k1, snapshot, keep, outbox,
-                                 not_elements, chunk_part))
+                _, k0, k1, step, snapshot = msg
+                conn.send(_chunk(domain, stage, summary, k0, k1, step, snapshot, keep,
+                                 outbox, not_elements, chunk_part, ahead))
             elif msg[0] == "end":
+                ahead.drain()
                 timings = dict(getattr(stage, "timings", None) or {})
                 close = getattr(stage, "close", None)
                 if close is not None:
@@ -105,16 +133,19 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
                 conn.send(("ended", timings))
     finally:
         outbox.close()
+        ahead.drain()
         if stage is not None and getattr(stage, "close", None) is not None:
             stage.close()
 
 
-def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, snapshot: Any, keep: bool,
-           outbox: _Outbox, not_elements: frozenset[str], chunk_part: Any) -> tuple:
+def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, step: int | None,
+           snapshot: Any, keep: bool, outbox: _Outbox, not_elements: frozenset[str],
+           chunk_part: Any, ahead: GpuAhead) -> tuple:
     try:
         _, out, prepared, part, timings = compute_chunk(
             domain, stage, k0, k1,
-            lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part)
+            lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part,
+            step=step, ahead=ahead)
         manifest = outbox.put(out, not_elements) if keep else None
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
