@@ -6,7 +6,8 @@ Run: ``.venv/bin/python benchmarks/bench_sweep_unary.py [--full] [--ops sqrt] [-
    where the driver has half-float arithmetic), best of N. Goal: < 50 ms each.
 2. f32 unary ops with model + GPU + exact + summaries (summaries only, streaming), the way
    ``fpinspector sweep OP -d all --gpu --summary-only`` runs them (worker processes, one
-   per core, the GPU in its own process, chunks of 2^17). Default: a sample in exhaustive
+   per core, the GPU in its own process; chunks of 2^16 and GPU requests of 2^19 elements,
+   chunks of 2^17 without a GPU). Default: a sample in exhaustive
    order (256 runs of one chunk of consecutive patterns spread over the 2^32) and the 2^32
    time extrapolated; ``--full`` sweeps all 2^32. Prints the time, the peak memory of the whole
    process tree (proportional set size: shared pages counted once), the stage times summed
@@ -121,7 +122,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ops", default="sqrt")
     ap.add_argument("--full", action="store_true", help="all 2^32 f32 patterns")
-    ap.add_argument("--chunk", type=int, default=1 << 17, help="as the sweep command's")
+    ap.add_argument("--chunk", type=int, default=None,
+                    help="as the sweep command's (default 2^16 with a GPU, else 2^17)")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="worker processes (default: one per core); 1: stage thread")
     ap.add_argument("--no-gpu", action="store_true")
@@ -146,8 +148,9 @@ def main() -> int:
     try:
         if not args.skip_f16:
             bench_f16(cap, args.repeat, goals)
+        chunk = args.chunk or (1 << 16 if cap is not None else 1 << 17)
         for op in args.ops.split(","):
-            bench_f32(op.strip(), args.full, cap, args.chunk, args.workers, goals)
+            bench_f32(op.strip(), args.full, cap, chunk, args.workers, goals)
     finally:
         if cap is not None:
             cap.close()

@@ -74,7 +74,8 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
         if gpu is not None:
             meta["renderer"] = gpu.info["renderer"]
         stage = ExprStage(program, axis_slots, slots, args.rules, options, gpu, args.component)
-        res = run_sweep(domain, stage, result_format=stage.result_format, chunk_size=args.chunk,
+        res = run_sweep(domain, stage, result_format=stage.result_format,
+                        chunk_size=args.chunk or 1 << 17,
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
                         first_n=args.first, workers=max(1, args.workers or 2))

@@ -63,3 +63,18 @@ def test_the_argument_types():
     for bad in ("0", "inf", "11", "x"):
         with pytest.raises(argparse.ArgumentTypeError):
             seconds(0, 10)(bad)
+
+
+def test_the_default_chunk_is_smaller_with_a_gpu(tmp_path, capsys):
+    """2^16 with --gpu (the GPU takes spans of 2^19 elements, the workers stay under the
+    README's memory figure), 2^17 without; --chunk always wins. Read back from the saved
+    sweep's metadata."""
+    from fpinspector.model.sweep import load_npz
+
+    for argv, want in (([], 1 << 17), (["--gpu"], 1 << 16), (["--gpu", "--chunk", "512"], 512)):
+        out = tmp_path / f"s{len(argv)}.npz"
+        rc = main(["sweep", "sqrt", "-d", "bits:0x3F800000:0x3F80000F", "--quiet",
+                   "--out", str(out), *argv])
+        if rc != 0 and "--gpu" in argv and "GPU" in capsys.readouterr().err:
+            pytest.skip("no GPU here")
+        assert rc == 0 and load_npz(out).meta["chunk_size"] == want
