@@ -65,20 +65,13 @@ def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
     """Worker processes reach the GPU over their own connections (to the capture's child
     process, or to a helper child where the capture's GL context is in this process) and
     give the thread sweep's summary and columns, GPU columns included."""
-    from fpinspector.model.sweep.processes import WorkerPool
-
     try:
         cap = ProcessGpuCapture() if kind == "child process" else GpuCapture()
     except GpuUnavailable as exc:
         pytest.skip(exc.message)
     dom = UnaryDomain(Axis.bit_range("f32", 0x007FF000, 0x007FF000 + (1 << 15) + 99))
     try:
-        with WorkerPool(2) as pool:
-            runs = [run_sweep(dom, ModelStage("sqrt", "f32", gpu=cap), result_format="f32",
-                              chunk_size=1 << 12, keep_elements=True, processes=processes,
-                              pool=pool if processes else None, workers=2)
-                    for processes in (False, True)]
-        a, b = runs
+        a, b = _in_threads_and_in_processes(dom, cap, keep=True)
         assert (json.dumps(a.summary.to_dict(), default=repr)
                 == json.dumps(b.summary.to_dict(), default=repr))
         for k in a.columns:
@@ -90,13 +83,23 @@ def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
         cap.close()
 
 
+def _in_threads_and_in_processes(dom, cap, keep: bool) -> list:
+    """The same sqrt sweep (chunks of 2^12) in stage threads, then on two worker processes."""
+    from fpinspector.model.sweep.processes import WorkerPool
+
+    with WorkerPool(2) as pool:
+        return [run_sweep(dom, ModelStage("sqrt", "f32", gpu=cap), result_format="f32",
+                          chunk_size=1 << 12, keep_elements=keep, processes=processes,
+                          pool=pool if processes else None, workers=2)
+                for processes in (False, True)]
+
+
 def test_summary_only_workers_send_the_gpu_spans_and_give_the_thread_summary_F32_SQRT_RCP():
     """Summary-only sweeps on worker processes send the GPU process one request per span of
     chunks (model.sweep.chunk.GPU_SPAN), the next one while the model works on the
     current one: the same summary as one request per chunk in stage threads, over a
     span and a bit (a partial last span, denormals the GPU may keep)."""
     from fpinspector.model.sweep.chunk import GPU_SPAN
-    from fpinspector.model.sweep.processes import WorkerPool
 
     try:
         cap = ProcessGpuCapture()
@@ -105,11 +108,7 @@ def test_summary_only_workers_send_the_gpu_spans_and_give_the_thread_summary_F32
     n = GPU_SPAN + 5 * (1 << 12) + 7
     dom = UnaryDomain(Axis.bit_range("f32", 0x00780000, 0x00780000 + n - 1))
     try:
-        with WorkerPool(2) as pool:
-            runs = [run_sweep(dom, ModelStage("sqrt", "f32", gpu=cap), result_format="f32",
-                              chunk_size=1 << 12, keep_elements=False, processes=processes,
-                              pool=pool if processes else None, workers=2)
-                    for processes in (False, True)]
+        runs = _in_threads_and_in_processes(dom, cap, keep=False)
         assert runs[1].complete and runs[1].summary.total == n
         assert (json.dumps(runs[0].summary.to_dict(), default=repr)
                 == json.dumps(runs[1].summary.to_dict(), default=repr))
