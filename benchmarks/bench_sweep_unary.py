@@ -29,6 +29,7 @@ from _sweep_tools import ChunkSample, WorkerPool, default_workers, measured  # n
 from _timing import Goals, add_arguments, best_of, print_header  # noqa: E402
 
 from fpinspector.model.sweep import Axis, ModelStage, UnaryDomain, run_sweep  # noqa: E402
+from fpinspector.model.sweep.chunk import default_chunk  # noqa: E402
 from fpinspector.model.sweep.stages import result_format_of  # noqa: E402
 
 NUMPY_REF = {"sqrt": np.sqrt, "rcp": np.reciprocal, "rsq": lambda x: 1 / np.sqrt(x),
@@ -123,7 +124,8 @@ def main() -> int:
     ap.add_argument("--ops", default="sqrt")
     ap.add_argument("--full", action="store_true", help="all 2^32 f32 patterns")
     ap.add_argument("--chunk", type=int, default=None,
-                    help="as the sweep command's (default 2^16 with a GPU, else 2^17)")
+                    help="as the sweep command's (default 2^16 with a GPU and workers, "
+                         "else 2^17)")
     ap.add_argument("--workers", type=int, default=default_workers(),
                     help="worker processes (default: one per core); 1: stage thread")
     ap.add_argument("--no-gpu", action="store_true")
@@ -148,7 +150,7 @@ def main() -> int:
     try:
         if not args.skip_f16:
             bench_f16(cap, args.repeat, goals)
-        chunk = args.chunk or (1 << 16 if cap is not None else 1 << 17)
+        chunk = args.chunk or default_chunk(cap is not None and args.workers > 1)
         for op in args.ops.split(","):
             bench_f32(op.strip(), args.full, cap, chunk, args.workers, goals)
     finally:

@@ -37,6 +37,7 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
         write_csv_elements,
         write_csv_summary,
     )
+    from ..model.sweep.chunk import default_chunk  # noqa: PLC0415 - (no spans: ExprStage)
     from ._sweep_common import progress_line as _progress  # noqa: PLC0415
     from ._sweep_common import rule_options as _options  # noqa: PLC0415
     from .expr import _bindings  # noqa: PLC0415
@@ -75,7 +76,7 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
             meta["renderer"] = gpu.info["renderer"]
         stage = ExprStage(program, axis_slots, slots, args.rules, options, gpu, args.component)
         res = run_sweep(domain, stage, result_format=stage.result_format,
-                        chunk_size=args.chunk or 1 << 17,
+                        chunk_size=args.chunk or default_chunk(False),
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
                         first_n=args.first, workers=max(1, args.workers or 2))

@@ -55,10 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--summary-only", action="store_true",
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
     p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=None,
-                   help="elements per chunk, 1..2^24 (default 2^17, 2^16 with --gpu: a "
-                        "worker's chunk stays in cache-friendly, bounded memory, and with "
-                        "--summary-only the GPU gets 2^19 elements per request; 2^32 sweeps "
-                        "in under 256 MiB)")
+                   help="elements per chunk, 1..2^24 (default 2^17: a worker's chunk stays "
+                        "in cache-friendly, bounded memory; 2^16 where the workers hand the "
+                        "GPU 2^19 elements per request, --gpu --summary-only on 2^24 "
+                        "elements and more; 2^32 sweeps in under 256 MiB)")
     p.add_argument("--workers", type=workers, default=None,
                    help="chunks evaluated in parallel (default: one per core); sweeps of "
                         "2^24 elements and more run them as worker processes")
@@ -138,7 +138,8 @@ def _sweep(args: argparse.Namespace, plan: Any, meta: dict[str, Any], keep: bool
             if args.gpu:
                 cap = _open_gpu(args, plan.fmt, meta, _in_processes(args, plan.domain.size))
                 _same_device(args, prev, meta)
-            res = plan.run(plan.stage(gpu=cap), meta=meta, chunk_size=_chunk(args),
+            res = plan.run(plan.stage(gpu=cap), meta=meta,
+                           chunk_size=_chunk(args, keep, plan.domain.size),
                            keep_elements=keep, progress=_progress(args.quiet),
                            top_k=args.top, first_n=args.first, workers=_workers(args),
                            cancel=stop, resume=prev, checkpoint=checkpoint,
@@ -167,13 +168,14 @@ def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> N
                          f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
 
 
-def _chunk(args: argparse.Namespace) -> int:
-    """``--chunk``, else 2^17, or 2^16 with a GPU: the GPU then takes spans of 2^19
-    elements (model.sweep.chunk.GPU_SPAN), and the smaller chunk keeps a 2^32 sweep's
-    workers under 256 MiB (benchmarks/bench_sweep_unary.py)."""
+def _chunk(args: argparse.Namespace, keep: bool, size: int) -> int:
+    """``--chunk``, else the default for whether the workers hand the GPU spans (a GPU,
+    no kept columns, worker processes: model.sweep.chunk.gpu_span_chunks)."""
+    from ..model.sweep.chunk import default_chunk  # noqa: PLC0415
+
     if args.chunk is not None:
         return int(args.chunk)
-    return 1 << 16 if args.gpu else 1 << 17
+    return default_chunk(bool(args.gpu) and not keep and _in_processes(args, size))
 
 
 def _workers(args: argparse.Namespace) -> int:

@@ -65,16 +65,20 @@ def test_the_argument_types():
             seconds(0, 10)(bad)
 
 
-def test_the_default_chunk_is_smaller_with_a_gpu(tmp_path, capsys):
-    """2^16 with --gpu (the GPU takes spans of 2^19 elements, the workers stay under the
-    README's memory figure), 2^17 without; --chunk always wins. Read back from the saved
-    sweep's metadata."""
+def test_the_default_chunk_is_smaller_where_the_gpu_takes_spans(tmp_path, capsys):
+    """2^16 where the workers hand the GPU spans of 2^19 elements (--gpu, --summary-only,
+    worker processes from 2^24 elements: the workers stay under the README's memory
+    figure), 2^17 elsewhere; --chunk always wins. Read back from the saved sweep."""
     from fpinspector.model.sweep import load_npz
 
-    for argv, want in (([], 1 << 17), (["--gpu"], 1 << 16), (["--gpu", "--chunk", "512"], 512)):
-        out = tmp_path / f"s{len(argv)}.npz"
-        rc = main(["sweep", "sqrt", "-d", "bits:0x3F800000:0x3F80000F", "--quiet",
-                   "--out", str(out), *argv])
+    small, big = "bits:0x3F800000:0x3F80000F", "bits:0x3F000000:0x3FFFFFFF"  # 16, 2^24
+    cases = ((small, [], 1 << 17), (big, ["--summary-only"], 1 << 17),
+             (small, ["--gpu"], 1 << 17), (big, ["--gpu", "--summary-only"], 1 << 16),
+             (big, ["--gpu", "--summary-only", "--workers", "1"], 1 << 17),
+             (small, ["--gpu", "--chunk", "512"], 512))
+    for i, (dom, argv, want) in enumerate(cases):
+        out = tmp_path / f"s{i}.npz"
+        rc = main(["sweep", "sqrt", "-d", dom, "--quiet", "--out", str(out), *argv])
         if rc != 0 and "--gpu" in argv and "GPU" in capsys.readouterr().err:
             pytest.skip("no GPU here")
-        assert rc == 0 and load_npz(out).meta["chunk_size"] == want
+        assert rc == 0 and load_npz(out).meta["chunk_size"] == want, (dom, argv)

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compute_chunk", "gpu_span_chunks", "GpuAhead", "GPU_SPAN"]
+__all__ = ["compute_chunk", "default_chunk", "gpu_span_chunks", "GpuAhead", "GPU_SPAN"]
 
 Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 
@@ -32,16 +32,26 @@ Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 GPU_SPAN = 1 << 19
 
 
+def default_chunk(gpu_spans: bool) -> int:
+    """The sweep command's chunk size: 2^17 (a worker's chunk stays in cache-friendly,
+    bounded memory), 2^16 where the GPU takes spans (:func:`gpu_span_chunks`): the span's
+    request, sent ahead, adds to a worker's memory, and the smaller chunk keeps a 2^32
+    sweep under 256 MiB (figures at :data:`GPU_SPAN`)."""
+    return 1 << 16 if gpu_spans else 1 << 17
+
+
+def _spans_ahead(stage: Any) -> bool:
+    """A stage whose GPU takes requests ahead, so a span can have one (ModelStage)."""
+    return bool(getattr(stage, "gpu_ahead", False))
+
+
 def gpu_span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int) -> int:
     """How many chunks of ``chunk_size`` a worker takes at once: those of a
-    :data:`GPU_SPAN` for a stage with a GPU that takes requests ahead (``start_gpu``,
-    ``gpu.submit``), else 1. Only without per-element results (``keep``) or a caller's
+    :data:`GPU_SPAN` for a stage with a GPU that takes requests ahead (``gpu_ahead``,
+    ``start_gpu``), else 1. Only without per-element results (``keep``) or a caller's
     per-chunk reduction (``chunk_part``): both are made of whole stage outputs, which a
     span never holds at once."""
-    gpu = getattr(stage, "gpu", None)
-    if keep or chunk_part is not None or gpu is None or not hasattr(gpu, "submit"):
-        return 1
-    if not callable(getattr(stage, "start_gpu", None)):
+    if keep or chunk_part is not None or not _spans_ahead(stage):
         return 1
     return max(1, GPU_SPAN // max(1, chunk_size))
 
@@ -76,8 +86,7 @@ class GpuAhead:
             pending = stage.start_gpu(domain.operands(*span))
         except Exception:  # noqa: BLE001 - the span starts it again and reports the error
             return
-        if pending is not None:
-            self._next = (span[0], span[1], pending)
+        self._next = (span[0], span[1], pending)
 
     def drain(self) -> None:
         """Wait out a request started ahead (before the connection closes): its answer is
@@ -108,7 +117,7 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
     each, in order); the operands and outputs returned are then empty and ``chunk_part``
     must be None.
     ``ahead``: the worker's :class:`GpuAhead`, for spans."""
-    if step is None or k1 - k0 <= step or not callable(getattr(stage, "start_gpu", None)):
+    if step is None or k1 - k0 <= step or not _spans_ahead(stage):
         t0 = time.perf_counter()
         ops = domain.operands(k0, k1)
         t1 = time.perf_counter()
@@ -147,7 +156,7 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
         sub = domain.operands(k0 + sl.start, k0 + sl.stop)  # (one chunk's: memory of one)
         t1 = time.perf_counter()
         took["domain"] += t1 - t0
-        out = stage(sub) if pending is None else stage(sub, gpu=lambda sl=sl: gpu_bits()[sl])
+        out = stage(sub, gpu=lambda sl=sl: gpu_bits()[sl])
         t2 = time.perf_counter()
         if prepare is not None:
             prepared.append(prepare(k0 + s, sub, out))

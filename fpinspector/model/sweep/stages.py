@@ -149,13 +149,18 @@ class ModelStage:
         return self._evaluate(self.op, *operands, *self.fixed, format=self.fmt,
                               rules=self.rules, options=self.options)
 
+    @property
+    def gpu_ahead(self) -> bool:
+        """Does the GPU take requests ahead (``submit``, a pending result)? Then it works
+        while the model evaluates, and a worker can hand it a span (:meth:`start_gpu`)."""
+        return self.gpu is not None and hasattr(self.gpu, "submit")
+
     def start_gpu(self, operands: tuple[np.ndarray, ...]) -> Any:
         """Start the GPU on ``operands`` (a span of several chunks: one request) and return
-        the pending result (``.result()``), or None without a GPU that takes requests
-        ahead. Each chunk of the span is then called with ``gpu=`` its part of it."""
-        if self.gpu is None or not hasattr(self.gpu, "submit"):
-            return None
-        return self.gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
+        the pending result (``.result()``); needs :attr:`gpu_ahead`. Each chunk of the
+        span is then called with ``gpu=`` its part of it."""
+        gpu: Any = self.gpu  # (a GPU with submit: gpu_ahead)
+        return gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
 
     def __call__(self, operands: tuple[np.ndarray, ...],
                  gpu: Callable[[], np.ndarray] | None = None) -> Mapping[str, Any]:
@@ -164,8 +169,8 @@ class ModelStage:
         the GPU here."""
         t = time.perf_counter()
         fut = None
-        if gpu is None and self.gpu is not None and hasattr(self.gpu, "submit"):
-            fut = self.gpu.submit(self.op, *operands, *self.fixed, format=self.fmt)
+        if gpu is None and self.gpu_ahead:
+            fut = self.start_gpu(operands)
         ev = self._eval(operands)
         model = np.asarray(ev.bits)
         t = self._tick("model", t)
