@@ -201,3 +201,22 @@ def test_fast_path_equals_reference_path_on_exhaustive_order_chunks(op, rules):
             np.testing.assert_array_equal(cols["fired"][k], b.fired[k], k)
         np.testing.assert_array_equal(cols["exact"], b.exact)
         np.testing.assert_array_equal(cols["err_model"], b.ulp_error(b.bits))
+
+
+def test_rules_of_uniform_nan_chunks_whatever_was_evaluated_before_F32_NANOUT():
+    """F32-NANOUT, F32-FTZ: a chunk whose results are all NaN and whose operands share one
+    class takes its rules from one element, kept per evaluation and class; each chunk's
+    rules equal the reference path's whatever op, rule set, option or class came before
+    (the same class is a NaN chunk under ieee754 and none under d3d11 for denormals)."""
+    starts = [0xBE000000, 0x80000001, 0xFF800001, 0x7F800001, 0xBF800000]
+    order = [(op, rules, opts, s) for s in starts for op in ("sqrt", "rsq", "log", "frc", "round_ni")
+             for rules in RULE_SETS for opts in ({}, {"ftz_output": "either"})]
+    rng = np.random.default_rng(11)
+    for i in rng.permutation(len(order)).tolist() * 2:  # (twice: every key seen before)
+        op, rules, opts, s = order[i]
+        x = np.arange(s, s + 2048, dtype=np.uint32)
+        fast = evaluate(op, x, rules=rules, options=opts).fired
+        ref = evaluate(op, x, rules=rules, options=opts, paths="reference").fired
+        assert fast.keys() == ref.keys(), (op, rules, opts, hex(s))
+        for k in ref:
+            np.testing.assert_array_equal(fast[k], ref[k], f"{op} {rules} {opts} {s:#x} {k}")

@@ -12,6 +12,7 @@ import pytest
 from fpinspector.model.sweep import Axis, Summary, UnaryDomain
 from fpinspector.model.sweep.runner import run_sweep
 from fpinspector.model.sweep.stages import ModelStage
+from fpinspector.model.sweep.summary import ERROR_COLUMNS
 
 
 class _FakeGpu:
@@ -125,3 +126,56 @@ def test_histogram_half_ulp_fast_path_against_python_binning_F32_PREC():
         for v in e:
             want[py_bin(float(v))] += 1
         assert histogram_counts(e).tolist() == want.tolist(), extra
+
+
+class _ModelGpu:
+    """A GPU that returns the model's own patterns (gpu_diff empty in every chunk)."""
+
+    def __call__(self, op, *ops, format="f32"):
+        from fpinspector.model import evaluate
+
+        return evaluate(op, *ops, format=format).bits
+
+
+def _part_text(part) -> str:
+    def plain(v):
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, np.ndarray):
+            return [repr(x) for x in v.tolist()]
+        return repr(v)
+
+    return json.dumps(plain(part))
+
+
+@pytest.mark.parametrize("start", [0x3F7FFC00, 0xBF800000, 0x00000000])
+def test_chunk_where_the_gpu_agrees_everywhere_equals_full_passes_F32_SQRT_RCP(start):
+    """F32-SQRT-RCP, F32-NANOUT: a chunk where the GPU returned the model's patterns takes
+    err_model's histogram and rows for err_gpu and no pass for err_gpu_model (0 steps);
+    its part equals the full passes over the GPU columns under every snapshot a worker can
+    hold: no kept rows yet, a kept k-th key of 0 below and above the chunk's indices, one
+    above 0, and err_gpu's kept rows other than err_model's. Chunks: sqrt's 0.5-ULP ties
+    around 1.0, NaN results of negatives (errors 0 throughout), zeros and denormals."""
+    from fpinspector.model.sweep.summary import SummarySnapshot
+
+    stage = ModelStage("sqrt", "f32", "d3d11", gpu=_ModelGpu())
+    ops = (np.arange(start, start + 1024, dtype=np.uint32),)
+    out = stage(ops)
+    assert out["gpu_patched"] and out["gpu_diff"].size == 0
+    full = {k: v for k, v in out.items() if k not in ("gpu_patched", "gpu_diff")}
+    k0 = 5000
+    s = Summary("f32", "f32", top_k=4, first_n=5)
+    worst = float(np.nanmax(np.abs(out["err_model"])))
+    snapshots = [SummarySnapshot({}, 0)]
+    for key in (0.0, 0.5, worst):
+        for idx in (k0 - 1, k0 + 10):
+            floor = (key, idx)
+            snapshots += [SummarySnapshot({c: floor for c in ERROR_COLUMNS}, 0),
+                          SummarySnapshot({"err_model": floor, "err_gpu": (key, idx + 1),
+                                           "err_gpu_model": floor}, 2),
+                          SummarySnapshot({"err_model": floor}, 0)]
+    for snap in snapshots:
+        fast = s.prepare(k0, ops, out, snapshot=snap)
+        assert _part_text(fast) == _part_text(s.prepare(k0, ops, full, snapshot=snap)), snap

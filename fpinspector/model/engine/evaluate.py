@@ -143,6 +143,18 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     return hi, lo
 
 
+def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The exact value of elements a fast kernel vouched for. A chunk of sqrt NaN results
+    only (negative operands: half of an exhaustive sqrt sweep) is NaN throughout without
+    a root (the first result tells a chunk of numbers at no cost)."""
+    if (ctx.op == "sqrt" and bits.size and ctx.fmt.is_nan(bits[:1])[0]
+            and ctx.fmt.is_nan(bits).all()):
+        hi = np.full(bits.size, np.nan)
+        return hi, zero_residual(hi)
+    return exact_value(ctx, ops, vouched=True)
+
+
 def _all_plus_zero(x: np.ndarray) -> bool:
     """Every element is +0 (a residual that the constant +0 view stands for)."""
     x = np.asarray(x)
@@ -158,7 +170,11 @@ def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
     stays NaN (the INF/NaN pass is skipped). ``values``: ``fmt.value_view(o)`` when the
     caller has it already."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
-        np.copyto(out, np.where(fmt.is_nan(o), 0.0, np.nan))  # NaN observation, else NaN
+        nan = fmt.is_nan(o)  # NaN observation, else NaN
+        if nan.all():
+            out[...] = 0.0
+        else:
+            np.copyto(out, np.where(nan, 0.0, np.nan))
         return
     with np.errstate(all="ignore"):
         np.copyto(out, fmt.value_view(o) if values is None else values)  # widened exactly
@@ -345,7 +361,7 @@ class Evaluation:
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
         if vouched:  # nothing to flush, no NaN result but sqrt's: nothing to look for
-            return Core(bits, exact=lambda: exact_value(ctx, ops, vouched=True))
+            return Core(bits, exact=lambda: _vouched_exact(ctx, ops, bits))
         return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
 
     def _finite_exact(self, s: int, e: int) -> bool:
@@ -601,12 +617,18 @@ class Evaluation:
         fmt = self._ctx.fmt
         cached = self._exact
         keep = cached is None
-        hi_all, lo_all = (np.empty(self._n), np.empty(self._n)) if cached is None else cached
+        if cached is not None:
+            hi_all, lo_all = cached
+        else:  # (one chunk, as in a sweep: its own arrays are taken below)
+            size = 0 if self._n <= CHUNK else self._n
+            hi_all, lo_all = np.empty(size), np.empty(size)
         err = np.empty(self._n)
         fired: dict[str, np.ndarray] = {}
         for s, e in self._spans():
             core = self._core(s, e)
-            if keep:
+            if keep and e - s == self._n:  # one chunk (a sweep's): its arrays, not copies
+                hi_all, lo_all = core.hi, core.lo
+            elif keep:
                 hi_all[s:e], lo_all[s:e] = core.hi, core.lo
             f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
             _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],

@@ -14,7 +14,16 @@ from typing import Any
 import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS, operand_format
-from .hist import _ABS, _INF, HIST_EDGES, _hist_key, class_counts, hist_labels, histogram_counts  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
+from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
+    _ABS,
+    _INF,
+    _NBINS,
+    HIST_EDGES,
+    _hist_key,
+    class_counts,
+    hist_labels,
+    histogram_counts,
+)
 
 __all__ = ["Summary", "SummarySnapshot", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
            "ERROR_COLUMNS"]
@@ -159,9 +168,15 @@ class Summary:
                       snap: SummarySnapshot) -> tuple:
         """err_gpu's (histogram, candidates) from err_model's: its histogram with the
         ``diff`` elements moved to their GPU bins, its |err| bits patched on ``diff``."""
-        h_m, _, t_m = model
-        em = np.asarray(out["err_model"], dtype=np.float64).ravel()
+        h_m, cand_m, t_m = model
         eg = np.asarray(out["err_gpu"], dtype=np.float64).ravel()
+        if not diff.size:  # the GPU gave the model's patterns throughout: err_model's part,
+            # and its very rows where the same kept k-th worst admits them
+            same_floor = snap.floors.get("err_gpu") == snap.floors.get("err_model")
+            cand = cand_m if same_floor else self._top_k("err_gpu", k0, operands, out, t_m,
+                                                         eg, None, snap)
+            return h_m.copy(), cand, t_m
+        em = np.asarray(out["err_model"], dtype=np.float64).ravel()
         sub = eg[diff]
         h_g, t_sub = _hist_key(sub)
         h = h_m - _hist_key(em[diff])[0] + h_g
@@ -186,8 +201,13 @@ class Summary:
     def _prep_errors(self, col: str, k0: int, operands: Sequence[np.ndarray],
                      out: Mapping[str, Any], snap: SummarySnapshot) -> tuple[np.ndarray, Any, Any]:
         """(histogram, top-k candidate rows or None, |err| bits) of one error column."""
-        err = np.asarray(out[col], dtype=np.float64).ravel()
         diff = out.get("gpu_diff") if col == "err_gpu_model" else None
+        if diff is not None and not diff.size:  # no element differs: 0 steps throughout
+            n = int(np.size(out[col]))
+            h = np.zeros(_NBINS, np.int64)
+            h[0] = n
+            return h, self._top_zeros(col, k0, operands, out, n, snap), None
+        err = np.asarray(out[col], dtype=np.float64).ravel()
         if diff is not None:  # zero off the differing elements: look at those only
             n = err.size
             sub = err[diff]
@@ -233,6 +253,21 @@ class Summary:
         thr = -np.partition(-kp, k - 1)[k - 1]
         above = pre[kp > thr]
         sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
+        cand = self._row_fields(sel, k0, operands, out)
+        cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
+        return cand
+
+    def _top_zeros(self, col: str, k0: int, operands: Sequence[np.ndarray],
+                   out: Mapping[str, Any], n: int, snap: SummarySnapshot
+                   ) -> dict[str, np.ndarray] | None:
+        """:meth:`_top_k` of a chunk whose |err| is 0 everywhere, without a pass: its first
+        k elements where zeros may still enter the kept top k, else None."""
+        floor = snap.floors.get(col)
+        if floor is not None and (floor[0] > 0 or k0 > floor[1]):
+            return None  # (a kept key above 0, or a tie lost to the older indices kept)
+        sel = np.arange(min(self.top_k, n), dtype=np.intp)
+        if not sel.size:
+            return None
         cand = self._row_fields(sel, k0, operands, out)
         cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
         return cand

@@ -163,26 +163,68 @@ def _ordinary(f: Facts) -> np.ndarray:
     return m
 
 
-def _uniform_nan_chunk(facts: Facts) -> bool:
+def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
     """A unary op whose operands all share one sign, biased exponent and (for the zero and
-    all-ones exponents) fraction class, and whose results are all NaN (half of an exhaustive sqrt, rsq or log sweep is such chunks): every row
-    of its family reads only the operand's class (NaN, flushed, negative, zero) and the
-    NaN result, so every row's mask is constant over the chunk."""
+    all-ones exponents) fraction class, and whose results are all NaN (half of an
+    exhaustive sqrt, rsq or log sweep is such chunks): every row of its family reads only
+    the operand's class (NaN, flushed, negative, zero) and the NaN result, so every row's
+    mask is constant over the chunk. Returns that class (sign and exponent, fraction not
+    0, the first result pattern), else None."""
     ctx = facts.ctx
     if ctx.family not in ("unary", "round", "frc") or facts.n < 2:
-        return False
+        return None
     fmt = ctx.fmt
     x = facts.ops[0]
+    b = facts.core.bits
+    if not fmt.is_nan(b[:1])[0]:  # (first: a chunk of numbers costs no pass here)
+        return None
     top = x >> fmt.dtype.type(fmt.frac_bits)
     t0 = int(top[0])
     if top.min() != t0 or top.max() != t0:
-        return False
+        return None
     if t0 & fmt.exp_max in (0, fmt.exp_max):  # zero vs denormal, INF vs NaN: the fraction
         frac = (x & fmt.dtype.type(fmt.frac_mask)) != 0
         if frac.any() and not frac.all():
-            return False
-    b = facts.core.bits
-    return bool(fmt.is_nan(b[:1])[0]) and bool(fmt.is_nan(b).all())
+            return None
+    if not fmt.is_nan(b).all():
+        return None
+    return t0, bool(x[0] & fmt.dtype.type(fmt.frac_mask)), int(b[0])
+
+
+#: Rules of a uniform NaN chunk (:func:`_uniform_nan_chunk`) by evaluation and class. Why:
+#: an exhaustive sweep meets the same few classes in thousands of chunks (half of a sqrt
+#: sweep), and the rows on one element cost ~150 us of Python per chunk of 2^16.
+_UNIFORM_RULES: dict[tuple, tuple[str, ...]] = {}
+_UNIFORM_KEEP = 4096
+
+
+def _ctx_key(ctx: Ctx) -> tuple | None:
+    """What the rows read of an evaluation, as a dict key (None: an unhashable option)."""
+    key = (ctx.op, ctx.family, ctx.fmt.name, ctx.rules, tuple(sorted(ctx.opts.items())),
+           ctx.flush, ctx.tol, ctx.readings, ctx.reference)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _uniform_rules(facts: Facts, rows: list[Row], cls: tuple[int, bool, int]
+                   ) -> tuple[str, ...]:
+    """The rule IDs that fire on every element of a uniform NaN chunk of class ``cls``:
+    the rows on its first element, once per evaluation and class."""
+    ctx_key = _ctx_key(facts.ctx)
+    key = None if ctx_key is None else (ctx_key, cls)
+    known = _UNIFORM_RULES.get(key) if key is not None else None
+    if known is None:
+        out: dict[str, np.ndarray] = {}
+        _evaluate_rows(facts.subset(np.zeros(1, dtype=np.intp)), rows, out, None, 1)
+        known = tuple(sorted(k for k, v in out.items() if v[0]))
+        if key is not None:
+            if len(_UNIFORM_RULES) >= _UNIFORM_KEEP:
+                _UNIFORM_RULES.clear()
+            _UNIFORM_RULES[key] = known
+    return known
 
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
@@ -245,18 +287,34 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
 _KEPT = "_fired_rules"  # (a dict, not an array: Facts.subset does not slice it)
 
 
+_ROWS_OF: dict[tuple, list[Row]] = {}
+
+
+def _rows_of(ctx: Ctx) -> list[Row]:
+    """The rows that apply to an evaluation (kept per evaluation key: a sweep asks once
+    per chunk, and the filter costs more than a small chunk's masks)."""
+    key = _ctx_key(ctx)
+    rows = _ROWS_OF.get(key) if key is not None else None
+    if rows is None:
+        rows = [r for r in ROWS if r.applies(ctx)]
+        if key is not None:
+            if len(_ROWS_OF) >= _UNIFORM_KEEP:
+                _ROWS_OF.clear()
+            _ROWS_OF[key] = rows
+    return rows
+
+
 def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     ctx = facts.ctx
-    rows = [r for r in ROWS if r.applies(ctx)]
+    rows = _rows_of(ctx)
     out: dict[str, np.ndarray] = {}
     n = facts.n
     if ctx.reference or ctx.family == "mov":
         _evaluate_rows(facts, rows, out, None, n)
         return dict(sorted(out.items()))
-    if _uniform_nan_chunk(facts):  # every row's mask is constant: one element decides
-        one = facts.subset(np.zeros(1, dtype=np.intp))
-        _evaluate_rows(one, rows, out, None, 1)
-        return {k: np.broadcast_to(v, (n,)).copy() for k, v in sorted(out.items())}
+    cls = _uniform_nan_chunk(facts)
+    if cls is not None:  # every row's mask is constant: one element decides
+        return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, cls)}
     m = _ordinary(facts)
     count = int(np.count_nonzero(m))
     if (n - count) * WHOLE_CHUNK_FROM >= n:  # many other elements: every row on the whole
