@@ -98,3 +98,26 @@ def test_resume_refuses_a_different_command(tmp_path, capsys):
     assert rc == 2 and "--rules 'd3d11'" in capsys.readouterr().err
     rc = main(["sweep", "sqrt", "-f", "f16", "-d", "bits:0:999", "--out", str(out), "--resume"])
     assert rc == 0 and "already complete" in capsys.readouterr().out
+
+
+@posix_only
+def test_killing_a_sweep_on_worker_processes_leaves_no_traceback():
+    """A sweep on worker processes (2^32 elements) whose parent is killed mid-run: the
+    workers find the parent gone and exit without a traceback on the shared terminal."""
+    p = subprocess.Popen([sys.executable, "-m", "fpinspector", "sweep", "sqrt", "-d", "all",
+                          "--summary-only", "--workers", "2"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while "M/s" not in seen:  # under way: the workers are computing chunks
+            ch = p.stderr.read(1)
+            assert ch, "no progress"
+            seen += ch
+        p.send_signal(signal.SIGKILL)
+        p.wait(timeout=30)
+        rest = p.stderr.read()  # (until every worker, which shares the pipe, has gone)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        p.stderr.close()
+    assert "Traceback" not in rest and "Error" not in rest, rest

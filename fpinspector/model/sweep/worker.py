@@ -131,6 +131,8 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
                     close()
                 stage = None
                 conn.send(("ended", timings))
+    except ConnectionError:  # the parent went (killed) while this worker answered: nobody
+        return  # to tell, and no traceback on the terminal the sweep ran in
     finally:
         outbox.close()
         ahead.drain()
