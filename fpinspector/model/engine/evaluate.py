@@ -634,6 +634,9 @@ class Evaluation:
             _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],
                         finite=self._finite_exact(s, e), values=f.result_values)
             for k, m in finish.fired_rules(f).items():
+                if e - s == self._n:  # one chunk: its masks (read-only, as fired's)
+                    fired[k] = m
+                    continue
                 if k not in fired:
                     fired[k] = np.zeros(self._n, dtype=bool)
                 fired[k][s:e] = m

@@ -115,6 +115,7 @@ class ModelStage:
         self.timings: dict[str, float] = {}
         self._nan_probe: bool | None = None
         self._owned: list[Any] = []
+        self._zeros: np.ndarray | None = None
 
     @property
     def arity(self) -> int:
@@ -223,6 +224,15 @@ class ModelStage:
                 np.array_equal(e, err[0], equal_nan=True) for e in err)
         return bool(self._nan_probe)
 
+    def _zero_steps(self, shape: tuple[int, ...]) -> np.ndarray:
+        """0 steps from the model everywhere: one read-only array per chunk shape, kept
+        (outputs are never written to; a fresh one per chunk cost a zero fill)."""
+        z = self._zeros
+        if z is None or z.shape != shape:
+            z = self._zeros = np.zeros(shape, np.float64)
+            z.flags.writeable = False
+        return z
+
     def _gpu_verdicts(self, ev: Any, operands: tuple[np.ndarray, ...], model: np.ndarray,
                       g: np.ndarray, err_model: np.ndarray, ok_model: np.ndarray
                       ) -> dict[str, Any]:
@@ -241,10 +251,11 @@ class ModelStage:
             return {"err_gpu": np.asarray(ev.ulp_error(g), dtype=np.float64),
                     "ok_gpu": np.asarray(ev.allowed(g), dtype=bool),
                     "err_gpu_model": ulp_distance(g, model, rf), "gpu_diff": diff}
-        dist = np.zeros(g.shape, np.float64)
         if not diff.size:  # the GPU's verdicts are the model's: the same arrays (read-only)
-            return {"err_gpu": err_model, "ok_gpu": ok_model, "err_gpu_model": dist,
-                    "gpu_diff": diff, "gpu_patched": True}
+            return {"err_gpu": err_model, "ok_gpu": ok_model,
+                    "err_gpu_model": self._zero_steps(g.shape), "gpu_diff": diff,
+                    "gpu_patched": True}
+        dist = np.zeros(g.shape, np.float64)
         err_gpu, ok_gpu = err_model.copy(), ok_model.copy()
         if diff.size:
             sub = self._eval(tuple(np.asarray(o).reshape(-1)[diff] for o in operands))

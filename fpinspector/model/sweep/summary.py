@@ -145,7 +145,9 @@ class Summary:
             errors["err_model"] = self._prep_errors("err_model", k0, operands, out, snap)
             errors["err_gpu"] = self._prep_patched(k0, operands, out, diff, errors["err_model"],
                                                    snap)
-            if rfmt is not None:
+            if rfmt is not None and not diff.size:  # (the model's patterns throughout)
+                res_classes["gpu"] = res_classes["model"].copy()
+            elif rfmt is not None:
                 m, g = np.asarray(out["model"]), np.asarray(out["gpu"])
                 res_classes["gpu"] = (res_classes["model"] - class_counts(rfmt, m[diff])
                                       + class_counts(rfmt, g[diff]))
