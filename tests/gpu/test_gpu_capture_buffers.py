@@ -11,7 +11,7 @@ from gpu_oracle import f32
 
 from fpinspector.gpu import GpuUnavailable
 from fpinspector.gpu.child_session import ChildSession
-from fpinspector.gpu.compute_path import LOCAL_SIZE, compute_source, group_counts
+from fpinspector.gpu.compute_path import LOCAL_SIZE, PER_INVOCATION, compute_source, group_counts
 from fpinspector.gpu.operands import dtype_fits, operand_words
 from fpinspector.gpu.shaders import find_kernel, pack_pairs, unpack_pairs
 
@@ -109,6 +109,26 @@ def test_work_groups_of_256_cover_the_elements():
         assert gx <= limit and gy <= limit and gx * gy >= groups
         assert gx * gy - groups < gy  # balanced rows: (almost) no group runs for nothing
     assert group_counts(1 << 24, 65535) == (32768, 2)
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 255, 256, 257, 1023, 1024, 1025, 4097, 25599, 25600])
+def test_every_element_is_computed_once_with_several_per_invocation(gpu, monkeypatch, n):
+    """Each invocation takes PER_INVOCATION elements a grid apart: at counts around the
+    invocation, work-group and grid edges, on a grid forced to several rows (at most 5 x 5
+    groups), every element gets its own result and nothing is written past the end.
+    Oracle: x * 1.0 == x for normal f32 values (F32-IDENT)."""
+    if "compute" not in gpu._paths:
+        pytest.skip("no compute shaders here")
+    monkeypatch.setattr(gpu._runner("compute"), "max_groups", 5)
+    a = np.arange(0x3F800000, 0x3F800000 + n, dtype=np.uint32)
+    one = np.full(n, 0x3F800000, np.uint32)
+    out = np.full(n + 64, 0x5A5A5A5A, np.uint32)
+    got = gpu.capture("mul", a, one, path="compute", out=out[:n])
+    np.testing.assert_array_equal(got, a)
+    assert (out[n:] == 0x5A5A5A5A).all()
+    assert f"local_size_x = {LOCAL_SIZE}" in compute_source(find_kernel("mul", "f32"), set())
+    assert compute_source(find_kernel("mul", "f32"), set()).count("dout[i] =") == \
+        PER_INVOCATION
 
 
 def test_child_process_capture_fills_out_and_matches_in_process(gpu):
