@@ -179,3 +179,49 @@ def test_chunk_where_the_gpu_agrees_everywhere_equals_full_passes_F32_SQRT_RCP(s
     for snap in snapshots:
         fast = s.prepare(k0, ops, out, snapshot=snap)
         assert _part_text(fast) == _part_text(s.prepare(k0, ops, full, snapshot=snap)), snap
+
+
+def test_folded_parts_of_consecutive_chunks_add_as_the_chunks_do_SWEEP_SUMMARY():
+    """F32-PREC, F32-NANOUT: a worker's span sends one part folded from its chunks' parts;
+    adding it equals adding each chunk's part in turn (top k crossing chunks with ties,
+    first non-conformant rows crossing first_n, rules in the order they first fired, NaN
+    and INF errors), after earlier chunks already filled the summary, with parts prepared
+    against a stale snapshot."""
+    rng = np.random.default_rng(9)
+    n, chunk = 6000, 500
+    grow = 1.0 + np.arange(n) // 2000  # later spans hold the worst errors, tied in steps
+    cols = {c: np.round(rng.uniform(-4, 4, n) * 2) / 2 * grow for c in ERROR_COLUMNS}
+    for v in cols.values():
+        v[rng.random(n) < 0.01] = np.nan
+    cols["err_gpu"][[5700, 5900]] = np.inf
+    ok = rng.random(n) > 0.02
+    rules = ["R-A", "R-B", "R-C"]
+    fired = {r: rng.random(n) < p for r, p in zip(rules, (0.0, 0.3, 0.9))}
+    fired["R-A"][2600:2610] = True  # R-A first fires in the third span (order of first firing)
+    ops = np.arange(0x3F800000, 0x3F800000 + n, dtype=np.uint32)
+    model = ops ^ np.uint32(1)
+
+    def out_of(sl):
+        out = {c: v[sl] for c, v in cols.items()}
+        out.update(ok_gpu=ok[sl], ok_model=ok[sl], model=model[sl], gpu=ops[sl],
+                   exact=ops[sl].astype(np.float64),
+                   fired={r: m[sl] for r, m in fired.items() if m[sl].any()})  # (as the engine)
+        return out
+
+    one, folded = (Summary("f32", "f32", top_k=5, first_n=30) for _ in range(2))
+    for s in (one, folded):  # the first chunks, merged one by one in both
+        for k0 in range(0, 1000, chunk):
+            sl = slice(k0, k0 + chunk)
+            s.add(k0, (ops[sl],), out_of(sl))
+    snap = one.snapshot()
+    for span in range(1000, n, 4 * chunk):  # spans of 4 chunks (the last one of 2)
+        parts = []
+        for k0 in range(span, min(n, span + 4 * chunk), chunk):
+            sl = slice(k0, k0 + chunk)
+            p = one.prepare(k0, (ops[sl],), out_of(sl), snapshot=snap)
+            parts.append(p)
+            one.add(k0, (ops[sl],), out_of(sl), prepared=p)
+        folded.add(span, (), {}, prepared=folded.fold_parts(parts))
+    assert json.dumps(folded.to_dict(), default=repr) == json.dumps(one.to_dict(), default=repr)
+    assert list(one.fired) == ["R-B", "R-C", "R-A"]
+    assert len(one.nonconformant["index"]) == 30 and len(one.worst["err_gpu"]["index"]) == 5

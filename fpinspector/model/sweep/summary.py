@@ -110,6 +110,28 @@ class Summary:
             self.nonconformant = rows if self.nonconformant is None else {
                 f: np.concatenate([self.nonconformant[f], rows[f]]) for f in rows}
 
+    def fold_parts(self, parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """One part for consecutive chunks' :meth:`prepare` parts (in sweep order): adding
+        it has the effect of adding each of them in turn.
+
+        Why: a worker's span of chunks sends one part instead of one per chunk, which the
+        parent unpickles and merges once (the parent's share of a 2^32 sweep). The parts
+        are added to an empty summary of the same settings: counts and histograms add up,
+        its top k of the chunks' candidates hold every row that can enter the kept top k
+        (one order, key then index), and its first rows are the chunks' first ones."""
+        acc = Summary(self.fmt, self.result_format, self.top_k, self.first_n)
+        for part in parts:
+            acc.add(0, (), {}, prepared=part)
+        return {
+            "n": acc.total,
+            "op_classes": acc.operand_classes,
+            "res_classes": acc.result_classes,
+            "fired": acc.fired,
+            "conformant": acc.conformant,
+            "errors": {col: (h, acc.worst.get(col)) for col, h in acc.hist.items()},
+            "nonconformant": acc.nonconformant,
+        }
+
     def snapshot(self) -> SummarySnapshot:
         """What :meth:`prepare` reads of the merged state: per error column the kept top-k's
         smallest key and largest index (once k rows are kept), and how many non-conformant

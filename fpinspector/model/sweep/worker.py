@@ -148,6 +148,8 @@ def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, step: int | 
             domain, stage, k0, k1,
             lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part,
             step=step, ahead=ahead)
+        if len(prepared) > 1:  # a span's chunks: one part to send and merge
+            prepared = [summary.fold_parts(prepared)]
         manifest = outbox.put(out, not_elements) if keep else None
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
