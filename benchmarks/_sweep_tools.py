@@ -122,13 +122,15 @@ def tree_cpu_seconds(pid: int | None = None) -> float:
 
 class TreeMemory:
     """Samples the summed PSS of a process and its descendants every ``every`` seconds
-    (Linux /proc; elsewhere only this process's peak RSS from ``resource``)."""
+    (Linux /proc; elsewhere only this process's peak RSS from ``resource``), and the CPU
+    seconds each of them had used when last seen (:meth:`cpu_seconds`)."""
 
     def __init__(self, pid: int | None = None, every: float = 0.2) -> None:
         self.pid = os.getpid() if pid is None else pid
         self.every = every
         self.peak_kib = 0
         self.peak_procs = 0
+        self._cpu: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.available = sys.platform.startswith("linux")
@@ -139,7 +141,16 @@ class TreeMemory:
             sizes = [s for s in (_pss_kib(p) for p in pids) if s is not None]
             if sum(sizes) > self.peak_kib:
                 self.peak_kib, self.peak_procs = sum(sizes), len(sizes)
+            for p in pids:
+                self._cpu[p] = max(self._cpu.get(p, 0.0), _cpu_seconds(p))
             self._stop.wait(self.every)
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds of every process of the tree as last sampled (Linux; NaN elsewhere).
+        Why sampled: a sweep's workers are children of multiprocessing's fork server,
+        which the caller's RUSAGE_CHILDREN never counts; a process's last ``every``
+        seconds before it exits are missed."""
+        return sum(self._cpu.values()) if self.available else float("nan")
 
     def __enter__(self) -> TreeMemory:
         if self.available:

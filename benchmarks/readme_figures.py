@@ -71,8 +71,9 @@ def measure(command: str, tmp: Path, workers: int | None = None) -> dict[str, fl
         out, err = proc.communicate()
     wall = time.perf_counter() - t0
     tail = "\n".join((out.strip().splitlines() or [""])[-2:])
+    cpu = mem.cpu_seconds() if mem.available else _children_cpu() - cpu0
     return {"rc": proc.returncode, "seconds": wall, "mib": mem.mib(),
-            "cpu": _children_cpu() - cpu0, "tail": tail, "err": err.strip()[-500:]}
+            "cpu": cpu, "tail": tail, "err": err.strip()[-500:]}
 
 
 def main() -> int:
