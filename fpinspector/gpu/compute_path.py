@@ -8,16 +8,16 @@ import numpy as np
 from .errors import ShaderError
 from .shaders import Kernel, header, kernel_function
 
-__all__ = ["ComputePath", "LOCAL_SIZE"]
+__all__ = ["ComputePath", "LOCAL_SIZE", "PER_INVOCATION", "invocation_main", "dispatch_groups"]
 
 #: Invocations per work group. 256 (not 64): llvmpipe runs a work group as one task and
 #: pays a fixed cost per group, so 2^24 elements took ~11 ms longer with 64
 #: (benchmarks/bench_gpu_capture.py); GL 4.3 guarantees at least 1024.
 LOCAL_SIZE = 256
 #: Elements per invocation: invocation i of a grid of G takes i, i + G, i + 2G, i + 3G
-#: (a grid-stride loop, unrolled), so each step still reads and writes consecutive
-#: elements across invocations. Why: llvmpipe pays a fixed cost per invocation; a 2^19
-#: f32 sqrt took 2.0 instead of 2.8 CPU-ns per element (best of 6, 2-core EPYC).
+#: (a grid-stride loop), so each step still reads and writes consecutive elements across
+#: invocations. Why: llvmpipe pays a fixed cost per invocation; a 2^19 f32 sqrt took 2.2
+#: instead of 2.9 CPU-ns per element (best of 6, 2-core EPYC; unrolled: 2.1).
 PER_INVOCATION = 4
 DEFAULT_CHUNK = 1 << 24
 CHUNK_BYTES = 256 << 20  # all buffers of one chunk together stay under this
@@ -35,20 +35,37 @@ def compute_source(kernel: Kernel, extensions: set[str]) -> str:
         f"layout(std430, binding = {n}) writeonly buffer Out {{ {word(kernel.wide_out)} dout[]; }};"
     )
     args = ", ".join(f"d{i}[i]" for i in range(n))
-    step = f"    if (i >= u_count) return;\n    dout[i] = kernel({args});\n"
     return (
         header(430, extensions, kernel)
         + f"layout(local_size_x = {LOCAL_SIZE}) in;\n"
         + "\n".join(blocks)
         + "\nuniform uint u_count;\n"
         + kernel_function(kernel)
-        + "void main() {\n"
-        + f"    uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * {LOCAL_SIZE}u;\n"
-        + f"    uint i = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * {LOCAL_SIZE}u)"
-        + " + gl_GlobalInvocationID.x;\n"
-        + "    i += grid;\n".join([step] * PER_INVOCATION)
-        + "}\n"
+        + invocation_main([f"dout[i] = kernel({args});"])
     )
+
+
+def invocation_main(step: list[str]) -> str:
+    """``void main()`` running the GLSL statements ``step`` on element ``i`` (below
+    ``u_count``) for each of the invocation's :data:`PER_INVOCATION` elements, a grid of
+    invocations apart; dispatch it with :func:`dispatch_groups`."""
+    body = "".join(f"            {line.strip()}\n" for line in step)
+    return (
+        "void main() {\n"
+        f"    uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * {LOCAL_SIZE}u;\n"
+        f"    uint i = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * {LOCAL_SIZE}u)"
+        " + gl_GlobalInvocationID.x;\n"
+        f"    for (uint elem_k = 0u; elem_k < {PER_INVOCATION}u; elem_k++) {{\n"
+        "        if (i >= u_count) return;\n"
+        f"        {{\n{body}        }}\n"
+        "        i += grid;\n"
+        "    }\n}\n"
+    )
+
+
+def dispatch_groups(n: int, max_groups: int) -> tuple[int, int]:
+    """The work-group grid for ``n`` elements run by :func:`invocation_main`."""
+    return group_counts(-(-n // PER_INVOCATION), max_groups)
 
 
 def group_counts(n: int, max_groups: int) -> tuple[int, int]:
@@ -124,7 +141,7 @@ class ComputePath:
             obuf = self._buffer(kernel.arity, dst.nbytes)
             obuf.bind_to_storage_buffer(kernel.arity, size=dst.nbytes)
             prog["u_count"].value = m
-            prog.run(*group_counts(-(-m // PER_INVOCATION), self.max_groups))
+            prog.run(*dispatch_groups(m, self.max_groups))
             self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
             obuf.read_into(dst, size=dst.nbytes)
 

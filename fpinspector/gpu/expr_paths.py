@@ -9,7 +9,7 @@ from typing import cast
 import moderngl
 import numpy as np
 
-from .compute_path import LOCAL_SIZE, group_counts
+from .compute_path import LOCAL_SIZE, dispatch_groups, invocation_main
 from .errors import ShaderError
 from .expr_glsl import ExprShader
 from .fragment_path import FULLSCREEN_VS
@@ -27,13 +27,10 @@ def compute_source(sh: ExprShader, extensions: set[str]) -> str:
     if v:
         lines.append("layout(std430, binding = 0) readonly buffer In { uint din[]; };")
     lines += ["layout(std430, binding = 1) writeonly buffer Out { uint dout[]; };",
-              "uniform uint u_count;", "void main() {",
-              f"    uint i = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * {LOCAL_SIZE}u)"
-              " + gl_GlobalInvocationID.x;", "    if (i >= u_count) return;"]
-    lines += [f"    uint x{j} = din[i * {v}u + {j}u];" for j in range(v)]
-    lines += sh.body
-    lines += [f"    dout[i * {w}u + {k}u] = {e};" for k, e in enumerate(sh.words)]
-    return "\n".join(lines) + "\n}\n"
+              "uniform uint u_count;"]
+    step = [f"uint x{j} = din[i * {v}u + {j}u];" for j in range(v)] + list(sh.body)
+    step += [f"dout[i * {w}u + {k}u] = {e};" for k, e in enumerate(sh.words)]
+    return "\n".join(lines) + "\n" + invocation_main(step)
 
 
 def fragment_source(sh: ExprShader, extensions: set[str], first: int, count: int) -> str:
@@ -102,7 +99,7 @@ class ExprCompute:
             obuf = self._buffer(1, m * w * 4)
             obuf.bind_to_storage_buffer(1, size=m * w * 4)
             prog["u_count"].value = m
-            prog.run(*group_counts(m, self.max_groups))
+            prog.run(*dispatch_groups(m, self.max_groups))
             self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
             obuf.read_into(out[s:e], size=m * w * 4)
         return out

@@ -152,3 +152,19 @@ def test_owned_session_on_its_own_thread():
         r = evaluate_expr("a * 2", {"a": normals(10, 11)})
         assert np.array_equal(g.submit(r.program, r.slots).result()[0], r.bits)
         assert g.unsupported_reason(r.program) is None
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 1023, 1024, 1025, 25599, 25600])
+def test_every_element_of_an_expression_is_computed_with_several_per_invocation(runner, n):
+    """The expression compute shader takes PER_INVOCATION elements per invocation, a grid
+    apart: at counts around the invocation and grid edges, on a grid forced to several
+    rows (at most 5 x 5 groups), every element gets its own words. Oracle: a * 1.0 == a and
+    a - a == +0 for normal f32 values (F32-IDENT)."""
+    if "compute" not in runner.session.info["paths"]:
+        pytest.skip("no compute shaders here")
+    a = np.arange(0x3F800000, 0x3F800000 + n, dtype=U32)
+    r = evaluate_expr("(a * b) + (a - a)", {"a": a, "b": np.full(n, 0x3F800000, U32)})
+    runner.run(r.program, r.slots, path="compute")  # (the compute runner exists now)
+    runner._paths["compute"].max_groups = 5
+    words = runner.run(r.program, r.slots, path="compute")
+    np.testing.assert_array_equal(words[-1], a)
