@@ -16,8 +16,8 @@ __all__ = ["ComputePath", "LOCAL_SIZE", "PER_INVOCATION", "invocation_main", "di
 LOCAL_SIZE = 256
 #: Elements per invocation: invocation i of a grid of G takes i, i + G, i + 2G, i + 3G
 #: (a grid-stride loop), so each step still reads and writes consecutive elements across
-#: invocations. Why: llvmpipe pays a fixed cost per invocation; a 2^19 f32 sqrt took 2.2
-#: instead of 2.9 CPU-ns per element (best of 6, 2-core EPYC; unrolled: 2.1).
+#: invocations. Why: llvmpipe pays a fixed cost per invocation; a 2^19 f32 sqrt took 2.1
+#: (unrolled) or 2.2 (a loop) instead of 2.9 CPU-ns per element (best of 6, 2-core EPYC).
 PER_INVOCATION = 4
 DEFAULT_CHUNK = 1 << 24
 CHUNK_BYTES = 256 << 20  # all buffers of one chunk together stay under this
@@ -41,25 +41,30 @@ def compute_source(kernel: Kernel, extensions: set[str]) -> str:
         + "\n".join(blocks)
         + "\nuniform uint u_count;\n"
         + kernel_function(kernel)
-        + invocation_main([f"dout[i] = kernel({args});"])
+        + invocation_main([f"dout[i] = kernel({args});"], unrolled=True)
     )
 
 
-def invocation_main(step: list[str]) -> str:
+def invocation_main(step: list[str], unrolled: bool = False) -> str:
     """``void main()`` running the GLSL statements ``step`` on element ``i`` (below
     ``u_count``) for each of the invocation's :data:`PER_INVOCATION` elements, a grid of
-    invocations apart; dispatch it with :func:`dispatch_groups`."""
+    invocations apart; dispatch it with :func:`dispatch_groups`. ``unrolled``: the steps
+    written out instead of a loop: 4x the code, for the small single-op kernels (the 2^32
+    f32 sqrt sweep on llvmpipe: 29-30 s against 31-32 s with the loop); expressions, whose
+    bodies can be long, keep the loop."""
     body = "".join(f"            {line.strip()}\n" for line in step)
+    each = f"        if (i >= u_count) return;\n        {{\n{body}        }}\n"
+    if unrolled:
+        steps = "        i += grid;\n".join([each] * PER_INVOCATION)
+    else:
+        steps = (f"    for (uint elem_k = 0u; elem_k < {PER_INVOCATION}u; elem_k++) {{\n"
+                 + each + "        i += grid;\n    }\n")
     return (
         "void main() {\n"
         f"    uint grid = gl_NumWorkGroups.x * gl_NumWorkGroups.y * {LOCAL_SIZE}u;\n"
         f"    uint i = gl_GlobalInvocationID.y * (gl_NumWorkGroups.x * {LOCAL_SIZE}u)"
         " + gl_GlobalInvocationID.x;\n"
-        f"    for (uint elem_k = 0u; elem_k < {PER_INVOCATION}u; elem_k++) {{\n"
-        "        if (i >= u_count) return;\n"
-        f"        {{\n{body}        }}\n"
-        "        i += grid;\n"
-        "    }\n}\n"
+        + steps + "}\n"
     )
 
 

@@ -168,3 +168,9 @@ def test_every_element_of_an_expression_is_computed_with_several_per_invocation(
     runner._paths["compute"].max_groups = 5
     words = runner.run(r.program, r.slots, path="compute")
     np.testing.assert_array_equal(words[-1], a)
+    from fpinspector.gpu.compute_path import PER_INVOCATION
+    from fpinspector.gpu.expr_glsl import expr_shader
+    from fpinspector.gpu.expr_paths import compute_source
+
+    src = compute_source(expr_shader(r.program, precise=True), set())
+    assert f"elem_k < {PER_INVOCATION}u" in src  # (a loop: an expression's body once)
