@@ -76,7 +76,9 @@ def _ulp_at_bits(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, specials: boo
     else:
         k -= np.int64(F << 52)
     out = k.view(np.float64)
-    lo_b = np.broadcast_to(np.asarray(lo, dtype=np.float64), hi.shape)
+    lo_b = lo if (isinstance(lo, np.ndarray) and lo.dtype == np.float64
+                  and lo.shape == hi.shape) else np.broadcast_to(np.asarray(lo, np.float64),
+                                                                  hi.shape)
     # just below a power of two (residual pointing inward): the binade below. Candidates
     # are exact powers of two (zero mantissa field) with a residual: rare, so a subset
     # (the residual is only read there: one pass fewer over lo).

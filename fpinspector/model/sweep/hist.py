@@ -58,7 +58,8 @@ def _hist_key(e: np.ndarray, work: np.ndarray | None = None) -> tuple[np.ndarray
     nb = int(np.count_nonzero(big))
     if nb * 8 <= u.size:  # few |e| above 0.5 (a correctly rounded model: none; its
         # overflows: some): only those are binned, the rest is zeros and (0, 0.5]
-        h = _bins(m[np.flatnonzero(big)], np.empty(nb, np.uint64))
+        h = (_bins(m[np.flatnonzero(big)], np.empty(nb, np.uint64)) if nb
+             else np.zeros(_NBINS, np.int64))
         h[0] = np.count_nonzero(np.equal(m, 0, out=big))
         h[1] = u.size - nb - h[0]
         return h, m

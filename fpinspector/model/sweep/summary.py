@@ -305,7 +305,10 @@ class Summary:
         have = snap.have
         if have >= self.first_n:
             return None
-        sel = np.flatnonzero(~np.asarray(out[col], dtype=bool))[: self.first_n - have]
+        ok = np.asarray(out[col], dtype=bool)
+        if ok.all():  # (a conformant chunk: no rows, as add takes an empty part)
+            return None
+        sel = np.flatnonzero(~ok)[: self.first_n - have]
         return self._row_fields(sel, k0, operands, out)
 
     # --------------------------------------------------------------------------------
