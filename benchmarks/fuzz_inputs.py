@@ -18,9 +18,11 @@ import io
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -146,6 +148,8 @@ class WorkspaceChecker:
         base = "/dev/shm" if os.path.isdir("/dev/shm") else None
         self.dir = tempfile.mkdtemp(prefix="fpi-fuzz-", dir=base)
         self.path = os.path.join(self.dir, "ws.json")
+        # (removed with the checker: every test run used to leave one in /dev/shm)
+        weakref.finalize(self, shutil.rmtree, self.dir, True)
         from fpinspector.ui.workspace import load_workspace  # noqa: PLC0415
 
         self.load = load_workspace
