@@ -257,12 +257,11 @@ class ModelStage:
                     "gpu_patched": True}
         dist = np.zeros(g.shape, np.float64)
         err_gpu, ok_gpu = err_model.copy(), ok_model.copy()
-        if diff.size:
-            sub = self._eval(tuple(np.asarray(o).reshape(-1)[diff] for o in operands))
-            gd = g[diff]
-            err_gpu[diff] = np.asarray(sub.ulp_error(gd), dtype=np.float64)
-            ok_gpu[diff] = np.asarray(sub.allowed(gd), dtype=bool)
-            dist[diff] = ulp_distance(gd, model[diff], rf)
+        sub = self._eval(tuple(np.asarray(o).reshape(-1)[diff] for o in operands))
+        gd = g[diff]
+        err_gpu[diff] = np.asarray(sub.ulp_error(gd), dtype=np.float64)
+        ok_gpu[diff] = np.asarray(sub.allowed(gd), dtype=bool)
+        dist[diff] = ulp_distance(gd, model[diff], rf)
         # gpu_patched: err_gpu is err_model outside gpu_diff, and gpu's class is model's
         # there (same pattern or both NaN), so the summary reuses the model's passes
         return {"err_gpu": err_gpu, "ok_gpu": ok_gpu, "err_gpu_model": dist, "gpu_diff": diff,

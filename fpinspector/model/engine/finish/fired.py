@@ -195,7 +195,7 @@ def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
 #: an exhaustive sweep meets the same few classes in thousands of chunks (half of a sqrt
 #: sweep), and the rows on one element cost ~150 us of Python per chunk of 2^16.
 _UNIFORM_RULES: dict[tuple, tuple[str, ...]] = {}
-_UNIFORM_KEEP = 4096
+_KEYS_KEPT = 4096  # (each of the two caches here is emptied when it holds this many)
 
 
 def _ctx_key(ctx: Ctx) -> tuple | None:
@@ -221,7 +221,7 @@ def _uniform_rules(facts: Facts, rows: list[Row], cls: tuple[int, bool, int]
         _evaluate_rows(facts.subset(np.zeros(1, dtype=np.intp)), rows, out, None, 1)
         known = tuple(sorted(k for k, v in out.items() if v[0]))
         if key is not None:
-            if len(_UNIFORM_RULES) >= _UNIFORM_KEEP:
+            if len(_UNIFORM_RULES) >= _KEYS_KEPT:
                 _UNIFORM_RULES.clear()
             _UNIFORM_RULES[key] = known
     return known
@@ -298,7 +298,7 @@ def _rows_of(ctx: Ctx) -> list[Row]:
     if rows is None:
         rows = [r for r in ROWS if r.applies(ctx)]
         if key is not None:
-            if len(_ROWS_OF) >= _UNIFORM_KEEP:
+            if len(_ROWS_OF) >= _KEYS_KEPT:
                 _ROWS_OF.clear()
             _ROWS_OF[key] = rows
     return rows
