@@ -7,14 +7,15 @@ Run: ``.venv/bin/python benchmarks/bench_sweep_unary.py [--full] [--ops sqrt] [-
 2. f32 unary ops with model + GPU + exact + summaries (summaries only, streaming), the way
    ``fpinspector sweep OP -d all --gpu --summary-only`` runs them (worker processes, one
    per core, the GPU in its own process; chunks of 2^16 and GPU requests of 2^19 elements,
-   chunks of 2^17 without a GPU). Default: a sample in exhaustive
-   order (256 runs of 2^19 consecutive patterns, one GPU request each, one in each 256th
-   of the 2^32 at a place of its own: 1/32 of them) and the 2^32 time extrapolated;
-   ``--full`` sweeps all 2^32. The sample is a quick indication only: on the 2-core
-   machine it ran 20-40% slower per element than the whole sweep (2026-11-27: 36-42 s
-   extrapolated against 28-31 s measured), so the goal is judged on ``--full``. Prints the time, the peak memory of the whole
-   process tree (proportional set size: shared pages counted once), the stage times summed
-   over the workers, and the ratio to a bare numpy pass over the same patterns.
+   chunks of 2^17 without a GPU). Default: a sample in exhaustive order (256 runs of
+   2^19 consecutive patterns, one GPU request each, one in each 256th of the 2^32 at a
+   place of its own: 1/32 of them) and the 2^32 time extrapolated; ``--full`` sweeps all
+   2^32. The sample is a quick indication only: on the 2-core machine it ran 20-40%
+   slower per element than the whole sweep (2026-11-27: 36-42 s extrapolated against
+   28-31 s measured), so the goal is judged on ``--full``. Prints the time, the peak
+   memory of the whole process tree (proportional set size: shared pages counted once),
+   the stage times summed over the workers, and the ratio to a bare numpy pass over the
+   same patterns.
    Goals (sqrt): 2^32 in <= 30 s and <= 256 MiB.
 """
 

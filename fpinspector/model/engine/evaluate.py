@@ -147,9 +147,8 @@ def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The exact value of elements a fast kernel vouched for. A chunk of sqrt NaN results
     only (negative operands: half of an exhaustive sqrt sweep) is NaN throughout without
-    a root (the first result tells a chunk of numbers at no cost)."""
-    if (ctx.op == "sqrt" and bits.size and ctx.fmt.is_nan(bits[:1])[0]
-            and ctx.fmt.is_nan(bits).all()):
+    a root."""
+    if ctx.op == "sqrt" and grid.all_nan(bits, ctx.fmt):
         hi = np.full(bits.size, np.nan)
         return hi, zero_residual(hi)
     return exact_value(ctx, ops, vouched=True)

@@ -27,6 +27,7 @@ __all__ = [
     "flush_pat",
     "is_den",
     "is_normal",
+    "all_nan",
     "round_f16",
     "values",
     "ulp_at",
@@ -187,6 +188,12 @@ def is_normal(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     t = np.left_shift(pat, dt(1))
     t -= dt(1 << shift)
     return t < dt((fmt.exp_max - 1) << shift)
+
+
+def all_nan(pat: np.ndarray, fmt: FloatFormat) -> bool:
+    """Is every pattern a NaN? (False for none.) The first one is looked at first: a chunk
+    of numbers, the usual one, costs no pass here."""
+    return bool(pat.size) and bool(fmt.is_nan(pat[:1])[0]) and bool(fmt.is_nan(pat).all())
 
 
 def is_den(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:

@@ -65,8 +65,8 @@ class StageRecipe(Protocol):
 
 
 class ChunkDone:
-    """A finished chunk (or span of chunks): its summary parts (one per chunk, in order),
-    timings and (maps) its per-element columns."""
+    """A finished chunk (or span of chunks): its summary parts (a list: one, a span's
+    folded into one by its worker), timings and (maps) its per-element columns."""
 
     def __init__(self, k0: int, k1: int, prepared: list[dict[str, Any]],
                  timings: dict[str, float],
@@ -298,8 +298,8 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
     to ``failed``; the chunks in flight finish first, and those before it are folded).
-    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.gpu_span_chunks`); their
-    summary parts are handed to ``fold`` as a list, one per chunk."""
+    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.gpu_span_chunks`); the
+    worker folds their summary parts into one (:meth:`Summary.fold_parts`)."""
     summary, total = res.summary, res.domain.size
     try:
         pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,

@@ -248,7 +248,7 @@ def run_sweep(
              prep: list[dict[str, Any]], n: int | None = None, part: Any = None) -> None:
         t = time.perf_counter()
         n = len(ops[0]) if n is None else n
-        if prep:  # one summary part per chunk (several for a worker's span of chunks)
+        if prep:  # the parts prepared beside the stage (compute_chunk's list)
             for p in prep:
                 summary.add(k0, ops, out, prepared=p)
         else:

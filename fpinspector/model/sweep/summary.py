@@ -277,6 +277,11 @@ class Summary:
         thr = -np.partition(-kp, k - 1)[k - 1]
         above = pre[kp > thr]
         sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
+        return self._candidates(col, sel, k0, operands, out)
+
+    def _candidates(self, col: str, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray],
+                    out: Mapping[str, Any]) -> dict[str, np.ndarray]:
+        """The rows ``sel`` of the chunk as top-k candidates of ``col`` (keyed by |err|)."""
         cand = self._row_fields(sel, k0, operands, out)
         cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
         return cand
@@ -290,11 +295,7 @@ class Summary:
         if floor is not None and (floor[0] > 0 or k0 > floor[1]):
             return None  # (a kept key above 0, or a tie lost to the older indices kept)
         sel = np.arange(min(self.top_k, n), dtype=np.intp)
-        if not sel.size:
-            return None
-        cand = self._row_fields(sel, k0, operands, out)
-        cand["key"] = np.abs(np.asarray(out[col], dtype=np.float64).ravel()[sel])
-        return cand
+        return self._candidates(col, sel, k0, operands, out) if sel.size else None
 
     def _prep_nonconformant(self, k0: int, operands: Sequence[np.ndarray],
                             out: Mapping[str, Any], snap: SummarySnapshot

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -176,7 +177,7 @@ def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
     fmt = ctx.fmt
     x = facts.ops[0]
     b = facts.core.bits
-    if not fmt.is_nan(b[:1])[0]:  # (first: a chunk of numbers costs no pass here)
+    if not grid.all_nan(b, fmt):
         return None
     top = x >> fmt.dtype.type(fmt.frac_bits)
     t0 = int(top[0])
@@ -186,8 +187,6 @@ def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
         frac = (x & fmt.dtype.type(fmt.frac_mask)) != 0
         if frac.any() and not frac.all():
             return None
-    if not fmt.is_nan(b).all():
-        return None
     return t0, bool(x[0] & fmt.dtype.type(fmt.frac_mask)), int(b[0])
 
 
@@ -209,22 +208,29 @@ def _ctx_key(ctx: Ctx) -> tuple | None:
     return key
 
 
-def _uniform_rules(facts: Facts, rows: list[Row], cls: tuple[int, bool, int]
-                   ) -> tuple[str, ...]:
+def _kept(cache: dict, key: tuple | None, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make()`` and kept the first time (a ``None`` key: made,
+    not kept); the cache is emptied when it holds :data:`_KEYS_KEPT` keys."""
+    if key is None:
+        return make()
+    value = cache.get(key)
+    if value is None:
+        if len(cache) >= _KEYS_KEPT:
+            cache.clear()
+        value = cache[key] = make()
+    return value
+
+
+def _uniform_rules(facts: Facts, rows: list[Row], ctx_key: tuple | None,
+                   cls: tuple[int, bool, int]) -> tuple[str, ...]:
     """The rule IDs that fire on every element of a uniform NaN chunk of class ``cls``:
     the rows on its first element, once per evaluation and class."""
-    ctx_key = _ctx_key(facts.ctx)
-    key = None if ctx_key is None else (ctx_key, cls)
-    known = _UNIFORM_RULES.get(key) if key is not None else None
-    if known is None:
+    def make() -> tuple[str, ...]:
         out: dict[str, np.ndarray] = {}
         _evaluate_rows(facts.subset(np.zeros(1, dtype=np.intp)), rows, out, None, 1)
-        known = tuple(sorted(k for k, v in out.items() if v[0]))
-        if key is not None:
-            if len(_UNIFORM_RULES) >= _KEYS_KEPT:
-                _UNIFORM_RULES.clear()
-            _UNIFORM_RULES[key] = known
-    return known
+        return tuple(sorted(k for k, v in out.items() if v[0]))
+
+    return _kept(_UNIFORM_RULES, None if ctx_key is None else (ctx_key, cls), make)
 
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
@@ -290,23 +296,16 @@ _KEPT = "_fired_rules"  # (a dict, not an array: Facts.subset does not slice it)
 _ROWS_OF: dict[tuple, list[Row]] = {}
 
 
-def _rows_of(ctx: Ctx) -> list[Row]:
+def _rows_of(ctx: Ctx, ctx_key: tuple | None) -> list[Row]:
     """The rows that apply to an evaluation (kept per evaluation key: a sweep asks once
     per chunk, and the filter costs more than a small chunk's masks)."""
-    key = _ctx_key(ctx)
-    rows = _ROWS_OF.get(key) if key is not None else None
-    if rows is None:
-        rows = [r for r in ROWS if r.applies(ctx)]
-        if key is not None:
-            if len(_ROWS_OF) >= _KEYS_KEPT:
-                _ROWS_OF.clear()
-            _ROWS_OF[key] = rows
-    return rows
+    return _kept(_ROWS_OF, ctx_key, lambda: [r for r in ROWS if r.applies(ctx)])
 
 
 def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     ctx = facts.ctx
-    rows = _rows_of(ctx)
+    ctx_key = _ctx_key(ctx)
+    rows = _rows_of(ctx, ctx_key)
     out: dict[str, np.ndarray] = {}
     n = facts.n
     if ctx.reference or ctx.family == "mov":
@@ -314,7 +313,7 @@ def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
         return dict(sorted(out.items()))
     cls = _uniform_nan_chunk(facts)
     if cls is not None:  # every row's mask is constant: one element decides
-        return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, cls)}
+        return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, ctx_key, cls)}
     m = _ordinary(facts)
     count = int(np.count_nonzero(m))
     if (n - count) * WHOLE_CHUNK_FROM >= n:  # many other elements: every row on the whole
