@@ -38,6 +38,7 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
         write_csv_summary,
     )
     from ..model.sweep.chunk import default_chunk  # noqa: PLC0415 - (no spans: ExprStage)
+    from ..model.sweep.runner import default_workers  # noqa: PLC0415
     from ._sweep_common import progress_line as _progress  # noqa: PLC0415
     from ._sweep_common import rule_options as _options  # noqa: PLC0415
     from .expr import _bindings  # noqa: PLC0415
@@ -79,7 +80,7 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
                         chunk_size=args.chunk or default_chunk(False),
                         keep_elements=False if args.summary_only else None,
                         progress=_progress(args.quiet), meta=meta, top_k=args.top,
-                        first_n=args.first, workers=max(1, args.workers or 2))
+                        first_n=args.first, workers=args.workers or default_workers())
     finally:
         if gpu is not None:
             gpu.close()

@@ -343,12 +343,17 @@ class ErrorMapWidget(QWidget):
             return self._describe_block(k)
         return self._describe_element(res, k)
 
+    def operand_names(self) -> list[str]:
+        """The names the hover text gives the operands (an expression map: its variables)."""
+        return list("ABC")
+
     def _operand_text(self, ops: tuple[int, ...]) -> list[str]:
         f = self._domain().axes[0].fmt
+        names = self.operand_names()
         if isinstance(f, FloatFormat):
             return [f"{n}=0x{int(o):0{f.bits // 4}X} ({bridge.value_text(f.name, int(o))})"
-                    for n, o in zip("ABC", ops)]
-        return [f"{n}={f.name} code {int(o)}" for n, o in zip("ABC", ops)]
+                    for n, o in zip(names, ops)]
+        return [f"{n}={f.name} code {int(o)}" for n, o in zip(names, ops)]
 
     def _describe_element(self, res: SweepResult, k: int) -> str:
         ops = tuple(res.operands_at(k)) + self.fixed_operands()

@@ -10,8 +10,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QThread, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,9 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..model.expr.report import show
 from ..model.sweep import COMPARES, GridDomain, UnaryDomain, parse_axis, run_sweep
+from ..model.sweep.runner import KEEP_LIMIT, default_workers
 from .error_map import ErrorMapWidget
+from .live_fill import BlockFeed
+from .map_blocks import BlockMap
+from .sweep_job import SweepJob
 
 __all__ = ["ExprErrorMap", "ExprMapPanel"]
 
@@ -38,72 +40,47 @@ class ExprErrorMap(ErrorMapWidget):
 
     Signals
     -------
-    cell_requested(dict) : {variable: pattern} of the clicked cell.
+    cell_requested(dict) : {variable: pattern} of the clicked cell (the worst element of
+    its block where a cell stands for several).
     """
 
     cell_requested = Signal(object)
 
     def redraw(self) -> None:
         super().redraw()
-        res = self.result
-        if res is None or "variables" not in res.meta:
+        names = self.meta.get("variables")
+        if self.blocks is None or not names:
             return
-        names = res.meta["variables"]
         if len(names) == 2:
             self.plot.setLabels(left=names[0], bottom=names[1])
         else:
             self.plot.setLabels(bottom=names[0])
         from ..model.sweep import COMPARES as C  # noqa: PLC0415
 
-        self.plot.setTitle(f"{res.meta.get('expression', '')} ({res.meta.get('rules', '')}): "
+        self.plot.setTitle(f"{self.meta.get('expression', '')} ({self.meta.get('rules', '')}): "
                            f"{C[self.compare][1]}")
 
+    def operand_names(self) -> list[str]:
+        return list(self.meta.get("variables") or super().operand_names())
+
     def describe(self, k: int) -> str:
+        text = super().describe(k)
         res = self.result
-        if "variables" not in res.meta:
-            return super().describe(k)
-        f = res.domain.axes[0].fmt
-        parts = []
-        for name, o in zip(res.meta["variables"], res.operands_at(k)):
-            v = float(f.decode(np.array([o], f.dtype))[0])
-            parts.append(f"{name}=0x{int(o):0{f.bits // 4}X} ({show(v, f.bits)})")
-        for col in ("model", "gpu"):
-            if col in res.columns:
-                parts.append(f"{col}=0x{int(res.columns[col][k]):X}")
-        if "exact" in res.columns:
-            parts.append(f"exact={float(res.columns['exact'][k])!r}")
-        err = self.error_column()
-        parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
-        if "first_bad" in res.columns:
+        if (res is not None and self.blocks is not None and self.blocks.exact
+                and "first_bad" in res.columns):
             fb = int(res.columns["first_bad"][k])
-            parts.append("GPU conformant at every step" if fb < 0 else
-                         f"GPU first leaves the allowed set at r{fb}")
-        return "  ".join(parts) + "  (click: load into the expression)"
+            text += ("  GPU conformant at every step" if fb < 0 else
+                     f"  GPU first leaves the allowed set at r{fb}")
+        return text + ("  (click: load into the expression)" if self.blocks is not None
+                       and self.blocks.exact else "")
 
     def request_inspect(self, k: int) -> None:
-        if self.result is None or k < 0 or "variables" not in self.result.meta:
+        t = self.target(k)
+        names = self.meta.get("variables")
+        if t < 0 or not names:
             return
-        ops = self.result.operands_at(k)
-        self.cell_requested.emit(dict(zip(self.result.meta["variables"], map(int, ops))))
-
-
-class _Worker(QObject):
-    progress = Signal(int, int)
-    done = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, job: Any, cancel: threading.Event) -> None:
-        super().__init__()
-        self._job, self._cancel = job, cancel
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            res = self._job(lambda d, t: self.progress.emit(int(d), int(t)), self._cancel)
-        except Exception as exc:  # shown inline, never a traceback
-            self.failed.emit(str(getattr(exc, "message", None) or exc))
-            return
-        self.done.emit(res)
+        ops = (int(o[0]) for o in self._domain().operands(t, t + 1))
+        self.cell_requested.emit(dict(zip(names, ops)))
 
 
 class ExprMapPanel(QWidget):
@@ -123,6 +100,12 @@ class ExprMapPanel(QWidget):
         self._gpu: Any = None
         self._thread: QThread | None = None
         self._cancel = threading.Event()
+        # (feed, meta) of the running map, set by its job once the domain is parsed; the
+        # timer draws its blocks as they fill
+        self._live: tuple[BlockFeed, dict[str, Any]] | None = None
+        self._fill_timer = QTimer(self)
+        self._fill_timer.setInterval(150)
+        self._fill_timer.timeout.connect(self._draw_live)
         self.axis_a, self.axis_b = QComboBox(), QComboBox()
         self.domain_a, self.domain_b = QLineEdit("log:1e-3:1e3:256"), QLineEdit("lin:-2:2:256")
         for w in (self.domain_a, self.domain_b):
@@ -151,7 +134,7 @@ class ExprMapPanel(QWidget):
         lay.addLayout(buttons)
         lay.addWidget(self.map, 1)
         self.run_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self._cancel.set)
+        self.cancel_button.clicked.connect(self.cancel)  # (each map has its own event)
         self.compare.currentIndexChanged.connect(
             lambda _i: self.map.set_compare(self.compare.currentData()))
         self.map.cell_requested.connect(self.cell_requested)
@@ -195,13 +178,22 @@ class ExprMapPanel(QWidget):
                               component if len(program.outputs) > 1 else "worst")
             meta = {"op": "expr", "expression": ctx["text"], "variables": axes,
                     "format": program.format, "rules": rules, "gpu": gpu is not None}
-            return run_sweep(domain, stage, result_format=stage.result_format, meta=meta,
-                             progress=progress, cancel=cancel, keep_elements=True,
-                             chunk_size=1 << 16, workers=2)
+            # the map is its blocks, reduced where each chunk is computed: any domain (all
+            # 2^32 f32 patterns) in bounded memory; per-element columns only for small ones.
+            # Big maps without the GPU run in worker processes, on every core
+            blocks = BlockMap(domain, stage.result_format)
+            feed = BlockFeed(blocks)
+            self._live = (feed, {**meta, "result_format": stage.result_format})
+            res = run_sweep(domain, stage, result_format=stage.result_format, meta=meta,
+                            progress=progress, cancel=cancel,
+                            keep_elements=domain.size <= KEEP_LIMIT, chunk_size=1 << 16,
+                            workers=default_workers(), chunk_part=feed.chunk_part,
+                            on_part=feed.on_part)
+            return res, blocks
 
         self._cancel = threading.Event()
         self._thread = QThread(self)
-        self._worker = _Worker(job, self._cancel)
+        self._worker = SweepJob(job, self._cancel)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(
@@ -214,7 +206,14 @@ class ExprMapPanel(QWidget):
         self.cancel_button.setEnabled(True)
         self.map.info.setText(f"mapping {ctx['text']} over {' x '.join(axes)} …")
         self._thread.start()
+        self._fill_timer.start()
         return True
+
+    def _draw_live(self) -> None:
+        """Draw the blocks as they are now (the map fills while it runs)."""
+        live = self._live
+        if live is not None and live[0].done():
+            self.map.show_blocks(live[0].blocks, live[1])
 
     def _open_gpu(self, program: Any) -> Any:
         if self._gpu is None:
@@ -226,10 +225,16 @@ class ExprMapPanel(QWidget):
             raise ValueError(f"GPU: {why} (untick GPU to map the model alone)")
         return self._gpu
 
+    def cancel(self) -> None:
+        """Ask the running map to stop after the chunks in flight (it keeps what was done)."""
+        self._cancel.set()
+
     def is_running(self) -> bool:
         return self._thread is not None
 
     def _finish(self) -> None:
+        self._fill_timer.stop()
+        self._live = None
         if self._thread is not None:
             self._thread.quit()
             self._thread.wait()
@@ -239,19 +244,21 @@ class ExprMapPanel(QWidget):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
-    def _on_done(self, res: Any) -> None:
+    def _on_done(self, done: tuple[Any, BlockMap]) -> None:
+        res, blocks = done
         self._finish()
         self.result = res
-        if "gpu" not in res.columns and self.compare.currentData() != "model_vs_exact":
+        if not res.meta.get("gpu") and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
-        self.map.set_result(res, self.compare.currentData())
+        self.map.set_result(res, self.compare.currentData(), blocks)
         s = res.summary
-        text = (f"{s.total} cells; max |model vs exact| {s.max_error('err_model'):g} ULP"
-                + (f"; GPU leaves the allowed set in {int((res.columns['first_bad'] >= 0).sum())}"
-                   " cells" if "first_bad" in res.columns else "")
-                + ". Hover for a cell, click to load it into the expression.")
-        self.map.info.setText(text if res.complete else f"cancelled after {res.n_done} cells. "
-                              + text)
+        text = (f"{s.total:,} cells; max |model vs exact| {s.max_error('err_model'):g} ULP"
+                + (f"; GPU leaves the allowed set in {s.nonconformant_count():,} cells"
+                   if res.meta.get("gpu") else "")
+                + ". Hover for a cell, click to load it into the expression"
+                + ("." if blocks.exact else " (a cell: its block's worst element)."))
+        self.map.info.setText(text if res.complete else f"cancelled after {res.n_done:,} "
+                              "cells. " + text)
         self.progress.setValue(1000)
 
     def _on_failed(self, msg: str) -> None:

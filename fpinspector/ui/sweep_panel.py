@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,6 +37,7 @@ from .map_blocks import BlockMap
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
+from .sweep_job import SweepJob
 
 __all__ = ["SweepPanel", "SweepBackend", "progress_text"]
 
@@ -49,26 +50,6 @@ def progress_text(done: int, total: int, seconds: float) -> str:
            f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
     unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
     return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
-
-class _Worker(QObject):
-    progress = Signal(object, object)  # Python ints: every f32 pattern is 2^32
-    done = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, job: Callable[[Callable, threading.Event], SweepResult],
-                 cancel: threading.Event) -> None:
-        super().__init__()
-        self._job, self._cancel = job, cancel
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            res = self._job(lambda d, t: self.progress.emit(int(d), int(t)), self._cancel)
-        except Exception as exc:  # shown to the user, never a traceback
-            self.failed.emit(str(exc))
-            return
-        self.done.emit(res)
-
 
 class SweepPanel(SweepExportMixin, QWidget):
     """Controls + error map + histogram for sweeps; the controls show and edit a Qt-free
@@ -220,7 +201,7 @@ class SweepPanel(SweepExportMixin, QWidget):
 
         self._cancel = threading.Event()
         self._thread = QThread(self)
-        self._worker = _Worker(job, self._cancel)
+        self._worker = SweepJob(job, self._cancel)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
         self._worker.progress.connect(self._on_progress)

@@ -344,3 +344,47 @@ def test_a_script_without_a_main_guard_runs_once_with_worker_processes(tmp_path)
                          timeout=120, cwd=tmp_path)
     assert res.returncode == 0, res.stderr[-2000:]
     assert res.stdout.count("script ran") == 1 and "complete True" in res.stdout
+
+
+EXPRESSIONS = {
+    "one axis, a vector's worst component": (
+        "n * rsqrt(dot(n, n))", ["n.x"], {"n": [0.5, -2.0, 3.0]},
+        lambda: UnaryDomain(Axis.bit_range("f32", 0x007FF000, 0x007FF000 + 5 * CHUNK + 9))),
+    "a grid over every class, fired rules": (
+        "sqrt(abs(a)) + floor(b) * frac(a) - min(a, b)", ["a", "b"], {},
+        lambda: GridDomain(Axis.bit_range("f32", 0, 0xFFFFFFFF, 67),
+                           Axis.bit_range("f32", 0, 0xFFFFFFFF, 331))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPRESSIONS))
+@pytest.mark.parametrize("keep", [True, False])
+def test_expression_sweeps_in_processes_give_what_threads_give_F32_PREC(pool, name, keep):
+    """An expression map's stage rebuilt in worker processes from its recipe gives the
+    summary, columns and fired rules of the same sweep on stage threads."""
+    from fpinspector.model.expr.sweep import ExprStage, expr_sweep_setup
+
+    text, axes, fixed, domain = EXPRESSIONS[name]
+    program, slots_ax, slots = expr_sweep_setup(text, axes, fixed, "f32")
+    dom = domain()
+    runs = []
+    for processes in (False, True):
+        stage = ExprStage(program, slots_ax, slots, "d3d11", None, None, "worst")
+        runs.append(run_sweep(dom, stage, result_format=stage.result_format,
+                              chunk_size=CHUNK, keep_elements=keep, workers=2,
+                              processes=processes, pool=pool if processes else None,
+                              top_k=5, first_n=11))
+    _same(*runs)
+    assert runs[0].summary.total == dom.size and runs[0].summary.fired
+    # the workers computed every chunk (their stage timings came back); this process's
+    # stage computed none
+    assert runs[1].timings["stage.model"] > 0 and stage.timings == {}
+
+
+def test_an_expression_stage_with_a_gpu_has_no_recipe_and_runs_on_threads():
+    """The expression's GPU session lives in this process: no worker can reach it."""
+    from fpinspector.model.expr.sweep import ExprStage, expr_sweep_setup
+
+    program, slots_ax, slots = expr_sweep_setup("a * 2.0", ["a"], {}, "f32")
+    assert ExprStage(program, slots_ax, slots).recipe() is not None
+    assert ExprStage(program, slots_ax, slots, gpu=object()).recipe() is None

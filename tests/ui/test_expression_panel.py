@@ -153,3 +153,52 @@ def test_main_window_has_the_expression_dock(make_window, wait_for):
     assert win.expression_panel.report["listing"][0] == "r0 = mul a, b"
     win.state.update(operands=[0x3F800000, 0x40000000, 0])
     assert wait_for(lambda: int(np.asarray(win.expression_panel.evaluation.bits)) == 0x3F800000)
+
+
+def _start_a_map_over_a(panel, text, domain):
+    """Type ``text`` and start its map over ``a`` alone on ``domain``."""
+    type_expr(panel, text)
+    m = panel.map_panel
+    m.axis_a.setCurrentText("a")
+    m.axis_b.setCurrentText("(none)")
+    m.domain_a.setText(domain)
+    assert m.start()
+    return m
+
+
+def test_a_map_too_big_to_keep_shows_blocks_and_a_click_loads_the_worst_cell(panel, wait_for):
+    """A domain past KEEP_LIMIT (4,194,305 patterns) keeps no per-element column: the map is
+    its blocks, the hover names the variables, and a click loads the block's worst element,
+    whose model bits the expression then gives (oracle: evaluate_expr on that element)."""
+    m = _start_a_map_over_a(panel, "sqrt(a) * 3.0", "bits:0x3F800000:0x3FC00000")
+    assert wait_for(lambda: m.result is not None and not m.is_running(), 60000)
+    res = m.result
+    assert res.complete and res.domain.size == 0x400001 and not res.columns
+    bm = m.map.blocks
+    assert not bm.exact and int(bm.count.sum()) == res.domain.size
+    k = 1_000_003
+    text = m.map.describe(k)
+    assert text.startswith("elements ") and "a=0x" in text and "A=0x" not in text
+    w = bm.worst_element("err_model", bm.block_at(k))
+    span = bm.elements_of(bm.block_at(k))
+    (ops,) = res.domain.operands(span.start, span.stop)
+    errs = np.abs(evaluate_expr("sqrt(a) * 3.0", {"a": ops}, exact="map").ulp_error()[0])
+    assert errs[w - span.start] == errs.max() > 0  # the block's worst element
+    m.map.request_inspect(k)
+    a = int(ops[w - span.start])
+    assert panel.bindings.bindings()["a"] == f"0x{a:08X}"
+    assert int(panel.evaluation.bits) == int(evaluate_expr("sqrt(a) * 3.0", {"a": a}).bits)
+    assert "cells" in m.map.info.text() and "block's worst" in m.map.info.text()
+
+
+def test_a_map_of_every_f32_pattern_starts_in_bounded_memory_and_cancels(panel, wait_for):
+    """All 2^32 patterns: no per-element array of 2^32 (that was a 32 GiB allocation), the
+    map fills while it runs, and Cancel keeps what was done."""
+    m = _start_a_map_over_a(panel, "a * 2.0", "all")
+    assert wait_for(lambda: m._live is not None and m._live[0].done() > 0, 60000)
+    m.cancel_button.click()
+    assert wait_for(lambda: not m.is_running(), 60000)
+    res = m.result
+    assert res is not None and not res.complete and 0 < res.n_done < 1 << 32
+    assert not res.columns and m.map.blocks.count.sum() == res.n_done
+    assert m.map.info.text().startswith("cancelled after ")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ from .judge import judge_gpu
 from .lower import lower
 from .program import ExprType, Program
 
-__all__ = ["ExprStage", "expr_sweep_setup", "axis_slot", "COMPONENTS"]
+__all__ = ["ExprStage", "ExprStageRecipe", "expr_sweep_setup", "axis_slot", "COMPONENTS"]
 
 #: how a vector result becomes one map value: the worst component, or one of them
 COMPONENTS = ("worst", "x", "y", "z", "w")
@@ -118,6 +119,15 @@ class ExprStage:
         kind = self.program.outputs[0][1]
         return {"float": self.program.format, "half": "f16", "uint": "u32", "bool": "bool"}[kind]
 
+    def recipe(self) -> ExprStageRecipe | None:
+        """What a sweep worker process needs to build this stage (picklable), so that a big
+        map runs on every core; None with a GPU: the expression's GPU session holds its GL
+        context in this process, so such a sweep runs on stage threads."""
+        if self.gpu is not None:
+            return None
+        return ExprStageRecipe(self.program, list(self.axis_slots), list(self.slots),
+                               self.rules, self.options, self.component)
+
     def _tick(self, name: str, t0: float) -> float:
         t = time.perf_counter()
         self.timings[name] = self.timings.get(name, 0.0) + t - t0
@@ -166,3 +176,20 @@ class ExprStage:
             return np.zeros(shape, np.intp)
         mag = np.stack([np.where(np.isnan(e), np.inf, np.abs(e)) for e in errs])
         return np.argmax(mag, axis=0)
+
+
+@dataclass
+class ExprStageRecipe:
+    """:meth:`ExprStage.recipe`: the stage's arguments (no GPU); ``build()`` runs in the
+    worker process."""
+
+    program: Program
+    axis_slots: list[int]
+    slots: list[Any]
+    rules: str
+    options: Any
+    component: str
+
+    def build(self) -> ExprStage:
+        return ExprStage(self.program, self.axis_slots, self.slots, self.rules, self.options,
+                         None, self.component)

@@ -1,0 +1,46 @@
+"""A sweep's job on a QThread: progress, result or error as Qt signals.
+
+Why one class for every map (the op sweep panel, expression maps): the job runs off the UI
+thread; an error becomes a line in the panel, never a traceback; progress carries Python
+ints, since a map of every f32 pattern counts to 2^32, past a C int.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+__all__ = ["SweepJob"]
+
+
+class SweepJob(QObject):
+    """Runs ``job(progress, cancel)`` when its thread starts (``QThread.started`` ->
+    :meth:`run`) and emits what it gives.
+
+    Signals
+    -------
+    progress(done, total) : Python ints, after each chunk.
+    done(object) : what the job returned.
+    failed(str) : the job's error, in words (an exception's ``message`` where it has one).
+    """
+
+    progress = Signal(object, object)
+    done = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, job: Callable[[Callable[[int, int], None], threading.Event], Any],
+                 cancel: threading.Event) -> None:
+        super().__init__()
+        self._job, self._cancel = job, cancel
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            res = self._job(lambda d, t: self.progress.emit(int(d), int(t)), self._cancel)
+        except Exception as exc:  # shown to the user, never a traceback
+            self.failed.emit(str(getattr(exc, "message", None) or exc))
+            return
+        self.done.emit(res)
