@@ -76,7 +76,11 @@ def test_worker_processes_capture_on_the_gpu_like_threads_F32_SQRT_RCP(kind):
                 == json.dumps(b.summary.to_dict(), default=repr))
         for k in a.columns:
             assert np.array_equal(a.columns[k], b.columns[k], equal_nan=True), k
-        assert "gpu" in b.columns and b.summary.nonconformant_count() > 0  # kept denormals
+        bad = int(np.count_nonzero(~b.columns["ok_gpu"]))
+        assert b.summary.nonconformant_count() == bad
+        if "llvmpipe" in cap.info["renderer"]:  # LLVMPIPE-COMPUTE-NO-FTZ: the domain's
+            assert bad > 0  # kept denormals are non-conformant (the rows are exercised);
+            # a GPU that flushes them (F32-FTZ, as D3D wants) is conformant there
         assert np.array_equal(cap("sqrt", np.array([0x40800000], np.uint32), format="f32"),
                               [0x40000000])  # the capture still serves this process
     finally:
