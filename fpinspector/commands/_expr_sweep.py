@@ -4,11 +4,9 @@ A and B axes, the others bound with --set), with the GPU judged step by step."""
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 from typing import Any
 
-__all__ = ["add_expr_arguments", "run_expr_sweep"]
+__all__ = ["add_expr_arguments", "expr_plan", "ExprSweepPlan"]
 
 
 def add_expr_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,21 +23,12 @@ def add_expr_arguments(p: argparse.ArgumentParser) -> None:
                    help="vector results: the component the map shows (default: the worst)")
 
 
-def run_expr_sweep(args: argparse.Namespace) -> int:
-    from ..model.expr import ExprError, variables_in  # noqa: PLC0415
-    from ..model.expr.sweep import ExprStage, expr_sweep_setup  # noqa: PLC0415
-    from ..model.sweep import (  # noqa: PLC0415
-        GridDomain,
-        UnaryDomain,
-        parse_axis,
-        run_sweep,
-        save_npz,
-        write_csv_elements,
-        write_csv_summary,
-    )
-    from ..model.sweep.chunk import default_chunk  # noqa: PLC0415 - (no spans: ExprStage)
-    from ..model.sweep.runner import default_workers  # noqa: PLC0415
-    from ._sweep_common import progress_line as _progress  # noqa: PLC0415
+def expr_plan(args: argparse.Namespace) -> ExprSweepPlan:
+    """The expression sweep the arguments ask for; ValueError (ExprError: with a caret) for
+    bad ones."""
+    from ..model.expr import variables_in  # noqa: PLC0415
+    from ..model.expr.sweep import expr_sweep_setup  # noqa: PLC0415
+    from ..model.sweep import GridDomain, UnaryDomain, parse_axis  # noqa: PLC0415
     from ._sweep_common import rule_options as _options  # noqa: PLC0415
     from .expr import _bindings  # noqa: PLC0415
 
@@ -52,57 +41,75 @@ def run_expr_sweep(args: argparse.Namespace) -> int:
                          "in a thread")
     text = args.expr
     fixed = _bindings(args.bindings)
-    fmt = args.format.strip().lower()
-    try:
-        axes = ([a.strip() for a in args.axes.split(",") if a.strip()] if args.axes
-                else [v for v in variables_in(text) if v not in fixed])
-        if not 1 <= len(axes) <= 2:
-            raise ValueError(f"a map sweeps 1 or 2 variables, got {len(axes)} "
-                             f"({', '.join(axes) or 'none'}): bind the others with --set")
-        program, axis_slots, slots = expr_sweep_setup(text, axes, fixed, fmt)
-    except ExprError as exc:
-        print(f"fpinspector sweep: error: {exc}\n{exc.caret(text)}", file=sys.stderr)
-        return 2
+    axes = ([a.strip() for a in args.axes.split(",") if a.strip()] if args.axes
+            else [v for v in variables_in(text) if v not in fixed])
+    if not 1 <= len(axes) <= 2:
+        raise ValueError(f"a map sweeps 1 or 2 variables, got {len(axes)} "
+                         f"({', '.join(axes) or 'none'}): bind the others with --set")
+    program, axis_slots, slots = expr_sweep_setup(text, axes, fixed, args.format.strip().lower())
     specs = [args.domain, args.domain_b or args.domain][: len(axes)]
     ax = [parse_axis(s, program.format) for s in specs]
     domain = UnaryDomain(ax[0]) if len(ax) == 1 else GridDomain(ax[0], ax[1])
-    options = _options(args.option)
-    meta: dict[str, Any] = {"op": "expr", "expression": text, "variables": axes,
-                            "bindings": fixed, "format": program.format, "rules": args.rules,
-                            "component": args.component, "gpu": args.gpu,
-                            "options": {k: str(v) for k, v in options.items()}}
-    gpu = _open_gpu(args.gpu_path, program) if args.gpu else None
-    try:
-        if gpu is not None:
-            meta["renderer"] = gpu.info["renderer"]
-        stage = ExprStage(program, axis_slots, slots, args.rules, options, gpu, args.component)
-        res = run_sweep(domain, stage, result_format=stage.result_format,
-                        chunk_size=args.chunk or default_chunk(False),
-                        keep_elements=False if args.summary_only else None,
-                        progress=_progress(args.quiet), meta=meta, top_k=args.top,
-                        first_n=args.first, workers=args.workers or default_workers())
-    finally:
-        if gpu is not None:
-            gpu.close()
-    print(f"{text}  over {' x '.join(axes)} = {domain.describe()}"
-          + "".join(f", {k} = {v}" for k, v in fixed.items())
-          + f"  [{program.format}, {args.rules}]" + (f" on {meta['renderer']}" if gpu else ""))
-    print(res.summary.format_text())
-    if "first_bad" in res.columns:
-        print(_divergence_counts(res.columns["first_bad"], program))
-    t = res.timings
-    print(f"time: {t['total']:.3f} s ({res.n_done / max(t['total'], 1e-9) / 1e6:.2f} M elements/s)")
-    if args.out:
-        out = save_npz(args.out, res)
-        csv_path = write_csv_summary(args.csv or Path(args.out).with_suffix(".csv"), res)
-        print(f"wrote {out} and {csv_path}")
-    elif args.csv:
-        print(f"wrote {write_csv_summary(args.csv, res)}")
-    if args.elements_csv:
-        print(f"wrote {write_csv_elements(args.elements_csv, res)}")
-    if args.fail_on_nonconformant and res.summary.nonconformant_count():
-        return 1
-    return 0
+    return ExprSweepPlan(text, axes, fixed, program, axis_slots, slots, domain, args.rules,
+                         _options(args.option), args.component)
+
+
+class ExprSweepPlan:
+    """An expression sweep as the sweep command's steps see a plan (like
+    :class:`~fpinspector.model.sweep.SweepPlan`): its domain, stage, saved metadata, one-line
+    description and run; plus how it opens the GPU and what it adds to the report."""
+
+    #: the expression's GPU runs on stage threads, so workers never hand it spans
+    gpu_spans = False
+
+    def __init__(self, text: str, axes: list[str], fixed: dict[str, Any], program: Any,
+                 axis_slots: list[int], slots: list[Any], domain: Any, rules: str,
+                 options: dict[str, Any], component: str) -> None:
+        from ..model.expr.sweep import ExprStage  # noqa: PLC0415
+
+        self.text, self.axes, self.fixed, self.program = text, axes, fixed, program
+        self.axis_slots, self.slots, self.domain = axis_slots, slots, domain
+        self.rules, self.options, self.component = rules, options, component
+        self.fmt = program.format
+        self.result_format = ExprStage(program, axis_slots, slots).result_format
+
+    def stage(self, gpu: Any = None) -> Any:
+        from ..model.expr.sweep import ExprStage  # noqa: PLC0415
+
+        return ExprStage(self.program, self.axis_slots, self.slots, self.rules,
+                         self.options or None, gpu, self.component)
+
+    def meta(self, **extra: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"op": "expr", "expression": self.text, "variables": self.axes,
+                               "bindings": self.fixed, "format": self.fmt, "rules": self.rules,
+                               "component": self.component,
+                               "options": {k: str(v) for k, v in self.options.items()},
+                               "result_format": self.result_format}
+        out.update(extra)
+        return out
+
+    def describe(self) -> str:
+        return (f"{self.text}  over {' x '.join(self.axes)} = {self.domain.describe()}"
+                + "".join(f", {k} = {v}" for k, v in self.fixed.items())
+                + f"  [{self.fmt}, {self.rules}]")
+
+    def run(self, stage: Any, *, meta: dict[str, Any] | None = None, **kwargs: Any) -> Any:
+        from ..model.sweep import run_sweep  # noqa: PLC0415
+
+        return run_sweep(self.domain, stage, result_format=self.result_format,
+                         meta=self.meta(**(meta or {})), **kwargs)
+
+    def open_gpu(self, args: argparse.Namespace, meta: dict[str, Any], child: bool) -> Any:
+        """The expression's GPU session (in this process, whatever ``child``)."""
+        gpu = _open_gpu(args.gpu_path, self.program)
+        meta["renderer"] = gpu.info["renderer"]
+        return gpu
+
+    def report_lines(self, res: Any) -> list[str]:
+        """With the GPU and per-element columns: the first divergent step, counted."""
+        if "first_bad" not in res.columns:
+            return []
+        return [_divergence_counts(res.columns["first_bad"], self.program)]
 
 
 def _open_gpu(path: str, program: Any) -> Any:

@@ -39,7 +39,8 @@ def check_outputs(args: argparse.Namespace) -> None:
 _PLAN_NAMES = {"op": "op", "format": "--format", "rules": "--rules", "options": "--option",
                "gpu": "--gpu", "fixed": "--c", "result_format": "result format",
                "domain": "--domain", "top_k": "--top", "first_n": "--first",
-               "kept": "--summary-only"}
+               "kept": "--summary-only", "expression": "--expr", "variables": "--axes",
+               "bindings": "--set", "component": "--component"}
 
 
 def resume_from(out: str, plan: dict[str, Any]):

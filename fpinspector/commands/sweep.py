@@ -1,4 +1,5 @@
-"""``fpinspector sweep``: run an op over a whole input range and summarise model/GPU errors.
+"""``fpinspector sweep``: run an op (or, with ``--expr``, a whole expression: ._expr_sweep)
+over a whole input range and summarise model/GPU errors.
 
 Nothing done is lost: with ``--out`` a long sweep checkpoints its partial result into that
 file (every ``--checkpoint`` seconds), Ctrl-C stops it after the chunks in flight and saves
@@ -85,17 +86,24 @@ def run(args: argparse.Namespace) -> int:
 
     keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
     if getattr(args, "expr", None) is not None:
-        from ._expr_sweep import run_expr_sweep  # noqa: PLC0415
+        from ..model.expr import ExprError  # noqa: PLC0415
+        from ._expr_sweep import expr_plan  # noqa: PLC0415
 
-        return run_expr_sweep(args)
-    if args.op is None:
+        try:
+            plan: Any = expr_plan(args)
+        except ExprError as exc:
+            print(f"fpinspector sweep: error: {exc}\n{exc.caret(args.expr)}", file=sys.stderr)
+            return 2
+    elif args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
-    from ..model.sweep import SweepPlan  # noqa: PLC0415
-    from ..model.sweep.plan import CLI_LABELS  # noqa: PLC0415
+    else:
+        from ..model.sweep import SweepPlan  # noqa: PLC0415
+        from ..model.sweep.plan import CLI_LABELS  # noqa: PLC0415
+
+        plan = SweepPlan.build(args.op, args.format, args.rules, args.domain, args.domain_b,
+                               args.c_value, options=_options(args.option), labels=CLI_LABELS)
     from ..model.sweep.runner import KEEP_LIMIT  # noqa: PLC0415
 
-    plan = SweepPlan.build(args.op, args.format, args.rules, args.domain, args.domain_b,
-                           args.c_value, options=_options(args.option), labels=CLI_LABELS)
     keep = not args.summary_only and plan.domain.size <= KEEP_LIMIT
     if args.elements_csv and not keep:
         raise ValueError("--elements-csv needs per-element columns: drop --summary-only"
@@ -136,10 +144,14 @@ def _sweep(args: argparse.Namespace, plan: Any, meta: dict[str, Any], keep: bool
     try:
         with stop_on_interrupt(note) as stop:  # (a Ctrl-C while the GPU opens counts too)
             if args.gpu:
-                cap = _open_gpu(args, plan.fmt, meta, _in_processes(args, plan.domain.size))
+                child = _in_processes(args, plan.domain.size)
+                opener = getattr(plan, "open_gpu", None)  # (an expression's own GPU session)
+                cap = (opener(args, meta, child) if opener is not None
+                       else _open_gpu(args, plan.fmt, meta, child))
                 _same_device(args, prev, meta)
             res = plan.run(plan.stage(gpu=cap), meta=meta,
-                           chunk_size=_chunk(args, keep, plan.domain.size),
+                           chunk_size=_chunk(args, keep, plan.domain.size,
+                                             getattr(plan, "gpu_spans", True)),
                            keep_elements=keep, progress=_progress(args.quiet),
                            top_k=args.top, first_n=args.first, workers=_workers(args),
                            cancel=stop, resume=prev, checkpoint=checkpoint,
@@ -168,14 +180,15 @@ def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> N
                          f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
 
 
-def _chunk(args: argparse.Namespace, keep: bool, size: int) -> int:
+def _chunk(args: argparse.Namespace, keep: bool, size: int, spans: bool = True) -> int:
     """``--chunk``, else the default for whether the workers hand the GPU spans (a GPU,
-    no kept columns, worker processes: model.sweep.chunk.gpu_span_chunks)."""
+    no kept columns, worker processes, a stage that takes spans: model.sweep.chunk.
+    gpu_span_chunks)."""
     from ..model.sweep.chunk import default_chunk  # noqa: PLC0415
 
     if args.chunk is not None:
         return int(args.chunk)
-    return default_chunk(bool(args.gpu) and not keep and _in_processes(args, size))
+    return default_chunk(spans and bool(args.gpu) and not keep and _in_processes(args, size))
 
 
 def _workers(args: argparse.Namespace) -> int:
@@ -216,9 +229,11 @@ def _report(args: argparse.Namespace, plan: Any, res: Any, meta: dict[str, Any],
     from ..model.sweep import save_npz, write_csv_elements, write_csv_summary  # noqa: PLC0415
 
     print(plan.describe()
-          + (f" on {meta['device']}" if gpu else "")
+          + (f" on {meta.get('device', meta.get('renderer'))}" if gpu else "")
           + (f" (resumed at element {prev.n_done})" if prev is not None else ""))
     print(res.summary.format_text())
+    for line in getattr(plan, "report_lines", lambda _res: [])(res):  # (expressions)
+        print(line)
     if not res.complete and not args.quiet:
         print(file=sys.stderr)  # end the progress line
     t = res.timings

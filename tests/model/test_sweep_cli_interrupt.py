@@ -22,9 +22,11 @@ posix_only = pytest.mark.skipif(os.name != "posix", reason="signals")
 # a child whose model stage sleeps per chunk, so a kill lands mid-sweep deterministically
 SLOW_CHILD = """
 import sys, time
+from fpinspector.model.expr import sweep as expr_sweep
 from fpinspector.model.sweep import stages
-call = stages.ModelStage.__call__
-stages.ModelStage.__call__ = lambda self, ops: (time.sleep(0.03), call(self, ops))[1]
+for cls in (stages.ModelStage, expr_sweep.ExprStage):
+    cls.__call__ = (lambda call: lambda self, ops: (time.sleep(0.03), call(self, ops))[1])(
+        cls.__call__)
 from fpinspector.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -35,11 +37,17 @@ def _same_sweep(a, b):
     assert_same_sweep(a, b)
 
 
+#: an op, and an expression (its own stage and plan, the same saving and resuming)
+WHAT = {"op": ["sqrt"], "expression": ["--expr", "sqrt(abs(a)) * 3.0 - a"]}
+
+
 @posix_only
+@pytest.mark.parametrize("what", sorted(WHAT))
 @pytest.mark.parametrize("extra", [[], ["--summary-only"]])
 def test_sigkill_after_a_checkpoint_then_resume_equals_an_uninterrupted_run_F16_PREC(
-        tmp_path, extra):
-    args = ["sweep", "sqrt", "-f", "f16", "-d", "all", "--chunk", "512", "--top", "5", *extra]
+        tmp_path, extra, what):
+    args = ["sweep", *WHAT[what], "-f", "f16", "-d", "all", "--chunk", "512", "--top", "5",
+            *extra]
     whole = tmp_path / "whole.npz"
     assert main([*args, "--out", str(whole), "-q"]) == 0
     part = tmp_path / "part.npz"
@@ -64,9 +72,10 @@ def test_sigkill_after_a_checkpoint_then_resume_equals_an_uninterrupted_run_F16_
 
 
 @posix_only
-def test_ctrl_c_saves_the_partial_sweep_and_says_so(tmp_path):
+@pytest.mark.parametrize("what", sorted(WHAT))
+def test_ctrl_c_saves_the_partial_sweep_and_says_so(tmp_path, what):
     out = tmp_path / "s.npz"
-    p = subprocess.Popen([sys.executable, "-m", "fpinspector", "sweep", "sqrt", "-d", "all",
+    p = subprocess.Popen([sys.executable, "-m", "fpinspector", "sweep", *WHAT[what], "-d", "all",
                           "--summary-only", "--out", str(out)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -98,6 +107,14 @@ def test_resume_refuses_a_different_command(tmp_path, capsys):
     assert rc == 2 and "--rules 'd3d11'" in capsys.readouterr().err
     rc = main(["sweep", "sqrt", "-f", "f16", "-d", "bits:0:999", "--out", str(out), "--resume"])
     assert rc == 0 and "already complete" in capsys.readouterr().out
+    tail = ["-f", "f16", "-d", "bits:0:999", "--out", str(out)]
+    assert main(["sweep", "--expr", "a * b", "--set", "b=3", *tail, "-q"]) == 0
+    for other, flag in ((["a * b", "--set", "b=2"], "--set"), (["a * b", "--set", "a=3"], "--axes"),
+                        (["a * b + 0.0", "--set", "b=3"], "--expr")):
+        rc = main(["sweep", "--expr", *other, *tail, "--resume"])
+        assert rc == 2 and f"it was started with {flag}" in capsys.readouterr().err, other
+    rc = main(["sweep", "sqrt", "-f", "f16", "-d", "bits:0:999", "--out", str(out), "--resume"])
+    assert rc == 2 and "it was started with op 'expr'" in capsys.readouterr().err
 
 
 @posix_only
