@@ -284,25 +284,35 @@ class ErrorMapWidget(QWidget):
         if d.arity == 2:
             self._y_axis.set_axis(d.axes[0])
             self._x_axis.set_axis(d.axes[1])
-            self.plot.setLabels(left="A", bottom="B")
+            rows, cols = self.axis_labels(2)
+            self.plot.setLabels(left=rows, bottom=cols)
             self.plot.setRange(xRange=(0, d.shape[1]), yRange=(0, d.shape[0]), padding=0)
         else:
             self._x_axis.set_axis(d.axes[0])
             self._y_axis.set_axis(None)
-            self.plot.setLabels(left="signed log2(1+|ULP|)", bottom="input")
+            self.plot.setLabels(left="signed log2(1+|ULP|)", bottom=self.axis_labels(1)[0])
             self.plot.setXRange(0, d.size, padding=0.02)
 
-    def _title(self) -> str:
+    def title_head(self) -> str:
+        """The title's first line: what was swept, under which rules, and the compare."""
         meta = self.meta
         op, fmt = meta.get("op", "?"), meta.get("format", "?")
         c = (meta.get("fixed") or {}).get("c")
-        dev = meta.get("device")
+        return (f"{op} on {fmt}{f' with C = {c}' if c else ''} ({meta.get('rules', '')}): "
+                f"{COMPARES[self.compare][1]}")
+
+    def axis_labels(self, arity: int) -> list[str]:
+        """The axes' labels: rows and columns of a grid, or the one input axis."""
+        return ["A", "B"] if arity == 2 else ["input"]
+
+    def _title(self) -> str:
+        meta = self.meta
+        dev = meta.get("device", meta.get("renderer"))
         bm = self.blocks
         per = "" if bm is None or bm.exact else (
             f" — each cell: the worst of {bm.fa} x {bm.fb} elements" if bm.domain.arity == 2
             else f" — each point: the worst of {bm.fb:,} patterns")
-        head = (f"{op} on {fmt}{f' with C = {c}' if c else ''} ({meta.get('rules', '')}): "
-                f"{COMPARES[self.compare][1]}")
+        head = self.title_head()
         more = (f"{dev}" if dev and meta.get("gpu") else "") + per
         # a second, smaller line: a long device name never widens the plot past its view
         return head + (f"<br><span style='font-size: 8pt'>{more.removeprefix(' — ')}</span>"

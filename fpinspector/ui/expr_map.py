@@ -8,6 +8,7 @@ variables' names; the sweep runs off the UI thread with progress and cancel.
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any
 
 from PySide6.QtCore import QThread, QTimer, Signal
@@ -28,7 +29,7 @@ from ..model.sweep.runner import KEEP_LIMIT, default_workers
 from .error_map import ErrorMapWidget
 from .live_fill import BlockFeed
 from .map_blocks import BlockMap
-from .sweep_job import SweepJob
+from .sweep_job import SweepJob, progress_text
 
 __all__ = ["ExprErrorMap", "ExprMapPanel"]
 
@@ -46,19 +47,15 @@ class ExprErrorMap(ErrorMapWidget):
 
     cell_requested = Signal(object)
 
-    def redraw(self) -> None:
-        super().redraw()
-        names = self.meta.get("variables")
-        if self.blocks is None or not names:
-            return
-        if len(names) == 2:
-            self.plot.setLabels(left=names[0], bottom=names[1])
-        else:
-            self.plot.setLabels(bottom=names[0])
-        from ..model.sweep import COMPARES as C  # noqa: PLC0415
+    def title_head(self) -> str:
+        if "expression" not in self.meta:
+            return super().title_head()
+        return (f"{self.meta['expression']} ({self.meta.get('rules', '')}): "
+                f"{COMPARES[self.compare][1]}")
 
-        self.plot.setTitle(f"{self.meta.get('expression', '')} ({self.meta.get('rules', '')}): "
-                           f"{C[self.compare][1]}")
+    def axis_labels(self, arity: int) -> list[str]:
+        names = self.meta.get("variables")
+        return list(names) if names and len(names) == arity else super().axis_labels(arity)
 
     def operand_names(self) -> list[str]:
         return list(self.meta.get("variables") or super().operand_names())
@@ -103,6 +100,7 @@ class ExprMapPanel(QWidget):
         # (feed, meta) of the running map, set by its job once the domain is parsed; the
         # timer draws its blocks as they fill
         self._live: tuple[BlockFeed, dict[str, Any]] | None = None
+        self._started = self._shown_progress = 0.0
         self._fill_timer = QTimer(self)
         self._fill_timer.setInterval(150)
         self._fill_timer.timeout.connect(self._draw_live)
@@ -196,18 +194,30 @@ class ExprMapPanel(QWidget):
         self._worker = SweepJob(job, self._cancel)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
-        self._worker.progress.connect(
-            lambda d, t: self.progress.setValue(int(1000 * d / max(t, 1))))
+        self._worker.progress.connect(self._on_progress)
         self._worker.done.connect(self._on_done)
         self._worker.failed.connect(self._on_failed)
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
+        self.progress.setFormat("starting …")
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        if not gpu_on and self.compare.currentData() != "model_vs_exact":
+            self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
+        self.map.set_compare(self.compare.currentData(), redraw=False)  # (the live drawing's)
         self.map.info.setText(f"mapping {ctx['text']} over {' x '.join(axes)} …")
+        self._started, self._shown_progress = time.perf_counter(), 0.0
         self._thread.start()
         self._fill_timer.start()
         return True
+
+    def _on_progress(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self._shown_progress < 0.1:
+            return  # every f32 pattern: 65,536 chunks, at most ten updates a second
+        self._shown_progress = now
+        self.progress.setValue(int(1000 * done / max(total, 1)))
+        self.progress.setFormat(progress_text(done, total, now - self._started))
 
     def _draw_live(self) -> None:
         """Draw the blocks as they are now (the map fills while it runs)."""
@@ -259,7 +269,9 @@ class ExprMapPanel(QWidget):
                 + ("." if blocks.exact else " (a cell: its block's worst element)."))
         self.map.info.setText(text if res.complete else f"cancelled after {res.n_done:,} "
                               "cells. " + text)
-        self.progress.setValue(1000)
+        if res.complete:
+            self.progress.setValue(1000)
+        self.progress.setFormat(f"{res.n_done:,} of {res.domain.size:,}")
 
     def _on_failed(self, msg: str) -> None:
         self._finish()

@@ -79,6 +79,9 @@ class ValueAxis(pg.AxisItem):
 
     def __init__(self, orientation: str) -> None:
         super().__init__(orientation)
+        # the ticks are labelled with the samples' values: a scale factor of the index
+        # coordinate ("a (x1e+09)" on a map of every f32 pattern) would say nothing true
+        self.enableAutoSIPrefix(False)
         self._idx: np.ndarray | None = None  # sample index of each known value
         self._values: np.ndarray | None = None
         self._n = 0

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-__all__ = ["SweepJob"]
+__all__ = ["SweepJob", "progress_text"]
 
 
 class SweepJob(QObject):
@@ -44,3 +44,13 @@ class SweepJob(QObject):
             self.failed.emit(str(getattr(exc, "message", None) or exc))
             return
         self.done.emit(res)
+
+
+def progress_text(done: int, total: int, seconds: float) -> str:
+    """``done of total (rate/s, time left)``: what the progress bar says while running."""
+    rate = done / seconds if seconds > 0 else 0.0
+    left = (total - done) / rate if rate > 0 else float("inf")
+    eta = ("—" if left == float("inf") else f"{left:.0f} s" if left < 120 else
+           f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
+    unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
+    return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"

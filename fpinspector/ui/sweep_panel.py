@@ -37,19 +37,10 @@ from .map_blocks import BlockMap
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
-from .sweep_job import SweepJob
+from .sweep_job import SweepJob, progress_text
 
 __all__ = ["SweepPanel", "SweepBackend", "progress_text"]
 
-
-def progress_text(done: int, total: int, seconds: float) -> str:
-    """``done of total (rate/s, time left)``: what the progress bar says while running."""
-    rate = done / seconds if seconds > 0 else 0.0
-    left = (total - done) / rate if rate > 0 else float("inf")
-    eta = ("—" if left == float("inf") else f"{left:.0f} s" if left < 120 else
-           f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
-    unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
-    return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
 
 class SweepPanel(SweepExportMixin, QWidget):
     """Controls + error map + histogram for sweeps; the controls show and edit a Qt-free

@@ -176,6 +176,9 @@ def test_a_map_too_big_to_keep_shows_blocks_and_a_click_loads_the_worst_cell(pan
     assert res.complete and res.domain.size == 0x400001 and not res.columns
     bm = m.map.blocks
     assert not bm.exact and int(bm.count.sum()) == res.domain.size
+    title = m.map.plot.titleLabel.text
+    assert title.startswith("sqrt(a) * 3.0 (d3d11)") and "the worst of 65 patterns" in title
+    assert m.map.plot.getAxis("bottom").labelText == "a"
     k = 1_000_003
     text = m.map.describe(k)
     assert text.startswith("elements ") and "a=0x" in text and "A=0x" not in text
