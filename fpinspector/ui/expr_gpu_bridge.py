@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from .gpu_worker import import_gpu_layer
+
 __all__ = ["ExprGpuBridge"]
 
 
@@ -59,6 +61,7 @@ class ExprGpuBridge(QObject):
                 self._pending = req
                 if self.gpu is None and not self._opening:
                     self._opening = True
+                    import_gpu_layer()  # (on this, the UI thread: see there)
                     threading.Thread(target=self._open, daemon=True).start()
                 return req[0]
             self._busy = True

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..model.expr.sweep import ExprStage, expr_sweep_setup
 from ..model.sweep import COMPARES, GridDomain, UnaryDomain, parse_axis, run_sweep
 from ..model.sweep.runner import KEEP_LIMIT, default_workers
 from .error_map import ErrorMapWidget
@@ -165,8 +166,6 @@ class ExprMapPanel(QWidget):
         component, rules = self.component.currentText(), ctx["rules"]
 
         def job(progress, cancel):
-            from ..model.expr.sweep import ExprStage, expr_sweep_setup  # noqa: PLC0415
-
             fixed = {k: v for k, v in ctx["bindings"].items() if k not in axes}
             program, slots_ax, slots = expr_sweep_setup(ctx["text"], axes, fixed, ctx["format"])
             ax = [parse_axis(s, program.format) for s in specs]

@@ -15,7 +15,7 @@ from PySide6 import QtCore
 
 from .gpu_route import convert_via_f32
 
-__all__ = ["GpuRunner", "NO_GPU_PREFIX", "device_message", "unsupported_reason"]
+__all__ = ["GpuRunner", "NO_GPU_PREFIX", "device_message", "import_gpu_layer", "unsupported_reason"]
 
 NO_GPU_PREFIX = "No GPU"
 
@@ -23,8 +23,8 @@ NO_GPU_PREFIX = "No GPU"
 def _open_session(path: str, choice: Any = None) -> Any:
     """Open the default device (``open_session``, looked up at call time so tests can
     monkeypatch ``fpinspector.gpu``) or a chosen one (``open_device``: in this process
-    when Mesa allows it, else in a GPU child process). The GPU layer is imported here, on
-    the worker thread, not at start-up."""
+    when Mesa allows it, else in a GPU child process). The GPU layer was imported on the
+    UI thread (:func:`import_gpu_layer`) when the runner started."""
     from .. import gpu  # noqa: PLC0415 - lazy: start-up time
     from ..gpu.devices import selected_device  # noqa: PLC0415
 
@@ -33,6 +33,21 @@ def _open_session(path: str, choice: Any = None) -> Any:
     if choice.is_default:
         return gpu.open_session(path)
     return gpu.open_device(choice, path)
+
+
+def import_gpu_layer() -> None:
+    """Import the GPU modules here, on the UI thread, before a thread that opens the GPU
+    starts (about 100 ms, once). Why: a first import on another thread runs PySide6's import hook there
+    (it reads each new module's source) while this thread may be collecting garbage, and
+    that crashed the process now and then (a segfault in the collector; seen in
+    tests/ui). A missing moderngl is left to the worker, which reports it as "No GPU"."""
+    try:
+        import fpinspector.gpu.devices  # noqa: F401, PLC0415
+        import fpinspector.gpu.expr_capture  # noqa: F401, PLC0415
+        import fpinspector.gpu.fidelity  # noqa: F401, PLC0415
+        import fpinspector.gpu.report  # noqa: F401, PLC0415
+    except ImportError:
+        pass
 
 
 def device_message(info: dict) -> str:
@@ -232,6 +247,7 @@ class GpuRunner(QtCore.QObject):
         self._worker.switched.connect(self._on_switched)
         self._worker.switch_failed.connect(self._on_switch_failed)
         self._worker.fidelity.connect(self._on_fidelity)
+        import_gpu_layer()
         self._thread.start()
         self._do_open.emit()
 

@@ -155,14 +155,16 @@ def test_main_window_has_the_expression_dock(make_window, wait_for):
     assert wait_for(lambda: int(np.asarray(win.expression_panel.evaluation.bits)) == 0x3F800000)
 
 
-def _start_a_map_over_a(panel, text, domain):
+def _start_a_map_over_a(panel, text, domain, compare="model_vs_exact"):
     """Type ``text`` and start its map over ``a`` alone on ``domain``."""
     type_expr(panel, text)
     m = panel.map_panel
     m.axis_a.setCurrentText("a")
     m.axis_b.setCurrentText("(none)")
     m.domain_a.setText(domain)
+    m.compare.setCurrentIndex(m.compare.findData(compare))
     assert m.start()
+    assert m.map.compare == m.compare.currentData()  # what the map draws while it fills
     return m
 
 
@@ -197,11 +199,18 @@ def test_a_map_too_big_to_keep_shows_blocks_and_a_click_loads_the_worst_cell(pan
 def test_a_map_of_every_f32_pattern_starts_in_bounded_memory_and_cancels(panel, wait_for):
     """All 2^32 patterns: no per-element array of 2^32 (that was a 32 GiB allocation), the
     map fills while it runs, and Cancel keeps what was done."""
-    m = _start_a_map_over_a(panel, "a * 2.0", "all")
+    m = _start_a_map_over_a(panel, "a * 2.0", "all", compare="gpu_vs_model")  # (no GPU: the
+    assert m.start() is False  # start resets it to model vs exact); one map at a time
     assert wait_for(lambda: m._live is not None and m._live[0].done() > 0, 60000)
+    assert wait_for(lambda: m.map.blocks is not None and m.map.blocks.count.any(), 10000)
+    assert m.map.compare == "model_vs_exact" and "has no" not in m.map.info.text()
+    assert " of 4,294,967,296 (" in m.progress.format()
     m.cancel_button.click()
     assert wait_for(lambda: not m.is_running(), 60000)
     res = m.result
     assert res is not None and not res.complete and 0 < res.n_done < 1 << 32
     assert not res.columns and m.map.blocks.count.sum() == res.n_done
     assert m.map.info.text().startswith("cancelled after ")
+    assert m.progress.value() < 1000 and m.progress.format() == f"{res.n_done:,} of 4,294,967,296"
+    axis = m.map.plot.getAxis("bottom")
+    assert axis.labelText == "a" and "x1e" not in axis.labelString()  # no scale factor
