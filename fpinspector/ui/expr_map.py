@@ -8,7 +8,6 @@ variables' names; the sweep runs off the UI thread with progress and cancel.
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 from PySide6.QtCore import QThread, QTimer, Signal
@@ -30,7 +29,7 @@ from ..model.sweep.runner import KEEP_LIMIT, default_workers
 from .error_map import ErrorMapWidget
 from .live_fill import BlockFeed
 from .map_blocks import BlockMap
-from .sweep_job import SweepJob, progress_text
+from .sweep_job import SweepJob, SweepProgress
 
 __all__ = ["ExprErrorMap", "ExprMapPanel"]
 
@@ -101,7 +100,6 @@ class ExprMapPanel(QWidget):
         # (feed, meta) of the running map, set by its job once the domain is parsed; the
         # timer draws its blocks as they fill
         self._live: tuple[BlockFeed, dict[str, Any]] | None = None
-        self._started = self._shown_progress = 0.0
         self._fill_timer = QTimer(self)
         self._fill_timer.setInterval(150)
         self._fill_timer.timeout.connect(self._draw_live)
@@ -119,6 +117,7 @@ class ExprMapPanel(QWidget):
         self.run_button, self.cancel_button = QPushButton("Run map"), QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
+        self._progress = SweepProgress(self.progress)
         self.map = ExprErrorMap()
         form = QFormLayout()
         for label, w in (("axis A (rows)", self.axis_a), ("A range", self.domain_a),
@@ -196,8 +195,7 @@ class ExprMapPanel(QWidget):
         self._worker.progress.connect(self._on_progress)
         self._worker.done.connect(self._on_done)
         self._worker.failed.connect(self._on_failed)
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(0)
+        self._progress.start()
         self.progress.setFormat("starting …")
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -205,18 +203,12 @@ class ExprMapPanel(QWidget):
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
         self.map.set_compare(self.compare.currentData(), redraw=False)  # (the live drawing's)
         self.map.info.setText(f"mapping {ctx['text']} over {' x '.join(axes)} …")
-        self._started, self._shown_progress = time.perf_counter(), 0.0
         self._thread.start()
         self._fill_timer.start()
         return True
 
     def _on_progress(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self._shown_progress < 0.1:
-            return  # every f32 pattern: 65,536 chunks, at most ten updates a second
-        self._shown_progress = now
-        self.progress.setValue(int(1000 * done / max(total, 1)))
-        self.progress.setFormat(progress_text(done, total, now - self._started))
+        self._progress.show(done, total)  # (a slot of this widget: run on the UI thread)
 
     def _draw_live(self) -> None:
         """Draw the blocks as they are now (the map fills while it runs)."""

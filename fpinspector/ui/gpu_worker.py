@@ -25,7 +25,7 @@ def _open_session(path: str, choice: Any = None) -> Any:
     monkeypatch ``fpinspector.gpu``) or a chosen one (``open_device``: in this process
     when Mesa allows it, else in a GPU child process). The GPU layer was imported on the
     UI thread (:func:`import_gpu_layer`) when the runner started."""
-    from .. import gpu  # noqa: PLC0415 - lazy: start-up time
+    from .. import gpu  # noqa: PLC0415 - (looked up here: tests monkeypatch it)
     from ..gpu.devices import selected_device  # noqa: PLC0415
 
     if choice is None:  # the process-wide choice (gui --device/--driver, environment)
@@ -37,10 +37,11 @@ def _open_session(path: str, choice: Any = None) -> Any:
 
 def import_gpu_layer() -> None:
     """Import the GPU modules here, on the UI thread, before a thread that opens the GPU
-    starts (about 100 ms, once). Why: a first import on another thread runs PySide6's import hook there
-    (it reads each new module's source) while this thread may be collecting garbage, and
-    that crashed the process now and then (a segfault in the collector; seen in
-    tests/ui). A missing moderngl is left to the worker, which reports it as "No GPU"."""
+    starts (about 100 ms, once). Why: a first import on another thread runs PySide6's
+    import hook there (it reads each new module's source) while this thread may be
+    collecting garbage, and that crashed the process now and then (a segfault in the
+    collector; seen in tests/ui). A missing moderngl is left to the worker, which reports
+    it as "No GPU"."""
     try:
         import fpinspector.gpu.devices  # noqa: F401, PLC0415
         import fpinspector.gpu.expr_capture  # noqa: F401, PLC0415

@@ -8,12 +8,14 @@ ints, since a map of every f32 pattern counts to 2^32, past a C int.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QProgressBar
 
-__all__ = ["SweepJob", "progress_text"]
+__all__ = ["SweepJob", "SweepProgress", "progress_text"]
 
 
 class SweepJob(QObject):
@@ -54,3 +56,31 @@ def progress_text(done: int, total: int, seconds: float) -> str:
            f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
     unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
     return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
+
+
+class SweepProgress:
+    """A map panel's progress bar while its sweep runs: how far and how fast
+    (:func:`progress_text`), at most ten updates a second (every f32 pattern is 65,536
+    chunks: one update each would keep the UI thread busy)."""
+
+    def __init__(self, bar: QProgressBar) -> None:
+        self.bar = bar
+        self._started = self._shown = 0.0
+
+    def start(self) -> None:
+        """A sweep starts now: the bar at 0, its clock at 0."""
+        self._started, self._shown = time.perf_counter(), 0.0
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(0)
+
+    def show(self, done: int, total: int) -> str | None:
+        """Update the bar (``SweepJob.progress``); the text shown, or None when this
+        update was skipped (the last one is never skipped)."""
+        now = time.perf_counter()
+        if done < total and now - self._shown < 0.1:
+            return None
+        self._shown = now
+        self.bar.setValue(int(1000 * done / max(total, 1)))
+        text = progress_text(done, total, now - self._started)
+        self.bar.setFormat(text)
+        return text

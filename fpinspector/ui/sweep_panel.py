@@ -8,7 +8,6 @@ Wire it into a window with ``panel.inspect_requested.connect(...)``: the signal 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +36,7 @@ from .map_blocks import BlockMap
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
-from .sweep_job import SweepJob, progress_text
+from .sweep_job import SweepJob, SweepProgress, progress_text
 
 __all__ = ["SweepPanel", "SweepBackend", "progress_text"]
 
@@ -78,6 +77,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
+        self._progress = SweepProgress(self.progress)
         self.map = ErrorMapWidget()
         self.histogram = HistogramWidget()
         self.overlay_boxes = {}
@@ -198,12 +198,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         self._worker.progress.connect(self._on_progress)
         self._worker.done.connect(self._on_done)
         self._worker.failed.connect(self._on_failed)
-        self.progress.setRange(0, 1000)
-        self.progress.setValue(0)
+        self._progress.start()
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self._started = time.perf_counter()
-        self._shown_progress = 0.0
         self._thread.start()
         self._fill_timer.start()
         where = (f"in {pool.n} worker processes" if pool is not None else "on a stage thread")
@@ -225,13 +222,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         return self._thread is not None
 
     def _on_progress(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self._shown_progress < 0.1:
-            return  # 65,536 chunks of every f32 pattern: at most ten updates a second
-        self._shown_progress = now
-        self.progress.setValue(int(1000 * done / max(total, 1)))
-        text = progress_text(done, total, time.perf_counter() - self._started)
-        self.progress.setFormat(text)
+        text = self._progress.show(done, total)
+        if text is None:
+            return
         self.progress.setToolTip(text)
         self.map.info.setText(f"running: {text}; the map fills as chunks finish (Cancel "
                               "stops after the chunk in flight)")
