@@ -64,6 +64,9 @@ class ExpressionPanel(QWidget):
         self.steps = StepTable()
         self.result = QLabel()
         self.result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # wrapped: one long line (a GPU result with its free variant) otherwise set the
+        # panel's minimum width to ~1200 px, and a docked panel was cut at 1280x720
+        self.result.setWordWrap(True)
         self.gpu_status = QLabel("GPU: off for this session" if not gpu else "GPU: not run yet")
         self.why = WhyView()
         self.map_panel = ExprMapPanel()
