@@ -407,11 +407,12 @@ def test_float64_kernels_allocate_chunk_sized_temporaries(fname, op):
                                  0x80800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000,
                                  0x7FC00000, 0xFFFFFFFF])
 def test_whole_chunk_normal_test_agrees_with_the_per_element_one_F32_FTZ(odd: int) -> None:
-    """fastbits' whole-chunk test (reductions of 2|x|) says "all normal" exactly when the
-    per-element test finds no zero, denormal, INF or NaN: ordinary patterns with one
+    """fastbits' whole-chunk tests (reductions of the uint32 and int32 views) say "all
+    normal" exactly when the per-element test finds no zero, denormal, INF or NaN, and "no
+    zero or denormal" exactly when it finds none of those: ordinary patterns with one
     pattern at each edge of the normal range (2^-126, the largest finite) or just past it,
     in both signs."""
-    from fpinspector.model.engine.fastbits import _all_normal32, _normal32
+    from fpinspector.model.engine.fastbits import _all_normal32, _no_small32, _normal32
 
     rng = np.random.default_rng(odd ^ 0xC0FFEE)
     b = rng.integers(0x00800000, 0x7F800000, 1 << 12, dtype=np.uint32)
@@ -421,4 +422,27 @@ def test_whole_chunk_normal_test_agrees_with_the_per_element_one_F32_FTZ(odd: in
     per_element = bool(_normal32(b, t.copy(), np.empty(b.size, bool)).all())
     exponent = (odd >> 23) & 0xFF
     assert per_element == (0 < exponent < 255)
-    assert _all_normal32(b, t) == per_element
+    assert _all_normal32(b) == per_element
+    assert _no_small32(b) == (exponent != 0)
+
+
+def test_result_flush_changes_exactly_the_denormals_F32_FTZ() -> None:
+    """fastbits' result flush (a branch-free blend) turns every denormal into the zero of its sign and leaves every other pattern alone: the
+    edges of the denormal range in both signs (zero, the smallest and largest denormal,
+    2^-126, INF, NaN) among random patterns, against the exponent-field definition."""
+    from fpinspector.model.engine.fastbits import _flush_denormal32
+
+    rng = np.random.default_rng(20261127)
+    edges = np.array([0, 1, 2, 0x003FFFFF, 0x007FFFFE, 0x007FFFFF, 0x00800000, 0x00800001,
+                      0x7F7FFFFF, 0x7F800000, 0x7FC00000, 0x7FFFFFFF], dtype=np.uint32)
+    b = rng.integers(0, 1 << 32, 1 << 12, dtype=np.uint64).astype(np.uint32)
+    b[:edges.size], b[edges.size:2 * edges.size] = edges, edges | np.uint32(0x80000000)
+    denormal = ((b >> np.uint32(23)) & np.uint32(0xFF)) == 0
+    want = np.where(denormal, b & np.uint32(0x80000000), b)
+    got = b.copy()
+    _flush_denormal32(got, np.empty(b.size, np.uint32))
+    np.testing.assert_array_equal(got, want)
+    normal = rng.integers(0x00800000, 0x7F800000, 64, dtype=np.uint32)
+    got = normal.copy()  # no denormal: nothing changes
+    _flush_denormal32(got, np.empty(64, np.uint32))
+    np.testing.assert_array_equal(got, normal)

@@ -38,6 +38,10 @@ _TOP = np.uint32(0xFE000000)
 #: INF's pattern shifted left by one: 2|x| at or above it is an INF or a NaN
 _INF_X2 = np.uint32(0xFF000000)
 _LARGEST_DENORMAL_X2 = np.uint32(0x00FFFFFE)  # 2 |x| of the largest f32 denormal
+_MIN_NORMAL = np.uint32(0x00800000)  # 2^-126's pattern
+_MIN_NORMAL_NEG_I32 = np.int32(-0x7F800000)  # -2^-126's pattern (0x80800000) as an int32
+_INF_I32 = np.int32(0x7F800000)  # +INF's pattern as an int32
+_NEG_INF = np.uint32(0xFF800000)  # -INF's pattern
 _MAX = np.maximum.reduce
 _MIN = np.minimum.reduce
 _CHUNK = 1 << 15  # temporaries of this many elements stay in the L2 cache
@@ -54,38 +58,46 @@ def _normal32(bits: np.ndarray, t: np.ndarray, out: np.ndarray) -> np.ndarray:
     return np.less(t, _TOP, out=out)
 
 
-def _all_normal32(bits: np.ndarray, t: np.ndarray) -> bool:
-    """Whether every pattern is normal: 2|x| from 2^-126's to below INF's, as reductions
-    (the ufunc's reduce: no ndarray.min wrapper per chunk; two reductions of 2|x| cost
-    less than :func:`_normal32`'s subtraction pass and one: 6.8 against 8.0 us on 2^16)."""
-    np.left_shift(bits, 1, out=t)
-    return bool(_MIN(t) >= _MIN_NORMAL_X2) and bool(_MAX(t) < _INF_X2)
+def _no_small32(bits: np.ndarray) -> bool:
+    """Whether no pattern is a zero or a denormal, in two reductions and no pass: a small
+    positive pattern is below 2^-126's as a uint32, a small negative one (0x80000000 up to
+    0x807FFFFF) below -2^-126's as an int32, where the negative patterns are the lowest.
+    (A shift to drop the sign, then one reduction, costs a third more.)"""
+    return (bool(_MIN(bits) >= _MIN_NORMAL) and
+            bool(_MIN(bits.view(np.int32)) >= _MIN_NORMAL_NEG_I32))
 
 
-def _no_small32(bits: np.ndarray, t: np.ndarray) -> bool:
-    """Whether no pattern is a zero or a denormal: 2|x| >= 2^-125's pattern, one reduction
-    (half of :func:`_all_normal32`'s test, one pass fewer)."""
-    np.left_shift(bits, 1, out=t)
-    return bool(_MIN(t) >= _MIN_NORMAL_X2)
+def _all_normal32(bits: np.ndarray) -> bool:
+    """Whether every pattern is normal: :func:`_no_small32`, and no INF or NaN of either
+    sign (+INF and up are the highest int32 patterns, -INF and up the highest uint32)."""
+    return (_no_small32(bits) and bool(_MAX(bits.view(np.int32)) < _INF_I32)
+            and bool(_MAX(bits) < _NEG_INF))
 
 
-def _not_normal(arrays: list[np.ndarray], t: np.ndarray, o: np.ndarray, o2: np.ndarray,
+def _not_normal(arrays: list[np.ndarray], t: np.ndarray, t2: np.ndarray, o: np.ndarray,
                 result_normal: bool = False) -> np.ndarray | None:
     """Indices (in the chunk) of the elements where any of ``arrays`` is not normal, or None
-    when all are: one reduction per array first, masks only for a chunk that fails
-    (``t``, ``o``, ``o2``: chunk-sized scratch).
+    when all are: reductions first, masks only for a chunk that fails (``t``, ``t2``,
+    ``o``: chunk-sized scratch).
 
     ``result_normal``: the caller saw every result of an arithmetic op normal. An INF or
     NaN operand gives an INF, NaN or zero result unless another operand is a zero, so no
-    zero or denormal operand is then enough (a cheaper reduction per array)."""
-    if result_normal and all(_no_small32(x, t) for x in arrays):
+    zero or denormal operand is then enough (half the reductions).
+
+    A failing chunk (random patterns: nearly every one) takes 2|x| - 2^-125's pattern of
+    each operand, which is below 0xFE000000 exactly for a normal x, and one test of their
+    elementwise maximum: two passes per operand and two in all, against four and three."""
+    if result_normal and all(_no_small32(x) for x in arrays):
         return None
-    if all(_all_normal32(x, t) for x in arrays):  # (most chunks of real data)
+    if all(_all_normal32(x) for x in arrays):  # (most chunks of real data)
         return None
-    _normal32(arrays[0], t, o)
+    key = np.left_shift(arrays[0], 1, out=t)
+    key -= _MIN_NORMAL_X2
     for x in arrays[1:]:
-        o &= _normal32(x, t, o2)
-    return indices(~o)
+        k = np.left_shift(x, 1, out=t2)
+        k -= _MIN_NORMAL_X2
+        np.maximum(key, k, out=key)
+    return indices(np.greater_equal(key, _TOP, out=o))
 
 
 _NONE = np.zeros(0, dtype=np.intp)
@@ -109,7 +121,10 @@ F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": n
 
 def _flush_denormal32(bits: np.ndarray, t: np.ndarray) -> None:
     """F32-FTZ on results, in place: a denormal pattern becomes the zero of its sign
-    (branch-free: the fraction bits are and-ed away where the exponent field is 0)."""
+    (branch-free: the fraction bits are and-ed away where the exponent field is 0; a
+    search for the denormals and a change of those only costs as much where they are
+    few, and up to 2.5 times as much where they are many, as in products of random
+    patterns)."""
     np.bitwise_and(bits, np.uint32(0x7F800000), out=t)
     np.equal(t, np.uint32(0), out=t, casting="unsafe")  # 1 where the exponent field is 0
     np.multiply(t, np.uint32(0x7FFFFFFF), out=t)
@@ -135,8 +150,8 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     rf = rb.view(np.float32)
     m = min(n, _CHUNK_F32)
     t = np.empty(m, dtype=np.uint32)
+    t2 = np.empty(m, dtype=np.uint32)
     o1 = np.empty(m, dtype=bool)
-    o2 = np.empty(m, dtype=bool)
     rest: list[np.ndarray] = []
     with np.errstate(all="ignore"):
         for s in range(0, n, _CHUNK_F32):
@@ -154,10 +169,10 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
             else:
                 checks = [b[s:e] for b in ops]
                 if not picks:
-                    normal = _all_normal32(rb[s:e], tt)
+                    normal = _all_normal32(rb[s:e])
                     if not normal and ctx.flush:
                         _flush_denormal32(rb[s:e], tt)  # (overflow: numpy's INF is the model's)
-            bad = _not_normal(checks, tt, o, o2[:k], result_normal=normal)
+            bad = _not_normal(checks, tt, t2[:k], o, result_normal=normal)
             if bad is not None:
                 rest.append(bad + s)
     return rb, _rest_of_chunks(rest)
@@ -257,7 +272,7 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     m = min(n, _CHUNK)
     t = np.empty(m, dtype=np.uint32)
     o1 = np.empty(m, dtype=bool)
-    o2 = np.empty(m, dtype=bool)
+    t2 = np.empty(m, dtype=np.uint32)
     # a, b, c widened, then a*b and the sum, in buffers kept across chunks: fresh ones cost
     # glibc page faults per chunk in a new process (16M mads: .bits 119 -> 61 ms)
     wide = [np.empty(m) for _ in range(3)]
@@ -300,7 +315,7 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
                 r[mid] = grid.rne(hi, lo, ctx.fmt)
             if tiny and ctx.flush:
                 _flush_denormal32(r, tt)
-            bad = _not_normal(chunk, tt, o1[:k], o2[:k], result_normal=normal)
+            bad = _not_normal(chunk, tt, t2[:k], o1[:k], result_normal=normal)
             if bad is not None:
                 rest.append(bad + s0)
     return bits, _rest_of_chunks(rest)
