@@ -20,7 +20,7 @@ from ..model.formats import FORMATS, FloatFormat
 from ..model.sweep import COMPARES, SweepResult
 from . import bridge
 from .background import run_in_background
-from .map_axes import HistogramWidget, ValueAxis
+from .map_axes import HistogramWidget, ValueAxis, wrap_title
 from .map_blocks import BlockMap, colorize, signed_log
 
 __all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVERLAY_COLORS",
@@ -72,6 +72,7 @@ class ErrorMapWidget(QWidget):
         self._x_axis, self._y_axis = ValueAxis("bottom"), ValueAxis("left")
         self.graphics = pg.GraphicsLayoutWidget()
         self.plot = self.graphics.addPlot(axisItems={"bottom": self._x_axis, "left": self._y_axis})
+        wrap_title(self.plot)  # (a long expression never widens the figure past its view)
         # the map as one RGBA image (error colours and marks composited off the UI thread
         # while a sweep runs): drawing it is a copy, not a colour-mapping pass
         self.image = pg.ImageItem()

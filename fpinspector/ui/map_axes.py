@@ -1,6 +1,6 @@
-"""Axes and the histogram of the error maps: sample axes labelled with the samples' values
-(log axes at the decades: 1e-40, 1e-30, ...), and the |error| histogram with room for its
-axis label."""
+"""Axes, title and the histogram of the error maps: sample axes labelled with the samples'
+values (log axes at the decades: 1e-40, 1e-30, ...), a title that wraps to the plot's width,
+and the |error| histogram with room for its axis label."""
 
 from __future__ import annotations
 
@@ -10,12 +10,18 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QWidget
 
 from ..model.formats import FloatFormat
 from ..model.sweep import hist_labels
 
-__all__ = ["AXIS_SAMPLES", "HistogramWidget", "ValueAxis", "axis_samples", "decade_ticks"]
+__all__ = ["AXIS_SAMPLES", "HistogramWidget", "ValueAxis", "WrappingTitle", "axis_samples",
+           "decade_ticks", "wrap_title"]
+
+#: pyqtgraph's title row height, kept as the least (a title and its smaller note fit)
+TITLE_HEIGHT = 30
 
 
 def _fmt_tick(v: float) -> str:
@@ -182,3 +188,53 @@ class HistogramWidget(pg.PlotWidget):
         self.getAxis("bottom").setTicks([[(int(i), short[i]) for i in x[::step]],
                                          [(int(i), "") for i in x]])
         self.setTitle(title)
+
+
+class WrappingTitle(pg.LabelItem):
+    """A plot title that wraps (at spaces, or anywhere in an expression without them) to
+    the width its layout gives it, stays centred, and asks for no width of its own.
+
+    Why: pyqtgraph's title asks for one line of its text as its minimum width, which
+    becomes the whole figure's; a long expression or device name in a docked panel then
+    pushed the colour bar and the map's right part out of the view. Its row is as high as
+    the wrapped text (the plot gives it a fixed 30 px)."""
+
+    def __init__(self, plot: pg.PlotItem) -> None:
+        self._plot = plot
+        super().__init__("", size="11pt", parent=plot)
+        wrap = QTextOption(Qt.AlignHCenter)
+        wrap.setWrapMode(QTextOption.WrapAtWordBoundaryOrAnywhere)
+        self.item.document().setDefaultTextOption(wrap)
+
+    def resizeEvent(self, ev: Any) -> None:
+        self.item.setTextWidth(max(1.0, self.width()))
+        super().resizeEvent(ev)
+
+    def updateMin(self) -> None:
+        height = max(TITLE_HEIGHT, math.ceil(self.itemRect().height())) if self.text else 0
+        self.setMinimumWidth(0)
+        self.setMinimumHeight(height)
+        self._sizeHint = {Qt.SizeHint.MinimumSize: (0, height),
+                          Qt.SizeHint.PreferredSize: (0, height),
+                          Qt.SizeHint.MaximumSize: (-1, -1),
+                          Qt.SizeHint.MinimumDescent: (0, 0)}
+        if self.isVisible() and self.maximumHeight() != height:  # (hidden: pyqtgraph's 0)
+            self.setMaximumHeight(height)
+            self._plot.layout.setRowFixedHeight(0, height)
+        self.updateGeometry()
+
+    def sizeHint(self, hint: Any, constraint: Any = None) -> QSizeF:
+        return QSizeF(*self._sizeHint.get(hint, (0, 0)))
+
+
+def wrap_title(plot: pg.PlotItem) -> WrappingTitle:
+    """Put a :class:`WrappingTitle` in ``plot``'s title place (``setTitle`` then uses it)."""
+    old = plot.titleLabel
+    plot.layout.removeItem(old)
+    if old.scene() is not None:
+        old.scene().removeItem(old)
+    title = WrappingTitle(plot)
+    plot.layout.addItem(title, 0, 1)
+    plot.titleLabel = title
+    plot.setTitle(None)
+    return title

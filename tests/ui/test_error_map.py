@@ -248,3 +248,40 @@ def test_legend_names_every_mark_colour(qtbot, panel):
     panel.overlay_boxes["denormal"].setChecked(True)
     names = [label.text for _, label in panel.map.legend.items]
     assert names == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
+
+
+def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
+    """At the width of a docked panel on a 1280x720 screen (~420 px), a long title (an
+    expression and a device name) wraps inside the view instead of widening the plot
+    past it: the title and the colour bar are both inside the visible viewport, and the
+    title keeps every word."""
+    from fpinspector.ui.error_map import ErrorMapWidget
+
+    res = _run(qtbot, panel)
+    w = ErrorMapWidget()
+    qtbot.addWidget(w)
+    w.resize(420, 420)
+    w.show()
+    qtbot.waitExposed(w)
+    long_op = "saturate(a * b + c) * rsqrt(a) - b + sqrt(abs(a)) * 3.0"
+    res.meta.update(op=long_op, gpu=True,
+                    device="NVIDIA GeForce RTX 4090/PCIe/SSE2 (driver 560.94, Windows 11)")
+    w.set_result(res, "gpu_vs_model")
+    view = w.graphics
+
+    def visible(item) -> bool:
+        r = view.mapFromScene(item.sceneBoundingRect()).boundingRect()
+        return view.viewport().rect().contains(r)
+
+    title = w.plot.titleLabel
+    qtbot.wait(100)  # (the scene lays out on the next events)
+    assert visible(title) and visible(w.colorbar)
+    assert title.item.toPlainText().startswith(long_op)
+    assert "RTX 4090" in title.item.toPlainText()
+    assert w.plot.vb.sceneBoundingRect().width() > 150  # the map keeps most of the width
+    narrow_height = title.sceneBoundingRect().height()
+    w.resize(1200, 600)  # wide again: one line per part, so the title is lower
+    qtbot.wait(100)
+    assert visible(title) and visible(w.colorbar)
+    assert title.sceneBoundingRect().height() < narrow_height
+
