@@ -14,8 +14,9 @@ from PySide6.QtCore import QThread, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
@@ -119,11 +120,18 @@ class ExprMapPanel(QWidget):
         self.progress = QProgressBar()
         self._progress = SweepProgress(self.progress)
         self.map = ExprErrorMap()
-        form = QFormLayout()
-        for label, w in (("axis A (rows)", self.axis_a), ("A range", self.domain_a),
-                         ("axis B (columns)", self.axis_b), ("B range", self.domain_b),
-                         ("compare", self.compare), ("vector result", self.component)):
-            form.addRow(label, w)
+        # two controls a row (an axis and its range side by side): in a dock 330-460 px
+        # high, six rows left the map a sliver
+        form = QGridLayout()
+        for row, pairs in enumerate(((("axis A (rows)", self.axis_a), ("range", self.domain_a)),
+                                     (("axis B (columns)", self.axis_b), ("range", self.domain_b)),
+                                     (("compare", self.compare),
+                                      ("vector result", self.component)))):
+            for k, (label, w) in enumerate(pairs):
+                form.addWidget(QLabel(label), row, 2 * k)
+                form.addWidget(w, row, 2 * k + 1)
+        form.setColumnStretch(1, 1)
+        form.setColumnStretch(3, 2)
         buttons = QHBoxLayout()
         for w in (self.use_gpu, self.run_button, self.cancel_button, self.progress):
             buttons.addWidget(w)

@@ -4,7 +4,7 @@ state, and the state's changes (including what an op change implies) come back h
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QLineEdit, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGridLayout, QLabel, QLineEdit, QWidget
 
 from ..model.engine import RULE_SETS
 from ..model.sweep import COMPARES
@@ -38,15 +38,33 @@ class SweepControls(QWidget):
         for key, (_, label) in COMPARES.items():
             self.compare.addItem(label, key)
         self.use_gpu = QCheckBox("GPU")
-        form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
-        for label, w in (("op", self.op), ("format", self.format), ("rules", self.rules),
-                         ("A", self.domain_a), ("B", self.domain_b), ("C", self.c_value),
-                         ("compare", self.compare)):
-            form.addRow(label, w)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self._fields = [(QLabel(label), w) for label, w in (
+            ("op", self.op), ("format", self.format), ("rules", self.rules),
+            ("compare", self.compare), ("A", self.domain_a), ("B", self.domain_b),
+            ("C", self.c_value))]
+        self.columns = 0
+        self.arrange(1)
         self._push_edits()
         state.connect(self._pull)
         self._pull(frozenset(SweepSettings.__dataclass_fields__))
+
+    def arrange(self, columns: int) -> None:
+        """One field a row (beside the map), or ``columns`` a row (above it, in a short
+        dock: the map keeps the height)."""
+        if columns == self.columns:
+            return
+        self.columns = columns
+        for label, w in self._fields:
+            self._grid.removeWidget(label)
+            self._grid.removeWidget(w)
+        for i, (label, w) in enumerate(self._fields):
+            row, col = divmod(i, columns)
+            self._grid.addWidget(label, row, 2 * col)
+            self._grid.addWidget(w, row, 2 * col + 1)
+        for col in range(4):
+            self._grid.setColumnStretch(col, 1 if col % 2 and col // 2 < columns else 0)
 
     def _push_edits(self) -> None:
         st = self.state

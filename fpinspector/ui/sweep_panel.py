@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSplitter,
+    QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -109,13 +111,19 @@ class SweepPanel(SweepExportMixin, QWidget):
         controls.addStretch(1)
         side = QWidget()
         side.setLayout(controls)
-        plots = QSplitter(Qt.Vertical)
+        # beside the controls, the map over the histogram; under them (a narrow dock), the
+        # two as tabs: stacked under a column of controls the map was a few pixels high
+        self.plots = plots = QSplitter(Qt.Vertical)
         plots.addWidget(self.map)
         plots.addWidget(self.histogram)
         plots.setSizes([600, 200])
+        self.plot_tabs = QTabWidget()
+        self._plot_area = QStackedWidget()
+        self._plot_area.addWidget(plots)
+        self._plot_area.addWidget(self.plot_tabs)
         self.split = split = QSplitter(Qt.Horizontal)
         split.addWidget(side)
-        split.addWidget(plots)
+        split.addWidget(self._plot_area)
         split.setSizes([260, 800])
         split.setChildrenCollapsible(False)
         lay = QVBoxLayout(self)
@@ -135,7 +143,26 @@ class SweepPanel(SweepExportMixin, QWidget):
         want = Qt.Horizontal if event.size().width() >= self.SIDE_BY_SIDE_FROM else Qt.Vertical
         if self.split.orientation() != want:
             self.split.setOrientation(want)
-            self.split.setSizes([260, 800] if want == Qt.Horizontal else [230, 600])
+            self._lay_out_plots(beside=want == Qt.Horizontal)
+
+    def _lay_out_plots(self, beside: bool) -> None:
+        """Controls beside the plots: one field a row, the map over the histogram. Above
+        them (a narrow dock: at 1280x720 the map was a few pixels high under a column of
+        controls and the histogram): two fields a row, the map and histogram as tabs."""
+        self.controls.arrange(1 if beside else 2)
+        if beside:
+            self.plots.insertWidget(0, self.map)
+            self.plots.insertWidget(1, self.histogram)
+            for w in (self.map, self.histogram):  # (the tab behind was hidden)
+                w.show()
+            self.plots.setSizes([600, 200])
+            self._plot_area.setCurrentWidget(self.plots)
+            self.split.setSizes([260, 800])
+        else:
+            self.plot_tabs.addTab(self.map, "Error map")
+            self.plot_tabs.addTab(self.histogram, "Histogram")
+            self._plot_area.setCurrentWidget(self.plot_tabs)
+            self.split.setSizes([200, 800])
 
     def _pull_compare(self, changed: frozenset) -> None:
         if "compare" in changed:

@@ -285,3 +285,24 @@ def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
     assert visible(title) and visible(w.colorbar)
     assert title.sceneBoundingRect().height() < narrow_height
 
+
+def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
+    """In a dock 590 x 620 px (the Sweep tab at 1280x720) the controls go above the plots
+    two a row, and the map and histogram are tabs: the map has most of the height (it was a
+    few pixels high under a column of controls and the histogram). Wide again, the controls
+    are beside the map over the histogram, and every control and plot is still there."""
+    _run(qtbot, panel)
+    panel.resize(590, 620)
+    qtbot.wait(100)
+    assert panel.controls.columns == 2
+    assert panel.plot_tabs.currentWidget() is panel.map and panel.map.isVisible()
+    assert panel.map.graphics.height() >= 250
+    panel.plot_tabs.setCurrentWidget(panel.histogram)
+    assert panel.histogram.isVisible()
+    panel.resize(1000, 700)
+    qtbot.wait(100)
+    assert panel.controls.columns == 1
+    assert panel.map.isVisible() and panel.histogram.isVisible()
+    assert panel.map.parent() is panel.plots and panel.plot_tabs.count() == 0
+    for w in (panel.controls.op, panel.controls.compare, panel.controls.domain_b):
+        assert w.isVisible()
