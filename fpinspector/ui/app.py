@@ -161,15 +161,20 @@ class MainWindow(QtWidgets.QMainWindow):
             "history": self._dock("History", self.history, A.BottomDockWidgetArea, "dock-history"),
         }
         self.sweep_panel: QtWidgets.QWidget | None = None  # built when its tab is first shown
+        self._map_room = window_layout.MapRoom(self)  # map docks: their column's height
         self.docks["sweep"] = self._dock("Sweep", QtWidgets.QLabel("loading…"),
                                          A.BottomDockWidgetArea, "dock-sweep", contain=False)
         self.docks["sweep"].visibilityChanged.connect(self._load_sweep_panel)
+        self.docks["sweep"].visibilityChanged.connect(
+            lambda shown: self._map_room.shown(self.docks["sweep"], shown))
         self.expression_panel: QtWidgets.QWidget | None = None  # built when first shown
         self.docks["expression"] = self._dock("Expression",
                                               QtWidgets.QLabel("loading…"),
                                               A.BottomDockWidgetArea, "dock-expression",
                                               contain=False)
         self.docks["expression"].visibilityChanged.connect(self._load_expression_panel)
+        self.docks["expression"].visibilityChanged.connect(
+            lambda shown: self._map_room.shown(self.docks["expression"], shown))
         for name, view in (("all_formats", self.all_formats), ("decode", self.value_panel),
                            ("why", self.why_view), ("conversions", self.conversions_view),
                            ("word", self.word_view), ("distance", self.distance_view),

@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["DEFAULT_SIZE", "MIN_SIZE", "WIDE_FROM", "arrange_docks", "fit_to_screen",
-           "is_wide", "raise_dock"]
+           "MapRoom", "is_wide", "raise_dock"]
 
 #: The window's size where the screen has room for it.
 DEFAULT_SIZE = QtCore.QSize(1800, 1000)
@@ -24,6 +24,11 @@ COMPACT_ORDER = ("all_formats", "decode", "why", "conversions", "word", "distanc
 CENTRAL_WIDTH = 680
 #: The same in the wide layout, where the screen has room for the cells at full size.
 WIDE_CENTRAL_WIDTH = 860
+#: What a raised map dock leaves to the docks above or below it in its column: Decode's
+#: class, sign, exponent and fraction rows.
+LEFT_TO_OTHERS = 240
+#: How far from a height asked of Qt the dock may end (separators, rounding)
+_SNAP = 24
 
 
 def available(win: QtWidgets.QWidget) -> QtCore.QSize:
@@ -69,6 +74,96 @@ def raise_dock(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget) -> None:
         for i in range(bar.count()):
             if bar.tabText(i) == dock.windowTitle() and bar.currentIndex() != i:
                 bar.setCurrentIndex(i)
+
+
+class MapRoom:
+    """Map docks (Sweep, Expression) get the height of their column while they are shown.
+
+    In the wide layout they are tabs of the lower right group, 330 px high, where their
+    panels showed their controls and no map. Raised, a map dock takes the height its panel
+    asks for, up to all but :data:`LEFT_TO_OTHERS` pixels of the column it shares with
+    other docks; when its tab is left, the tab shown in its place (e.g. Conversions) gets
+    the group's height back. A group the user has resized since (more than a few pixels
+    off the height asked for) is theirs and left alone; so is a floating dock or one
+    alone in its column (the compact layout)."""
+
+    def __init__(self, win: QtWidgets.QMainWindow) -> None:
+        self.win = win
+        self._grown: dict[QtWidgets.QDockWidget, tuple[int, int]] = {}  # (before, asked)
+        self._restored: tuple[int, int] | None = None  # (height given back, the one asked)
+
+    def shown(self, dock: QtWidgets.QDockWidget, visible: bool) -> None:
+        """The dock's visibilityChanged: grow or give back once the tab switch has
+        settled (every dock has its new geometry then)."""
+        QtCore.QTimer.singleShot(0, self.win, lambda: self._grow(dock) if visible
+                                 else self._give_back(dock))
+
+    def _grow(self, dock: QtWidgets.QDockWidget) -> None:
+        others = _column_partners(self.win, dock)
+        if not others:
+            return
+        content = dock.widget()
+        panel = content.widget() if isinstance(content, QtWidgets.QScrollArea) else content
+        chrome = dock.height() - content.height()  # the title bar
+        room = dock.height() + sum(d.height() for d in others)
+        want = min(panel.sizeHint().height() + chrome, room - LEFT_TO_OTHERS)
+        before = dock.height()
+        if before >= want:
+            return
+        if self._restored is not None and abs(before - self._restored[1]) <= _SNAP:
+            before = self._restored[0]  # (Qt lands a few pixels off: no drift per switch)
+        _set_heights(self.win, dock, others, want)
+        self._grown[dock] = (before, want)
+
+    def _give_back(self, dock: QtWidgets.QDockWidget) -> None:
+        if dock not in self._grown:
+            return
+        before, asked = self._grown.pop(dock)
+        shown = [d for d in self.win.tabifiedDockWidgets(dock) if _on_top(d)]
+        if not shown or abs(shown[0].height() - asked) > _SNAP:
+            return
+        others = _column_partners(self.win, shown[0])
+        if others:
+            _set_heights(self.win, shown[0], others, before)
+            self._restored = (before, before)
+
+
+def _column_partners(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget
+                     ) -> list[QtWidgets.QDockWidget]:
+    """The docks on top of their tab groups above and below ``dock`` in its dock area."""
+    if dock.isFloating() or not _on_top(dock):
+        return []
+    area, mine = win.dockWidgetArea(dock), dock.geometry()
+    return [d for d in win.docks.values()
+            if d is not dock and _on_top(d) and not d.isFloating()
+            and win.dockWidgetArea(d) == area and d.geometry() != mine
+            and d.geometry().left() < mine.right() and mine.left() < d.geometry().right()]
+
+
+def _on_top(dock: QtWidgets.QDockWidget) -> bool:
+    """Shown and not behind another tab (Qt calls a dock behind a tab visible too)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
+def _set_heights(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget,
+                 others: list[QtWidgets.QDockWidget], height: int, again: bool = True) -> None:
+    """``dock`` at ``height``, its column partners sharing the rest as they did.
+
+    Qt spreads any difference between the sizes asked and the room over the docks named,
+    by their weights, so all of them are named; its sizes are those of the tab groups
+    (tab bars included), which a dock's height is not, so it lands some pixels off: once
+    laid out, the difference is asked again once (``again``)."""
+    rest = dock.height() + sum(d.height() for d in others) - height
+    total = max(1, sum(d.height() for d in others))
+    sizes = [max(1, rest * d.height() // total) for d in others]
+    win.resizeDocks([dock, *others], [height, *sizes], QtCore.Qt.Orientation.Vertical)
+    if again:
+        def correct() -> None:
+            off = dock.height() - height
+            if abs(off) > 1 and _on_top(dock):
+                _set_heights(win, dock, others, height - off, again=False)
+
+        QtCore.QTimer.singleShot(0, win, correct)
 
 
 def full_tab_titles(win: QtWidgets.QMainWindow) -> None:

@@ -71,6 +71,31 @@ def check_window(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     return out
 
 
+#: The least height of a map a raised map dock must show without scrolling (wide layout)
+MAP_HEIGHT = 120
+
+
+def check_map(win: QtWidgets.QMainWindow, name: str, where: str) -> list[str]:
+    """A raised Sweep or Expression dock shows its error map's plot, at least
+    MAP_HEIGHT px of it inside the dock's scroll area, and nothing of it cut at the right."""
+    from fpinspector.ui.error_map import ErrorMapWidget
+
+    maps = win.docks[name].findChildren(ErrorMapWidget)
+    if not maps:
+        return [f"{where}: no error map in the {name} dock"]
+    if name == "expression":  # its map is the second tab
+        win.expression_panel.tabs.setCurrentWidget(win.expression_panel.map_panel)
+        settle(200)
+    view = win.docks[name].widget().viewport()
+    r = rect_in(maps[0].graphics, view).intersected(view.rect())
+    out = []
+    if r.height() < MAP_HEIGHT:
+        out.append(f"{where}: the {name} map shows {r.height()} px of its height")
+    if rect_in(maps[0].graphics, view).right() > view.rect().right():
+        out.append(f"{where}: the {name} map is cut at the right")
+    return out
+
+
 def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     out = []
     panel = win.all_formats
@@ -138,6 +163,8 @@ def main() -> int:  # noqa: C901 - one walk through the app
         problems += check_window(win, f"{tag} {name} tab")
         if name == "all_formats":
             problems += check_all_formats(win, tag)
+        if name in ("sweep", "expression"):
+            problems += check_map(win, name, f"{tag} {name} tab")
         if win.size() != before:
             problems.append(f"{tag}: opening {name} resized the window "
                             f"{before.toTuple()} -> {win.size().toTuple()}")
