@@ -42,8 +42,8 @@ class SweepControls(QWidget):
         self._grid.setContentsMargins(0, 0, 0, 0)
         self._fields = [(QLabel(label), w) for label, w in (
             ("op", self.op), ("format", self.format), ("rules", self.rules),
-            ("compare", self.compare), ("A", self.domain_a), ("B", self.domain_b),
-            ("C", self.c_value))]
+            ("A", self.domain_a), ("B", self.domain_b), ("C", self.c_value),
+            ("compare", self.compare))]
         self.columns = 0
         self.arrange(1)
         self._push_edits()
@@ -59,7 +59,10 @@ class SweepControls(QWidget):
         for label, w in self._fields:
             self._grid.removeWidget(label)
             self._grid.removeWidget(w)
-        for i, (label, w) in enumerate(self._fields):
+        fields = self._fields
+        if columns == 2:  # rules beside compare, A beside B
+            fields = [fields[i] for i in (0, 1, 2, 6, 3, 4, 5)]
+        for i, (label, w) in enumerate(fields):
             row, col = divmod(i, columns)
             self._grid.addWidget(label, row, 2 * col)
             self._grid.addWidget(w, row, 2 * col + 1)
