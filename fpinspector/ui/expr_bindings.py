@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
 __all__ = ["BindingsTable", "OPERAND_NAMES"]
 
 OPERAND_NAMES = "ABCDEFGH"
 _TYPED = "typed"
+#: The value column's least width in the table's size hint: a pattern ("0x3F800000") shows
+#: whole ("float3(1e-20, 0, 0)" scrolls)
+_VALUE_WIDTH = 120
 
 
 class BindingsTable(QTableWidget):
@@ -27,7 +30,12 @@ class BindingsTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 3, parent)
         self.setHorizontalHeaderLabels(["variable", "from", "value"])
-        self.horizontalHeader().setStretchLastSection(True)
+        header = self.horizontalHeader()
+        # names and sources as wide as they are, the value the rest: with three 100 px
+        # columns a dock's table showed no value at all
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.verticalHeader().hide()
         self.setToolTip("Each variable's value: typed (1.5, 0x00000001, -0, nan, "
                         "float3(1e-20, 0, 0), uint(0x3c00)) or one of the inspector's operands")
@@ -36,6 +44,14 @@ class BindingsTable(QTableWidget):
         self._op_format = "f32"
         self._filling = False
         self.itemChanged.connect(self._on_item)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        """Every name, source and a value column of _VALUE_WIDTH, and every row."""
+        frame = 2 * self.frameWidth()
+        width = sum(max(self.columnWidth(c), self.sizeHintForColumn(c)) for c in (0, 1))
+        width += _VALUE_WIDTH
+        rows = sum(self.rowHeight(r) for r in range(self.rowCount()))
+        return QSize(width + frame + 4, self.horizontalHeader().height() + rows + frame + 4)
 
     # -- content --------------------------------------------------------------------
     def set_operands(self, operands: tuple[int, ...], op_format: str) -> None:

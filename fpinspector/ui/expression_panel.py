@@ -112,15 +112,41 @@ class ExpressionPanel(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(steps_tab, "Steps")
         self.tabs.addTab(self.map_panel, "Error map")
-        side = QSplitter(Qt.Orientation.Horizontal)
+        self._fitted = False  # (the split is fitted on the first resize and each turn)
+        self._side = side = QSplitter(Qt.Orientation.Horizontal)
         side.addWidget(self.bindings)
         side.addWidget(self.tabs)
         side.setSizes([260, 900])
+        side.setStretchFactor(0, 0)  # (a resize goes to the steps and the map)
+        side.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(head)
         lay.addWidget(self.error)
         lay.addWidget(side, 1)
+
+    #: Below this width the variables go above the steps and the map (a narrow dock)
+    SIDE_BY_SIDE_FROM = 760
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        beside = event.size().width() >= self.SIDE_BY_SIDE_FROM
+        want = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
+        if self._side.orientation() != want or not self._fitted:
+            self._side.setOrientation(want)
+            self._fitted = True
+            QTimer.singleShot(0, self, self._fit_bindings)  # (once the splitter has its size)
+
+    def _fit_bindings(self) -> None:
+        """The variables table as wide (beside) or high (above, at most 6 rows) as its
+        names, sources and values need; the steps and the map have the rest."""
+        hint = self.bindings.sizeHint()
+        total = max(1, sum(self._side.sizes()))
+        if self._side.orientation() == Qt.Orientation.Horizontal:
+            first = hint.width()
+        else:
+            first = min(hint.height(), self.bindings.horizontalHeader().height() + 6 * 30)
+        self._side.setSizes([first, max(1, total - first)])
 
     # -- model --------------------------------------------------------------------------
     def evaluate(self) -> bool:
@@ -131,7 +157,10 @@ class ExpressionPanel(QWidget):
             names = variables_in(text)
         except ExprError as exc:
             return self._fail(str(exc), exc.caret(text))
+        rows = self.bindings.rowCount()
         self.bindings.set_variables(names)
+        if self._fitted and self.bindings.rowCount() != rows:
+            QTimer.singleShot(0, self, self._fit_bindings)  # (a variable more or fewer)
         try:
             ev = evaluate_expr(text, self.bindings.bindings(), self.format.currentText(),
                                self.rules.currentText())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import Qt
 
 from fpinspector.model.expr import evaluate_expr
 from fpinspector.model.state import InspectorState
@@ -216,3 +217,30 @@ def test_a_map_of_every_f32_pattern_starts_in_bounded_memory_and_cancels(panel, 
     assert m.progress.value() < 1000 and m.progress.format() == f"{res.n_done:,} of 4,294,967,296"
     axis = m.map.plot.getAxis("bottom")
     assert axis.labelText == "a" and "x1e" not in axis.labelString()  # no scale factor
+
+
+def test_the_variables_show_every_name_source_and_value_at_dock_widths(panel, qtbot):
+    """In a dock 590 px wide (1280x720) the variables go above the steps and the map, every
+    row shown; 940 px wide (1920x1080) they stay beside them. Either way the value column
+    shows (a typed 0.5, an operand's pattern) without scrolling: with three 100 px columns
+    beside the steps, no value showed at all."""
+    type_expr(panel, "a * b + c")
+    panel.bindings.set_typed("c", "0.5")
+    table = panel.bindings
+
+    def value_column_shown() -> bool:
+        header = table.horizontalHeader()
+        return (header.length() <= table.viewport().width() + 1
+                and table.columnWidth(2) >= 100)
+
+    panel.resize(590, 620)
+    panel.show()
+    qtbot.waitExposed(panel)
+    qtbot.waitUntil(lambda: panel._side.orientation() == Qt.Orientation.Vertical
+                    and value_column_shown(), timeout=3000)
+    rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+    assert table.viewport().height() >= rows  # a, b and c, no vertical scrolling
+    panel.resize(940, 620)
+    qtbot.waitUntil(lambda: panel._side.orientation() == Qt.Orientation.Horizontal
+                    and value_column_shown(), timeout=3000)
+    assert panel.tabs.width() >= 600  # the steps and the map keep the rest
