@@ -15,57 +15,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+
+from . import gdb_registers
+from .tokens import ParseError, Token
 
 __all__ = ["INT_WIDTHS", "TYPE_WORDS", "ParseError", "Token", "tokenize"]
-
-
-class ParseError(ValueError):
-    """Text that cannot be read as values; names the offending position.
-
-    Attributes
-    ----------
-    index : int
-        Offset of the problem in the text (0-based).
-    line, column : int
-        1-based line and column of ``index``.
-    reason : str
-        The message without the caret excerpt.
-    """
-
-    def __init__(self, reason: str, text: str = "", index: int = 0) -> None:
-        index = max(0, min(int(index), len(text)))
-        line_start = text.rfind("\n", 0, index) + 1
-        line_end = text.find("\n", index)
-        if line_end < 0:
-            line_end = len(text)
-        line_no = text.count("\n", 0, index) + 1
-        col = index - line_start
-        # show at most 60 characters either side so a long paste stays readable
-        lo = max(line_start, index - 60)
-        hi = min(line_end, index + 60)
-        excerpt = text[lo:hi].replace("\t", " ").replace("\r", " ")
-        caret = " " * (index - lo) + "^"
-        self.index = index
-        self.line = line_no
-        self.column = col + 1
-        self.reason = reason
-        where = f"at index {index} (line {line_no}, column {col + 1})"
-        msg = f"{reason} {where}" if not text else f"{reason} {where}:\n  {excerpt}\n  {caret}"
-        super().__init__(msg)
-
-
-@dataclass
-class Token:
-    """One lexical piece: ``kind`` is hex, byte, bin, dec, hexfloat, special, int_word,
-    type, open, close, repeat or nl; ``fmt`` is a format hint from a suffix or type word."""
-
-    kind: str
-    text: str
-    start: int
-    end: int
-    fmt: str | None = None
-    extra: object = None
 
 
 # type words -> format hint (vector suffixes such as float4, half2x2, vec3 are accepted)
@@ -203,6 +157,10 @@ def tokenize(text: str) -> list[Token]:
             if m:  # gdb x/ dump: "0xADDR <sym+8>:" then values
                 pos = m.end()
                 continue
+            reg = gdb_registers.register_line(text, pos, eol, toks)
+            if reg is not None:  # gdb "info registers" lines: the raw bits
+                pos = reg
+                continue
             pos = _vs_watch_name_end(text, pos, eol)
             continue
         m = _MASTER.match(text, pos)
@@ -214,7 +172,11 @@ def tokenize(text: str) -> list[Token]:
         if kind == "nl":
             toks.append(Token("nl", tok, s, e))
             line_start = True
-        elif kind in ("ws", "sep", "label"):
+        elif kind == "label":
+            name = tok.rstrip(" \t=")
+            if gdb_registers.MEMBER.fullmatch(name):  # a view of a gdb register union
+                toks.append(Token("member", name, s, e))
+        elif kind in ("ws", "sep"):
             pass
         elif kind == "repeat":
             toks.append(Token("repeat", tok, s, e, extra=int(m.group("count"))))

@@ -9,6 +9,7 @@ and from ``format`` where it does not. Decimals are rounded exactly once into th
 from __future__ import annotations
 
 from ..formats import FloatFormat, get_format
+from .gdb_registers import select_views
 from .lex import ParseError, tokenize
 from .renderdoc_csv import _csv_header, _parse_csv
 from .values import MAX_VALUES, ParsedValue
@@ -29,7 +30,8 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
     text : str
         Pasted text: ``0x3f800000``, ``3F800000``, ``3f800000h``, ``0x3c00``, ``0b0011...``,
         byte dumps ``00 00 80 3f``, decimals ``1.0f`` / ``-1.#IND`` / ``nan``, C hex floats,
-        vectors ``float4(1, 2, 3, 4)``, gdb ``$1 = {...}`` and ``x/4xw`` dumps, Visual
+        vectors ``float4(1, 2, 3, 4)``, gdb ``$1 = {...}``, ``x/4xw`` dumps and register
+        displays (``p $xmm0``, ``info registers xmm0`` / ``rax`` / ``s0``), Visual
         Studio watch rows and memory windows, RenderDoc buffer CSV exports.
     format : str or FloatFormat, optional
         Format for values whose width the text does not give (decimals default to f32,
@@ -65,4 +67,4 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
     found = _csv_header(text)
     if found is not None:
         return _parse_csv(text, found[0], fmt, byte_order, found[1])
-    return _assemble(tokenize(text), text, fmt, byte_order)
+    return _assemble(select_views(tokenize(text), fmt), text, fmt, byte_order)

@@ -1,0 +1,159 @@
+"""gdb's register displays: which of a register's many views hold its bits.
+
+- ``p $xmm0`` and ``info registers xmm0`` print a union of views of the same 128 (256,
+  512) bits: ``v8_bfloat16``, ``v8_half``, ``v4_float``, ``v2_double``, ``v16_int8``,
+  ``v8_int16``, ``v4_int32``, ``v2_int64``, ``uint128``. Read whole they made 53 "values" of
+  one register. Only the integer view with lanes as wide as the format is read (``v4_int32``
+  for f32, ``v2_int64`` for f64, ``v8_int16`` for f16): its lanes are the bits exactly, in
+  decimal (``print``) or hex (``info registers``), where the float view's hex in gdb before
+  8.1 is the value converted to an integer (1.25 shows as ``0x1``). The float view is read
+  where there is no such integer view (a format of another width, or a union without it).
+- ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
+- AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
+  f32 (``s``), f64 (``d``) or f16 (``h``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .tokens import Token
+
+__all__ = ["MEMBER", "register_line", "select_views"]
+
+_FLAGS = re.IGNORECASE | re.ASCII
+#: A view of a vector register in gdb's union (the label before its "=").
+MEMBER = re.compile(r"v\d{1,2}_(?:bfloat16|half|float|double|u?int(?:8|16|32|64|128))"
+                    r"|u?int(?:128|256|512)", _FLAGS)
+_LANES = re.compile(r"v\d{1,2}_(?P<kind>bfloat16|half|float|double|u?int(?P<bits>\d+))", _FLAGS)
+_FLOAT_VIEW = {"half": 16, "float": 32, "double": 64}
+_FMT_OF_WIDTH = {16: "f16", 32: "f32", 64: "f64"}
+_VECTOR_NAME = re.compile(r"[ \t]*[xyz]mm\d{1,2}[ \t]+(?=\{)", _FLAGS)
+_GPR = (r"[re]?(?:[abcd]x|[sd]i|[sb]p|ip)|r(?:[89]|1[0-5])[dwb]?|eflags|[cdefgs]s|[fg]s_base"
+        r"|mxcsr|k[0-7]|[xw](?:[12]?\d|3[01])|sp|pc|cpsr|fpsr|fpcr")
+_GPR_LINE = re.compile(rf"[ \t]*(?:{_GPR})[ \t]+(?P<raw>0x[0-9a-f]{{1,16}})(?:[ \t]+[^\n]*)?$",
+                       _FLAGS)
+_FP_LINE = re.compile(r"[ \t]*(?P<kind>[sdh])(?:[12]?\d|3[01])[ \t]+[^\s(]+[ \t]+"
+                      r"\(raw[ \t]+(?P<raw>0x[0-9a-f]{1,16})\)[ \t]*$", _FLAGS)
+
+
+def register_line(text: str, pos: int, eol: int, toks: list[Token]) -> int | None:
+    """A gdb register line at ``pos`` (up to ``eol``): its value's tokens appended to
+    ``toks`` and the position to go on from, or None when the line is not one."""
+    m = _FP_LINE.match(text, pos, eol)
+    if m:
+        fmt = {"s": "f32", "d": "f64", "h": "f16"}[m.group("kind").lower()]
+        toks.append(Token("type", m.group("kind"), m.start("kind"), m.end("kind"), fmt=fmt,
+                          extra="gdb register"))
+        _raw(m, toks)
+        return eol
+    m = _GPR_LINE.match(text, pos, eol)
+    if m:
+        _raw(m, toks)
+        return eol
+    m = _VECTOR_NAME.match(text, pos, eol)
+    if m:  # the union follows: its views are chosen by select_views
+        return m.end()
+    return None
+
+
+def _raw(m: re.Match[str], toks: list[Token]) -> None:
+    raw = m.group("raw")
+    toks.append(Token("hex", raw[2:], m.start("raw"), m.end("raw"), extra="0x"))
+
+
+def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
+    """Tokens with each gdb register union reduced to the one view that holds the bits for
+    ``fmt`` (a FloatFormat or None: f32), see the module docstring; other tokens as given."""
+    if not any(t.kind == "member" for t in toks):
+        return toks
+    bits = getattr(fmt, "bits", 32)
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        if toks[i].kind != "member":
+            out.append(toks[i])
+            i += 1
+            continue
+        views: dict[str, tuple[int, int]] = {}  # member name -> (start, end) of its value
+        while i < len(toks) and toks[i].kind == "member":
+            end = _value_end(toks, i + 1)
+            views[toks[i].text.lower()] = (i + 1, end)
+            i = end
+            while (i < len(toks) and toks[i].kind == "nl" and i + 1 < len(toks)
+                   and toks[i + 1].kind in ("nl", "member")):
+                i += 1  # (one view a line: the union goes on)
+        out.extend(_chosen(toks, views, bits))
+    return out
+
+
+def _value_end(toks: list[Token], i: int) -> int:
+    """Index after the value starting at ``i``: a bracketed group, or one token and any
+    ``<repeats N times>`` after it."""
+    if i < len(toks) and toks[i].kind == "open":
+        depth = 0
+        for j in range(i, len(toks)):
+            depth += {"open": 1, "close": -1}.get(toks[j].kind, 0)
+            if depth == 0:
+                return j + 1
+        return len(toks)  # (unclosed: the walk reports it)
+    j = i + 1 if i < len(toks) and toks[i].kind not in ("member", "close") else i
+    while j < len(toks) and toks[j].kind == "repeat":
+        j += 1
+    return j
+
+
+def _chosen(toks: list[Token], views: dict[str, tuple[int, int]], bits: int) -> list[Token]:
+    """The tokens of the view read for lanes of ``bits``: the integer view (as bit
+    patterns of that width), else the float view of that width, else the f32 one."""
+    for name, (s, e) in views.items():
+        m = _LANES.fullmatch(name)
+        if m and m.group("bits") == str(bits):
+            lanes = _as_patterns(_without_designators(toks[s:e]), bits)
+            if lanes is not None:
+                return lanes
+    for want in (bits, 32):
+        for name, (s, e) in views.items():
+            m = _LANES.fullmatch(name)
+            if m and _FLOAT_VIEW.get(m.group("kind").lower()) == want:
+                body = _without_designators(toks[s:e])
+                if body and body[0].kind == "open":
+                    hint = Token("type", name, body[0].start, body[0].start,
+                                 fmt=_FMT_OF_WIDTH[want], extra=name)
+                    return [hint, *body]
+                return body
+    return []  # (a union of integer views only: no lane of a float format)
+
+
+def _without_designators(body: list[Token]) -> list[Token]:
+    """gdb's ``p/f`` writes ``{[0] = 3.1400001, [1.40129846e-45] = 0, ...}``: the
+    bracketed indexes (and the ``[...]`` groups in general) are not lanes."""
+    out: list[Token] = []
+    depth = 0
+    for t in body:
+        if t.kind == "open" and t.text == "[":
+            depth += 1
+            continue
+        if depth and t.kind == "close" and t.text == "]":
+            depth -= 1
+            continue
+        if not depth:
+            out.append(t)
+    return out
+
+
+def _as_patterns(body: list[Token], bits: int) -> list[Token] | None:
+    """The integer view's lanes as ``bits``-wide patterns (int tokens: two's complement),
+    or None when a lane is not an integer (``p/f`` prints every view as floats)."""
+    out: list[Token] = []
+    for t in body:
+        if t.kind == "dec" and re.fullmatch(r"[+-]?\d+", t.text):
+            out.append(Token("int", t.text, t.start, t.end, extra=bits))
+        elif t.kind == "hex":
+            out.append(Token("int", str(int(t.text, 16)), t.start, t.end, extra=bits))
+        elif t.kind in ("open", "close", "repeat"):
+            out.append(t)
+        else:
+            return None
+    return out

@@ -1,0 +1,140 @@
+"""Pastes of gdb's register displays: a vector register's union of views reads as its lanes
+(once, from the integer view that holds the bits), ``info registers`` lines as their raw
+hex. Oracle: Python's struct (FMT-F32 / FMT-F64 / FMT-F16 encodings of the lanes' bytes).
+
+Before, ``p $xmm0`` read as 53 "values" (every view of the 128 bits, bfloat16 and int8 lanes
+read as f32 decimals) and ``info registers xmm0`` / ``rax`` / ``s0`` as "unknown word".
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from fpinspector.model import parse
+from fpinspector.model.parse import ParseError
+
+#: the register's bytes, low lane first (little-endian memory order): lanes 1/3, -2.5e-40
+#: (a denormal), 1.5 and -0.0 as f32
+XMM0_BYTES = struct.pack("<4f", 0.333333343, -2.5e-40, 1.5, -0.0)
+
+
+def _gdb_print(data: bytes) -> str:
+    """What gdb's ``print $xmm0`` shows for these 16 bytes, one view a line (gdb 7-11):
+    floats with 9 / 17 significant digits, integer lanes signed, uint128 in hex."""
+    def view(code: str, fmt: str) -> str:
+        n = len(data) // struct.calcsize(code)
+        return "{" + ", ".join(fmt % x for x in struct.unpack(f"<{n}{code}", data)) + "}"
+
+    return ("(gdb) print $xmm0\n$1 = {\n"
+            f"  v4_float = {view('f', '%.9g')}, \n"
+            f"  v2_double = {view('d', '%.17g')}, \n"
+            f"  v16_int8 = {view('b', '%d')}, \n"
+            f"  v8_int16 = {view('h', '%d')}, \n"
+            f"  v4_int32 = {view('i', '%d')}, \n"
+            f"  v2_int64 = {view('q', '%d')}, \n"
+            f"  uint128 = 0x{int.from_bytes(data, 'little'):032x}\n}}")
+
+
+PRINT_XMM0 = _gdb_print(XMM0_BYTES)
+
+
+def _read(text: str, fmt: str | None = None) -> list[tuple[str, int]]:
+    return [(v.format, v.bits) for v in parse(text, fmt)]
+
+
+def _lanes(data: bytes, code: str, fmt: str) -> list[tuple[str, int]]:
+    return [(fmt, x) for x in struct.unpack(f"<{len(data) // struct.calcsize(code)}{code}",
+                                            data)]
+
+
+def test_print_xmm_reads_the_four_f32_lanes_once_FMT_F32() -> None:
+    assert _read(PRINT_XMM0) == _lanes(XMM0_BYTES, "I", "f32")
+
+
+@pytest.mark.parametrize("fmt, code", [("f64", "Q"), ("f16", "H")])
+def test_print_xmm_as_f64_or_f16_reads_those_lanes_FMT_F64_FMT_F16(fmt: str, code: str) -> None:
+    assert _read(PRINT_XMM0, fmt) == _lanes(XMM0_BYTES, code, fmt)
+
+
+def test_newer_gdb_one_line_union_with_bfloat16_and_half_views_FMT_F32() -> None:
+    """gdb 12+ adds v8_bfloat16 and v8_half views, all on one line; a repeat in a view
+    that is not read changes nothing."""
+    text = ("$1 = {v8_bfloat16 = {-0.0001297, 0.5, 0, 0, 0, 0, 0, 0}, v8_half = {-0.05554, "
+            "1.666, 0, 0, 0, 0, 0, 0}, v4_float = {0.333333343, 0, 0, 0}, v2_double = "
+            "{5.2296177803874019e-315, 0}, v16_int8 = {-85, -86, -86, 62, 0 <repeats 12 "
+            "times>}, v8_int16 = {-21845, 16042, 0, 0, 0, 0, 0, 0}, v4_int32 = {1051372203, "
+            "0, 0, 0}, v2_int64 = {1051372203, 0}, uint128 = 1051372203}")
+    want = struct.unpack("<I", struct.pack("<f", 0.333333343))[0]
+    assert _read(text) == [("f32", want), ("f32", 0), ("f32", 0), ("f32", 0)]
+
+
+def test_info_registers_xmm_reads_the_bits_not_the_old_float_view_FMT_F32() -> None:
+    """Before gdb 8.1, ``info registers`` showed the float view as the values converted to
+    integers (1.25 as 0x1): the integer view holds the bits (0x3fa00000 = 1.25)."""
+    text = """xmm0           {
+    v4_float = {0x1, 0x0, 0x0, 0x0},
+    v2_double = {0x0, 0x0},
+    v16_int8 = {0x0, 0x0, 0xa0, 0x3f, 0x0 <repeats 12 times>},
+    v8_int16 = {0x0, 0x3fa0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0},
+    v4_int32 = {0x3fa00000, 0x0, 0x0, 0x0},
+    v2_int64 = {0x3fa00000, 0x0},
+    uint128 = 0x0000000000000000000000003fa00000
+}"""
+    one_25 = struct.unpack("<I", struct.pack("<f", 1.25))[0]
+    assert _read(text) == [("f32", one_25), ("f32", 0), ("f32", 0), ("f32", 0)]
+    zero = text.replace("0x3fa00000", "0x0").replace("0xa0, 0x3f", "0x0, 0x0")
+    assert _read(zero) == [("f32", 0)] * 4  # every lane 0x0: still f32 lanes
+
+
+def test_print_f_designators_are_not_lanes_FMT_F32() -> None:
+    """``p/f $xmm0`` prints every view as floats with ``[index] =`` designators: the float
+    view is read, without the indexes (3.1400001 = 3.14f)."""
+    text = """(gdb) p/f $xmm0
+$3 = {
+  v4_float = {[0] = 3.1400001, [1.40129846e-45] = 0, [2.80259693e-45] = 0, [4.20389539e-45] = 0},
+  v2_double = {[0] = 5.3286132608536752e-315, [1.40129846e-45] = 0},
+  v4_int32 = {[0] = 3.1400001, [1.40129846e-45] = 0, [2.80259693e-45] = 0, [4.20389539e-45] = 0},
+  uint128 = 3.93143274128552720884e-4942
+}"""
+    pi = struct.unpack("<I", struct.pack("<f", 3.14))[0]
+    assert _read(text) == [("f32", pi), ("f32", 0), ("f32", 0), ("f32", 0)]
+
+
+def test_ymm_union_reads_eight_lanes_FMT_F32() -> None:
+    lanes = [1.5, -2.0, 0.0, 1e-40, 3.0, 4.0, 5.0, -0.0]
+    data = struct.pack("<8f", *lanes)
+    ints = struct.unpack("<8i", data)
+    text = ("$2 = {v8_float = {" + ", ".join(repr(x) for x in lanes) + "}, v4_double = {"
+            + ", ".join(repr(x) for x in struct.unpack("<4d", data)) + "}, v8_int32 = {"
+            + ", ".join(str(i) for i in ints) + "}, v2_int128 = {0x1, 0x2}}")
+    assert _read(text) == _lanes(data, "I", "f32")
+
+
+@pytest.mark.parametrize("text, want", [
+    ("rax            0x3eaaaaab          1051372203", [("f32", 0x3EAAAAAB)]),
+    ("rdx            0x3ff8000000000000  4609434218613702656",
+     [("f64", struct.unpack("<Q", struct.pack("<d", 1.5))[0])]),
+    ("s0             0.333333343         (raw 0x3eaaaaab)", [("f32", 0x3EAAAAAB)]),
+    ("s1             0                   (raw 0x00000000)", [("f32", 0)]),
+    ("d2             1.5                 (raw 0x3ff8000000000000)",
+     [("f64", struct.unpack("<Q", struct.pack("<d", 1.5))[0])]),
+    ("h3             1                   (raw 0x3c00)", [("f16", 0x3C00)]),
+])
+def test_info_registers_lines_read_the_raw_hex_FMT_F32_FMT_F64_FMT_F16(text, want) -> None:
+    """The natural column (a decimal of the same bits, or gdb's value) is not a second
+    value; AArch64's s/d/h registers give the raw hex its format."""
+    assert _read(text) == want
+
+
+def test_a_general_register_too_narrow_to_tell_says_so() -> None:
+    """``eflags 0x246 [ IF ZF PF ]``: three hex digits name no format: a clear error."""
+    with pytest.raises(ParseError, match="3-digit pattern"):
+        parse("eflags         0x246               [ IF ZF PF ]")
+
+
+def test_a_field_named_like_a_view_outside_a_register_is_still_read() -> None:
+    """Plain values and a plain vector print are unchanged: ``p $xmm1.v4_float``."""
+    assert _read("$2 = {1.5, 2, 0, 0}") == [
+        ("f32", struct.unpack("<I", struct.pack("<f", x))[0]) for x in (1.5, 2.0, 0.0, 0.0)]
