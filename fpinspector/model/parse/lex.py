@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from . import gdb_registers
+from . import registers
 from .tokens import ParseError, Token
 
 __all__ = ["INT_WIDTHS", "TYPE_WORDS", "ParseError", "Token", "tokenize"]
@@ -157,7 +157,7 @@ def tokenize(text: str) -> list[Token]:
             if m:  # gdb x/ dump: "0xADDR <sym+8>:" then values
                 pos = m.end()
                 continue
-            reg = gdb_registers.register_line(text, pos, eol, toks)
+            reg = registers.register_line(text, pos, eol, toks)
             if reg is not None:  # gdb "info registers" lines: the raw bits
                 pos = reg
                 continue
@@ -174,8 +174,11 @@ def tokenize(text: str) -> list[Token]:
             line_start = True
         elif kind == "label":
             name = tok.rstrip(" \t=")
-            if gdb_registers.MEMBER.fullmatch(name):  # a view of a gdb register union
+            if registers.MEMBER.fullmatch(name):  # a view of a gdb register union
                 toks.append(Token("member", name, s, e))
+            lanes = registers.wide_register(text, name, e, toks)
+            if lanes is not None:  # Visual Studio's "XMM0 = <32 hex digits>"
+                e = lanes
         elif kind in ("ws", "sep"):
             pass
         elif kind == "repeat":

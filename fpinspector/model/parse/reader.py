@@ -9,8 +9,8 @@ and from ``format`` where it does not. Decimals are rounded exactly once into th
 from __future__ import annotations
 
 from ..formats import FloatFormat, get_format
-from .gdb_registers import select_views
 from .lex import ParseError, tokenize
+from .registers import select_views
 from .renderdoc_csv import _csv_header, _parse_csv
 from .values import MAX_VALUES, ParsedValue
 from .walk import _assemble

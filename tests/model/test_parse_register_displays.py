@@ -1,9 +1,11 @@
-"""Pastes of gdb's register displays: a vector register's union of views reads as its lanes
-(once, from the integer view that holds the bits), ``info registers`` lines as their raw
-hex. Oracle: Python's struct (FMT-F32 / FMT-F64 / FMT-F16 encodings of the lanes' bytes).
+"""Pastes of debuggers' register displays: gdb's union of a vector register's views reads as
+its lanes (once, from the integer view that holds the bits), ``info registers`` lines as
+their raw hex, Visual Studio's ``XMM0 = <32 hex digits>`` as its lanes, the lowest first.
+Oracle: Python's struct (FMT-F32 / FMT-F64 / FMT-F16 encodings of the lanes' bytes).
 
 Before, ``p $xmm0`` read as 53 "values" (every view of the 128 bits, bfloat16 and int8 lanes
-read as f32 decimals) and ``info registers xmm0`` / ``rax`` / ``s0`` as "unknown word".
+read as f32 decimals), ``info registers xmm0`` / ``rax`` / ``s0`` as "unknown word" and
+Visual Studio's XMM0 as "cannot read".
 """
 
 from __future__ import annotations
@@ -138,3 +140,26 @@ def test_a_field_named_like_a_view_outside_a_register_is_still_read() -> None:
     """Plain values and a plain vector print are unchanged: ``p $xmm1.v4_float``."""
     assert _read("$2 = {1.5, 2, 0, 0}") == [
         ("f32", struct.unpack("<I", struct.pack("<f", x))[0]) for x in (1.5, 2.0, 0.0, 0.0)]
+
+
+def _vs_register(name: str, data: bytes) -> str:
+    """Visual Studio's Registers window: the register's bits as hex, the highest byte first."""
+    return f"{name} = {data[::-1].hex().upper()}"
+
+
+@pytest.mark.parametrize("fmt, code", [(None, "I"), ("f64", "Q"), ("f16", "H")])
+def test_visual_studio_xmm_reads_the_lanes_lowest_first_FMT_F32(fmt, code) -> None:
+    """``XMM0 = 800000003FC00000000000003EAAAAAB XMM1 = 000...``: each register's lanes, the
+    lowest first, as gdb and VS's own float display (XMM00, XMM01, ...) number them
+    (before: "cannot read"). With a format, lanes of its width."""
+    other = struct.pack("<4f", 2.0, -1e-45, 0.0, 7.5)
+    text = _vs_register("XMM0", XMM0_BYTES) + " " + _vs_register("XMM1", other)
+    want = _lanes(XMM0_BYTES, code, fmt or "f32") + _lanes(other, code, fmt or "f32")
+    assert _read(text, fmt) == want
+
+
+def test_visual_studio_ymm_and_float_display_agree_FMT_F32() -> None:
+    data = struct.pack("<8f", 1.0, 0.333333343, -2.0, 0.0, 1e-40, 3.5, -0.0, 65504.0)
+    floats = struct.unpack("<8f", data)
+    shown = " ".join(f"YMM0{k} = {x:+.7E}" for k, x in enumerate(floats))  # VS's float view
+    assert _read(_vs_register("YMM0", data)) == _lanes(data, "I", "f32") == _read(shown)

@@ -1,4 +1,4 @@
-"""gdb's register displays: which of a register's many views hold its bits.
+"""Debuggers' register displays: which of a register's many views hold its bits.
 
 - ``p $xmm0`` and ``info registers xmm0`` print a union of views of the same 128 (256,
   512) bits: ``v8_bfloat16``, ``v8_half``, ``v4_float``, ``v2_double``, ``v16_int8``,
@@ -11,6 +11,9 @@
 - ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
 - AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
   f32 (``s``), f64 (``d``) or f16 (``h``).
+- Visual Studio's Registers window: ``XMM0 = 800000003FC00000000000003EAAAAAB`` (the 128
+  bits, the highest lane first; YMM: 256): the f32 lanes, the lowest first as gdb and the
+  float display (``XMM00 = +3.3333334E-001``) number them.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 from .tokens import Token
 
-__all__ = ["MEMBER", "register_line", "select_views"]
+__all__ = ["MEMBER", "register_line", "select_views", "wide_register"]
 
 _FLAGS = re.IGNORECASE | re.ASCII
 #: A view of a vector register in gdb's union (the label before its "=").
@@ -58,6 +61,31 @@ def register_line(text: str, pos: int, eol: int, toks: list[Token]) -> int | Non
     return None
 
 
+_WIDE_NAME = re.compile(r"[xy]mm\d{1,2}", _FLAGS)
+_WIDE_BITS = re.compile(r"[ \t]*(?P<bits>[0-9a-f]{64}|[0-9a-f]{32})(?![0-9a-z_.#])", _FLAGS)
+
+
+def wide_register(text: str, name: str, pos: int, toks: list[Token]) -> int | None:
+    """After Visual Studio's ``XMM0 =`` (label ``name``, value at ``pos``): the register's
+    32 or 64 hex digits as one ``wide`` token (:func:`select_views` splits it into lanes of
+    the format); the position after them, or None when no such value follows."""
+    if not _WIDE_NAME.fullmatch(name):
+        return None
+    m = _WIDE_BITS.match(text, pos)
+    if m is None:
+        return None
+    toks.append(Token("wide", m.group("bits"), m.start("bits"), m.end("bits")))
+    return m.end("bits")
+
+
+def _lanes_of(t: Token, bits: int) -> list[Token]:
+    """A ``wide`` token's lanes of ``bits`` (f32 for formats of other widths), the lowest
+    (the last digits) first."""
+    digits = {16: 4, 32: 8, 64: 16}.get(bits, 8)
+    return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra="lane")
+            for k in range(len(t.text), 0, -digits)]
+
+
 def _raw(m: re.Match[str], toks: list[Token]) -> None:
     raw = m.group("raw")
     toks.append(Token("hex", raw[2:], m.start("raw"), m.end("raw"), extra="0x"))
@@ -65,13 +93,18 @@ def _raw(m: re.Match[str], toks: list[Token]) -> None:
 
 def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
     """Tokens with each gdb register union reduced to the one view that holds the bits for
-    ``fmt`` (a FloatFormat or None: f32), see the module docstring; other tokens as given."""
-    if not any(t.kind == "member" for t in toks):
+    ``fmt`` (a FloatFormat or None: f32), and each wide register value split into its
+    lanes, see the module docstring; other tokens as given."""
+    if not any(t.kind in ("member", "wide") for t in toks):
         return toks
     bits = getattr(fmt, "bits", 32)
     out: list[Token] = []
     i = 0
     while i < len(toks):
+        if toks[i].kind == "wide":
+            out.extend(_lanes_of(toks[i], bits))
+            i += 1
+            continue
         if toks[i].kind != "member":
             out.append(toks[i])
             i += 1
