@@ -163,3 +163,40 @@ def test_visual_studio_ymm_and_float_display_agree_FMT_F32() -> None:
     floats = struct.unpack("<8f", data)
     shown = " ".join(f"YMM0{k} = {x:+.7E}" for k, x in enumerate(floats))  # VS's float view
     assert _read(_vs_register("YMM0", data)) == _lanes(data, "I", "f32") == _read(shown)
+
+
+def _gdb_arm_print(data: bytes, fmt: str = "%d") -> str:
+    """gdb's ``p $v0`` on AArch64 for these 16 bytes: views d, s, h, b, q, each with float
+    (f), unsigned (u) and signed (s) lanes (``fmt`` "0x%x": ``info registers v0``)."""
+    def lanes(code: str, how: str) -> str:
+        n = len(data) // struct.calcsize(code)
+        vals = struct.unpack(f"<{n}{code}", data)
+        if code.isupper() and "x" in how:  # (hex of the unsigned lanes)
+            return "{" + ", ".join(hex(v) for v in vals) + "}"
+        return "{" + ", ".join(how % v for v in vals) + "}"
+
+    f = "%.17g"
+    return ("$1 = {d = {f = " + lanes("d", f) + ", u = " + lanes("Q", fmt) + ", s = "
+            + lanes("q", "%d") + "}, s = {f = " + lanes("f", "%.9g") + ", u = "
+            + lanes("I", fmt) + ", s = " + lanes("i", "%d") + "}, h = {bf = {0, 0, 0, 0, 0, "
+            "0, 0, 0}, f = " + lanes("e", "%.5g") + ", u = " + lanes("H", fmt) + ", s = "
+            + lanes("h", "%d") + "}, b = {u = " + lanes("B", fmt) + ", s = " + lanes("b", "%d")
+            + "}, q = {u = {" + str(int.from_bytes(data, "little")) + "}, s = {0}}}")
+
+
+@pytest.mark.parametrize("fmt, code", [(None, "I"), ("f64", "Q"), ("f16", "H")])
+@pytest.mark.parametrize("hexes", [False, True])
+def test_aarch64_vector_union_reads_the_unsigned_lanes_FMT_F32(fmt, code, hexes) -> None:
+    """``p $v0`` / ``info registers v0`` on AArch64: the u lanes of s (f32), d (f64) or
+    h (f16), once (before: 84 values, every view)."""
+    text = _gdb_arm_print(XMM0_BYTES, "0x%x" if hexes else "%d")
+    if hexes:
+        text = "v0             " + text.removeprefix("$1 = ")
+    assert _read(text, fmt) == _lanes(XMM0_BYTES, code, fmt or "f32")
+
+
+def test_fields_with_aarch64_view_names_in_an_ordinary_struct_are_read() -> None:
+    """``{s = 1.5, d = 2.5}`` and ``{s = {f = 1.5}, d = {f = 2.5}}`` are not a register."""
+    f32 = [struct.unpack("<I", struct.pack("<f", x))[0] for x in (1.5, 2.5)]
+    assert _read("$1 = {s = 1.5, d = 2.5}") == [("f32", b) for b in f32]
+    assert _read("$1 = {s = {f = 1.5}, d = {f = 2.5}}") == [("f32", b) for b in f32]

@@ -176,6 +176,8 @@ def tokenize(text: str) -> list[Token]:
             name = tok.rstrip(" \t=")
             if registers.MEMBER.fullmatch(name):  # a view of a gdb register union
                 toks.append(Token("member", name, s, e))
+            elif name.lower() in registers.ARM_MEMBERS:  # maybe one of an AArch64 union
+                toks.append(Token("amember", name, s, e))
             lanes = registers.wide_register(text, name, e, toks)
             if lanes is not None:  # Visual Studio's "XMM0 = <32 hex digits>"
                 e = lanes

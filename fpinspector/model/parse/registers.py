@@ -8,6 +8,9 @@
   decimal (``print``) or hex (``info registers``), where the float view's hex in gdb before
   8.1 is the value converted to an integer (1.25 shows as ``0x1``). The float view is read
   where there is no such integer view (a format of another width, or a union without it).
+- AArch64 ``p $v0`` / ``info registers v0``: ``{d = {f = ..., u = ..., s = ...}, s = {...},
+  h = {bf = ..., f = ..., u = ..., s = ...}, b = {...}, q = {...}}``: the unsigned lanes
+  (``u``) of the view as wide as the format (``d``, ``s``, ``h``), else its float lanes.
 - ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
 - AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
   f32 (``s``), f64 (``d``) or f16 (``h``).
@@ -32,7 +35,12 @@ MEMBER = re.compile(r"v\d{1,2}_(?:bfloat16|half|float|double|u?int(?:8|16|32|64|
 _LANES = re.compile(r"v\d{1,2}_(?P<kind>bfloat16|half|float|double|u?int(?P<bits>\d+))", _FLAGS)
 _FLOAT_VIEW = {"half": 16, "float": 32, "double": 64}
 _FMT_OF_WIDTH = {16: "f16", 32: "f32", 64: "f64"}
-_VECTOR_NAME = re.compile(r"[ \t]*[xyz]mm\d{1,2}[ \t]+(?=\{)", _FLAGS)
+_VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|v)\d{1,2}[ \t]+(?=\{)", _FLAGS)
+#: AArch64's vector register union: views by lane width, each with float, unsigned and
+#: signed lanes (names that are also ordinary field names: a union only when it is one)
+ARM_MEMBERS = frozenset({"d", "s", "h", "b", "q", "f", "u", "bf"})
+_ARM_TOP = frozenset({"d", "s", "h", "b", "q"})
+_ARM_WIDTH = {"d": 64, "s": 32, "h": 16}
 _GPR = (r"[re]?(?:[abcd]x|[sd]i|[sb]p|ip)|r(?:[89]|1[0-5])[dwb]?|eflags|[cdefgs]s|[fg]s_base"
         r"|mxcsr|k[0-7]|[xw](?:[12]?\d|3[01])|sp|pc|cpsr|fpsr|fpcr")
 _GPR_LINE = re.compile(rf"[ \t]*(?:{_GPR})[ \t]+(?P<raw>0x[0-9a-f]{{1,16}})(?:[ \t]+[^\n]*)?$",
@@ -95,7 +103,7 @@ def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
     """Tokens with each gdb register union reduced to the one view that holds the bits for
     ``fmt`` (a FloatFormat or None: f32), and each wide register value split into its
     lanes, see the module docstring; other tokens as given."""
-    if not any(t.kind in ("member", "wide") for t in toks):
+    if not any(t.kind in ("member", "amember", "wide") for t in toks):
         return toks
     bits = getattr(fmt, "bits", 32)
     out: list[Token] = []
@@ -105,20 +113,61 @@ def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
             out.extend(_lanes_of(toks[i], bits))
             i += 1
             continue
-        if toks[i].kind != "member":
+        kind = toks[i].kind
+        if kind not in ("member", "amember"):
             out.append(toks[i])
             i += 1
             continue
-        views: dict[str, tuple[int, int]] = {}  # member name -> (start, end) of its value
-        while i < len(toks) and toks[i].kind == "member":
-            end = _value_end(toks, i + 1)
-            views[toks[i].text.lower()] = (i + 1, end)
-            i = end
-            while (i < len(toks) and toks[i].kind == "nl" and i + 1 < len(toks)
-                   and toks[i + 1].kind in ("nl", "member")):
-                i += 1  # (one view a line: the union goes on)
-        out.extend(_chosen(toks, views, bits))
+        start = i
+        views, i = _views(toks, i, kind)
+        chosen = _chosen(toks, views, bits) if kind == "member" else _chosen_arm(toks, views, bits)
+        if chosen is None:  # not a register union: as written (its names are not values)
+            chosen = [t for t in toks[start:i] if t.kind != "amember"]
+        out.extend(chosen)
     return out
+
+
+def _views(toks: list[Token], i: int, kind: str) -> tuple[dict[str, tuple[int, int]], int]:
+    """The members of one union from ``toks[i]`` on: name -> (start, end) of its value,
+    and the index after the union (views one a line included)."""
+    views: dict[str, tuple[int, int]] = {}
+    while i < len(toks) and toks[i].kind == kind:
+        end = _value_end(toks, i + 1)
+        views[toks[i].text.lower()] = (i + 1, end)
+        i = end
+        while (i < len(toks) and toks[i].kind == "nl" and i + 1 < len(toks)
+               and toks[i + 1].kind in ("nl", kind)):
+            i += 1  # (one view a line: the union goes on)
+    return views, i
+
+
+def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
+                ) -> list[Token] | None:
+    """AArch64's union: the ``u`` lanes of the view of ``bits`` (``s`` for formats of
+    other widths), else its ``f`` lanes; None when ``views`` is not that union."""
+    if len(views) < 4 or not set(views) <= _ARM_TOP:  # (gdb prints all five views)
+        return None
+    top = {64: "d", 16: "h"}.get(bits, "s")
+    if top not in views:
+        return None
+    s, e = views[top]
+    if e - s < 2 or toks[s].kind != "open" or toks[s + 1].kind != "amember":
+        return None
+    inner, end = _views(toks, s + 1, "amember")
+    if end != e - 1 or not set(inner) <= ARM_MEMBERS - _ARM_TOP | {"s"}:
+        return None
+    width = _ARM_WIDTH[top]
+    if "u" in inner:
+        lanes = _as_patterns(_without_designators(toks[slice(*inner["u"])]), width)
+        if lanes is not None:
+            return lanes
+    if "f" in inner:
+        body = _without_designators(toks[slice(*inner["f"])])
+        if body and body[0].kind == "open":
+            return [Token("type", top, body[0].start, body[0].start,
+                          fmt=_FMT_OF_WIDTH[width], extra=top), *body]
+        return body
+    return None
 
 
 def _value_end(toks: list[Token], i: int) -> int:
@@ -131,13 +180,14 @@ def _value_end(toks: list[Token], i: int) -> int:
             if depth == 0:
                 return j + 1
         return len(toks)  # (unclosed: the walk reports it)
-    j = i + 1 if i < len(toks) and toks[i].kind not in ("member", "close") else i
+    j = i + 1 if i < len(toks) and toks[i].kind not in ("member", "amember", "close") else i
     while j < len(toks) and toks[j].kind == "repeat":
         j += 1
     return j
 
 
-def _chosen(toks: list[Token], views: dict[str, tuple[int, int]], bits: int) -> list[Token]:
+def _chosen(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
+            ) -> list[Token] | None:
     """The tokens of the view read for lanes of ``bits``: the integer view (as bit
     patterns of that width), else the float view of that width, else the f32 one."""
     for name, (s, e) in views.items():

@@ -47,7 +47,7 @@ class ParseError(ValueError):
 @dataclass
 class Token:
     """One lexical piece: ``kind`` is hex, byte, bin, dec, hexfloat, special, int, int_word,
-    type, open, close, repeat, member (a view of a gdb register union), wide (a vector
+    type, open, close, repeat, member and amember (a view of a gdb register union, x86 and AArch64 names), wide (a vector
     register's bits) or nl; ``fmt`` is a format hint from a suffix or type word."""
 
     kind: str
