@@ -48,6 +48,12 @@ PIECES = [
     "0x00000001  3f800000  ", "0x000000d2f1cff6e0  1.5  2.5", "Name\tValue\tfloat\n",
     "+\tf\t1.5\tfloat\n", "Row,Col\n0,1.5\n", "x,y\n1,2\n3", "-", "+", "e", "p", "9" * 30,
     "0x" + "f" * 20, "1" * 5000, "(" * 70, "0.1e-400", "4.9e-324", "65504", "65520h",
+    # debuggers' register displays (parse/registers.py)
+    "v4_float = ", "v4_int32 = ", "v2_int64 = ", "v8_int16 = ", "v8_bfloat16 = ", "uint128 = ",
+    "v2_int128 = ", "xmm0  ", "\nv0  ", "rax            0x3eaaaaab          1051372203\n",
+    "s0             0.333333343         (raw 0x3eaaaaab)\n", "h1  1  (raw 0x3c00)",
+    "XMM0 = " + "3EAAAAAB" * 4, "YMM1 = " + "0" * 64, "d = ", "s = ", "h = ", "b = ", "q = ",
+    "u = ", "f = ", "bf = ", "[0] = ",
 ]
 CHARS = "0123456789abcdefxXpP_.+-eE(){}[]<>,;:=#$/ \t\n'\"ıİſ１\u00a0\x00é"
 
