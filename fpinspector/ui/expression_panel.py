@@ -145,7 +145,8 @@ class ExpressionPanel(QWidget):
         if self._side.orientation() == Qt.Orientation.Horizontal:
             first = hint.width()
         else:
-            first = min(hint.height(), self.bindings.horizontalHeader().height() + 6 * 30)
+            rows = 6 * self.bindings.verticalHeader().defaultSectionSize()
+            first = min(hint.height(), self.bindings.horizontalHeader().height() + rows)
         self._side.setSizes([first, max(1, total - first)])
 
     # -- model --------------------------------------------------------------------------

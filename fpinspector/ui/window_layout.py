@@ -90,7 +90,7 @@ class MapRoom:
     def __init__(self, win: QtWidgets.QMainWindow) -> None:
         self.win = win
         self._grown: dict[QtWidgets.QDockWidget, tuple[int, int]] = {}  # (before, asked)
-        self._restored: tuple[int, int] | None = None  # (height given back, the one asked)
+        self._given_back: int | None = None  # the group's height given back last
 
     def shown(self, dock: QtWidgets.QDockWidget, visible: bool) -> None:
         """The dock's visibilityChanged: grow or give back once the tab switch has
@@ -110,8 +110,8 @@ class MapRoom:
         before = dock.height()
         if before >= want:
             return
-        if self._restored is not None and abs(before - self._restored[1]) <= _SNAP:
-            before = self._restored[0]  # (Qt lands a few pixels off: no drift per switch)
+        if self._given_back is not None and abs(before - self._given_back) <= _SNAP:
+            before = self._given_back  # (Qt lands a few pixels off: no drift per switch)
         _set_heights(self.win, dock, others, want)
         self._grown[dock] = (before, want)
 
@@ -125,7 +125,7 @@ class MapRoom:
         others = _column_partners(self.win, shown[0])
         if others:
             _set_heights(self.win, shown[0], others, before)
-            self._restored = (before, before)
+            self._given_back = before
 
 
 def _column_partners(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget
