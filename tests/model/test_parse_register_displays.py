@@ -200,3 +200,14 @@ def test_fields_with_aarch64_view_names_in_an_ordinary_struct_are_read() -> None
     f32 = [struct.unpack("<I", struct.pack("<f", x))[0] for x in (1.5, 2.5)]
     assert _read("$1 = {s = 1.5, d = 2.5}") == [("f32", b) for b in f32]
     assert _read("$1 = {s = {f = 1.5}, d = {f = 2.5}}") == [("f32", b) for b in f32]
+
+
+def test_a_nan_lane_in_info_registers_s_FMT_F32() -> None:
+    """gdb shows an f32 NaN register as ``nan(0x400000)``: its raw hex is read."""
+    assert _read("s4             nan(0x400000)       (raw 0x7fc00000)") == [("f32", 0x7FC00000)]
+
+
+def test_a_union_without_lanes_of_the_format_says_so() -> None:
+    """Integer views only, asked for f16 lanes: a clear error, not an empty reading."""
+    with pytest.raises(ParseError, match="no 16-bit or f32 lanes"):
+        parse("$1 = {v4_int32 = {1, 2, 3, 4}, v2_int64 = {1, 2}}", "f16")

@@ -67,4 +67,4 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
     found = _csv_header(text)
     if found is not None:
         return _parse_csv(text, found[0], fmt, byte_order, found[1])
-    return _assemble(select_views(tokenize(text), fmt), text, fmt, byte_order)
+    return _assemble(select_views(tokenize(text), fmt, text), text, fmt, byte_order)

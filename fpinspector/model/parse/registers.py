@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .tokens import Token
+from .tokens import ParseError, Token
 
 __all__ = ["MEMBER", "register_line", "select_views", "wide_register"]
 
@@ -45,7 +45,7 @@ _GPR = (r"[re]?(?:[abcd]x|[sd]i|[sb]p|ip)|r(?:[89]|1[0-5])[dwb]?|eflags|[cdefgs]
         r"|mxcsr|k[0-7]|[xw](?:[12]?\d|3[01])|sp|pc|cpsr|fpsr|fpcr")
 _GPR_LINE = re.compile(rf"[ \t]*(?:{_GPR})[ \t]+(?P<raw>0x[0-9a-f]{{1,16}})(?:[ \t]+[^\n]*)?$",
                        _FLAGS)
-_FP_LINE = re.compile(r"[ \t]*(?P<kind>[sdh])(?:[12]?\d|3[01])[ \t]+[^\s(]+[ \t]+"
+_FP_LINE = re.compile(r"[ \t]*(?P<kind>[sdh])(?:[12]?\d|3[01])[ \t]+\S+[ \t]+"
                       r"\(raw[ \t]+(?P<raw>0x[0-9a-f]{1,16})\)[ \t]*$", _FLAGS)
 
 
@@ -99,10 +99,11 @@ def _raw(m: re.Match[str], toks: list[Token]) -> None:
     toks.append(Token("hex", raw[2:], m.start("raw"), m.end("raw"), extra="0x"))
 
 
-def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
+def select_views(toks: list[Token], fmt: Any = None, text: str = "") -> list[Token]:
     """Tokens with each gdb register union reduced to the one view that holds the bits for
     ``fmt`` (a FloatFormat or None: f32), and each wide register value split into its
-    lanes, see the module docstring; other tokens as given."""
+    lanes, see the module docstring; other tokens as given. Raises :class:`ParseError`
+    for a union with no view to read as ``fmt`` (in ``text``)."""
     if not any(t.kind in ("member", "amember", "wide") for t in toks):
         return toks
     bits = getattr(fmt, "bits", 32)
@@ -121,6 +122,10 @@ def select_views(toks: list[Token], fmt: Any = None) -> list[Token]:
         start = i
         views, i = _views(toks, i, kind)
         chosen = _chosen(toks, views, bits) if kind == "member" else _chosen_arm(toks, views, bits)
+        if chosen is None and kind == "member":
+            raise ParseError(f"this register has no {bits}-bit or f32 lanes to read"
+                             f"{f' as {fmt.name}' if fmt is not None else ''}", text,
+                             toks[start].start)
         if chosen is None:  # not a register union: as written (its names are not values)
             chosen = [t for t in toks[start:i] if t.kind != "amember"]
         out.extend(chosen)
@@ -206,7 +211,7 @@ def _chosen(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
                                  fmt=_FMT_OF_WIDTH[want], extra=name)
                     return [hint, *body]
                 return body
-    return []  # (a union of integer views only: no lane of a float format)
+    return None  # (a union of integer views only: no lane of a float format)
 
 
 def _without_designators(body: list[Token]) -> list[Token]:
