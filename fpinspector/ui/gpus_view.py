@@ -102,19 +102,26 @@ class GpusView(QtWidgets.QWidget):
         self.status.setWordWrap(True)
         bar = QtWidgets.QHBoxLayout()
         for w in (self.open_button, self.example_button, self.measure_button,
-                  self.remove_button, self.only_diff):
+                  self.remove_button):
             bar.addWidget(w)
         bar.addStretch(1)
         self.current = self._table(["source", "result", "verdict (d3d11)", "how"])
         self.rules = self._table(["rule", "path", "probe", "model"])
+        # the filter beside the table it filters: on the buttons' row it made the row wider
+        # than a dock at 1280x720
+        rules_head = QtWidgets.QHBoxLayout()
+        title = QtWidgets.QLabel("<b>Rules report</b> (probe results; ok / NO under d3d11; "
+                                 "[deviation] names what explains a NO)")
+        title.setWordWrap(True)
+        rules_head.addWidget(title, 1)
+        rules_head.addWidget(self.only_diff)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(bar)
         lay.addWidget(self.status)
         lay.addWidget(QtWidgets.QLabel("<b>Current operation</b>"))
         lay.addWidget(self.current, 1)
-        lay.addWidget(QtWidgets.QLabel("<b>Rules report</b> (probe results; ok / NO under "
-                                       "d3d11; [deviation] names what explains a NO)"))
+        lay.addLayout(rules_head)
         lay.addWidget(self.rules, 3)
 
     @staticmethod

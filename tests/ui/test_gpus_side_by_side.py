@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from PySide6 import QtTest
+from PySide6 import QtCore, QtTest
 
 from fpinspector.gpu.devices import SOFTWARE_DRIVERS, DeviceChoice, renderer_family, select_device
 
@@ -199,3 +199,20 @@ def test_closing_while_devices_are_listed_waits_for_the_listing(make_window):
     assert win.gpu_menu._lister is not None and win.gpu_menu._lister.isRunning()
     win.shutdown()
     assert win.gpu_menu._lister is None or win.gpu_menu._lister.isFinished()
+
+
+def test_the_gpus_dock_fits_a_dock_at_1280x720(qtbot):
+    """Every button and the rows filter fit the ~590 px of a docked tab at 1280x720 without
+    scrolling sideways (the filter on the buttons' row made it ~700 px wide)."""
+    from fpinspector.ui.gpus_view import GpusView
+
+    view = GpusView(examples=["example.json"])
+    qtbot.addWidget(view)
+    assert view.minimumSizeHint().width() <= 580
+    view.resize(580, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    for w in (view.open_button, view.example_button, view.measure_button, view.remove_button,
+              view.only_diff):
+        r = QtCore.QRect(w.mapTo(view, QtCore.QPoint(0, 0)), w.size())
+        assert w.isVisible() and view.rect().contains(r), w
