@@ -44,7 +44,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                                 "guard/round/sticky bits and why this direction was taken.")
         self.note = QtWidgets.QLabel()
         self.note.setWordWrap(True)
-        split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        self._split = split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         left = QtWidgets.QWidget()
         ll = QtWidgets.QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -61,6 +61,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(split)
         self.table.currentCellChanged.connect(lambda r, c, *_: self._show_anatomy(r, c))
+        self._rows_fitted = False  # (under each other, the split is fitted once shown)
         self._src = "f32"
         self._bits = 0
         self._targets: list[str] = []
@@ -72,6 +73,32 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         if state is not None:
             self.bind(state)
 
+
+    #: Below this width the anatomy goes under the table (a narrow dock: beside it, at
+    #: 1280x720, the table showed one column of four)
+    SIDE_BY_SIDE_FROM = 900
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        want = (QtCore.Qt.Orientation.Horizontal if event.size().width() >= self.SIDE_BY_SIDE_FROM
+                else QtCore.Qt.Orientation.Vertical)
+        if self._split.orientation() != want:
+            self._split.setOrientation(want)
+            self._rows_fitted = False
+        if want == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
+            QtCore.QTimer.singleShot(0, self, self._fit_table_rows)  # (once it is laid out)
+
+    def _fit_table_rows(self) -> None:
+        """Under each other: the table as high as its rows, the anatomy the rest."""
+        t = self.table
+        need = (t.horizontalHeader().height() + t.verticalHeader().length()
+                + t.horizontalScrollBar().sizeHint().height() + 2 * t.frameWidth()
+                + self.note.sizeHint().height() * 2)
+        total = sum(self._split.sizes())
+        if (self._split.orientation() == QtCore.Qt.Orientation.Vertical and total > need
+                and self.isVisible() and not self._rows_fitted):
+            self._split.setSizes([need, total - need])
+            self._rows_fitted = True
     def cell_text(self, variant: str, dst: str) -> str:
         item = self.table.item(self._rows.index(variant), self._targets.index(dst))
         return item.text() if item else ""

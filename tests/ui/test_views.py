@@ -7,7 +7,7 @@ import threading
 import time
 
 import numpy as np
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 
 def test_conversions_view_disagreement_case_1(make_window) -> None:
@@ -224,3 +224,27 @@ def test_conversion_columns_fit_their_text_and_never_narrow(qtbot) -> None:
                     assert fm.horizontalAdvance(item.text()) < t.columnWidth(c), item.text()
         if view._src == src:
             assert all(t.columnWidth(c) >= w for c, w in enumerate(before))
+
+
+def test_a_narrow_conversions_dock_puts_the_anatomy_under_every_row(qtbot, wait_for) -> None:
+    """590 px wide (the Conversions tab at 1280x720): the rounding anatomy goes under the
+    table, which shows every variant row and more of its columns than beside it; 1000 px
+    wide, beside it again."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.conversions_view import ConversionsView
+
+    state = InspectorState()
+    view = ConversionsView(state)
+    qtbot.addWidget(view)
+    state.update(fmt="f32", bits=0x00800000)
+    view.resize(1000, 620)
+    view.show()
+    qtbot.waitExposed(view)
+    view.resize(590, 620)
+    t = view.table
+    assert wait_for(lambda: view._split.orientation() == QtCore.Qt.Orientation.Vertical
+                    and t.viewport().height() >= t.verticalHeader().length())
+    assert t.width() >= view.width() - 20  # the whole dock's width for the columns
+    assert view.anatomy.height() >= 200
+    view.resize(1000, 620)
+    assert wait_for(lambda: view._split.orientation() == QtCore.Qt.Orientation.Horizontal)
