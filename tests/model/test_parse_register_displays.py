@@ -211,3 +211,20 @@ def test_a_union_without_lanes_of_the_format_says_so() -> None:
     """Integer views only, asked for f16 lanes: a clear error, not an empty reading."""
     with pytest.raises(ParseError, match="no 16-bit or f32 lanes"):
         parse("$1 = {v4_int32 = {1, 2, 3, 4}, v2_int64 = {1, 2}}", "f16")
+
+
+@pytest.mark.parametrize("text, want", [
+    ("rbp            0x7fffdf903eaaaaab  0x7fffdf903eaaaaab", [("f64", 0x7FFFDF903EAAAAAB)]),
+    ("rip            0x3ff0000000000000  0x3ff0000000000000 <main+8>",
+     [("f64", 0x3FF0000000000000)]),
+    ("rcx            0xbeaaaaab          -1096111445", [("f32", 0xBEAAAAAB)]),
+])
+def test_natural_columns_of_general_registers_are_not_values(text, want) -> None:
+    assert _read(text) == want
+
+
+def test_a_name_like_a_register_before_other_values_keeps_them() -> None:
+    """``x1 0x3f800000 0x40000000`` is not gdb's raw/natural pair: nothing is dropped as a
+    natural column (the unknown name is reported, as before)."""
+    with pytest.raises(ParseError, match="unknown word 'x1'"):
+        parse("x1 0x3f800000 0x40000000")

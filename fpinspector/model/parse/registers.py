@@ -43,8 +43,8 @@ _ARM_TOP = frozenset({"d", "s", "h", "b", "q"})
 _ARM_WIDTH = {"d": 64, "s": 32, "h": 16}
 _GPR = (r"[re]?(?:[abcd]x|[sd]i|[sb]p|ip)|r(?:[89]|1[0-5])[dwb]?|eflags|[cdefgs]s|[fg]s_base"
         r"|mxcsr|k[0-7]|[xw](?:[12]?\d|3[01])|sp|pc|cpsr|fpsr|fpcr")
-_GPR_LINE = re.compile(rf"[ \t]*(?:{_GPR})[ \t]+(?P<raw>0x[0-9a-f]{{1,16}})(?:[ \t]+[^\n]*)?$",
-                       _FLAGS)
+_GPR_LINE = re.compile(rf"[ \t]*(?:{_GPR})[ \t]+(?P<raw>0x[0-9a-f]{{1,16}})"
+                       r"(?:[ \t]+(?P<natural>[^\n]*?))?[ \t]*$", _FLAGS)
 _FP_LINE = re.compile(r"[ \t]*(?P<kind>[sdh])(?:[12]?\d|3[01])[ \t]+\S+[ \t]+"
                       r"\(raw[ \t]+(?P<raw>0x[0-9a-f]{1,16})\)[ \t]*$", _FLAGS)
 
@@ -60,7 +60,7 @@ def register_line(text: str, pos: int, eol: int, toks: list[Token]) -> int | Non
         _raw(m, toks)
         return eol
     m = _GPR_LINE.match(text, pos, eol)
-    if m:
+    if m and _natural_of(m.group("raw"), m.group("natural")):
         _raw(m, toks)
         return eol
     m = _VECTOR_NAME.match(text, pos, eol)
@@ -92,6 +92,22 @@ def _lanes_of(t: Token, bits: int) -> list[Token]:
     digits = {16: 4, 32: 8, 64: 16}.get(bits, 8)
     return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra="lane")
             for k in range(len(t.text), 0, -digits)]
+
+
+def _natural_of(raw: str, natural: str | None) -> bool:
+    """Whether ``natural`` is gdb's natural column for the raw hex: none, the same number
+    in decimal (signed or not), the same hex with a symbol (``<main+8>``) or flags
+    (``[ IF ZF ]``). Anything else is other values, never dropped as a column."""
+    if not natural:
+        return True
+    value = int(raw, 16)
+    word = natural.split()[0]
+    if re.fullmatch(r"-?\d{1,20}", word):
+        n = int(word)
+        return n in (value, value - (1 << 64), value - (1 << 32))
+    if word.lower() == raw.lower():
+        return natural[len(word):].strip()[:1] in ("", "<")
+    return natural.startswith("[") and natural.rstrip().endswith("]")
 
 
 def _raw(m: re.Match[str], toks: list[Token]) -> None:
