@@ -183,11 +183,7 @@ def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
         if lanes is not None:
             return lanes
     if "f" in inner:
-        body = _without_designators(toks[slice(*inner["f"])])
-        if body and body[0].kind == "open":
-            return [Token("type", top, body[0].start, body[0].start,
-                          fmt=_FMT_OF_WIDTH[width], extra=top), *body]
-        return body
+        return _float_lanes(toks[slice(*inner["f"])], width, top)
     return None
 
 
@@ -221,13 +217,18 @@ def _chosen(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
         for name, (s, e) in views.items():
             m = _LANES.fullmatch(name)
             if m and _FLOAT_VIEW.get(m.group("kind").lower()) == want:
-                body = _without_designators(toks[s:e])
-                if body and body[0].kind == "open":
-                    hint = Token("type", name, body[0].start, body[0].start,
-                                 fmt=_FMT_OF_WIDTH[want], extra=name)
-                    return [hint, *body]
-                return body
+                return _float_lanes(toks[s:e], want, name)
     return None  # (a union of integer views only: no lane of a float format)
+
+
+def _float_lanes(value: list[Token], bits: int, name: str) -> list[Token]:
+    """A float view's lanes (the value of view ``name``) with its format, f16/f32/f64 by
+    ``bits``, as a type hint on its brackets."""
+    body = _without_designators(value)
+    if body and body[0].kind == "open":
+        return [Token("type", name, body[0].start, body[0].start, fmt=_FMT_OF_WIDTH[bits],
+                      extra=name), *body]
+    return body
 
 
 def _without_designators(body: list[Token]) -> list[Token]:
