@@ -11,7 +11,7 @@ from ..model.describe import rounding_anatomy
 from ..model.formats import FORMATS, get_format
 from ..model.state import InspectorState, Snapshot
 from . import bridge, palette
-from .qt_utils import DeferWhileUnseen, widen_column
+from .qt_utils import DeferWhileUnseen, turn_splitter, widen_column
 from .steady_label import SteadyLabel
 
 __all__ = ["ConversionsView", "GPU_ROW"]
@@ -73,19 +73,15 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         if state is not None:
             self.bind(state)
 
-
     #: Below this width the anatomy goes under the table (a narrow dock: beside it, at
     #: 1280x720, the table showed one column of four)
     SIDE_BY_SIDE_FROM = 900
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        want = (QtCore.Qt.Orientation.Horizontal if event.size().width() >= self.SIDE_BY_SIDE_FROM
-                else QtCore.Qt.Orientation.Vertical)
-        if self._split.orientation() != want:
-            self._split.setOrientation(want)
+        if turn_splitter(self._split, event.size().width(), self.SIDE_BY_SIDE_FROM):
             self._rows_fitted = False
-        if want == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
+        if self._split.orientation() == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
             QtCore.QTimer.singleShot(0, self, self._fit_table_rows)  # (once it is laid out)
 
     def _fit_table_rows(self) -> None:
@@ -99,6 +95,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 and self.isVisible() and not self._rows_fitted):
             self._split.setSizes([need, total - need])
             self._rows_fitted = True
+
     def cell_text(self, variant: str, dst: str) -> str:
         item = self.table.item(self._rows.index(variant), self._targets.index(dst))
         return item.text() if item else ""

@@ -25,6 +25,7 @@ from .expr_edit import ErrorLine, ExpressionEdit
 from .expr_gpu_bridge import ExprGpuBridge
 from .expr_map import ExprMapPanel
 from .expr_steps import StepTable, result_text
+from .qt_utils import turn_splitter
 from .why_view import WhyView
 
 __all__ = ["ExpressionPanel"]
@@ -130,10 +131,8 @@ class ExpressionPanel(QWidget):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        beside = event.size().width() >= self.SIDE_BY_SIDE_FROM
-        want = Qt.Orientation.Horizontal if beside else Qt.Orientation.Vertical
-        if self._side.orientation() != want or not self._fitted:
-            self._side.setOrientation(want)
+        turned = turn_splitter(self._side, event.size().width(), self.SIDE_BY_SIDE_FROM)
+        if turned or not self._fitted:
             self._fitted = True
             QTimer.singleShot(0, self, self._fit_bindings)  # (once the splitter has its size)
 

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from PySide6 import QtCore, QtWidgets
 
 __all__ = ["DeferWhileUnseen", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
-           "signals_blocked", "widen_column"]
+           "signals_blocked", "turn_splitter", "widen_column"]
 
 
 @contextmanager
@@ -103,3 +103,14 @@ def widen_column(table: QtWidgets.QTableWidget, col: int, text: str) -> None:
     need = table.fontMetrics().horizontalAdvance(text) + 14
     if need > table.columnWidth(col):
         table.setColumnWidth(col, need)
+
+
+def turn_splitter(split: QtWidgets.QSplitter, width: int, side_by_side_from: int) -> bool:
+    """Lay ``split``'s parts side by side from ``side_by_side_from`` pixels of ``width`` on,
+    else one above the other (a narrow dock); True when that turned it."""
+    want = (QtCore.Qt.Orientation.Horizontal if width >= side_by_side_from
+            else QtCore.Qt.Orientation.Vertical)
+    if split.orientation() == want:
+        return False
+    split.setOrientation(want)
+    return True

@@ -35,6 +35,7 @@ from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapW
 from .live_fill import BlockFeed
 from .map_axes import HistogramWidget, axis_samples
 from .map_blocks import BlockMap
+from .qt_utils import turn_splitter
 from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
@@ -140,10 +141,8 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        want = Qt.Horizontal if event.size().width() >= self.SIDE_BY_SIDE_FROM else Qt.Vertical
-        if self.split.orientation() != want:
-            self.split.setOrientation(want)
-            self._lay_out_plots(beside=want == Qt.Horizontal)
+        if turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM):
+            self._lay_out_plots(beside=self.split.orientation() == Qt.Horizontal)
 
     def _lay_out_plots(self, beside: bool) -> None:
         """Controls beside the plots: one field a row, the map over the histogram. Above
