@@ -11,11 +11,11 @@ random stream or float encoder whose output could change between versions): spec
 patterns crossed with each other, random patterns, and random ordinary values (exponents
 near 1.0).
 
-Why float32 for some floats: ``log``, ``exp`` and the sRGB conversions take their exact
-value from the platform's ``log2`` / ``exp2`` / ``pow`` (numpy picks SIMD or libm code per
-CPU), so their float64 ``exact`` and ``ulp_error`` may differ in the last bits between
-machines; those two arrays are hashed rounded to float32 for these ops only. Every other
-array, and every op's bits, sets and rules, is hashed bit for bit.
+Every array is hashed bit for bit, the float64 ``exact`` and ``ulp_error`` of ``log``, ``exp``
+and the sRGB conversions included: their exact values come from
+``fpinspector.model.numerics.elementary``, which gives the same bits on every CPU (numpy's
+``exp2`` / ``log2`` / ``power`` do not: they differ in the last bit between AVX2 and AVX-512
+machines).
 
 Write the stored file (only from a commit whose results are the reference):
 ``.venv/bin/python tests/model/_engine_digests.py --write``.
@@ -38,8 +38,6 @@ from fpinspector.model.formats import FloatFormat, float_format_of, operand_form
 DIGEST_FILE = Path(__file__).with_name("engine_digests.json")
 #: Random patterns and random ordinary values per case (besides the crossed specials).
 N_RANDOM = 2048
-#: Ops whose exact value comes from the platform's log2 / exp2 / pow (see the docstring).
-PLATFORM_MATH = frozenset({"log", "exp", "to_srgb8", "from_srgb8"})
 _M64 = (1 << 64) - 1
 
 
@@ -163,15 +161,11 @@ def _observations(ev: Any) -> list[np.ndarray]:
     return obs
 
 
-def _floats(a: Any, op: str) -> bytes:
+def _floats(a: Any) -> bytes:
     """The array's bytes, every NaN made the same NaN (a NaN's sign and payload in the exact
     value or an error carry no meaning: NaN says "no number")."""
     x = np.asarray(a, dtype=np.float64)
-    x = np.ascontiguousarray(np.where(np.isnan(x), np.nan, x))
-    if op in PLATFORM_MATH:
-        with np.errstate(over="ignore"):
-            x = x.astype(np.float32)
-    return x.tobytes()
+    return np.ascontiguousarray(np.where(np.isnan(x), np.nan, x)).tobytes()
 
 
 def _bools(a: Any) -> bytes:
@@ -189,7 +183,7 @@ def digest(case: tuple[str, str, str, tuple[tuple[str, Any], ...]]) -> str:
     bits = np.ascontiguousarray(np.asarray(ev.bits))
     h.update(f"{bits.dtype.str} {bits.shape} {ev.result_format}".encode())
     h.update(bits.tobytes())
-    h.update(_floats(ev.exact, op))
+    h.update(_floats(ev.exact))
     fired = ev.fired
     for rule in sorted(fired):
         h.update(rule.encode())
@@ -200,7 +194,7 @@ def digest(case: tuple[str, str, str, tuple[tuple[str, Any], ...]]) -> str:
         h.update(_bools(ev.nan_ok))
     for o in _observations(ev):
         h.update(_bools(ev.allowed(o)))
-        h.update(_floats(ev.ulp_error(o), op))
+        h.update(_floats(ev.ulp_error(o)))
     return h.hexdigest()[:24]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..formats import F32, encode_exact
+from ..numerics.elementary import power
 from .floats import convert
 
 __all__ = [
@@ -248,11 +249,12 @@ def snorm_to_f32(code: Any, n: int) -> NumericResult:
 
 
 def _srgb_encode(c: np.ndarray) -> np.ndarray:
-    return np.where(c <= 0.0031308, 12.92 * c, 1.055 * np.power(c, 1 / 2.4) - 0.055)
+    """The sRGB curve in float64 (``power``, not ``np.power``: the same bits on every CPU)."""
+    return np.where(c <= 0.0031308, 12.92 * c, 1.055 * power(c, 1 / 2.4) - 0.055)
 
 
 def _srgb_decode(c: np.ndarray) -> np.ndarray:
-    return np.where(c <= 0.04045, c / 12.92, np.power((np.maximum(c, 0) + 0.055) / 1.055, 2.4))
+    return np.where(c <= 0.04045, c / 12.92, power((np.maximum(c, 0) + 0.055) / 1.055, 2.4))
 
 
 def f32_to_srgb8(bits: Any) -> NumericResult:
