@@ -218,3 +218,34 @@ def test_send_starts_the_app_when_none_runs_and_waits_until_it_listens(address):
     finally:
         if pid:
             os.kill(pid, 15)
+
+
+def test_gdb_and_lldb_fpi_reach_the_running_app(listening, wait_for, address, tmp_path):
+    """`fpi` in real gdb and lldb sets the value in the app: the exact bits, the origin."""
+    import shutil as sh
+
+    from tests.test_debugger_fpi import SOURCE, _lldb_python_path, script_path
+
+    gdb, lldb, gcc = sh.which("gdb"), sh.which("lldb") or sh.which("lldb-14"), sh.which("gcc")
+    if not (gdb and lldb and gcc):
+        pytest.skip("needs gdb, lldb and gcc (scripts/bootstrap.sh installs them)")
+    prog = tmp_path / "values"
+    subprocess.run([gcc, "-g", "-O0", str(SOURCE), "-o", str(prog)], check=True, timeout=120)
+    win, ch = listening
+    env = _env(address)
+    res = _ask(wait_for, lambda: subprocess.run(
+        [gdb, "-nx", "-batch", "-ex", f"source {script_path('gdb')}", "-ex", "break stop",
+         "-ex", "run", "-ex", "fpi --to inspector d", str(prog)], env=env,
+        capture_output=True, text=True, timeout=120), 130000)
+    assert "from gdb: `d` one lane, f64" in res.stdout, res.stdout + res.stderr
+    assert (win.state.snapshot.fmt, win.state.snapshot.bits) == ("f64", 0x3FB999999999999A)
+    assert win.paste_box.message.text().startswith("from gdb: `d` one lane, f64")
+    if _lldb_python_path():
+        env["PYTHONPATH"] = _lldb_python_path()
+    res = _ask(wait_for, lambda: subprocess.run(
+        [lldb, "-b", "-o", f"command script import {script_path('lldb')}", "-o", "b stop",
+         "-o", "run", "-o", "fpi harr", str(prog)], env=env, capture_output=True, text=True,
+        timeout=180), 190000)
+    assert "from lldb: `harr` lanes 0-2, f16" in res.stdout, res.stdout + res.stderr
+    s = win.state.snapshot
+    assert (s.fmt, s.bits) == ("f16", 0x3C00) and s.operands[:2] == (0x3C00, 0x7BFF)
