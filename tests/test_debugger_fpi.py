@@ -161,7 +161,7 @@ def test_lldb_fpi_json_gives_exact_bytes_width_and_lanes(program, tmp_path) -> N
 def test_debugger_script_prints_existing_paths(capsys) -> None:
     from fpinspector.cli import main
 
-    for name in ("gdb", "lldb"):
+    for name in ("gdb", "lldb", "renderdoc"):
         assert main(["debugger-script", name]) == 0
         path = Path(capsys.readouterr().out.strip())
         assert path.is_absolute() and path.exists(), name

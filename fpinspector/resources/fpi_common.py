@@ -78,7 +78,8 @@ def parse_args(arg: str) -> tuple[str | None, bool, str | None, str]:
     return fmt, as_json, to, rest.strip()
 
 
-def build(data: bytes, fmt: str, label: str, source: str, to: str | None):  # type: ignore[no-untyped-def]
+def build(data: bytes, fmt: str, label: str, source: str,  # type: ignore[no-untyped-def]
+          to: str | None):
     """The message of ``data`` (ValueError with the reason when there is none)."""
     return message.message_from_bytes(data, fmt, label, source, to)
 

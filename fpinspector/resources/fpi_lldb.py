@@ -5,7 +5,8 @@ Set up once (``fpinspector debugger-script lldb`` prints this file's path)::
     echo "command script import $(fpinspector debugger-script lldb)" >> ~/.lldbinit
 
 Then ``fpi f``, ``fpi arr``, ``fpi *ptr@4``, ``fpi s.x``, ``fpi $xmm0`` (f32 lanes),
-``fpi -d $xmm1`` (f64 lanes; lldb takes ``fpi/d`` as its own gdb-format option), ``fpi -h $ymm2`` (f16), ``fpi --to B x``,
+``fpi -d $xmm1`` (f64 lanes; lldb takes ``fpi/d`` as its own gdb-format option),
+``fpi -h $ymm2`` (f16), ``fpi --to B x``,
 ``fpi --json EXPR`` to print the message instead. The bytes come from
 ``SBValue.GetData()``, the format from ``GetType()`` (float, double, _Float16/__fp16,
 arrays and vectors of them, structs whose fields are all one float type); a register is
@@ -141,7 +142,8 @@ def _read(debugger, expr: str, asked):  # type: ignore[no-untyped-def]
 
 
 def fpi(debugger, command, exe_ctx, result, internal_dict):  # type: ignore[no-untyped-def]
-    """Send a value's exact bits to fpinspector: fpi [-f|-d|-h] [--json] [--to A|B|C|inspector] EXPR"""
+    """Send a value's exact bits to fpinspector:
+    fpi [-f|-d|-h] [--json] [--to A|B|C|inspector] EXPR"""
     try:
         asked, as_json, to, expr = common.parse_args(command)
         data, fmt = _read(debugger, expr, asked)

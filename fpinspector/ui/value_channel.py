@@ -189,7 +189,7 @@ class ValueChannel(QtCore.QObject):
             sock.disconnected.connect(sock.deleteLater)
 
 
-def open_for(win, values: tuple[str, ...] = ()) -> ValueChannel | None:  # type: ignore[no-untyped-def]
+def open_for(win: QtCore.QObject, values: tuple[str, ...] = ()) -> ValueChannel | None:
     """Listen for a main window (its controller takes the values, ``Controller.receive``).
     None when another app of this user won the race to listen: the values are handed to
     it and this app should quit; otherwise the channel (not listening, with the reason in

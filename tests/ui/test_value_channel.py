@@ -249,3 +249,33 @@ def test_gdb_and_lldb_fpi_reach_the_running_app(listening, wait_for, address, tm
     assert "from lldb: `harr` lanes 0-2, f16" in res.stdout, res.stdout + res.stderr
     s = win.state.snapshot
     assert (s.fmt, s.bits) == ("f16", 0x3C00) and s.operands[:2] == (0x3C00, 0x7BFF)
+
+
+def test_renderdoc_extension_reaches_the_running_app(listening, wait_for, address,
+                                                     monkeypatch):
+    """The extension's message of a known vertex (rd_values) goes through its own
+    delivery (``fpinspector send -``) into the app, bits exact, origin named."""
+    import importlib.util
+    import struct
+    import types
+
+    from fpinspector.commands.debugger_script import script_path
+
+    ext = script_path("renderdoc")
+    for name in ("qrenderdoc", "renderdoc"):  # only RenderDoc's UI has them; unused here
+        monkeypatch.setitem(sys.modules, name, sys.modules.get(name) or types.ModuleType(name))
+    spec = importlib.util.spec_from_file_location(
+        "fpinspector_send", ext / "__init__.py", submodule_search_locations=[str(ext)])
+    mod = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "fpinspector_send", mod)
+    spec.loader.exec_module(mod)
+    monkeypatch.setenv("FPINSPECTOR_COMMAND", f"{sys.executable} -m fpinspector")
+    line = mod.rd_values.message_line("f32", struct.pack("<3f", 0.1, -1.5, 3.0e38),
+                                      "VTX POSITION of vertex 2 (R32G32B32_FLOAT)")
+    win, ch = listening
+    ok, text = _ask(wait_for, lambda: mod.deliver(line), 130000)
+    assert ok, text
+    assert text.startswith("from RenderDoc: `VTX POSITION of vertex 2 (R32G32B32_FLOAT)` "
+                           "lanes 0-2, f32")
+    want = struct.unpack("<3I", struct.pack("<3f", 0.1, -1.5, 3.0e38))
+    assert win.state.snapshot.bits == want[0] and win.state.snapshot.operands[:2] == want[:2]
