@@ -176,3 +176,19 @@ def test_scripts_import_only_the_standard_library() -> None:
             f"m = runpy.run_path({str(common)!r}); assert m['message'].WIDTHS['f32'] == 32")
     res = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
+
+
+def test_fpi_finds_the_fpinspector_command_to_start_the_app(monkeypatch) -> None:
+    """With no app running, fpi starts one through `fpinspector send -`: the command of the
+    environment the scripts were installed into (here the source tree's .venv or PATH)."""
+    import runpy
+
+    monkeypatch.delenv("FPINSPECTOR_COMMAND", raising=False)
+    common = runpy.run_path(str(script_path("gdb").parent / "fpi_common.py"))
+    cmd = common["_command"]()
+    assert cmd is not None and Path(cmd[0]).name.startswith("fpinspector")
+    res = subprocess.run(cmd + ["send", "--json", "0x3c00", "--format", "f16"],
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and json.loads(res.stdout)["lanes"] == ["0x3c00"], res.stderr
+    monkeypatch.setenv("FPINSPECTOR_COMMAND", f"{sys.executable} -m fpinspector")
+    assert common["_command"]() == [sys.executable, "-m", "fpinspector"]

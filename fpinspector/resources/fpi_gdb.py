@@ -125,6 +125,9 @@ fpi --to B f   put it in operand B (A, B, C, or the inspector only)"""
         except ValueError as exc:
             raise gdb.GdbError(f"fpi: {exc}") from None
         v = gdb.parse_and_eval(expr)
+        if v.type.strip_typedefs().code == gdb.TYPE_CODE_VOID:
+            raise gdb.GdbError(f"fpi: {expr} is void (no such register on this machine, or "
+                               "no value)")
         fmt = _format_of(v, asked)
         msg = common.build(_bytes(v), fmt, expr, "gdb", to)
         line = common.message.message_to_json(msg)

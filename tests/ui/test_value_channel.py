@@ -160,6 +160,29 @@ def test_fuzz_garbage_halves_oversized_and_crowds(listening, wait_for, address):
     assert reply["ok"] and win.state.snapshot.bits == 0x40490FDB
 
 
+def test_a_message_in_pieces_is_taken(listening, wait_for, address):
+    """A message written in several pieces (a slow sender) is one message: the channel
+    gathers the pieces until the end of line."""
+    win, ch = listening
+    line = b'{"format": "f16", "lanes": ["0x3555"], "label": "third", "source": "lldb"}\n'
+
+    def slow():
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(10)
+        s.connect(address)
+        try:
+            for i in range(0, len(line), 7):
+                s.sendall(line[i:i + 7])
+                time.sleep(0.02)
+            return s.recv(4096)
+        finally:
+            s.close()
+
+    reply = json.loads(_ask(wait_for, slow))
+    assert reply["ok"], reply
+    assert (win.state.snapshot.fmt, win.state.snapshot.bits) == ("f16", 0x3555)
+
+
 def test_rate_limit_drops_a_flood(listening, wait_for, address):
     win, ch = listening
     line = b'{"format": "f32", "lanes": ["0x3f800000"]}\n'
