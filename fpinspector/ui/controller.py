@@ -96,6 +96,8 @@ class Controller:
                 return True, "the running app was raised"
             ok = self.paste(text)
             return ok, box.message.text()
+        if box.busy():  # a long paste is read on a thread: it would land over the value
+            return False, "the app is still reading a long paste; send again in a moment"
         try:
             text = deliver(self.state, request)
         except ValueError as exc:

@@ -183,6 +183,19 @@ def test_a_message_in_pieces_is_taken(listening, wait_for, address):
     assert (win.state.snapshot.fmt, win.state.snapshot.bits) == ("f16", 0x3555)
 
 
+def test_value_during_a_long_paste_is_refused_not_overwritten(listening, wait_for, address,
+                                                              monkeypatch):
+    """While a long paste is read on a thread its result would land over a sent value: the
+    sender is told to send again, and the state is left to the paste."""
+    win, ch = listening
+    monkeypatch.setattr(win.paste_box, "busy", lambda: True)
+    before = win.state.snapshot
+    line = b'{"format": "f32", "lanes": ["0x3f800000"]}\n'
+    reply = json.loads(_ask(wait_for, lambda: _raw(address, line)))
+    assert not reply["ok"] and "long paste" in reply["error"]
+    assert win.state.snapshot == before
+
+
 def test_rate_limit_drops_a_flood(listening, wait_for, address):
     win, ch = listening
     line = b'{"format": "f32", "lanes": ["0x3f800000"]}\n'
