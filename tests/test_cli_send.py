@@ -66,3 +66,16 @@ def test_no_app_with_no_start_is_exit_1(monkeypatch, tmp_path, capsys) -> None:
     monkeypatch.setenv("FPINSPECTOR_CHANNEL", str(tmp_path / "none.sock"))
     rc, out, err = run_cli(["send", "--no-start", "0x3f800000"], capsys)
     assert rc == 1 and "no fpinspector app is running" in err
+
+
+def test_answer_prints_on_a_console_without_unicode() -> None:
+    """The app's answer ("… not used") on a cp1252 console: printed with replacements, not a
+    UnicodeEncodeError that would turn a delivered value into exit 2."""
+    import io
+
+    from fpinspector.commands.send import _say
+
+    stream = io.TextIOWrapper(io.BytesIO(), encoding="cp1252")
+    _say("from gdb: `x` lanes 0-5, f32: A = 1.0 \u2026 \u2192", stream)
+    stream.flush()
+    assert stream.buffer.getvalue().startswith(b"from gdb: `x` lanes 0-5")

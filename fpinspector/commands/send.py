@@ -196,6 +196,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     wait = float(os.environ.get("FPINSPECTOR_SEND_WAIT", START_WAIT_S))
     code, text = deliver_line(line, start=not args.no_start, wait=wait)
-    print(text if code == 0 else f"fpinspector send: error: {text}",
-          file=sys.stdout if code == 0 else sys.stderr)
+    _say(text if code == 0 else f"fpinspector send: error: {text}",
+         sys.stdout if code == 0 else sys.stderr)
     return code
+
+
+def _say(text: str, stream) -> None:  # type: ignore[no-untyped-def]
+    """Print what the app said even on a console that cannot show all of it (Windows'
+    cp1252 has no backquoted ellipsis): the value was delivered, the exit code says so."""
+    enc = getattr(stream, "encoding", None) or "utf-8"
+    print(text.encode(enc, "replace").decode(enc, "replace"), file=stream)
