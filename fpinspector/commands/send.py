@@ -203,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _say(text: str, stream) -> None:  # type: ignore[no-untyped-def]
     """Print what the app said even on a console that cannot show all of it (Windows'
-    cp1252 has no backquoted ellipsis): the value was delivered, the exit code says so."""
+    cp1252 lacks most characters a label may hold): the value was delivered, the exit code
+    says so."""
     enc = getattr(stream, "encoding", None) or "utf-8"
     print(text.encode(enc, "replace").decode(enc, "replace"), file=stream)
