@@ -69,8 +69,8 @@ def test_no_app_with_no_start_is_exit_1(monkeypatch, tmp_path, capsys) -> None:
 
 
 def test_answer_prints_on_a_console_without_unicode() -> None:
-    """The app's answer (a label with an arrow) on a cp1252 console: printed with replacements, not a
-    UnicodeEncodeError that would turn a delivered value into exit 2."""
+    """The app's answer (a label with an arrow) on a cp1252 console: printed with
+    replacements, not a UnicodeEncodeError that would turn a delivered value into exit 2."""
     import io
 
     from fpinspector.commands.send import _say
