@@ -297,8 +297,8 @@ def _contained(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     return box
 
 
-def main(argv: list[str] | None = None, gpu: str = "auto") -> int:
-    """Start the application; returns the exit code."""
+def main(argv: list[str] | None = None, gpu: str = "auto", values: tuple[str, ...] = ()) -> int:
+    """Start the application (``values``: text to paste at start); returns the exit code."""
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication(
         list(argv if argv is not None else sys.argv[:1]))
     app.setApplicationName(APP_NAME)
@@ -307,6 +307,11 @@ def main(argv: list[str] | None = None, gpu: str = "auto") -> int:
 
     apply_system_palette(app)
     win = MainWindow(gpu=gpu)
+    from .value_channel import open_for  # values from debuggers and `fpinspector send`
+
+    if open_for(win, values) is None:  # another app of this user listens: it took them
+        win.shutdown()
+        return 0
     sys.excepthook = lambda kind, exc, tb: _report(win, kind, exc)
     win.show()
     if os.environ.get("FPINSPECTOR_QUIT_AFTER_SHOW"):

@@ -15,6 +15,7 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from ..model.formats import FORMATS, get_format
+from ..model.send import Activate, Message, deliver
 from ..model.state import OP_FIELDS, Snapshot
 from . import bridge_ops
 from .gpu_codes import decode_note, decode_source
@@ -81,6 +82,31 @@ class Controller:
     def paste(self, text: str) -> bool:
         """Paste ``text`` as if typed into the paste box (its message says what happened)."""
         return self.win.paste_box.paste(text)
+
+    def receive(self, request: Message | Activate) -> tuple[bool, str]:
+        """A value sent from a debugger or ``fpinspector send`` (``ui/value_channel.py``):
+        into the state as a paste is (``model/send/deliver.py``: one undo step, one History
+        entry), its message where a paste's shows, the window raised; a second launch's
+        activation raises the window and pastes its values. (ok, the sender's answer)."""
+        win, box = self.win, self.win.paste_box
+        if isinstance(request, Activate):
+            _raise_window(win)
+            text = " ".join(request.argv)
+            if not text.strip():
+                return True, "the running app was raised"
+            ok = self.paste(text)
+            return ok, box.message.text()
+        if box.busy():  # a long paste is read on a thread: it would land over the value
+            return False, "the app is still reading a long paste; send again in a moment"
+        try:
+            text = deliver(self.state, request)
+        except ValueError as exc:
+            box.show_error(str(exc), prefix="Cannot take the sent value: ")
+            return False, str(exc)
+        box.clear_readings()  # the last paste's other readings are not this value's
+        box.show_result(text)
+        _raise_window(win)
+        return True, text
 
     # -- state -> GPU, before the views redraw ----------------------------------------
     def _request(self, changed: frozenset) -> None:
@@ -287,3 +313,11 @@ class Controller:
             self.win.ops_view.show_gpu(None, None, None, message)
             settle_layouts()
             self.gpu_update_s = time.perf_counter()
+
+
+def _raise_window(win: QtWidgets.QWidget) -> None:
+    """Bring the window to the front (the platform may only flash it in the task bar)."""
+    if win.isMinimized():
+        win.showNormal()
+    win.raise_()
+    win.activateWindow()

@@ -151,6 +151,11 @@ class PasteBox(QtWidgets.QWidget):
         self.first_reading.setVisible(bool(others))
         self.more_readings.setVisible(more > 0)
 
+    def clear_readings(self) -> None:
+        """Offer no other reading (a value that came without text has none)."""
+        self._last = None
+        self._offer(())
+
     def _submit(self) -> None:
         text = self.edit.text()
         if text.strip():
