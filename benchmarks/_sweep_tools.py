@@ -164,6 +164,11 @@ class TreeMemory:
         seconds before it exits are missed."""
         return sum(self._cpu.values()) if self.available else float("nan")
 
+    def main_cpu_seconds(self) -> float:
+        """CPU seconds of the sampled process itself (not its descendants), as last seen:
+        the work that does not spread over the workers (Linux; NaN elsewhere)."""
+        return self._cpu.get(self.pid, 0.0) if self.available else float("nan")
+
     def __enter__(self) -> TreeMemory:
         if self.available:
             self._thread.start()

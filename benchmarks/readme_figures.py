@@ -13,6 +13,11 @@ figure is worse than the README's by more than the tolerance, or the README has 
 so that a figure or its command cannot be found. ``--workers N`` runs the commands with
 that many sweep workers instead of one per core (the README's figures for fewer workers
 on a many-core machine; ``--check`` still compares with the default's figures).
+
+Beside each sweep it runs the C brute force of ``benchmarks/c_peer.py`` on the same inputs
+(when a C compiler is on PATH), checks that its summary equals the sweep's, and prints both
+runs' wall and CPU seconds, their ratio and the share of the CPU seconds spent by the
+sweep's main process.
 """
 
 from __future__ import annotations
@@ -27,21 +32,25 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import c_peer  # noqa: E402
 from _sweep_tools import TreeMemory  # noqa: E402
 from _timing import Goals, load_average, print_header  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 
-#: (what, the README's command, the regex of its stated figures: seconds, MiB)
+#: (what, the README's command, the regex of its stated figures: seconds, MiB, the C peer's
+#: arguments for the same inputs)
 FIGURES = [
     ("exhaustive f32 sqrt sweep with the GPU (all 2^32 patterns, summaries only)",
      "fpinspector sweep sqrt -d all --gpu --summary-only --out sqrt.npz",
-     r"took (?P<seconds>\d+(?:\.\d+)?) s with (?P<mib>\d+) MiB peak memory"),
+     r"took (?P<seconds>\d+(?:\.\d+)?) s with (?P<mib>\d+) MiB peak memory",
+     ["sqrt", "0", "0xffffffff"]),
     ("exhaustive f16 x f16 mul sweep (all 2^32 pairs, summaries only, no GPU)",
      "fpinspector sweep mul -f f16 -d all --summary-only --out mul16.npz",
      r"f16 x f16 `mul` sweep above [^.]*? took (?P<seconds>\d+(?:\.\d+)?) s with "
-     r"(?P<mib>\d+) MiB peak memory"),
+     r"(?P<mib>\d+) MiB peak memory",
+     ["mul16", "0", "0xffff", "0", "0xffff"]),
 ]
 
 
@@ -72,8 +81,27 @@ def measure(command: str, tmp: Path, workers: int | None = None) -> dict[str, fl
     wall = time.perf_counter() - t0
     tail = "\n".join((out.strip().splitlines() or [""])[-2:])
     cpu = mem.cpu_seconds() if mem.available else _children_cpu() - cpu0
+    csv_file = next((Path(w).with_suffix(".csv") for w in words if w.endswith(".npz")), None)
     return {"rc": proc.returncode, "seconds": wall, "mib": mem.mib(),
-            "cpu": cpu, "tail": tail, "err": err.strip()[-500:]}
+            "cpu": cpu, "main_cpu": mem.main_cpu_seconds(), "csv": csv_file,
+            "tail": tail, "err": err.strip()[-500:]}
+
+
+def compare_with_c_peer(got: dict, peer_args: list[str], goals: Goals, what: str) -> None:
+    """The C brute force on the same inputs: its summary must equal the sweep's; both runs'
+    wall and CPU seconds, their ratio, and the sweep's main-process share of its CPU."""
+    exe = c_peer.build()
+    if exe is None:
+        print("  C peer: skipped (no C compiler on PATH)")
+        return
+    peer, wall, cpu = c_peer.run_peer(exe, peer_args)
+    diffs = c_peer.differences(peer, c_peer.read_sweep_csv(got["csv"]))
+    print(f"  C peer (gcc -O3 -fopenmp): {wall:.1f} s, CPU {cpu:.1f} s; summaries "
+          + (f"DIFFER in {', '.join(diffs)}" if diffs else "agree"))
+    share = got["main_cpu"] / got["cpu"] if got["cpu"] else float("nan")
+    print(f"  fpinspector / C: wall {got['seconds'] / wall:.2f}x, CPU {got['cpu'] / cpu:.2f}x; "
+          f"main process {got['main_cpu']:.1f} CPU s = {share:.1%} of the sweep's CPU seconds")
+    goals.check(f"{what}: summary equals the C peer's", float(len(diffs)), 0.0)
 
 
 def main() -> int:
@@ -90,7 +118,7 @@ def main() -> int:
     text = " ".join(README.read_text().split())
     goals = Goals()
     with tempfile.TemporaryDirectory() as tmp:
-        for what, command, pattern in FIGURES:
+        for what, command, pattern, peer_args in FIGURES:
             extra = "" if args.workers is None else f" --workers {args.workers}"
             print(f"{what}\n  $ {command}{extra}")
             stated = re.search(pattern, text)
@@ -114,6 +142,7 @@ def main() -> int:
                         unit=" s")
             goals.check(f"{what}: MiB", float(got["mib"]), mib * (1 + args.tolerance),
                         unit=" MiB")
+            compare_with_c_peer(got, peer_args, goals, what)
     return goals.exit_code(args.check)
 
 

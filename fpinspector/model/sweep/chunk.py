@@ -20,7 +20,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compute_chunk", "default_chunk", "gpu_span_chunks", "GpuAhead", "GPU_SPAN"]
+__all__ = ["compute_chunk", "default_chunk", "gpu_span_chunks", "span_chunks", "GpuAhead",
+           "GPU_SPAN", "MODEL_SPAN"]
 
 Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 
@@ -30,6 +31,13 @@ Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 #: of 2^16 (benchmarks/bench_sweep_unary.py --full; the sweep command's default chunk
 #: with a GPU is 2^16).
 GPU_SPAN = 1 << 19
+#: Elements a worker takes at once in a summary-only sweep without a GPU (whole chunks, one
+#: at a time: a chunk's memory), folded into one summary part before it is sent. Why: the
+#: parent merges one message per span, not per chunk; with a message per chunk of 2^17 the
+#: parent's merging grew with the sweep (0.72 CPU s per 2^28 f32 sqrt elements) and bounded
+#: what more cores could gain. 2^20 elements are about a third of a second of one core's
+#: work, so progress, checkpoints and Ctrl-C still answer within a second.
+MODEL_SPAN = 1 << 20
 
 
 def default_chunk(gpu_spans: bool) -> int:
@@ -43,6 +51,20 @@ def default_chunk(gpu_spans: bool) -> int:
 def _spans_ahead(stage: Any) -> bool:
     """A stage whose GPU takes requests ahead, so a span can have one (ModelStage)."""
     return bool(getattr(stage, "gpu_ahead", False))
+
+
+def span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int,
+                chunks_per_worker: int, per_chunk_calls: bool = False) -> int:
+    """How many chunks of ``chunk_size`` a worker takes at once: a GPU stage's
+    :func:`gpu_span_chunks`; else those of a :data:`MODEL_SPAN`, at most a quarter of a
+    worker's share of the chunks (the last spans still balance over the workers), and 1
+    where the caller wants each chunk (``keep``: per-element results; ``chunk_part``: a
+    per-chunk reduction; ``per_chunk_calls``: a callback per chunk)."""
+    if _spans_ahead(stage):
+        return gpu_span_chunks(stage, keep, chunk_part, chunk_size)
+    if keep or chunk_part is not None or per_chunk_calls:
+        return 1
+    return max(1, min(MODEL_SPAN // max(1, chunk_size), chunks_per_worker // 4))
 
 
 def gpu_span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int) -> int:
@@ -112,12 +134,12 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
     timings); a step given as None is skipped (no parts, None in its place). Exceptions
     propagate.
 
-    ``step``: k0..k1 is a span of chunks of ``step`` elements (:func:`gpu_span_chunks`):
-    one GPU request for the span, the stage and ``prepare`` chunk by chunk (one part
-    each, in order); the operands and outputs returned are then empty and ``chunk_part``
-    must be None.
+    ``step``: k0..k1 is a span of chunks of ``step`` elements (:func:`span_chunks`): the
+    stage and ``prepare`` chunk by chunk (one part each, in order; with a GPU, one GPU
+    request for the whole span); the operands and outputs returned are then empty and
+    ``chunk_part`` must be None.
     ``ahead``: the worker's :class:`GpuAhead`, for spans."""
-    if step is None or k1 - k0 <= step or not _spans_ahead(stage):
+    if step is None or k1 - k0 <= step:
         t0 = time.perf_counter()
         ops = domain.operands(k0, k1)
         t1 = time.perf_counter()
@@ -136,10 +158,30 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
                   step: int, ahead: GpuAhead | None
                   ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
+    gpu_bits = _span_gpu(domain, stage, k0, k1, ahead) if _spans_ahead(stage) else None
+    took = {"domain": 0.0, "stage": 0.0, "summary_prepare": 0.0}
+    prepared: list[Any] = []
+    for s in range(0, k1 - k0, step):
+        sl = slice(s, min(k1 - k0, s + step))
+        t0 = time.perf_counter()
+        sub = domain.operands(k0 + sl.start, k0 + sl.stop)  # (one chunk's: memory of one)
+        t1 = time.perf_counter()
+        took["domain"] += t1 - t0
+        out = stage(sub) if gpu_bits is None else stage(sub, gpu=lambda sl=sl: gpu_bits()[sl])
+        t2 = time.perf_counter()
+        if prepare is not None:
+            prepared.append(prepare(k0 + s, sub, out))
+        took["stage"] += t2 - t1
+        took["summary_prepare"] += time.perf_counter() - t2
+    return (), {}, prepared, None, took
+
+
+def _span_gpu(domain: Any, stage: Any, k0: int, k1: int, ahead: GpuAhead | None
+              ) -> Callable[[], np.ndarray]:
+    """The span's GPU bits, fetched on first use (one request for the whole span)."""
     pending = ahead.take(k0, k1) if ahead is not None else None
     if pending is None:  # (the request holds its own copy of the span's operands)
         pending = stage.start_gpu(domain.operands(k0, k1))
-    took = {"domain": 0.0, "stage": 0.0, "summary_prepare": 0.0}
     bits: list[np.ndarray] = []
 
     def gpu_bits() -> np.ndarray:
@@ -149,17 +191,4 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
                 ahead.start_next(domain, stage)
         return bits[0]
 
-    prepared: list[Any] = []
-    for s in range(0, k1 - k0, step):
-        sl = slice(s, min(k1 - k0, s + step))
-        t0 = time.perf_counter()
-        sub = domain.operands(k0 + sl.start, k0 + sl.stop)  # (one chunk's: memory of one)
-        t1 = time.perf_counter()
-        took["domain"] += t1 - t0
-        out = stage(sub, gpu=lambda sl=sl: gpu_bits()[sl])
-        t2 = time.perf_counter()
-        if prepare is not None:
-            prepared.append(prepare(k0 + s, sub, out))
-        took["stage"] += t2 - t1
-        took["summary_prepare"] += time.perf_counter() - t2
-    return (), {}, prepared, None, took
+    return gpu_bits

@@ -298,7 +298,7 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
     to ``failed``; the chunks in flight finish first, and those before it are folded).
-    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.gpu_span_chunks`); the
+    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.span_chunks`); the
     worker folds their summary parts into one (:meth:`Summary.fold_parts`)."""
     summary, total = res.summary, res.domain.size
     try:

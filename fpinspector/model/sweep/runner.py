@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunk import compute_chunk, gpu_span_chunks
+from .chunk import compute_chunk, span_chunks
 from .domain import Domain
 from .processes import WorkerPool, run_chunks
 from .summary import Summary
@@ -300,7 +300,10 @@ def run_sweep(
         try:
             run_chunks(workers_pool, domain, recipes, res, keep, start, chunk_size,
                        lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS, chunk_part,
-                       span_chunks=gpu_span_chunks(stage, keep, chunk_part, chunk_size))
+                       span_chunks=span_chunks(
+                           stage, keep, chunk_part, chunk_size,
+                           -(-(total - start) // (chunk_size * len(recipes))),
+                           per_chunk_calls=on_chunk is not None))
         finally:
             if own:
                 workers_pool.close()
