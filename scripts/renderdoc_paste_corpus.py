@@ -106,10 +106,10 @@ def fmt_double(d: float) -> str:
     if d != 0.0 and (abs(d) < EXP_NEG or abs(d) > EXP_POS):
         if math.isinf(d):
             return "-INF" if d < 0 else "INF"
-        return "%.5E" % d  # two-digit exponent at least, as Qt's ZeroPadExponent
+        return f"{d:.5E}"  # two-digit exponent at least, as Qt's ZeroPadExponent
     if math.isnan(d):
         return "nan"
-    ret = "%.*f" % (MAX_FIGURES, 0.0 if d == 0 else d)
+    ret = f"{0.0 if d == 0 else d:.{MAX_FIGURES}f}"
     decimal = ret.rfind(".")
     if decimal > 0:
         decimal += MIN_FIGURES
@@ -125,7 +125,7 @@ def fmt_double(d: float) -> str:
 def fmt_uint(u: int, hex_digits: int = 0) -> str:
     """Formatter::Format(uint32_t/uint16_t/uint64_t u, bool hex) (QRDUtils.h): hex is
     zero-padded to the type's width and upper-cased, without 0x."""
-    return ("%0*X" % (hex_digits, u)) if hex_digits else str(u)
+    return f"{u:0{hex_digits}X}" if hex_digits else str(u)
 
 
 # --- qrenderdoc/Windows/BufferViewer.cpp ------------------------------------------------

@@ -1,0 +1,112 @@
+"""RenderDoc's clipboard and CSV text (rebuilt from RenderDoc's own formatting code by
+``scripts/renderdoc_paste_corpus.py``) reads as a user expects: the same patterns, widths
+and count, or, only where the text holds no float, a refusal that names what it did not
+understand. Index columns (Element, VTX, IDX), byte offsets, types and names never become
+values; decimals RenderDoc rounded to 5 places read as the nearest pattern in the format
+and say they are not bit-exact. Behaviour: issue 33 class 4 (RenderDoc)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fpinspector.model.parse import ParseError, parse
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "data" / "paste_corpus" / "renderdoc"
+CASES = sorted(CORPUS.glob("*.json"))
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def test_corpus_is_large_and_well_formed() -> None:
+    assert len(CASES) >= 60
+    for path in CASES:
+        case = _load(path)
+        assert case["tool"] == "renderdoc" and case["tool_version"] and case["command"]
+        assert case["text"].strip()
+        exp = case["expect"]
+        assert exp.get("refused") is True and exp["why"] or (
+            len(exp["bits"]) == len(exp["formats"]) > 0), path.name
+
+
+def test_corpus_matches_its_generator() -> None:
+    """The committed files are what the generator writes (no hand edits, no drift)."""
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "renderdoc_paste_corpus.py"),
+                          "--check"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_renderdoc_text_reads_as_expected(path: Path) -> None:
+    case = _load(path)
+    exp = case["expect"]
+    text = case["text"]
+    if exp.get("refused"):
+        with pytest.raises(ParseError) as info:
+            parse(text, format=case.get("format_arg"))
+        reason = info.value.reason
+        quoted = re.findall(r"'([^']+)'", reason)
+        assert quoted and all(q in text for q in quoted), reason  # names what it saw
+        return
+    got = parse(text, format=case.get("format_arg"))
+    assert [(v.format, v.bits) for v in got] == list(zip(exp["formats"], exp["bits"]))
+    if not exp["exact"]:
+        decimals = [v for v in got if v.kind in ("decimal", "special")]
+        assert decimals and all("not bit-exact" in v.note for v in decimals)
+
+
+def test_index_columns_are_labels() -> None:
+    """A Ctrl+C row: Element / VTX / IDX are labels of the values, never values."""
+    got = parse("12 7  1.00 -2.50")
+    assert [v.bits for v in got] == [0x3F800000, 0xC0200000]
+    assert got[0].label.startswith("VTX 12 IDX 7")
+
+
+def test_paste_message_says_renderdoc_decimals_are_not_bit_exact() -> None:
+    """The paste names the loss: RenderDoc printed 5 decimals, so 0.33333 is the nearest
+    f32 to that text, not the pattern the buffer held (issue 33)."""
+    from fpinspector.model.state.paste import readings
+
+    label = readings("3  0.33333  1.00")[0].label
+    assert "not bit-exact" in label and "5 decimals" in label
+    assert "not bit-exact" not in readings("3 3F800000 40000000")[0].label  # hex is exact
+
+
+def test_header_less_row_needs_renderdoc_shape() -> None:
+    """Hand-typed lists are not RenderDoc rows: '2 3.5' keeps both values (no sign space,
+    one decimal), and so does '0 1.00' typed with one space."""
+    assert [v.value for v in parse("2 3.5")] == [2.0, 3.5]
+    assert [v.value for v in parse("0 1.00")] == [0.0, 1.0]
+
+
+def test_mutated_renderdoc_text_never_crashes() -> None:
+    """Cut, doubled or altered RenderDoc text gives values or a ParseError, never another
+    exception, and every span stays inside the text (hostile-input rule)."""
+    import random
+
+    rng = random.Random(33)
+    alphabet = "0123456789ABCDEF .,-\n\"{}[]E+xNaIFR"
+    for path in CASES:
+        base = _load(path)["text"]
+        for _ in range(15):
+            s = base
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(s) + 1)
+                r = rng.random()
+                s = (s[:i] + rng.choice(alphabet) + s[i:] if r < 0.4 else
+                     s[:i] + s[i + 1:] if r < 0.7 else s[:i] + s[i:i + 20] + s[i:])
+            for fmt in (None, "f16", "f11"):
+                try:
+                    vals = parse(s, format=fmt)
+                except ParseError as exc:
+                    assert 0 <= exc.index <= len(s)
+                    continue
+                assert all(0 <= v.start <= v.end <= len(s) for v in vals)
