@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,16 @@ def test_mutated_renderdoc_text_never_crashes() -> None:
                     assert 0 <= exc.index <= len(s)
                     continue
                 assert all(0 <= v.start <= v.end <= len(s) for v in vals)
+
+
+def test_integer_columns_are_left_out_and_types_set_widths() -> None:
+    """int/uint cells are not floats (RenderDoc prints every float with a '.', an 'E' or as
+    NaN/INF), so they are left out; a constant buffer's Type column sets the width."""
+    row = parse("4  1.00 7 -3  2.00")  # Element 4, float, uint 7, int -3, float
+    assert [(v.format, v.bits) for v in row] == [("f32", 0x3F800000), ("f32", 0x40000000)]
+    cb = parse('Name,Value,Byte Offset,Type\nd,"0.33333",0,double\nn,"5, 6",8,uint2\n'
+               'h,"0.33325",16,half\n')
+    f64_bits = struct.unpack("<Q", struct.pack("<d", 0.33333))[0]  # Python: correctly rounded
+    f16_bits = struct.unpack("<H", struct.pack("<e", 0.33325))[0]
+    assert [(v.format, v.bits) for v in cb] == [("f64", f64_bits), ("f16", f16_bits)]
+    assert "0.33333" == cb[0].text and cb[0].label == "d"
