@@ -23,6 +23,7 @@ import json
 import math
 import struct
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -106,10 +107,10 @@ def fmt_double(d: float) -> str:
     if d != 0.0 and (abs(d) < EXP_NEG or abs(d) > EXP_POS):
         if math.isinf(d):
             return "-INF" if d < 0 else "INF"
-        return f"{d:.5E}"  # two-digit exponent at least, as Qt's ZeroPadExponent
+        return _sci(d)
     if math.isnan(d):
         return "nan"
-    ret = f"{0.0 if d == 0 else d:.{MAX_FIGURES}f}"
+    ret = _fixed(0.0 if d == 0 else d)
     decimal = ret.rfind(".")
     if decimal > 0:
         decimal += MIN_FIGURES
@@ -120,6 +121,26 @@ def fmt_double(d: float) -> str:
         if remove:
             ret = ret[:length - remove]
     return ret
+
+
+def _fixed(d: float) -> str:
+    """'f' with MAX_FIGURES decimals of the exact binary value, a tie rounded away from zero
+    (Qt's double-conversion; qrenderdoc 1.24 prints the half -19.203125 as -19.20313, where
+    C's printf gives -19.20312)."""
+    q = Decimal(d).quantize(Decimal(1).scaleb(-MAX_FIGURES), rounding=ROUND_HALF_UP)
+    return f"{q:f}"
+
+
+def _sci(d: float) -> str:
+    """'E' with MAX_FIGURES decimals, ties away from zero, a two-digit exponent at least
+    (Qt's ZeroPadExponent)."""
+    x = Decimal(d)
+    exp = x.copy_abs().adjusted()
+    q = x.scaleb(-exp).quantize(Decimal(1).scaleb(-MAX_FIGURES), rounding=ROUND_HALF_UP)
+    if abs(q) >= 10:  # 9.999995 -> 10.00000: one more power of ten
+        exp += 1
+        q = x.scaleb(-exp).quantize(Decimal(1).scaleb(-MAX_FIGURES), rounding=ROUND_HALF_UP)
+    return f"{q:f}E{'-' if exp < 0 else '+'}{abs(exp):02d}"
 
 
 def fmt_uint(u: int, hex_digits: int = 0) -> str:
