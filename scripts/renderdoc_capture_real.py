@@ -15,13 +15,15 @@ screen). Needs: Xvfb, xdotool, xclip, qrenderdoc and renderdoccmd 1.24 (Debian),
 project's .venv (moderngl). Vulkan captures are not used: qrenderdoc 1.24 crashes replaying
 them on lavapipe (Mesa 22.3).
 
-Usage: .venv/bin/python scripts/renderdoc_capture_real.py
+Usage: .venv/bin/python scripts/renderdoc_capture_real.py [--only VIEW ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -53,6 +55,17 @@ PATTERNS = [
 SCREEN = (1600, 1000)
 FIRST_ROW = {"mesh": (409, 291), "buffer": (415, 274)}  # Element / VTX cell of row 0
 EXPORT_BUTTON = {"mesh": (480, 222), "buffer": (480, 222)}
+
+#: A buffer format whose fixed part (all but the unbounded ``tail[]``) shows as
+#: BufferViewer's fixed-variable tree, the constant-buffer view: name -> (kind, byte offset
+#: as RenderDoc packs it and shows in its Byte Offset column, component count).
+CB_FORMAT = ("float4 tint; float exposure; float3 c0; float weights[4]; xint2 mask; "
+             "half4 hv; double dv; uint2 counts; float4 tail[];")
+CB_LAYOUT = {"tint": ("f32", 0, 4), "exposure": ("f32", 16, 1), "c0": ("f32", 32, 3),
+             "weights[0]": ("f32", 44, 1), "weights[1]": ("f32", 48, 1),
+             "weights[2]": ("f32", 52, 1), "weights[3]": ("f32", 56, 1),
+             "mask": ("xint", 64, 2), "hv": ("f16", 72, 4), "dv": ("f64", 80, 1)}
+CB_TREE_ROW = (438, 298)  # the first entry (tint) of the fixed-variable tree
 
 UI_SCRIPT = r'''
 import os
@@ -175,6 +188,56 @@ def expect_of(cells: list[str], vals: list[tuple[str, int]], fmt_arg: str | None
             "formats": fmts, "bits": bits, "exact": exact}
 
 
+def cb_values(names: list[str], data: bytes) -> list[tuple[str, int]]:
+    """(kind, raw) of the named fixed variables' components, in order."""
+    size = {"f32": 4, "xint": 4, "f16": 2, "f64": 8}
+    out = []
+    for name in names:
+        kind, off, n = CB_LAYOUT[name]
+        w = size[kind]
+        out += [(kind, int.from_bytes(data[off + i * w:off + (i + 1) * w], "little"))
+                for i in range(n)]
+    return out
+
+
+def cb_case(command: str, text: str, data: bytes) -> dict:
+    """A constant-buffer text's case: the entries it names (CB_LAYOUT gives their bytes);
+    the Type column names half and double, so those values are expected in f16 / f64
+    without a format from the user."""
+    names = [re.split(r"[,\s]", line.strip(), maxsplit=1)[0] for line in text.splitlines()]
+    vals = cb_values([n for n in names if n in CB_LAYOUT], data)
+    if not vals:
+        return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
+                "text": text, "expect": {"refused": True, "why": "no float value: an array "
+                                         "parent or an integer (uint) entry"}}
+    fmts, bits, exact = [], [], True
+    values = []
+    for line in text.splitlines():
+        if line.startswith("Name,"):
+            continue
+        m = re.search(r'"([^"]*)"', line)
+        if m:
+            values.append(m.group(1))
+        else:
+            parts = line.split()
+            if len(parts) > 2 and parts[0] in CB_LAYOUT:
+                values.append(" ".join(parts[1:-2]))
+    cells = [c.strip() for v in values for c in v.split(",") if c.strip()]
+    cells = [c for c in cells if not c.isdigit() or len(c) == 8]
+    for text_cell, (kind, raw) in zip(cells, vals):
+        if kind == "xint":
+            f, b = "f32", raw
+        else:
+            f = "f16" if kind == "f16" else "f64" if kind == "f64" else "f32"
+            b = nearest_bits(text_cell, f)
+            exact = exact and b == raw
+        fmts.append(f)
+        bits.append(b)
+    return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command, "text": text,
+            "expect": {"format": sorted(set(fmts))[0] if len(set(fmts)) == 1 else sorted(set(fmts)),
+                       "formats": fmts, "bits": bits, "exact": exact}}
+
+
 def copy_cells(text: str, nlabels: int) -> list[str]:
     """Cells of a copied row after its labels (for the expectation only)."""
     return text.split()[nlabels:]
@@ -194,7 +257,84 @@ VIEWS = [
 ]
 
 
+def _save(name: str, case: dict) -> None:
+    (OUT / f"real_{name}.json").write_text(json.dumps(case, indent=1, ensure_ascii=True) + "\n")
+
+
+def capture_cbuffer(work: Path, env: dict, cap: Path, data: bytes) -> int:
+    """The fixed-variable tree (RDTreeView): Ctrl+C of each entry, of an array's elements,
+    of four entries at once, and its Export to CSV."""
+    ready = work / "ready-cbuffer"
+    qenv = {**env, "RDMODE": "buffer", "RDFMT": CB_FORMAT, "RDLEN": str(len(data)),
+            "RDREADY": str(ready)}
+    qrd = subprocess.Popen(["qrenderdoc", "--ui-py", str(work / "ui.py"), str(cap)], env=qenv,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    n = 0
+    try:
+        for _ in range(120):
+            if ready.exists():
+                break
+            time.sleep(0.5)
+        else:
+            raise RuntimeError("qrenderdoc did not open the fixed-variable view")
+        time.sleep(3)
+
+        def copy() -> str:
+            xdo("key", "ctrl+c")
+            time.sleep(0.5)
+            return clipboard()
+
+        xdo("mousemove", str(CB_TREE_ROW[0]), str(CB_TREE_ROW[1]), "click", "1")
+        time.sleep(0.7)
+        top = ["tint", "exposure", "c0", "weights", "mask", "hv", "dv", "counts"]
+        for name in top:
+            _save(f"cbuffer_tree_{name}_ctrl_c",
+                  cb_case("constant buffer (fixed variables) Ctrl+C (one entry)", copy(), data))
+            n += 1
+            xdo("key", "Down")
+            time.sleep(0.3)
+        for _ in range(4):  # from counts (the last entry) back up to weights
+            xdo("key", "Up")
+        xdo("key", "Right")  # expand the array
+        time.sleep(0.5)
+        for i in range(4):
+            xdo("key", "Down")
+            time.sleep(0.3)
+            _save(f"cbuffer_tree_weights{i}_ctrl_c",
+                  cb_case("constant buffer (fixed variables) Ctrl+C (an array element)", copy(),
+                          data))
+            n += 1
+        xdo("key", "Home")
+        xdo("key", "shift+Down", "shift+Down", "shift+Down")
+        time.sleep(0.3)
+        _save("cbuffer_tree_four_entries_ctrl_c",
+              cb_case("constant buffer (fixed variables) Ctrl+C (four entries)", copy(), data))
+        n += 1
+        csv = work / "cbuffer.csv"
+        xdo("mousemove", str(EXPORT_BUTTON["buffer"][0]), str(EXPORT_BUTTON["buffer"][1]),
+            "click", "1")
+        time.sleep(1.5)
+        xdo("type", "--delay", "20", str(csv))
+        xdo("key", "Return")
+        for _ in range(20):
+            if csv.exists() and csv.stat().st_size:
+                break
+            time.sleep(0.5)
+        time.sleep(1)
+        _save("cbuffer_csv", cb_case("constant buffer (fixed variables) Export to CSV",
+                                     csv.read_text(), data))
+        n += 1
+    finally:
+        qrd.terminate()
+        qrd.wait(timeout=30)
+    return n
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", default=[],
+                    help="capture only these views (mesh_vsin, buffer_float4, ..., cbuffer)")
+    only = set(ap.parse_args().only)
     for tool in ("Xvfb", "xdotool", "xclip", "qrenderdoc", "renderdoccmd"):
         if shutil.which(tool) is None:
             print(f"needs {tool} (Debian package)")
@@ -219,6 +359,8 @@ def main() -> int:
         cap = next(work.glob("cap*.rdc"))
         data = raw_bytes()
         for name, mode, fmt, fields, nrows, nlabels, fmt_arg in VIEWS:
+            if only and name not in only:
+                continue
             ready = work / f"ready-{name}"
             qenv = {**env, "RDMODE": mode, "RDFMT": fmt, "RDLEN": str(len(data)),
                     "RDREADY": str(ready)}
@@ -281,6 +423,8 @@ def main() -> int:
             finally:
                 qrd.terminate()
                 qrd.wait(timeout=30)
+        if not only or "cbuffer" in only:
+            written += capture_cbuffer(work, env, cap, data)
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=30)

@@ -305,9 +305,11 @@ class Var:
 
     def __init__(self, name: str, kind: str = "f32", vals: list[int] | None = None,
                  comps: int = 1, rows: int = 1, elements: int = 0,
-                 members: list[Var] | None = None, offset: int = 0, row_major: bool = False):
+                 members: list[Var] | None = None, offset: int = 0, row_major: bool = False,
+                 array_stride: int = 0):
         self.name, self.kind, self.vals, self.comps, self.rows = name, kind, vals or [], comps, rows
         self.elements, self.members, self.offset, self.row_major = elements, members, offset, row_major
+        self.array_stride = array_stride
 
 
 def type_string(v: Var, comps: int, rows: int) -> str:
@@ -340,7 +342,7 @@ def tree_items(v: Var, base: int, depth: int, hex_offsets: bool) -> list[tuple[i
     n = v.comps * v.rows
     if v.elements:
         out.append((depth, [v.name, "", off, f"{type_string(v, v.comps, v.rows)}[{v.elements}]"]))
-        stride = 16 * v.rows
+        stride = v.array_stride or 16 * v.rows
         for e in range(v.elements):
             sub = Var(f"{v.name}[{e}]", v.kind, v.vals[e * n:(e + 1) * n], v.comps, v.rows,
                       offset=v.offset + e * stride, row_major=v.row_major)
@@ -392,7 +394,10 @@ def cbuffer_copy(items: list[tuple[int, list[str]]], sel: list[int]) -> str:
             text = cells[k]
             if k == 0:
                 text = " " * ((d - lo) * 2) + text
-            cell = text.ljust(widths[k]) if widths[k] > 0 else text
+            # QString::arg(text, -width): left-justified, but a width made negative by the
+            # indent term (-2 when every row has the same depth) right-justifies to -width
+            w = widths[k]
+            cell = text.ljust(w) if w >= 0 else text.rjust(-w)
             line += cell if k == 0 else " " + cell
         clip += line.strip() + "\n"
     return clip

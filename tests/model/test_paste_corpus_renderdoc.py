@@ -156,6 +156,9 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     env = _real_views()
     gen, real = env["gen"], env["real"]
     stem = path.stem[len("real_"):]
+    if stem.startswith("cbuffer"):
+        _check_real_cbuffer(gen, real, stem, _load(path)["text"])
+        return
     name = stem.rsplit("_row", 1)[0] if "_row" in stem else stem[:-len("_csv")]
     cols, fields = env["views"][name], env["fields"][name]
     data = real.raw_bytes()
@@ -176,3 +179,31 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     else:
         r = int(stem.rsplit("_row", 1)[1].split("_")[0])
         assert gen.table_copy(rows, gen.row_selection(rows, r)) == text
+
+
+def _check_real_cbuffer(gen, real, stem: str, text: str) -> None:
+    """The fixed-variable tree of ``real.CB_FORMAT`` rebuilt with the generator."""
+    data = real.raw_bytes()
+
+    def words(off: int, n: int, w: int) -> list[int]:
+        return [int.from_bytes(data[off + i * w:off + (i + 1) * w], "little") for i in range(n)]
+
+    var = gen.Var
+    cb = [var("tint", "f32", words(0, 4, 4), 4), var("exposure", "f32", words(16, 1, 4), offset=16),
+          var("c0", "f32", words(32, 3, 4), 3, offset=32),
+          var("weights", "f32", words(44, 4, 4), elements=4, offset=44, array_stride=4),
+          var("mask", "xint", words(64, 2, 4), 2, offset=64),
+          var("hv", "f16", words(72, 4, 2), 4, offset=72), var("dv", "f64", words(80, 1, 8), offset=80),
+          var("counts", "uint", words(88, 2, 4), 2, offset=88)]
+    items = [it for v in cb for it in gen.tree_items(v, 0, 0, False)]
+    index = {cells[0]: i for i, (_, cells) in enumerate(items)}
+    if stem == "cbuffer_csv":
+        assert gen.cbuffer_csv(items) == text
+        return
+    if stem == "cbuffer_tree_four_entries_ctrl_c":
+        sel = [index[n] for n in ("tint", "exposure", "c0", "weights")]
+    else:
+        name = stem[len("cbuffer_tree_"):-len("_ctrl_c")]
+        name = f"weights[{name[-1]}]" if name[:-1] == "weights" and name[-1].isdigit() else name
+        sel = [index[name]]
+    assert gen.cbuffer_copy(items, sel) == text

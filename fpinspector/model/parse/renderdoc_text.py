@@ -148,12 +148,12 @@ def _lost_in_f32(p32: int, p64: int) -> bool:
 
 def read_renderdoc(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
     """The values of RenderDoc text, or None when ``text`` is not RenderDoc's."""
-    first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r ")
-    if first == _CB_HEADER:
+    lead = text.lstrip("\r\n")
+    if lead.startswith(_CB_HEADER) and lead[len(_CB_HEADER):].lstrip("\r ")[:1] in ("\n", ""):
         return _cbuffer_csv(text, fmt)
-    head = [c.strip() for c in first.split(", ")]
-    if len(head) >= 2 and head[0] in ("Element", "VTX") and (head[0] == "Element"
-                                                             or head[1] == "IDX"):
+    if lead.startswith(("Element, ", "VTX, IDX")):
+        first = lead.split("\n", 1)[0].rstrip("\r ")
+        head = [c.strip() for c in first.split(", ")]
         start = text.index(first) + len(first)
         return _rows(text, start, fmt, 1 if head[0] == "Element" else 2, head)
     found = _rows(text, 0, fmt, 0, None)
@@ -290,6 +290,8 @@ def _value_cells(cells: _Cells, text: str, a: int, b: int, name: str, width: str
 def _tree_copy(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
     """Lines copied from the constant-buffer tree (RDTreeView::copySelection): name,
     value, byte offset, type; None unless every line is one."""
+    if len(text.lstrip().split("\n", 1)[0]) > 400:
+        return None  # columns are at most 50 wide (RDTreeView::copySelection)
     lines = [(m.group(), m.start()) for m in re.finditer(r"[^\n]+", text)]
     if not lines:
         return None
