@@ -239,8 +239,27 @@ def cb_case(command: str, text: str, data: bytes) -> dict:
 
 
 def copy_cells(text: str, nlabels: int) -> list[str]:
-    """Cells of a copied row after its labels (for the expectation only)."""
-    return text.split()[nlabels:]
+    """Value cells of a copied row or CSV body, in text order (for the expectation only): a
+    line that opens with a digit opens a row, its first ``nlabels`` cells are Element (or
+    VTX and IDX); a line that opens with a blank or '-' continues a matrix cell."""
+    cells: list[str] = []
+    for line in text.splitlines():
+        toks = re.findall(r"[^\s,]+", line)
+        cells += toks[nlabels:] if line[:1].isdigit() else toks
+    return cells
+
+
+def wait_for_file(path: Path) -> str:
+    """The exported file once its writer thread is done: ends in a newline and stays the
+    same size for two seconds."""
+    last = -1
+    for _ in range(120):
+        size = path.stat().st_size if path.exists() else -1
+        if size > 0 and size == last and path.read_text().endswith("\n"):
+            return path.read_text()
+        last = size
+        time.sleep(2)
+    raise RuntimeError(f"{path} was not written")
 
 
 # --- the views ------------------------------------------------------------------------
@@ -254,6 +273,7 @@ VIEWS = [
     ("buffer_xint4", "buffer", "xint4 v;", [("xint", 4)], 4, 1, None),
     ("buffer_half4", "buffer", "half4 h;", [("f16", 4)], 6, 1, "f16"),
     ("buffer_double2", "buffer", "double2 d;", [("f64", 2)], 6, 1, "f64"),
+    ("buffer_float2x2", "buffer", "float2x2 m;", [("f32", 4)], 4, 1, None),
 ]
 
 
@@ -316,13 +336,8 @@ def capture_cbuffer(work: Path, env: dict, cap: Path, data: bytes) -> int:
         time.sleep(1.5)
         xdo("type", "--delay", "20", str(csv))
         xdo("key", "Return")
-        for _ in range(20):
-            if csv.exists() and csv.stat().st_size:
-                break
-            time.sleep(0.5)
-        time.sleep(1)
         _save("cbuffer_csv", cb_case("constant buffer (fixed variables) Export to CSV",
-                                     csv.read_text(), data))
+                                     wait_for_file(csv), data))
         n += 1
     finally:
         qrd.terminate()
@@ -400,17 +415,11 @@ def main() -> int:
                 time.sleep(1.5)
                 xdo("type", "--delay", "20", str(csv))
                 xdo("key", "Return")
-                for _ in range(20):
-                    if csv.exists() and csv.stat().st_size:
-                        break
-                    time.sleep(0.5)
-                time.sleep(1)
-                text = csv.read_text()
-                lines = text.splitlines()[1:]
-                allvals, cells = [], []
-                for row, line in enumerate(lines):
-                    allvals += element_values(fields, data, row)
-                    cells += [c.strip() for c in line.split(", ")][nlabels:]
+                text = wait_for_file(csv)
+                body = text.split("\n", 1)[1]
+                rows = sum(1 for line in body.splitlines() if line[:1].isdigit())
+                allvals = [v for row in range(rows) for v in element_values(fields, data, row)]
+                cells = copy_cells(body, nlabels)
                 case = {"tool": "renderdoc", "tool_version": TOOL_VERSION,
                         "command": f"{'mesh viewer (VS In)' if mode == 'mesh' else 'buffer viewer'}"
                                    f" Export to CSV{' format: ' + fmt if fmt else ''}",
