@@ -86,7 +86,14 @@ class Viewer(qrd.CaptureViewer):
         qrd.CaptureViewer.__init__(self)
         self.ctx, self.done = ctx, False
     def OnCaptureLoaded(self):
-        d = find_draw(self.ctx.CurRootActions())
+        draws = []
+        def walk(actions):
+            for a in actions:
+                if a.flags & rd.ActionFlags.Drawcall:
+                    draws.append(a)
+                walk(a.children)
+        walk(self.ctx.CurRootActions())
+        d = draws[int(os.environ.get("RDDRAW", "0"))]
         self.ctx.SetEventID([], d.eventId, d.eventId)
     def OnCaptureClosed(self):
         pass
@@ -103,12 +110,16 @@ class Viewer(qrd.CaptureViewer):
             bufs = [b for b in self.ctx.GetBuffers() if b.length == int(os.environ["RDLEN"])]
             bv = self.ctx.ViewBuffer(0, 0, bufs[0].resourceId, os.environ["RDFMT"])
             self.ctx.AddDockWindow(bv.Widget(), qrd.DockReference.MainToolArea, None)
+            if os.environ.get("RDPAGE"):
+                bv.ScrollToRow(int(os.environ["RDPAGE"]), rd.MeshDataStage.VSIn)
         open(os.environ["RDREADY"], "w").write("1")
 
 pyrenderdoc.AddCaptureViewer(Viewer(pyrenderdoc))
 '''
 
-DRAW_SCRIPT = r'''
+INDICES = [0, 1, 2, 0xFFFF, 3, 4, 5, 11, 10, 9]
+BIG_ROWS = 10240
+DRAW_SCRIPT = f"INDICES = {INDICES}\nBIG_ROWS = {BIG_ROWS}\n" + r'''
 import ctypes, os, sys
 import numpy as np
 import moderngl
@@ -134,6 +145,19 @@ fbo.use()
 start(None, None)
 fbo.clear(0, 0, 0, 1)
 vao.render(moderngl.TRIANGLES, vertices=len(data) // 6)
+# an indexed draw with primitive restart (16-bit indices, fixed restart index 0xFFFF)
+ctx.enable_direct(0x8D69)  # GL_PRIMITIVE_RESTART_FIXED_INDEX
+ibo = ctx.buffer(np.array(INDICES, dtype=np.uint16).tobytes())
+vao2 = ctx.vertex_array(prog, [(vbo, "4f 2f", "pos", "uv")], index_buffer=ibo,
+                        index_element_size=2)
+vao2.render(moderngl.TRIANGLE_STRIP, vertices=len(INDICES))
+# a buffer of more rows than the buffer viewer shows on one page (10000)
+big = ctx.buffer(np.resize(data, BIG_ROWS * 4).astype(np.uint32).tobytes())
+prog3 = ctx.program(vertex_shader="""#version 330
+in vec4 p; void main() { gl_Position = vec4(p.xy * 0.001, 0.0, 1.0); }""",
+    fragment_shader="""#version 330
+out vec4 c; void main() { c = vec4(1.0); }""")
+ctx.vertex_array(prog3, [(big, "4f", "p")]).render(moderngl.POINTS, vertices=BIG_ROWS)
 ctx.finish()
 assert end(None, None) == 1
 '''
@@ -246,7 +270,7 @@ def copy_cells(text: str, nlabels: int) -> list[str]:
     for line in text.splitlines():
         toks = re.findall(r"[^\s,]+", line)
         cells += toks[nlabels:] if line[:1].isdigit() else toks
-    return cells
+    return [c for c in cells if c not in ("Restart", "...", "--", "---")]
 
 
 def wait_for_file(path: Path) -> str:
@@ -345,6 +369,92 @@ def capture_cbuffer(work: Path, env: dict, cap: Path, data: bytes) -> int:
     return n
 
 
+def _open(work: Path, env: dict, cap: Path, name: str, **extra: str) -> subprocess.Popen:
+    ready = work / f"ready-{name}"
+    qrd = subprocess.Popen(["qrenderdoc", "--ui-py", str(work / "ui.py"), str(cap)],
+                           env={**env, **extra, "RDREADY": str(ready)},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(120):
+        if ready.exists():
+            time.sleep(3)
+            return qrd
+        time.sleep(0.5)
+    qrd.terminate()
+    raise RuntimeError(f"qrenderdoc did not open the {name} view")
+
+
+def _copy() -> str:
+    xdo("key", "ctrl+c")
+    time.sleep(0.5)
+    return clipboard()
+
+
+def _rows_case(command: str, text: str, nlabels: int, vals: list[tuple[str, int]]) -> dict:
+    """A Ctrl+C row or a CSV export (its header line is skipped for the cells)."""
+    cells = copy_cells(text.split("\n", 1)[1] if command.endswith("CSV") else text, nlabels)
+    if not cells:
+        return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
+                "text": text, "expect": {"refused": True,
+                                         "why": "a restart or paged '...' row: no value"}}
+    return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command, "text": text,
+            "expect": expect_of(cells, vals, None)}
+
+
+def capture_restart_and_paging(work: Path, env: dict, cap: Path, data: bytes) -> int:
+    """The mesh viewer of an indexed draw with primitive restart (rows and CSV), and a
+    buffer of more rows than one page (10000) viewed on its second page."""
+    n = 0
+    fields = [("f32", 4), ("f32", 2)]
+    qrd = _open(work, env, cap, "restart", RDMODE="mesh", RDDRAW="1")
+    try:
+        xdo("mousemove", str(FIRST_ROW["mesh"][0]), str(FIRST_ROW["mesh"][1]), "click", "1")
+        time.sleep(0.7)
+        for r, idx in enumerate(INDICES):
+            vals = [] if idx == 0xFFFF else element_values(fields, data, idx)
+            _save(f"mesh_indexed_restart_row{r}_ctrl_c",
+                  _rows_case("mesh viewer (VS In, indexed draw, primitive restart) Ctrl+C "
+                             "(one row)", _copy(), 2, vals))
+            n += 1
+            xdo("key", "Down")
+            time.sleep(0.3)
+        csv = work / "restart.csv"
+        xdo("mousemove", str(EXPORT_BUTTON["mesh"][0]), str(EXPORT_BUTTON["mesh"][1]),
+            "click", "1")
+        time.sleep(1.5)
+        xdo("type", "--delay", "20", str(csv))
+        xdo("key", "Return")
+        vals = [v for idx in INDICES if idx != 0xFFFF for v in element_values(fields, data, idx)]
+        _save("mesh_indexed_restart_csv",
+              _rows_case("mesh viewer (VS In, indexed draw, primitive restart) Export to CSV",
+                         wait_for_file(csv), 2, vals))
+        n += 1
+    finally:
+        qrd.terminate()
+        qrd.wait(timeout=30)
+    big = b"".join(struct.pack("<I", PATTERNS[i % len(PATTERNS)]) for i in range(BIG_ROWS * 4))
+    qrd = _open(work, env, cap, "paged", RDMODE="buffer", RDFMT="float4 v;",
+                RDLEN=str(len(big)), RDPAGE="10000")
+    try:
+        xdo("mousemove", str(FIRST_ROW["buffer"][0]), str(FIRST_ROW["buffer"][1]), "click", "1")
+        time.sleep(0.7)
+        for key in ("", "Up", "Down", "Down", "Down", "ctrl+End", "Up"):
+            if key:
+                xdo("key", key)
+                time.sleep(0.4)
+            text = _copy()
+            first = text.split()[0] if text.split() else ""
+            vals = (element_values([("f32", 4)], big, int(first)) if first.isdigit() else [])
+            label = first if first.isdigit() else "paged"
+            _save(f"buffer_page2_{label}_ctrl_c",
+                  _rows_case("buffer viewer, second page of 10240 rows, Ctrl+C (one row)",
+                             text, 1, vals))
+            n += 1
+    finally:
+        qrd.terminate()
+        qrd.wait(timeout=30)
+    return n
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", default=[],
@@ -434,6 +544,8 @@ def main() -> int:
                 qrd.wait(timeout=30)
         if not only or "cbuffer" in only:
             written += capture_cbuffer(work, env, cap, data)
+        if not only or "restart" in only:
+            written += capture_restart_and_paging(work, env, cap, data)
     finally:
         xvfb.terminate()
         xvfb.wait(timeout=30)

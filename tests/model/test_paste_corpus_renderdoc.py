@@ -160,6 +160,9 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     if stem.startswith("cbuffer"):
         _check_real_cbuffer(gen, real, stem, _load(path)["text"])
         return
+    if stem.startswith(("mesh_indexed_restart", "buffer_page2")):
+        _check_real_restart_and_pages(gen, real, stem, _load(path)["text"])
+        return
     name = stem.rsplit("_row", 1)[0] if "_row" in stem else stem[:-len("_csv")]
     cols, fields = env["views"][name], env["fields"][name]
     data = real.raw_bytes()
@@ -210,3 +213,28 @@ def _check_real_cbuffer(gen, real, stem: str, text: str) -> None:
         name = f"weights[{name[-1]}]" if name[:-1] == "weights" and name[-1].isdigit() else name
         sel = [index[name]]
     assert gen.cbuffer_copy(items, sel) == text
+
+
+def _check_real_restart_and_pages(gen, real, stem: str, text: str) -> None:
+    """Restart rows ("--", " Restart") of an indexed draw, and rows 9999+ of a big buffer."""
+    if stem.startswith("mesh"):
+        data = real.raw_bytes()
+        cols = [gen.Column("pos", "f32", 4), gen.Column("uv", "f32", 2)]
+        verts = []
+        for v in range(len(data) // 24):
+            vals = [b for _, b in real.element_values([("f32", 4), ("f32", 2)], data, v)]
+            verts.append([vals[:4], vals[4:]])
+        rows = gen.model_rows(cols, verts, mesh=True, indices=real.INDICES, restart=0xFFFF)
+        if stem.endswith("_csv"):
+            assert gen.csv_export(cols, rows, True) == text
+        else:
+            r = int(stem.rsplit("_row", 1)[1].split("_")[0])
+            assert gen.table_copy(rows, gen.row_selection(rows, r)) == text
+        return
+    element = int(stem.split("_")[2])
+    pats = real.PATTERNS
+    vals = [pats[(element * 4 + k) % len(pats)] for k in range(4)]
+    col = gen.Column("v", "f32", 4)
+    rows = gen.model_rows([col], [[vals]])
+    rows[0][0] = str(element)  # the Element cell: row + pagingOffset
+    assert gen.table_copy(rows, gen.row_selection(rows, 0)) == text
