@@ -91,7 +91,7 @@ class _Cells:
             name = f or "f32"
             bits, note = special_bits(tok, FORMATS[name])
             self.items.append([name, bits, a, b, "special", label,
-                               note or (_NOTE_NAN if "n" in tok.lower() else "")])
+                               note or (_NOTE_NAN if "nan" in tok.lower() else "")])
         elif _HEX.match(tok) and width is None and _hex_cell(tok):
             name = self.fmt.name if self.fmt is not None else _HEX_FMT[len(tok)]
             bits = int(tok, 16)
