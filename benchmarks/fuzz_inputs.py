@@ -54,6 +54,10 @@ PIECES = [
     "s0             0.333333343         (raw 0x3eaaaaab)\n", "h1  1  (raw 0x3c00)",
     "XMM0 = " + "3EAAAAAB" * 4, "YMM1 = " + "0" * 64, "d = ", "s = ", "h = ", "b = ", "q = ",
     "u = ", "f = ", "bf = ", "[0] = ",
+    # RenderDoc's tables (parse/renderdoc_text.py)
+    "Element, pos.x, pos.y\n", "VTX, IDX, POSITION.x\n", "Name,Value,Byte Offset,Type\n",
+    "12 7  1.00 -2.50", " 1.00000E-06", " NaN", "-INF", " Restart", "--", "...", "3F800000 ",
+    '"1.00, 0.50"', "0x00000010", "world.row0 ", " float4x4 (row_major)", ",,", "\n 3.00",
 ]
 CHARS = "0123456789abcdefxXpP_.+-eE(){}[]<>,;:=#$/ \t\n'\"ıİſ１\u00a0\x00é"
 

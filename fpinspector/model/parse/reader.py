@@ -12,6 +12,7 @@ from ..formats import FloatFormat, get_format
 from .lex import ParseError, tokenize
 from .registers import select_views
 from .renderdoc_csv import _csv_header, _parse_csv
+from .renderdoc_text import read_renderdoc
 from .values import MAX_VALUES, ParsedValue
 from .walk import _assemble
 
@@ -64,6 +65,9 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
         raise ParseError(
             f"input is {len(text)} characters; the limit is {MAX_INPUT_CHARS} (1 MiB)", "", 0
         )
+    rd = read_renderdoc(text, fmt)
+    if rd is not None:
+        return rd
     found = _csv_header(text)
     if found is not None:
         return _parse_csv(text, found[0], fmt, byte_order, found[1])

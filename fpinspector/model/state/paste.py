@@ -84,6 +84,11 @@ def _count(items: tuple[tuple[str, int], ...]) -> str:
 
 
 def _label(values: list[ParsedValue]) -> str:
+    lossy = next((v.note for v in values if "not bit-exact" in v.note), "")
+    return _kinds_label(values) + (f" ({lossy})" if lossy else "")
+
+
+def _kinds_label(values: list[ParsedValue]) -> str:
     kinds = {v.kind for v in values}
     items = _items(values)
     if kinds == {"bytes-le"}:

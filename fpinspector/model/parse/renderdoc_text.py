@@ -1,0 +1,328 @@
+"""RenderDoc's buffer, mesh and constant-buffer text as it really is (issue 33): what its
+tables put on the clipboard and in a CSV file, read by its own shape.
+
+Why a reader of its own: RenderDoc (qrenderdoc ``BufferViewer``, ``RDTableView``,
+``RDTreeView``, ``Formatter``) writes
+
+* a Ctrl+C of a buffer or mesh row without a header: the Element (or VTX and IDX) index
+  first, cells joined by one space, each positive float led by a space where its sign
+  would be (``"12 7  1.00 -2.50"``);
+* a CSV export with a ``", "``-joined header (``Element, pos.x, ...`` or ``VTX, IDX, ...``)
+  and unquoted cells, a matrix cell's rows on new lines;
+* a constant buffer as ``Name,Value,Byte Offset,Type`` (values quoted, ``"1.00, 0.50"``)
+  or, copied from its tree, ``name  value  offset  type`` lines;
+* floats with at most 5 decimals (``1.00``, ``0.33333``, ``1.00000E-06``, ``NaN``,
+  ``INF``), hex-displayed integers (``xint``...) as bare zero-padded digits
+  (``3F800000``), ``...`` rows for paged views and ``-- Restart`` for primitive restart.
+
+Indexes, names, byte offsets and types are labels, never values; integers (int/uint
+columns) are not floats and are left out; a hex cell is a bit pattern of its width
+(4 digits f16, 8 f32, 16 f64), read exactly. A printed decimal reads as the nearest
+pattern in the format and says it is not bit-exact (RenderDoc rounded it); a value that
+does not fit f32 (``1.00000E-300``) reads as f64 when no format is given.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..formats import FORMATS, FloatFormat
+from .lex import ParseError
+from .literals import encode_decimals, special_bits
+from .values import MAX_VALUES, ParsedValue
+
+__all__ = ["read_renderdoc"]
+
+_FLOAT = re.compile(r"-?\d+\.\d{2,5}$|-?\d\.\d{5}E[+-]\d{2,3}$", re.ASCII)
+_SPECIAL = re.compile(r"NaN$|nan$|-?INF$", re.ASCII)
+_HEX = re.compile(r"[0-9A-F]{4}$|[0-9A-F]{8}$|[0-9A-F]{16}$", re.ASCII)
+_UINT = re.compile(r"\d+$", re.ASCII)
+_INT = re.compile(r"-?\d+$", re.ASCII)
+_MESHLET = re.compile(r"\d+\[\d+\]$", re.ASCII)
+#: Cells that hold no value: paged rows, restart rows, out-of-bounds, bools, structs.
+_EMPTY = {"...", "--", "---", "Restart", "true", "false", "{", "}", "???"}
+_HEX_FMT = {4: "f16", 8: "f32", 16: "f64"}
+_TYPE_FMT = {"float": "f32", "half": "f16", "double": "f64"}
+_CB_HEADER = "Name,Value,Byte Offset,Type"
+#: A constant buffer tree line: name, value, byte offset (decimal, 0x..., '-' or none), type.
+_TREE_TYPE = re.compile(
+    r"(?:(?P<base>float|half|double|u?int|bool|u?short|u?byte|u?long)\d*(?:x\d+ \((?:row|column)_major\))?(?:\[\d+\])?|struct|Padding)$",
+    re.ASCII)
+_TREE_NAME = re.compile(r"[A-Za-z_][\w.\[\]]*$", re.ASCII)
+_TREE_OFFSET = re.compile(r"\d+$|0x[0-9A-F]{8}$|-$", re.ASCII)
+_NOTE_DEC = ("RenderDoc prints at most 5 decimals: the nearest {fmt} to the printed value, "
+             "not bit-exact")
+_NOTE_NAN = "RenderDoc prints NaN without its payload: a quiet NaN, not bit-exact"
+
+
+def _tokens(text: str, a: int, b: int) -> list[tuple[str, int, int]]:
+    """Whitespace- and comma-separated tokens of ``text[a:b]`` with their spans."""
+    return [(m.group(), a + m.start(), a + m.end())
+            for m in re.finditer(r"[^\s,]+", text[a:b])]
+
+
+def _gap_ok(text: str, start: int) -> bool:
+    """RenderDoc puts a space where a positive float's sign would be: after the cell
+    separator (one space, or ", ") there is a second blank, or the cell opens a line."""
+    i = start - 1
+    n = 0
+    while i >= 0 and text[i] in " \t,":
+        n += 1
+        i -= 1
+    return n >= 2 or i < 0 or text[i] == "\n"
+
+
+class _Cells:
+    """Collects value cells and turns them into ParsedValues (decimals rounded in one go)."""
+
+    def __init__(self, text: str, fmt: FloatFormat | None) -> None:
+        self.text, self.fmt = text, fmt
+        self.items: list[list] = []  # [fmt name, bits|None, start, end, kind, label, note]
+        self.skipped: list[str] = []
+
+    def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None) -> bool:
+        """Take one cell; False when it is not RenderDoc's (the caller gives up)."""
+        if len(self.items) >= MAX_VALUES:
+            raise ParseError(f"more than {MAX_VALUES} values", self.text, a)
+        f = self.fmt.name if self.fmt is not None else width
+        if _FLOAT.match(tok):
+            self.items.append([f, None, a, b, "decimal", label, ""])
+        elif _SPECIAL.match(tok):
+            name = f or "f32"
+            bits, note = special_bits(tok, FORMATS[name])
+            self.items.append([name, bits, a, b, "special", label,
+                               note or (_NOTE_NAN if "nan" in tok.lower() else "")])
+        elif _HEX.match(tok) and width is None and _hex_cell(tok):
+            name = self.fmt.name if self.fmt is not None else _HEX_FMT[len(tok)]
+            bits = int(tok, 16)
+            if bits > FORMATS[name].mask:
+                raise ParseError(f"{tok!r} is {len(tok) * 4} bits wide and does not fit {name}",
+                                 self.text, a)
+            self.items.append([name, bits, a, b, "hex", label, ""])
+        elif _INT.match(tok) or tok in _EMPTY or tok == "Restart":
+            self.skipped.append(tok)
+        else:
+            return False
+        return True
+
+    def values(self) -> list[ParsedValue]:
+        if not self.items:
+            seen = ", ".join(repr(s) for s in dict.fromkeys(self.skipped)) or "nothing"
+            raise ParseError(f"RenderDoc text with no float in it (only {seen}: indexes, "
+                             "integers, paged or restart rows)", self.text, 0)
+        groups: dict[str, list[int]] = {}
+        for i, it in enumerate(self.items):
+            if it[1] is None:
+                groups.setdefault(it[0] or "f32", []).append(i)
+        for name, idx in groups.items():
+            texts = [self.text[self.items[i][2]:self.items[i][3]] for i in idx]
+            pats = encode_decimals(texts, FORMATS[name])
+            wide = (self.fmt is None and name == "f32")
+            exact64 = encode_decimals(texts, FORMATS["f64"]) if wide else []
+            for k, (i, p) in enumerate(zip(idx, pats)):
+                it = self.items[i]
+                it[0], it[1] = name, p
+                if wide and _lost_in_f32(p, exact64[k]):
+                    it[0], it[1] = "f64", exact64[k]
+                it[6] = _NOTE_DEC.format(fmt=it[0])
+                if it[0] != name:
+                    it[6] += "; outside f32's range, so read as f64"
+        return [ParsedValue(it[0], int(it[1]), it[2], it[3], it[4], self.text[it[2]:it[3]],
+                            it[5], it[6], g) for g, it in enumerate(self.items)]
+
+
+def _hex_cell(tok: str) -> bool:
+    """A hex-displayed integer (xint...): zero-padded to its width, so a letter, a leading
+    zero or 8+ digits; a 4-digit decimal without them is an integer column's value."""
+    return not tok.isdigit() or tok[0] == "0" or len(tok) >= 8
+
+
+def _lost_in_f32(p32: int, p64: int) -> bool:
+    """A finite nonzero decimal that f32 turns into inf or zero."""
+    f32, f64 = FORMATS["f32"], FORMATS["f64"]
+    mag64 = p64 & ~f64.sign_mask
+    mag32 = p32 & ~f32.sign_mask
+    finite64 = mag64 < f64.pos_inf
+    return bool(mag64 and finite64 and (mag32 == 0 or mag32 == f32.pos_inf))
+
+
+def read_renderdoc(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
+    """The values of RenderDoc text, or None when ``text`` is not RenderDoc's."""
+    lead = text.lstrip("\r\n")
+    if lead.startswith(_CB_HEADER) and lead[len(_CB_HEADER):].lstrip("\r ")[:1] in ("\n", ""):
+        return _cbuffer_csv(text, fmt)
+    if lead.startswith(("Element, ", "VTX, IDX")):
+        first = lead.split("\n", 1)[0].rstrip("\r ")
+        head = [c.strip() for c in first.split(", ")]
+        start = text.index(first) + len(first)
+        return _rows(text, start, fmt, 1 if head[0] == "Element" else 2, head)
+    found = _rows(text, 0, fmt, 0, None)
+    if found is not None:
+        return found
+    return _tree_copy(text, fmt)
+
+
+def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
+          head: list[str] | None) -> list[ParsedValue] | None:
+    """Buffer / mesh rows (CSV after its header, or a header-less Ctrl+C): a line that
+    opens with an index starts a row, its first ``nlabels`` cells (Element, or VTX and
+    IDX) are labels; lines that open with a cell continue a matrix cell's rows."""
+    cells = _Cells(text, fmt)
+    # header-less: the index and the sign-space are the evidence, looked for in the
+    # opening 2000 characters (a copied row is short) before the whole text is cut up
+    toks = _tokens(text, start, len(text) if head else min(len(text), 2000))
+    if not toks:
+        return None if head is None else cells.values()
+    if head is None:
+        t0 = toks[0][0]
+        if not (_UINT.match(t0) or _MESHLET.match(t0) or t0 == "..."):
+            return None
+        t1 = toks[1][0] if len(toks) > 2 else ""
+        idx_like = bool(_UINT.match(t1)) and not (len(t1) >= 8 or (len(t1) > 1 and t1[0] == "0"))
+        nlabels = 2 if (idx_like or t1 == "--") and text[toks[0][2]:toks[1][1]] == " " else 1
+        evidence = False
+        for tok, a, _ in toks[1:]:
+            if (_FLOAT.match(tok) and tok[0] != "-") or tok in ("NaN", "INF"):
+                if not _gap_ok(text, a):
+                    return None
+                evidence = True
+            elif tok in ("-INF", "Restart", "...") or (tok.startswith("-") and _FLOAT.match(tok)):
+                evidence = True
+            elif _HEX.match(tok) and (not tok.isdigit() or tok[0] == "0"):
+                evidence = True  # xint & co: zero-padded, upper-case, no 0x
+        if not evidence:
+            return None
+        toks = _tokens(text, 0, len(text))
+    row_label = ""
+    labels_left = 0
+    col = 0
+    line_start = True
+    prev_end = start
+    for tok, a, b in toks:
+        if "\n" in text[prev_end:a]:
+            line_start = True
+        prev_end = b
+        opens_row = line_start and (_UINT.match(tok) or _MESHLET.match(tok) or tok == "...")
+        line_start = False
+        if opens_row:
+            labels_left, col = nlabels, 0
+            row_label = ""
+        if labels_left:
+            labels_left -= 1
+            name = head[col] if head and col < len(head) else ("VTX", "IDX")[col] if (
+                nlabels == 2) else "Element"
+            row_label += (" " if row_label else "") + f"{name} {tok}"
+            col += 1
+            continue
+        name = head[col] if head and col < len(head) else f"cell {col}"
+        if not cells.cell(tok, a, b, f"{row_label}: {name}" if row_label else name):
+            if head is None:
+                return None
+            raise ParseError(f"cannot read {tok!r} in RenderDoc's CSV (a float, a hex "
+                             "pattern, an integer, '...' or 'Restart' expected)", text, a)
+        col += 1
+    return cells.values()
+
+
+def _split_csv(text: str) -> list[list[tuple[str, int, int]]]:
+    """Records of a CSV with their fields' spans (inside quotes when quoted); a quoted
+    field may hold newlines."""
+    records: list[list[tuple[str, int, int]]] = []
+    fields: list[tuple[str, int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] == '"':
+            j = text.find('"', i + 1)
+            if j < 0:
+                raise ParseError("unclosed '\"' in RenderDoc's CSV", text, i)
+            fields.append((text[i + 1:j], i + 1, j))
+            i = j + 1
+        else:
+            j = i
+            while j < n and text[j] not in ",\n":
+                j += 1
+            fields.append((text[i:j].rstrip("\r"), i, j))
+            i = j
+        if i < n and text[i] == ",":
+            i += 1
+            if i == n:
+                fields.append(("", i, i))
+            continue
+        if fields and any(f[0] for f in fields):
+            records.append(fields)
+        fields = []
+        i += 1
+    if fields and any(f[0] for f in fields):
+        records.append(fields)
+    return records
+
+
+def _width(type_text: str) -> str | None:
+    m = _TREE_TYPE.match(type_text.strip())
+    return _TYPE_FMT.get(m.group("base") or "") if m else None
+
+
+def _cbuffer_csv(text: str, fmt: FloatFormat | None) -> list[ParsedValue]:
+    """``Name,Value,Byte Offset,Type`` (BufferViewer::exportCSV): values from the Value
+    field only, their width from the Type field (float, half, double)."""
+    cells = _Cells(text, fmt)
+    for rec in _split_csv(text)[1:]:
+        if len(rec) != 4:
+            raise ParseError(f"a constant-buffer CSV row has 4 fields (Name, Value, Byte "
+                             f"Offset, Type), this one {len(rec)}", text, rec[0][1])
+        (name, _, _), (value, va, vb), _, (typ, _, _) = rec
+        _value_cells(cells, text, va, vb, name, _width(typ))
+    return cells.values()
+
+
+def _value_cells(cells: _Cells, text: str, a: int, b: int, name: str, width: str | None) -> None:
+    toks = _tokens(text, a, b)
+    for k, (tok, ta, _) in enumerate(toks):
+        tok_c = tok.strip("{}")
+        ta += tok.index(tok_c) if tok_c else 0
+        label = name if len(toks) == 1 else f"{name}[{k}]"
+        if not tok_c or not cells.cell(tok_c, ta, ta + len(tok_c), label, width):
+            if tok_c:
+                raise ParseError(f"cannot read {tok_c!r} in a RenderDoc constant-buffer value",
+                                 text, ta)
+
+
+def _tree_copy(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
+    """Lines copied from the constant-buffer tree (RDTreeView::copySelection): name,
+    value, byte offset, type; None unless every line is one."""
+    if len(text.lstrip().split("\n", 1)[0]) > 400:
+        return None  # columns are at most 50 wide (RDTreeView::copySelection)
+    lines = [(m.group(), m.start()) for m in re.finditer(r"[^\n]+", text)]
+    if not lines:
+        return None
+    cells = _Cells(text, fmt)
+    for line, at in lines:
+        if len(line) > 400:  # columns are at most 50 wide (RDTreeView::copySelection)
+            return None
+        parts = [(m.group(), at + m.start(), at + m.end())
+                 for m in re.finditer(r"\S+", line.rstrip("\r"))]
+        if not parts:
+            continue
+        if len(parts) < 3 or not _TREE_NAME.match(parts[0][0]):
+            return None
+        typ = parts[-1][0]
+        k = len(parts) - 1
+        if typ in ("(row_major)", "(column_major)"):
+            k -= 1
+            typ = parts[k][0] + " " + typ
+        if _TREE_TYPE.match(typ) is None:
+            return None
+        if typ == "Padding":
+            continue
+        if k > 2 and _TREE_OFFSET.match(parts[k - 1][0]):
+            k -= 1
+        va, vb = parts[1][1], parts[k - 1][2]
+        if va >= vb:
+            continue  # a struct or array parent: no value of its own
+        try:
+            _value_cells(cells, text, va, vb, parts[0][0], _width(typ))
+        except ParseError:
+            return None
+    if not cells.items and not cells.skipped:
+        return None
+    return cells.values()
