@@ -62,8 +62,7 @@ def manifest(exe: Path) -> dict[str, dict]:
     m["darr[2]"] = part("darr", [2])
     m["harr[1]"] = part("harr", [1])
     m["color.x"] = part("color", [0])
-    m["xmm0+xmm1"] = {"format": "mixed", "bits": m["xmm0"]["bits"] + m["xmm1"]["bits"],
-                      "formats": ["f32"] * 4 + ["f64"] * 2}
+    m["xmm0+ymm3"] = part("farr", [0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 6, 7])
     acc = ["acc.acc0", "acc.c0", "acc.a1", "acc.f4", "acc.fade"]
     m["acc"] = {"format": "mixed", "bits": sum((m[k]["bits"] for k in acc), []),
                 "formats": sum((m[k]["formats"] for k in acc), [])}

@@ -177,7 +177,7 @@ def lldb_cases():
         ("regs", "reg_xmm1", "register read xmm1", _v("xmm1", "reg")),
         ("regs", "reg_xmm2", "register read xmm2", _v("xmm2", "reg")),
         ("regs", "reg_ymm3", "register read ymm3", _v("ymm3", "reg")),
-        ("regs", "reg_xmm0_xmm1", "register read xmm0 xmm1", _v("xmm0+xmm1", "reg")),
+        ("regs", "reg_xmm0_ymm3", "register read xmm0 ymm3", _v("xmm0+ymm3", "reg")),
         ("regs", "reg_x_xmm0", "register read -f x xmm0", _v("xmm0", "reg")),
         ("regs", "reg_X_xmm0", "register read -f X xmm0", _v("xmm0", "reg")),
         ("regs", "reg_f32_xmm0", "register read -f float32[] xmm0", _v("xmm0", "dec6")),
