@@ -5,7 +5,8 @@ Builds probe.c (gcc -g -O0), runs it under gdb (batch mode, ``-x gdb_side.py``) 
 (its Python API, ``lldb_side.py``), each command of :mod:`cases` on its own, so a failing
 command cannot stop the others, and writes one JSON file per output to ``tests/data/paste_corpus/<tool>/<name>.json``:
 ``tool``, ``tool_version``, ``command``, ``text`` (the exact output) and ``expect`` (the bits
-it holds, from probe's own ``--manifest``, or a refusal where it holds no float).
+it holds, from probe's own ``--manifest``, or a refusal where it holds no float). The
+``*_echo`` cases hold the same output after its prompt and command line (``note`` says so).
 
 Run with the system python3 (no project imports): ``python3 scripts/capture_debuggers/capture.py
 [--out DIR] [--tool gdb|lldb]``. Linux/x86-64 only (gdb, lldb, gcc from Debian).
@@ -31,6 +32,8 @@ import cases  # noqa: E402
 ROOT = HERE.parent.parent
 DEFAULT_OUT = ROOT / "tests" / "data" / "paste_corpus"
 WIDTH = {"f16": 2, "f32": 4, "f64": 8}
+#: commands whose output is also kept with the command line before it (``*_echo`` cases)
+ECHOED = ("x/", "memory read", "register read", "print", "p/", "p ")
 PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
 UINT = {"f16": "<H", "f32": "<I", "f64": "<Q"}
 
@@ -230,6 +233,14 @@ def capture(out_dir: Path, tools: list[str]) -> int:
                        "expect": expect_of(spec, m, text)}
                 (d / f"{name}.json").write_text(json.dumps(doc, indent=1) + "\n")
                 n += 1
+                if cmd.startswith(ECHOED) and not text.startswith("error"):
+                    # as an interactive session shows it: the prompt and command line, then
+                    # the output (a paste often takes both; the command's letters are cues)
+                    echo = dict(doc, text=f"({tool}) {cmd}\n{text}",
+                                note="the prompt and command line prepended, as a terminal "
+                                     "shows them")
+                    (d / f"{name}_echo.json").write_text(json.dumps(echo, indent=1) + "\n")
+                    n += 1
     return n
 
 

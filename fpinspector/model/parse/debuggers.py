@@ -100,10 +100,68 @@ def _apply(text: str, edits: Edits) -> str:
     return "".join(out)
 
 
+# A command echoed with its output ("(gdb) x/4fh harr", "(lldb) memory read -s 8 -f f ..."):
+# its size and format letters say the width of what follows.
+_ECHO = re.compile(r"^[ \t]*(?:\((?P<tool>gdb|lldb)\)[ \t]*)?(?P<cmd>x/\d{0,9}(?P<letters>[a-z]{0,3})"
+                   r"(?=[ \t])|(?:memory|mem)[ \t]+read\b|register[ \t]+read\b)(?P<args>[^\n]*)$",
+                   _F | re.MULTILINE)
+_OUT_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _F)
+_OUT_REG = re.compile(r"[ \t]*[xyz]mm\d{1,2}[ \t]=(?=[ \t]*\{)", _F)
+_INT_WORD = {1: "", 2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}
+_FLOAT_WORD = {2: "half", 4: "float", 8: "double"}
+_GDB_SIZE = {"b": 1, "h": 2, "w": 4, "g": 8}
+
+
+def _echo_word(m: re.Match[str], body: str) -> str:
+    """The type word a command's letters give its output lines ('' for none)."""
+    floatish = bool(_FLOATISH.search(body))
+    cmd, args = m.group("cmd").lower(), m.group("args")
+    if cmd.startswith("x/"):
+        letters = m.group("letters").lower()
+        size = next((_GDB_SIZE[c] for c in letters if c in _GDB_SIZE), 0)
+        kind = next((c for c in letters if c in "xduofz"), "")  # (t: binary digits)
+        if kind == "f":  # gdb 13 prints x/fh as integers (the pattern)
+            return _FLOAT_WORD.get(size, "") if floatish or size != 2 else _INT_WORD[2]
+        return _INT_WORD.get(size, "") if kind and not floatish else ""
+    f = re.search(r"(?:-f|--format)[ \t]+(?P<f>\S+)", args)
+    sz = re.search(r"(?:-s|--size)[ \t]+(?P<s>\d+)", args)
+    fmt = f.group("f").lower() if f else ""
+    if cmd.startswith("register"):
+        return {"float64[]": "double", "float32[]": "float", "float16[]": "half"}.get(fmt, "")
+    size = int(sz.group("s")) if sz else 0
+    if fmt in ("f", "float"):
+        return _FLOAT_WORD.get(size, "")
+    if fmt in ("x", "d", "u", "hex", "decimal", "unsigned decimal") and not floatish:
+        return _INT_WORD.get(size, "")
+    return ""
+
+
+def _echoes(text: str, edits: Edits) -> None:
+    """Each echoed command's width, written where its output lines' addresses were."""
+    cmds = list(_ECHO.finditer(text))
+    for k, m in enumerate(cmds):
+        end = cmds[k + 1].start() if k + 1 < len(cmds) else len(text)
+        body = text[m.end():end]
+        word = _echo_word(m, body)
+        if not word:
+            continue
+        pos = m.end() + 1
+        while pos < end:
+            eol = text.find("\n", pos, end)
+            eol = end if eol < 0 else eol
+            a = _OUT_ADDR.match(text, pos, eol) or _OUT_REG.match(text, pos, eol)
+            if a and a.end() - a.start() > len(word):
+                _put(edits, a.start(), word)
+                _blank(edits, a.start() + len(word), a.end())
+            pos = eol + 1
+
+
 def plain(text: str) -> str:
     """``text`` with the debugger's labels, indexes and non-value columns blanked (same
     length); ParseError for text that is a non-float register or an x87 value."""
     edits: Edits = []
+    if "x/" in text or " read" in text:
+        _echoes(text, edits)
     has_eq = "=" in text
     _registers(text, edits, has_eq)
     if has_eq:
