@@ -70,8 +70,8 @@ def test_real_output_is_never_silently_misread(path: Path) -> None:
     case = _load(path)
     verdict, detail = judge(case)
     assert verdict != "misread", f"{case['command']!r}:\n{case['text']}\n{detail}"
-    if verdict.startswith("refused"):
-        assert detail.strip(), "a refusal says what it did not understand"
+    if verdict.startswith("refused"):  # it names the place, or that nothing was found
+        assert "(line " in detail or "no value found" in detail, detail
 
 
 def test_corpus_summary() -> None:

@@ -2,9 +2,8 @@
 
 gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 17 and a
 ``_Float16`` with 5: ``0.333333343`` is an f32, ``0.33333333333333331`` an f64, ``0.33325``
-an f16. A decimal is a *candidate* of each width that holds it exactly (``1.5``: all
-three; ``16777217``: f64 only) or whose ``%.Ng`` print of the decimal's nearest value gives
-the decimal back with N or N-1 digits (``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
+an f16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
+:func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
 ``nan(0x8000000000123)``: wider than f32's fraction).
 
 Per paste: where the decimals that name one width (one candidate) all name the same, every
@@ -45,24 +44,34 @@ def _significant(d: Decimal) -> int:
 
 
 def candidates(text: str) -> set[str] | None:
-    """The widths whose debugger print gives ``text`` back; None when ``text`` is no
-    finite decimal (a NaN or an infinity: see :func:`_special`)."""
+    """The widths ``text`` may be a debugger's print of; None when ``text`` is no finite
+    decimal (a NaN or an infinity: see :func:`_special`).
+
+    A print of N (or N-1: one trailing zero dropped) significant digits that gives the
+    decimal back names its width; only where none does, the weaker evidence counts: a
+    width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
+    f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
+    few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
+    lldb's 6-digit print of a float)."""
     d = _value(text)
     if d is None or not d.is_finite():
         return None
     x = float(d)
-    out = set()
+    sig = _significant(d)
+    strong, weak = set(), set()
     with np.errstate(over="ignore", under="ignore"):
         for fmt, n in _DIGITS.items():
             v = float(_TYPES[fmt](x))
             if not np.isfinite(v):
                 continue
-            # the print of a value that is not exact has n digits (fewer only when its
-            # last ones are zeros: one in many; "1.4013e-45" is not a double's print)
-            exact = Decimal(v) == d
-            if exact or (_significant(d) >= n - 1 and Decimal(f"{v:.{n}g}") == d):
-                out.add(fmt)
-    return out
+            if Decimal(v) == d:  # (a value a width holds exactly names none)
+                weak.add(fmt)
+            elif Decimal(f"{v:.{n}g}") == d:
+                if sig >= n - 1:
+                    strong.add(fmt)
+                elif fmt != "f64":
+                    weak.add(fmt)
+    return strong or weak
 
 
 def _special(text: str) -> set[str]:
