@@ -67,3 +67,14 @@ def test_a_struct_of_float_double_and_half_keeps_each_width() -> None:
     assert [(v.format, v.bits) for v in vals] == [
         ("f32", 0x3FC00000), ("f32", 0x3DCCCCCD), ("f64", 0x3FD5555555555555),
         ("f16", 0x3555), ("f32", 0x40490FDB), ("f32", 0xC0000000)]
+
+
+def test_a_reading_says_what_the_print_lost() -> None:
+    """Issue 33: lldb's 'NaN' (no payload, no sign) and its 6-digit register formats are
+    read, and the reading says what they lost; a faithful print says nothing."""
+    nan = readings("(float) $7 = NaN", "f32")[0]
+    assert nan.items == (("f32", 0x7FC00000),) and "no payload or sign" in nan.label
+    six = readings("    ymm3 = {1 1.5 -0 0.1 0.333333 1.4013e-45 1.17549e-38 3.40282e+38}",
+                   "f32")[0]
+    assert "too few digits" in six.label
+    assert "too few" not in readings("$1 = {1, 0.333333343}", "f32")[0].label

@@ -149,7 +149,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         return out
     if not base:
         raise ValueError("nothing to paste: no value found in the text")
-    out = [Reading("as written", _label(base), _items(base))]
+    out = [Reading("as written", _label(base) + _losses(base), _items(base))]
     kinds = {v.kind for v in base}
     alts: list[tuple[str, dict]] = []
     if kinds == {"bytes-le"}:
@@ -206,6 +206,22 @@ def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
                                f"{len(items)} integer{'s' if len(items) > 1 else ''} as "
                                f"{w}-bit patterns ({_count(items)})", items))
     return out
+
+
+def _losses(base: list[ParsedValue]) -> str:
+    """What the text itself lost, said with the reading: lldb's ``NaN`` (no payload, no
+    sign) and decimals printed with 5 to 7 digits that no width prints so (lldb's
+    ``float32[]`` register format, RenderDoc): their nearest values, maybe not the bits."""
+    notes = []
+    if any(v.kind == "special" and v.text.lstrip("+-") == "NaN" for v in base):
+        notes.append("NaN as lldb prints it has no payload or sign: read as the quiet NaN")
+    short = [v for v in base if v.kind == "decimal" and candidates(v.text) == set()
+             and 5 <= len(v.text.lstrip("+-").split("e")[0].split("E")[0]
+                          .replace(".", "").strip("0")) <= 7]
+    if short:
+        notes.append(f"{len(short)} decimal{'s' if len(short) > 1 else ''} printed with too "
+                     "few digits for their width: the nearest values, maybe not the bits")
+    return "".join(f"; {n}" for n in notes)
 
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
