@@ -78,3 +78,17 @@ def test_a_reading_says_what_the_print_lost() -> None:
                    "f32")[0]
     assert "too few digits" in six.label
     assert "too few" not in readings("$1 = {1, 0.333333343}", "f32")[0].label
+
+
+def test_a_register_pasted_while_the_inspector_shows_f64_reads_its_f64_lanes() -> None:
+    """A register's lanes have no width of their own: gdb's `info registers xmm1` is read
+    in the inspector's f64 (two lanes), in f32 (four) at the default; the other offered."""
+    text = ("xmm1           {v4_float = {0x55555555, 0x3fd55555, 0x9999999a, 0x3fb99999}, "
+            "v2_double = {0x3fd5555555555555, 0x3fb999999999999a}, v4_int32 = {0x55555555, "
+            "0x3fd55555, 0x9999999a, 0x3fb99999}, v2_int64 = {0x3fd5555555555555, "
+            "0x3fb999999999999a}}")
+    f64 = (("f64", 0x3FD5555555555555), ("f64", 0x3FB999999999999A))
+    f32 = (("f32", 0x55555555), ("f32", 0x3FD55555), ("f32", 0x9999999A), ("f32", 0x3FB99999))
+    assert readings(text, "f64")[0].items == f64
+    found = readings(text, "f32")
+    assert found[0].items == f32 and f64 in [r.items for r in found]

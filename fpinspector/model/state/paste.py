@@ -175,7 +175,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             continue
         out.append(Reading(key, _label(vals), _items(vals)))
     out[1:1] = _int_patterns(base)
-    if inspected in ("f16", "f64") and _width_open(base, inspected):
+    if inspected in ("f16", "f64") and (_width_open(base, inspected)
+                                        or (_REGISTER.search(text) and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
         out = keep + [r for r in out if r not in keep]
     seen: set[tuple] = set()
