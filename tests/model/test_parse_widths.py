@@ -92,3 +92,29 @@ def test_a_register_pasted_while_the_inspector_shows_f64_reads_its_f64_lanes() -
     assert readings(text, "f64")[0].items == f64
     found = readings(text, "f32")
     assert found[0].items == f32 and f64 in [r.items for r in found]
+
+
+def test_the_plain_pass_keeps_every_position() -> None:
+    """debuggers.plain blanks labels in place: the text keeps its length and its newlines,
+    so a message's line and column point into the paste as pasted (random debugger-like
+    text, seeded; a refusal is a ParseError, never another exception)."""
+    from fpinspector.model.parse import ParseError
+    from fpinspector.model.parse.debuggers import plain
+
+    rng = random.Random(7)
+    parts = ["(float[4]) $0 = ", "[0] = ", "acc0 = ", "{x = 1, r = 1, s = 1}", "1: farr = ",
+             "0x55555555a060: ", "00 3f ", " ...?..= ", "xmm0 = ", "0x3dcccccd80000000", "\n",
+             "(lldb) memory read -s 8 -f f &d\n", "(gdb) x/4fh h\n", "nan(0x200)", ", ",
+             "(__fp16) ", "mxcsr ", "= ", "(", ")", "{", "}", "1.5", "0.333333343"]
+    for _ in range(2000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 12)))
+        try:
+            readings(text, "f32")  # the whole paste: values or a ValueError, nothing else
+        except ValueError:
+            pass
+        try:
+            out = plain(text)
+        except ParseError:
+            continue
+        assert len(out) == len(text) and [i for i, c in enumerate(out) if c == "\n"] == [
+            i for i, c in enumerate(text) if c == "\n"], (text, out)
