@@ -192,6 +192,14 @@ def expect_of(spec, m: dict, text: str) -> dict:
         for w in ("f16", "f32", "f64"):
             if {w} != set(fmts):
                 others.append(_reading(w, _lanes(fmts, bits, w)))
+    elif spec.how == "hex" and len(set(fmts)) == 1:
+        # gdb's p/x drops leading zeros: where every printed pattern is shorter than the
+        # width, the digits name none and the same numbers in another width are readings
+        digits = [len(h) for h in re.findall(r"0x([0-9a-f]+)", text, re.IGNORECASE)]
+        if digits and max(digits) < WIDTH[fmts[0]] * 2:
+            for w in ("f16", "f32", "f64"):
+                if w != fmts[0] and all(b < 1 << (8 * WIDTH[w]) for b in bits):
+                    others.append(_reading(w, bits))
     elif spec.how == "int16":
         for signed in (True, False):
             ints = [b - 0x10000 if signed and b & 0x8000 else b for b in bits]

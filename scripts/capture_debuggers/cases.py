@@ -65,7 +65,6 @@ def gdb_cases():
         ("locals", "pt_dthird", "p/t dthird", _v("dthird", "bin")),
         ("locals", "pz_fone", "p/z fone", _v("fone", "hex")),
         ("locals", "pz_farr", "p/z farr", _v("farr", "hex")),
-        ("locals", "pa_fdenorm", "p/a fdenorm", R("p/a prints an address")),
         ("locals", "p_uarr", "print uarr", _v("uarr", "int")),
         ("locals", "px_uarr", "p/x uarr", _v("uarr", "hex")),
         ("locals", "output_farr", "output farr", _v("farr")),

@@ -118,3 +118,12 @@ def test_the_plain_pass_keeps_every_position() -> None:
             continue
         assert len(out) == len(text) and [i for i, c in enumerate(out) if c == "\n"] == [
             i for i, c in enumerate(text) if c == "\n"], (text, out)
+
+
+def test_a_pattern_whose_digits_name_no_width_takes_the_inspectors() -> None:
+    """gdb's `p/x` of a denormal drops the leading zeros ('$1 = 0x1'): read in the
+    inspector's width, the others offered (it was refused whatever the inspector showed)."""
+    for fmt in ("f32", "f64", "f16"):
+        found = readings("$1 = 0x1", fmt)
+        assert found[0].items == ((fmt, 1),) and "name no width" in found[0].label
+        assert {r.items[0][0] for r in found} == {"f16", "f32", "f64"}

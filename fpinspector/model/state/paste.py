@@ -133,6 +133,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
+        if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
+            return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
             raise
         out = []
@@ -191,6 +193,24 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d")
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+
+
+def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
+    """A pattern whose digits name no width (gdb's ``p/x`` drops leading zeros: ``0x1``)
+    is read in the inspector's width, the others offered; ``exc`` where none holds it."""
+    out: list[Reading] = []
+    for fmt in (inspected, *(f for f in ("f32", "f64", "f16") if f != inspected)):
+        try:
+            vals = parse(text, format=fmt)
+        except ParseError:
+            continue
+        label = f"{_label(vals)}: its digits name no width"
+        out.append(Reading("as written" if not out else f"{fmt} width",
+                           f"{label}, the inspector's {inspected}" if fmt == inspected else
+                           label, _items(vals)))
+    if not out or out[0].items[0][0] != inspected:
+        raise exc
+    return out
 
 
 def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
