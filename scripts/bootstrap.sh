@@ -12,7 +12,7 @@ APT_PACKAGES=(
   libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1
   xvfb xauth fonts-dejavu-core
-  gdb lldb python3-lldb-14 gcc python3-renderdoc  # the fpi and RenderDoc extension tests
+  gdb lldb python3-lldb-14 gcc python3-renderdoc  # debugger corpus, fpi and RenderDoc extension tests
 )
 
 missing=()

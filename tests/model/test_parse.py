@@ -120,7 +120,7 @@ def test_explicit_format_wins_and_refuses_wider_patterns():
 
 @pytest.mark.parametrize("text, value", [
     ("1.0", 1.0), ("-2.5e-3", -2.5e-3), ("1.0f", 1.0), ("3.14159", 3.14159), ("1e-45", 1e-45),
-    ("0.1", 0.1), ("-0.0", -0.0), ("16777217", 16777217.0), ("3.4028235e38", 3.4028235e38),
+    ("0.1", 0.1), ("-0.0", -0.0), ("3.4028235e38", 3.4028235e38),
     (".5", 0.5), ("1'000.5", 1000.5),
 ])
 def test_decimal_to_f32_matches_struct(text, value):
@@ -130,14 +130,22 @@ def test_decimal_to_f32_matches_struct(text, value):
     assert v.bits == _f32(value)
 
 
+def test_a_decimal_f32_would_round_but_f64_holds_is_an_f64():
+    """Issue 33: 16777217 (2^24 + 1) is exact in f64, not in f32: read as f64, never
+    silently rounded to 16777216 (this test read it as f32 16777216 before)."""
+    v = one("16777217")
+    assert (v.format, v.bits) == ("f64", struct.unpack("<Q", struct.pack("<d", 16777217.0))[0])
+
+
 def test_decimal_rounds_once_not_twice():
     """The brief's case: just above the f32 midpoint goes up; the exact midpoint goes to even.
 
     Through float64 first, 1 + 2^-24 + 10^-27 would round to the midpoint and then to even.
+    (Decimals of 10+ digits are f64 unless a format is given: issue 33; f32 asked here.)
     """
-    assert one("1.000000059604644775390625001").bits == 0x3F800001
-    assert one("1.000000059604644775390625").bits == 0x3F800000
-    assert one("1.000000178813934326171875").bits == 0x3F800002  # midpoint 1|2 -> even 2
+    assert one("1.000000059604644775390625001", "f32").bits == 0x3F800001
+    assert one("1.000000059604644775390625", "f32").bits == 0x3F800000
+    assert one("1.000000178813934326171875", "f32").bits == 0x3F800002  # midpoint 1|2 -> 2
     assert float("1.000000059604644775390625001") == 1.0000000596046448  # the trap is real
 
 
@@ -208,7 +216,9 @@ def test_gdb_nan_payload_DEC_NAN():
     """DEC-NAN: gdb's nan(0x...) gives the fraction field; one that does not fit is noted."""
     vals = parse("$1 = {nan(0x400001), -nan(0x400000), nan(0x1)}")
     assert [v.bits for v in vals] == [0x7FC00001, 0xFFC00000, 0x7F800001]
-    v = one("nan(0x800000)")
+    v = one("nan(0x800000)")  # wider than f32's fraction: an f64 payload (issue 33)
+    assert (v.format, v.bits) == ("f64", 0x7FF0000000800000)
+    v = one("nan(0x800000)", "f32")
     assert v.bits == 0x7FC00000 and "does not fit" in v.note
 
 

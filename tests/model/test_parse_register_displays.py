@@ -130,10 +130,17 @@ def test_info_registers_lines_read_the_raw_hex_FMT_F32_FMT_F64_FMT_F16(text, wan
     assert _read(text) == want
 
 
-def test_a_general_register_too_narrow_to_tell_says_so() -> None:
-    """``eflags 0x246 [ IF ZF PF ]``: three hex digits name no format: a clear error."""
-    with pytest.raises(ParseError, match="3-digit pattern"):
-        parse("eflags         0x246               [ IF ZF PF ]")
+@pytest.mark.parametrize("text", [
+    "eflags         0x246               [ IF ZF PF ]",
+    "mxcsr          0x1f80              [ IM DM ZM OM UM PM ]",
+    "rip            0x3ff0000000000000  0x3ff0000000000000 <main+8>",
+    "   mxcsr = 0x00001f80", "  rflags = 0x0000000000000206",
+])
+def test_a_register_that_holds_no_float_says_so(text: str) -> None:
+    """Issue 33: flags, mxcsr and the instruction pointer are never read as floats (gdb's
+    mxcsr line was an f16, lldb's an f32; rip, an address, was an f64)."""
+    with pytest.raises(ParseError, match="holds no float"):
+        parse(text)
 
 
 def test_a_field_named_like_a_view_outside_a_register_is_still_read() -> None:
@@ -215,7 +222,7 @@ def test_a_union_without_lanes_of_the_format_says_so() -> None:
 
 @pytest.mark.parametrize("text, want", [
     ("rbp            0x7fffdf903eaaaaab  0x7fffdf903eaaaaab", [("f64", 0x7FFFDF903EAAAAAB)]),
-    ("rip            0x3ff0000000000000  0x3ff0000000000000 <main+8>",
+    ("rax            0x3ff0000000000000  0x3ff0000000000000 <main+8>",
      [("f64", 0x3FF0000000000000)]),
     ("rcx            0xbeaaaaab          -1096111445", [("f32", 0xBEAAAAAB)]),
 ])

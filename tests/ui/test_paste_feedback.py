@@ -166,3 +166,19 @@ def test_many_readings_fit_a_small_window_and_each_is_one_click_away(make_compac
     little_f16.trigger()
     assert win.state.operands[:2] == struct.unpack("<2H", bytes([0x10, 0x20, 0x30, 0x40]))
     assert "2 f16, little-endian" in box.message.text()
+
+
+def test_pasting_a_double_while_the_inspector_shows_f64_keeps_f64(make_window) -> None:
+    """Issue 33: '1.5' or '0.1' pasted while the inspector shows f64 stay f64 (they were
+    read as f32 and switched the inspector); gdb's print of a float ('0.100000001', 9
+    digits) is still an f32, and with the inspector at f32 '1.5' is an f32. Oracle: struct."""
+    win = make_window()
+    win.state.update(fmt="f64", bits=struct.unpack("<Q", struct.pack("<d", 2.0))[0])
+    for text, value in (("1.5", 1.5), ("0.1", 0.1), ("$1 = 0.33333333333333331", 1 / 3)):
+        assert win.ctl.paste(text)
+        assert (win.state.fmt, win.state.bits) == (
+            "f64", struct.unpack("<Q", struct.pack("<d", value))[0]), text
+    assert win.ctl.paste("$2 = 0.100000001")
+    assert (win.state.fmt, win.state.bits) == ("f32", _f32(0.1))
+    assert win.ctl.paste("1.5")
+    assert (win.state.fmt, win.state.bits) == ("f32", _f32(1.5))

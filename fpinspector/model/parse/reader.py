@@ -9,6 +9,7 @@ and from ``format`` where it does not. Decimals are rounded exactly once into th
 from __future__ import annotations
 
 from ..formats import FloatFormat, get_format
+from .debuggers import plain
 from .lex import ParseError, tokenize
 from .registers import select_views
 from .renderdoc_csv import _csv_header, _parse_csv
@@ -71,4 +72,8 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
     found = _csv_header(text)
     if found is not None:
         return _parse_csv(text, found[0], fmt, byte_order, found[1])
-    return _assemble(select_views(tokenize(text), fmt, text), text, fmt, byte_order)
+    try:
+        toks = tokenize(plain(text))
+    except ParseError as exc:  # (the message quotes the text as pasted)
+        raise ParseError(exc.reason, text, exc.index) from None
+    return _assemble(select_views(toks, fmt, text), text, fmt, byte_order)

@@ -10,6 +10,7 @@ from ..formats import FORMATS, FloatFormat
 from .lex import ParseError, Token
 from .literals import encode_decimals, encode_fraction, hexfloat_fraction, special_bits
 from .values import MAX_VALUES, ParsedValue, _emit, _neg_note
+from .widths import decimal_widths, int_width
 
 _HEX_WIDTH = {4: "f16", 8: "f32", 16: "f64"}
 _BIN_WIDTH = {10: "f10", 11: "f11", 16: "f16", 32: "f32", 64: "f64"}
@@ -158,9 +159,64 @@ def _pattern_format(it: _Item, digits: int, width_map: dict[int, str], fmt: Floa
                      "pass format=", text, it.tok.start)
 
 
+_PLAIN_INT = re.compile(r"[+-]?\d{1,80}$", re.ASCII)
+_BITS_TEXT = re.compile(r"[01]{1,64}$", re.ASCII)
+_HINT_BITS = {"f16": 16, "f32": 32, "f64": 64}
+
+
+def _integers_as_patterns(items: list[_Item | Token]) -> None:
+    """Integers that no debugger prints for a float value are the bits: gdb's ``p/d``,
+    ``x/dw``, lldb's ``-f d`` print a float's pattern as a decimal integer (``1065353216``),
+    ``p/t`` as binary digits. A paste of integers only, one of 10 or more digits (a float
+    or a double is never printed so: %.9g writes an exponent; a double of 10+ integer
+    digits is no graphics value), reads as patterns: binary where the digits are 0 and 1,
+    else two's complement of the width of the type word or of the range (32, else 64)."""
+    vals = [it for it in items if isinstance(it, _Item)]
+    if not vals or any(it.tok.kind != "dec" or it.tok.fmt or not _PLAIN_INT.match(it.tok.text)
+                       for it in vals):
+        return
+    digits = [it.tok.text.lstrip("+-") for it in vals]
+    if max(len(d) for d in digits) < 10:
+        return
+    hint_bits = {_HINT_BITS.get(it.hint or "") for it in vals}
+    width = next(iter(hint_bits)) if len(hint_bits) == 1 else None
+    if all(_BITS_TEXT.match(d) and not it.tok.text.startswith("-") for d, it in
+           zip(digits, vals)):
+        longest = max(len(d) for d in digits)
+        w = width or next(b for b in (16, 32, 64, 128) if longest <= b)
+        if longest <= w <= 64:
+            for d, it in zip(digits, vals):
+                it.tok = Token("bin", d.zfill(w), it.tok.start, it.tok.end)
+            return
+    iw = width or int_width([int(it.tok.text) for it in vals])
+    if iw is None:
+        return
+    for it in vals:
+        it.tok = Token("int", it.tok.text, it.tok.start, it.tok.end, extra=iw)
+        it.hint = None
+
+
+def _decimal_formats(items: list[_Item | Token], text: str) -> dict[int, str]:
+    """id(item) -> format for decimals whose width only their digits say (see :mod:`.widths`)."""
+    undecided = [it for it in items if isinstance(it, _Item) and it.tok.kind in ("dec", "special")
+                 and not it.tok.fmt and it.hint is None]
+    if not undecided:
+        return {}
+    try:
+        found = decimal_widths([(it.tok.text, it.tok.kind == "special") for it in undecided])
+    except ValueError as exc:
+        bad = next((it for it in undecided if str(exc).startswith(it.tok.text)), undecided[0])
+        raise ParseError(str(exc), text, bad.tok.start) from None
+    return {id(it): f for it, f in zip(undecided, found) if f is not None}
+
+
 def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order: str,
               label: str = "") -> list[ParsedValue]:
     items = _walk(toks, text)
+    widths: dict[int, str] = {}
+    if fmt is None:
+        _integers_as_patterns(items)
+        widths = _decimal_formats(items, text)
     _mark_bytes(items)
     scope_w = _scope_widths(items)
     # entries: (kind, payload): "val" -> [fmt, bits, tok, kind, note]; "byte" -> (tok, barrier)
@@ -199,7 +255,7 @@ def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order:
                 raise ParseError(f"{t.text} does not fit a {width}-bit integer", text, t.start)
             entries.append(["val", f, _fits(f, v % (1 << width), t, text), t, "int", "", it])
         elif k == "special":
-            f = fmt or FORMATS[t.fmt or it.hint or "f32"]
+            f = fmt or FORMATS[t.fmt or it.hint or widths.get(id(it), "f32")]
             bits, note = special_bits(t.text, f)
             entries.append(["val", f, bits, t, "special", note, it])
         elif k == "hexfloat":
@@ -208,7 +264,7 @@ def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order:
             entries.append(["val", f, encode_fraction(f, mag, neg), t, "hexfloat",
                             _neg_note(f, neg and mag != 0), it])
         elif k == "dec":
-            f = fmt or FORMATS[t.fmt or it.hint or "f32"]
+            f = fmt or FORMATS[t.fmt or it.hint or widths.get(id(it), "f32")]
             decimals.setdefault(f.name, []).append(len(entries))
             neg = t.text.startswith("-") and any(c in "123456789" for c in t.text)
             entries.append(["val", f, None, t, "decimal", _neg_note(f, neg), it])

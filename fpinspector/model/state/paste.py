@@ -20,6 +20,7 @@ from ..formats import CodeFormat, FloatFormat, get_format, operand_format
 from ..parse import ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.values import ParsedValue
+from ..parse.widths import candidates
 from .codec import snapshot_from_string
 from .edits import carry_operand
 from .inspector import InspectorState
@@ -137,6 +138,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
+        if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
+            return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
             raise
         out = []
@@ -153,26 +156,36 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         return out
     if not base:
         raise ValueError("nothing to paste: no value found in the text")
-    out = [Reading("as written", _label(base), _items(base))]
+    out = [Reading("as written", _label(base) + _losses(base), _items(base))]
     kinds = {v.kind for v in base}
-    if kinds == {"bytes-le"} and _BYTES_ONLY.match(text):
-        if _DECIMAL_BYTES.match(text):  # 10 20 30 40: the digits may be decimal numbers
+    alts: list[tuple[str, dict]] = []
+    if kinds == {"bytes-le"}:
+        if _BYTES_ONLY.match(text) and _DECIMAL_BYTES.match(text):
+            # 10 20 30 40: the digits may be decimal numbers
             vals = parse(re.sub(r"[ \t]+", ", ", text.strip()))
             out.append(Reading("decimals", _label(vals), _items(vals)))
-        alts: list[tuple[str, dict]] = [("big-endian", {"byte_order": "big"})]
-        nbytes = len(text.split())
+        alts.append(("big-endian", {"byte_order": "big"}))
+        nbytes = len(base) * (get_format(base[0].format).bits // 8)
         width = get_format(base[0].format).bits // 8
         for fmt in ("f16", "f32", "f64"):
             w = get_format(fmt).bits // 8
             if w != width and nbytes % w == 0:
                 alts.append((f"{fmt} width", {"format": fmt}))
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
-        for key, kw in alts:
-            try:
-                vals = parse(text, **kw)
-            except ValueError:
-                continue
-            out.append(Reading(key, _label(vals), _items(vals)))
+    elif kinds <= {"decimal", "special"} or _REGISTER.search(text):
+        # a decimal's width or a register's lanes the text may not say: the others
+        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16")]
+    for key, kw in alts:
+        try:
+            vals = parse(text, **kw)
+        except ValueError:
+            continue
+        out.append(Reading(key, _label(vals), _items(vals)))
+    out[1:1] = _int_patterns(base)
+    if inspected in ("f16", "f64") and (_width_open(base, inspected)
+                                        or (_REGISTER.search(text) and kinds <= {"hex", "int"})):
+        keep = [r for r in out if r.key == f"{inspected} width"]
+        out = keep + [r for r in out if r not in keep]
     seen: set[tuple] = set()
     unique = []
     for r in out:  # a reading that gives the same values as an earlier one is no choice
@@ -180,6 +193,71 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             seen.add(r.items)
             unique.append(r)
     return unique
+
+
+#: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
+_REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d")
+_INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+
+
+def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
+    """A pattern whose digits name no width (gdb's ``p/x`` drops leading zeros: ``0x1``)
+    is read in the inspector's width, the others offered; ``exc`` where none holds it."""
+    out: list[Reading] = []
+    for fmt in (inspected, *(f for f in ("f32", "f64", "f16") if f != inspected)):
+        try:
+            vals = parse(text, format=fmt)
+        except ParseError:
+            continue
+        label = f"{_label(vals)}: its digits name no width"
+        out.append(Reading("as written" if not out else f"{fmt} width",
+                           f"{label}, the inspector's {inspected}" if fmt == inspected else
+                           label, _items(vals)))
+    if not out or out[0].items[0][0] != inspected:
+        raise exc
+    return out
+
+
+def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
+    """Integers of up to 5 digits (gdb's ``x/fh`` and ``p/d`` of a half print its bits so):
+    as 16-bit and 32-bit patterns, where they fit (two's complement)."""
+    if not base or any(v.kind != "decimal" or not _INT_TEXT.match(v.text) for v in base):
+        return []
+    ints = [int(v.text) for v in base]
+    out = []
+    for fmt, w in (("f16", 16), ("f32", 32)):
+        if all(-(1 << (w - 1)) <= i < 1 << w for i in ints):
+            items = tuple((fmt, i % (1 << w)) for i in ints)
+            out.append(Reading(f"{w}-bit patterns",
+                               f"{len(items)} integer{'s' if len(items) > 1 else ''} as "
+                               f"{w}-bit patterns ({_count(items)})", items))
+    return out
+
+
+def _losses(base: list[ParsedValue]) -> str:
+    """What the text itself lost, said with the reading: lldb's ``NaN`` (no payload, no
+    sign) and decimals printed with 5 to 7 digits that no width prints so (lldb's
+    ``float32[]`` register format, RenderDoc): their nearest values, maybe not the bits."""
+    notes = []
+    if any(v.kind == "special" and v.text.lstrip("+-") == "NaN" for v in base):
+        notes.append("NaN as lldb prints it has no payload or sign: read as the quiet NaN")
+    short = [v for v in base if v.kind == "decimal" and candidates(v.text) == set()
+             and 5 <= len(v.text.lstrip("+-").split("e")[0].split("E")[0]
+                          .replace(".", "").strip("0")) <= 7]
+    if short:
+        notes.append(f"{len(short)} decimal{'s' if len(short) > 1 else ''} printed with too "
+                     "few digits for their width: the nearest values, maybe not the bits")
+    return "".join(f"; {n}" for n in notes)
+
+
+def _width_open(base: list[ParsedValue], fmt: str) -> bool:
+    """Whether every value is a decimal read in the default f32 that ``fmt`` holds as
+    written too (``1.5``, not ``0.100000001``, gdb's print of an f32): the inspector's
+    width then wins."""
+    return all(v.kind in ("decimal", "special") and v.format == "f32"
+               and (v.kind == "special" or fmt in (candidates(v.text) or {fmt})
+                    or not candidates(v.text))
+               for v in base)
 
 
 def needs_readings(op_format: str, text: str) -> bool:

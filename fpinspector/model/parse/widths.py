@@ -1,0 +1,149 @@
+"""The width of a decimal that no type word or suffix gives: from its digits and range.
+
+gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 17 and a
+``_Float16`` with 5: ``0.333333343`` is an f32, ``0.33333333333333331`` an f64, ``0.33325``
+an f16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
+:func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
+``nan(0x8000000000123)``: wider than f32's fraction).
+
+Per paste: where the decimals that name one width (one candidate) all name the same, every
+decimal that may be of that width, or names none, is; where they disagree (a struct of float, double and
+half fields), each decimal that names its width keeps it and the rest are f32 (the default,
+as before). A decimal of no candidate with more significant digits than an f32 holds (10
+or more) or outside the f32 range is an f64, never rounded into f32; one beyond every
+format (an x87 long double: ``1.6e-4932``, or 18+ digits that no double prints) is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+
+import numpy as np
+
+__all__ = ["decimal_widths", "int_width"]
+
+_DIGITS = {"f16": 5, "f32": 9, "f64": 17}
+_TYPES: dict[str, type[np.floating]] = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+_PAYLOAD = re.compile(r"\(0x(?P<p>[0-9a-f_]+)\)", re.IGNORECASE)
+_F32_MAX = Decimal("3.4028235677973366e38")  # (halfway to the next binade: rounds to inf)
+_F32_MIN = Decimal("7.006492321624085e-46")  # half the smallest f32 denormal
+_F64_MAX = Decimal("1.797693134862315808e308")
+_F64_MIN = Decimal("2.4703282292062328e-324")
+
+
+def _value(text: str) -> Decimal | None:
+    try:
+        return Decimal(text.replace("_", "").replace("'", ""))
+    except InvalidOperation:
+        return None
+
+
+def _significant(d: Decimal) -> int:
+    return len(d.normalize().as_tuple().digits)
+
+
+def candidates(text: str) -> set[str] | None:
+    """The widths ``text`` may be a debugger's print of; None when ``text`` is no finite
+    decimal (a NaN or an infinity: see :func:`_special`).
+
+    A print of N (or N-1: one trailing zero dropped) significant digits that gives the
+    decimal back names its width; only where none does, the weaker evidence counts: a
+    width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
+    f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
+    few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
+    lldb's 6-digit print of a float)."""
+    d = _value(text)
+    if d is None or not d.is_finite():
+        return None
+    x = float(d)
+    sig = _significant(d)
+    strong, weak = set(), set()
+    with np.errstate(over="ignore", under="ignore"):
+        for fmt, n in _DIGITS.items():
+            v = float(_TYPES[fmt](x))
+            if not np.isfinite(v):
+                continue
+            if Decimal(v) == d:  # (a value a width holds exactly names none)
+                weak.add(fmt)
+            elif Decimal(f"{v:.{n}g}") == d:
+                if sig >= n - 1:
+                    strong.add(fmt)
+                elif fmt != "f64":
+                    weak.add(fmt)
+    return strong or weak
+
+
+def _special(text: str) -> set[str]:
+    m = _PAYLOAD.search(text)
+    if m is None:
+        return {"f16", "f32", "f64"}
+    p = int(m.group("p").replace("_", ""), 16)
+    if p > 0x7FFFFF:
+        return {"f64"}
+    if 0x200 <= p <= 0x3FF:
+        return {"f16", "f32", "f64"} if p != 0x200 else {"f16"}
+    if p >= 0x400000:
+        return {"f32", "f64"}
+    return {"f16", "f32", "f64"}
+
+
+#: Most distinct decimals whose widths are weighed (a debugger's print holds a few dozen;
+#: beyond, a data dump of many thousands keeps the f32 default, so a paste stays fast).
+MAX_WEIGHED = 4096
+
+
+def decimal_widths(texts: list[tuple[str, bool]]) -> list[str | None]:
+    """The format of each decimal (``(text, is_special)``) of one paste, or None where
+    the default applies. Raises ValueError (with the text) for a decimal no format holds."""
+    if len(set(texts)) > MAX_WEIGHED:
+        return [None] * len(texts)
+    memo: dict[tuple[str, bool], set[str]] = {}
+    cands: list[set[str]] = []
+    for key in texts:
+        if key not in memo:
+            memo[key] = _weigh(*key)
+        cands.append(memo[key])
+    return _decide(cands)
+
+
+def _weigh(t: str, special: bool) -> set[str]:
+    """The candidate widths of one decimal; ValueError for one no format holds."""
+    if special:
+        return _special(t)
+    c = candidates(t)
+    d = _value(t)
+    if c is not None and not c and d is not None and not d.is_zero():
+        a = abs(d)
+        if a > _F64_MAX or a < _F64_MIN:
+            raise ValueError(f"{t} is outside every format here (an x87 long double?)")
+        if _significant(d) == 21:  # gdb's and lldb's %.21Lg
+            raise ValueError(f"{t} has 21 significant digits, as gdb and lldb print an x87 "
+                             "long double: no format here holds it")
+        if a > _F32_MAX or a < _F32_MIN or _significant(d) >= 10:
+            c = {"f64"}
+    return c or set()
+
+
+def _decide(cands: list[set[str]]) -> list[str | None]:
+    strong = {next(iter(c)) for c in cands if len(c) == 1}
+    group = next(iter(strong)) if len(strong) == 1 else None
+    out: list[str | None] = []
+    for c in cands:
+        if len(c) == 1:
+            out.append(next(iter(c)))
+        elif group is not None and (group in c or not c):
+            out.append(group)
+        else:
+            out.append(None)
+    return out
+
+
+def int_width(values: list[int]) -> int | None:
+    """Bits of integers printed for a pattern (gdb's ``p/d``, ``x/dw``, lldb's ``-f d``):
+    32 where every one fits a 32-bit word (signed or not), else 64; None beyond."""
+    if all(-(1 << 31) <= v < 1 << 32 for v in values):
+        return 32
+    if all(-(1 << 63) <= v < 1 << 64 for v in values):
+        return 64
+    return None
