@@ -6,7 +6,8 @@ by ``scripts/capture_debuggers/capture.py`` from a C program (probe.c) that sets
 value from its bit pattern, so the expected bits are the program's, not this parser's.
 
 Each text goes through the paste's own entry point (:func:`paste.readings`, as Ctrl+V in
-the app) with the inspector at its default f32. A case passes when
+the app) with the inspector at its default f32, or at the case's ``format_arg`` (RenderDoc's
+half/double buffer columns: the text does not say the width). A case passes when
 
 - the first reading is the expected bits (format and count included), or
 - the text cannot decide (``other_readings``: e.g. ``1.5`` is an f32 and an f64) and the
@@ -33,14 +34,15 @@ CASES = sorted(CORPUS.glob("*/*.json"))
 
 def _items(exp: dict) -> tuple[tuple[str, int], ...]:
     fmts = exp.get("formats") or [exp["format"]] * len(exp["bits"])
-    return tuple((f, int(b, 16)) for f, b in zip(fmts, exp["bits"]))
+    return tuple((f, int(b, 16) if isinstance(b, str) else int(b))
+                 for f, b in zip(fmts, exp["bits"]))
 
 
 def judge(case: dict) -> tuple[str, str]:
     """('read' | 'ambiguous' | 'refused' | 'refused-floats' | 'misread', detail)."""
     exp = case["expect"]
     try:
-        found: list[Reading] = readings(case["text"], "f32")
+        found: list[Reading] = readings(case["text"], case.get("format_arg") or "f32")
     except ValueError as exc:
         return ("refused" if exp.get("refused") else "refused-floats"), str(exc)
     first = found[0].items

@@ -252,11 +252,14 @@ def _losses(base: list[ParsedValue]) -> str:
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
     """Whether every value is a decimal read in the default f32 that ``fmt`` holds as
-    written too (``1.5``, not ``0.100000001``, gdb's print of an f32): the inspector's
-    width then wins."""
-    return all(v.kind in ("decimal", "special") and v.format == "f32"
-               and (v.kind == "special" or fmt in (candidates(v.text) or {fmt})
-                    or not candidates(v.text))
+    written too (``1.5``, not ``0.100000001``, gdb's print of an f32), or already in ``fmt``
+    (a value f32 cannot hold): the inspector's width then wins. A decimal rounded by its
+    tool (RenderDoc's 5 places, noted "not bit-exact") says nothing about its width."""
+    return all(v.kind in ("decimal", "special")
+               and (v.format == fmt
+                    or v.format == "f32" and (v.kind == "special" or "not bit-exact" in v.note
+                                              or fmt in (candidates(v.text) or {fmt})
+                                              or not candidates(v.text)))
                for v in base)
 
 
