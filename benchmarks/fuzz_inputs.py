@@ -222,17 +222,140 @@ def check_npz(data: bytes) -> None:
         pass
 
 
+def _json_nodes(doc: Any) -> list[tuple[Any, Any]]:
+    """(container, key) of every value inside ``doc`` (iteratively: no recursion limit)."""
+    out: list[tuple[Any, Any]] = []
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, v in items:
+            out.append((node, k))
+            if isinstance(v, (dict, list)):
+                stack.append(v)
+    return out
+
+
+def _retype(rng: random.Random, v: Any) -> Any:
+    """A value of another JSON type that a careless reader would take for ``v``."""
+    if isinstance(v, bool):
+        return rng.choice([0, 1, "true", None])
+    if isinstance(v, int):
+        return rng.choice([str(v), float(v), -v - 1, 10**400 if rng.random() < 0.05 else 2**64,
+                           True, [v]])
+    if isinstance(v, float):
+        return rng.choice([float("nan"), float("inf"), -v, str(v), int(v) if v == v else 0])
+    if isinstance(v, str):
+        return rng.choice(["", v * 2, "0x" + v, "x" * 100_000, 7, None, [v], v[:-1],
+                           "0xZZZZ", "0x" + "f" * 40])
+    if isinstance(v, list):
+        return rng.choice([{}, v[:1], v * 2 if len(v) < 1000 else v, [None] * len(v), "list"])
+    if isinstance(v, dict):
+        return rng.choice([[], {k: None for k in v}, "obj", {}])
+    return _json_value(rng)
+
+
+def mutate_json(rng: random.Random, doc: Any, k: int | None = None) -> Any:
+    """Schema-aware mutation: ``k`` (1..3) random fields of ``doc`` (a decoded JSON document,
+    changed in place) replaced by another type, another value, removed or nested deeply."""
+    for _ in range(k or rng.randint(1, 3)):
+        nodes = _json_nodes(doc)
+        if not nodes:
+            break
+        parent, key = rng.choice(nodes)
+        r = rng.random()
+        if r < 0.45:
+            parent[key] = _retype(rng, parent[key])
+        elif r < 0.7:
+            parent[key] = _json_value(rng)
+        elif r < 0.9:
+            del parent[key]
+        else:
+            depth = rng.choice([5, 70, 3000])
+            v: Any = 0
+            for _ in range(depth):
+                v = [v]
+            parent[key] = v
+    return doc
+
+
+def _dumps(doc: Any) -> bytes:
+    try:
+        return json.dumps(doc).encode()
+    except RecursionError:  # (a 3000-deep list: write it as text)
+        return b"[" * 3000 + b"]" * 3000
+
+
+def report_bases() -> list[bytes]:
+    from fpinspector.gpu.report_io import example_reports  # noqa: PLC0415
+
+    return [p.read_bytes() for p in example_reports().values()]
+
+
+def report_case(rng: random.Random, bases: list[bytes]) -> bytes:
+    """A saved GPU report with fields mutated by schema (70%), bytes changed or cut, or
+    deep nesting."""
+    data = rng.choice(bases)
+    r = rng.random()
+    if r < 0.7:
+        return _dumps(mutate_json(rng, json.loads(data)))
+    if r < 0.8:
+        return data[: rng.randrange(len(data))]
+    if r < 0.85:
+        depth = rng.choice([100, 100_000])
+        return b'{"schema": "fpinspector.gpu-report", "version": 2, "info": ' + b"[" * depth \
+            + b"]" * depth + b"}"
+    b = bytearray(data)
+    for _ in range(rng.randint(1, 6)):
+        b[rng.randrange(len(b))] = rng.randrange(256)
+    return bytes(b)
+
+
+class ReportChecker:
+    """Loads each case as a report file; what loads must then be usable by everything that
+    reads a report (the text report, the comparison, the app's expected results)."""
+
+    def __init__(self) -> None:
+        base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        self.dir = tempfile.mkdtemp(prefix="fpi-fuzz-", dir=base)
+        self.path = os.path.join(self.dir, "report.json")
+        weakref.finalize(self, shutil.rmtree, self.dir, True)
+        from fpinspector.commands.gpu_report import _text  # noqa: PLC0415
+        from fpinspector.gpu.compare import compare_reports  # noqa: PLC0415
+        from fpinspector.gpu.expected import expected_result  # noqa: PLC0415
+        from fpinspector.gpu.report_io import ReportFileError, example_reports, load_report  # noqa: PLC0415,E501
+
+        self.error, self.load, self.text = ReportFileError, load_report, _text
+        self.compare, self.expected = compare_reports, expected_result
+        self.example = load_report(example_reports()["llvmpipe"])
+
+    def __call__(self, data: bytes) -> None:
+        with open(self.path, "wb") as fh:
+            fh.write(data)
+        try:
+            rep = self.load(self.path)
+        except self.error:
+            return
+        self.text(rep)
+        self.compare([rep, self.example]).to_dict()
+        for op, ops in (("add", [0x00000001, 0]), ("mul", [0x3F800000, 0x40000000])):
+            self.expected(rep, op, "f32", ops, 0)
+
+
 def targets(rng: random.Random) -> dict[str, tuple[Callable[[], Any], Callable[[Any], None]]]:
     """name -> (make one input, check it): the check raises only on a crash."""
     bases = npz_bases()
+    reports = report_bases()
     return {"parse": (lambda: paste_case(rng), check_paste),
             "state string": (lambda: state_case(rng), check_state),
             "workspace file": (lambda: workspace_case(rng), WorkspaceChecker()),
-            "sweep .npz": (lambda: npz_case(rng, bases), check_npz)}
+            "sweep .npz": (lambda: npz_case(rng, bases), check_npz),
+            "gpu report": (lambda: report_case(rng, reports), ReportChecker())}
 
 
 #: Share of the inputs each reader gets in a long run (files cost more per input).
-SHARES = {"parse": 0.6, "state string": 0.25, "workspace file": 0.1, "sweep .npz": 0.05}
+SHARES = {"parse": 0.6, "state string": 0.25, "workspace file": 0.1, "sweep .npz": 0.05,
+          "gpu report": 0.05}
 
 
 def fuzz(make: Callable[[], Any], check: Callable[[Any], None], k: int
