@@ -97,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
     elif args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
     else:
+        unused = [flag for flag, used in (("--set", args.bindings), ("--axes", args.axes),
+                                          ("--component", args.component != "worst")) if used]
+        if unused:  # (refused like --c with --expr: an option silently ignored misleads)
+            raise ValueError(f"{', '.join(unused)} only go with --expr EXPRESSION; an op "
+                             f"sweep takes --domain/--domain-b (and --c for mad)")
         from ..model.sweep import SweepPlan  # noqa: PLC0415
         from ..model.sweep.plan import CLI_LABELS  # noqa: PLC0415
 
