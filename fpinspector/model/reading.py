@@ -21,16 +21,22 @@ from __future__ import annotations
 import json
 import os
 import reprlib
+import stat
 from typing import IO, Any
 
 __all__ = ["EXCERPT_CHARS", "JSON_MAX_DEPTH", "excerpt", "read_bytes", "read_text",
-           "load_json", "json_depth"]
+           "load_json", "json_depth", "regular_file"]
 
 #: Most characters of outside input a message quotes.
 EXCERPT_CHARS = 80
 #: Deepest JSON nesting read (fpinspector's own files nest at most 5 levels).
 JSON_MAX_DEPTH = 64
 _BLOCK = 1 << 16
+
+
+def _lead(what: str) -> str:
+    """The start of a message: ``"WHAT: "``, or nothing where the caller prefixes its own."""
+    return f"{what}: " if what else ""
 
 
 def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
@@ -56,7 +62,8 @@ def read_bytes(source: str | os.PathLike | IO[bytes], limit: int, what: str | No
     Raises
     ------
     ValueError
-        ``"WHAT: cannot read it (why)"`` or ``"WHAT: more than LIMIT bytes; ..."``.
+        ``"WHAT: cannot read it (why)"`` or ``"WHAT: more than LIMIT bytes; ..."`` (``what``
+        empty: without the ``"WHAT: "``, for a caller that prefixes its own).
     """
     name = what if what is not None else (os.fspath(source) if isinstance(
         source, (str, os.PathLike)) else "input")
@@ -66,7 +73,21 @@ def read_bytes(source: str | os.PathLike | IO[bytes], limit: int, what: str | No
                 return _read_capped(fh, limit, name)
         return _read_capped(source, limit, name)
     except OSError as exc:
-        raise ValueError(f"{name}: cannot read it ({exc.strerror or exc})") from None
+        raise ValueError(f"{_lead(name)}cannot read it: {exc.strerror or exc}") from None
+
+
+def regular_file(path: str | os.PathLike, what: str | None = None) -> None:
+    """``ValueError`` unless ``path`` is a regular file: for readers that must seek (a zip),
+    where a device or a pipe would block or never end."""
+    name = what if what is not None else os.fspath(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        raise ValueError(f"{_lead(name)}cannot read it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe" if stat.S_ISFIFO(mode) else \
+            "a device or another special file"
+        raise ValueError(f"{_lead(name)}not a regular file ({kind})")
 
 
 def _read_capped(fh: IO[bytes], limit: int, name: str) -> bytes:
@@ -78,7 +99,7 @@ def _read_capped(fh: IO[bytes], limit: int, name: str) -> bytes:
             return b"".join(parts)
         parts.append(block)
         got += len(block)
-    raise ValueError(f"{name}: more than {limit:,} bytes; refused before reading the rest")
+    raise ValueError(f"{_lead(name)}more than {limit:,} bytes; refused before reading the rest")
 
 
 def read_text(source: str | os.PathLike | IO[bytes], limit: int, what: str | None = None,
@@ -90,7 +111,7 @@ def read_text(source: str | os.PathLike | IO[bytes], limit: int, what: str | Non
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: not {encoding.upper()} text (byte {exc.start:,} is "
+        raise ValueError(f"{_lead(name)}not {encoding.upper()} text (byte {exc.start:,} is "
                          f"{excerpt(data[exc.start:exc.start + 4])})") from None
 
 
@@ -125,17 +146,17 @@ def load_json(text: str | bytes, what: str, *, max_depth: int = JSON_MAX_DEPTH,
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ValueError(f"{what}: not a JSON file (not UTF-8 text: byte {exc.start:,})"
+            raise ValueError(f"{_lead(what)}not a JSON file (not UTF-8 text: byte {exc.start:,})"
                              ) from None
     try:
         value = json.loads(text, parse_constant=None if constants else _no_constant)
     except RecursionError:
-        raise ValueError(f"{what}: nested too deeply (at most {max_depth} levels)") from None
+        raise ValueError(f"{_lead(what)}nested too deeply (at most {max_depth} levels)") from None
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{what}: not a JSON file ({exc.msg} at line {exc.lineno}, column "
+        raise ValueError(f"{_lead(what)}not a JSON file ({exc.msg} at line {exc.lineno}, column "
                          f"{exc.colno})") from None
     except ValueError as exc:  # an integer of more than 4300 digits, NaN refused, ...
-        raise ValueError(f"{what}: not a readable JSON file ({excerpt(str(exc))})") from None
+        raise ValueError(f"{_lead(what)}not a readable JSON file ({excerpt(str(exc))})") from None
     if json_depth(value) > max_depth:
-        raise ValueError(f"{what}: nested too deeply (at most {max_depth} levels)")
+        raise ValueError(f"{_lead(what)}nested too deeply (at most {max_depth} levels)")
     return value

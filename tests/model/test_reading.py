@@ -116,3 +116,14 @@ def test_json_within_limits_reads_and_constants_on_request():
     assert json_depth(json.loads('{"a": [[1], {"b": 2}]}')) == 3
     v = load_json('{"x": Infinity}', "x", constants=True)
     assert v["x"] == float("inf")
+
+
+@pytest.mark.parametrize("field", ["op", "fmt", "op_format", "rule_set", "bits", "key"])
+def test_state_errors_quote_at_most_an_excerpt_of_a_10_mb_field(field):
+    """A 10 MB op name in a workspace gave a 10 MB message; now one short line."""
+    from fpinspector.model.state import InspectorState
+
+    d = {"k" * 10_000_000: 1} if field == "key" else {field: "x" * 10_000_000}
+    with pytest.raises(ValueError) as info:
+        InspectorState.snapshot_from_dict(d)
+    assert len(str(info.value)) < 200

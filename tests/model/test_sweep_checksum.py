@@ -132,3 +132,25 @@ def test_inconsistent_numbers_are_refused_even_with_a_valid_checksum(partial, ed
     _rewrite(partial, edit, rehash=True)
     with pytest.raises(ValueError, match=message):
         load_npz(partial, require_complete=False, require_checksum=True)
+
+
+@pytest.mark.parametrize("special", ["/dev/zero", "fifo", "folder"])
+def test_a_device_pipe_or_folder_is_refused_at_once(tmp_path, special):
+    """Bounded read: a sweep file is read by seeking, so only a regular file is opened (a
+    pipe with no writer would block, a device never ends)."""
+    import os
+    import sys
+
+    if special == "/dev/zero":
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero")
+        path = "/dev/zero"
+    elif special == "fifo":
+        if sys.platform == "win32":
+            pytest.skip("POSIX pipe")
+        path = str(tmp_path / "p.npz")
+        os.mkfifo(path)
+    else:
+        path = str(tmp_path)
+    with pytest.raises(ValueError, match="not a regular file"):
+        load_npz(path, require_complete=False)

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 
 from ..formats import operand_format
-from ..reading import excerpt
+from ..reading import excerpt, regular_file
 from ..state.atomic import atomic_write
 from .csv_elements import write_csv_elements
 from .domain import Axis, Domain, GridDomain, UnaryDomain
@@ -108,6 +108,8 @@ def load_npz(path: str | os.PathLike, *, require_complete: bool = True,
     carry one) is always checked; ``require_checksum`` (what ``--resume`` asks) also refuses
     a file written before, which cannot be checked.
     """
+    if isinstance(path, (str, os.PathLike)):
+        regular_file(path)  # a zip is read by seeking: a device or a pipe never ends
     try:
         zf, members = open_members(path)
     except READ_ERRORS as exc:
