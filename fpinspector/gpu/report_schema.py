@@ -11,7 +11,7 @@ that must agree (histogram bins and counts, samples, verdicts per rule set).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..model.reading import excerpt
@@ -90,7 +90,7 @@ def _flags(v: Any, where: str) -> dict[str, bool]:
     return {k: _flag(x, f"{where}.{k}") for k, x in _obj(v, where).items()}
 
 
-def _fields(d: Any, where: str, spec: dict[str, Callable[[Any, str], Any]],
+def _fields(d: Any, where: str, spec: Mapping[str, Callable[[Any, str], object]],
             optional: tuple[str, ...] = ()) -> dict:
     d = _obj(d, where)
     for key, check in spec.items():

@@ -93,7 +93,7 @@ def content_digest(meta: dict[str, Any], summary: str, arrays: dict[str, np.ndar
     for name in sorted(arrays):
         a = np.ascontiguousarray(arrays[name])
         h.update(f"\n{name}|{a.dtype.str}|{a.shape}|{a.nbytes}\n".encode())
-        h.update(memoryview(a).cast("B"))
+        h.update(a.tobytes() if a.dtype.kind == "U" else a.view(np.uint8).reshape(-1).data)
     return h.hexdigest()
 
 
