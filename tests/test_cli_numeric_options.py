@@ -36,3 +36,12 @@ def test_expression_options_without_expr_are_refused(extra, named, capsys):
     assert main(["sweep", "mul", "-d", "bits:0:9", "-q", *extra]) == 2
     err = capsys.readouterr().err
     assert f"{named} only go with --expr" in err
+
+
+@pytest.mark.parametrize("extra, named", [(["--gpu-path", "compute"], "--gpu-path"),
+                                          (["--gpu-process"], "--gpu-process"),
+                                          (["--device", "1"], "--device"),
+                                          (["--driver", "softpipe"], "--driver")])
+def test_gpu_options_without_gpu_are_refused(extra, named, capsys):
+    assert main(["sweep", "sqrt", "-d", "bits:0:9", "-q", *extra]) == 2
+    assert f"{named} only go with --gpu" in capsys.readouterr().err
