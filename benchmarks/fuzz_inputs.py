@@ -255,7 +255,7 @@ def _retype(rng: random.Random, v: Any) -> Any:
         return rng.choice([str(v), float(v), -v - 1, 10**400 if rng.random() < 0.05 else 2**64,
                            True, [v]])
     if isinstance(v, float):
-        return rng.choice([float("nan"), float("inf"), -v, str(v), int(v) if v == v else 0])
+        return rng.choice([float("nan"), float("inf"), -v, str(v), int(v) if abs(v) < 1e300 else 0])
     if isinstance(v, str):
         return rng.choice(["", v * 2, "0x" + v, "x" * 100_000, 7, None, [v], v[:-1],
                            "0xZZZZ", "0x" + "f" * 40])
