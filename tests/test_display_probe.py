@@ -91,3 +91,23 @@ def test_a_live_wayland_socket_passes(tmp_path):
         env = {"WAYLAND_DISPLAY": "wayland-7", "XDG_RUNTIME_DIR": str(tmp_path),
                "QT_QPA_PLATFORM": "wayland"}
         assert display_problem(env, "linux") is None
+
+
+@linux
+@pytest.mark.parametrize("qpa", ["nonsense", "x" * 5000])
+def test_an_unknown_qt_platform_is_one_line_exit_2_not_sigabrt(qpa):
+    """QT_QPA_PLATFORM naming no plugin made Qt abort (SIGABRT, exit 134) with no display;
+    now the documented one-line error, exit 2, the value quoted at most ~40 characters.
+    Oracle for the plugin names: PySide6's own plugins/platforms folder."""
+    r = _cli({"QT_QPA_PLATFORM": qpa})
+    assert r.returncode == 2, (r.returncode, r.stderr)
+    assert "names no Qt platform plugin" in r.stderr and "offscreen" in r.stderr
+    assert r.stderr.count("\n") == 1 and len(r.stderr) < 600
+
+
+def test_unknown_plugins_beside_a_known_one_are_left_to_qt():
+    from fpinspector.commands._display_probe import qt_platform_plugins
+
+    assert {"offscreen", "minimal"} <= qt_platform_plugins()
+    assert display_problem({"QT_QPA_PLATFORM": "nonsense;offscreen"}, "linux",
+                           probe=lambda k, n, e: "dead") is None

@@ -15,7 +15,9 @@ _spec = importlib.util.spec_from_file_location("fuzz_inputs", _PATH)
 fuzz_inputs = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(fuzz_inputs)
 
-COUNTS = {"parse": 3000, "state string": 2000, "workspace file": 600, "sweep .npz": 400}
+COUNTS = {"parse": 3000, "state string": 2000, "workspace file": 600, "sweep .npz": 400,
+          "gpu report": 300, "expression": 500, "batch file": 1000, "decode stdin": 500,
+          "deep JSON": 200, "device/pipe": 40}
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model.formats import FORMATS
-from ._operand import kind_range
+from ..model.reading import excerpt
+from ._operand import kind_range, read_integer
 
 _SEP = np.zeros(256, bool)
 _SEP[[ord(c) for c in " \t\r\n,"]] = True
@@ -226,14 +227,12 @@ def _read_slow(tok: str, kind: str, read_token: Callable[[str, str], int]) -> in
         except ValueError:
             v = read_token(tok, kind)
         if v < 0:
-            raise ValueError(f"{tok!r}: a bit pattern cannot be negative")
+            raise ValueError(f"{excerpt(tok, 40)}: a bit pattern cannot be negative")
         if v > FORMATS[kind].mask:
-            raise ValueError(f"{tok!r} is wider than {kind} ({FORMATS[kind].bits} bits)")
+            raise ValueError(f"{excerpt(tok, 40)} is wider than {kind} ({FORMATS[kind].bits} "
+                             "bits)")
         return v
-    try:
-        v = int(tok, 0)
-    except ValueError:
-        raise ValueError(f"{tok!r} is not an integer") from None
+    v = read_integer(tok)
     lo, hi = kind_range(kind)
     if not lo <= v <= hi:
         raise ValueError(f"{v} is outside {kind} ({lo}..{hi})")

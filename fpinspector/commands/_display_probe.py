@@ -17,13 +17,21 @@ import socket
 import threading
 from collections.abc import Callable, Mapping
 
-__all__ = ["display_problem", "probe_display", "HEADLESS_HINT"]
+from ..model.reading import excerpt
+
+__all__ = ["display_problem", "probe_display", "qt_platform_plugins", "HEADLESS_HINT"]
 
 HEADLESS_HINT = ("Run it in a desktop session, or set QT_QPA_PLATFORM=offscreen for a headless "
                  "run; the decode, convert, eval, sweep and gpu-report commands need no display")
 #: Qt platform plugins that draw on a display this probe can check.
 _DISPLAY_PLUGINS = ("xcb", "wayland", "wayland-egl")
 _TIMEOUT = 5.0
+#: Qt 6's platform plugin keys (any platform), for when the plugin folder cannot be listed.
+_QT_PLATFORMS = frozenset((
+    "xcb", "wayland", "wayland-egl", "wayland-brcm", "offscreen", "minimal", "minimalegl",
+    "eglfs", "linuxfb", "vnc", "vkkhrdisplay", "windows", "direct2d", "cocoa", "ios",
+    "android", "wasm", "haiku", "qnx", "bsdfb", "integrity"))
+_PLUGIN_FILE = re.compile(r"(?:lib)?q([a-z0-9_-]+)\.(?:so|dll|dylib)\Z", re.IGNORECASE)
 
 Probe = Callable[[str, str, Mapping[str, str]], "str | None"]
 
@@ -43,6 +51,13 @@ def display_problem(env: Mapping[str, str] | None = None, platform: str | None =
         return None
     asked = [p.split(":")[0].strip().lower() for p in env.get("QT_QPA_PLATFORM", "").split(";")
              if p.strip()]
+    known = qt_platform_plugins()
+    if asked and not any(p in known or p in _QT_PLATFORMS for p in asked):
+        # Qt aborts (SIGABRT) when no plugin of the list exists: say so instead
+        shown = excerpt(env.get("QT_QPA_PLATFORM", ""), 40)
+        return (f"QT_QPA_PLATFORM={shown} names no Qt platform plugin (installed: "
+                f"{', '.join(sorted(known)) or 'none found'}). " + HEADLESS_HINT)
+    asked = [p for p in asked if p in known or p in _QT_PLATFORMS]
     if any(p not in _DISPLAY_PLUGINS for p in asked):
         return None  # offscreen, minimal, eglfs, vnc...: no display of ours to check
     if not asked and not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
@@ -62,6 +77,36 @@ def display_problem(env: Mapping[str, str] | None = None, platform: str | None =
             return None
         reasons.append(why)
     return "cannot open a window: " + "; ".join(reasons) + ". " + HEADLESS_HINT
+
+
+def qt_platform_plugins(env: Mapping[str, str] | None = None) -> set[str]:
+    """Names of the Qt platform plugins installed (PySide6's ``plugins/platforms`` folder and
+    ``QT_QPA_PLATFORM_PLUGIN_PATH``), read from their file names without importing Qt."""
+    import importlib.util  # noqa: PLC0415
+
+    env = os.environ if env is None else env
+    folders = [f for f in env.get("QT_QPA_PLATFORM_PLUGIN_PATH", "").split(os.pathsep) if f]
+    try:
+        spec = importlib.util.find_spec("PySide6")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin:
+        root = os.path.dirname(spec.origin)
+        folders += [os.path.join(root, "Qt", "plugins", "platforms"),
+                    os.path.join(root, "plugins", "platforms")]
+    names = set()
+    for folder in folders:
+        try:
+            files = os.listdir(folder)
+        except OSError:
+            continue
+        for f in files:
+            m = _PLUGIN_FILE.match(f)
+            if m:
+                names.add(m.group(1).lower())
+    if "wayland" in names:  # one library, several keys
+        names |= {"wayland-egl", "wayland-brcm"}
+    return names
 
 
 def probe_display(kind: str, name: str, env: Mapping[str, str]) -> str | None:

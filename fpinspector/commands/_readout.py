@@ -10,16 +10,33 @@ from typing import Any
 from ..model.describe import ValueInfo, describe, describe_many, display_decimal, shortest_decimal
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
+from ..model.parse.reader import MAX_INPUT_CHARS
+from ..model.reading import read_bytes
 
 __all__ = ["SCHEMA_VERSION", "by_format", "gather_text", "input_dict", "short", "short_many"]
 
 #: Bumped only on incompatible changes to the JSON output (docs/cli-json.md).
 SCHEMA_VERSION = 1
+#: Most bytes of standard input read (the parser takes at most 2^20 characters, up to 4
+#: bytes each in UTF-8).
+STDIN_BYTES = 4 * MAX_INPUT_CHARS
+
+
+def _stdin() -> str:
+    """Standard input, at most :data:`STDIN_BYTES` of it (``yes | fpinspector decode -``
+    is refused after 4 MiB, not read until memory runs out); undecodable bytes replaced."""
+    raw = getattr(sys.stdin, "buffer", None)
+    if raw is None:  # (a replaced sys.stdin: text already)
+        text = sys.stdin.read(MAX_INPUT_CHARS + 1)
+        if len(text) > MAX_INPUT_CHARS:
+            raise ValueError(f"standard input: more than {MAX_INPUT_CHARS:,} characters")
+        return text
+    return read_bytes(raw, STDIN_BYTES, "standard input").decode("utf-8", "replace")
 
 
 def gather_text(values: list[str]) -> str:
     """Join the VALUE arguments with spaces; ``-`` reads standard input (a paste)."""
-    parts = [sys.stdin.read() if v == "-" else v for v in values]
+    parts = [_stdin() if v == "-" else v for v in values]
     return " ".join(parts)
 
 

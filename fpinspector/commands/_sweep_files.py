@@ -55,7 +55,7 @@ def resume_from(out: str, plan: dict[str, Any]):
               file=sys.stderr)
         return None
     try:
-        prev = load_npz(out, require_complete=False)
+        prev = load_npz(out, require_complete=False, require_checksum=True)
     except ValueError as exc:
         raise ValueError(f"cannot resume: {exc}") from None
     saved = {**prev.meta, "top_k": prev.summary.top_k, "first_n": prev.summary.first_n,

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from ._args import samples
 from ._gpu_args import add_device_arguments, open_cli_session
 
 NAME = "gpu-compare"
@@ -19,8 +20,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "`example:llvmpipe` / `example:softpipe` name the shipped examples")
     p.add_argument("--live", action="store_true",
                    help="also measure the current device (--device / --driver) and add it")
-    p.add_argument("--samples", type=int, default=1 << 16,
-                   help="random inputs per op for the live ULP distributions (default 65536)")
+    p.add_argument("--samples", type=samples, default=1 << 16,
+                   help="random inputs per op for the live ULP distributions, 1..2^24 "
+                   "(default 65536)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--all", action="store_true",
                    help="list every row (default: only rows every report measured and where "
@@ -83,8 +85,6 @@ def run(args: argparse.Namespace) -> int:
     from ..gpu.compare import compare_reports
     from ..gpu.report import build_report
 
-    if args.samples < 1:
-        raise ValueError(f"--samples must be positive, got {args.samples}")
     if len(args.reports) + int(args.live) < 2:
         raise ValueError("give at least two reports, or one report and --live")
     reports = [_load(name) for name in args.reports]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from ._args import seconds
+
 NAME = "gpu-devices"
 HELP = ("list the GL devices and Mesa software drivers that can be opened, with renderer, "
         "GL version and capture paths (each probed in its own process)")
@@ -12,8 +14,8 @@ HELP = ("list the GL devices and Mesa software drivers that can be opened, with 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the list as JSON")
-    p.add_argument("--timeout", type=float, default=60.0,
-                   help="seconds to wait for each device to open (default 60)")
+    p.add_argument("--timeout", type=seconds(0, 3600), default=60.0,
+                   help="seconds to wait for each device to open, at most 3600 (default 60)")
 
 
 def _text(entries: list) -> str:  # noqa: ANN001 - DeviceEntry list

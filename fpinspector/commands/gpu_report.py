@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from ._args import samples, seed
 from ._gpu_args import add_device_arguments, open_cli_session
 
 NAME = "gpu-report"
@@ -17,11 +18,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", default=None,
                    help="save the report as JSON to FILE (for gpu-compare and the app's GPUs "
                    "view); prints one line saying so instead of the report")
-    p.add_argument("--samples", type=int, default=1 << 18,
-                   help="random inputs per op for the ULP distributions (default 262144)")
+    p.add_argument("--samples", type=samples, default=1 << 18,
+                   help="random inputs per op for the ULP distributions, 1..2^24 (default "
+                   "262144)")
     p.add_argument("--path", choices=("all", "compute", "fragment"), default="all",
                    help="capture path(s) to probe (default: every path the GPU has)")
-    p.add_argument("--seed", type=int, default=2024, help="random seed for the ULP sample")
+    p.add_argument("--seed", type=seed, default=2024,
+                   help="random seed for the ULP sample, 0..2^64-1 (default 2024)")
     add_device_arguments(p)
 
 
@@ -84,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
     from ..gpu import GpuUnavailable
     from ..gpu.report import build_report
 
-    if args.samples < 1:
-        raise ValueError(f"--samples must be positive, got {args.samples}")
     try:
         session = open_cli_session(args)
     except GpuUnavailable as exc:

@@ -85,6 +85,12 @@ def run(args: argparse.Namespace) -> int:
     from ..model.sweep.alloc import keep_freed_buffers  # noqa: PLC0415
 
     keep_freed_buffers()  # chunk buffers are reused instead of faulted in again per chunk
+    gpu_only = [flag for flag, used in (
+        ("--gpu-path", args.gpu_path != "auto"), ("--gpu-process", args.gpu_process),
+        ("--device", args.device is not None), ("--driver", args.driver is not None)) if used]
+    if gpu_only and not args.gpu:  # (refused like --c: an option silently ignored misleads)
+        raise ValueError(f"{', '.join(gpu_only)} only go with --gpu (the sweep compares the "
+                         "model with the exact result without it)")
     if getattr(args, "expr", None) is not None:
         from ..model.expr import ExprError  # noqa: PLC0415
         from ._expr_sweep import expr_plan  # noqa: PLC0415
@@ -97,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
     elif args.op is None:
         raise ValueError("give an op (e.g. mul) or --expr EXPRESSION")
     else:
+        unused = [flag for flag, used in (("--set", args.bindings), ("--axes", args.axes),
+                                          ("--component", args.component != "worst")) if used]
+        if unused:  # (refused like --c with --expr: an option silently ignored misleads)
+            raise ValueError(f"{', '.join(unused)} only go with --expr EXPRESSION; an op "
+                             f"sweep takes --domain/--domain-b (and --c for mad)")
         from ..model.sweep import SweepPlan  # noqa: PLC0415
         from ..model.sweep.plan import CLI_LABELS  # noqa: PLC0415
 

@@ -8,16 +8,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..model.reading import excerpt, load_json, read_bytes
+from ..model.state.atomic import atomic_write
 from .report_data import SCHEMA, VERSION, GpuReport
+from .report_schema import check_report_dict
 
 __all__ = ["ReportFileError", "save_report", "load_report", "report_from_dict",
-           "example_reports", "EXAMPLE_PREFIX"]
+           "example_reports", "EXAMPLE_PREFIX", "MAX_REPORT_BYTES"]
 
 #: Example reports ship as package data: fpinspector/resources/gpu-report-NAME.json.
 EXAMPLES_PACKAGE = "fpinspector"
 EXAMPLE_PREFIX = "gpu-report-"
 _REQUIRED = {"info": dict, "probes": list, "ulp": list, "fidelity": dict}
-_MAX_BYTES = 64 << 20
+#: Largest report file read (a real one is about 100 KB).
+MAX_REPORT_BYTES = 16 << 20
 
 
 class ReportFileError(ValueError):
@@ -25,11 +29,10 @@ class ReportFileError(ValueError):
 
 
 def save_report(path: str | Path, report: GpuReport) -> Path:
-    """Write ``report`` as JSON (UTF-8, sorted for stable diffs of re-measured reports)."""
-    p = Path(path)
-    text = json.dumps(report.to_dict(), indent=1, sort_keys=True)
-    p.write_text(text + "\n", encoding="utf-8")
-    return p
+    """Write ``report`` as JSON (UTF-8, sorted for stable diffs of re-measured reports),
+    atomically: a full disk or a kill leaves the previous file whole."""
+    text = json.dumps(report.to_dict(), indent=1, sort_keys=True) + "\n"
+    return Path(atomic_write(path, lambda fh: fh.write(text)))
 
 
 def report_from_dict(data: Any, source: str = "report") -> GpuReport:
@@ -45,11 +48,12 @@ def report_from_dict(data: Any, source: str = "report") -> GpuReport:
                 "measure it again with `fpinspector gpu-report --json --out FILE`")
         raise ReportFileError(f"{source}: not an fpinspector GPU report (no 'schema' key)")
     if schema != SCHEMA:
-        raise ReportFileError(f"{source}: not an fpinspector GPU report (schema {schema!r}; "
-                              f"expected {SCHEMA!r})")
+        raise ReportFileError(f"{source}: not an fpinspector GPU report (schema "
+                              f"{excerpt(schema)}; expected {SCHEMA!r})")
     version = data.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ReportFileError(f"{source}: GPU report without a valid version ({version!r})")
+        raise ReportFileError(f"{source}: GPU report without a valid version "
+                              f"({excerpt(version)})")
     if version < VERSION:
         raise ReportFileError(
             f"{source}: GPU report version {version} is older than this fpinspector reads "
@@ -64,9 +68,10 @@ def report_from_dict(data: Any, source: str = "report") -> GpuReport:
     if "renderer" not in data["info"]:
         raise ReportFileError(f"{source}: GPU report without a renderer; the file is damaged")
     try:
-        return GpuReport.from_dict(data)
-    except (TypeError, KeyError, AttributeError) as exc:
-        raise ReportFileError(f"{source}: damaged GPU report ({exc})") from None
+        check_report_dict(data)
+    except ValueError as exc:
+        raise ReportFileError(f"{source}: damaged GPU report: {exc}") from None
+    return GpuReport.from_dict(data)
 
 
 def load_report(path: str | Path) -> GpuReport:
@@ -80,18 +85,9 @@ def load_report(path: str | Path) -> GpuReport:
     """
     p = Path(path)
     try:
-        size = p.stat().st_size
-        if size > _MAX_BYTES:
-            raise ReportFileError(f"{p}: {size:,} bytes is far too large for a GPU report")
-        raw = p.read_bytes()
-    except ReportFileError:
-        raise
-    except OSError as exc:
-        raise ReportFileError(f"{p}: cannot read it ({exc.strerror or exc})") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ReportFileError(f"{p}: not a JSON file ({exc})") from None
+        data = load_json(read_bytes(p, MAX_REPORT_BYTES, str(p)), str(p), constants=True)
+    except ValueError as exc:
+        raise ReportFileError(str(exc)) from None
     return report_from_dict(data, str(p))
 
 

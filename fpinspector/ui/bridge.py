@@ -20,7 +20,7 @@ from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
 from ..model.parse import parse
 from ..model.state import InspectorState
-from ..model.state.paste import PasteResult, needs_readings, paste_text, readings
+from ..model.state.paste import PasteResult, needs_readings, paste_text, paste_work, readings
 from .memo import Memo
 
 __all__ = [
@@ -238,7 +238,8 @@ def clear_caches() -> None:
     _D3D.clear()
 
 
-#: Pastes longer than this are read on a thread (the window keeps running meanwhile).
+#: Pastes costing more than this (characters + values their ``<repeats N times>`` make) are
+#: read on a thread (the window keeps running meanwhile).
 BACKGROUND_PASTE_CHARS = 2000
 
 
@@ -248,7 +249,7 @@ def paste(state: InspectorState, text: str, reading: str | None = None) -> Paste
     was read how, which value became which operand, the other readings on offer. A long
     text is read on a thread while the event loop runs; the state changes on this one."""
     found = None
-    if len(text) > BACKGROUND_PASTE_CHARS:
+    if paste_work(text) > BACKGROUND_PASTE_CHARS:
         from .background import wait_in_event_loop
 
         op_fmt, fmt = state.snapshot.op_format, state.snapshot.fmt

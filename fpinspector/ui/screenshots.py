@@ -21,6 +21,8 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from .image_files import save_image
+
 __all__ = ["take_screenshots"]
 
 
@@ -51,7 +53,7 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         def shot(name: str, widget: QtWidgets.QWidget | None = None) -> None:
             _settle(500)
             path = out / name
-            (widget or win).grab().save(str(path))
+            save_image((widget or win).grab(), path)
             saved.append(path)
 
         def paste(text: str, op: str) -> None:
@@ -145,7 +147,7 @@ def _map_shots(out: Path) -> list[Path]:
             while panel.is_running() and time.monotonic() < deadline:
                 _settle(50)
             _settle(400)
-            panel.grab().save(str(out / name))
+            save_image(panel.grab(), out / name)
             saved.append(out / name)
     finally:
         panel.shutdown()

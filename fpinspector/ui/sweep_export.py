@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QFileDialog
 
 from ..model.sweep import save_npz, write_csv_summary
+from .image_files import save_image, save_svg
 
 __all__ = ["SweepExportMixin"]
 
@@ -21,8 +22,8 @@ class SweepExportMixin:
         """Write the figure (``png``/``svg``) or the data (``npz``/``csv``) to ``path``."""
         import pyqtgraph.exporters as ex  # noqa: PLC0415
 
-        if kind == "png":
-            ex.ImageExporter(self.map.graphics.scene()).export(str(path))
+        if kind == "png":  # encoded in memory, written atomically (image_files)
+            save_image(ex.ImageExporter(self.map.graphics.scene()).export(toBytes=True), path)
             return
         if kind == "svg":  # QSvgGenerator: pyqtgraph's SVGExporter trips on Qt 6.12 paths
             self._export_svg(str(path))
@@ -37,21 +38,10 @@ class SweepExportMixin:
             raise ValueError(f"unknown export kind {kind!r}")
 
     def _export_svg(self, path: str) -> None:
-        from PySide6.QtCore import QRect, QSize  # noqa: PLC0415
-        from PySide6.QtGui import QPainter  # noqa: PLC0415
-        from PySide6.QtSvg import QSvgGenerator  # noqa: PLC0415
+        from PySide6.QtCore import QSize  # noqa: PLC0415
 
         view = self.map.graphics
-        gen = QSvgGenerator()
-        gen.setFileName(path)
-        gen.setSize(QSize(view.width(), view.height()))
-        gen.setViewBox(QRect(0, 0, view.width(), view.height()))
-        gen.setTitle("fpinspector error map")
-        painter = QPainter(gen)
-        try:
-            view.render(painter)
-        finally:
-            painter.end()
+        save_svg(path, QSize(view.width(), view.height()), "fpinspector error map", view.render)
 
     def _export_dialog(self, kind: str) -> None:
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"sweep.{kind}",

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ..model.formats import FORMATS
+from ..model.reading import excerpt, load_json, read_bytes
 from ..model.state import InspectorState, Snapshot, atomic_write
 
 __all__ = ["save_workspace", "load_workspace", "WORKSPACE_VERSION", "MAX_WORKSPACE_BYTES",
@@ -57,23 +58,12 @@ def load_workspace(path: str | os.PathLike) -> tuple[Snapshot, list[tuple[str, i
 
 
 def _load(name: str) -> tuple[Snapshot, list[tuple[str, int]]]:
+    data = read_bytes(name, MAX_WORKSPACE_BYTES, "")  # the reader policy (model/reading.py)
     try:
-        with open(name, "rb") as fh:
-            data = fh.read(MAX_WORKSPACE_BYTES + 1)
-    except OSError as exc:
-        raise ValueError(exc.strerror or str(exc)) from None
-    if len(data) > MAX_WORKSPACE_BYTES:
-        raise ValueError(f"the file is larger than {MAX_WORKSPACE_BYTES >> 20} MiB; a "
-                         "workspace is a few KB")
-    try:
-        doc = json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text") from None
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"broken JSON at line {exc.lineno}, column {exc.colno} ({exc.msg})"
-                         ) from None
+    doc = load_json(text, "")
     if not isinstance(doc, dict) or "fpinspector_workspace" not in doc:
         raise ValueError("not an fpinspector workspace (no 'fpinspector_workspace' key)")
     version = doc["fpinspector_workspace"]
@@ -87,13 +77,8 @@ def _load(name: str) -> tuple[Snapshot, list[tuple[str, int]]]:
     return snap, _history(doc.get("history", []))
 
 
-def _no_constant(word: str) -> Any:
-    raise ValueError(f"{word} is not a JSON number")
-
-
 def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return excerpt(v, 40)
 
 
 def _history(entries: Any) -> list[tuple[str, int]]:

@@ -4,6 +4,8 @@ file that is not a current fpinspector GPU report (another tool's, an older sche
 from __future__ import annotations
 
 import json
+import os
+import time
 
 import pytest
 
@@ -91,3 +93,61 @@ def test_cli_bad_report_file_is_one_line_exit_2(tmp_path, capsys):
     assert "at least two reports" in capsys.readouterr().err
     assert main(["gpu-compare", good, "example:nvidia"]) == 2
     assert "no such example report" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_file_ends_at_once_with_a_clear_message(capsys):
+    """Bounded read: /dev/zero has st_size 0; it used to be read until the OOM killer."""
+    t0 = time.perf_counter()
+    assert main(["gpu-compare", "/dev/zero", "example:llvmpipe"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("fpinspector gpu-compare: error: /dev/zero: more than ") and \
+        "\n" not in err
+    assert time.perf_counter() - t0 < 10
+
+
+def _nested(d: dict, path: tuple) -> tuple[dict, str]:
+    for k in path[:-1]:
+        d = d[k]
+    return d, path[-1]
+
+
+@pytest.mark.parametrize("path, value, message", [
+    (("probes", 0, "verdict", "d3d11"), "yes", r"probes\[0\].verdict.d3d11: expected true"),
+    (("probes", 0, "observed"), "0xZZ", r"probes\[0\].observed: expected a 0x hex pattern"),
+    (("probes", 3, "inputs"), "0x1", r"probes\[3\].inputs: expected a list"),
+    (("ulp", 0, "counts"), [1, 2], r"ulp\[0\]: 9 bin edges for 2 counts"),
+    (("ulp", 0, "counts", 0), 10**9, r"ulp\[0\].counts\[0\]: expected an integer"),
+    (("ulp", 0, "bins", 3), 0.1, r"ulp\[0\].bins: edges must increase"),
+    (("ulp", 1, "allowed_fraction", "d3d11"), 1.5, "a fraction 0..1"),
+    (("ulp", 1, "verdict"), {"d3d11": True}, "verdicts for .'d3d11'. but allowed fractions"),
+    (("ulp", 1, "max_ulp"), "big", r"ulp\[1\].max_ulp: expected a number"),
+    (("info", "paths"), "fragment", "info.paths: expected a list"),
+    (("info", "fp64"), None, "info.fp64: expected true or false"),
+    (("fidelity", "render", "raw_bits"), 1, "fidelity.render.raw_bits: expected true or false"),
+    (("fidelity", "render", "path"), "compute", "fidelity.render.path"),
+    (("deviations", 0, "id"), 7, r"deviations\[0\].id: expected text"),
+    (("unsupported", 0), {"op": "add"}, r"unsupported\[0\]: missing 'format'"),
+    (("settings", "seed"), -1, "settings.seed: expected an integer"),
+    (("half_float",), "x" * 10_000_000, "half_float: 10,000,000 characters"),
+    (("probes", 0, "question"), ["x" * 10_000_000], "probes.0..question: expected text"),
+])
+def test_every_field_is_checked_before_use(tmp_path, path, value, message):
+    """Whole-schema validation: one ReportFileError naming the field, bounded, one line."""
+    data = _example()
+    d, k = _nested(data, path)
+    d[k] = value
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ReportFileError, match=message) as info:
+        load_report(bad)
+    text = str(info.value)
+    assert text.startswith(f"{bad}: damaged GPU report: ") and "\n" not in text
+    assert len(text) < 300 + len(str(bad))
+
+
+def test_a_huge_integer_names_the_file(tmp_path):
+    bad = tmp_path / "big.json"
+    bad.write_text(json.dumps(_example())[:-1] + ', "x": ' + "9" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(ReportFileError, match=f"^{bad}: not a readable JSON file"):
+        load_report(bad)

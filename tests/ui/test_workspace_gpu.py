@@ -48,7 +48,7 @@ def test_workspace_write_is_atomic(tmp_path, monkeypatch) -> None:
 @pytest.mark.parametrize(
     "content, msg",
     [
-        ("{not json", "broken JSON at line 1"),
+        ("{not json", "not a JSON file .* at line 1"),
         ("[1, 2]", "not an fpinspector workspace"),
         (json.dumps({"fpinspector_workspace": 99}), "unsupported workspace version"),
         (json.dumps({"fpinspector_workspace": 1, "state": {"bits": "0xZZ"}}), "not hexadecimal"),

@@ -61,7 +61,7 @@ def test_a_huge_file_is_refused_without_reading_it(tmp_path):
     with open(path, "wb") as fh:  # sparse: 100 MB on paper, nothing on disk
         fh.truncate(100 << 20)
     t = time.perf_counter()
-    with pytest.raises(ValueError, match="larger than 16 MiB"):
+    with pytest.raises(ValueError, match="more than 16,777,216 bytes"):
         load_workspace(path)
     assert time.perf_counter() - t < 1.0
     assert MAX_WORKSPACE_BYTES == 16 << 20

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..convert.floats import convert
 from ..convert.variants import Variant, get_variant
-from ..formats import F32, F64, FloatFormat, encode_exact, get_format
+from ..formats import F32, F64, FloatFormat, encode_exact, get_format, read_decimal
 
 __all__ = ["Anatomy", "rounding_anatomy"]
 
@@ -78,8 +78,11 @@ def _exact(value: Any) -> Num:
         return value if not np.isfinite(value) else Fraction(value)
     if isinstance(value, (str, Decimal)):
         try:
-            d = Decimal(str(value).strip())
-        except Exception:
+            t = str(value).strip()
+            special = t.lower().lstrip("+-") in ("inf", "infinity", "nan", "snan")
+            d = value if isinstance(value, Decimal) else Decimal(t) if special else \
+                read_decimal(t)
+        except ValueError:
             raise ValueError(f"not a number: {value!r}") from None
         if d.is_finite() and d and abs(d.adjusted()) > 400:
             # An exact Fraction of 1e999999999 would take forever to build; every format

@@ -35,8 +35,17 @@ class ExprError(ValueError):
         """1-based column of the start of the offending span."""
         return self.pos + 1
 
-    def caret(self, text: str) -> str:
-        """Two lines: ``text`` and ``^~~`` under the offending span."""
+    def caret(self, text: str, window: int = 80) -> str:
+        """Two lines: ``text`` and ``^~~`` under the offending span; a text longer than
+        ``window`` characters is shown as the window around the span ("..." where cut)."""
         line = text.replace("\n", " ").replace("\t", " ")
         width = max(1, min(self.end, len(line) + 1) - self.pos)
-        return f"{line}\n{' ' * self.pos}^{'~' * (width - 1)}"
+        start = 0
+        if len(line) > window:
+            start = max(0, min(self.pos - window // 4, len(line) - window))
+            shown = line[start:start + window]
+            pre = "..." if start else ""
+            line = pre + shown + ("..." if start + window < len(line) else "")
+            start -= len(pre)
+            width = min(width, window - (self.pos - start - len(pre)))
+        return f"{line}\n{' ' * (self.pos - start)}^{'~' * (max(width, 1) - 1)}"

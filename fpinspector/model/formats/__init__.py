@@ -5,7 +5,7 @@
 types that some ops take (i32, u32, unorm8, ...) in :mod:`.operand_type`.
 """
 
-from .encoding import ROUNDINGS, BitLayout, encode_exact, encode_float64, policy
+from .encoding import ROUNDINGS, BitLayout, encode_exact, encode_float64, policy, read_decimal
 from .float_format import (
     CLASS_NAMES,
     DENORMAL,
@@ -26,7 +26,7 @@ from .operand_type import CODE_FORMATS, CodeFormat, OperandType, float_format_of
 
 __all__ = [
     "FloatFormat", "FORMATS", "F64", "F32", "F16", "F11", "F10", "CLASS_NAMES", "ROUNDINGS",
-    "get_format", "encode_exact", "encode_float64", "policy", "BitLayout",
+    "get_format", "encode_exact", "read_decimal", "encode_float64", "policy", "BitLayout",
     "ZERO", "DENORMAL", "NORMAL", "INFINITY", "NAN",
     "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of",
 ]

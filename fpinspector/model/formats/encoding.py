@@ -9,6 +9,7 @@ the D3D conversions (CONV-F2F-SAT).
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
@@ -18,6 +19,7 @@ import numpy as np
 from .array_encoding import encode_array
 
 __all__ = ["ROUNDINGS", "BitLayout", "encode_float64", "encode_float64_integer", "encode_exact",
+           "read_decimal",
            "policy"]
 
 
@@ -193,6 +195,28 @@ _HUGE = Fraction(2) ** 1100
 _TINY = Fraction(1, 2**1200)
 
 
+_DECIMAL = re.compile(r"\s*([+-]?)((?:\d[\d_]*)?\.?[\d_]*)(?:[eE]([+-]?)(\d[\d_]*))?\s*\Z")
+#: Exponent digits beyond which the exponent is clamped: 10^8 keeps every input of the
+#: parser's size (at most 2^20 digits) far outside -400..400, where rounding is decided.
+_EXP_DIGITS = 8
+
+
+def read_decimal(text: str) -> Decimal:
+    """Decimal text (``"-1.5e-3"``, ``"1_000"``) as a ``Decimal``; ``ValueError`` when it is
+    not one (``"1e"``, ``"abc"``). Exponents of any length read: one beyond 10^8 is clamped
+    to +/-10^8, which rounds every format the same way (overflow, or underflow to zero),
+    where ``Decimal`` itself raises InvalidOperation past its own limit."""
+    m = _DECIMAL.match(text)
+    if not m or not any(c.isdigit() for c in m.group(2)) or "__" in text:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"not a decimal number: {shown!r}")
+    sign, mant, esign, exp = m.groups()
+    e = exp.replace("_", "").lstrip("0") if exp else ""
+    if len(e) > _EXP_DIGITS:
+        e = "1" + "0" * _EXP_DIGITS
+    return Decimal(f"{sign}{mant.replace('_', '')}e{esign or ''}{e or '0'}")
+
+
 def _decimal_fraction(d: Decimal) -> Fraction:
     if d and d.adjusted() > _DEC_EXP_LIMIT:
         return -_HUGE if d < 0 else _HUGE
@@ -212,7 +236,7 @@ def _to_fraction(v: Fraction | Decimal | int | str) -> Fraction | float:
             return float("nan")
         if len(t) > 100_000:
             raise ValueError(f"decimal text of {len(t)} characters is too long (limit 100000)")
-        return _decimal_fraction(Decimal(t))
+        return _decimal_fraction(read_decimal(t))
     if isinstance(v, Decimal):
         if v.is_nan():
             return float("nan")

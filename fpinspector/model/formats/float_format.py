@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..reading import excerpt
 from .encoding import ROUNDINGS, encode_exact, encode_float64, policy
 
 __all__ = [
@@ -424,5 +425,5 @@ def get_format(name: str | FloatFormat) -> FloatFormat:
         return FORMATS[key]
     except KeyError:
         raise ValueError(
-            f"unknown format {name!r}; choose one of {', '.join(FORMATS)}"
+            f"unknown format {excerpt(name, 40)}; choose one of {', '.join(FORMATS)}"
         ) from None

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..reading import excerpt
 from .float_format import F32, FloatFormat, get_format
 
 __all__ = ["CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of"]
@@ -102,5 +103,5 @@ def operand_format(fmt: str | OperandType) -> OperandType:
     try:
         return get_format(name)
     except (KeyError, ValueError):
-        raise ValueError(f"unknown operand format {fmt!r}: a float format or one of "
+        raise ValueError(f"unknown operand format {excerpt(fmt, 40)}: a float format or one of "
                          f"{', '.join(CODE_FORMATS)}") from None

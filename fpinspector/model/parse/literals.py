@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..formats import FloatFormat, encode_exact, encode_float64
+from ..formats import FloatFormat, encode_exact, encode_float64, read_decimal
 
 __all__ = ["encode_decimals", "hexfloat_fraction", "encode_fraction", "special_bits"]
 
@@ -31,7 +31,7 @@ def _clean(text: str) -> str:
 
 
 def _exact_decimal(fmt: FloatFormat, text: str) -> int:
-    d = Decimal(text)
+    d = read_decimal(text)
     if d.is_zero():
         return fmt.sign_mask if (d.is_signed() and fmt.signed) else 0
     adj = d.adjusted()

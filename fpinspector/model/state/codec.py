@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..formats import FORMATS, operand_format
+from ..reading import excerpt
 from .snapshot import MAX_OPERANDS, STATE_PREFIX, Snapshot
 
 __all__ = ["snapshot_to_dict", "snapshot_from_dict", "snapshot_to_string", "snapshot_from_string",
@@ -41,7 +42,7 @@ def snapshot_from_dict(d: Any) -> Snapshot:
         raise ValueError("state must be a JSON object")
     unknown = set(d) - set(Snapshot.__dataclass_fields__)
     if unknown:
-        raise ValueError(f"unknown state field(s): {', '.join(sorted(map(str, unknown)))}")
+        raise ValueError(f"unknown state field(s): {excerpt(sorted(map(str, unknown)), 60)}")
     kw = dict(d)
     for key in _NAMES:
         if key in kw and not isinstance(kw[key], str):
@@ -122,8 +123,7 @@ def _checked(snap: Snapshot) -> Snapshot:
 
 
 def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return excerpt(v, 40)
 
 
 def _hex(text: str, what: str) -> int:

@@ -17,7 +17,7 @@ from ..convert import decode_rgb9e5, unpack_r11g11b10
 from ..describe import shortest_decimal
 from ..engine import OPS
 from ..formats import CodeFormat, FloatFormat, get_format, operand_format
-from ..parse import ParseError, parse
+from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
@@ -27,11 +27,12 @@ from .inspector import InspectorState
 from .snapshot import MAX_OPERANDS, STATE_PREFIX
 
 __all__ = ["MAX_PASTE_CHARS", "PasteResult", "Reading", "needs_readings", "operand_letters",
-           "paste_text", "readings"]
+           "paste_text", "paste_work", "readings"]
 
 #: Longest text a paste may hold: ~0.1 s of parsing, far more than any debugger dump of a
 #: few values (and QLineEdit's own limit).
 MAX_PASTE_CHARS = 32767
+_REPEATS = re.compile(r"<repeats\s+(\d{1,9})\s+times>", re.IGNORECASE)
 _BYTES_ONLY = re.compile(r"^[\s,;]*(?:[0-9A-Fa-f]{2}[ \t]+)+[0-9A-Fa-f]{2}[\s,;]*$")
 _DECIMAL_BYTES = re.compile(r"^[\s]*(?:[0-9]{2}[ \t]+)+[0-9]{2}\s*$")
 #: A packed 32-bit word with its format named before or after it: "R11G11B10 0x7F7FDFBF",
@@ -270,6 +271,15 @@ def needs_readings(op_format: str, text: str) -> bool:
     t = text.strip()
     return (len(text) <= MAX_PASTE_CHARS and not t.startswith(STATE_PREFIX)
             and parse_codes(op_format, text) is None)
+
+
+def paste_work(text: str) -> int:
+    """What reading ``text`` costs, in characters and values: its length plus the copies its
+    ``<repeats N times>`` make (30 characters can make 131072 values, ~0.6 s). The app reads
+    a paste on a thread from a bound of this, not of the text's length."""
+    if len(text) > MAX_PASTE_CHARS:
+        return len(text)  # refused at once by paste_text
+    return len(text) + sum(min(int(n), MAX_VALUES) for n in _REPEATS.findall(text))
 
 
 def paste_text(state: InspectorState, text: str, reading: str | None = None,

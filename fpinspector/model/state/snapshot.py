@@ -10,6 +10,7 @@ import numpy as np
 
 from ..engine.rules import RULE_SETS
 from ..formats import FORMATS, CodeFormat, get_format, operand_format
+from ..reading import excerpt
 
 __all__ = ["Snapshot", "MAX_OPERANDS", "STATE_PREFIX", "OP_FIELDS"]
 
@@ -55,10 +56,10 @@ class Snapshot:
         bits = _pattern(self.bits, FORMATS[fmt].bits, "bits")
         word = _pattern(self.word, 32, "word")
         if not isinstance(self.op, str) or not _OP_RE.match(self.op):
-            raise ValueError(f"invalid op name {self.op!r}")
+            raise ValueError(f"invalid op name {excerpt(self.op, 40)}")
         if self.rule_set not in RULE_SETS:
             raise ValueError(
-                f"unknown rule set {self.rule_set!r}; choose one of {', '.join(RULE_SETS)}"
+                f"unknown rule set {excerpt(self.rule_set, 40)}; choose one of {', '.join(RULE_SETS)}"
             )
         ops = tuple(self.operands)
         if len(ops) > MAX_OPERANDS:
@@ -68,7 +69,7 @@ class Snapshot:
         opts = tuple(sorted(set(self.options)))
         for o in opts:
             if not isinstance(o, str) or not _OPTION_RE.match(o):
-                raise ValueError(f"invalid option name {o!r}")
+                raise ValueError(f"invalid option name {excerpt(o, 40)}")
         return Snapshot(fmt, bits, word, self.op, op_type.name, self.rule_set, ops, opts)
 
 
@@ -88,7 +89,8 @@ def _pattern(value: Any, width: int, what: str) -> int:
             else:
                 raise TypeError
         except TypeError:
-            raise ValueError(f"{what}: expected an integer bit pattern, got {value!r}") from None
+            raise ValueError(f"{what}: expected an integer bit pattern, got {excerpt(value, 40)}"
+                             ) from None
     if value < 0 or value >> width:
         raise ValueError(f"{what}: 0x{value:X} does not fit in {width} bits")
     return int(value)

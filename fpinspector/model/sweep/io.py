@@ -10,6 +10,7 @@ sweep kept (summaries, and per-element columns where kept), not for the size of 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any, BinaryIO, TextIO
 import numpy as np
 
 from ..formats import operand_format
+from ..reading import excerpt, regular_file
 from ..state.atomic import atomic_write
 from .csv_elements import write_csv_elements
 from .domain import Axis, Domain, GridDomain, UnaryDomain
@@ -25,10 +27,12 @@ from .npz_read import READ_ERRORS, NpzMembers, load_json, open_members
 from .runner import SweepResult
 from .summary_dict import MAX_ROWS, summary_from_dict
 
-__all__ = ["save_npz", "load_npz", "write_csv_summary", "write_csv_elements", "FILE_VERSION",
+__all__ = ["save_npz", "load_npz", "content_digest", "CHECKSUM_KEY", "write_csv_summary", "write_csv_elements", "FILE_VERSION",
            "MAX_LOAD_BYTES"]
 
 FILE_VERSION = 1
+#: The metadata key holding the SHA-256 of the file's contents (:func:`content_digest`).
+CHECKSUM_KEY = "sha256"
 #: Most bytes the per-element arrays of one file may take once loaded (1 GiB: a kept sweep
 #: of 2^24 elements with every column); ``load_npz(max_bytes=...)`` raises it.
 MAX_LOAD_BYTES = 1 << 30
@@ -61,15 +65,17 @@ def save_npz(path: str | os.PathLike, result: SweepResult) -> Path:
         first_n=int(result.summary.first_n),
         timings=result.timings,
     )
-    arrays: dict[str, np.ndarray] = {
-        "meta": np.array(json.dumps(meta)),
-        "summary": np.array(json.dumps(result.summary.to_dict())),
-    }
+    summary = json.dumps(result.summary.to_dict())
+    arrays: dict[str, np.ndarray] = {}
     n = int(result.n_done)  # a cancelled sweep's columns: only what was computed
     for name, col in result.columns.items():
         arrays[f"col__{name}"] = col[:n]
     for rule, mask in result.fired.items():
         arrays[f"fired__{rule}"] = mask[:n]
+    meta = json.loads(json.dumps(meta))  # (the form a reader gets back, for the checksum)
+    meta[CHECKSUM_KEY] = content_digest(meta, summary, arrays)
+    arrays["meta"] = np.array(json.dumps(meta))
+    arrays["summary"] = np.array(summary)
 
     def write(fh: BinaryIO) -> None:
         np.savez(fh, **arrays)  # type: ignore[arg-type]  # (numpy's stub types **kwds as bool)
@@ -77,22 +83,40 @@ def save_npz(path: str | os.PathLike, result: SweepResult) -> Path:
     return atomic_write(path, write, binary=True)
 
 
+def content_digest(meta: dict[str, Any], summary: str, arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 of what a sweep file holds: the metadata (but this digest), the summary text
+    and every per-element array (name, dtype, shape and bytes), in a fixed order."""
+    h = hashlib.sha256()
+    body = {k: v for k, v in meta.items() if k != CHECKSUM_KEY}
+    for part in (json.dumps(body, sort_keys=True), summary):
+        h.update(len(part).to_bytes(8, "little") + part.encode("utf-8", "surrogatepass"))
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"\n{name}|{a.dtype.str}|{a.shape}|{a.nbytes}\n".encode())
+        h.update(a.tobytes() if a.dtype.kind == "U" else a.view(np.uint8).reshape(-1).data)
+    return h.hexdigest()
+
+
 def load_npz(path: str | os.PathLike, *, require_complete: bool = True,
-             max_bytes: int = MAX_LOAD_BYTES) -> SweepResult:
+             max_bytes: int = MAX_LOAD_BYTES, require_checksum: bool = False) -> SweepResult:
     """Read a file written by :func:`save_npz` back into a :class:`SweepResult`.
 
     Raises ``ValueError`` (only) for files that are not sweeps, damaged or inconsistent
     files (every array's shape is checked against the metadata before it is read, and the
     arrays may take at most ``max_bytes``), and for incomplete (cancelled) sweeps unless
-    ``require_complete`` is False.
+    ``require_complete`` is False. A file's SHA-256 (``meta["sha256"]``, written since files
+    carry one) is always checked; ``require_checksum`` (what ``--resume`` asks) also refuses
+    a file written before, which cannot be checked.
     """
+    if isinstance(path, (str, os.PathLike)):
+        regular_file(path)  # a zip is read by seeking: a device or a pipe never ends
     try:
         zf, members = open_members(path)
     except READ_ERRORS as exc:
         raise ValueError(f"{path}: cannot read sweep file ({_why(exc)})") from None
     with zf:
         try:
-            return _load(members, require_complete, max_bytes)
+            return _load(members, require_complete, max_bytes, require_checksum)
         except _Refused as exc:
             raise ValueError(f"{path}: {exc}") from None
         except READ_ERRORS as exc:
@@ -104,7 +128,8 @@ def _why(exc: BaseException) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def _load(members: NpzMembers, require_complete: bool, max_bytes: int) -> SweepResult:
+def _load(members: NpzMembers, require_complete: bool, max_bytes: int,
+          require_checksum: bool = False) -> SweepResult:
     names = members.names()
     if "meta" not in names or "summary" not in names:
         raise _Refused("not an fpinspector sweep file")
@@ -122,19 +147,36 @@ def _load(members: NpzMembers, require_complete: bool, max_bytes: int) -> SweepR
         if total > max_bytes:
             raise ValueError(f"its arrays take {total} bytes; the limit is {max_bytes} "
                              "(load_npz(max_bytes=...) raises it)")
-        sdict = load_json(members.text("summary"), "summary")
+        stext = members.text("summary")
+        sdict = load_json(stext, "summary")
         summary = summary_from_dict(sdict, top_k=top_k, first_n=first_n)
         if summary.total != meta["n_done"]:
             raise ValueError(f"the summary counts {summary.total} elements, the metadata "
                              f"{meta['n_done']}")
     except ValueError as exc:
         raise _Refused(f"not a valid sweep file: {exc}") from None
-    cols = {n[5:]: _full(members.read(n), domain.size) for n in arrays if n.startswith("col__")}
-    fired = {n[7:]: _full(members.read(n), domain.size) for n in arrays
-             if n.startswith("fired__")}
+    raw = {n: members.read(n) for n in arrays}
+    _check_digest(meta, stext, raw, require_checksum)
+    cols = {n[5:]: _full(a, domain.size) for n, a in raw.items() if n.startswith("col__")}
+    fired = {n[7:]: _full(a, domain.size) for n, a in raw.items() if n.startswith("fired__")}
     timings = meta.pop("timings", {})
     return SweepResult(domain, summary, cols, fired, meta["complete"], meta["n_done"], meta,
                        timings)
+
+
+def _check_digest(meta: dict[str, Any], summary: str, arrays: dict[str, np.ndarray],
+                  required: bool) -> None:
+    saved = meta.pop(CHECKSUM_KEY, None)
+    if saved is None:
+        if required:
+            raise _Refused("written by an fpinspector that saved no checksum, so its numbers "
+                           "cannot be checked: run the sweep again without --resume")
+        return
+    if not (isinstance(saved, str) and len(saved) == 64):
+        raise _Refused(f"its checksum {excerpt(saved)} is not a SHA-256; the file is damaged")
+    if content_digest(meta, summary, arrays) != saved:
+        raise _Refused("its contents do not match their SHA-256 checksum: the file was "
+                       "damaged or edited")
 
 
 def _check_meta(meta: Any) -> tuple[Domain, int, int]:

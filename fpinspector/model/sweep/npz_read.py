@@ -8,7 +8,6 @@ arrays would take are capped; only then are the arrays read.
 
 from __future__ import annotations
 
-import json
 import struct
 import tokenize
 import zipfile
@@ -16,6 +15,8 @@ import zlib
 from typing import Any
 
 import numpy as np
+
+from .. import reading
 
 __all__ = ["NpzMembers", "open_members", "load_json", "READ_ERRORS", "MAX_META_CHARS",
            "MAX_MEMBERS"]
@@ -103,10 +104,7 @@ def open_members(path: Any) -> tuple[zipfile.ZipFile, NpzMembers]:
 
 
 def load_json(text: str, what: str) -> Any:
-    """JSON text -> object; deep nesting and bad JSON become ``ValueError``."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{what}: nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{what}: broken JSON ({exc.msg} at {exc.pos})") from None
+    """JSON text -> object through the reader policy (:func:`fpinspector.model.reading.load_json`:
+    nesting at most 64 deep); every failure is ``ValueError``. (NaN and Infinity are read:
+    Python's JSON writer puts them in a summary whose error column has no finite value.)"""
+    return reading.load_json(text, what, constants=True)

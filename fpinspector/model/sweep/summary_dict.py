@@ -141,6 +141,15 @@ def summary_from_dict(d: Any, *, top_k: int = 10, first_n: int = 100) -> Summary
             ("conformant", v) for v in s.conformant.values()]:
         if n > s.total:
             raise ValueError(f"summary.{what}: a count exceeds the {s.total} elements")
+    classes = [(f"operand_classes[{i}]", c) for i, c in enumerate(s.operand_classes)] + [
+        (f"result_classes[{k!r}]", c) for k, c in s.result_classes.items()]
+    for what, c in classes:
+        if int(c.sum()) != s.total:
+            raise ValueError(f"summary.{what}: counts {int(c.sum())} elements, not {s.total}")
+    ncount = _int(d.get("nonconformant_count", 0), "summary.nonconformant_count", 0, s.total)
+    if ncount != s.nonconformant_count():
+        raise ValueError(f"summary.nonconformant_count: {ncount}, but the conformant counts "
+                         f"say {s.nonconformant_count()}")
     for col, h in s.hist.items():
         if int(h.sum()) != s.total:
             raise ValueError(f"summary.histograms[{col!r}]: counts {int(h.sum())} elements, "
