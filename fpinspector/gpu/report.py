@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -217,6 +216,6 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report.deviations = [
         {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
          "rules": list(d.rules), "summary": d.summary}
-        for d in DEVIATIONS if re.search(d.renderer, info["renderer"])
+        for d in DEVIATIONS if d.applies_to(info["renderer"])
     ]
     return report
