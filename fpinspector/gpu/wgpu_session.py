@@ -355,6 +355,26 @@ class WgpuSession:
         ok = [k for k in WGPU_CONVERSIONS if self.conversion_reason(*k) is None]
         return sorted(ok) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
 
+    def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
+        """Best of ``repeats`` read-backs of ``n`` words (a storage buffer copied to a mapped
+        one and read), what a sweep compares its capture time with."""
+        import time
+
+        wgpu, dev = self.wgpu, self.device
+        nbytes = max(4, -(-n * itemsize // 4) * 4)
+        src = dev.create_buffer(size=nbytes, usage=wgpu.BufferUsage.STORAGE
+                                | wgpu.BufferUsage.COPY_SRC)
+        dst = np.empty(nbytes, np.uint8)
+        best = float("inf")
+        try:
+            for _ in range(repeats):
+                t = time.perf_counter()
+                dst[:] = np.frombuffer(dev.queue.read_buffer(src), np.uint8)
+                best = min(best, time.perf_counter() - t)
+        finally:
+            src.destroy()
+        return best
+
     def close(self) -> None:
         """Release pipelines, buffers and the device."""
         if self._compute is not None:
