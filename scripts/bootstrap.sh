@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything fpinspector needs on a fresh Debian/Ubuntu machine: the system
-# libraries Qt and Mesa (EGL + llvmpipe) need, Xvfb, then a virtual environment with the
+# libraries Qt and Mesa (EGL + llvmpipe) need, Mesa's Vulkan driver (lavapipe, for the
+# WebGPU backend's tests), Xvfb, then a virtual environment with the
 # package, its test tools and its linters (ruff, mypy).
 # Idempotent: installs only what is missing.
 set -euo pipefail
@@ -12,6 +13,7 @@ APT_PACKAGES=(
   libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1
   xvfb xauth fonts-dejavu-core
+  mesa-vulkan-drivers libvulkan1
 )
 
 missing=()

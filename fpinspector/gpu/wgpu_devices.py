@@ -119,8 +119,20 @@ class AdapterEntry:
     def renderer(self) -> str:
         return f"{self.device} via {API_LABELS.get(self.api, self.api)}"
 
+    @property
+    def family(self) -> str:
+        """The driver's short name, as GL sessions' ``info["driver"]``: Mesa's Vulkan
+        driver on llvmpipe is lavapipe (it reports its device as "llvmpipe ..."); else the
+        first word of the driver's vendor or device name, lower case."""
+        first = (self.device.split() or [""])[0].lower()
+        if self.api == "vulkan" and first == "llvmpipe":
+            return "lavapipe"
+        words = (self.vendor or self.device).split()
+        return words[0].lower() if words else ""
+
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "options": self.options, "renderer": self.renderer}
+        return {**asdict(self), "options": self.options, "renderer": self.renderer,
+                "family": self.family}
 
 
 def describe_adapter(adapter: Any, api: str, index: int) -> AdapterEntry:

@@ -177,7 +177,8 @@ class WgpuSession:
     @property
     def info(self) -> dict[str, Any]:
         """What the GL session's ``info`` says, for a WebGPU adapter (the API in
-        ``backend``, the adapter's driver description in ``version``)."""
+        ``backend``, the adapter's driver description in ``version``, the driver's short
+        name in ``driver``: "lavapipe")."""
         e = self.entry
         return {
             "vendor": e.vendor or f"0x{e.vendor_id:04X}",
@@ -196,7 +197,7 @@ class WgpuSession:
             "api": self.api,
             "backend": f"wgpu/{API_LABELS[self.api]}",
             "device": e.index,
-            "driver": e.driver,
+            "driver": e.family,
             "adapter_type": e.adapter_type,
             "features": list(e.features),
             "process": "in-process",
