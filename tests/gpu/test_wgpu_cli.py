@@ -73,3 +73,18 @@ def test_webgpu_report_info_keys_are_documented(wgpu_gpu):
     table = doc.split("### info", 1)[1].split("\n### ", 1)[0]
     keys = set(re.findall(r"^\| `([a-z_0-9]+)` \|", table, re.M))
     assert set(wgpu_gpu.info) == keys | {"api", "adapter_type", "features"}
+
+
+@pytest.mark.slow
+def test_f16_sweep_on_the_gpu_through_webgpu(wgpu_gpu, capsys, tmp_path):
+    """sweep mul -f f16 --gpu --api vulkan: f16 arithmetic measured on a GPU driver
+    (shader-f16), every element judged (lavapipe's f16 mul is correctly rounded)."""
+    if not wgpu_gpu.supports("mul", "f16"):
+        pytest.skip(wgpu_gpu.unsupported_reason("mul", "f16"))
+    rc = main(["sweep", "mul", "-f", "f16", "-d", "bits:0:0xFFFF:128", "--domain-b",
+               "bits:0:0xFFFF:128", "--gpu", "--api", wgpu_gpu.api, "--summary-only",
+               "--quiet", "--out", str(tmp_path / "s.npz")])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert wgpu_gpu.info["renderer"] in out
+    assert "ok_gpu: 16384/16384 conformant" in out
