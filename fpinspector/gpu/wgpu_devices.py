@@ -21,7 +21,8 @@ from typing import Any
 
 from .errors import DeviceUnavailable, GpuUnavailable
 
-__all__ = ["APIS", "API_LABELS", "AdapterEntry", "build_backends", "describe_adapter",
+__all__ = ["APIS", "API_LABELS", "AdapterEntry", "adapters_or_none", "build_backends",
+           "describe_adapter",
            "import_wgpu", "list_adapters", "parse_adapter", "select_adapter"]
 
 #: the WebGPU APIs ``--api`` takes (``gl`` is the moderngl backend)
@@ -116,6 +117,13 @@ class AdapterEntry:
         return f"--api {self.api} --adapter {self.index}"
 
     @property
+    def choice(self) -> Any:
+        """The DeviceChoice that opens this adapter (the app's GPU menu switches to it)."""
+        from .devices import DeviceChoice
+
+        return DeviceChoice(api=self.api, adapter=self.index)
+
+    @property
     def renderer(self) -> str:
         return f"{self.device} via {API_LABELS.get(self.api, self.api)}"
 
@@ -160,6 +168,15 @@ def _adapters(wgpu: Any) -> list[tuple[str, Any]]:
         if api:
             out.append((api, a))
     return out
+
+
+def adapters_or_none() -> list[AdapterEntry]:
+    """:func:`list_adapters`, or none where wgpu is not there (the GPU menu lists what
+    there is: GL devices alone are a complete answer)."""
+    try:
+        return list_adapters()
+    except GpuUnavailable:
+        return []
 
 
 def list_adapters() -> list[AdapterEntry]:
