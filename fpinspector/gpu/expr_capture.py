@@ -122,8 +122,13 @@ class ExprGpu:
     context can be made.
     """
 
-    def __init__(self, path: str = "auto", api: str = "gl",
+    def __init__(self, path: str = "auto", api: str | None = None,
                  adapter: int | str | None = None) -> None:
+        if api is None:  # the process-wide choice: a WebGPU adapter picked in the app
+            from .devices import selected_device
+
+            chosen = selected_device()
+            api, adapter = (chosen.api, chosen.adapter) if chosen.api != "gl" else ("gl", None)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-expr")
         self.timings: dict[str, float] = {}
         try:

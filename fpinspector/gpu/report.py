@@ -206,8 +206,9 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report.fidelity = {p: f.to_dict() for p, f in check_fidelity(session, paths).items()}
     ext = info["half_float_arithmetic"]
     why = session.unsupported_reason("add", "f16")
+    kernels = "vec2<f16> WGSL" if info.get("api", "gl") != "gl" else "float16_t"
     report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
-                                "(float16_t kernels, two operands per 32-bit word)")
+                                f"({kernels} kernels, two operands per 32-bit word)")
     report.unsupported = _unsupported(session)
     for path in paths:
         report.probes += _arith_probes(session, path, report.fidelity)

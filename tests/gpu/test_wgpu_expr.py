@@ -118,3 +118,16 @@ def test_constant_expressions_and_empty_inputs(wrunner):
     assert wrunner.run(r.program, [])[-1].tolist() == int(r.bits)
     r = evaluate_expr("a + 1", {"a": np.zeros(0, U32)})
     assert wrunner.run(r.program, r.slots)[0].shape == (0,)
+
+
+def test_expr_gpu_follows_a_webgpu_adapter_chosen_in_the_app(wgpu_gpu):
+    """The app's expression map opens ExprGpu() with no API: it follows the process-wide
+    choice (the GPU menu's) when that is a WebGPU adapter."""
+    from fpinspector.gpu.devices import DeviceChoice, select_device
+
+    select_device(DeviceChoice(api=wgpu_gpu.api))
+    try:
+        with ExprGpu() as g:
+            assert g.info["renderer"] == wgpu_gpu.info["renderer"]
+    finally:
+        select_device(None)
