@@ -81,6 +81,8 @@ def _clamp_convert(bits: np.ndarray, lo: float, hi: float, nan: int, dtype: Any)
 def _either_nan(operands: list[np.ndarray], model_bits: np.ndarray) -> np.ndarray:
     if len(operands) and np.asarray(operands[0]).dtype == np.uint16:
         nan = [np.isnan(np.asarray(o, np.uint16).view(np.float16)) for o in operands]
+    elif len(operands) and np.asarray(operands[0]).dtype == np.uint64:
+        nan = [np.isnan(np.asarray(o, np.uint64).view(np.float64)) for o in operands]
     else:
         nan = [np.isnan(_f32(o)) for o in operands]
     return np.logical_or.reduce(nan)

@@ -40,12 +40,14 @@ class Deviation:
     summary: str
     behaviour: str
     #: the API the driver is measured through: "gl" (moderngl) or a WebGPU API ("vulkan",
-    #: "d3d12", "metal"): lavapipe names itself llvmpipe too, so the API tells them apart
+    #: "d3d12", "metal"): lavapipe names itself llvmpipe too, so the API tells them apart;
+    #: "any" for a property of a capture route, not of a driver
     api: str = "gl"
 
     def applies_to(self, renderer: str) -> bool:
         """Is this a row of the driver that ``renderer`` (a session's info) names?"""
-        return renderer_api(renderer) == self.api and bool(re.search(self.renderer, renderer))
+        return (self.api in ("any", renderer_api(renderer))
+                and bool(re.search(self.renderer, renderer)))
 
     def matches(self, renderer: str, path: str, op: str, fmt: str) -> bool:
         return (self.applies_to(renderer) and path in self.paths
@@ -162,7 +164,7 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "f11 / f10 surface, so the capture is float(double) in a shader (rounded to nearest "
         "even, D3D-saturating or overflowing to INF) and then the f32 render target (RTZ): "
         "two roundings where D3D rounds once toward zero.",
-        "two_rounding",
+        "two_rounding", "any",
     ),
     Deviation(
         "LLVMPIPE-SRGB8-ENCODE-0.66", "llvmpipe", ("render",), "f32->srgb8", ("convert",),
@@ -336,6 +338,18 @@ LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "LAVAPIPE-F16-NE-ORDERED", "llvmpipe", ("compute",), "f16", ("ne",), ("F32-CMPNAN",),
         "f16 a != b (shader-f16) is false when an operand is NaN, as for f32.",
         "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F64-NE-ORDERED", "llvmpipe", ("compute",), "f64", ("ne",), ("F64-IEEE",),
+        "f64 a != b (shader-f64) is false when an operand is NaN, as for f32.",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-DTOF-IEEE", "llvmpipe", ("compute",), "f64", ("dtof", "to_f32"),
+        ("CONV-F2F-SAT", "CONV-DENORM"),
+        "WGSL f32(x) of an f64 (shader-f64) is the IEEE conversion: overflow gives INF "
+        "instead of the largest finite value, and f32 denormal results are kept.",
+        "numpy_dtof", "vulkan",
     ),
     Deviation(
         "LAVAPIPE-FTOI-CLAMP", "llvmpipe", ("compute",), "f32", ("ftoi",), ("CONV-FTOI",),

@@ -27,20 +27,21 @@ from .wgpu_conversions import (
 )
 from .wgpu_devices import API_LABELS, describe_adapter, import_wgpu, select_adapter
 from .wgsl_shaders import (
+    F64_REASON,
     LOCAL_SIZE,
-    NO_WGSL,
     PER_INVOCATION,
     ROUTE_NOTES,
     compute_source,
     needs_f16,
+    needs_f64,
     wgsl_expr,
 )
 
 __all__ = ["WgpuSession", "open_wgpu_session", "group_counts", "OPTIONAL_FEATURES"]
 
 #: features asked for when the adapter has them (f16 arithmetic, the conversion formats)
-OPTIONAL_FEATURES = ("shader-f16", "rg11b10ufloat-renderable", "texture-format16bit-norm",
-                     "texture-adapter-specific-format-features")
+OPTIONAL_FEATURES = ("shader-f16", "shader-f64", "rg11b10ufloat-renderable",
+                     "texture-format16bit-norm", "texture-adapter-specific-format-features")
 SIGNED_INPUT_OPS = frozenset({"itof"})
 DEFAULT_CHUNK = 1 << 24
 
@@ -66,7 +67,7 @@ class WgpuCompute:
         limits = device.limits
         self.max_groups = int(limits.get("max-compute-workgroups-per-dimension", 65535))
         self.max_binding = int(limits.get("max-storage-buffer-binding-size", 1 << 27))
-        self.chunk = max(LOCAL_SIZE, min(chunk, self.max_binding // 4))
+        self.chunk = max(LOCAL_SIZE, min(chunk, self.max_binding // 8))
         self._pipelines: dict[Kernel, Any] = {}
         self._buffers: dict[int, Any] = {}
         self._staging: Any = None
@@ -95,7 +96,8 @@ class WgpuCompute:
         return buf
 
     def run(self, kernel: Kernel, words: list[np.ndarray], out: np.ndarray) -> None:
-        """Fill ``out`` (uint32 raw result words) from flat uint32 operand word arrays."""
+        """Fill ``out`` (raw result words: uint32, uint64 for f64) from flat operand word
+        arrays (uint32, uint64 for f64 operands)."""
         wgpu, dev = self.wgpu, self.device
         pipe = self.pipeline(kernel)
         layout = pipe.get_bind_group_layout(0)
@@ -105,13 +107,14 @@ class WgpuCompute:
         for start in range(0, n, self.chunk):
             stop = min(n, start + self.chunk)
             m = stop - start
-            nbytes = 4 * m
             entries = []
             for i, w in enumerate(words):
-                buf = self._buffer(i, nbytes, usage_in)
-                dev.queue.write_buffer(buf, 0, np.ascontiguousarray(w[start:stop]))
+                part = np.ascontiguousarray(w[start:stop])
+                buf = self._buffer(i, part.nbytes, usage_in)
+                dev.queue.write_buffer(buf, 0, part)
                 entries.append({"binding": i, "resource": {"buffer": buf, "offset": 0,
-                                                          "size": nbytes}})
+                                                          "size": part.nbytes}})
+            nbytes = m * out.dtype.itemsize
             obuf = self._buffer(-1, nbytes, usage_out)
             entries.append({"binding": kernel.arity,
                             "resource": {"buffer": obuf, "offset": 0, "size": nbytes}})
@@ -127,7 +130,7 @@ class WgpuCompute:
             staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
             try:
                 view = staging.read_mapped(0, nbytes, copy=False)
-                np.copyto(out[start:stop], np.frombuffer(view, np.uint32, m))
+                np.copyto(out[start:stop], np.frombuffer(view, out.dtype, m))
                 del view
             finally:
                 staging.unmap()
@@ -188,7 +191,7 @@ class WgpuSession:
             "version_code": 0,
             "paths": ["compute"],
             "path": "compute",
-            "fp64": False,
+            "fp64": "shader-f64" in self.features,
             "half_float_arithmetic": ["shader-f16"] if "shader-f16" in self.features else [],
             "max_texture_size": self.device.limits.get("max-texture-dimension-2d"),
             "max_compute_work_group_count": self.device.limits.get(
@@ -221,14 +224,14 @@ class WgpuSession:
         if (op, format) in CONVERSION_OPS:
             return self.conversion_reason(*CONVERSION_OPS[(op, format)])
         if (op, format) in TWO_STEP_OPS:
-            return (f"{op} ({format}) goes through float(double): "
-                    f"{NO_WGSL[('to_f32', 'f64')]}")
-        if (op, format) in NO_WGSL:
-            return NO_WGSL[(op, format)]
+            why = self.unsupported_reason("to_f32", "f64", path)
+            return None if why is None else f"{op} ({format}) goes through float(double): {why}"
         kernel = KERNELS.get((op, format))
         if kernel is None or wgsl_expr(kernel) is None:
             return (f"fpinspector has no GPU route for {op} on {format} operands (no shader "
                     "instruction or fixed-function conversion does it; the model evaluates it)")
+        if needs_f64(kernel) and "shader-f64" not in self.features:
+            return F64_REASON.format(where=where)
         if needs_f16(kernel) and "shader-f16" not in self.features:
             return (f"f16 arithmetic ({op}) needs WebGPU's 'shader-f16' feature; {where} does "
                     "not offer it, so f16 arithmetic is evaluated by the model only")
@@ -250,6 +253,11 @@ class WgpuSession:
             fmt = WGPU_CONVERSIONS[(src, dst, how)][0]
             kind = "render target" if how == "render" else "textureLoad"
             return f"fixed-function {src} -> {dst} ({fmt} {kind})"
+        if (op, format) in TWO_STEP_OPS:
+            dst = TWO_STEP_OPS[(op, format)]
+            fmt = WGPU_CONVERSIONS[("f32", dst, "render")][0]
+            return (f"two roundings: f32(double) in WGSL, then the f32 -> {dst} {fmt} render "
+                    f"target (D3D rounds f64 -> {dst} once)")
         kernel = KERNELS.get((op, format))
         expr = wgsl_expr(kernel) if kernel else None
         if expr is None:
@@ -258,7 +266,8 @@ class WgpuSession:
                                                            "h"))
 
     def ops(self, format: str = "f32") -> list[str]:
-        names = {op for op, f in list(KERNELS) + list(CONVERSION_OPS) if f == format}
+        names = {op for op, f in list(KERNELS) + list(CONVERSION_OPS) + list(TWO_STEP_OPS)
+                 if f == format}
         return sorted(op for op in names if self.supports(op, format))
 
     # -- capture ---------------------------------------------------------------------
@@ -271,6 +280,13 @@ class WgpuSession:
             if len(operand_bits) != 1:
                 raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
             return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
+        if (op, format) in TWO_STEP_OPS:  # two roundings: f32(double), then the target
+            if out is not None:
+                raise ValueError(f"{op} on {format} is a fixed-function conversion: no out=")
+            if len(operand_bits) != 1:
+                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
+            mid = self.capture("to_f32", operand_bits[0], format="f64", path=path)
+            return self.convert(mid, "f32", TWO_STEP_OPS[(op, format)], path="render")
         why = self.unsupported_reason(op, format, path)
         if why:
             raise ValueError(why)
@@ -278,8 +294,8 @@ class WgpuSession:
         runner = self._runner(path)
         if len(operand_bits) != kernel.arity:
             raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
-        words = [operand_words(x, False, op, i, signed=op in SIGNED_INPUT_OPS)
-                 for i, x in enumerate(operand_bits)]
+        words = [operand_words(x, w, op, i, signed=op in SIGNED_INPUT_OPS)
+                 for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
         shaped = np.broadcast_arrays(*words)
         shape = shaped[0].shape
         flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
@@ -293,7 +309,7 @@ class WgpuSession:
         count = flat[0].shape[0] if flat else 0
         direct = result_words(result, kernel)
         raw = direct if direct is not None and direct.shape[0] == count else \
-            self._scratch_words(count)
+            self._scratch_words(count, kernel)
         if raw.size:
             runner.run(kernel, flat, raw)
         if raw is direct:
@@ -307,21 +323,24 @@ class WgpuSession:
             flat_out[...] = raw
         return result
 
-    def _scratch_words(self, count: int) -> np.ndarray:
+    def _scratch_words(self, count: int, kernel: Kernel) -> np.ndarray:
+        dtype = np.dtype(np.uint64 if kernel.wide_out else np.uint32)
         if count > 1 << 22:
-            return np.empty(count, np.uint32)
-        if self._scratch.shape[0] < count:
-            self._scratch = np.empty(count, np.uint32)
+            return np.empty(count, dtype)
+        if self._scratch.dtype != dtype or self._scratch.shape[0] < count:
+            self._scratch = np.empty(count, dtype)
         return self._scratch[:count]
 
     def run_kernel(self, kernel: Kernel, *words: np.ndarray, path: str | None = None
                    ) -> np.ndarray:
         """Raw words in, raw words out (the fidelity check's integer pass-through)."""
         runner = self._runner(path)
-        if kernel.wide_out or any(kernel.wide_in):
-            raise ValueError(NO_WGSL[("mov", "f64")])
-        flat = [np.ascontiguousarray(w, dtype=np.uint32).reshape(-1) for w in words]
-        out = np.empty(flat[0].shape[0] if flat else 0, np.uint32)
+        if needs_f64(kernel) and "shader-f64" not in self.features:
+            raise ValueError(F64_REASON.format(where=self.entry.renderer))
+        flat = [np.ascontiguousarray(w, dtype=np.uint64 if wide else np.uint32).reshape(-1)
+                for w, wide in zip(words, kernel.wide_in)]
+        out = np.empty(flat[0].shape[0] if flat else 0,
+                       np.uint64 if kernel.wide_out else np.uint32)
         if out.size:
             runner.run(kernel, flat, out)
         return out

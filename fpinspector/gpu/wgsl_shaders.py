@@ -5,16 +5,18 @@ only the expression differs. Operands arrive as raw 32-bit words and are reinter
 ``bitcast<f32>`` (``bitcast<vec2<f16>>`` for two f16 operands in one word); results leave
 the same way, so no upload or read-back can flush, quiet or round anything.
 
-What WGSL cannot express is listed in :data:`NO_WGSL` with the reason (f64: WGSL has no
-64-bit float type; ``precise``: WGSL has no way to forbid contracting ``a * b + c``).
+f64 is no WGSL type in the WebGPU spec; wgpu-native adds it as the native ``shader-f64``
+feature, and f64 operands travel the same way as f16 pairs: as ``array<f64>`` memory
+(naga types ``bitcast<f64>(vec2<u32>)`` as ``vec2<f32>``, so nothing is bitcast). WGSL has no
+way to forbid contracting ``a * b + c`` (no ``precise``).
 """
 
 from __future__ import annotations
 
-from .shaders import KERNELS, Kernel
+from .shaders import Kernel
 
-__all__ = ["WGSL_EXPR", "NO_WGSL", "LOCAL_SIZE", "PER_INVOCATION", "compute_source",
-           "kernel_function", "wgsl_expr", "needs_f16"]
+__all__ = ["WGSL_EXPR", "F64_REASON", "LOCAL_SIZE", "PER_INVOCATION", "compute_source",
+           "kernel_function", "wgsl_expr", "needs_f16", "needs_f64"]
 
 #: Invocations per work group and elements per invocation (a grid-stride loop), as on the
 #: GL compute path: Mesa's software drivers pay a fixed cost per invocation.
@@ -28,10 +30,11 @@ _LOAD = {
     "u32": ("u32", "{x}"),
     "f16": ("u32", "({x} & 0xFFFFu)"),
     "h2": ("vec2<f16>", "{x}"),  # read from an array<vec2<f16>>: a plain memory load
+    "f64": ("f64", "{x}"),  # read from an array<f64>: a plain memory load
 }
 #: element type of the storage array of each kind: f16 pairs are declared as vec2<f16>
 #: (naga types bitcast<vec2<f16>>(u32) as f32, so the pairs are never bitcast from a word)
-_WORD = {"h2": "vec2<f16>"}
+_WORD = {"h2": "vec2<f16>", "f64": "f64"}
 # store expression (to raw u32 word) per result kind
 _STORE = {
     "f32": "bitcast<u32>({r})",
@@ -40,13 +43,14 @@ _STORE = {
     "u32": "{r}",
     "f16": "({r} & 0xFFFFu)",
     "h2": "{r}",
+    "f64": "{r}",
     "b2": "(select(0u, 1u, {r}.x) | select(0u, 0x10000u, {r}.y))",
 }
 
 
 def _table() -> dict[tuple[str, str], str]:
     t: dict[tuple[str, str], str] = {}
-    for fmt, one in (("f32", "1.0"), ("f16", "vec2<f16>(1.0h)")):
+    for fmt, one in (("f32", "1.0"), ("f16", "vec2<f16>(1.0h)"), ("f64", "f64(1.0)")):
         for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
             t[(op, fmt)] = f"{{0}} {sym} {{1}}"
         t[("mad", fmt)] = "{0} * {1} + {2}"
@@ -61,7 +65,12 @@ def _table() -> dict[tuple[str, str], str]:
             t[(op, fmt)] = f"{fn}({{0}})"
         t[("rcp", fmt)] = f"{one} / {{0}}"
         t[("mov", fmt)] = "{0}"
-    t[("mad_fma", "f32")] = "fma({0}, {1}, {2})"
+    for fmt in ("f32", "f64"):
+        t[("mad_fma", fmt)] = "fma({0}, {1}, {2})"
+    for op in ("dtof", "to_f32"):
+        t[(op, "f64")] = "f32({0})"
+    t[("to_f64", "f32")] = "f64({0})"
+    t[("to_f64", "f64")] = "{0}"
     for n in (2, 3, 4):
         a = ", ".join(f"{{{i}}}" for i in range(n))
         b = ", ".join(f"{{{i + n}}}" for i in range(n))
@@ -81,12 +90,10 @@ def _table() -> dict[tuple[str, str], str]:
 
 #: (op, format) -> WGSL expression over {0}, {1}, ... (the operands after loading)
 WGSL_EXPR: dict[tuple[str, str], str] = _table()
-#: (op, format) pairs of the GLSL table that WGSL cannot express, with the reason
-NO_WGSL: dict[tuple[str, str], str] = {
-    **{k: ("WGSL has no 64-bit float type (f64 exists in GLSL, HLSL and MSL, not in WebGPU's "
-           "shading language), so f64 ops are captured through GL only")
-       for k in KERNELS if "f64" in KERNELS[k].in_kinds or KERNELS[k].out_kind == "f64"},
-}
+#: why an f64 kernel cannot run on an adapter without wgpu's native shader-f64 feature
+F64_REASON = ("f64 ops need wgpu's native 'shader-f64' feature (WebGPU's WGSL has no 64-bit "
+              "float type; wgpu-native adds it where the driver has doubles); {where} does "
+              "not offer it, so f64 is captured through GL only")
 #: the GLSL construct the report shows, where the WGSL one differs in meaning
 ROUTE_NOTES = {
     "mad": "a * b + c (WGSL has no 'precise': the compiler may fuse it into an fma)",
@@ -104,6 +111,10 @@ def wgsl_expr(kernel: Kernel) -> str | None:
 
 def needs_f16(kernel: Kernel) -> bool:
     return "h2" in kernel.in_kinds or kernel.out_kind in ("h2", "b2")
+
+
+def needs_f64(kernel: Kernel) -> bool:
+    return "f64" in kernel.in_kinds or kernel.out_kind == "f64"
 
 
 def kernel_function(kernel: Kernel) -> str:
