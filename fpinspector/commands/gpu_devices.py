@@ -44,15 +44,13 @@ def webgpu_adapters() -> dict:
     """The WebGPU part of the listing: wgpu's version, the APIs this platform's wgpu build
     has, every adapter, or why there are none (no wgpu installed, ...)."""
     from ..gpu.errors import GpuUnavailable
-    from ..gpu.wgpu_devices import build_backends, list_adapters
+    from ..gpu.wgpu_devices import build_backends, list_adapters, wgpu_version
 
     out: dict = {"build_backends": build_backends(), "adapters": [], "error": None,
                  "wgpu": None}
     try:
         out["adapters"] = [a.to_dict() for a in list_adapters()]
-        import wgpu
-
-        out["wgpu"] = getattr(wgpu, "__version__", None)
+        out["wgpu"] = wgpu_version()
     except GpuUnavailable as exc:
         out["error"] = exc.message
     return out

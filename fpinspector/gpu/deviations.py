@@ -304,7 +304,7 @@ SOFTPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "snorm16_nan_min",
     ),
 )
-#: lavapipe (Mesa 22.3, Vulkan) through WebGPU (wgpu, WGSL compiled by naga to SPIR-V):
+#: lavapipe (Mesa 22.3, Vulkan) through WebGPU (wgpu; WGSL compiled by naga for Vulkan):
 #: Mesa's Vulkan driver on the same gallivm code as llvmpipe, so it names its device
 #: "llvmpipe" too; ``api="vulkan"`` keeps these rows apart from llvmpipe's GL rows.
 LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (

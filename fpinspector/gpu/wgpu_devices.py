@@ -22,7 +22,7 @@ from typing import Any
 from .errors import DeviceUnavailable, GpuUnavailable
 
 __all__ = ["APIS", "API_LABELS", "AdapterEntry", "adapters_or_none", "build_backends",
-           "describe_adapter",
+           "describe_adapter", "wgpu_version",
            "import_wgpu", "list_adapters", "parse_adapter", "select_adapter"]
 
 #: the WebGPU APIs ``--api`` takes (``gl`` is the moderngl backend)
@@ -177,6 +177,14 @@ def adapters_or_none() -> list[AdapterEntry]:
         return list_adapters()
     except GpuUnavailable:
         return []
+
+
+def wgpu_version() -> str | None:
+    """The loaded wgpu package's version (None where it does not load)."""
+    try:
+        return str(getattr(import_wgpu(), "__version__", "")) or None
+    except GpuUnavailable:
+        return None
 
 
 def list_adapters() -> list[AdapterEntry]:
