@@ -57,3 +57,16 @@ def test_adapter_choice_errors_name_what_exists():
     assert index == 0 and adapter.info["device"] == vulkan[0].device
     assert vulkan[0].options == "--api vulkan --adapter 0"
     assert "compute" in vulkan[0].paths and vulkan[0].features
+
+
+def test_gpu_devices_without_wgpu_says_why(monkeypatch):
+    """gpu-devices' WebGPU part without the package: no adapters, the reason, the build's
+    APIs; the GL listing is unaffected (exit code from GL devices alone)."""
+    from fpinspector.commands.gpu_devices import _webgpu_text, webgpu_adapters
+
+    monkeypatch.setattr(wgpu_devices, "_WGPU", None)
+    monkeypatch.setitem(sys.modules, "wgpu", None)
+    w = webgpu_adapters()
+    assert w["adapters"] == [] and w["wgpu"] is None and w["build_backends"]
+    assert "needs the wgpu package" in w["error"]
+    assert "none: WebGPU capture needs the wgpu package" in _webgpu_text(w)
