@@ -98,8 +98,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
 """
 
 
-def conversion_requirement(fmt: TexFormat, how: str, features: set[str],
-                           format_features: Any) -> str | None:
+def conversion_requirement(fmt: TexFormat, how: str, features: set[str]) -> str | None:
     """Why ``fmt`` cannot be used ``how`` ("render" / "sample") here, or None."""
     if fmt.feature and fmt.feature not in features:
         return f"the {fmt.name} format needs wgpu's {fmt.feature!r} feature, absent here"

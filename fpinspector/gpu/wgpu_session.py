@@ -242,7 +242,7 @@ class WgpuSession:
         spec = WGPU_CONVERSIONS.get((src, dst, path))
         if spec is None:
             return f"no WebGPU texture conversion {src} -> {dst} by {path}"
-        why = conversion_requirement(FORMATS[spec[0]], path, set(self.entry.features), None)
+        why = conversion_requirement(FORMATS[spec[0]], path, set(self.entry.features))
         return None if why is None else f"{src} -> {dst}: {why}"
 
     @staticmethod

@@ -70,3 +70,18 @@ def test_gpu_devices_without_wgpu_says_why(monkeypatch):
     assert w["adapters"] == [] and w["wgpu"] is None and w["build_backends"]
     assert "needs the wgpu package" in w["error"]
     assert "none: WebGPU capture needs the wgpu package" in _webgpu_text(w)
+
+
+def test_texture_formats_an_adapter_lacks_are_named():
+    """A conversion whose format needs a feature the adapter lacks is refused with the
+    feature's name (never emulated)."""
+    from fpinspector.gpu.wgpu_conversions import FORMATS, conversion_requirement
+
+    assert conversion_requirement(FORMATS["r16float"], "render", set()) is None
+    why = conversion_requirement(FORMATS["rg11b10ufloat"], "render", set())
+    assert why and "rg11b10ufloat-renderable" in why
+    assert conversion_requirement(FORMATS["rg11b10ufloat"], "sample", set()) is None
+    assert "texture-format16bit-norm" in conversion_requirement(FORMATS["r16unorm"], "sample",
+                                                                set())
+    assert "no render target in core WebGPU" in conversion_requirement(
+        FORMATS["r8snorm"], "render", {"texture-format16bit-norm"})
