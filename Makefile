@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`. Both set everything up first.
-.PHONY: run test test-fast lint bootstrap bench screenshots
+.PHONY: run test test-fast test-webgpu lint bootstrap bench screenshots
 
 bootstrap:
 	@bash scripts/bootstrap.sh
@@ -10,7 +10,12 @@ run: bootstrap
 test: bootstrap
 	QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider
 	@echo "== GPU tests again on Mesa softpipe (GL 3.3, fragment path only)"
-	FPINSPECTOR_TEST_DRIVER=softpipe QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider tests/gpu -m "not slow"
+	FPINSPECTOR_TEST_DRIVER=softpipe QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider tests/gpu -m "not slow" -k "not wgpu"
+
+# The WebGPU backend's tests alone, required to find a Vulkan adapter (lavapipe here; CI runs
+# them inside `make test` with FPINSPECTOR_TEST_API=vulkan, see .ci/run).
+test-webgpu: bootstrap
+	FPINSPECTOR_TEST_API=vulkan QT_QPA_PLATFORM=offscreen .venv/bin/python -m pytest -q -p no:cacheprovider tests/gpu -k wgpu
 
 # The fast tier: nothing that needs OpenGL or takes more than a few seconds. GL is switched
 # off here, so a test that needs it and lacks the gpu marker fails in this tier.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything fpinspector needs on a fresh Debian/Ubuntu machine: the system
-# libraries Qt and Mesa (EGL + llvmpipe) need, Xvfb, then a virtual environment with the
+# libraries Qt and Mesa (EGL + llvmpipe) need, Mesa's Vulkan driver (lavapipe, for the
+# WebGPU backend's tests), Xvfb, then a virtual environment with the
 # package, its test tools and its linters (ruff, mypy).
 # Idempotent: installs only what is missing.
 set -euo pipefail
@@ -13,6 +14,7 @@ APT_PACKAGES=(
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1
   xvfb xauth fonts-dejavu-core
   gdb lldb python3-lldb-14 gcc python3-renderdoc  # debugger corpus, fpi and RenderDoc extension tests
+  mesa-vulkan-drivers libvulkan1  # lavapipe: the WebGPU (Vulkan) tier
 )
 
 missing=()

@@ -1,4 +1,5 @@
-"""Measure the example GPU reports shipped in fpinspector/resources/ (llvmpipe, softpipe).
+"""Measure the example GPU reports shipped in fpinspector/resources/ (llvmpipe, softpipe; lavapipe
+through WebGPU's Vulkan).
 
 Each Mesa software driver is opened in its own GPU process (Mesa picks a driver once per
 process), measured with the fixed settings below, and saved as
@@ -20,6 +21,7 @@ from fpinspector.gpu.example_reports import (
     EXAMPLE_DRIVERS,
     EXAMPLE_SAMPLES,
     EXAMPLE_SEED,
+    WEBGPU_EXAMPLES,
     differences,
     measure_example,
 )
@@ -33,7 +35,7 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="compare only, write nothing")
     args = ap.parse_args()
     status = 0
-    for driver in EXAMPLE_DRIVERS:
+    for driver in EXAMPLE_DRIVERS + tuple(WEBGPU_EXAMPLES):
         rep = measure_example(driver)
         path = OUT / f"{EXAMPLE_PREFIX}{driver}.json"
         if args.check:

@@ -24,7 +24,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "fpinspector"
 THIRD_PARTY = {
     # mpmath: the engine's exact reference for transcendental ops (engine/exact.py)
     "model": {"numpy", "mpmath"},
-    "gpu": {"numpy", "moderngl", "glcontext"},
+    # wgpu: the WebGPU capture backend, imported only in gpu/wgpu_devices.py, lazily
+    "gpu": {"numpy", "moderngl", "glcontext", "wgpu"},
     "ui": {"numpy", "PySide6", "shiboken6", "pyqtgraph"},
     "commands": {"numpy"},
     "cli": set(),

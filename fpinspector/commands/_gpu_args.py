@@ -1,4 +1,5 @@
-"""The ``--device N`` / ``--driver NAME`` options every GPU-using command takes, in one place."""
+"""The ``--device N`` / ``--driver NAME`` (GL) and ``--api`` / ``--adapter`` (WebGPU) options
+every GPU-using command takes, in one place."""
 
 from __future__ import annotations
 
@@ -26,13 +27,22 @@ def add_device_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--driver", default=None, metavar="NAME",
                    help="Mesa software driver for Mesa's software device: llvmpipe or "
                    "softpipe (default: Mesa's choice)")
+    p.add_argument("--api", default="gl", choices=("gl", "vulkan", "d3d12", "metal"),
+                   help="measure through OpenGL (moderngl, the default) or a WebGPU API "
+                   "(wgpu: Vulkan, D3D12, Metal)")
+    p.add_argument("--adapter", default=None, metavar="N|NAME",
+                   help="WebGPU adapter of --api: its index, 'warp' (D3D12's WARP) or a word "
+                   "of its name (see `fpinspector gpu-devices`; default: the best one)")
 
 
 def device_choice(args: argparse.Namespace) -> Any:
     """The DeviceChoice the options name (ValueError with a one-line message when bad)."""
     from ..gpu.devices import DeviceChoice
+    from ..gpu.wgpu_devices import parse_adapter
 
-    return DeviceChoice(getattr(args, "device", None), getattr(args, "driver", None))
+    return DeviceChoice(getattr(args, "device", None), getattr(args, "driver", None),
+                        api=getattr(args, "api", None) or "gl",
+                        adapter=parse_adapter(getattr(args, "adapter", None)))
 
 
 def open_cli_session(args: argparse.Namespace, path: str = "auto") -> Any:

@@ -25,6 +25,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
     p.add_argument("--gpu", action="store_true", help="also run it on the GPU, every step")
     p.add_argument("--gpu-path", default="auto", choices=("auto", "compute", "fragment"))
+    p.add_argument("--api", default="gl", choices=("gl", "vulkan", "d3d12", "metal"),
+                   help="--gpu through OpenGL (default) or a WebGPU API (WGSL through wgpu)")
+    p.add_argument("--adapter", default=None, metavar="N|NAME",
+                   help="WebGPU adapter of --api (see `fpinspector gpu-devices`)")
     p.add_argument("--json", action="store_true", help="one JSON object (docs/expressions.md)")
     p.add_argument("--fail-on-nonconformant", action="store_true",
                    help="exit 1 when a GPU step leaves the allowed set")
@@ -61,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(f"--set {exc}")
     judge = free = info = None
     if args.gpu:
-        judge, free, info = _gpu(ev, args.gpu_path, judge_gpu)
+        judge, free, info = _gpu(ev, args.gpu_path, judge_gpu, args.api, args.adapter)
     rep = element_report(ev, 0, judge, free, info)
     if judge is not None:
         from ..gpu.expr_deviations import step_deviations  # noqa: PLC0415
@@ -77,12 +81,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gpu(ev: Any, path: str, judge_gpu: Any) -> tuple:
+def _gpu(ev: Any, path: str, judge_gpu: Any, api: str = "gl",
+         adapter: str | None = None) -> tuple:
     from ..gpu import GpuUnavailable, open_session  # noqa: PLC0415
     from ..gpu.expr_capture import ExprRunner  # noqa: PLC0415
+    from ..gpu.wgpu_devices import parse_adapter  # noqa: PLC0415
 
+    if api == "gl" and adapter is not None:
+        raise ValueError("--adapter picks a WebGPU adapter: give --api vulkan, d3d12 or metal")
     try:
-        session = open_session(path)
+        session = open_session(path, api=api, adapter=parse_adapter(adapter))
     except GpuUnavailable as exc:
         raise ValueError(exc.message) from None
     try:

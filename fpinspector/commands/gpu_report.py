@@ -28,6 +28,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_device_arguments(p)
 
 
+def api_line(info: dict) -> str:
+    """The API and backend a report was measured through: "OpenGL 4.5 (Core Profile) Mesa
+    22.3.6 (moderngl, egl)" or "Vulkan through WebGPU (wgpu/Vulkan), driver Mesa 22.3.6"."""
+    api = info.get("api", "gl")
+    if api == "gl":
+        return f"OpenGL {info.get('version', '?')} (moderngl, {info.get('backend', '?')})"
+    return (f"{api} through WebGPU ({info.get('backend', '?')}, adapter "
+            f"{info.get('device', '?')}, {info.get('adapter_type', '?')}), driver "
+            f"{info.get('version', '?')}")
+
+
 def _yes(v: bool) -> str:
     return "conformant" if v else "NOT conformant"
 
@@ -39,7 +50,7 @@ def _text(rep) -> str:  # noqa: ANN001 - GpuReport
         "GPU rules report (fpinspector)",
         f"  renderer : {i['renderer']}",
         f"  vendor   : {i['vendor']}",
-        f"  GL       : {i['version']}",
+        f"  API      : {api_line(i)}",
         f"  device   : {dev} (backend {i.get('backend', '?')}, driver {i.get('driver', '?')}, "
         f"{i.get('process', 'in-process')})",
         f"  paths    : {', '.join(i['paths'])}   fp64: {'yes' if i['fp64'] else 'no'}",

@@ -61,6 +61,33 @@ def _f64_ftz(bits: np.ndarray) -> np.ndarray:
     return np.where(den, b & np.uint64(1 << 63), b)
 
 
+def _operand_floats(bits: np.ndarray, model_bits: np.ndarray) -> tuple[np.ndarray, Any]:
+    """An f32 or f16 operand as floats of its width (by the result's dtype), and 1.0."""
+    if np.asarray(model_bits).dtype == np.uint16:
+        return np.asarray(bits, np.uint16).view(np.float16), np.float16(1)
+    return _f32(bits), np.float32(1)
+
+
+def _clamp_convert(bits: np.ndarray, lo: float, hi: float, nan: int, dtype: Any) -> np.ndarray:
+    """WGSL's float -> integer conversion (naga: clamp to the floats nearest the integer
+    range, then truncate); NaN survives the clamp and converts to ``nan``."""
+    with np.errstate(invalid="ignore"):
+        x = _f32(bits).astype(np.float64)
+    isnan = np.isnan(x)
+    t = np.trunc(np.clip(np.where(isnan, 0.0, x), lo, hi)).astype(np.int64)
+    return np.where(isnan, nan, t).astype(dtype)
+
+
+def _either_nan(operands: list[np.ndarray], model_bits: np.ndarray) -> np.ndarray:
+    if len(operands) and np.asarray(operands[0]).dtype == np.uint16:
+        nan = [np.isnan(np.asarray(o, np.uint16).view(np.float16)) for o in operands]
+    elif len(operands) and np.asarray(operands[0]).dtype == np.uint64:
+        nan = [np.isnan(np.asarray(o, np.uint64).view(np.float64)) for o in operands]
+    else:
+        nan = [np.isnan(_f32(o)) for o in operands]
+    return np.logical_or.reduce(nan)
+
+
 def behaviour_bits(dev: Any, operands: list[np.ndarray], model_bits: np.ndarray,
                    reference: Callable[[str], np.ndarray] | None = None) -> np.ndarray | None:
     """What the driver gives under ``dev``, element-wise.
@@ -90,13 +117,24 @@ def behaviour_bits(dev: Any, operands: list[np.ndarray], model_bits: np.ndarray,
             r = np.where(den, r & np.uint32(0x80000000), r)
         return r
     if kind == "rsq_two_roundings":
+        x, one = _operand_floats(operands[0], model_bits)
         with np.errstate(all="ignore"):
-            return (np.float32(1) / np.sqrt(_f32(operands[0]))).view(np.uint32)
+            return (one / np.sqrt(x)).view(model_bits.dtype)
     if kind == "frc_sub_floor":
-        x = _f32(operands[0])
+        x, _ = _operand_floats(operands[0], model_bits)
         with np.errstate(all="ignore"):
-            r = (x - np.floor(x)).view(np.uint32)
+            r = (x - np.floor(x)).view(model_bits.dtype)
         return r
+    if kind == "clamp_ftoi":
+        return _clamp_convert(operands[0], -(2.0**31), 2.0**31 - 128, -(2**31), np.int32)
+    if kind == "clamp_ftou":
+        return _clamp_convert(operands[0], 0.0, 2.0**32 - 256, 0, np.uint32)
+    if kind == "exp2_via_f32":
+        with np.errstate(all="ignore"):
+            x = np.asarray(operands[0], np.uint16).view(np.float16).astype(np.float32)
+            return np.exp2(x).astype(np.float16).view(np.uint16)
+    if kind == "ne_ordered":
+        return np.asarray(model_bits, bool) & ~_either_nan(operands, model_bits)
     if kind == "denormal_input_any":
         return None
     if kind == "flush_min_normal":

@@ -188,6 +188,8 @@ def open_device(choice: DeviceChoice | None = None, path: str = "auto", *,
     choice = selected_device() if choice is None else choice
     if process:
         return ChildSession(path, choice)
+    if choice.api != "gl":
+        return open_session(path, api=choice.api, adapter=choice.adapter, chunk=chunk)
     try:
         return open_session(path, device=choice.index, driver=choice.driver,
                             backend=choice.backend, chunk=chunk)

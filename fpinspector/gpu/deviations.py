@@ -17,7 +17,7 @@ import numpy as np
 from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result  # noqa: F401
 
 __all__ = ["Deviation", "DEVIATIONS", "SOFTPIPE_DEVIATIONS", "applicable", "behaviour_bits",
-           "explain_mismatches", "same_result"]
+           "explain_mismatches", "LAVAPIPE_DEVIATIONS", "renderer_api", "same_result"]
 
 F32_MATH = ("add", "sub", "mul", "div", "mad", "mad_fma", "dp2", "dp3", "dp4", "min", "max",
             "eq", "ne", "lt", "le", "gt", "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc",
@@ -39,10 +39,26 @@ class Deviation:
     rules: tuple[str, ...]
     summary: str
     behaviour: str
+    #: the API the driver is measured through: "gl" (moderngl) or a WebGPU API ("vulkan",
+    #: "d3d12", "metal"): lavapipe names itself llvmpipe too, so the API tells them apart;
+    #: "any" for a property of a capture route, not of a driver
+    api: str = "gl"
+
+    def applies_to(self, renderer: str) -> bool:
+        """Is this a row of the driver that ``renderer`` (a session's info) names?"""
+        return (self.api in ("any", renderer_api(renderer))
+                and bool(re.search(self.renderer, renderer)))
 
     def matches(self, renderer: str, path: str, op: str, fmt: str) -> bool:
-        return (bool(re.search(self.renderer, renderer)) and path in self.paths
+        return (self.applies_to(renderer) and path in self.paths
                 and op in self.ops and fmt == self.format)
+
+
+def renderer_api(renderer: str) -> str:
+    """The API a session's renderer string names: WebGPU sessions end in " via Vulkan" /
+    " via D3D12" / " via Metal" (wgpu's own adapter summary); anything else is GL."""
+    m = re.search(r" via (Vulkan|D3D12|Metal)$", renderer or "")
+    return m.group(1).lower() if m else "gl"
 
 
 DEVIATIONS: tuple[Deviation, ...] = (
@@ -148,7 +164,7 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "f11 / f10 surface, so the capture is float(double) in a shader (rounded to nearest "
         "even, D3D-saturating or overflowing to INF) and then the f32 render target (RTZ): "
         "two roundings where D3D rounds once toward zero.",
-        "two_rounding",
+        "two_rounding", "any",
     ),
     Deviation(
         "LLVMPIPE-SRGB8-ENCODE-0.66", "llvmpipe", ("render",), "f32->srgb8", ("convert",),
@@ -288,7 +304,143 @@ SOFTPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "snorm16_nan_min",
     ),
 )
-DEVIATIONS = DEVIATIONS + SOFTPIPE_DEVIATIONS
+#: lavapipe (Mesa 22.3, Vulkan) through WebGPU (wgpu; WGSL compiled by naga for Vulkan):
+#: Mesa's Vulkan driver on the same gallivm code as llvmpipe, so it names its device
+#: "llvmpipe" too; ``api="vulkan"`` keeps these rows apart from llvmpipe's GL rows.
+LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "LAVAPIPE-NO-FTZ", "llvmpipe", ("compute",), "f32", F32_MATH,
+        ("F32-FTZ", "F32-MINMAX-FTZ"),
+        "lavapipe compute shaders keep f32 denormals (Vulkan's default float controls on "
+        "x86 without DAZ/FTZ): denormals are read and produced, IEEE 754 behaviour.",
+        "ieee754", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-FRC-ONE", "llvmpipe", ("compute",), "f32", ("frc",), ("F32-INSTR",),
+        "WGSL fract(x) is x - floor(x) in one rounding: for tiny negative x (denormals "
+        "included) it gives exactly 1.0, outside frc's [+0, 1) range.",
+        "frc_sub_floor", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-DENORM-TRANSCENDENTALS", "llvmpipe", ("compute",), "f32", ("log", "rsq"),
+        ("F32-FTZ", "F32-INSTR"),
+        "log2 and inverseSqrt of a denormal input use approximations built for normal "
+        "inputs (as llvmpipe's compute path): log2(2^-149) is -127 instead of -INF or -149.",
+        "denormal_input_any", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-NE-ORDERED", "llvmpipe", ("compute",), "f32", ("ne",), ("F32-CMPNAN",),
+        "WGSL a != b comes out false when an operand is NaN (an ordered not-equal), where "
+        "ne is true for unordered operands.",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F16-NE-ORDERED", "llvmpipe", ("compute",), "f16", ("ne",), ("F32-CMPNAN",),
+        "f16 a != b (shader-f16) is false when an operand is NaN, as for f32.",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F64-NE-ORDERED", "llvmpipe", ("compute",), "f64", ("ne",), ("F64-IEEE",),
+        "f64 a != b (shader-f64) is false when an operand is NaN, as for f32.",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-DTOF-IEEE", "llvmpipe", ("compute",), "f64", ("dtof", "to_f32"),
+        ("CONV-F2F-SAT", "CONV-DENORM"),
+        "WGSL f32(x) of an f64 (shader-f64) is the IEEE conversion: overflow gives INF "
+        "instead of the largest finite value, and f32 denormal results are kept.",
+        "numpy_dtof", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-FTOI-CLAMP", "llvmpipe", ("compute",), "f32", ("ftoi",), ("CONV-FTOI",),
+        "WGSL i32(x) clamps to the floats nearest the i32 range first: values from 2^31 up "
+        "(and +INF) give 0x7FFFFF80 (2^31 - 128) instead of 0x7FFFFFFF, NaN gives "
+        "0x80000000 instead of 0.",
+        "clamp_ftoi", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-FTOU-CLAMP", "llvmpipe", ("compute",), "f32", ("ftou",), ("CONV-FTOI",),
+        "WGSL u32(x) clamps to [0, 2^32 - 256] first: values from 2^32 up (and +INF) give "
+        "0xFFFFFF00 instead of 0xFFFFFFFF.",
+        "clamp_ftou", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-PACK2X16FLOAT-RNE", "llvmpipe", ("compute",), "f32",
+        ("to_f16", "f32tof16"), ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "WGSL pack2x16float rounds to nearest even and overflows to INF (the r16float "
+        "render target is D3D-exact).",
+        "rne_f16", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-SNORM8-MINUS-128", "llvmpipe", ("render",), "f32->snorm8", ("convert",),
+        ("CONV-SNORM",),
+        "rendering into an r8snorm target stores -128 for NaN (instead of 0) and for values "
+        "below -1 (instead of -127).",
+        "snorm_nan_min", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-SNORM16-NAN-MINUS-ONE", "llvmpipe", ("render",), "f32->snorm16",
+        ("convert",), ("CONV-SNORM",),
+        "rendering NaN into an r16snorm target stores -32767 (-1.0) instead of 0.",
+        "snorm16_nan_min", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-UNORM8-DECODE-RCP", "llvmpipe", ("sample",), "unorm8->f32", ("convert",),
+        ("CONV-UNORM",),
+        "textureLoad of an r8unorm texture computes c * (1/255) in float32 instead of the "
+        "correctly rounded c / 255 (as llvmpipe's GL sampler).",
+        "unorm_mul_rcp", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-SNORM8-DECODE-RCP", "llvmpipe", ("sample",), "snorm8->f32", ("convert",),
+        ("CONV-SNORM",),
+        "textureLoad of an r8snorm texture computes max(c * (1/127), -1) in float32 instead of the "
+        "correctly rounded c / 127 (as llvmpipe's GL sampler).",
+        "snorm_mul_rcp", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-UNORM16-DECODE-RCP", "llvmpipe", ("sample",), "unorm16->f32", ("convert",),
+        ("CONV-UNORM",),
+        "textureLoad of an r16unorm texture computes c * (1/65535) in float32 instead of the "
+        "correctly rounded c / 65535 (as llvmpipe's GL sampler).",
+        "unorm16_mul_rcp", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-SNORM16-DECODE-RCP", "llvmpipe", ("sample",), "snorm16->f32", ("convert",),
+        ("CONV-SNORM",),
+        "textureLoad of an r16snorm texture computes max(c * (1/32767), -1) in float32 instead of the "
+        "correctly rounded c / 32767 (as llvmpipe's GL sampler).",
+        "snorm16_mul_rcp", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-SRGB8-ENCODE-0.66", "llvmpipe", ("render",), "f32->srgb8", ("convert",),
+        ("CONV-SRGB",),
+        "the linear -> sRGB encode of rgba8unorm-srgb targets is llvmpipe's polynomial "
+        "approximation, error up to about 0.65 code units (the rule allows 0.6).",
+        "srgb_encode_bound", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F16-FRC-ONE", "llvmpipe", ("compute",), "f16", ("frc",), ("F32-INSTR",),
+        "f16 fract(x) (shader-f16) is x - floor(x) in one f16 rounding: tiny negative x "
+        "gives exactly 1.0.",
+        "frc_sub_floor", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F16-RSQ-TWO-ROUNDINGS", "llvmpipe", ("compute",), "f16", ("rsq",),
+        ("F16-PREC",),
+        "f16 inverseSqrt(x) (shader-f16) is 1 / sqrt(x) in two f16 roundings, up to 1 ULP "
+        "off the correctly rounded result.",
+        "rsq_two_roundings", "vulkan",
+    ),
+    Deviation(
+        "LAVAPIPE-F16-EXP-TWO-ROUNDINGS", "llvmpipe", ("compute",), "f16", ("exp",),
+        ("F16-PREC",),
+        "f16 exp2(x) (shader-f16) is exp2 in f32 rounded to f16: two roundings, off by 1 ULP "
+        "where the f32 result lands on an f16 halfway point (x = 0x11C5 gives 0x3C00).",
+        "exp2_via_f32", "vulkan",
+    ),
+)
+DEVIATIONS = DEVIATIONS + SOFTPIPE_DEVIATIONS + LAVAPIPE_DEVIATIONS
 
 
 def applicable(renderer: str, path: str, op: str, fmt: str) -> list[Deviation]:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
-__all__ = ["DeviceChoice", "KNOWN_DRIVERS", "SOFTWARE_DRIVERS", "driver_environment",
+__all__ = ["APIS", "DeviceChoice", "KNOWN_DRIVERS", "SOFTWARE_DRIVERS", "driver_environment",
            "platform_backend", "renderer_family", "resolve_index", "in_process_conflict",
            "note_display", "selected_device", "select_device"]
 
@@ -27,6 +27,8 @@ SOFTWARE_DRIVERS = ("llvmpipe", "softpipe")
 #: Names ``GALLIUM_DRIVER`` accepts for non-hardware drivers; the others usually do not
 #: start without their hardware or API (zink needs Vulkan, d3d12 needs WSL), and say so.
 KNOWN_DRIVERS = SOFTWARE_DRIVERS + ("swr", "zink", "d3d12")
+#: what ``--api`` takes: GL through moderngl, or a WebGPU API through wgpu
+APIS = ("gl", "vulkan", "d3d12", "metal")
 DEVICE_ENV = "FPINSPECTOR_GL_DEVICE"
 DRIVER_ENV = "FPINSPECTOR_GL_DRIVER"
 
@@ -44,11 +46,18 @@ class DeviceChoice:
         Mesa gallium driver (``llvmpipe``, ``softpipe``) for Mesa's software device.
     backend : str, optional
         glcontext backend ("egl", ...); None tries EGL, then the platform default.
+    api : str
+        "gl" (moderngl: index / driver / backend apply) or a WebGPU API ("vulkan",
+        "d3d12", "metal"; :mod:`.wgpu_session`).
+    adapter : int or str, optional
+        The WebGPU adapter of ``api``: its index, "warp", or a word of its device name.
     """
 
     index: int | None = None
     driver: str | None = None
     backend: str | None = None
+    api: str = "gl"
+    adapter: int | str | None = None
 
     def __post_init__(self) -> None:
         if self.index is not None and (not isinstance(self.index, int) or self.index < 0):
@@ -57,13 +66,26 @@ class DeviceChoice:
             raise ValueError(f"unknown driver {self.driver!r}: --driver picks one of Mesa's "
                              f"software drivers ({', '.join(SOFTWARE_DRIVERS)}; also "
                              f"{', '.join(KNOWN_DRIVERS[2:])})")
+        if self.api not in APIS:
+            raise ValueError(f"unknown API {self.api!r}: --api takes {', '.join(APIS)}")
+        if self.api != "gl" and (self.index is not None or self.driver is not None):
+            raise ValueError(f"--device and --driver pick GL devices; with --api {self.api} "
+                             "pick the adapter with --adapter (fpinspector gpu-devices)")
+        if self.api == "gl" and self.adapter is not None:
+            raise ValueError("--adapter picks a WebGPU adapter: give --api vulkan, d3d12 or "
+                             "metal too (fpinspector gpu-devices lists them)")
 
     @property
     def is_default(self) -> bool:
-        return self.index is None and self.driver is None and self.backend is None
+        return (self.index is None and self.driver is None and self.backend is None
+                and self.api == "gl")
 
     def label(self) -> str:
-        """Short words for menus and messages: "default device", "device 0 / softpipe"."""
+        """Short words for menus and messages: "default device", "device 0 / softpipe",
+        "Vulkan adapter 0"."""
+        if self.api != "gl":
+            which = "default adapter" if self.adapter is None else f"adapter {self.adapter}"
+            return f"{self.api} {which}"
         parts = ["default device" if self.index is None else f"device {self.index}"]
         if self.driver:
             parts.append(self.driver)
@@ -77,7 +99,8 @@ class DeviceChoice:
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> DeviceChoice:
         d = d or {}
-        return cls(d.get("index"), d.get("driver"), d.get("backend"))
+        return cls(d.get("index"), d.get("driver"), d.get("backend"), d.get("api") or "gl",
+                   d.get("adapter"))
 
     @classmethod
     def from_environment(cls, env: dict[str, str] | None = None) -> DeviceChoice:

@@ -10,11 +10,13 @@ from .devices import DeviceChoice
 from .report import build_report
 from .report_data import GpuReport
 
-__all__ = ["EXAMPLE_DRIVERS", "EXAMPLE_SAMPLES", "EXAMPLE_SEED", "measure_example",
+__all__ = ["EXAMPLE_DRIVERS", "WEBGPU_EXAMPLES", "EXAMPLE_SAMPLES", "EXAMPLE_SEED", "measure_example",
            "differences", "other_driver_reason"]
 
 #: Mesa's two software drivers: the two real, different GL drivers any Linux machine has.
 EXAMPLE_DRIVERS = ("llvmpipe", "softpipe")
+#: examples measured through WebGPU: Mesa's Vulkan driver (lavapipe, mesa-vulkan-drivers)
+WEBGPU_EXAMPLES = {"lavapipe": "vulkan"}
 EXAMPLE_SAMPLES = 1 << 16
 EXAMPLE_SEED = 2024
 _DRIVER_KEYS = ("renderer", "vendor", "version", "paths", "fp64", "half_float_arithmetic")
@@ -22,8 +24,11 @@ _DRIVER_KEYS = ("renderer", "vendor", "version", "paths", "fp64", "half_float_ar
 
 def measure_example(driver: str, samples: int = EXAMPLE_SAMPLES,
                     seed: int = EXAMPLE_SEED) -> GpuReport:
-    """Measure ``driver`` (a Mesa software driver) in a fresh GPU process."""
-    with open_device(DeviceChoice(driver=driver), process=True) as session:
+    """Measure ``driver`` (a Mesa software driver, or lavapipe through WebGPU) in a fresh
+    GPU process."""
+    choice = (DeviceChoice(api=WEBGPU_EXAMPLES[driver]) if driver in WEBGPU_EXAMPLES
+              else DeviceChoice(driver=driver))
+    with open_device(choice, process=True) as session:
         return build_report(session, samples=samples, seed=seed)
 
 

@@ -44,6 +44,12 @@ class ExprRunner:
         """Why ``program`` cannot run here (None when it can)."""
         if program.format != "f32":
             return "GPU expression runs compute f32 expressions only"
+        if getattr(self.session, "api", "gl") != "gl":
+            from .expr_wgsl import wgsl_unsupported
+
+            why = wgsl_unsupported(program)
+            if why:
+                return why
         p = self._path(path)
         for op in sorted({s.op for s in program.steps} - {"movc"}):
             why = self.session.unsupported_reason(op, "f32", p)
@@ -74,8 +80,17 @@ class ExprRunner:
         words = np.empty((n, len(arrs)), np.uint32)
         for j, a in enumerate(arrs):
             words[:, j] = np.broadcast_to(a, shape).reshape(-1)
-        sh = expr_shader(program, precise=variant == "precise")
         key = (program.signature(), variant)
+        if getattr(self.session, "api", "gl") != "gl":  # a WebGPU session: WGSL
+            wgsl = self._paths.get("wgsl")
+            if wgsl is None:
+                from .expr_wgsl import ExprWgsl
+
+                wgsl = self._paths["wgsl"] = ExprWgsl(self.session)
+            out = wgsl.run(key, program, variant == "precise", words, n) if n else \
+                np.zeros((0, len(expr_shader(program, variant == "precise").words)), np.uint32)
+            return [np.ascontiguousarray(out[:, k]).reshape(shape) for k in range(out.shape[1])]
+        sh = expr_shader(program, precise=variant == "precise")
         ctx = self.session.ctx
         with ctx:
             runner = self._paths.get(p)
@@ -89,6 +104,11 @@ class ExprRunner:
 
     def close(self) -> None:
         """Release this runner's programs and buffers (the session stays open)."""
+        if getattr(self.session, "api", "gl") != "gl":
+            for r in self._paths.values():
+                r.release()
+            self._paths.clear()
+            return
         with self.session.ctx:
             for r in self._paths.values():
                 r.release()
@@ -102,11 +122,18 @@ class ExprGpu:
     context can be made.
     """
 
-    def __init__(self, path: str = "auto") -> None:
+    def __init__(self, path: str = "auto", api: str | None = None,
+                 adapter: int | str | None = None) -> None:
+        if api is None:  # the process-wide choice: a WebGPU adapter picked in the app
+            from .devices import selected_device
+
+            chosen = selected_device()
+            api, adapter = (chosen.api, chosen.adapter) if chosen.api != "gl" else ("gl", None)
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-expr")
         self.timings: dict[str, float] = {}
         try:
-            self.session = self._pool.submit(open_session, path).result()
+            self.session = self._pool.submit(open_session, path, api=api,
+                                             adapter=adapter).result()
         except BaseException:
             self._pool.shutdown(wait=False)
             raise

@@ -27,7 +27,8 @@ def serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
 
     c = DeviceChoice.from_dict(choice)
     try:
-        session = open_session(path, device=c.index, driver=c.driver, backend=c.backend)
+        session = open_session(path, device=c.index, driver=c.driver, backend=c.backend,
+                               api=c.api, adapter=c.adapter)
     except (GpuUnavailable, ValueError) as exc:
         conn.send(("unavailable", (type(exc).__name__, getattr(exc, "message", str(exc)))))
         return
@@ -157,6 +158,8 @@ def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray], shm: 
 
 def readback_seconds(session: Any, n: int, itemsize: int = 4, repeats: int = 3) -> float:
     """Best of ``repeats`` reads of ``n`` words from a GPU buffer of ``session``."""
+    if hasattr(session, "readback_seconds"):  # a WebGPU session times its own read-back
+        return float(session.readback_seconds(n, itemsize, repeats))
     ctx = session.ctx
     with ctx:
         buf = ctx.buffer(reserve=n * itemsize)

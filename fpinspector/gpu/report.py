@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -207,8 +206,9 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report.fidelity = {p: f.to_dict() for p, f in check_fidelity(session, paths).items()}
     ext = info["half_float_arithmetic"]
     why = session.unsupported_reason("add", "f16")
+    kernels = "vec2<f16> WGSL" if info.get("api", "gl") != "gl" else "float16_t"
     report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
-                                "(float16_t kernels, two operands per 32-bit word)")
+                                f"({kernels} kernels, two operands per 32-bit word)")
     report.unsupported = _unsupported(session)
     for path in paths:
         report.probes += _arith_probes(session, path, report.fidelity)
@@ -217,6 +217,6 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report.deviations = [
         {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
          "rules": list(d.rules), "summary": d.summary}
-        for d in DEVIATIONS if re.search(d.renderer, info["renderer"])
+        for d in DEVIATIONS if d.applies_to(info["renderer"])
     ]
     return report

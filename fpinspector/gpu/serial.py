@@ -14,7 +14,8 @@ import numpy as np
 __all__ = ["serial_unfused"]
 
 _TYPES: dict[str, tuple[Any, Any, int, int]] = {"f32": (np.uint32, np.float32, 0x7F800000, 0x80000000),
-          "f64": (np.uint64, np.float64, 0x7FF0000000000000, 0x8000000000000000)}
+          "f64": (np.uint64, np.float64, 0x7FF0000000000000, 0x8000000000000000),
+          "f16": (np.uint16, np.float16, 0x7C00, 0x8000)}
 
 
 def _flush(bits: np.ndarray, fmt: str) -> np.ndarray:
@@ -36,6 +37,8 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
     fl = (lambda b: _flush(b, fmt)) if flush else (lambda b: np.asarray(b, ut))
     x = [fl(o).view(ft) for o in np.broadcast_arrays(*[np.asarray(o, ut) for o in operands])]
     before = flush == "before" and fmt == "f32"
+    if fmt == "f16":  # steps in float64 (exact for f16 products and sums), rounded once each
+        x = [v.astype(np.float64) for v in x]
 
     def step(v: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):

@@ -302,8 +302,12 @@ class GpuSession:
 
 def open_session(path: str = "auto", *, backend: str | None = None,
                  chunk: int | None = None, device: int | None = None,
-                 driver: str | None = None) -> GpuSession:
-    """Open a headless GL context in this process and wrap it in a :class:`GpuSession`.
+                 driver: str | None = None, api: str = "gl",
+                 adapter: int | str | None = None) -> Any:
+    """Open a headless GL context in this process and wrap it in a :class:`GpuSession`;
+    with ``api`` "vulkan", "d3d12" or "metal", a WebGPU adapter instead
+    (:class:`.wgpu_session.WgpuSession`, the same methods; ``adapter``: its index, "warp"
+    or a word of its name).
 
     Parameters
     ----------
@@ -326,6 +330,13 @@ def open_session(path: str = "auto", *, backend: str | None = None,
     GpuUnavailable
         No usable GL (message says what was tried), or the path is not supported.
     """
+    if api != "gl":
+        from .wgpu_session import open_wgpu_session
+
+        if path not in ("auto", "compute"):
+            raise GpuUnavailable(f"the {api} (WebGPU) backend captures through compute "
+                                 f"shaders only, not the {path} path")
+        return open_wgpu_session(api, adapter, chunk=chunk)
     if path not in PATHS:
         raise ValueError(f"path must be one of {PATHS}, got {path!r}")
     choice = DeviceChoice(device, driver, backend or os.environ.get(BACKEND_ENV) or None)

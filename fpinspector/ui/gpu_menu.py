@@ -28,8 +28,9 @@ class _DeviceLister(QtCore.QThread):
     def run(self) -> None:  # noqa: D102 - QThread
         try:
             from ..gpu.device_list import list_devices
+            from ..gpu.wgpu_devices import adapters_or_none
 
-            self.found.emit(list_devices(timeout=30.0))
+            self.found.emit(list_devices(timeout=30.0) + adapters_or_none())
         except Exception as exc:  # noqa: BLE001 - shown in the menu, never raised into Qt
             self.found.emit(str(exc) or type(exc).__name__)
 
@@ -113,7 +114,8 @@ class GpuMenu(QtCore.QObject):
                 act.setEnabled(False)
                 continue
             text = (f"{entry.renderer} — GL {entry.version.split(' ')[0]}, "
-                    f"{'/'.join(entry.paths)} ({entry.options})")
+                    f"{'/'.join(entry.paths)} ({entry.options})") if not hasattr(entry, "api") \
+                else f"{entry.renderer} — WebGPU, {entry.adapter_type} ({entry.options})"
             act = self.device_menu.addAction(text)
             act.setCheckable(True)
             act.setChecked(_same_device(entry.choice, current, self.win.gpu))
@@ -245,7 +247,7 @@ def _same_device(a: Any, b: Any, gpu: Any) -> bool:
         return True
     info = getattr(gpu, "info", None) or {}
     if b is None or b.is_default:
-        return a.driver is None and a.index in (None, info.get("device"))
+        return a.api == "gl" and a.driver is None and a.index in (None, info.get("device"))
     return False
 
 

@@ -16,6 +16,8 @@ DRIVER = os.environ.get("FPINSPECTOR_TEST_DRIVER", "").strip() or None
 if DRIVER:  # before any context exists: Mesa picks a driver once per process and device
     os.environ["GALLIUM_DRIVER"] = DRIVER
 
+from wgpu_support import wgpu_gpu  # noqa: E402,F401 - the WebGPU session (test_wgpu_*)
+
 from fpinspector.gpu import DeviceUnavailable, GpuUnavailable, open_session  # noqa: E402
 from fpinspector.gpu.devices import renderer_family  # noqa: E402
 

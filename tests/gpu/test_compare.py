@@ -62,7 +62,9 @@ def test_llvmpipe_and_softpipe_examples_differ_where_the_drivers_do():
 
 
 def test_cli_text_and_json(capsys):
-    ex = [str(p) for p in example_reports().values()]
+    # the two GL examples: lavapipe's (no fragment path) leaves the fragment rows "not
+    # measured by all", hidden without --all
+    ex = [str(example_reports()[name]) for name in ("llvmpipe", "softpipe")]
     assert main(["gpu-compare", *ex]) == 0
     out = capsys.readouterr().out
     assert "F32-FTZ" in out and "VERDICTS DIFFER" in out and "SOFTPIPE-NO-FTZ" in out

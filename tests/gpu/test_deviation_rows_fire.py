@@ -16,7 +16,7 @@ from fpinspector.gpu.judge import classify_conversion
 
 def _rows(renderer: str) -> list:
     return [d for d in DEVIATIONS if d.renderer and "convert" in d.ops
-            and re.search(d.renderer, renderer)]
+            and d.applies_to(renderer)]
 
 
 def _codes(src: str) -> np.ndarray:

@@ -216,3 +216,34 @@ def test_the_gpus_dock_fits_a_dock_at_1280x720(qtbot):
               view.only_diff):
         r = QtCore.QRect(w.mapTo(view, QtCore.QPoint(0, 0)), w.size())
         assert w.isVisible() and view.rect().contains(r), w
+
+
+@pytest.mark.gpu
+def test_switch_to_a_webgpu_adapter_same_silicon_other_api(make_window, wait_for):
+    """The GPU menu lists the WebGPU adapters too; switching from llvmpipe (GL) to lavapipe
+    (Vulkan through wgpu) changes ftou(-1) (CONV-FTOI) from 0xFFFFFFFF
+    (LLVMPIPE-FTOU-ALLONES) to WGSL's clamp, 0."""
+    family = _gl_or_skip()
+    from fpinspector.gpu.wgpu_devices import adapters_or_none
+
+    lavapipe = [a for a in adapters_or_none() if a.family == "lavapipe"]
+    if family != "llvmpipe" or not lavapipe:
+        pytest.skip("needs llvmpipe through GL and lavapipe through Vulkan")
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.gpu_menu.refresh_devices()
+    assert wait_for(lambda: win.gpu_menu.devices is not None, 60000)
+    acts = [a for a in win.gpu_menu.device_menu.actions() if a.isCheckable()]
+    vk = [a for a in acts if "via Vulkan" in a.text()]
+    assert vk and not vk[0].isChecked() and "--api vulkan --adapter 0" in vk[0].text()
+    win.state.update(op="ftou", op_format="f32", operands=(0xBF800000, 0, 0))
+    assert wait_for(lambda: win.ctl.gpu_result == ("u32", 0xFFFFFFFF), 15000)
+    seen = []
+    win.gpu.switched.connect(seen.append)
+    vk[0].trigger()
+    assert wait_for(lambda: seen, 30000)
+    assert seen[0]["renderer"].endswith(" via Vulkan")
+    assert wait_for(lambda: win.ctl.gpu_result == ("u32", 0), 15000)
+    win.gpu_menu._devices_found(win.gpu_menu.devices)  # the check mark moved
+    checked = [a.text() for a in win.gpu_menu.device_menu.actions() if a.isChecked()]
+    assert len(checked) == 1 and "via Vulkan" in checked[0]
