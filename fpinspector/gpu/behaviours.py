@@ -41,6 +41,27 @@ def _x86_ftou_vector(x: np.ndarray) -> np.ndarray:
     return np.where(big, words ^ np.uint32(0x80000000), words).astype(np.uint32)
 
 
+def _x86_ftou_vector_or(x: np.ndarray) -> np.ndarray:
+    """As :func:`_x86_ftou_vector`, with the top bit set (or) instead of flipped: an
+    out-of-range x - 2^31 (0x80000000) stays 0x80000000."""
+    f = _f32(x)
+    with np.errstate(invalid="ignore"):
+        big = f >= np.float32(2.0**31)
+        low = _x86_ftoi(np.where(big, (f - np.float32(2.0**31)), f).view(np.uint32))
+    words = low.view(np.uint32)
+    return np.where(big, words | np.uint32(0x80000000), words).astype(np.uint32)
+
+
+def _x86_ftou_int64(x: np.ndarray) -> np.ndarray:
+    """The low 32 bits of the 64-bit truncating conversion (cvttss2si with a 64-bit
+    destination): outside [-2^63, 2^63) and NaN it gives 0x8000000000000000, so 0."""
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(_f32(x).astype(np.float64))
+        ok = (t >= -(2.0**63)) & (t < 2.0**63)
+        v = np.where(ok, np.where(ok, t, 0).astype(np.int64), np.int64(-(2**63)))
+    return (v.view(np.uint64) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+
 def _rne_f16(x: np.ndarray) -> np.ndarray:
     with np.errstate(all="ignore"):
         h = _f32(x).astype(np.float16).view(np.uint16)
@@ -103,6 +124,10 @@ def behaviour_bits(dev: Any, operands: list[np.ndarray], model_bits: np.ndarray,
         return _x86_ftou(operands[0])
     if kind == "x86_ftou_vector":
         return _x86_ftou_vector(operands[0])
+    if kind == "x86_ftou_vector_or":
+        return _x86_ftou_vector_or(operands[0])
+    if kind == "x86_ftou_int64":
+        return _x86_ftou_int64(operands[0])
     if kind == "rne_f16":
         out = _rne_f16(operands[0])
         return out.astype(np.uint32) if model_bits.dtype == np.uint32 else out

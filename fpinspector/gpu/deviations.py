@@ -43,15 +43,36 @@ class Deviation:
     #: "d3d12", "metal"): lavapipe names itself llvmpipe too, so the API tells them apart;
     #: "any" for a property of a capture route, not of a driver
     api: str = "gl"
+    #: the host CPU the row holds on, for software drivers whose code LLVM compiles for the
+    #: CPU it runs on: "" (any), "avx512" or "no-avx512" (:func:`host_has_avx512`)
+    host: str = ""
 
     def applies_to(self, renderer: str) -> bool:
-        """Is this a row of the driver that ``renderer`` (a session's info) names?"""
+        """Is this a row of the driver that ``renderer`` (a session's info) names, on this
+        host CPU?"""
         return (self.api in ("any", renderer_api(renderer))
+                and (not self.host or (self.host == "avx512") == host_has_avx512())
                 and bool(re.search(self.renderer, renderer)))
 
     def matches(self, renderer: str, path: str, op: str, fmt: str) -> bool:
         return (self.applies_to(renderer) and path in self.paths
                 and op in self.ops and fmt == self.format)
+
+
+def host_has_avx512() -> bool:
+    """Whether this CPU has AVX-512 F and VL (as numpy's own CPU dispatch sees it: the same
+    test on every OS). Why it matters: llvmpipe compiles shaders for the host CPU, and LLVM
+    turns a float -> uint32 conversion into vcvttps2udq where AVX-512 exists and into a
+    signed-conversion sequence where it does not; they give different out-of-range results
+    (LLVMPIPE-FTOU-ALLONES; LLVMPIPE-FTOU-INT64 and LLVMPIPE-FTOU-VECTOR)."""
+    import importlib
+
+    try:
+        umath = importlib.import_module("numpy._core._multiarray_umath")
+    except ImportError:  # numpy < 2
+        umath = importlib.import_module("numpy.core._multiarray_umath")
+    features = getattr(umath, "__cpu_features__", {})
+    return bool(features.get("AVX512F")) and bool(features.get("AVX512_SKX"))
 
 
 def renderer_api(renderer: str) -> str:
@@ -183,9 +204,26 @@ DEVIATIONS: tuple[Deviation, ...] = (
     Deviation(
         "LLVMPIPE-FTOU-ALLONES", "llvmpipe", ("compute", "fragment"), "f32", ("ftou",),
         ("CONV-FTOI",),
-        "uint(x) gives 0xFFFFFFFF for NaN and for any value whose truncation is outside "
-        "[0, 2^32) (negatives included) instead of clamping and NaN -> 0.",
-        "x86_ftou",
+        "on a CPU with AVX-512, uint(x) is vcvttps2udq: 0xFFFFFFFF for NaN and for any value "
+        "whose truncation is outside [0, 2^32) (negatives included) instead of clamping and "
+        "NaN -> 0.",
+        "x86_ftou", host="avx512",
+    ),
+    Deviation(
+        "LLVMPIPE-FTOU-INT64", "llvmpipe", ("compute",), "f32", ("ftou",), ("CONV-FTOI",),
+        "on a CPU without AVX-512, the compute path's uint(x) is the low 32 bits of the "
+        "64-bit truncating conversion (cvttss2si): -2 gives 0xFFFFFFFE, 2^32 + 512 gives 512, "
+        "NaN and anything outside [-2^63, 2^63) 0, instead of clamping to [0, 2^32 - 1] and "
+        "NaN -> 0.",
+        "x86_ftou_int64", host="no-avx512",
+    ),
+    Deviation(
+        "LLVMPIPE-FTOU-VECTOR", "llvmpipe", ("fragment",), "f32", ("ftou",), ("CONV-FTOI",),
+        "on a CPU without AVX-512, the fragment path's uint(x) is LLVM's vector float -> "
+        "uint32: x >= 2^31 converts x - 2^31 as int32 and sets the top bit, anything else "
+        "converts as int32; so -2 gives 0xFFFFFFFE, NaN, very negative values and 2^32 and "
+        "above 0x80000000, instead of clamping to [0, 2^32 - 1] and NaN -> 0.",
+        "x86_ftou_vector_or", host="no-avx512",
     ),
     Deviation(
         "LLVMPIPE-PACKHALF-RNE", "llvmpipe", ("compute", "fragment"), "f32",

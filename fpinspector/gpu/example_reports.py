@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .child_session import open_device
+from .deviations import DEVIATIONS, LAVAPIPE_DEVIATIONS, SOFTPIPE_DEVIATIONS, host_has_avx512
 from .devices import DeviceChoice
 from .report import build_report
 from .report_data import GpuReport
@@ -33,12 +34,21 @@ def measure_example(driver: str, samples: int = EXAMPLE_SAMPLES,
 
 
 def other_driver_reason(expected: GpuReport, got: GpuReport) -> str | None:
-    """Why ``got`` cannot be compared with ``expected`` at all (another driver build), or None."""
+    """Why ``got`` cannot be compared with ``expected`` at all (another driver build, or a
+    software driver compiled for another kind of host CPU), or None."""
     for key in _DRIVER_KEYS:
         if expected.info.get(key) != got.info.get(key):
             return (f"the example was measured on {expected.info.get('renderer')} "
                     f"({expected.info.get('version')}); this machine has "
                     f"{got.info.get('renderer')} ({got.info.get('version')}): {key} differs")
+    rows = {d.id: d for d in (*DEVIATIONS, *SOFTPIPE_DEVIATIONS, *LAVAPIPE_DEVIATIONS)}
+    other_host = sorted(i for i in (d.get("id") for d in expected.deviations)
+                        if i in rows and rows[i].host
+                        and (rows[i].host == "avx512") != host_has_avx512())
+    if other_host:
+        return (f"the example was measured on a CPU {'without' if host_has_avx512() else 'with'}"
+                f" AVX-512 (its rows {', '.join(other_host)}); {expected.info.get('renderer')} "
+                f"compiles shaders for the host CPU, and this one differs")
     return None
 
 
