@@ -88,6 +88,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.docks["gpus"].setWindowTitle("GPUs")  # a short tab title (gpu_menu names it)
         self.setMinimumSize(window_layout.MIN_SIZE)
         self.layout_mode = window_layout.arrange_docks(self, window_layout.fit_to_screen(self))
+        # the layout's rules hold through every resize and a restored state (Reflow)
+        self.reflow = window_layout.Reflow(self)
         if restore:
             self._restore_settings()
 
@@ -222,8 +224,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if geo is not None:
             self.restoreGeometry(geo)
         win = s.value("windowState")
-        if win is not None:
-            self.restoreState(win)
+        mode = s.value("layoutMode")
+        if win is not None and mode in ("wide", "compact", "narrow") and self.restoreState(win):
+            self.layout_mode = mode  # the arrangement restored was laid out for this mode
+            self.reflow.laid_out()
+            try:  # the docks' share of the width, as saved (Qt restores their pixels)
+                self.reflow.share = min(0.9, max(0.0, float(s.value("sideShare"))))
+            except (TypeError, ValueError):
+                pass
         text = s.value("state")
         if isinstance(text, str) and text:
             try:
@@ -247,6 +255,9 @@ class MainWindow(QtWidgets.QMainWindow):
         s = self.settings
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
+        s.setValue("layoutMode", self.layout_mode)
+        if self.reflow.share is not None:
+            s.setValue("sideShare", self.reflow.share)
         s.setValue("state", self.state.to_string())
         s.setValue("history", ";".join(f"{f}:{b:X}" for f, b in self.history.entries()[:50]))
         s.sync()

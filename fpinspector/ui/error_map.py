@@ -1,7 +1,7 @@
 """Error maps: a 2D ULP-error image over an A x B grid (a curve for unary ops) drawn from a
 sweep's block summary (:mod:`.map_blocks`), with a diverging colour bar, value-labelled
 axes (decades on log axes), opaque marks for non-conformant, NaN, INF and denormal-input
-cells, a legend inside the plot (so exports carry it), hover and click.
+cells, a legend under the plot (outside the data; exports carry it), hover and click.
 
 The widget only draws: errors, classes and verdicts come from a sweep
 (:class:`fpinspector.model.sweep.SweepResult`); click-to-inspect emits the cell's operands.
@@ -94,9 +94,13 @@ class ErrorMapWidget(QWidget):
         self._rendering = False
         self._again = False
         self._drawing = 0  # counts draws: a live frame coloured before a later draw is dropped
-        self.legend = pg.LegendItem(offset=(-4, 4), labelTextSize="8pt", brush=(255, 255, 255, 220),
-                                    labelTextColor=(20, 20, 20))
-        self.legend.setParentItem(self.plot.vb)
+        # the legend in its own row under the plot and colour bar, one line: inside the
+        # plot it covered ~40% of a small map's data (exports carry it all the same)
+        self.legend = pg.LegendItem(offset=None, labelTextSize="8pt", colCount=4,
+                                    brush=(255, 255, 255, 220), labelTextColor=(20, 20, 20))
+        self.legend.layout.setContentsMargins(2, 0, 2, 0)  # (one text line high)
+        self.legend.layout.setVerticalSpacing(0)
+        self.graphics.addItem(self.legend, row=1, col=0, colspan=2)
         self._legend_items = {}
         for name, rgba in OVERLAY_COLORS.items():
             sample = pg.ScatterPlotItem(symbol="s", size=10, brush=pg.mkBrush(*rgba), pen=None)
