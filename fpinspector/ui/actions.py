@@ -48,8 +48,7 @@ def open_workspace(win: QtWidgets.QMainWindow, path: str) -> bool:
     try:  # read and checked on a thread: a big file never freezes the window
         snap, history = wait_in_event_loop(lambda: load_workspace(path))
     except ValueError as exc:  # only ValueError("Cannot open workspace ...")
-        win.statusBar().showMessage(str(exc), 10000)
-        win.paste_box.show_error(str(exc), prefix="")
+        win.paste_box.show_error(str(exc), prefix="")  # (the one place for messages)
         return False
     win.state.restore(snap)
     if history:

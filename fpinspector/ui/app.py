@@ -16,6 +16,7 @@ from .distance_view import DistanceView
 from .gpu_worker import GpuRunner
 from .history import HistoryList
 from .inspector_view import InspectorView
+from .message_bar import MessageStatusBar
 from .operations_view import OperationsView
 from .paste_box import PasteBox
 from .paste_routing import PasteRouter
@@ -57,11 +58,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self._gpu_mode = gpu
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
         self.status = QtWidgets.QLabel("GPU: off" if gpu == "off" else "GPU: starting…")
-        self.statusBar().addPermanentWidget(self.status)
         self.gpu: GpuRunner | None = None
         # the GPU adapter listens first: the GPU works on an edit while the views redraw
         self.ctl = controller.Controller(self)
         self._build_central()
+        # one place for messages (under the paste line); the status bar keeps the GPU state
+        self.messages = self.paste_box.message
+        self.setStatusBar(MessageStatusBar(self.messages, self))
+        self.statusBar().addPermanentWidget(self.status)
         self._build_docks()
         for w in (self.word_view, *self.ops_view.editors, *self.ops_view.code_editors):
             w.error.connect(self._show_error)  # a field that cannot read its text says so
@@ -70,11 +74,9 @@ class MainWindow(QtWidgets.QMainWindow):
             # a drag over the bits is one history entry (its last value), not one per bit
             w.edit_started.connect(self.history.hold)
             w.edit_finished.connect(self.history.release)
-        # paste feedback where the user looks: the status bar and a note by the operands
-        self.paste_box.feedback.connect(
-            lambda text, ok: self.statusBar().showMessage(text, 10000))
-        self.paste_box.feedback.connect(
-            lambda text, ok: self.ops_view.show_note(_operand_part(text) if ok else text, ok))
+        # what a format switch did to the operands: in the one place for messages
+        self.ops_view.noted.connect(
+            lambda text, ok: self.messages.show_message(text, self.ops_view.NOTE_MS, not ok))
         self.paste_router = PasteRouter(self)
         if gpu == "off":
             self.status.setText("No GPU: disabled for this session (--no-gpu). "
@@ -215,7 +217,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _show_error(self, message: str) -> None:
         if message:
-            self.statusBar().showMessage(message, 6000)
+            self.messages.show_message(message, 6000, error=True)
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -288,13 +290,6 @@ def _report(win: MainWindow, kind: type, exc: BaseException) -> None:
         return
     win.statusBar().showMessage(f"internal error ({kind.__name__}): {exc} — the app keeps "
                                 "running; please report it", 20000)
-
-
-def _operand_part(message: str) -> str:
-    """What a paste did to the operands ("A = 1.0, B = 2.0; not used ..."), without the
-    reading that the paste box above already names."""
-    head, sep, rest = message.partition(": ")
-    return rest if sep and head.startswith("read as") and rest else message
 
 
 def _contained(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
