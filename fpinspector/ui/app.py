@@ -15,6 +15,7 @@ from .conversions_view import ConversionsView
 from .distance_view import DistanceView
 from .gpu_worker import GpuRunner
 from .history import HistoryList
+from .inspected import InspectedPicker, LinkedState
 from .inspector_view import InspectorView
 from .message_bar import MessageStatusBar
 from .operations_view import OperationsView
@@ -54,7 +55,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setObjectName("fpinspector-main")
         # no dock animations: a relayout of the docks (e.g. one opened) is instant
         self.setAnimated(False)
-        self.state = state or InspectorState()
+        # one value under inspection: an operand, a result or its own (ui/inspected.py)
+        self.state = state or LinkedState()
         self._gpu_mode = gpu
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
         self.status = QtWidgets.QLabel("GPU: off" if gpu == "off" else "GPU: starting…")
@@ -100,6 +102,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.paste_box = PasteBox(self.state)
         insp = self.inspector = InspectorView(self.state)
         self.fmt_combo, self.editor = insp.fmt_combo, insp.editor
+        self.inspected_picker: InspectedPicker | None = None
+        if isinstance(self.state, LinkedState):  # (a plain state shared by two windows: none)
+            self.inspected_picker = InspectedPicker(self.state)
+            insp.set_picker(self.inspected_picker)
         self.ops_view = OperationsView(self.state)
         ops_box = QtWidgets.QGroupBox("Operation: model vs GPU")
         olay = QtWidgets.QVBoxLayout(ops_box)

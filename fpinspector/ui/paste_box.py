@@ -3,10 +3,13 @@ says how it was read and which value went where, and offers the other readings."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.state import InspectorState
-from . import bridge
+from . import bridge, bridge_ops
+from .inspected import VALUE, selection_name
 from .message_bar import MessageBar
 from .qt_utils import settle_layouts
 
@@ -85,7 +88,7 @@ class PasteBox(QtWidgets.QWidget):
         if len(text) > bridge.BACKGROUND_PASTE_CHARS:
             self.message.show_message(f"reading {len(text):,} characters…")
         try:
-            result = bridge.paste(self.state, text, reading)
+            result = self._paste_inspected(text, reading)
         except ValueError as exc:
             self._last = None
             self.show_error(str(exc))
@@ -100,6 +103,48 @@ class PasteBox(QtWidgets.QWidget):
         # before the window repaints: one paint for the paste, not one per layout level
         settle_layouts()
         return True
+
+    def _paste_inspected(self, text: str, reading: str | None) -> bridge.PasteResult:
+        """The paste, with the value under inspection (ui/inspected.py): one value pasted
+        for a unary op is its A, inspected (it went to the inspector, A unchanged); one
+        value with an operand inspected is that operand; several values inspect A. A
+        failed paste changes nothing."""
+        st = self.state
+        selection = getattr(st, "selection", None)
+        spec = bridge_ops.op_infos().get(st.snapshot.op)
+        if selection is None or not (selection == VALUE and spec is not None
+                                     and spec.arity == 1 and st.linkable(0)):
+            operands = st.snapshot.operands
+            result = bridge.paste(st, text, reading)
+            s = st.snapshot
+            if (selection == VALUE and s.operands != operands and s.fmt == s.op_format
+                    and s.bits == s.operands[0] and st.linkable(0)):
+                st.select(0)  # several values: A, inspected (no change: no undo step)
+            return self._named(result)
+        start = st.snapshot
+        with st.batch():  # (one undo step: A inspected and the value pasted into it)
+            st.select(0)
+            try:
+                result = bridge.paste(st, text, reading)
+            except ValueError:
+                st.restore(start)
+                st.select(VALUE)
+                raise
+        return self._named(result)
+
+    def _named(self, result: bridge.PasteResult) -> bridge.PasteResult:
+        """The message names the operand a single value went into, where it is the value
+        inspected (the model's message says the inspector, operands unchanged)."""
+        st = self.state
+        selection = getattr(st, "selection", None)
+        tail = " into the inspector (operands unchanged)"
+        if isinstance(selection, int) and result.message.endswith(tail):
+            s = st.snapshot
+            spec = bridge_ops.op_infos().get(s.op)
+            name = selection_name(selection, s.op, spec.arity if spec else 2)
+            result = replace(result, message=result.message[: -len(tail)]
+                             + f" into {name} (the value inspected)")
+        return result
 
     def busy(self) -> bool:
         """A long paste is being read on a thread."""

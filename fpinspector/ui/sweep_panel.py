@@ -327,7 +327,9 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def bind_state(self, state: Any) -> None:
         """Load clicked cells into an :class:`~fpinspector.model.state.InspectorState`
-        (op, op format, rule set and operands, as one undo step)."""
+        (op, op format, rule set and operands, as one undo step); a linked state
+        (ui/inspected.LinkedState) inspects the cell's A where it inspected a value of its
+        own."""
 
         def load(op: str, fmt: str, rules: str, bits: tuple) -> None:
             if isinstance(operand_format(fmt), CodeFormat):  # the editors hold float patterns
@@ -338,7 +340,12 @@ class SweepPanel(SweepExportMixin, QWidget):
             ops = list(state.operands)
             ops[: len(bits)] = [int(b) for b in bits]
             try:
-                state.update(op=op, op_format=fmt, rule_set=rules, operands=ops)
+                with state.batch():  # (one undo step)
+                    state.update(op=op, op_format=fmt, rule_set=rules, operands=ops)
+                    # the inspector and its docks show the cell too: its A unless a result
+                    # or another operand is the value inspected (ui/inspected.py)
+                    if getattr(state, "selection", None) == "value":
+                        state.select(0)
             except ValueError as exc:
                 self._error(str(exc))
 
