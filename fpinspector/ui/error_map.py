@@ -381,9 +381,13 @@ class ErrorMapWidget(QWidget):
                 parts.append(f"{col}=0x{v:X}{val}")
         if "exact" in res.columns:
             parts.append(f"exact={float(res.columns['exact'][k])!r}")
-        err = self.error_column()
-        if err is not None:
-            parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
+        # every error the sweep kept, each saying what it is measured against (the map's
+        # colour is one of them): the panel's verdict line gives the same figures
+        errs = [(f"{COMPARES[key][1]} {res.columns[col][k]:g} " +
+                 ("steps" if key == "gpu_vs_model" else "ULP"))
+                for key, (col, _) in COMPARES.items() if col in res.columns]
+        if errs:
+            parts.append("error: " + ", ".join(errs))
         ok = res.columns.get("ok_gpu", res.columns.get("ok_model"))
         if ok is not None:
             parts.append("conformant" if ok[k] else "NON-CONFORMANT")

@@ -38,7 +38,7 @@ def current_rows(model: Any, gpu: tuple[str, int] | None, gpu_note: str, fmt: st
         except ValueError as exc:
             return str(exc)
         return ("conformant" if ok else "NOT conformant") + (
-            "" if err != err else f" ({err:g} ULP)")
+            "" if err != err else f" ({err:g} ULP vs exact)")
 
     rows = []
     if model is None:

@@ -268,7 +268,12 @@ class OperationsView(QtWidgets.QWidget):
         set_text(self.error_label, error)
         if self.error_label.isVisibleTo(self) != bool(error):
             self.error_label.setVisible(bool(error))
-        self.verdict.show_outcome(outcome)
+        self._outcome = outcome
+        self._raw = None
+        if outcome is not None and getattr(self, "state", None) is not None:
+            s = self.state.snapshot  # the op on the raw inputs, where a flush changed them
+            self._raw = bridge_ops.raw_outcome(s.op, s.operands, s.op_format, s.rule_set)
+        self.verdict.show_outcome(outcome, self._raw)
         if outcome is None:
             self.model_box.clear()
             return
@@ -288,7 +293,16 @@ class OperationsView(QtWidgets.QWidget):
         if verdict is None:
             self.verdict.show_verdict(None, 0, "(no verdict: the model result is not available)")
             return
-        self.verdict.show_verdict(verdict, diff_mask)
+        raw = steps = None
+        outcome = getattr(self, "_outcome", None)
+        try:
+            if getattr(self, "_raw", None) is not None:
+                raw = self._raw.verdict(bits)
+            if outcome is not None and diff_mask:
+                steps = bridge_ops.steps_from(bits, outcome.bits, fmt)
+        except ValueError:
+            raw = steps = None
+        self.verdict.show_verdict(verdict, diff_mask, raw=raw, steps=steps)
 
     def gpu_conformant(self) -> bool | None:
         return self.verdict.conformant()
