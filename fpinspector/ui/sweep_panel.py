@@ -174,7 +174,15 @@ class SweepPanel(SweepExportMixin, QWidget):
             self.plot_tabs.addTab(self.map, "Error map")
             self.plot_tabs.addTab(self.histogram, "Histogram")
             self._plot_area.setCurrentWidget(self.plot_tabs)
-        self.split.setSizes([260, 800] if beside else [200, 800])
+        if beside:
+            self.split.setSizes([260, 800])
+        else:  # the controls as high as they need (once re-arranged), the plots the rest
+            QTimer.singleShot(0, self, self._fit_controls)
+
+    def _fit_controls(self) -> None:
+        if self.split.orientation() == Qt.Vertical:
+            need = self.split.widget(0).minimumSizeHint().height()
+            self.split.setSizes([need, max(1, sum(self.split.sizes()) - need)])
 
     def _pull_compare(self, changed: frozenset) -> None:
         if "compare" in changed:
