@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller, gpu_menu, window_layout
+from . import actions, controller, drops, gpu_menu, window_layout
 from .all_formats import AllFormatsPanel
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
@@ -91,6 +91,7 @@ class MainWindow(QtWidgets.QMainWindow):
         gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
         self.docks["gpus"].setWindowTitle("GPUs")  # a short tab title (gpu_menu names it)
         self.setMinimumSize(window_layout.MIN_SIZE)
+        self.setAcceptDrops(True)  # text dropped is a paste, a file an open
         self.layout_mode = window_layout.arrange_docks(self, window_layout.fit_to_screen(self))
         # the layout's rules hold through every resize and a restored state (Reflow)
         self.reflow = window_layout.Reflow(self)
@@ -269,6 +270,18 @@ class MainWindow(QtWidgets.QMainWindow):
         s.setValue("state", self.state.to_string())
         s.setValue("history", ";".join(f"{f}:{b:X}" for f, b in self.history.entries()[:50]))
         s.sync()
+
+    # -- drag and drop: text is a paste, a file an open (ui/drops.py) -----------------
+    def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:  # noqa: N802
+        drops.drag_enter(event)
+
+    def dragMoveEvent(self, event: QtGui.QDragMoveEvent) -> None:  # noqa: N802
+        drops.drag_enter(event)
+
+    def dropEvent(self, event: QtGui.QDropEvent) -> None:  # noqa: N802
+        if drops.accepts(event.mimeData()):
+            event.acceptProposedAction()
+            drops.drop(self, event.mimeData())
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802
         self.save_settings()
