@@ -7,6 +7,8 @@ Split from :mod:`.sweep_panel` (house style: modules under ~300 lines); mixed in
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtWidgets import QFileDialog
 
 from ..model.sweep import save_npz, write_csv_summary
@@ -54,8 +56,15 @@ class SweepExportMixin:
             painter.end()
 
     def _export_dialog(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"sweep.{kind}",
+        from . import recent
+
+        settings = getattr(self.window(), "settings", None)  # (the window's, once docked)
+        start = (os.path.join(recent.folder_for(settings, "export"), f"sweep.{kind}")
+                 if settings is not None else f"sweep.{kind}")
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", start,
                                               f"{kind.upper()} (*.{kind})")
+        if path and settings is not None:
+            recent.remember_folder(settings, "export", path)
         if path:
             try:
                 self.export(path, kind)
