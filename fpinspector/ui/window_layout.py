@@ -31,7 +31,7 @@ SIDE_MIN = 360
 NARROW_BELOW = 680 + SIDE_MIN  # (CENTRAL_WIDTH + SIDE_MIN)
 #: What the central area keeps above the docks in the narrow layout: the inspector and the
 #: operation down to its verdict.
-NARROW_CENTRAL_HEIGHT = 700
+NARROW_CENTRAL_HEIGHT = 750
 #: Width the central area (inspector and operation) keeps: 32 bit cells of 18 px and the
 #: fields row under them.
 CENTRAL_WIDTH = 680
