@@ -35,6 +35,13 @@ OVERLAY_COLORS = {
     "nan": (230, 0, 230, 255),
     "nonconformant": (0, 200, 0, 255),
 }
+#: The plot's background (pyqtgraph's), the unary curve's colour and the legend's box and
+#: text: every mark and the curve stand out from both the background and the legend's box
+#: (contrast 3:1 or more, WCAG's figure for graphics). The curve was dark blue on black.
+PLOT_BACKGROUND = (0, 0, 0)
+CURVE_COLOR = "#5aa0ff"
+LEGEND_BRUSH = (40, 40, 40, 235)
+LEGEND_TEXT = (235, 235, 235)
 #: What each mark means (the legend's words).
 OVERLAY_TEXT = {
     "nonconformant": "non-conformant result",
@@ -76,7 +83,7 @@ class ErrorMapWidget(QWidget):
         # the map as one RGBA image (error colours and marks composited off the UI thread
         # while a sweep runs): drawing it is a copy, not a colour-mapping pass
         self.image = pg.ImageItem()
-        self.curve = pg.PlotDataItem(pen=pg.mkPen("#3060c0", width=1))
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE_COLOR, width=1))
         self.bad_points = pg.ScatterPlotItem(size=6, pen=None,
                                              brush=pg.mkBrush(*OVERLAY_COLORS["nonconformant"]))
         # a curve has no cell to colour: NaN and infinite results are marks on its zero line
@@ -97,7 +104,7 @@ class ErrorMapWidget(QWidget):
         # the legend in its own row under the plot and colour bar, one line: inside the
         # plot it covered ~40% of a small map's data (exports carry it all the same)
         self.legend = pg.LegendItem(offset=None, labelTextSize="8pt", colCount=4,
-                                    brush=(255, 255, 255, 220), labelTextColor=(20, 20, 20))
+                                    brush=LEGEND_BRUSH, labelTextColor=LEGEND_TEXT)
         self.legend.layout.setContentsMargins(2, 0, 2, 0)  # (one text line high)
         self.legend.layout.setVerticalSpacing(0)
         self.graphics.addItem(self.legend, row=1, col=0, colspan=2)

@@ -13,7 +13,10 @@ from PySide6.QtWidgets import QFileDialog
 
 from ..model.sweep import save_npz, write_csv_summary
 
-__all__ = ["SweepExportMixin"]
+__all__ = ["SweepExportMixin", "PNG_SCALE"]
+
+#: Export PNG renders the figure at this multiple of its size on screen.
+PNG_SCALE = 2
 
 
 class SweepExportMixin:
@@ -23,8 +26,10 @@ class SweepExportMixin:
         """Write the figure (``png``/``svg``) or the data (``npz``/``csv``) to ``path``."""
         import pyqtgraph.exporters as ex  # noqa: PLC0415
 
-        if kind == "png":
-            ex.ImageExporter(self.map.graphics.scene()).export(str(path))
+        if kind == "png":  # twice the screen's pixels: a figure for a report or a slide
+            exporter = ex.ImageExporter(self.map.graphics.scene())
+            exporter.parameters()["width"] = int(self.map.graphics.width() * PNG_SCALE)
+            exporter.export(str(path))
             return
         if kind == "svg":  # QSvgGenerator: pyqtgraph's SVGExporter trips on Qt 6.12 paths
             self._export_svg(str(path))
