@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller, drops, gpu_menu, window_layout
+from . import actions, controller, drops, first_run, gpu_menu, window_layout
 from .all_formats import AllFormatsPanel
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
@@ -96,7 +96,10 @@ class MainWindow(QtWidgets.QMainWindow):
         # the layout's rules hold through every resize and a restored state (Reflow)
         self.reflow = window_layout.Reflow(self)
         if restore:
+            first = first_run.is_first_run(self.settings)
             self._restore_settings()
+            if first:  # what the screen shows, and three examples (ui/first_run.py)
+                first_run.offer_examples(self)
 
     # -- layout ---------------------------------------------------------------------
     def _build_central(self) -> None:
