@@ -114,10 +114,11 @@ class PasteBox(QtWidgets.QWidget):
         spec = bridge_ops.op_infos().get(st.snapshot.op)
         if selection is None or not (selection == VALUE and spec is not None
                                      and spec.arity == 1 and st.linkable(0)):
-            operands = st.snapshot.operands
             result = bridge.paste(st, text, reading)
             s = st.snapshot
-            if (selection == VALUE and s.operands != operands and s.fmt == s.op_format
+            several = (result.reading is not None and result.reading.word is None
+                       and len(result.reading.items) > 1)
+            if (selection == VALUE and several and s.fmt == s.op_format
                     and s.bits == s.operands[0] and st.linkable(0)):
                 st.select(0)  # several values: A, inspected (no change: no undo step)
             return self._named(result)

@@ -93,6 +93,9 @@ def test_several_values_pasted_inspect_a(make_window) -> None:
     steps = len(st._undo)
     assert win.ctl.paste("3 4")  # from a value of its own too
     assert st.selection == 0 and st.bits == f32(3.0) and len(st._undo) == steps + 1
+    st.select(VALUE)
+    assert win.ctl.paste("3 4")  # the same values again (no operand changes): A inspected
+    assert st.selection == 0
 
 
 def test_a_map_click_inspects_the_cells_a(make_window) -> None:
