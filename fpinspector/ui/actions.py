@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 from PySide6 import QtGui, QtWidgets
 
 from ..model.describe import byte_dump, to_c_literal
 from ..model.formats import get_format
-from . import bridge
+from . import bridge, recent
 from .background import wait_in_event_loop
 from .workspace import load_workspace, save_workspace
 
@@ -48,12 +50,12 @@ def open_workspace(win: QtWidgets.QMainWindow, path: str) -> bool:
     try:  # read and checked on a thread: a big file never freezes the window
         snap, history = wait_in_event_loop(lambda: load_workspace(path))
     except ValueError as exc:  # only ValueError("Cannot open workspace ...")
-        win.statusBar().showMessage(str(exc), 10000)
-        win.paste_box.show_error(str(exc), prefix="")
+        win.paste_box.show_error(str(exc), prefix="")  # (the one place for messages)
         return False
     win.state.restore(snap)
     if history:
         win.history.set_entries(history)
+    recent.add_recent(win.settings, path)
     win.statusBar().showMessage(f"opened workspace {path}", 4000)
     return True
 
@@ -64,22 +66,37 @@ def save_workspace_to(win: QtWidgets.QMainWindow, path: str) -> bool:
     except OSError as exc:
         win.statusBar().showMessage(f"cannot save {path}: {exc.strerror}", 10000)
         return False
+    recent.add_recent(win.settings, path)
     win.statusBar().showMessage(f"saved workspace {path}", 4000)
     return True
 
 
 def _ask_open(win: QtWidgets.QMainWindow) -> None:
-    path, _ = QtWidgets.QFileDialog.getOpenFileName(win, "Open workspace", "",
-                                                    "fpinspector workspace (*.json)")
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        win, "Open workspace", recent.folder_for(win.settings, "workspace"),
+        "fpinspector workspace (*.json)")
     if path:
+        recent.remember_folder(win.settings, "workspace", path)
         open_workspace(win, path)
 
 
 def _ask_save(win: QtWidgets.QMainWindow) -> None:
-    path, _ = QtWidgets.QFileDialog.getSaveFileName(win, "Save workspace", "workspace.json",
+    start = os.path.join(recent.folder_for(win.settings, "workspace"), "workspace.json")
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(win, "Save workspace", start,
                                                     "fpinspector workspace (*.json)")
     if path:
+        recent.remember_folder(win.settings, "workspace", path)
         save_workspace_to(win, path)
+
+
+def _fill_recent(win: QtWidgets.QMainWindow, menu: QtWidgets.QMenu) -> None:
+    """File ▸ Open recent: the recent workspaces, newest first."""
+    menu.clear()
+    paths = recent.recent_workspaces(win.settings)
+    for p in paths:
+        menu.addAction(os.path.basename(p), lambda p=p: open_workspace(win, p)).setToolTip(p)
+    if not paths:
+        menu.addAction("(none yet)").setEnabled(False)
 
 
 def _action(win, menu, text: str, slot, shortcut=None, tip: str = "") -> QtGui.QAction:
@@ -100,6 +117,8 @@ def build_menus(win: QtWidgets.QMainWindow) -> None:
     bar = win.menuBar()
     file_menu = bar.addMenu("&File")
     _action(win, file_menu, "&Open workspace…", lambda: _ask_open(win), S.Open)
+    win.recent_menu = file_menu.addMenu("Open &recent")
+    win.recent_menu.aboutToShow.connect(lambda: _fill_recent(win, win.recent_menu))
     _action(win, file_menu, "&Save workspace…", lambda: _ask_save(win), S.Save)
     file_menu.addSeparator()
     _action(win, file_menu, "&Quit", win.close, S.Quit)

@@ -9,13 +9,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller, gpu_menu, window_layout
+from . import actions, controller, drops, first_run, gpu_menu, window_layout
 from .all_formats import AllFormatsPanel
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
 from .gpu_worker import GpuRunner
 from .history import HistoryList
+from .inspected import InspectedPicker, LinkedState
 from .inspector_view import InspectorView
+from .message_bar import MessageStatusBar
 from .operations_view import OperationsView
 from .paste_box import PasteBox
 from .paste_routing import PasteRouter
@@ -53,15 +55,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setObjectName("fpinspector-main")
         # no dock animations: a relayout of the docks (e.g. one opened) is instant
         self.setAnimated(False)
-        self.state = state or InspectorState()
+        # one value under inspection: an operand, a result or its own (ui/inspected.py)
+        self.state = state or LinkedState()
         self._gpu_mode = gpu
         self.settings = settings or QtCore.QSettings(APP_NAME, APP_NAME)
         self.status = QtWidgets.QLabel("GPU: off" if gpu == "off" else "GPU: starting…")
-        self.statusBar().addPermanentWidget(self.status)
         self.gpu: GpuRunner | None = None
         # the GPU adapter listens first: the GPU works on an edit while the views redraw
         self.ctl = controller.Controller(self)
         self._build_central()
+        # one place for messages (under the paste line); the status bar keeps the GPU state
+        self.messages = self.paste_box.message
+        self.setStatusBar(MessageStatusBar(self.messages, self))
+        self.statusBar().addPermanentWidget(self.status)
         self._build_docks()
         for w in (self.word_view, *self.ops_view.editors, *self.ops_view.code_editors):
             w.error.connect(self._show_error)  # a field that cannot read its text says so
@@ -70,11 +76,9 @@ class MainWindow(QtWidgets.QMainWindow):
             # a drag over the bits is one history entry (its last value), not one per bit
             w.edit_started.connect(self.history.hold)
             w.edit_finished.connect(self.history.release)
-        # paste feedback where the user looks: the status bar and a note by the operands
-        self.paste_box.feedback.connect(
-            lambda text, ok: self.statusBar().showMessage(text, 10000))
-        self.paste_box.feedback.connect(
-            lambda text, ok: self.ops_view.show_note(_operand_part(text) if ok else text, ok))
+        # what a format switch did to the operands: in the one place for messages
+        self.ops_view.noted.connect(
+            lambda text, ok: self.messages.show_message(text, self.ops_view.NOTE_MS, not ok))
         self.paste_router = PasteRouter(self)
         if gpu == "off":
             self.status.setText("No GPU: disabled for this session (--no-gpu). "
@@ -87,15 +91,25 @@ class MainWindow(QtWidgets.QMainWindow):
         gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
         self.docks["gpus"].setWindowTitle("GPUs")  # a short tab title (gpu_menu names it)
         self.setMinimumSize(window_layout.MIN_SIZE)
+        self.setAcceptDrops(True)  # text dropped is a paste, a file an open
         self.layout_mode = window_layout.arrange_docks(self, window_layout.fit_to_screen(self))
+        # the layout's rules hold through every resize and a restored state (Reflow)
+        self.reflow = window_layout.Reflow(self)
         if restore:
+            first = first_run.is_first_run(self.settings)
             self._restore_settings()
+            if first:  # what the screen shows, and three examples (ui/first_run.py)
+                first_run.offer_examples(self)
 
     # -- layout ---------------------------------------------------------------------
     def _build_central(self) -> None:
         self.paste_box = PasteBox(self.state)
         insp = self.inspector = InspectorView(self.state)
         self.fmt_combo, self.editor = insp.fmt_combo, insp.editor
+        self.inspected_picker: InspectedPicker | None = None
+        if isinstance(self.state, LinkedState):  # (a plain state shared by two windows: none)
+            self.inspected_picker = InspectedPicker(self.state)
+            insp.set_picker(self.inspected_picker)
         self.ops_view = OperationsView(self.state)
         ops_box = QtWidgets.QGroupBox("Operation: model vs GPU")
         olay = QtWidgets.QVBoxLayout(ops_box)
@@ -213,7 +227,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def _show_error(self, message: str) -> None:
         if message:
-            self.statusBar().showMessage(message, 6000)
+            self.messages.show_message(message, 6000, error=True)
 
     # -- settings -------------------------------------------------------------------
     def _restore_settings(self) -> None:
@@ -222,8 +236,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if geo is not None:
             self.restoreGeometry(geo)
         win = s.value("windowState")
-        if win is not None:
-            self.restoreState(win)
+        mode = s.value("layoutMode")
+        if win is not None and mode in ("wide", "compact", "narrow") and self.restoreState(win):
+            self.layout_mode = mode  # the arrangement restored was laid out for this mode
+            self.reflow.laid_out()
+            try:  # the docks' share of the width, as saved (Qt restores their pixels)
+                self.reflow.share = min(0.9, max(0.0, float(s.value("sideShare"))))
+            except (TypeError, ValueError):
+                pass
         text = s.value("state")
         if isinstance(text, str) and text:
             try:
@@ -247,9 +267,24 @@ class MainWindow(QtWidgets.QMainWindow):
         s = self.settings
         s.setValue("geometry", self.saveGeometry())
         s.setValue("windowState", self.saveState())
+        s.setValue("layoutMode", self.layout_mode)
+        if self.reflow.share is not None:
+            s.setValue("sideShare", self.reflow.share)
         s.setValue("state", self.state.to_string())
         s.setValue("history", ";".join(f"{f}:{b:X}" for f, b in self.history.entries()[:50]))
         s.sync()
+
+    # -- drag and drop: text is a paste, a file an open (ui/drops.py) -----------------
+    def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:  # noqa: N802
+        drops.drag_enter(event)
+
+    def dragMoveEvent(self, event: QtGui.QDragMoveEvent) -> None:  # noqa: N802
+        drops.drag_enter(event)
+
+    def dropEvent(self, event: QtGui.QDropEvent) -> None:  # noqa: N802
+        if drops.accepts(event.mimeData()):
+            event.acceptProposedAction()
+            drops.drop(self, event.mimeData())
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:  # noqa: N802
         self.save_settings()
@@ -277,13 +312,6 @@ def _report(win: MainWindow, kind: type, exc: BaseException) -> None:
         return
     win.statusBar().showMessage(f"internal error ({kind.__name__}): {exc} — the app keeps "
                                 "running; please report it", 20000)
-
-
-def _operand_part(message: str) -> str:
-    """What a paste did to the operands ("A = 1.0, B = 2.0; not used ..."), without the
-    reading that the paste box above already names."""
-    head, sep, rest = message.partition(": ")
-    return rest if sep and head.startswith("read as") and rest else message
 
 
 def _contained(widget: QtWidgets.QWidget) -> QtWidgets.QScrollArea:

@@ -16,7 +16,8 @@ from ..model.formats import CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
 
-__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "op_infos", "operand_arrays",
+__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "raw_outcome", "op_infos",
+           "operand_arrays", "steps_from",
            "option_infos", "options_dict", "result_text", "exact_text", "rule_sets",
            "clear_caches"]
 
@@ -184,3 +185,43 @@ def result_text(fmt: str, bits: int) -> str:
         v = int(t.values(bits))
         return f"code {v}" if t.name.startswith(("unorm", "snorm", "srgb")) else str(v)
     return value_text(t.name, bits)
+
+
+#: The rule set whose exact value is that of the raw inputs (no input flush).
+RAW_RULES = "ieee754"
+
+
+def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> OpOutcome | None:
+    """The op on the raw inputs (no input flush: the ``ieee754`` rules), where ``rules``
+    flush an input that is a denormal: its exact value is the raw inputs' exact, and its
+    verdict's ULP error is measured against it. None where nothing is flushed (the exact
+    value is the same) or it cannot be evaluated.
+
+    Why: the exact value under d3d11 is that of the flushed inputs; 1e-45 x 1.0 showed
+    "exact 0" and "ULP error 1" for a GPU that returned the true product."""
+    spec = OPS.get(op)
+    t = operand_format(fmt)
+    if rules == RAW_RULES or spec is None or isinstance(t, CodeFormat):
+        return None
+    exp_mask = ((1 << t.exp_bits) - 1) << t.frac_bits
+    frac_mask = (1 << t.frac_bits) - 1
+    if not any((b & exp_mask) == 0 and (b & frac_mask) for b in operands[: spec.arity]):
+        return None
+    try:
+        return evaluate(op, operands, fmt, RAW_RULES)
+    except ValueError:
+        return None
+
+
+def steps_from(observed: int, reference: int, fmt: str) -> float | None:
+    """Signed steps (representable values) from ``reference`` to ``observed`` in ``fmt``:
+    the "GPU vs model" figure of the error maps (model.sweep.metrics.ulp_distance), None
+    for a format without one (codes, bool)."""
+    from ..model.sweep.metrics import ulp_distance
+
+    if fmt == "bool" or isinstance(operand_format(fmt), CodeFormat):
+        return None
+    f = operand_format(fmt)
+    d = ulp_distance(np.asarray([observed], dtype=f.dtype), np.asarray([reference], dtype=f.dtype),
+                     f.name)
+    return float(np.asarray(d).reshape(-1)[0])

@@ -116,6 +116,9 @@ class Controller:
             self._send_gpu_conversions(s.fmt, s.bits)
         if OP_FIELDS & changed:
             self.gpu_result = None
+            follow = getattr(self.state, "follow_gpu", None)
+            if follow is not None:
+                follow(None, None)
             self._send_gpu_op(s)
 
     def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
@@ -289,6 +292,9 @@ class Controller:
             self.win.statusBar().showMessage(str(exc), 8000)
         diff = (bits ^ o.bits) if o is not None else 0
         self.gpu_result = (fmt, bits)
+        follow = getattr(self.state, "follow_gpu", None)
+        if follow is not None:  # the GPU result, where it is the value inspected
+            follow(fmt, bits)
         note = self.win.status.text()
         if self._gpu_decode[0]:  # from_unorm8, ...: say how it was taken, name a deviation
             renderer = str((self.win.gpu.info if self.win.gpu else {}).get("renderer", ""))

@@ -17,6 +17,9 @@ from .steady_label import SteadyLabel
 __all__ = ["ConversionsView", "GPU_ROW"]
 
 GPU_ROW = "this GPU (render target)"
+#: The GPU row's header (short: the header column's width is taken from the table's); its
+#: tooltip says how the GPU was reached (the render target route).
+GPU_ROW_LABEL = "this GPU"
 
 
 def _variants() -> dict[str, str]:
@@ -39,7 +42,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self.anatomy = QtWidgets.QPlainTextEdit()
         self.anatomy.setReadOnly(True)
         self.anatomy.setUndoRedoEnabled(False)  # (read-only: nothing to undo)
-        self.table.verticalHeader().setDefaultSectionSize(22)
+        # two lines a cell, the pattern over its value: on one line the f64 column alone
+        # took half a 600 px dock and f10 was behind horizontal scrolling (1280x720)
+        self.table.verticalHeader().setDefaultSectionSize(
+            2 * self.table.fontMetrics().lineSpacing() + 8)
         self.anatomy.setToolTip("Rounding anatomy: exact input, the two neighbouring patterns, "
                                 "guard/round/sticky bits and why this direction was taken.")
         self.note = QtWidgets.QLabel()
@@ -138,7 +144,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             self._rows = list(self.variants) + [GPU_ROW]
             self.table.setRowCount(len(self._rows))
             self.table.setColumnCount(len(targets))
-            self.table.setVerticalHeaderLabels(self._rows)
+            self.table.setVerticalHeaderLabels(self._rows[:-1] + [GPU_ROW_LABEL])
             for r, name in enumerate(self._rows[:-1]):
                 self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
             self.table.setHorizontalHeaderLabels(targets)
@@ -206,7 +212,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
 
     def _fmt(self, dst: str, out: int) -> str:
         w = (FORMATS[dst].bits + 3) // 4
-        return f"0x{out:0{w}X}  {bridge.value_text(dst, out)}"
+        return f"0x{out:0{w}X}\n{bridge.value_text(dst, out)}"
 
     def cell_tooltip(self, variant: str, dst: str) -> str:
         """The tooltip of a cell (fired rules computed now if they were left for the hover)."""

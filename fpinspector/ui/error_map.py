@@ -1,7 +1,7 @@
 """Error maps: a 2D ULP-error image over an A x B grid (a curve for unary ops) drawn from a
 sweep's block summary (:mod:`.map_blocks`), with a diverging colour bar, value-labelled
 axes (decades on log axes), opaque marks for non-conformant, NaN, INF and denormal-input
-cells, a legend inside the plot (so exports carry it), hover and click.
+cells, a legend under the plot (outside the data; exports carry it), hover and click.
 
 The widget only draws: errors, classes and verdicts come from a sweep
 (:class:`fpinspector.model.sweep.SweepResult`); click-to-inspect emits the cell's operands.
@@ -35,6 +35,13 @@ OVERLAY_COLORS = {
     "nan": (230, 0, 230, 255),
     "nonconformant": (0, 200, 0, 255),
 }
+#: The plot's background (pyqtgraph's), the unary curve's colour and the legend's box and
+#: text: every mark and the curve stand out from both the background and the legend's box
+#: (contrast 3:1 or more, WCAG's figure for graphics). The curve was dark blue on black.
+PLOT_BACKGROUND = (0, 0, 0)
+CURVE_COLOR = "#5aa0ff"
+LEGEND_BRUSH = (40, 40, 40, 235)
+LEGEND_TEXT = (235, 235, 235)
 #: What each mark means (the legend's words).
 OVERLAY_TEXT = {
     "nonconformant": "non-conformant result",
@@ -76,7 +83,7 @@ class ErrorMapWidget(QWidget):
         # the map as one RGBA image (error colours and marks composited off the UI thread
         # while a sweep runs): drawing it is a copy, not a colour-mapping pass
         self.image = pg.ImageItem()
-        self.curve = pg.PlotDataItem(pen=pg.mkPen("#3060c0", width=1))
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE_COLOR, width=1))
         self.bad_points = pg.ScatterPlotItem(size=6, pen=None,
                                              brush=pg.mkBrush(*OVERLAY_COLORS["nonconformant"]))
         # a curve has no cell to colour: NaN and infinite results are marks on its zero line
@@ -94,9 +101,13 @@ class ErrorMapWidget(QWidget):
         self._rendering = False
         self._again = False
         self._drawing = 0  # counts draws: a live frame coloured before a later draw is dropped
-        self.legend = pg.LegendItem(offset=(-4, 4), labelTextSize="8pt", brush=(255, 255, 255, 220),
-                                    labelTextColor=(20, 20, 20))
-        self.legend.setParentItem(self.plot.vb)
+        # the legend in its own row under the plot and colour bar, one line: inside the
+        # plot it covered ~40% of a small map's data (exports carry it all the same)
+        self.legend = pg.LegendItem(offset=None, labelTextSize="8pt", colCount=4,
+                                    brush=LEGEND_BRUSH, labelTextColor=LEGEND_TEXT)
+        self.legend.layout.setContentsMargins(2, 0, 2, 0)  # (one text line high)
+        self.legend.layout.setVerticalSpacing(0)
+        self.graphics.addItem(self.legend, row=1, col=0, colspan=2)
         self._legend_items = {}
         for name, rgba in OVERLAY_COLORS.items():
             sample = pg.ScatterPlotItem(symbol="s", size=10, brush=pg.mkBrush(*rgba), pen=None)
@@ -377,9 +388,13 @@ class ErrorMapWidget(QWidget):
                 parts.append(f"{col}=0x{v:X}{val}")
         if "exact" in res.columns:
             parts.append(f"exact={float(res.columns['exact'][k])!r}")
-        err = self.error_column()
-        if err is not None:
-            parts.append(f"{COMPARES[self.compare][1]}: {err[k]:g}")
+        # every error the sweep kept, each saying what it is measured against (the map's
+        # colour is one of them): the panel's verdict line gives the same figures
+        errs = [(f"{COMPARES[key][1]} {res.columns[col][k]:g} " +
+                 ("steps" if key == "gpu_vs_model" else "ULP"))
+                for key, (col, _) in COMPARES.items() if col in res.columns]
+        if errs:
+            parts.append("error: " + ", ".join(errs))
         ok = res.columns.get("ok_gpu", res.columns.get("ok_model"))
         if ok is not None:
             parts.append("conformant" if ok[k] else "NON-CONFORMANT")

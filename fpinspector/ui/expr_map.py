@@ -120,22 +120,25 @@ class ExprMapPanel(QWidget):
         self.progress = QProgressBar()
         self._progress = SweepProgress(self.progress)
         self.map = ExprErrorMap()
-        # two controls a row (an axis and its range side by side): in a dock 330-460 px
-        # high, six rows left the map a sliver
+        # an axis, its range and a compare choice a row (in a dock 330-460 px high, six
+        # rows left the map a sliver; three rows of two left it ~120 px at 1920x1080)
         form = QGridLayout()
-        for row, pairs in enumerate(((("axis A (rows)", self.axis_a), ("range", self.domain_a)),
-                                     (("axis B (columns)", self.axis_b), ("range", self.domain_b)),
-                                     (("compare", self.compare),
+        form.setContentsMargins(0, 0, 0, 0)
+        for row, pairs in enumerate(((("axis A (rows)", self.axis_a), ("range", self.domain_a),
+                                      ("compare", self.compare)),
+                                     (("axis B (columns)", self.axis_b), ("range", self.domain_b),
                                       ("vector result", self.component)))):
             for k, (label, w) in enumerate(pairs):
                 form.addWidget(QLabel(label), row, 2 * k)
                 form.addWidget(w, row, 2 * k + 1)
         form.setColumnStretch(1, 1)
         form.setColumnStretch(3, 2)
+        form.setColumnStretch(5, 1)
         buttons = QHBoxLayout()
         for w in (self.use_gpu, self.run_button, self.cancel_button, self.progress):
             buttons.addWidget(w)
         lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
         lay.addLayout(form)
         lay.addLayout(buttons)
         lay.addWidget(self.map, 1)

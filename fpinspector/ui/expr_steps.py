@@ -10,6 +10,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QAbstractItemView, QTableWidget, QTableWidgetItem, QWidget
 
+from .qt_utils import FitColumns
+
 __all__ = ["StepTable", "COLUMNS", "DIVERGENCE_COLOR", "result_text"]
 
 COLUMNS = ("#", "instruction", "inputs", "model", "GPU", "allowed", "rules")
@@ -39,7 +41,7 @@ class StepTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.horizontalHeader().setStretchLastSection(True)
+        self.fitter = FitColumns(self)  # GPU and allowed never behind horizontal scrolling
         self.divergence: int | None = None
         self.itemSelectionChanged.connect(self._on_select)
 
@@ -69,8 +71,7 @@ class StepTable(QTableWidget):
                      else "no GPU run"), "", "\n".join(s["explain"])]
             for c, (text, tip) in enumerate(zip(cells, tips)):
                 item = QTableWidgetItem(text)
-                if tip:
-                    item.setToolTip(tip)
+                item.setToolTip(f"{text}\n{tip}" if tip else text)  # (a wrapped cell)
                 if gpu and c == 4 and not s["gpu_allowed"]:
                     item.setForeground(QBrush(_BAD))
                 if r == self.divergence:
@@ -79,7 +80,7 @@ class StepTable(QTableWidget):
                     f.setBold(True)
                     item.setFont(f)
                 self.setItem(r, c, item)
-        self.resizeColumnsToContents()
+        self.fitter.fit()
         self.blockSignals(False)
         if 0 <= keep < len(steps):
             self.selectRow(keep)

@@ -114,6 +114,8 @@ class ExpressionPanel(QWidget):
         self.tabs.addTab(steps_tab, "Steps")
         self.tabs.addTab(self.map_panel, "Error map")
         self._fitted = False  # (the split is fitted on the first resize and each turn)
+        # above the map (a narrow dock) the variables keep fewer rows: the map needs them
+        self.tabs.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self._fit_bindings))
         self._side = side = QSplitter(Qt.Orientation.Horizontal)
         side.addWidget(self.bindings)
         side.addWidget(self.tabs)
@@ -137,14 +139,16 @@ class ExpressionPanel(QWidget):
             QTimer.singleShot(0, self, self._fit_bindings)  # (once the splitter has its size)
 
     def _fit_bindings(self) -> None:
-        """The variables table as wide (beside) or high (above, at most 6 rows) as its
+        """The variables table as wide (beside) or high (above, at most 6 rows, 2 over the
+        map) as its
         names, sources and values need; the steps and the map have the rest."""
         hint = self.bindings.sizeHint()
         total = max(1, sum(self._side.sizes()))
         if self._side.orientation() == Qt.Orientation.Horizontal:
             first = hint.width()
         else:
-            rows = 6 * self.bindings.verticalHeader().defaultSectionSize()
+            shown = 2 if self.tabs.currentWidget() is self.map_panel else 6
+            rows = shown * self.bindings.verticalHeader().defaultSectionSize()
             first = min(hint.height(), self.bindings.horizontalHeader().height() + rows)
         self._side.setSizes([first, max(1, total - first)])
 

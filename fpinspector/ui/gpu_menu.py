@@ -165,9 +165,14 @@ class GpuMenu(QtCore.QObject):
 
     # -- reports ----------------------------------------------------------------------
     def ask_open_report(self) -> None:
+        from . import recent
+
+        settings = self.win.settings
         path, _ = QtWidgets.QFileDialog.getOpenFileName(
-            self.win, "Open GPU report", "", "fpinspector GPU report (*.json);;All files (*)")
+            self.win, "Open GPU report", recent.folder_for(settings, "report"),
+            "fpinspector GPU report (*.json);;All files (*)")
         if path:
+            recent.remember_folder(settings, "report", path)
             self.open_report(path)
 
     def open_report(self, path: str, source: str | None = None) -> bool:

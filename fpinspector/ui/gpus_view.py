@@ -9,6 +9,7 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from . import palette
+from .qt_utils import FitColumns
 
 __all__ = ["GpusView", "LoadedReport", "current_rows"]
 
@@ -37,7 +38,7 @@ def current_rows(model: Any, gpu: tuple[str, int] | None, gpu_note: str, fmt: st
         except ValueError as exc:
             return str(exc)
         return ("conformant" if ok else "NOT conformant") + (
-            "" if err != err else f" ({err:g} ULP)")
+            "" if err != err else f" ({err:g} ULP vs exact)")
 
     rows = []
     if model is None:
@@ -130,8 +131,8 @@ class GpusView(QtWidgets.QWidget):
         t.setHorizontalHeaderLabels(headers)
         t.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         t.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectColumns)
-        t.horizontalHeader().setStretchLastSection(True)
         t.verticalHeader().setVisible(False)
+        t.fitter = FitColumns(t)  # every report's column inside the dock (wrapped)
         return t
 
     # -- reports ----------------------------------------------------------------------
@@ -167,7 +168,7 @@ class GpusView(QtWidgets.QWidget):
                 if j == 2 and text.startswith("NOT"):
                     item.setForeground(QtGui.QColor(c.bad))
                 self.current.setItem(i, j, item)
-        self.current.resizeColumnsToContents()
+        self.current.fitter.fit()
 
     def columns(self) -> list[LoadedReport]:
         return ([self.live] if self.live else []) + self.reports
@@ -206,7 +207,7 @@ class GpusView(QtWidgets.QWidget):
                 if j >= 4 and cells[j - 4] is not None and not cells[j - 4].ok:
                     item.setForeground(QtGui.QColor(c.bad))
                 self.rules.setItem(i, j, item)
-        self.rules.resizeColumnsToContents()
+        self.rules.fitter.fit()
         n = len(reports)
         s = cmp.summary() if n > 1 else {}
         self.status.setText(

@@ -30,6 +30,7 @@ class InspectorView(QtWidgets.QGroupBox):
         self.editor.set_leading(self.fmt_combo)
         lay = QtWidgets.QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(0)
         lay.addWidget(self.editor)
         self.fmt_combo.currentTextChanged.connect(lambda fmt: edits.switch_format(state, fmt))
         self.editor.bits_changed.connect(lambda bits: state.update(bits=bits))
@@ -37,6 +38,11 @@ class InspectorView(QtWidgets.QGroupBox):
         self.editor.edit_finished.connect(state.end_undo_group)
         state.connect(self._pull_value)
         self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def set_picker(self, picker: QtWidgets.QWidget) -> None:
+        """Which value is inspected (ui/inspected.InspectedPicker), as the box's title row."""
+        self.setTitle("")
+        self.layout().insertWidget(0, picker)
 
     def _pull_value(self, changed: frozenset) -> None:
         if not {"fmt", "bits"} & changed:

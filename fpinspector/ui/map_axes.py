@@ -164,7 +164,7 @@ class HistogramWidget(pg.PlotWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#3060c0")
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush="#5aa0ff")  # (visible on black: error_map.CURVE_COLOR)
         self.addItem(self.bars)
         self.setLabel("left", "elements (log10)")
         self.setLabel("bottom", "|error| bin (upper edge, ULP)")

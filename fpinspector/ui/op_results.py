@@ -41,17 +41,29 @@ def exact_text(hi: float, lo: float) -> tuple[str, str]:
             f"exactly {full} (a double and its residual: the double alone rounds it)")
 
 
-def verdict_lines(v: bridge_ops.Verdict, diff_mask: int) -> tuple[str, str]:
+def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bridge_ops.Verdict | None = None,
+                  steps: float | None = None) -> tuple[str, str]:
     """(headline, detail) of a verdict: CONFORMANT / NOT CONFORMANT with the engine's reason,
-    then the ULP error (or why there is no ULP figure) and the bits that differ."""
+    then the ULP error, saying what it is measured against (or why there is no ULP figure),
+    the steps from the model's result and the bits that differ.
+
+    ``raw``: the verdict on the raw inputs (:func:`bridge_ops.raw_outcome`) where an input
+    flush changed the exact value: both errors are shown, each labelled. ``steps``: signed
+    steps from the model's result (the error maps' "GPU vs model")."""
     head = f"{'CONFORMANT' if v.conformant else 'NOT CONFORMANT'}: {v.reason}"
     if v.ulp_error is None:
         ulp = v.ulp_note or "no ULP error"
+    elif raw is not None:
+        ulp = f"ULP error {v.ulp_error:.6g} vs exact after input flush"
+        if raw.ulp_error is not None:
+            ulp += f", {raw.ulp_error:.6g} vs exact of the raw inputs"
     else:
-        ulp = f"ULP error {v.ulp_error:.6g}"
+        ulp = f"ULP error {v.ulp_error:.6g} vs exact"
     n = bin(diff_mask).count("1")
     same = ("same bits as the model" if n == 0 else
             "1 bit differs from the model" if n == 1 else f"{n} bits differ from the model")
+    if n and steps is not None and steps == steps:
+        same = f"{steps:+.6g} steps from the model ({same.replace(' from the model', '')})"
     return head, f"{ulp}; {same}"
 
 
@@ -117,8 +129,10 @@ class VerdictPanel(QtWidgets.QWidget):
         # rich-text label (a text document laid out for every GPU answer)
         self.verdict_label = HoverSelectLabel()
         self.verdict_detail = HoverSelectLabel()
-        tip = ("Whether the GPU result is in the allowed set, and why; then its ULP error (or "
-               "why a number would mislead).")
+        tip = ("Whether the GPU result is in the allowed set, and why; then its ULP error "
+               "against the exact value (after input flush, and of the raw inputs where a "
+               "flush changed it; or why a number would mislead), and how many steps "
+               "(representable values) it is from the model's result.")
         for lab in (self.verdict_label, self.verdict_detail):
             lab.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # (a message may hold "<")
             lab.setToolTip(tip)
@@ -149,8 +163,11 @@ class VerdictPanel(QtWidgets.QWidget):
         lay.addWidget(self.rules_list, 1)
         self._ok: bool | None = None
 
-    def show_outcome(self, outcome: bridge_ops.OpOutcome | None) -> None:
-        """The model's exact value, allowed set and fired rules (blank without one)."""
+    def show_outcome(self, outcome: bridge_ops.OpOutcome | None,
+                     raw: bridge_ops.OpOutcome | None = None) -> None:
+        """The model's exact value, allowed set and fired rules (blank without one); with
+        ``raw`` (the op on the raw inputs, where an input flush changed the exact value)
+        both exact values, each labelled."""
         if outcome is None:
             self._show_rules([])
             for lab in (self.exact_label, self.allowed_label):
@@ -158,6 +175,12 @@ class VerdictPanel(QtWidgets.QWidget):
                 set_tip(lab, "")
             return
         text, tip = exact_text(outcome.exact, outcome.exact_lo)
+        if raw is not None and raw.result_format != "bool" and \
+                (raw.exact, raw.exact_lo) != (outcome.exact, outcome.exact_lo):
+            raw_text, raw_tip = exact_text(raw.exact, raw.exact_lo)
+            text = f"{text} after input flush; {raw_text} of the raw inputs"
+            tip = (f"After input flush (the rule set flushes denormal inputs): {tip}\n"
+                   f"Of the raw inputs, as given: {raw_tip}")
         set_text(self.exact_label, text)
         set_tip(self.exact_label, tip)
         set_text(self.allowed_label, outcome.allowed.describe())
@@ -173,8 +196,10 @@ class VerdictPanel(QtWidgets.QWidget):
             # repaint, and asked for a second one
 
     def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
-                     message: str = "") -> None:
-        """The verdict on the GPU's result, or ``message`` (why there is none)."""
+                     message: str = "", raw: bridge_ops.Verdict | None = None,
+                     steps: float | None = None) -> None:
+        """The verdict on the GPU's result, or ``message`` (why there is none); ``raw`` and
+        ``steps`` as :func:`verdict_lines`."""
         if verdict is None:
             self._ok = None
             self._style_head(False, "")
@@ -183,7 +208,7 @@ class VerdictPanel(QtWidgets.QWidget):
             return
         c = palette.colors()
         self._ok = verdict.conformant
-        head, detail = verdict_lines(verdict, diff_mask)
+        head, detail = verdict_lines(verdict, diff_mask, raw, steps)
         self._style_head(True, c.ok if verdict.conformant else c.bad)
         set_text(self.verdict_label, head)
         set_text(self.verdict_detail, detail)

@@ -10,7 +10,7 @@ from . import bridge_ops
 from .bit_editor import BitFieldEditor
 from .code_editor import CodeEditor
 from .op_results import ResultBox, VerdictPanel
-from .qt_utils import set_style, set_text, signals_blocked
+from .qt_utils import set_text, signals_blocked
 
 __all__ = ["OperationsView", "operand_names"]
 
@@ -32,6 +32,8 @@ class OperationsView(QtWidgets.QWidget):
     -------
     op_picked(str), format_picked(str), rules_picked(str), options_picked(object)
     operand_edited(int, object) : operand index and its new pattern.
+    noted(str, bool) : what a format switch did to the operands (text, ok): the window
+        shows it in its one place for messages.
     """
 
     op_picked = QtCore.Signal(str)
@@ -39,6 +41,7 @@ class OperationsView(QtWidgets.QWidget):
     rules_picked = QtCore.Signal(str)
     options_picked = QtCore.Signal(object)
     operand_edited = QtCore.Signal(int, object)
+    noted = QtCore.Signal(str, bool)
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -82,6 +85,7 @@ class OperationsView(QtWidgets.QWidget):
         self.options_btn.toggled.connect(self.options_box.setVisible)
         self.options_box.hide()
         picks.addWidget(self.options_btn)
+        picks.addStretch(1)  # (messages are the window's: MessageBar)
         self._picks = picks
         self.editors = [BitFieldEditor("f32", chr(ord("A") + i)) for i in range(MAX_OPERANDS)]
         # integer-code ops (itof, from_unorm8, ...): one bit run, hex and integer fields
@@ -103,17 +107,6 @@ class OperationsView(QtWidgets.QWidget):
         self.error_label.setStyleSheet("color: #c62828;")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
-        # what a paste or a format switch did to the operands, shown where the user looks
-        self.note = QtWidgets.QLabel()
-        self.note.setObjectName("operand-note")
-        self.note.setWordWrap(True)
-        self.note.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                QtWidgets.QSizePolicy.Policy.Preferred)
-        self._note_timer = QtCore.QTimer(self)  # the note stays a while, then clears
-        self._note_timer.setSingleShot(True)
-        self._note_timer.timeout.connect(self.note.clear)
-        self._picks.addWidget(self.note, 1)  # beside the pickers: no operand moves down
         self._build(picks)
         self.op_combo.currentTextChanged.connect(self.op_picked)
         self.fmt_combo.currentTextChanged.connect(self.format_picked)
@@ -171,9 +164,6 @@ class OperationsView(QtWidgets.QWidget):
     def _pull_op(self, changed: frozenset) -> None:
         if not OP_FIELDS & changed:
             return
-        if "op" in changed and self.note.text():  # "not used (mul takes 2)" is stale now
-            self._note_timer.stop()
-            self.note.clear()
         s = self.state.snapshot
         self.show_state(s)
         try:
@@ -262,15 +252,12 @@ class OperationsView(QtWidgets.QWidget):
         if self.operands_area.height() != h or self.operands_area.minimumHeight() != h:
             self.operands_area.setFixedHeight(h)
 
-    #: How long a note by the operands stays (ms).
+    #: How long a note on the operands stays (ms).
     NOTE_MS = 12000
 
     def show_note(self, text: str, ok: bool = True) -> None:
-        """A transient note above the operands (what a paste filled in, what a format
-        switch converted); it hides after NOTE_MS."""
-        set_style(self.note, "" if ok else "color: #c62828;")
-        self.note.setText(text)
-        self._note_timer.start(self.NOTE_MS)
+        """What a format switch converted, as a message (:attr:`noted`)."""
+        self.noted.emit(text, ok)
 
     def operand_editor(self, index: int) -> BitFieldEditor | CodeEditor:
         """The editor now shown for operand ``index`` (float pattern or integer code)."""
@@ -281,7 +268,12 @@ class OperationsView(QtWidgets.QWidget):
         set_text(self.error_label, error)
         if self.error_label.isVisibleTo(self) != bool(error):
             self.error_label.setVisible(bool(error))
-        self.verdict.show_outcome(outcome)
+        self._outcome = outcome
+        self._raw = None
+        if outcome is not None and getattr(self, "state", None) is not None:
+            s = self.state.snapshot  # the op on the raw inputs, where a flush changed them
+            self._raw = bridge_ops.raw_outcome(s.op, s.operands, s.op_format, s.rule_set)
+        self.verdict.show_outcome(outcome, self._raw)
         if outcome is None:
             self.model_box.clear()
             return
@@ -301,7 +293,16 @@ class OperationsView(QtWidgets.QWidget):
         if verdict is None:
             self.verdict.show_verdict(None, 0, "(no verdict: the model result is not available)")
             return
-        self.verdict.show_verdict(verdict, diff_mask)
+        raw = steps = None
+        outcome = getattr(self, "_outcome", None)
+        try:
+            if getattr(self, "_raw", None) is not None:
+                raw = self._raw.verdict(bits)
+            if outcome is not None and diff_mask:
+                steps = bridge_ops.steps_from(bits, outcome.bits, fmt)
+        except ValueError:
+            raw = steps = None
+        self.verdict.show_verdict(verdict, diff_mask, raw=raw, steps=steps)
 
     def gpu_conformant(self) -> bool | None:
         return self.verdict.conformant()

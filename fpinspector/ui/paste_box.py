@@ -3,11 +3,15 @@ says how it was read and which value went where, and offers the other readings."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.state import InspectorState
-from . import bridge
-from .qt_utils import set_style, settle_layouts
+from . import bridge, bridge_ops
+from .inspected import VALUE, selection_name
+from .message_bar import MessageBar
+from .qt_utils import settle_layouts
 
 __all__ = ["PasteBox"]
 
@@ -19,8 +23,8 @@ class PasteBox(QtWidgets.QWidget):
     Signals
     -------
     submitted(str) : the text to paste (a bound state receives it, :meth:`paste`).
-    feedback(str, bool) : after each paste, its message and whether it worked (the window
-        shows it in the status bar and next to the operands).
+    feedback(str, bool) : after each paste, its message and whether it worked (shown in
+        :attr:`message`, the window's one place for messages).
     """
 
     submitted = QtCore.Signal(str)
@@ -33,13 +37,8 @@ class PasteBox(QtWidgets.QWidget):
                                      "asfloat(0x...), -0x1p-149, debugger output, or a state string")
         self.edit.setToolTip("Several values fill operands A, B, C, … in order.")
         self.button = QtWidgets.QPushButton("Paste")
-        self.message = QtWidgets.QLabel()
-        self.message.setObjectName("paste-message")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        # never let a long message (one unbreakable garbage word) widen the window
-        self.message.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored,
-                                   QtWidgets.QSizePolicy.Policy.Preferred)
+        # the window's one place for messages (MessageBar): under the line, of fixed height
+        self.message = MessageBar()
         # the other readings of the last paste: the first one as a button (Ctrl+Shift+V),
         # the rest in the menu of a second one. A button per reading made a row wider than
         # the central area at 1280x720 ("10 20 30 40" has four): everything below was cut
@@ -69,7 +68,6 @@ class PasteBox(QtWidgets.QWidget):
         lay.addLayout(top)
         lay.addWidget(self.message)
         lay.addLayout(self.readings_row)
-        self.message.hide()
         self.edit.returnPressed.connect(self._submit)
         self.button.clicked.connect(self._submit)
         self.state = state
@@ -77,6 +75,7 @@ class PasteBox(QtWidgets.QWidget):
         self._busy = False
         if state is not None:
             self.submitted.connect(self.paste)
+            self.message.bind(state)  # a message about the state goes when the state changes
 
     def paste(self, text: str, reading: str | None = None) -> bool:
         """Paste ``text`` into the state (``model.state.paste.paste_text``), read the
@@ -87,10 +86,9 @@ class PasteBox(QtWidgets.QWidget):
             return False
         self._busy = True
         if len(text) > bridge.BACKGROUND_PASTE_CHARS:
-            self.message.setText(f"reading {len(text):,} characters…")
-            self.message.show()
+            self.message.show_message(f"reading {len(text):,} characters…")
         try:
-            result = bridge.paste(self.state, text, reading)
+            result = self._paste_inspected(text, reading)
         except ValueError as exc:
             self._last = None
             self.show_error(str(exc))
@@ -105,6 +103,49 @@ class PasteBox(QtWidgets.QWidget):
         # before the window repaints: one paint for the paste, not one per layout level
         settle_layouts()
         return True
+
+    def _paste_inspected(self, text: str, reading: str | None) -> bridge.PasteResult:
+        """The paste, with the value under inspection (ui/inspected.py): one value pasted
+        for a unary op is its A, inspected (it went to the inspector, A unchanged); one
+        value with an operand inspected is that operand; several values inspect A. A
+        failed paste changes nothing."""
+        st = self.state
+        selection = getattr(st, "selection", None)
+        spec = bridge_ops.op_infos().get(st.snapshot.op)
+        if selection is None or not (selection == VALUE and spec is not None
+                                     and spec.arity == 1 and st.linkable(0)):
+            result = bridge.paste(st, text, reading)
+            s = st.snapshot
+            several = (result.reading is not None and result.reading.word is None
+                       and len(result.reading.items) > 1)
+            if (selection == VALUE and several and s.fmt == s.op_format
+                    and s.bits == s.operands[0] and st.linkable(0)):
+                st.select(0)  # several values: A, inspected (no change: no undo step)
+            return self._named(result)
+        start = st.snapshot
+        with st.batch():  # (one undo step: A inspected and the value pasted into it)
+            st.select(0)
+            try:
+                result = bridge.paste(st, text, reading)
+            except ValueError:
+                st.restore(start)
+                st.select(VALUE)
+                raise
+        return self._named(result)
+
+    def _named(self, result: bridge.PasteResult) -> bridge.PasteResult:
+        """The message names the operand a single value went into, where it is the value
+        inspected (the model's message says the inspector, operands unchanged)."""
+        st = self.state
+        selection = getattr(st, "selection", None)
+        tail = " into the inspector (operands unchanged)"
+        if isinstance(selection, int) and result.message.endswith(tail):
+            s = st.snapshot
+            spec = bridge_ops.op_infos().get(s.op)
+            name = selection_name(selection, s.op, spec.arity if spec else 2)
+            result = replace(result, message=result.message[: -len(tail)]
+                             + f" into {name} (the value inspected)")
+        return result
 
     def busy(self) -> bool:
         """A long paste is being read on a thread."""
@@ -165,9 +206,7 @@ class PasteBox(QtWidgets.QWidget):
         """Show ``message`` inline: control characters escaped, at most a few lines long."""
         self._offer(())
         text = f"{prefix}{_printable(message)}"
-        set_style(self.message, "color: #c62828;")
-        self.message.setText(text)
-        self.message.show()
+        self.message.show_message(text, error=True)
         self.feedback.emit(text, False)
 
     def show_pasted(self, text: str) -> None:
@@ -179,13 +218,13 @@ class PasteBox(QtWidgets.QWidget):
             self.edit.setText(text)
 
     def show_result(self, message: str) -> None:
-        set_style(self.message, "")
-        self.message.setText(message)
-        self.message.show()
+        self.message.show_message(message)
         self.feedback.emit(message, True)
 
     def is_error(self) -> bool:
-        return self.message.text().startswith("Cannot paste")
+        """The message shown is an error (a paste that could not be read, a workspace that
+        could not be opened)."""
+        return self.message.is_error()
 
 
 _MAX_MESSAGE = 400

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 from PySide6 import QtCore, QtWidgets
 
-__all__ = ["DeferWhileUnseen", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
+__all__ = ["DeferWhileUnseen", "FitColumns", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
            "signals_blocked", "turn_splitter", "widen_column"]
 
 
@@ -100,7 +100,8 @@ def widen_column(table: QtWidgets.QTableWidget, col: int, text: str) -> None:
     """Widen column ``col`` when a cell's new ``text`` overflows it. Never narrower: a
     shorter value after a longer one lays nothing out again; call it for new text only
     (measuring every cell on each edit cost more than the edit's own updates)."""
-    need = table.fontMetrics().horizontalAdvance(text) + 14
+    fm = table.fontMetrics()
+    need = max(fm.horizontalAdvance(line) for line in text.split("\n")) + 14
     if need > table.columnWidth(col):
         table.setColumnWidth(col, need)
 
@@ -114,3 +115,62 @@ def turn_splitter(split: QtWidgets.QSplitter, width: int, side_by_side_from: int
         return False
     split.setOrientation(want)
     return True
+
+
+class FitColumns(QtCore.QObject):
+    """Keeps every column of ``table`` inside its width: columns sized to their contents
+    where they fit, else the widest ones capped (one cap, never under ``floor`` px) and
+    their text wrapped over more lines; a cell's full text is in its tooltip.
+
+    Why: a column behind horizontal scrolling is one nobody sees (the Expression steps'
+    GPU and allowed columns, where the divergence is, and the GPUs report's second report
+    were past the right edge of a 600 px dock). Call :meth:`fit` after filling the table;
+    a resize fits it again (once per burst)."""
+
+    def __init__(self, table: QtWidgets.QTableWidget, floor: int = 56) -> None:
+        super().__init__(table)
+        self.table = table
+        self.floor = floor
+        table.setWordWrap(True)
+        table.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.horizontalHeader().setStretchLastSection(True)
+        self._width = -1
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.fit)
+        table.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.Resize and \
+                self.table.viewport().width() != self._width:
+            self._timer.start()
+        return False
+
+    def fit(self) -> None:
+        t = self.table
+        n = t.columnCount()
+        if n == 0:
+            return
+        t.resizeColumnsToContents()
+        widths = [t.columnWidth(c) for c in range(n)]
+        room = t.viewport().width()
+        self._width = room
+        if sum(widths) > room:
+            cap = fit_cap(widths, room, self.floor)
+            for c, w in enumerate(widths):
+                if w > cap:
+                    t.setColumnWidth(c, cap)
+        t.resizeRowsToContents()
+
+
+def fit_cap(widths: list[int], room: int, floor: int) -> int:
+    """The largest cap such that ``sum(min(w, cap))`` fits ``room`` (at least ``floor``)."""
+    ordered = sorted(widths)
+    below = 0
+    for i, w in enumerate(ordered):
+        left = len(ordered) - i  # columns at or above w
+        if below + w * left >= room:
+            return max(floor, (room - below) // left)
+        below += w
+    return max(ordered)

@@ -7,12 +7,17 @@ Split from :mod:`.sweep_panel` (house style: modules under ~300 lines); mixed in
 
 from __future__ import annotations
 
+import os
+
 from PySide6.QtWidgets import QFileDialog
 
 from ..model.sweep import save_npz, write_csv_summary
 from .image_files import save_image, save_svg
 
-__all__ = ["SweepExportMixin"]
+__all__ = ["SweepExportMixin", "PNG_SCALE"]
+
+#: Export PNG renders the figure at this multiple of its size on screen.
+PNG_SCALE = 2
 
 
 class SweepExportMixin:
@@ -22,8 +27,11 @@ class SweepExportMixin:
         """Write the figure (``png``/``svg``) or the data (``npz``/``csv``) to ``path``."""
         import pyqtgraph.exporters as ex  # noqa: PLC0415
 
-        if kind == "png":  # encoded in memory, written atomically (image_files)
-            save_image(ex.ImageExporter(self.map.graphics.scene()).export(toBytes=True), path)
+        if kind == "png":  # twice the screen's pixels (a figure for a report or a slide),
+            # encoded in memory and written atomically (image_files)
+            exporter = ex.ImageExporter(self.map.graphics.scene())
+            exporter.parameters()["width"] = int(self.map.graphics.width() * PNG_SCALE)
+            save_image(exporter.export(toBytes=True), path)
             return
         if kind == "svg":  # QSvgGenerator: pyqtgraph's SVGExporter trips on Qt 6.12 paths
             self._export_svg(str(path))
@@ -44,8 +52,15 @@ class SweepExportMixin:
         save_svg(path, QSize(view.width(), view.height()), "fpinspector error map", view.render)
 
     def _export_dialog(self, kind: str) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", f"sweep.{kind}",
+        from . import recent
+
+        settings = getattr(self.window(), "settings", None)  # (the window's, once docked)
+        start = (os.path.join(recent.folder_for(settings, "export"), f"sweep.{kind}")
+                 if settings is not None else f"sweep.{kind}")
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind.upper()}", start,
                                               f"{kind.upper()} (*.{kind})")
+        if path and settings is not None:
+            recent.remember_folder(settings, "export", path)
         if path:
             try:
                 self.export(path, kind)

@@ -48,9 +48,13 @@ class SweepJob(QObject):
         self.done.emit(res)
 
 
-def progress_text(done: int, total: int, seconds: float) -> str:
-    """``done of total (rate/s, time left)``: what the progress bar says while running."""
-    rate = done / seconds if seconds > 0 else 0.0
+def progress_text(done: int, total: int, seconds: float, rate: float | None = None) -> str:
+    """``done of total (rate/s, time left)``: what the progress bar says while running.
+
+    ``rate``: the measured throughput (patterns/s) where the caller has one; by default
+    ``done / seconds``. No time left is said without a rate (—)."""
+    if rate is None:
+        rate = done / seconds if seconds > 0 else 0.0
     left = (total - done) / rate if rate > 0 else float("inf")
     eta = ("—" if left == float("inf") else f"{left:.0f} s" if left < 120 else
            f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
@@ -63,24 +67,40 @@ class SweepProgress:
     (:func:`progress_text`), at most ten updates a second (every f32 pattern is 65,536
     chunks: one update each would keep the UI thread busy)."""
 
+    #: How much of the past the throughput is measured over (seconds, newest samples).
+    WINDOW_S = 2.0
+
     def __init__(self, bar: QProgressBar) -> None:
         self.bar = bar
         self._started = self._shown = 0.0
+        self._samples: list[tuple[float, int]] = []  # (time, done) since the first chunk
 
     def start(self) -> None:
         """A sweep starts now: the bar at 0, its clock at 0."""
         self._started, self._shown = time.perf_counter(), 0.0
+        self._samples = []
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
+
+    def rate(self, now: float, done: int) -> float | None:
+        """Patterns per second over the last WINDOW_S, measured from the first chunk done
+        on (not from the start: opening the GPU and building the stage took seconds, and a
+        3 s sweep said "5 min left"); None until two chunks were done."""
+        self._samples.append((now, done))
+        while len(self._samples) > 2 and now - self._samples[1][0] > self.WINDOW_S:
+            self._samples.pop(0)
+        (t0, d0), (t1, d1) = self._samples[0], self._samples[-1]
+        return (d1 - d0) / (t1 - t0) if t1 > t0 and d1 > d0 else None
 
     def show(self, done: int, total: int) -> str | None:
         """Update the bar (``SweepJob.progress``); the text shown, or None when this
         update was skipped (the last one is never skipped)."""
         now = time.perf_counter()
+        rate = self.rate(now, done)
         if done < total and now - self._shown < 0.1:
             return None
         self._shown = now
         self.bar.setValue(int(1000 * done / max(total, 1)))
-        text = progress_text(done, total, now - self._started)
+        text = progress_text(done, total, now - self._started, rate if rate is not None else 0.0)
         self.bar.setFormat(text)
         return text

@@ -16,12 +16,14 @@ from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
     QStackedWidget,
     QTabWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -98,17 +100,22 @@ class SweepPanel(SweepExportMixin, QWidget):
         buttons = QHBoxLayout()
         for w in (self.use_gpu, self.run_button, self.cancel_button):
             buttons.addWidget(w)
-        exports = QHBoxLayout()
-        for label, fn in (("PNG", "png"), ("SVG", "svg"), ("NPZ", "npz"), ("CSV", "csv")):
-            b = QPushButton(f"Export {label}")
-            b.clicked.connect(lambda _=False, f=fn: self._export_dialog(f))
-            exports.addWidget(b)
+        # the four exports as one menu on the Run row: a row of their own took the height
+        # of the map in a short dock (1280x720)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        exports = QMenu(self.export_button)
+        for label, fn in (("PNG image…", "png"), ("SVG image…", "svg"), ("NPZ data…", "npz"),
+                          ("CSV data…", "csv")):
+            exports.addAction(label, lambda f=fn: self._export_dialog(f))
+        self.export_button.setMenu(exports)
+        buttons.addWidget(self.export_button)
         controls = QVBoxLayout()
         controls.addWidget(self.controls)
         controls.addLayout(row)
         controls.addLayout(buttons)
         controls.addWidget(self.progress)
-        controls.addLayout(exports)
         controls.addStretch(1)
         side = QWidget()
         side.setLayout(controls)
@@ -138,30 +145,44 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     #: Below this width the controls go above the map (a narrow dock) instead of beside it.
     SIDE_BY_SIDE_FROM = 900
+    #: From this height on the map is over the histogram; below it the two are tabs (the
+    #: map had ~140 px of a 454 px dock at 1920x1080 over the histogram).
+    STACKED_FROM = 900
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        if turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM):
-            self._lay_out_plots(beside=self.split.orientation() == Qt.Horizontal)
+        turned = turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM)
+        stacked = event.size().height() >= self.STACKED_FROM
+        if turned or stacked != (self._plot_area.currentWidget() is self.plots):
+            self._lay_out_plots(beside=self.split.orientation() == Qt.Horizontal,
+                                stacked=stacked)
 
-    def _lay_out_plots(self, beside: bool) -> None:
-        """Controls beside the plots: one field a row, the map over the histogram. Above
-        them (a narrow dock: at 1280x720 the map was a few pixels high under a column of
-        controls and the histogram): two fields a row, the map and histogram as tabs."""
+    def _lay_out_plots(self, beside: bool, stacked: bool = False) -> None:
+        """Controls beside the plots: one field a row; above them (a narrow dock: at
+        1280x720 the map was a few pixels high under a column of controls and the
+        histogram): two fields a row. The map over the histogram in a tall panel, else
+        the two as tabs (the map the whole height)."""
         self.controls.arrange(1 if beside else 2)
-        if beside:
+        if stacked:
             self.plots.insertWidget(0, self.map)
             self.plots.insertWidget(1, self.histogram)
             for w in (self.map, self.histogram):  # (the tab behind was hidden)
                 w.show()
             self.plots.setSizes([600, 200])
             self._plot_area.setCurrentWidget(self.plots)
-            self.split.setSizes([260, 800])
-        else:
+        elif self.plot_tabs.count() == 0:
             self.plot_tabs.addTab(self.map, "Error map")
             self.plot_tabs.addTab(self.histogram, "Histogram")
             self._plot_area.setCurrentWidget(self.plot_tabs)
-            self.split.setSizes([200, 800])
+        if beside:
+            self.split.setSizes([260, 800])
+        else:  # the controls as high as they need (once re-arranged), the plots the rest
+            QTimer.singleShot(0, self, self._fit_controls)
+
+    def _fit_controls(self) -> None:
+        if self.split.orientation() == Qt.Vertical:
+            need = self.split.widget(0).minimumSizeHint().height()
+            self.split.setSizes([need, max(1, sum(self.split.sizes()) - need)])
 
     def _pull_compare(self, changed: frozenset) -> None:
         if "compare" in changed:
@@ -314,7 +335,9 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def bind_state(self, state: Any) -> None:
         """Load clicked cells into an :class:`~fpinspector.model.state.InspectorState`
-        (op, op format, rule set and operands, as one undo step)."""
+        (op, op format, rule set and operands, as one undo step); a linked state
+        (ui/inspected.LinkedState) inspects the cell's A where it inspected a value of its
+        own."""
 
         def load(op: str, fmt: str, rules: str, bits: tuple) -> None:
             if isinstance(operand_format(fmt), CodeFormat):  # the editors hold float patterns
@@ -325,7 +348,12 @@ class SweepPanel(SweepExportMixin, QWidget):
             ops = list(state.operands)
             ops[: len(bits)] = [int(b) for b in bits]
             try:
-                state.update(op=op, op_format=fmt, rule_set=rules, operands=ops)
+                with state.batch():  # (one undo step)
+                    state.update(op=op, op_format=fmt, rule_set=rules, operands=ops)
+                    # the inspector and its docks show the cell too: its A unless a result
+                    # or another operand is the value inspected (ui/inspected.py)
+                    if getattr(state, "selection", None) == "value":
+                        state.select(0)
             except ValueError as exc:
                 self._error(str(exc))
 

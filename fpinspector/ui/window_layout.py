@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-__all__ = ["DEFAULT_SIZE", "MIN_SIZE", "WIDE_FROM", "arrange_docks", "fit_to_screen",
-           "MapRoom", "is_wide", "raise_dock"]
+__all__ = ["CENTRAL_MIN", "DEFAULT_SIZE", "MIN_SIZE", "SIDE_MIN", "WIDE_FROM", "arrange_docks",
+           "fit_to_screen", "MapRoom", "Reflow", "is_wide", "raise_dock"]
 
 #: The window's size where the screen has room for it.
 DEFAULT_SIZE = QtCore.QSize(1800, 1000)
@@ -16,9 +16,22 @@ MIN_SIZE = QtCore.QSize(960, 600)
 #: From this size on, the All formats rows get their own strip at the top and the docks
 #: two groups on the right; below it every dock is a tab of one group beside the central area.
 WIDE_FROM = QtCore.QSize(1700, 950)
-#: Docks of the one tab group in the compact layout, in tab order (the first is raised).
-COMPACT_ORDER = ("all_formats", "decode", "why", "conversions", "word", "distance",
-                 "history", "gpus", "sweep", "expression")
+#: The two tab groups of the compact layout, one above the other beside the central area,
+#: in tab order (the first of each is raised). Two groups: every tab title shows at 960 px
+#: (one group of ten put Sweep and Expression behind the tab bar's scroll arrows).
+COMPACT_GROUPS = (("all_formats", "decode", "why", "word", "distance"),
+                  ("conversions", "history", "gpus", "sweep", "expression"))
+#: The least width of the central area (inspector and operation) at any window size.
+CENTRAL_MIN = 420
+#: The least width the docks beside it get when the window is resized: the top group's
+#: five tab titles.
+SIDE_MIN = 360
+#: Below this width the docks go under the central area ("narrow"): beside it they would
+#: leave it less than CENTRAL_WIDTH.
+NARROW_BELOW = 680 + SIDE_MIN  # (CENTRAL_WIDTH + SIDE_MIN)
+#: What the central area keeps above the docks in the narrow layout: the inspector and the
+#: operation down to its verdict.
+NARROW_CENTRAL_HEIGHT = 750
 #: Width the central area (inspector and operation) keeps: 32 bit cells of 18 px and the
 #: fields row under them.
 CENTRAL_WIDTH = 680
@@ -26,7 +39,15 @@ CENTRAL_WIDTH = 680
 WIDE_CENTRAL_WIDTH = 860
 #: What a raised map dock leaves to the docks above or below it in its column: Decode's
 #: class, sign, exponent and fraction rows.
-LEFT_TO_OTHERS = 240
+LEFT_TO_OTHERS = 200
+#: The same in the compact layout (a window 720 px high): the other group's tabs and a few
+#: rows, the map the rest (with 240 px left, the Sweep map had ~100 px at 1280x720).
+LEFT_IN_COMPACT = 150
+#: What a raised map dock under the central area (narrow layout) leaves the window above it:
+#: the menu, the paste box, the inspector's bits and the operation's first rows.
+NARROW_CENTRAL_KEEPS = 300
+#: The least height of the docks under the central area in the narrow layout.
+DOCK_LEAST_HEIGHT = 220
 #: How far from a height asked of Qt the dock may end (separators, rounding)
 _SNAP = 24
 
@@ -39,6 +60,15 @@ def available(win: QtWidgets.QWidget) -> QtCore.QSize:
 
 def is_wide(size: QtCore.QSize) -> bool:
     return size.width() >= WIDE_FROM.width() and size.height() >= WIDE_FROM.height()
+
+
+def mode_for(size: QtCore.QSize) -> str:
+    """The layout for a window of ``size``: "wide", "compact" (the docks beside the central
+    area) or "narrow" (below it: beside it the central area had less than its bit cells
+    and fields row)."""
+    if is_wide(size):
+        return "wide"
+    return "narrow" if size.width() < NARROW_BELOW else "compact"
 
 
 def fit_to_screen(win: QtWidgets.QMainWindow) -> QtCore.QSize:
@@ -56,8 +86,8 @@ def fit_to_screen(win: QtWidgets.QMainWindow) -> QtCore.QSize:
 
 
 def arrange_docks(win: QtWidgets.QMainWindow, size: QtCore.QSize) -> str:
-    """Place every dock of ``win.docks`` for a window of ``size``; returns "wide" or
-    "compact"."""
+    """Place every dock of ``win.docks`` for a window of ``size``; returns the layout's
+    name (:func:`mode_for`)."""
     try:
         return _arrange(win, size)
     finally:
@@ -100,13 +130,21 @@ class MapRoom:
 
     def _grow(self, dock: QtWidgets.QDockWidget) -> None:
         others = _column_partners(self.win, dock)
-        if not others:
-            return
         content = dock.widget()
         panel = content.widget() if isinstance(content, QtWidgets.QScrollArea) else content
         chrome = dock.height() - content.height()  # the title bar
+        if not others:
+            if self._under_central(dock):  # the narrow layout: the height of the central area
+                want = min(panel.sizeHint().height() + chrome,
+                           self.win.height() - NARROW_CENTRAL_KEEPS)
+                if dock.height() < want:
+                    self._grown[dock] = (dock.height(), want)
+                    self.win.resizeDocks([dock], [want], QtCore.Qt.Orientation.Vertical)
+            return
         room = dock.height() + sum(d.height() for d in others)
-        want = min(panel.sizeHint().height() + chrome, room - LEFT_TO_OTHERS)
+        leave = LEFT_IN_COMPACT if getattr(self.win, "layout_mode", "") == "compact" \
+            else LEFT_TO_OTHERS
+        want = min(panel.sizeHint().height() + chrome, room - leave)
         before = dock.height()
         if before >= want:
             return
@@ -120,12 +158,20 @@ class MapRoom:
             return
         before, asked = self._grown.pop(dock)
         shown = [d for d in self.win.tabifiedDockWidgets(dock) if _on_top(d)]
+        if shown and self._under_central(shown[0]):
+            self.win.resizeDocks([shown[0]], [before], QtCore.Qt.Orientation.Vertical)
+            return
         if not shown or abs(shown[0].height() - asked) > _SNAP:
             return
         others = _column_partners(self.win, shown[0])
         if others:
             _set_heights(self.win, shown[0], others, before)
             self._given_back = before
+
+    def _under_central(self, dock: QtWidgets.QDockWidget) -> bool:
+        """A docked tab under the central area in the narrow layout."""
+        return (getattr(self.win, "layout_mode", "") == "narrow" and not dock.isFloating()
+                and self.win.dockWidgetArea(dock) == QtCore.Qt.DockWidgetArea.BottomDockWidgetArea)
 
 
 def _column_partners(win: QtWidgets.QMainWindow, dock: QtWidgets.QDockWidget
@@ -195,19 +241,140 @@ def _arrange(win: QtWidgets.QMainWindow, size: QtCore.QSize) -> str:
         docks["decode"].raise_()
         docks["conversions"].raise_()
         win.resizeDocks([docks["all_formats"]], [200], QtCore.Qt.Orientation.Vertical)
-        win.resizeDocks([docks["decode"]], [max(420, size.width() - WIDE_CENTRAL_WIDTH)],
+        win.resizeDocks([docks["decode"]], [side_width(size.width(),
+                                                       size.width() - WIDE_CENTRAL_WIDTH)],
                         QtCore.Qt.Orientation.Horizontal)
         win.resizeDocks([docks["decode"], docks["conversions"]], [430, 330],
                         QtCore.Qt.Orientation.Vertical)
         return "wide"
-    names = [n for n in COMPACT_ORDER if n in docks]
-    first = docks[names[0]]
-    win.addDockWidget(A.RightDockWidgetArea, first)
-    for name in names[1:]:
-        win.tabifyDockWidget(first, docks[name])
+    groups = [[docks[n] for n in group if n in docks] for group in COMPACT_GROUPS]
+    groups[1] += [d for n, d in docks.items() if not any(n in g for g in COMPACT_GROUPS)]
+    top, bottom = groups[0][0], groups[1][0]
+    narrow = mode_for(size) == "narrow"
+    area = A.BottomDockWidgetArea if narrow else A.RightDockWidgetArea
+    win.addDockWidget(area, top)
+    win.addDockWidget(area, bottom)
+    win.splitDockWidget(top, bottom, QtCore.Qt.Orientation.Horizontal if narrow
+                        else QtCore.Qt.Orientation.Vertical)
+    for group in groups:
+        for dock in group[1:]:
+            win.tabifyDockWidget(group[0], dock)
     for dock in docks.values():
         dock.show()
-    first.raise_()
-    win.resizeDocks([first], [max(320, size.width() - CENTRAL_WIDTH)],
+    top.raise_()
+    bottom.raise_()
+    if narrow:
+        win.resizeDocks([top, bottom], [size.width() // 2] * 2, QtCore.Qt.Orientation.Horizontal)
+        win.resizeDocks([top], [max(DOCK_LEAST_HEIGHT, size.height() - NARROW_CENTRAL_HEIGHT)],
+                        QtCore.Qt.Orientation.Vertical)
+        return "narrow"
+    win.resizeDocks([top], [side_width(size.width(), size.width() - CENTRAL_WIDTH)],
                     QtCore.Qt.Orientation.Horizontal)
+    win.resizeDocks([top, bottom], [size.height() // 2, size.height() // 2],
+                    QtCore.Qt.Orientation.Vertical)
     return "compact"
+
+
+def side_width(window_width: int, asked: int) -> int:
+    """``asked`` pixels for the docks beside the central area, within the rules: at least
+    :data:`SIDE_MIN`, and at least :data:`CENTRAL_MIN` left to the central area."""
+    return max(SIDE_MIN, min(asked, window_width - CENTRAL_MIN))
+
+
+def _side_docks(win: QtWidgets.QMainWindow) -> list[QtWidgets.QDockWidget]:
+    """The docks on top of their groups at the left and right of the central area."""
+    sides = (QtCore.Qt.DockWidgetArea.LeftDockWidgetArea,
+             QtCore.Qt.DockWidgetArea.RightDockWidgetArea)
+    return [d for d in win.docks.values()
+            if _on_top(d) and not d.isFloating() and win.dockWidgetArea(d) in sides]
+
+
+def side_extent(win: QtWidgets.QMainWindow) -> int:
+    """How many pixels of the window's width the docks left and right of the central area
+    take (0 when there are none)."""
+    central = win.centralWidget().geometry()
+    return max(0, win.width() - central.width()) if _side_docks(win) else 0
+
+
+class Reflow(QtCore.QObject):
+    """Keeps the window laid out by the same rules through any sequence of resizes,
+    maximise/restore and a restored saved state.
+
+    - The docks beside the central area keep their share of the window's width (the share
+      the layout gave them, or the one the user set by dragging the separator), within
+      :func:`side_width`'s bounds; Qt alone gives every pixel of a resize to the central
+      area, which at 960 px was left ~70 px wide.
+    - Crossing :data:`WIDE_FROM` lays the docks out again for the new size (the tabs that
+      were raised stay raised).
+    - Every dock tab bar shows whole titles, also those Qt creates later (restoreState,
+      a dock dragged onto another): Qt makes them eliding ("De…", "W…").
+    """
+
+    def __init__(self, win: QtWidgets.QMainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.share: float | None = None  # None: measured at the next reflow
+        self._at_width = -1  # the window's width when last reflowed
+        self._timer = QtCore.QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)  # once per burst of resize events
+        self._timer.timeout.connect(self.reflow)
+        self._titles_due = False
+        win.centralWidget().setMinimumWidth(CENTRAL_MIN)
+        win.installEventFilter(self)
+        win.centralWidget().installEventFilter(self)
+
+    def laid_out(self) -> None:
+        """The docks were just placed (arrange_docks, restoreState): their share is taken
+        as it is at the next reflow."""
+        self.share = None
+        self._at_width = -1
+        self._timer.start()
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        kind = event.type()
+        if obj is self.win:
+            if kind == QtCore.QEvent.Type.Resize:
+                self._timer.start()
+            elif kind == QtCore.QEvent.Type.ChildAdded and not self._titles_due:
+                self._titles_due = True  # (a tab bar is set up after it is added)
+                QtCore.QTimer.singleShot(0, self, self._full_titles)
+        elif (kind == QtCore.QEvent.Type.Resize and self.win.width() == self._at_width
+              and not self._timer.isActive() and self.win.width() > 0):
+            self.share = side_extent(self.win) / self.win.width()  # the user's separator
+        return False
+
+    def _full_titles(self) -> None:
+        self._titles_due = False
+        full_tab_titles(self.win)
+
+    def reflow(self) -> None:
+        win = self.win
+        size = win.size()
+        if not win.isVisible():
+            return
+        if mode_for(size) != getattr(win, "layout_mode", None):
+            raised = [d for d in win.docks.values() if _on_top(d)]
+            win.layout_mode = arrange_docks(win, size)
+            for dock in raised:
+                raise_dock(win, dock)
+            self.share = None
+            self._timer.start()  # measured once Qt has laid the new arrangement out
+            return
+        room = getattr(win, "_map_room", None)
+        if room is not None:  # a raised map keeps the room of its column
+            for name in ("sweep", "expression"):
+                dock = win.docks.get(name)
+                if dock is not None and _on_top(dock):
+                    room.shown(dock, True)
+        docks = _side_docks(win)
+        if not docks:
+            return
+        extent = side_extent(win)
+        if self.share is None:
+            self.share = extent / max(1, size.width())
+        want = side_width(size.width(), round(self.share * size.width()))
+        self._at_width = size.width()
+        if abs(want - extent) > 2:
+            win.resizeDocks([docks[0]], [want - (extent - docks[0].width())],
+                            QtCore.Qt.Orientation.Horizontal)

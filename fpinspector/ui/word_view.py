@@ -1,4 +1,5 @@
-"""A 32-bit word reinterpreted: as f32, as R11G11B10_FLOAT (three fields), as R9G9B9E5, as two f16."""
+"""A 32-bit word reinterpreted: as f32, as R11G11B10_FLOAT (three fields), as R9G9B9E5, as two
+f16, and as integers (int32, uint32, two int16, RGBA8 UNORM/SNORM, RGB10A2: word_ints)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
 from .qt_utils import DeferWhileUnseen, signals_blocked
+from .word_ints import integer_readings
 
 __all__ = ["WordView"]
 
@@ -102,6 +104,9 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
         rows += self._rgb9e5(word)
         rows += [("f16 high half (bits 31-16)", self._f(FORMATS["f16"], word >> 16)),
                  ("f16 low half (bits 15-0)", self._f(FORMATS["f16"], word & 0xFFFF))]
+        for key, value, tip in integer_readings(word):  # what ImHex / RenderDoc show too
+            rows.append((key, value))
+            self._tips[key] = tip
         self.table.setRowCount(len(rows))
         for r, (k, v) in enumerate(rows):
             self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(k))

@@ -290,7 +290,9 @@ def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     """In a dock 590 x 620 px (the Sweep tab at 1280x720) the controls go above the plots
     two a row, and the map and histogram are tabs: the map has most of the height (it was a
     few pixels high under a column of controls and the histogram). Wide again, the controls
-    are beside the map over the histogram, and every control and plot is still there."""
+    are beside the plots, which are tabs while the panel is under STACKED_FROM high (in a
+    454 px dock at 1920x1080 the map over the histogram had 140 px) and the map over the
+    histogram from there on; every control and plot is still there."""
     _run(qtbot, panel)
     panel.resize(590, 620)
     qtbot.wait(100)
@@ -300,6 +302,13 @@ def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     panel.plot_tabs.setCurrentWidget(panel.histogram)
     assert panel.histogram.isVisible()
     panel.resize(1000, 700)
+    qtbot.wait(100)
+    assert panel.controls.columns == 1
+    assert panel.plot_tabs.currentWidget() is panel.histogram  # (the tab the user chose)
+    panel.plot_tabs.setCurrentWidget(panel.map)
+    qtbot.wait(50)
+    assert panel.map.graphics.height() >= 500
+    panel.resize(1000, panel.STACKED_FROM)
     qtbot.wait(100)
     assert panel.controls.columns == 1
     assert panel.map.isVisible() and panel.histogram.isVisible()

@@ -106,6 +106,7 @@ def test_gpu_row_behind_a_tab_is_asked_for_when_the_tab_is_raised(
     win.resize(1280, 720)
     win.show()
     qtbot.waitExposed(win)
+    qtbot.wait(100)  # (the docks laid out again for the new size: window_layout.Reflow)
     assert wait_for(lambda: win.gpu is not None and win.gpu.available)
     cv = win.conversions_view
     win.tabifyDockWidget(win.docks["conversions"], win.docks["word"])

@@ -80,7 +80,7 @@ def test_op_format_round_trip_keeps_a_denormal_and_says_so_CONV_F2F_RTZ(make_win
     assert np.float16(np.float32(2.0**-149)) == 0
     win.ops_view.fmt_combo.setCurrentText("f16")
     assert win.state.op_format == "f16" and win.state.operands[0] == 0
-    note = win.ops_view.note.text()
+    note = win.messages.text()
     assert "A = 1e-45 became 0.0" in note and "B" not in note.split("changed")[1].split("(")[0]
     win.ops_view.fmt_combo.setCurrentText("f32")
     assert (win.state.op_format, win.state.operands[:2]) == ("f32", (1, _f32(2.0)))
@@ -132,19 +132,20 @@ def test_vs_memory_window_paste_fills_the_operands_not_the_address(make_window) 
     assert "not used (mad takes 3): -nan" in win.paste_box.message.text()
 
 
-def test_the_note_by_the_operands_goes_when_the_op_changes(make_window) -> None:
-    """The note says which pasted values the op used; another op makes it stale ("not used
-    (mul takes 2)" next to mad's C), so it goes; a paste after the switch writes a new one."""
+def test_the_paste_message_goes_when_the_op_changes(make_window) -> None:
+    """The message says which pasted values the op used; another op makes it stale ("not
+    used (mul takes 2)" next to mad's C), so it goes; a paste after the switch writes a new
+    one."""
     win = make_window()
     win.state.update(op="mul")
     assert win.ctl.paste("0x00800000 0.5 0")
-    assert "not used (mul takes 2)" in win.ops_view.note.text()
+    assert "not used (mul takes 2)" in win.messages.text()
     win.ops_view.op_combo.setCurrentText("mad")
-    assert win.state.op == "mad" and win.ops_view.note.text() == ""
+    assert win.state.op == "mad" and win.messages.text() == ""
     assert win.ctl.paste("1 2 3 4")
-    assert "not used (mad takes 3): 4.0" in win.ops_view.note.text()
-    win.state.update(rule_set="d3d10")  # not an op change: the note stays
-    assert "not used (mad takes 3)" in win.ops_view.note.text()
+    assert "not used (mad takes 3): 4.0" in win.messages.text()
+    win.state.update(rule_set="d3d10")  # not a change of what it describes: it stays
+    assert "not used (mad takes 3)" in win.messages.text()
 
 
 def test_many_readings_fit_a_small_window_and_each_is_one_click_away(make_compact_window) -> None:

@@ -201,8 +201,11 @@ def test_variants_are_not_prefetched_for_a_conversions_view_behind_a_tab(
     """Compact window: the Conversions view is a tab behind another; its variants are
     converted when it is raised, the D3D row (Decode, All formats) ahead as always."""
     from fpinspector.ui.qt_utils import is_seen
+    from fpinspector.ui.window_layout import raise_dock
 
     win = make_compact_window()
+    raise_dock(win, win.docks["history"])  # (Conversions heads the lower tab group)
+    wait_for(lambda: not is_seen(win.conversions_view), 2000)
     assert not is_seen(win.conversions_view)
     win.state.update(fmt="f32", bits=0x40490FDB)
     _idle(wait_for, win)

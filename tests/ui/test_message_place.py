@@ -1,0 +1,79 @@
+"""One place for messages (ui/message_bar.py): a paste's message, a field's error, a
+workspace opened, a device switched to all appear in the one line under the paste box, of
+fixed height, so no message moves another widget; the message goes when the state it
+describes changes (an edit, undo, a workspace opened) and a new one replaces it. Before,
+one paste message showed in the paste box, by the operands and in the status bar, and a
+wrapped one moved the A/B editors down by up to ~60 px."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+
+
+def _y(win, widget: QtWidgets.QWidget) -> int:
+    return widget.mapTo(win, QtCore.QPoint(0, 0)).y()
+
+
+def _visible_texts(win) -> list[str]:
+    """Every visible label's text that carries a message (the status bar's painted
+    temporary message included)."""
+    texts = [w.text() for w in win.findChildren(QtWidgets.QLabel)
+             if w.isVisible() and w.text() and "not used" in w.text()]
+    texts += [QtWidgets.QStatusBar.currentMessage(win.statusBar())] if \
+        QtWidgets.QStatusBar.currentMessage(win.statusBar()) else []
+    return texts
+
+
+def test_a_long_paste_message_is_in_one_place_and_moves_nothing(make_compact_window) -> None:
+    win = make_compact_window()
+    win.state.update(op="mul")
+    _settle()
+    ed_a, model = win.ops_view.editors[0], win.ops_view.model_box
+    before = (_y(win, ed_a), _y(win, model))
+    # several values, more than mul takes: the longest message a paste gives
+    assert win.ctl.paste("1.5 2.5 3.5 4.5 5.5 6.5 7.5 8.5 9.5 10.5 11.5 12.5")
+    _settle()
+    assert "not used (mul takes 2)" in win.messages.text()
+    assert (_y(win, ed_a), _y(win, model)) == before
+    assert _visible_texts(win) == [win.messages.text()]  # once, not three times
+    height = win.messages.height()
+    assert not win.ctl.paste("0xZZZZ garbage(" * 20)  # a long error
+    _settle()
+    assert win.paste_box.is_error() and win.messages.height() == height
+    assert (_y(win, ed_a), _y(win, model)) == before
+
+
+def test_undo_clears_the_message_a_new_one_replaces_it(make_window, tmp_path) -> None:
+    from fpinspector.ui import actions
+
+    win = make_window()
+    assert win.ctl.paste("1.5 2.5")
+    assert win.messages.text().startswith("read as")
+    win.state.undo()  # the values the message describes are gone
+    assert win.messages.text() == ""
+    assert win.ctl.paste("1.5 2.5")
+    path = tmp_path / "w.json"
+    assert actions.save_workspace_to(win, str(path))
+    assert win.messages.text().startswith("saved workspace")
+    win.state.update(bits=0x40000000)  # an edit: the "saved" message is about before it
+    assert win.messages.text() == ""
+    assert actions.open_workspace(win, str(path))
+    assert win.messages.text().startswith("opened workspace")
+    assert not actions.open_workspace(win, str(tmp_path / "missing.json"))
+    assert win.messages.text().startswith("Cannot open workspace")
+    assert win.paste_box.is_error()
+
+
+def test_a_rules_change_keeps_the_message_a_field_error_replaces_it(make_window) -> None:
+    win = make_window()
+    assert win.ctl.paste("1.5 2.5")
+    msg = win.messages.text()
+    win.state.update(rule_set="d3d10")
+    assert win.messages.text() == msg
+    win.editor.error.emit("cannot read 'zz' as f32")
+    assert win.messages.text() == "cannot read 'zz' as f32" and win.messages.is_error()
