@@ -28,7 +28,8 @@ from ..context import Ctx
 from .edges import refine_edges
 from .facts import Facts
 
-__all__ = ["value_window", "tolerance_window", "finish_windows", "flush_key", "zero_side"]
+__all__ = ["value_window", "tolerance_window", "finish_windows", "flush_key", "zero_side",
+           "window_top"]
 
 
 def zero_side(hi: np.ndarray) -> np.ndarray:
@@ -109,10 +110,42 @@ def tolerance_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"tolerance_window cannot build kind {k!r}")
     if k != "ulp" or tol.ulp not in (0.5, 1.0):
         refine_edges(f, klo, khi, ends)  # ends that may sit exactly on a pattern
+    if k == "ulp" and tol.ulp >= 1.0:
+        window_top(f.hi, f.lo, klo, khi, fmt)
     fin = f.finite
     np.minimum(klo, np.where(fin, kb, klo), out=klo)  # the correctly rounded value is in
     np.maximum(khi, np.where(fin, kb, khi), out=khi)
     return klo, khi
+
+
+def window_top(hi: np.ndarray, lo: np.ndarray, klo: np.ndarray, khi: np.ndarray,
+               fmt: FloatFormat) -> None:
+    """F32-WINDOW-TOP on the key interval of a 1-ULP window, in place: the window holds
+    the exact value's two neighbours, rounded down and rounded up; INF is the upper
+    neighbour only of an exact value beyond the largest finite value (whose lower
+    neighbour, the largest finite value, is then in too). A finite exact value at or
+    below it never admits INF, though max + 1 ULP is 2^128 for an f32 ULP count."""
+    top = grid.to_key(np.array([fmt.max_finite_bits], dtype=fmt.dtype), fmt)[0]
+    if not fmt.signed:
+        bottom = np.int64(0)
+    else:
+        bottom = grid.to_key(np.array([fmt.max_finite_bits | fmt.sign_mask],
+                                      dtype=fmt.dtype), fmt)[0]
+    big = float(fmt.decode(np.array([fmt.max_finite_bits], dtype=fmt.dtype))[0])
+    with np.errstate(invalid="ignore"):
+        a = np.abs(hi)
+        fin = np.isfinite(hi)
+        beyond = fin & ((a > big) | ((a == big) & (np.asarray(lo) * np.sign(hi) > 0)))
+        inside = fin & ~beyond
+        pos = ~np.signbit(hi)
+    np.minimum(khi, np.where(inside, top, khi), out=khi)
+    np.maximum(klo, np.where(inside, bottom, klo), out=klo)
+    if beyond.any():
+        inf_k = top + 1
+        np.minimum(klo, np.where(beyond & pos, top, klo), out=klo)
+        np.maximum(khi, np.where(beyond & pos, inf_k, khi), out=khi)
+        np.minimum(klo, np.where(beyond & ~pos, bottom - 1, klo), out=klo)
+        np.maximum(khi, np.where(beyond & ~pos, bottom, khi), out=khi)
 
 
 def flush_key(k: np.ndarray, fmt: FloatFormat) -> np.ndarray:
