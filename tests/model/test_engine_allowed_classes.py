@@ -110,3 +110,50 @@ def test_exact_flt_max_never_allows_inf_F32_WINDOW_TOP():
     assert ev.allowed(np.uint32(MAXP))
     ev = evaluate("add", MAXP, MAXP, rules="d3d10")  # 2 FLT_MAX: INF and FLT_MAX
     assert ev.allowed(np.array([INFP, MAXP], dtype=np.uint32)).all()
+
+
+# -- classes 5 and 6: the divide's route with huge divisors (F32-DIV, F32-FTZ) ---------------
+
+def _div_route_oracle(x: int, y: int, ftz: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """F32-DIV (d3d11), from the rule book: the correctly rounded x/y, or x * r for every
+    r a 1-ULP rcp(y) may give, r flushed if denormal, the product rounded to nearest and
+    flushed (both forms kept under ftz_output=either). Normal finite x, y here."""
+    vx, vy = value_of(x), value_of(y)
+    out = flushed([rn(vx / vy, zero_neg=(vx < 0) != (vy < 0))], ftz)
+    for r in flushed(window_1ulp(1 / vy), "strict"):
+        vr = value_of(r)
+        prod = vx * vr
+        out |= flushed([rn(prod, zero_neg=(vx < 0) != bool(r & SIGN))], ftz)
+    return to_keys(out), False
+
+
+_HUGE_Y = [bits32(2.0**126), bits32(2.0**126) + 1, bits32(2.0**126) - 1, bits32(1.5 * 2.0**126),
+           bits32(2.0**127), MAXP, bits32(3.0 * 2.0**125), bits32(2.0**125)]
+_X = [bits32(1.0), bits32(3.0), bits32(2.0**127), bits32(1.5 * 2.0**127), MAXP,
+      bits32(2.0**100), bits32(1.0 + 2.0**-23), bits32(7.0), bits32(2.0**-100)]
+
+
+@pytest.mark.parametrize("ftz", ["strict", "either"])
+def test_divide_route_with_huge_divisors_F32_DIV(ftz):
+    """|y| >= 2^126: the route's reciprocal is a flushed denormal (a zero of the quotient's
+    sign) or a normal within 1 ULP of 1/y (y = 2^126: 2^-126 and its upper neighbour); x
+    is never multiplied by an unflushed denormal. Under ftz_output=either the correctly
+    rounded denormal quotient is allowed unflushed too."""
+    cases = [(x | sx, y | sy) for x in _X for y in _HUGE_Y for sx in (0, SIGN) for sy in (0, SIGN)]
+    X = np.array([c[0] for c in cases], dtype=np.uint32)
+    Y = np.array([c[1] for c in cases], dtype=np.uint32)
+    ev = evaluate("div", X, Y, options={"ftz_output": ftz})
+    for i, (x, y) in enumerate(cases):
+        assert _keys(ev, i) == _div_route_oracle(x, y, ftz), (hex(x), hex(y))
+
+
+def test_divide_by_2_126_keeps_rcp_upper_neighbour_F32_DIV():
+    """y = 2^126: rcp(y) may be 2^-126 + 2^-149 (the engine's own rcp set lists it), so
+    2^127 / 2^126 allows 2^127 * (2^-126 + 2^-149) rounded, never 2^-21 (x times a
+    denormal)."""
+    x, y = bits32(1.5 * 2.0**127), bits32(2.0**126)
+    ev = evaluate("div", x, y)
+    r_up = Fraction(2) ** -126 + Fraction(2) ** -149
+    assert ev.allowed(np.uint32(rn(value_of(x) * r_up)))
+    assert not ev.allowed(np.uint32(bits32(1.5 * 2.0**-21)))
+    assert evaluate("rcp", y).allowed(np.uint32(bits32(2.0**-126) + 1))

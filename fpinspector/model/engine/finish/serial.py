@@ -27,7 +27,7 @@ from ..allowed import AllowedArrays
 from ..compute import fused_terms
 from ..exact import binary_exact
 from .facts import Facts
-from .windows import flush_key, value_window, zero_side
+from .windows import value_window, zero_side
 
 __all__ = ["fused_union", "div_route"]
 
@@ -135,16 +135,20 @@ def div_route(f: Facts) -> AllowedArrays:
     special = ~np.isfinite(q)  # y = 0 (r = INF) or NaN: r is the exact result only
     rlo = np.where(special, kq, rlo)
     rhi = np.where(special, kq, rhi)
-    if ctx.flush:
-        rlo, rhi = flush_key(rlo, fmt), flush_key(rhi, fmt)
     points = [(grid.to_key(f.core.bits, fmt), ~f.exact_nan)]
+    if ctx.flush and not ctx.strict_out:  # option ftz_output=either: the correctly
+        # rounded quotient unflushed too (the direct division's own result)
+        points.append((grid.to_key(f.unrounded, fmt), ~f.exact_nan))
     nan = f.exact_nan.copy()
     for j in range(4):  # a 1-ULP window holds at most 4 patterns (2 below a power of 2)
         kr = rlo + j
         use = (kr <= rhi) & ~np.isnan(q)
         if j and not use.any():  # nor a later one (kr only grows): most windows hold
             break  # two patterns, more only where 1/y is one or a power of two is near
-        r = grid.values(grid.from_key(np.where(use, kr, 0), fmt), fmt)
+        rp = grid.from_key(np.where(use, kr, 0), fmt)
+        if ctx.flush:  # each candidate reciprocal is flushed if it is a denormal (never
+            rp = grid.flush_pat(rp, fmt)  # x times an unflushed denormal)
+        r = grid.values(rp, fmt)
         with np.errstate(all="ignore"):
             prod = a * r  # exact in float64 (24 x 24 bits) or an IEEE special
         pk = grid.rne(prod, np.zeros_like(prod), fmt)
