@@ -157,3 +157,37 @@ def test_divide_by_2_126_keeps_rcp_upper_neighbour_F32_DIV():
     assert ev.allowed(np.uint32(rn(value_of(x) * r_up)))
     assert not ev.allowed(np.uint32(bits32(1.5 * 2.0**-21)))
     assert evaluate("rcp", y).allowed(np.uint32(bits32(2.0**-126) + 1))
+
+
+# -- class 7: ftz_output=either adds only denormals some evaluation produces (ALLOWED-ZERO) --
+
+_ZERO_CASES = [  # (op, operands, the exact zero's pattern)
+    ("sqrt", (0,), 0), ("sqrt", (SIGN,), SIGN), ("sqrt", (1,), 0), ("sqrt", (SIGN | 5,), SIGN),
+    ("rcp", (INFP,), 0), ("rcp", (INFP | SIGN,), SIGN),
+    ("sub", (bits32(1.0), bits32(1.0)), 0), ("add", (bits32(1.5), bits32(-1.5)), 0),
+    ("add", (SIGN, SIGN), SIGN), ("mul", (0, bits32(3.0)), 0), ("mul", (SIGN, bits32(3.0)), SIGN),
+    ("div", (0, bits32(3.0)), 0), ("div", (SIGN, bits32(3.0)), SIGN),
+    ("round_ne", (SIGN | 7,), SIGN), ("exp", (INFP | SIGN,), 0),
+]
+
+
+@pytest.mark.parametrize("rules", ["d3d11", "d3d10"])
+@pytest.mark.parametrize("opts", [EITHER, None, {"fused_step_ulp": 1.0, **EITHER}])
+@pytest.mark.parametrize("op,operands,zero", _ZERO_CASES)
+def test_exact_zero_allows_only_itself_ALLOWED_ZERO_F32_FTZ(op, operands, zero, rules, opts):
+    """An exact zero result (sqrt(0), 1 - 1, frc(0), 0 * 3, rcp(INF)) allows that zero
+    alone, under every window width and ftz_output=either: no evaluation produces the
+    denormal 2^-149 (before: [+0, 2^-149] under either)."""
+    ev = evaluate(op, *operands, rules=rules, options=opts)
+    assert _keys(ev) == (to_keys([zero]), False)
+
+
+@pytest.mark.parametrize("rules", ["d3d11", "d3d10"])
+def test_either_keeps_the_denormals_of_a_denormal_exact_result_F32_FTZ(rules):
+    """A denormal exact result: ftz_output=either allows the patterns the window holds
+    unflushed, and the zero they flush to (d3d10 1.5 * 2^-126 - 2^-126 = 2^-127)."""
+    a, b = bits32(1.5 * 2.0**-126), bits32(-(2.0**-126))
+    ev = evaluate("add", a, b, rules=rules, options=EITHER)
+    x = value_of(a) + value_of(b)
+    pats = window_1ulp(x) if rules == "d3d10" else [rn(x)]
+    assert _keys(ev) == (to_keys(flushed(pats, "either")), False)

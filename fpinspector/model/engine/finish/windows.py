@@ -25,6 +25,7 @@ from ...formats import FloatFormat
 from .. import grid
 from ..allowed import AllowedArrays
 from ..context import Ctx
+from ..residual import is_zero_residual
 from .edges import refine_edges
 from .facts import Facts
 
@@ -115,7 +116,21 @@ def tolerance_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     fin = f.finite
     np.minimum(klo, np.where(fin, kb, klo), out=klo)  # the correctly rounded value is in
     np.maximum(khi, np.where(fin, kb, khi), out=khi)
+    zero = exact_zero(f) & ~f.absolute_window  # ALLOWED-ZERO: that zero alone
+    if zero.any():
+        klo[zero] = kb[zero]
+        khi[zero] = kb[zero]
     return klo, khi
+
+
+def exact_zero(f: Facts) -> np.ndarray:
+    """The exact result is a zero (of the sign in ``f.hi``): 1 - 1, sqrt(0), rcp(INF),
+    0 * 3. A window relative to it holds that zero only; a ULP count at zero (2^-149)
+    would admit a denormal that no evaluation produces (ALLOWED-ZERO)."""
+    z = f.hi == 0
+    if z.any() and not is_zero_residual(f.lo):
+        z &= f.lo == 0
+    return z
 
 
 def window_top(hi: np.ndarray, lo: np.ndarray, klo: np.ndarray, khi: np.ndarray,
