@@ -167,6 +167,7 @@ _ZERO_CASES = [  # (op, operands, the exact zero's pattern)
     ("sub", (bits32(1.0), bits32(1.0)), 0), ("add", (bits32(1.5), bits32(-1.5)), 0),
     ("add", (SIGN, SIGN), SIGN), ("mul", (0, bits32(3.0)), 0), ("mul", (SIGN, bits32(3.0)), SIGN),
     ("div", (0, bits32(3.0)), 0), ("div", (SIGN, bits32(3.0)), SIGN),
+    ("frc", (0,), 0), ("frc", (bits32(5.0),), 0), ("frc", (bits32(-3.0),), 0),
     ("round_ne", (SIGN | 7,), SIGN), ("exp", (INFP | SIGN,), 0),
 ]
 
@@ -191,3 +192,34 @@ def test_either_keeps_the_denormals_of_a_denormal_exact_result_F32_FTZ(rules):
     x = value_of(a) + value_of(b)
     pats = window_1ulp(x) if rules == "d3d10" else [rn(x)]
     assert _keys(ev) == (to_keys(flushed(pats, "either")), False)
+
+
+# -- class 8: frc is exact under d3d10 too (F32-INSTR) ---------------------------------------
+
+def _frc_oracle(p: int) -> int:
+    x = value_of(p)
+    if is_den_pattern(p):
+        x = Fraction(0)
+    frac = x - math.floor(x)
+    r = rn(frac)
+    if r == bits32(1.0):  # the table's [+0, 1): the value below 1
+        r -= 1
+    return flushed([r], "strict").pop()
+
+
+def is_den_pattern(p: int) -> bool:
+    return 0 < (p & 0x7FFFFFFF) < 0x800000
+
+
+@pytest.mark.parametrize("rules", ["d3d10", "d3d11"])
+def test_frc_is_exact_under_both_rule_sets_F32_INSTR(rules):
+    """frc's table row says "same" for d3d10: x - round_ni(x), rounded once, in [+0, 1)
+    (before: a 1-ULP window under d3d10)."""
+    rng = np.random.default_rng(8)
+    pats = [0, SIGN, 1, SIGN | 1, bits32(5.0), bits32(-3.0), bits32(1.3), bits32(-1.3),
+            bits32(-(2.0**-30)), bits32(2.0**-30), bits32(1e7 + 0.5), bits32(-0.75)]
+    pats += [int(p) for p in rng.integers(0, 0x4B800000, 300)]
+    pats += [int(p) | SIGN for p in rng.integers(0, 0x4B800000, 300)]
+    ev = evaluate("frc", np.array(pats, dtype=np.uint32), rules=rules)
+    for i, p in enumerate(pats):
+        assert _keys(ev, i) == (to_keys([_frc_oracle(p)]), False), hex(p)

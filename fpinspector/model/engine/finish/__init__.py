@@ -61,8 +61,7 @@ def _point_kind(ctx: Ctx) -> bool:
     """Tolerance kinds whose set is {model result} (+ any NaN) on every element."""
     either = ctx.flush and not ctx.strict_out
     if ctx.family == "frc":
-        return not either and not ctx.opts["frc_allow_one"] and not (
-            ctx.rules == "d3d10" and ctx.fmt.name == "f32")
+        return not either and not ctx.opts["frc_allow_one"]
     return ctx.tol.kind in ("cr", "exact") and not either
 
 
