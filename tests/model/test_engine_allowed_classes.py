@@ -223,3 +223,67 @@ def test_frc_is_exact_under_both_rule_sets_F32_INSTR(rules):
     ev = evaluate("frc", np.array(pats, dtype=np.uint32), rules=rules)
     for i, p in enumerate(pats):
         assert _keys(ev, i) == (to_keys([_frc_oracle(p)]), False), hex(p)
+
+
+# -- class 10: exp of zero is 1 (F32-INSTR); the d3d10 divide (F32-DIV-D3D10) ---------------
+
+@pytest.mark.parametrize("rules", ["d3d11", "d3d10"])
+@pytest.mark.parametrize("opts", [None, EITHER])
+def test_exp_of_zero_and_denormals_is_exactly_one_F32_INSTR(rules, opts):
+    """exp(+/-0) = 1 exactly, and a denormal operand (flushed to 0) too: the instruction
+    table is more specific than the 2^-21 relative tolerance."""
+    xs = [0, SIGN, 1, SIGN | 1, 0x007FFFFF, SIGN | 0x007FFFFF, 0x00400000]
+    ev = evaluate("exp", np.array(xs, dtype=np.uint32), rules=rules, options=opts)
+    for i in range(len(xs)):
+        assert _keys(ev, i) == (to_keys([bits32(1.0)]), False)
+    near = evaluate("exp", bits32(2.0**-30), rules=rules)  # a normal tiny x keeps its window
+    assert near.allowed_set(0).count() > 1
+
+
+def _d3d10_div_oracle(x: int, y: int) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """F32-DIV-D3D10: within 1 ULP of the exact quotient, IEEE special values, flushed."""
+    fx = value_of(x if not 0 < (x & 0x7FFFFFFF) < 0x800000 else x & SIGN)
+    fy = value_of(y if not 0 < (y & 0x7FFFFFFF) < 0x800000 else y & SIGN)
+    neg = bool((x ^ y) & SIGN)
+    if isinstance(fx, float) or isinstance(fy, float):
+        a, b = float(fx), float(fy)
+        if math.isnan(a) or math.isnan(b) or (math.isinf(a) and math.isinf(b)):
+            return (), True
+        if math.isinf(a):
+            return to_keys([INFP | (SIGN if neg else 0)]), False
+        return to_keys([SIGN if neg else 0]), False  # finite / INF
+    if fy == 0:
+        if fx == 0:
+            return (), True
+        return to_keys([INFP | (SIGN if neg else 0)]), False
+    if (y & 0x7FFFFFFF) == 0x3F800000:  # F32-IDENT: x / (+/-1) is exact
+        return to_keys(flushed([rn(fx / fy, neg)], "strict")), False
+    return to_keys(flushed(window_1ulp(fx / fy, neg), "strict")), False
+
+
+def test_d3d10_divide_is_one_ulp_with_ieee_specials_F32_DIV_D3D10():
+    """Under d3d10 x/y is within 1 ULP of the exact quotient with IEEE special values: no
+    two-step route, so INF / 2^127 is +INF, never NaN (before: NaN allowed), and 2^127 /
+    (1.5 * 2^126) never +0."""
+    rng = np.random.default_rng(10)
+    xs = _X + [INFP, 0, 1, bits32(2.0**-126)] + [int(p) for p in rng.integers(0, 0x7F800000, 60)]
+    ys = _HUGE_Y + [INFP, 0, bits32(1.0), bits32(3.0)] + [int(p) for p in
+                                                          rng.integers(0, 0x7F800000, 10)]
+    cases = [(x | sx, y) for x in xs for y in ys for sx in (0, SIGN)]
+    X = np.array([c[0] for c in cases], dtype=np.uint32)
+    Y = np.array([c[1] for c in cases], dtype=np.uint32)
+    ev = evaluate("div", X, Y, rules="d3d10")
+    for i, (x, y) in enumerate(cases):
+        assert _keys(ev, i) == _d3d10_div_oracle(x, y), (hex(x), hex(y))
+    assert "F32-DIV-D3D10" in evaluate("div", bits32(1.0), bits32(3.0), rules="d3d10").rules_at(0)
+
+
+def test_d3d10_divide_route_is_an_option_F32_DIV_D3D10():
+    """Option d3d10_div_route=True adds the two-step route's results under d3d10 (the
+    flushed reciprocal's zero, INF * 0 = NaN)."""
+    x, y = bits32(2.0**127), bits32(1.5 * 2.0**126)
+    on = {"d3d10_div_route": True}
+    assert not evaluate("div", x, y, rules="d3d10").allowed(np.uint32(0))
+    assert evaluate("div", x, y, rules="d3d10", options=on).allowed(np.uint32(0))
+    ev = evaluate("div", INFP, y, rules="d3d10", options=on)
+    assert ev.allowed_set(0).any_nan and ev.allowed(np.uint32(INFP))

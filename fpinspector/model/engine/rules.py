@@ -62,6 +62,8 @@ _ROWS = [
      "docs/rules.md; D3D11.3 §3.1.3.1, §3.1.2"),
     ("F32-DIV", "div: d3d11 at least as accurate as x * rcp(y); d3d10 1 ULP",
      "docs/rules.md; D3D11.3 §3.1.3.2, §22.10.2"),
+    ("F32-DIV-D3D10", "d3d10 div: within 1 ULP with IEEE special values; the route is an option",
+     "docs/rules.md; D3D11.3 §22.10.2"),
     ("F32-WINDOW-TOP", "a 1-ULP window reaches INF only from an exact value beyond FLT_MAX",
      "docs/rules.md; D3D11.3 §3.1.2, §3.1.3.2"),
     ("F32-SQRT-RCP", "sqrt and rcp: 1 ULP (rcp/rsq also 2^-21 relative)",
