@@ -58,17 +58,17 @@ def mag_value(m: int) -> Fraction:
 
 
 def _floor_mag(a: Fraction) -> int:
-    """Largest finite magnitude pattern with value <= a (a >= 0)."""
+    """Largest finite magnitude pattern with value <= a (a >= 0): a guess from the float
+    nearest a, then exact comparisons move it to the right pattern."""
     if a >= FMAX:
         return MAXP
-    lo, hi = 0, MAXP  # value(lo) <= a < value(hi)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if mag_value(mid) <= a:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    m = struct.unpack("<I", struct.pack("<f", float(a)))[0] & 0x7FFFFFFF
+    m = min(m, MAXP)
+    while m > 0 and mag_value(m) > a:
+        m -= 1
+    while m < MAXP and mag_value(m + 1) <= a:
+        m += 1
+    return m
 
 
 def _ceil_mag(a: Fraction) -> int:

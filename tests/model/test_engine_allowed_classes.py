@@ -167,6 +167,8 @@ _ZERO_CASES = [  # (op, operands, the exact zero's pattern)
     ("sub", (bits32(1.0), bits32(1.0)), 0), ("add", (bits32(1.5), bits32(-1.5)), 0),
     ("add", (SIGN, SIGN), SIGN), ("mul", (0, bits32(3.0)), 0), ("mul", (SIGN, bits32(3.0)), SIGN),
     ("div", (0, bits32(3.0)), 0), ("div", (SIGN, bits32(3.0)), SIGN),
+    ("mad", (0, 0, 0), 0), ("mad", (SIGN, bits32(1.0), SIGN), SIGN),
+    ("dp2", (SIGN, SIGN, bits32(1.0), bits32(1.0)), SIGN),
     ("frc", (0,), 0), ("frc", (bits32(5.0),), 0), ("frc", (bits32(-3.0),), 0),
     ("round_ne", (SIGN | 7,), SIGN), ("exp", (INFP | SIGN,), 0),
 ]
