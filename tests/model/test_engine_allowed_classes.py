@@ -289,3 +289,51 @@ def test_d3d10_divide_route_is_an_option_F32_DIV_D3D10():
     assert evaluate("div", x, y, rules="d3d10", options=on).allowed(np.uint32(0))
     ev = evaluate("div", INFP, y, rules="d3d10", options=on)
     assert ev.allowed_set(0).any_nan and ev.allowed(np.uint32(INFP))
+
+
+# -- class 9: every f64 -> f32 conversion follows CONV-DTOF ---------------------------------
+
+def _f64_cases() -> list[int]:
+    import struct
+
+    vals = [1.0, 1.0 + 2.0**-24, 1.0 + 3 * 2.0**-24, 2.0**-127, 2.0**-149, 2.0**-150,
+            3 * 2.0**-151, 2.0**-126 - 2.0**-160, 2.0**128, 2.0**128 - 2.0**103, 1e300,
+            float(FMAX) + 2.0**102, 2.0**-126, 0.0, 1e-300, math.inf, 0.1, 1.0 / 3]
+    pats = [struct.unpack("<Q", struct.pack("<d", v))[0] for v in vals]
+    return pats + [p | (1 << 63) for p in pats] + [0x7FF8000000000001]
+
+
+def _dtof_oracle(p: int, mode: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """CONV-DTOF from the rule book: nearest even; a denormal result or its zero; beyond
+    the range INF (nearest even) and/or FLT_MAX (saturation) per option dtof_overflow."""
+    import struct
+
+    x = struct.unpack("<d", struct.pack("<Q", p))[0]
+    if math.isnan(x):
+        return (), True
+    if math.isinf(x):
+        return to_keys([INFP | (SIGN if x < 0 else 0)]), False
+    r = rn(Fraction(x), zero_neg=math.copysign(1, x) < 0)
+    if (r & 0x7FFFFFFF) == INFP:
+        sign = r & SIGN
+        pats = {"either": [r, MAXP | sign], "inf": [r], "max": [MAXP | sign]}[mode]
+        return to_keys(pats), False
+    return to_keys(flushed([r], "either")), False
+
+
+@pytest.mark.parametrize("mode", ["either", "inf", "max"])
+@pytest.mark.parametrize("rules", ["d3d11", "d3d10"])
+def test_to_f32_of_f64_follows_conv_dtof_CONV_DTOF(mode, rules):
+    """to_f32 of an f64 operand is dtof: the kept or flushed denormal, INF and/or FLT_MAX
+    on overflow by option dtof_overflow (before: the flushed zero and FLT_MAX only)."""
+    pats = _f64_cases()
+    ops = np.array(pats, dtype=np.uint64)
+    opts = {"dtof_overflow": mode}
+    for op in ("to_f32", "dtof"):
+        ev = evaluate(op, ops, format="f64", rules=rules, options=opts)
+        for i, p in enumerate(pats):
+            assert _keys(ev, i) == _dtof_oracle(p, mode), (op, hex(p))
+    a = evaluate("to_f32", ops, format="f64", rules=rules, options=opts)
+    b = evaluate("dtof", ops, format="f64", rules=rules, options=opts)
+    np.testing.assert_array_equal(a.bits, b.bits)
+    assert a.fired.keys() == b.fired.keys()
