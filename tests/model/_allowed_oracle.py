@@ -355,3 +355,31 @@ def _flush_span(m0: int, m1: int, neg: bool, ftz: str) -> list[tuple[int, int]]:
         ka, kb = key(signed(a, neg)), key(signed(b, neg))
         spans.append((min(ka, kb), max(ka, kb)))
     return spans
+
+
+def _terms(op: str, ops: list[int]) -> tuple[list[tuple[int, int]], list[int]]:
+    if op == "mad":
+        return [(ops[0], ops[1])], [ops[2]]
+    n = len(ops) // 2
+    return list(zip(ops[:n], ops[n:])), []
+
+
+def fused_oracle(op: str, ops: list[int], t: float, ftz: str) -> tuple[tuple[tuple[int, int], ...], bool]:
+    """The allowed set of F32-FUSED from the enumerator: flushed operands (F32-FTZ on
+    input), the union over every serial order, and the fused result rounded once."""
+    ops = [flush(o) for o in ops]
+    products, addends = _terms(op, ops)
+    x, zneg = fused_exact(products, addends)
+    if isinstance(x, float) and math.isnan(x):
+        return (), True
+    if isinstance(x, float):
+        fused = [INFP | (SIGN if x < 0 else 0)]
+    else:
+        fused = [rn(x, zneg)]
+    out = flushed(fused, "either" if ftz == "either" else "strict")
+    nan = False
+    for mode in (["strict", "none"] if ftz == "either" else ["strict"]):
+        res, n = serial_results(products, addends, t, mode)
+        out |= res
+        nan |= n
+    return to_keys(out), nan

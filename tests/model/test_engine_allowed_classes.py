@@ -21,7 +21,6 @@ from _allowed_oracle import (
     SIGN,
     bits32,
     flushed,
-    merge,
     rn,
     to_keys,
     value_of,
