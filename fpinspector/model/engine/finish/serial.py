@@ -131,6 +131,23 @@ def _pair_up(a: _Results, b: _Results) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return a.e[ia], ia, ib
 
 
+def _distinct_sums(e: np.ndarray, h: np.ndarray, r: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The exact sums h + r of each element without repeats (many pairs of outcomes, and
+    many orders, give the same exact sum; a step on it gives the same outcomes). A NaN
+    sum is kept (it marks its element)."""
+    if e.size < 2:
+        return e, h, r
+    hb = np.ascontiguousarray(h).view(np.int64)
+    rb = np.ascontiguousarray(r + 0.0).view(np.int64)  # (-0.0 + 0.0: one zero residual)
+    order = np.lexsort((rb, hb, e))
+    e, hb, rb = e[order], hb[order], rb[order]
+    keep = np.ones(e.size, dtype=bool)
+    keep[1:] = (e[1:] != e[:-1]) | (hb[1:] != hb[:-1]) | (rb[1:] != rb[:-1])
+    sel = order[keep]
+    return e[keep], h[sel], r[sel]
+
+
 def _serial_outcomes(f: Facts, t: float, flush: bool, nan: np.ndarray) -> _Results:
     """F32-FUSED: what every serial order gives, each product and each partial sum one
     step of t ULPs, the sums in every association (left to right and balanced trees):
@@ -155,15 +172,16 @@ def _serial_outcomes(f: Facts, t: float, flush: bool, nan: np.ndarray) -> _Resul
     def outcomes(mask: int) -> _Results:
         if mask in memo:
             return memo[mask]
-        es, ps = [], []
+        es, hs, rs = [], [], []
         for left, right in _subsets_splits(mask):
             a, b = outcomes(left), outcomes(right)
             e, ia, ib = _pair_up(a, b)
             h, r = grid.two_sum(a.values(fmt)[ia], b.values(fmt)[ib])
-            out = _step_outcomes(e, h, r, f, t, flush, nan)
-            es.append(out.e)
-            ps.append(out.pat)
-        res = _Results(np.concatenate(es), np.concatenate(ps))
+            es.append(e)
+            hs.append(h)
+            rs.append(r)
+        e, h, r = _distinct_sums(np.concatenate(es), np.concatenate(hs), np.concatenate(rs))
+        res = _step_outcomes(e, h, r, f, t, flush, nan)  # one step on the distinct sums
         memo[mask] = res
         return res
 
