@@ -6,8 +6,8 @@ overflow to INF and INF - INF = NaN (tests/model/_allowed_oracle.py, Fractions).
 engine's allowed set must equal the union of what the orders give plus the correctly
 rounded fused result, under both step widths and both rule sets.
 
-The default run takes a bounded sample; ``FPINSPECTOR_SERIAL_CASES=N`` (the slow test, or
-``benchmarks/serial_orders_probe.py``) runs N cases per op and reading.
+The default run takes a bounded sample; the slow test takes ten times as many cases per op
+and reading, or ``FPINSPECTOR_SERIAL_CASES=N`` of them (``pytest -m slow -k serial``).
 """
 
 from __future__ import annotations
