@@ -222,7 +222,9 @@ def test_f32_div_by_huge_allows_the_zero_not_the_values_between_F32_DIV():
 def test_mad_union_of_serial_order_and_fused_results_F32_FUSED():
     """mad(1+2^-23, 1+2^-23, -(1+2^-22)): fused 2^-46, the serial order (0.5 ULP steps)
     gives 0: exactly those two are allowed (the union, not the hull or a symmetric
-    window); fused_step_ulp=1 lets the serial order give anything in [0, 2^-23 + 2^-46]."""
+    window); fused_step_ulp=1: the product may be 1 + 2^-22 or 1 + 2^-22 + 2^-23, so the
+    sum is 0 or exactly 2^-23 (then any pattern within 1 ULP of it): a set, not the hull
+    [0, 2^-23 + 2^-46] (2^-44 is produced by no order)."""
     a = bits32(1 + 2**-23)
     c = bits32(-(1 + 2**-22))
     ev = evaluate("mad", a, a, c)
@@ -231,7 +233,9 @@ def test_mad_union_of_serial_order_and_fused_results_F32_FUSED():
                   (-(2**-46), False), (-0.0, False)):
         assert bool(ev.allowed(bits32(v))) == ok, v
     wide = evaluate("mad", a, a, c, options={"fused_step_ulp": 1.0})
-    for v, ok in ((2**-44, True), (2**-23 + 2**-46, True), (2**-23 + 2**-45, False),
+    for v, ok in ((2**-44, False), (2**-23 + 2**-46, True), (2**-23 + 2**-45, False),
+                  (2**-23, True), (2**-23 - 2**-47, True), (2**-23 - 2**-46, True),
+                  (2**-23 - 2**-45, False), (0.0, True), (2**-46, True),
                   (-(2**-46), False)):
         assert bool(wide.allowed(bits32(v))) == ok, v
     assert "F32-FUSED" in ev.rules_at(0)

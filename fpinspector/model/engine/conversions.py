@@ -85,7 +85,7 @@ def _numeric_handler(fn: Callable, src: str, dst: str) -> Callable:
         exact = np.asarray(r.exact, dtype=np.float64)
         bits = np.asarray(r.bits)
         if r.kind == "f32":
-            if op == "dtof":
+            if src == "f64":  # CONV-DTOF (the dtof op, to_f32 of an f64 operand)
                 sets, bits = _dtof_sets(operands[0], bits, opts)
             else:
                 sets = _float_sets(F32, np.asarray(r.lo), np.asarray(r.hi), exact, bits)
@@ -122,13 +122,22 @@ def _dtof_sets(operand: Any, bits: np.ndarray, opts: dict) -> tuple[AllowedArray
     if mode == "inf":
         bits = np.where(ovf.reshape(np.shape(bits)), rne.reshape(np.shape(bits)), bits)
     nan = np.isnan(x)
+    if nan.any():  # a NaN allows any NaN and no number (CONV-NAN)
+        windows = [(np.where(nan, 1, a), np.where(nan, 0, b), d) for a, b, d in windows]
     return AllowedArrays(F32, windows, points, nan), bits
+
+
+#: CONV-DTOF's one handler: every f64 -> f32 conversion of an evaluation (the dtof op,
+#: to_f32 of an f64 operand) under the D3D rule sets takes it, with its options.
+_DTOF = _numeric_handler(numeric.dtof, "f64", "f32")
 
 
 def _float_handler(dst_name: str, fixed_src: str | None = None) -> Callable:
     def handler(op: str, operands: tuple, fmt: Any, rules: str, opts: dict) -> ConvEvaluation:
         src = get_format(fixed_src) if fixed_src else fmt
         dst = FORMATS[dst_name]
+        if src.name == "f64" and dst.name == "f32" and rules != "ieee754":
+            return _DTOF(op, operands, fmt, rules, opts)  # CONV-DTOF: one rule, one place
         o = {"neg_inf_to_unsigned": opts["neg_inf_to_f11"]} if not dst.signed else None
         variant = "d3d" if rules != "ieee754" else "ieee"
         r = convert(operands[0], src, dst, variant, options=o)

@@ -84,6 +84,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
            "d3d11 rcp: the looser of 1 ULP (§3.1.3) and 2^-21 relative (§22.10), or only one"),
     Option("inf_div_huge_nan", True, (True, False), "F32-DIV",
            "allow NaN for INF / y with |y| > 2^126 (1/y flushes; §22 note)"),
+    Option("d3d10_div_route", False, (False, True), "F32-DIV-D3D10",
+           "d3d10 div: 1 ULP with IEEE special values only (default), or also every result "
+           "of the two-step route x * rcp(y) (flushed reciprocal, INF * 0 = NaN)"),
     Option("f64_minmax_snan", False, (False, True), "F64-MINMAX-NAN",
            "f64 min/max under d3d rule sets: a signaling NaN behaves like a quiet one (the "
            "other operand is returned, D3D11.3 §22.14) or, as in IEEE 754R, gives NaN"),
@@ -136,7 +139,7 @@ TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolera
     (("add", "sub", "mul"), ("f32",), ("d3d11",), Tolerance("cr", 0.5, 0, "F32-PREC", _S313)),
     (("add", "sub", "mul"), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-PREC", _S313)),
     (("div",), ("f32",), ("d3d11",), Tolerance("div", 0.5, 0, "F32-DIV", _S22)),
-    (("div",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-DIV", _S22)),
+    (("div",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-DIV-D3D10", _S22)),
     (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d11",),
      Tolerance("fused", 0.5, 0, "F32-FUSED", _S22)),
     (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d10",),
@@ -179,6 +182,13 @@ def tolerance_for(op: str, fmt: str, rules: str, opts: Mapping[str, Any]) -> tup
             readings.append("F32-PREC: lenient d3d11 reading (1 ULP, option lenient_d3d11)")
         else:
             readings.append("F32-PREC: strict d3d11 reading (0.5 ULP, D3D11.3 §3.1.3)")
+    if fmt == "f32" and rules == "d3d10" and op == "div":
+        if opts["d3d10_div_route"]:
+            readings.append("F32-DIV-D3D10: 1 ULP, and the two-step route x * rcp(y) "
+                            "(option d3d10_div_route)")
+        else:
+            readings.append("F32-DIV-D3D10: 1 ULP with IEEE special values (the two-step "
+                            "route is off; option d3d10_div_route)")
     if fmt == "f32" and rules == "d3d11" and tol.kind == "fused":
         tol = replace(tol, ulp=float(opts["fused_step_ulp"]))
         readings.append(f"F32-FUSED: {tol.ulp:g} ULP per serial step (option fused_step_ulp)")

@@ -61,8 +61,7 @@ def _point_kind(ctx: Ctx) -> bool:
     """Tolerance kinds whose set is {model result} (+ any NaN) on every element."""
     either = ctx.flush and not ctx.strict_out
     if ctx.family == "frc":
-        return not either and not ctx.opts["frc_allow_one"] and not (
-            ctx.rules == "d3d10" and ctx.fmt.name == "f32")
+        return not either and not ctx.opts["frc_allow_one"]
     return ctx.tol.kind in ("cr", "exact") and not either
 
 
@@ -123,7 +122,12 @@ def _general_sets(f: Facts) -> AllowedArrays:
     ctx = f.ctx
     fam, kind = ctx.family, ctx.tol.kind
     if ctx.op == "div" and ctx.flush:
-        sets = pin(div_route(f), f.identity, f) if kind == "div" else _window_sets(f)
+        if kind == "div":
+            sets = pin(div_route(f), f.identity, f)
+        elif route_applies(ctx):  # d3d10 with option d3d10_div_route: window or route
+            sets = union(_window_sets(f), pin(div_route(f), f.identity, f))
+        else:  # F32-DIV-D3D10: 1 ULP with IEEE specials, no route
+            return _window_sets(f)
         huge = f.inf_div_huge  # §22 note on F32-DIV: INF / huge (exact INF) may give NaN
         if huge.any():
             assert sets.nan is not None
@@ -141,12 +145,32 @@ def _general_sets(f: Facts) -> AllowedArrays:
     return _window_sets(f)
 
 
+def route_applies(ctx: Ctx) -> bool:
+    """The two-step route x * rcp(y) is part of an f32 divide's set: d3d11 (F32-DIV), or
+    d3d10 with option d3d10_div_route (F32-DIV-D3D10)."""
+    return (ctx.op == "div" and ctx.flush and ctx.fmt.name == "f32"
+            and (ctx.tol.kind == "div" or bool(ctx.opts["d3d10_div_route"])))
+
+
+def union(a: AllowedArrays, b: AllowedArrays) -> AllowedArrays:
+    """The element-wise union of two sets of the same elements."""
+    nan = None
+    if a.nan is not None or b.nan is not None:
+        nan = np.zeros(a.size, dtype=bool)
+        for x in (a.nan, b.nan):
+            if x is not None:
+                nan = nan | x
+    return AllowedArrays(a.fmt, a.windows + b.windows, a.all_points() + b.all_points(), nan)
+
+
 def _window_sets(f: Facts) -> AllowedArrays:
     """Sets of the window-shaped tolerance kinds (cr, exact, ulp, rel, log)."""
     ctx = f.ctx
     fam = ctx.family
     klo, khi = tolerance_window(f)
     pins = f.identity if fam == "arith" else np.zeros(f.n, dtype=bool)
+    if ctx.op == "exp":  # exp(+/-0) = 1 exactly, a flushed denormal too (F32-INSTR)
+        pins = pins | (f.vals[0] == 0)
     if ctx.tol.exact_when_representable:  # F64-RCP: exact whenever 1/x is representable
         pins = pins | (f.finite & ~f.inexact)
     return finish_windows(f, klo, khi, pins)

@@ -201,7 +201,9 @@ def within(f: Facts, i: int, x: Any, key: int, mp: Any) -> bool:
         g, neg = _value_of_key(key, fmt)
     except ValueError:
         return False
-    if neg != bool(x < 0) or (x == 0 and neg != bool(np.signbit(f.hi[i]))):
+    if f.absolute_window[i]:
+        pass  # an absolute window holds both signs (ALLOWED-ZERO)
+    elif neg != bool(x < 0) or (x == 0 and neg != bool(np.signbit(f.hi[i]))):
         return False  # ALLOWED-ZERO: never the other sign
     if not isinstance(x, Fraction):
         g = mp.mpf(g.numerator) / g.denominator

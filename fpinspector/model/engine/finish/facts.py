@@ -235,6 +235,15 @@ class Facts:
         return m & ~self.nan_in
 
     @cached_property
+    def absolute_window(self) -> np.ndarray:
+        """log2 of x in [0.5, 2]: the tolerance is absolute (2^-21), the window centred on
+        the exact value holds results of both signs (ALLOWED-ZERO, F32-INSTR)."""
+        if self.ctx.tol.kind != "log":
+            return np.zeros(self.n, dtype=bool)
+        x = self.vals[0]
+        return (x >= 0.5) & (x <= 2.0)
+
+    @cached_property
     def inf_div_huge(self) -> np.ndarray:
         """INF / y with |y| > 2^126: 1/y flushes, so x * rcp(y) gives INF * 0 = NaN (the
         §22 note to F32-DIV; option inf_div_huge_nan)."""

@@ -58,7 +58,10 @@ def precision_rule(ctx: Ctx) -> str:
 
 
 def _f32_div_d3d(ctx: Ctx) -> bool:
-    return ctx.op == "div" and ctx.fmt.name == "f32" and ctx.rules != "ieee754"
+    """The divide's set holds the two-step route (F32-DIV): d3d11, or d3d10 with option
+    d3d10_div_route."""
+    return ctx.op == "div" and ctx.fmt.name == "f32" and (
+        ctx.rules == "d3d11" or (ctx.rules == "d3d10" and bool(ctx.opts["d3d10_div_route"])))
 
 
 def _infinf(f: Facts) -> np.ndarray:

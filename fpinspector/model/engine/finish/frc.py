@@ -1,4 +1,4 @@
-"""frc's window: x - round_ni(x), rounded (d3d10 f32: within 1 ULP), inside [+0, 1).
+"""frc's window: x - round_ni(x), rounded once (every rule set), inside [+0, 1).
 
 The table of the frc instruction says the result lies in [+0, 1) (so a tiny negative x,
 whose exact 1 + x rounds to 1.0, gives the value below 1); the operation line
@@ -12,7 +12,6 @@ import numpy as np
 
 from .. import grid
 from .facts import Facts
-from .windows import value_window
 
 __all__ = ["frc_window", "frc_one_points"]
 
@@ -23,16 +22,8 @@ def frc_window(f: Facts) -> tuple[np.ndarray, np.ndarray]:
     fmt = ctx.fmt
     one = grid.pattern_of(1.0, fmt)
     below = one - 1  # keys of positive patterns are the patterns
-    kb = grid.to_key(f.unrounded, fmt)
-    if ctx.rules == "d3d10" and fmt.name == "f32":  # the subtraction at 1 ULP
-        u = grid.ulp_at(f.hi, f.lo, fmt)
-        with np.errstate(invalid="ignore"):
-            u = np.where(f.finite, u, 0.0)
-        klo, khi = value_window(f.hi, f.lo, u, u, fmt)
-        np.minimum(klo, np.where(f.finite, kb, klo), out=klo)
-        np.maximum(khi, np.where(f.finite, kb, khi), out=khi)
-    else:
-        klo, khi = kb, kb.copy()
+    kb = grid.to_key(f.unrounded, fmt)  # exact under every rule set (d3d10: "same")
+    klo, khi = kb, kb.copy()
     np.maximum(klo, 0, out=klo)
     np.minimum(khi, below, out=khi)
     np.minimum(klo, khi, out=klo)  # a rounded 1.0 alone becomes the value below 1

@@ -36,6 +36,8 @@ def lean_applies(ctx: Ctx) -> bool:
     either = ctx.flush and not ctx.strict_out  # option ftz_output=either: unflushed too
     if ctx.tol.kind == "fused":
         return ctx.op == "mad" and ctx.tol.ulp == 0.5 and not either
+    if ctx.op == "div" and ctx.opts["d3d10_div_route"] and ctx.rules == "d3d10":
+        return False  # the route's products are not in a 1-ULP window
     return not (ctx.tol.kind == "div" and either)
 _F32_ONE = np.uint32(0x3F800000)
 _ABS = np.uint32(0x7FFFFFFF)
