@@ -75,8 +75,11 @@ def test_cli_text(capsys):
 
 
 def test_cli_bad_samples_is_clean_error(capsys):
-    assert main(["gpu-report", "--samples", "0"]) == 2
-    assert "--samples must be positive" in capsys.readouterr().err
+    """A usage error naming the option, before any GPU opens (tests/test_cli_numeric_options)."""
+    with pytest.raises(SystemExit) as info:
+        main(["gpu-report", "--samples", "0"])
+    assert info.value.code == 2
+    assert "argument --samples: a number of samples must be 1.." in capsys.readouterr().err
 
 
 def test_cli_without_gl_says_so(capsys, monkeypatch):
