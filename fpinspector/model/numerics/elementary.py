@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import decimal
 import functools
+from collections.abc import Callable
 
 import numpy as np
 
@@ -58,15 +59,37 @@ def _constants() -> dict[str, np.ndarray]:
     }
 
 
+#: Elements evaluated at once: the two dozen float64 temporaries of a block stay in cache
+#: and a chunk's memory does not grow with them.
+BLOCK = 1 << 14
+
+
+def _blocked(kernel: Callable[..., tuple[np.ndarray, np.ndarray]], *args: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """``kernel(*args)`` -> (hi, lo), block by block for a large array."""
+    args = tuple(np.asarray(a, dtype=np.float64) for a in args)
+    x = args[0]
+    if x.size <= BLOCK:
+        return kernel(*args)
+    flat = [np.broadcast_to(a, x.shape).reshape(-1) for a in args]
+    hi, lo = np.empty(x.size), np.empty(x.size)
+    for k in range(0, x.size, BLOCK):
+        hi[k:k + BLOCK], lo[k:k + BLOCK] = kernel(*(a[k:k + BLOCK] for a in flat))
+    return hi.reshape(x.shape), lo.reshape(x.shape)
+
+
 def exp2_dd(xh: np.ndarray, xl: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """2^(xh + xl) as a float64 pair (hi, lo); ``xl`` is a small correction (|xl| <= ulp(xh)).
 
     Special values as IEEE exp2: NaN -> NaN, +INF or x >= 1024 -> +INF, -INF or x < -1075
     -> +0. Results in float64's denormal range are rounded once more by the final ldexp.
     """
-    c = _constants()
     xh = np.asarray(xh, dtype=np.float64)
-    xl = np.zeros_like(xh) if xl is None else np.asarray(xl, dtype=np.float64)
+    return _blocked(_exp2_dd, xh, np.zeros_like(xh) if xl is None else xl)
+
+
+def _exp2_dd(xh: np.ndarray, xl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = _constants()
     with np.errstate(all="ignore"):
         finite = np.isfinite(xh) & (xh < 1024.0) & (xh >= -1076.0)
         x = np.where(finite, xh, 0.0)
@@ -107,8 +130,11 @@ def exp2(x: np.ndarray) -> np.ndarray:
 def log2_dd(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """log2(x) as a float64 pair (hi, lo). Special values as IEEE log2: x < 0 or NaN -> NaN,
     +-0 -> -INF, +INF -> +INF; a power of two gives its exponent exactly (lo = 0)."""
+    return _blocked(_log2_dd, x)
+
+
+def _log2_dd(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     c = _constants()
-    x = np.asarray(x, dtype=np.float64)
     with np.errstate(all="ignore"):
         ok = np.isfinite(x) & (x > 0)
         m, e = np.frexp(np.where(ok, x, 1.0))

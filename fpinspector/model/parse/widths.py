@@ -21,6 +21,8 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
+from ..formats import read_decimal
+
 __all__ = ["decimal_widths", "int_width"]
 
 _DIGITS = {"f16": 5, "f32": 9, "f64": 17}
@@ -33,14 +35,22 @@ _F64_MIN = Decimal("2.4703282292062328e-324")
 
 
 def _value(text: str) -> Decimal | None:
+    """The decimal, exponents of any length included (``read_decimal`` clamps the ones
+    beyond any rounding decision, so 1e99999999999999999999 is weighed as 1e400 is)."""
     try:
-        return Decimal(text.replace("_", "").replace("'", ""))
-    except InvalidOperation:
+        return read_decimal(text.replace("'", ""))
+    except (InvalidOperation, ValueError):
         return None
 
 
 def _significant(d: Decimal) -> int:
-    return len(d.normalize().as_tuple().digits)
+    """Significant digits, trailing zeros left out (not ``normalize()``: it overflows the
+    context for an exponent such as 1e99900000000)."""
+    digits = d.as_tuple().digits
+    n = len(digits)
+    while n > 1 and digits[n - 1] == 0:
+        n -= 1
+    return n
 
 
 def candidates(text: str) -> set[str] | None:
@@ -114,7 +124,7 @@ def _weigh(t: str, special: bool) -> set[str]:
     c = candidates(t)
     d = _value(t)
     if c is not None and not c and d is not None and not d.is_zero():
-        a = abs(d)
+        a = d.copy_abs()  # (abs() rounds in the context: Overflow for 1e99900000000)
         if a > _F64_MAX or a < _F64_MIN:
             raise ValueError(f"{t} is outside every format here (an x87 long double?)")
         if _significant(d) == 21:  # gdb's and lldb's %.21Lg
