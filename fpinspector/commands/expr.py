@@ -80,7 +80,9 @@ def run(args: argparse.Namespace) -> int:
 def _gpu(ev: Any, path: str, judge_gpu: Any) -> tuple:
     from ..gpu import GpuUnavailable, open_session  # noqa: PLC0415
     from ..gpu.expr_capture import ExprRunner  # noqa: PLC0415
+    from ._gpu_args import require_gl_package  # noqa: PLC0415
 
+    require_gl_package()
     try:
         session = open_session(path)
     except GpuUnavailable as exc:

@@ -37,9 +37,11 @@ def _text(entries: list) -> str:  # noqa: ANN001 - DeviceEntry list
 
 def run(args: argparse.Namespace) -> int:
     from ..gpu.device_list import list_devices
+    from ._gpu_args import require_gl_package
 
     if args.timeout <= 0:
         raise ValueError(f"--timeout must be positive, got {args.timeout}")
+    require_gl_package()
     entries = list_devices(timeout=args.timeout)
     if args.json:
         print(json.dumps({"schema": "fpinspector.gpu-devices", "version": 1,
