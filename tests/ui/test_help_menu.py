@@ -12,32 +12,26 @@ from fpinspector import __version__
 from fpinspector.ui import help_menu
 
 
-def _menu(win, title: str) -> QtWidgets.QMenu:
-    for act in win.menuBar().actions():
-        if act.text().replace("&", "") == title:
-            return act.menu()
-    raise AssertionError(f"no {title} menu")
-
-
-def _trigger(win, menu: str, item: str) -> None:
-    for act in _menu(win, menu).actions():
+def _trigger(win, item: str) -> None:
+    for act in win.help_menu.menu.actions():
         if act.text().replace("&", "") == item:
             act.trigger()
             return
-    raise AssertionError(f"no {menu} > {item}")
+    raise AssertionError(f"no Help > {item}")
 
 
 def test_help_is_the_last_menu_with_its_three_entries(make_window):
     win = make_window()
     titles = [a.text().replace("&", "") for a in win.menuBar().actions()]
     assert titles[-1] == "Help"
-    items = [a.text().replace("&", "") for a in _menu(win, "Help").actions() if a.text()]
+    assert win.menuBar().actions()[-1].text() == win.help_menu.menu.title()
+    items = [a.text().replace("&", "") for a in win.help_menu.menu.actions() if a.text()]
     assert items == ["Reading the screen", "Keyboard shortcuts", "About fpinspector"]
 
 
 def test_about_names_every_version_and_copies_it(make_window, qtbot):
     win = make_window()
-    _trigger(win, "Help", "About fpinspector")
+    _trigger(win, "About fpinspector")
     dlg = win.help_menu.dialog
     assert dlg is not None and dlg.isVisible()
     text = dlg.view.toPlainText()
@@ -63,7 +57,7 @@ def test_about_names_the_gl_renderer_and_driver_in_use():
 
 def test_shortcuts_list_the_menu_actions_with_their_keys(make_window):
     win = make_window()
-    _trigger(win, "Help", "Keyboard shortcuts")
+    _trigger(win, "Keyboard shortcuts")
     text = win.help_menu.dialog.view.toPlainText()
     undo = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
         QtGui.QKeySequence.SequenceFormat.NativeText)
@@ -80,7 +74,7 @@ def test_shortcuts_list_the_menu_actions_with_their_keys(make_window):
 
 def test_reading_the_screen_explains_the_four_terms(make_window):
     win = make_window()
-    _trigger(win, "Help", "Reading the screen")
+    _trigger(win, "Reading the screen")
     text = win.help_menu.dialog.view.toPlainText()
     for term in ("exact:", "allowed:", "verdict:", "ULP error:"):
         assert term in text
