@@ -87,6 +87,22 @@ def about_text(gpu_info: dict[str, Any] | None) -> str:
     return "\n".join(lines)
 
 
+def _plain(text: str) -> str:
+    """A menu text without its mnemonic marks and trailing ellipsis ("&Open…" -> "Open")."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("…").rstrip(".")
+
+
+def _menu_path(act: QtGui.QAction, win: QtWidgets.QMainWindow) -> str:
+    """"Edit ▸ Copy as ▸ hex": the menus an action sits in, from the menu bar down."""
+    menu = next((m for m in win.menuBar().findChildren(QtWidgets.QMenu)
+                 if act in m.actions()), None)
+    parts = [_plain(act.text())]
+    while isinstance(menu, QtWidgets.QMenu):
+        parts.insert(0, _plain(menu.title()))
+        menu = menu.parent()
+    return " \u25b8 ".join(p for p in parts if p)
+
+
 def shortcut_rows(win: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
     """(keys, what) of every window action with a shortcut, then the bit editor's keys."""
     rows = []
@@ -96,9 +112,7 @@ def shortcut_rows(win: QtWidgets.QMainWindow) -> list[tuple[str, str]]:
                 for k in act.shortcuts() if not k.isEmpty()]
         if not keys or not act.text():
             continue
-        text = act.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
-        text = text.rstrip("…").rstrip(".")
-        row = (", ".join(keys), text)
+        row = (", ".join(keys), _menu_path(act, win))
         if row not in seen:
             seen.add(row)
             rows.append(row)
@@ -132,6 +146,8 @@ class _TextDialog(QtWidgets.QDialog):
         else:
             self.view.setPlainText(text)
             self.view.setLineWrapMode(QtWidgets.QTextEdit.LineWrapMode.NoWrap)
+            self.view.setFont(QtGui.QFontDatabase.systemFont(
+                QtGui.QFontDatabase.SystemFont.FixedFont))  # the columns line up
         buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         self.copy_text = copy_text

@@ -62,7 +62,7 @@ def test_shortcuts_list_the_menu_actions_with_their_keys(make_window):
     undo = QtGui.QKeySequence(QtGui.QKeySequence.StandardKey.Undo).toString(
         QtGui.QKeySequence.SequenceFormat.NativeText)
     lines = text.splitlines()
-    assert any(line.startswith(undo) and line.endswith("Undo") for line in lines), text
+    assert any(line.startswith(undo) and line.endswith("Edit \u25b8 Undo") for line in lines), text
     assert any("Alt+Right" in line and "Next up" in line for line in lines), text
     assert any(line.startswith("Space") for line in lines)  # the bit editor's own keys
     # every action of the window that has a shortcut is listed
