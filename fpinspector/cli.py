@@ -122,7 +122,7 @@ def _parse(parser: argparse.ArgumentParser, subparsers: dict,
     """Options may stand before the operands (``eval rcp --format f64 0x3ff0...``): a
     command's own parser reads its arguments intermixed where argparse allows it."""
     sub = subparsers.get(argv[0]) if argv else None
-    if sub is not None:
+    if sub is not None and "--" not in argv:  # argparse cannot intermix around "--"
         try:
             args = sub.parse_intermixed_args(argv[1:])
         except TypeError:  # a parser argparse cannot intermix (REMAINDER, ...)
