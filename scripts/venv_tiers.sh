@@ -58,8 +58,10 @@ for n in names:
 print('   Python', platform.python_version() + ':', ', '.join(got))"
 }
 
-fast_tier() {  # $1 venv
-  (cd "$SRC" && FPINSPECTOR_GL_BACKEND=off-in-the-fast-tier "$1/bin/python" "${FAST[@]}")
+FAILED=()
+fast_tier() {  # $1 venv, $2 tier name; a failure is counted, the tier's other checks still run
+  (cd "$SRC" && FPINSPECTOR_GL_BACKEND=off-in-the-fast-tier "$1/bin/python" "${FAST[@]}") \
+    || FAILED+=("$2: the fast tier")
 }
 
 tier_floors() {
@@ -75,7 +77,7 @@ tier_floors() {
   "$WORK/floors/bin/python" -m pip install -q -c "$WORK/floors.txt" -e "$SRC[test]" \
     >"$WORK/floors.log" 2>&1 || { cat "$WORK/floors.log"; echo "venv tiers: floors do not install"; exit 1; }
   versions "$WORK/floors"
-  fast_tier "$WORK/floors"
+  fast_tier "$WORK/floors" floors
 }
 
 tier_newest() {
@@ -94,7 +96,7 @@ tier_newest() {
     -e "$SRC[test]" >"$WORK/newest.log" 2>&1 \
     || { cat "$WORK/newest.log"; echo "venv tiers: newest releases do not install"; exit 1; }
   versions "$WORK/newest"
-  fast_tier "$WORK/newest"
+  fast_tier "$WORK/newest" newest
   local fp="$WORK/newest/bin/fpinspector"
   echo "   decode, eval, sweep and the app (offscreen) on the newest"
   (cd "$WORK" && "$fp" decode 0x3f800000 --format f32 | grep -q "1.0")
@@ -134,3 +136,7 @@ for tier in $TIERS; do
   "tier_$tier"
   echo "== venv tier $tier: $((SECONDS - start)) s"
 done
+if [ ${#FAILED[@]} -gt 0 ]; then
+  printf 'venv tiers: failed: %s\n' "${FAILED[@]}"
+  exit 1
+fi
