@@ -16,12 +16,15 @@ echo "== wheel: build"
   || { cat "$WORK/build.log"; echo "wheel smoke: the wheel does not build"; exit 1; }
 WHEEL=$(ls "$WORK"/dist/fpinspector-*.whl)
 echo "   $(basename "$WHEEL")"
+"$PY" -c "import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); sys.exit(0 if any(
+    n.endswith('.dist-info/licenses/LICENSE') for n in names) else 'wheel smoke: no LICENSE in the wheel')" "$WHEEL"
 echo "== wheel: install into a fresh venv"
 "$PY" -m venv "$WORK/venv"
 "$WORK/venv/bin/python" -m pip install -q "$WHEEL" >"$WORK/install.log" 2>&1 \
   || { cat "$WORK/install.log"; echo "wheel smoke: the wheel does not install"; exit 1; }
 FP="$WORK/venv/bin/fpinspector"
 [ -x "$FP" ] || { echo "wheel smoke: no fpinspector entry point"; exit 1; }
+[ -x "$WORK/venv/bin/fpinspector-gui" ] || { echo "wheel smoke: no fpinspector-gui entry point"; exit 1; }
 
 cd "$WORK"  # outside the source tree: nothing may come from $SRC
 export QT_QPA_PLATFORM=offscreen

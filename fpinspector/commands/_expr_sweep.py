@@ -115,7 +115,9 @@ class ExprSweepPlan:
 def _open_gpu(path: str, program: Any) -> Any:
     from ..gpu import GpuUnavailable  # noqa: PLC0415
     from ..gpu.expr_capture import ExprGpu  # noqa: PLC0415
+    from ._gpu_args import require_gl_package  # noqa: PLC0415
 
+    require_gl_package()
     try:
         gpu = ExprGpu(path)
     except GpuUnavailable as exc:

@@ -4,9 +4,28 @@ every GPU-using command takes, in one place."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from typing import Any
 
-__all__ = ["add_device_arguments", "device_choice", "open_cli_session"]
+__all__ = ["add_device_arguments", "device_choice", "open_cli_session", "require_gl_package"]
+
+#: The package every GL capture needs (and the one it needs underneath)
+GL_PACKAGES = ("moderngl", "glcontext")
+
+
+def require_gl_package() -> None:
+    """Raise ModuleNotFoundError (cli.main: one line, exit 3) when moderngl is missing.
+
+    Asked before a command starts GPU work, so that a child GPU process (gpu-devices,
+    a softpipe session, ``--gpu-process``) never dies on the import with a traceback.
+    """
+    for name in GL_PACKAGES:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 
 def _index(text: str) -> int:
@@ -50,6 +69,7 @@ def open_cli_session(args: argparse.Namespace, path: str = "auto") -> Any:
     ValueError (the CLI prints one line and exits 2); no GL at all stays GpuUnavailable."""
     from ..gpu import DeviceUnavailable, open_device
 
+    require_gl_package()
     try:
         return open_device(device_choice(args), path)
     except DeviceUnavailable as exc:

@@ -86,9 +86,12 @@ def _gpu(ev: Any, path: str, judge_gpu: Any, api: str = "gl",
     from ..gpu import GpuUnavailable, open_session  # noqa: PLC0415
     from ..gpu.expr_capture import ExprRunner  # noqa: PLC0415
     from ..gpu.wgpu_devices import parse_adapter  # noqa: PLC0415
+    from ._gpu_args import require_gl_package  # noqa: PLC0415
 
     if api == "gl" and adapter is not None:
         raise ValueError("--adapter picks a WebGPU adapter: give --api vulkan, d3d12 or metal")
+    if api == "gl":
+        require_gl_package()
     try:
         session = open_session(path, api=api, adapter=parse_adapter(adapter))
     except GpuUnavailable as exc:

@@ -79,9 +79,11 @@ def _webgpu_text(w: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from ..gpu.device_list import list_devices
+    from ._gpu_args import require_gl_package
 
     if args.timeout <= 0:
         raise ValueError(f"--timeout must be positive, got {args.timeout}")
+    require_gl_package()
     entries = list_devices(timeout=args.timeout)
     webgpu = webgpu_adapters()
     if args.json:

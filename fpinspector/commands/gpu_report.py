@@ -43,6 +43,15 @@ def _yes(v: bool) -> str:
     return "conformant" if v else "NOT conformant"
 
 
+def _findings_text(rep) -> list[str]:  # noqa: ANN001 - GpuReport
+    from ..gpu.findings import report_findings
+
+    found = report_findings(rep)
+    lines = ["", f"Findings ({len(found)}): results no rule set allows and no deviation row "
+             "names (new behaviour of this GPU; worth reporting with this report):"]
+    return lines + ([f"  {f}" for f in found] or ["  none"])
+
+
 def _text(rep) -> str:  # noqa: ANN001 - GpuReport
     i, h = rep.info, rep.header
     dev = "default" if i.get("device") is None else i["device"]
@@ -85,6 +94,7 @@ def _text(rep) -> str:  # noqa: ANN001 - GpuReport
     lines += ["", f"Not capturable here ({len(rep.unsupported)} op/format pairs; the model "
               "still evaluates them):"]
     lines += [f"  {u['op']:12} {u['format']:8} {u['reason']}" for u in rep.unsupported]
+    lines += _findings_text(rep)
     lines += ["", "Known deviations of this driver (fpinspector/gpu/deviations.py):"]
     for d in rep.deviations:
         lines.append(f"  {d['id']} ({', '.join(d['paths'])}; breaks {', '.join(d['rules'])})")
@@ -118,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path}: {rep.label}, {len(rep.probes)} probes, {len(rep.ulp)} ULP "
               "distributions")
     elif args.json:
-        print(json.dumps(rep.to_dict(), indent=2))
+        from ..gpu.findings import report_findings
+
+        print(json.dumps({**rep.to_dict(), "findings": report_findings(rep)}, indent=2))
     else:
         print(_text(rep))
     return 0

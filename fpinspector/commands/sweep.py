@@ -219,8 +219,10 @@ def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any], child: b
     from ..gpu import GpuUnavailable  # noqa: PLC0415
     from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
     from ..model.sweep.stages import engine_format  # noqa: PLC0415
+    from ._gpu_args import require_gl_package  # noqa: PLC0415
     from ._interrupt import interrupts_held  # noqa: PLC0415
 
+    require_gl_package()
     try:
         with interrupts_held():  # the GPU child must outlive a Ctrl-C (we stop it)
             cap = (ProcessGpuCapture if args.gpu_process or child else GpuCapture)(

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ..model.formats import FORMATS
 from ..model.state import InspectorState
-from . import actions, controller, drops, first_run, gpu_menu, window_layout
+from . import actions, controller, drops, first_run, gpu_menu, help_menu, window_layout
 from .all_formats import AllFormatsPanel
 from .conversions_view import ConversionsView
 from .distance_view import DistanceView
@@ -90,6 +90,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.ctl.start()  # after the views: GPU rows, Undo/Redo enabled, update stamps
         gpu_menu.install(self)  # GPU menu (device switch, reports) and the GPUs dock
         self.docks["gpus"].setWindowTitle("GPUs")  # a short tab title (gpu_menu names it)
+        help_menu.install(self)  # Help menu (About, shortcuts, reading guide), window icon
         self.setMinimumSize(window_layout.MIN_SIZE)
         self.setAcceptDrops(True)  # text dropped is a paste, a file an open
         self.layout_mode = window_layout.arrange_docks(self, window_layout.fit_to_screen(self))

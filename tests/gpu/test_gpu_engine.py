@@ -17,7 +17,7 @@ F64_OPS = sorted(op for op, spec in model.OPS.items() if "f64" in spec.formats)
 INT_OPS = [op for op in ("itof", "utof") if op in model.OPS]
 
 
-def _assert_explained(gpu, path, op, fmt, operands, gpu_op=None):
+def _assert_explained(gpu, path, op, fmt, operands, device_behaviour, gpu_op=None):
     if not gpu.supports(gpu_op or op, fmt, path=path):
         pytest.skip(f"{op} ({fmt}) not capturable on {path} here")
     got = gpu.capture(gpu_op or op, *operands, format=fmt, path=path)
@@ -30,23 +30,23 @@ def _assert_explained(gpu, path, op, fmt, operands, gpu_op=None):
     masks = classify_with_engine(gpu.info["renderer"], path, op, fmt, operands, got)
     bad = masks["unexplained"]
     idx = np.nonzero(bad)[0][:4]
-    assert not bad.any(), (
+    device_behaviour.check(not bad.any(), (
         f"{op}/{fmt} on {path}: {bad.sum()} neither allowed nor explained, e.g. "
         f"{[[hex(int(o[i])) for o in operands] for i in idx]} -> "
         f"{[hex(int(v)) for v in got[idx].astype(np.int64)]}"
-    )
+    ))
 
 
 @pytest.mark.parametrize("op", F32_OPS)
-def test_f32_capture_allowed_by_engine_or_deviation(gpu, path, op):
+def test_f32_capture_allowed_by_engine_or_deviation(gpu, path, op, device_behaviour):
     """F32-* rules via evaluate(...).allowed on specials crossed + random bits."""
     arity = model.OPS[op].arity
     _assert_explained(gpu, path, op, "f32", structured_f32(n_random=1024, arity=arity,
-                                                           seed=arity + 40))
+                                                           seed=arity + 40), device_behaviour)
 
 
 @pytest.mark.parametrize("op", F64_OPS)
-def test_f64_capture_allowed_by_engine_or_deviation(gpu, path, op):
+def test_f64_capture_allowed_by_engine_or_deviation(gpu, path, op, device_behaviour):
     """F64-IEEE / F64-DENORM via evaluate(..., format="f64").allowed."""
     arity = model.OPS[op].arity
     cols = structured_f32(n_random=512, arity=arity, seed=arity + 50)
@@ -57,7 +57,7 @@ def test_f64_capture_allowed_by_engine_or_deviation(gpu, path, op):
                          0x7FF0000000000000, 0x7FF8000000000000, 0x0010000000000000],
                         np.uint64)
     ops64 = [np.concatenate([o, np.resize(specials, o.size)]) for o in ops64]
-    _assert_explained(gpu, path, op, "f64", ops64)
+    _assert_explained(gpu, path, op, "f64", ops64, device_behaviour)
 
 
 def test_driver_deviations_are_real(gpu):
@@ -93,17 +93,17 @@ def test_driver_deviations_are_real(gpu):
         assert fired, f"{dev.id} never fired: stale deviation row?"
 
 
-def test_fma_judged_as_mad(gpu, path):
+def test_fma_judged_as_mad(gpu, path, device_behaviour):
     """F32-FUSED: GLSL fma() (one rounding) must be allowed by the engine's mad window."""
     _assert_explained(gpu, path, "mad", "f32", structured_f32(n_random=2048, arity=3, seed=77),
-                      gpu_op="mad_fma")
+                      device_behaviour, gpu_op="mad_fma")
 
 
 @pytest.mark.parametrize("op", INT_OPS)
-def test_int_to_float_allowed_by_engine(gpu, path, op):
+def test_int_to_float_allowed_by_engine(gpu, path, op, device_behaviour):
     """CONV-ITOF: itof/utof give either neighbour of the exact value (RNE recommended)."""
     (bits,) = structured_f32(n_random=4096, arity=1, seed=5)
     bits = np.concatenate([bits, np.array([0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x01000001],
                                           np.uint32)])
     operand = bits.view(np.int32) if op == "itof" else bits
-    _assert_explained(gpu, path, op, "f32", [operand])  # evaluate takes format="f32" here
+    _assert_explained(gpu, path, op, "f32", [operand], device_behaviour)  # evaluate takes format="f32" here

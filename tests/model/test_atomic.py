@@ -118,3 +118,41 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp(tmp_path):
     with pytest.raises(RuntimeError):
         atomic_write(p, boom)
     assert p.read_text() == "old" and _temps(tmp_path, "a.txt") == []
+
+
+def _refuse_replace(monkeypatch, times: int) -> list[float]:
+    """os.replace raises PermissionError (WinError 5: a scanner holds the file) `times` times."""
+    real = os.replace
+    calls: list[float] = []
+
+    def flaky(src, dst):
+        calls.append(src)
+        if len(calls) <= times:
+            raise PermissionError(13, "Access is denied", str(dst))
+        real(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", flaky)
+    monkeypatch.setattr(atomic.time, "sleep", lambda s: None)
+    return calls
+
+
+def test_a_rename_refused_for_a_moment_is_retried(tmp_path, monkeypatch):
+    """Windows: an antivirus or indexer holding the old file makes the rename fail briefly;
+    the save still lands, whole, and leaves no temp file."""
+    (tmp_path / "ws.json").write_text("old")
+    calls = _refuse_replace(monkeypatch, times=3)
+    atomic_write(tmp_path / "ws.json", lambda fh: fh.write("new"))
+    assert len(calls) == 4
+    assert (tmp_path / "ws.json").read_text() == "new"
+    assert _temps(tmp_path, "ws.json") == []
+
+
+def test_a_rename_refused_for_good_fails_and_keeps_the_old_file(tmp_path, monkeypatch):
+    (tmp_path / "ws.json").write_text("old")
+    calls = _refuse_replace(monkeypatch, times=10**6)
+    with pytest.raises(PermissionError):
+        atomic_write(tmp_path / "ws.json", lambda fh: fh.write("new"))
+    assert len(calls) == len(atomic.REPLACE_RETRY_PAUSES) + 1  # bounded: about 1.5 s
+    assert sum(atomic.REPLACE_RETRY_PAUSES) < 2
+    assert (tmp_path / "ws.json").read_text() == "old"
+    assert _temps(tmp_path, "ws.json") == []

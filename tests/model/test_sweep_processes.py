@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 
@@ -213,7 +214,27 @@ def test_small_sweeps_and_unportable_stages_stay_in_threads(monkeypatch):
     res = run_sweep(dom, ModelStage("exp", "f16"), result_format="f16", chunk_size=CHUNK,
                     workers=2)
     assert started == [2] and res.complete
-    assert default_workers() == max(1, os.cpu_count() or 1)
+    assert default_workers() >= 1
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no affinity mask to set")
+def test_default_workers_follow_the_cpus_this_process_may_use():
+    """`taskset -c 0` (or a container's CPU set) gives one CPU: one worker, not one per core
+    of the machine. Checked in a child process whose affinity is set to one CPU."""
+    code = ("import os; os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]}); "
+            "from fpinspector.model.sweep.runner import default_workers; "
+            "print(default_workers(), os.cpu_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True).stdout.split()
+    assert out[0] == "1"
+
+
+def test_default_workers_without_process_cpu_count_use_the_affinity(monkeypatch):
+    """Python 3.11/3.12 have no os.process_cpu_count: the affinity mask is asked instead."""
+    monkeypatch.delattr(os, "process_cpu_count", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3, 5}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert default_workers() == 2
 
 
 def test_cli_worker_processes_write_the_threads_file(tmp_path, monkeypatch):

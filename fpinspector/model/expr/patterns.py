@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..formats import FloatFormat
+from ..formats import FloatFormat, as_int64
 
 __all__ = ["key_of", "pattern_of", "PatternSet"]
 
@@ -21,13 +21,13 @@ def key_of(bits: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     mag = b & (fmt.mask & ~fmt.sign_mask)
     if not fmt.signed:
         return mag
-    return np.where(b & fmt.sign_mask, -mag - 1, mag)
+    return np.where(b & as_int64(fmt.sign_mask), -mag - 1, mag)
 
 
 def pattern_of(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     """Inverse of :func:`key_of` (patterns in the format's dtype)."""
     k = np.asarray(key, dtype=np.int64)
-    return np.where(k >= 0, k, fmt.sign_mask | (-k - 1)).astype(fmt.dtype)
+    return np.where(k >= 0, k, as_int64(fmt.sign_mask) | (-k - 1)).astype(fmt.dtype)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from .float_format import (
     NORMAL,
     ZERO,
     FloatFormat,
+    as_int64,
     get_format,
 )
 from .operand_type import CODE_FORMATS, CodeFormat, OperandType, float_format_of, operand_format
@@ -29,4 +30,5 @@ __all__ = [
     "get_format", "encode_exact", "read_decimal", "encode_float64", "policy", "BitLayout",
     "ZERO", "DENORMAL", "NORMAL", "INFINITY", "NAN",
     "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of",
+    "as_int64",
 ]

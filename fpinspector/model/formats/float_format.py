@@ -29,12 +29,22 @@ __all__ = [
     "CLASS_NAMES",
     "ROUNDINGS",
     "get_format",
+    "as_int64",
 ]
 
 #: Class codes returned by :meth:`FloatFormat.class_codes`; index into this tuple for the name.
 CLASS_NAMES = ("zero", "denormal", "normal", "infinity", "nan")
 ZERO, DENORMAL, NORMAL, INFINITY, NAN = range(5)
 
+
+
+def as_int64(pattern: int) -> np.int64:
+    """A pattern of up to 64 bits as the int64 with the same bits (two's complement).
+
+    The neighbour and value-key arithmetic works in int64; f64's sign bit (2**63) does not
+    fit a signed 64-bit integer as a Python int, and numpy >= 2.5 refuses to wrap it.
+    """
+    return np.uint64(pattern).astype(np.int64)
 
 
 def _storage_dtype(bits: int) -> np.dtype:
@@ -340,7 +350,7 @@ class FloatFormat:
         mag = b & (self.mask & ~self.sign_mask)
         out = np.where(s == 1, np.where(mag == 0, 1, b - 1), np.where(mag >= self.pos_inf, b, b + 1))
         neg_min = (s == 1) & (mag == 1)
-        out = np.where(neg_min, self.sign_mask, out)  # -min denormal -> -0
+        out = np.where(neg_min, as_int64(self.sign_mask), out)  # -min denormal -> -0
         out = np.where(self.is_nan(bits), b, out)
         return out.astype(self.dtype)
 
@@ -351,7 +361,7 @@ class FloatFormat:
         mag = b & (self.mask & ~self.sign_mask)
         if self.signed:
             neg_step = np.where(mag >= self.pos_inf, b, b + 1)
-            pos_step = np.where(mag == 0, self.sign_mask | 1, b - 1)
+            pos_step = np.where(mag == 0, as_int64(self.sign_mask | 1), b - 1)
             out = np.where(s == 1, neg_step, pos_step)
         else:
             out = np.where(mag == 0, 0, b - 1)

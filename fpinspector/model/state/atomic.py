@@ -9,13 +9,18 @@ new one, never half of one. Details a user would otherwise trip over:
 - a save killed half-way leaves its ``.NAME.*.tmp`` file behind; the next save of the same
   name removes those (each writer holds a lock on its own temp file while it lives, so a save
   in progress in another process is never touched);
-- the folder is fsynced after the rename, so the new name itself survives a power cut.
+- the folder is fsynced after the rename, so the new name itself survives a power cut;
+- the rename is retried for about a second and a half when it is refused
+  (``PermissionError``): on Windows a virus scanner, the search indexer or a sync client
+  holds a just-written file open for a moment, and a rename onto it fails with "access
+  denied" although nothing is wrong.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -84,6 +89,21 @@ def _real_target(target: Path) -> Path:
     return target
 
 
+#: Pauses between the tries of a refused rename (seconds; about 1.5 s in all)
+REPLACE_RETRY_PAUSES = (0.02, 0.05, 0.1, 0.2, 0.4, 0.7)
+
+
+def _replace(tmp: str, target: Path) -> None:
+    """``os.replace``, tried again after a short pause while it raises PermissionError."""
+    for pause in REPLACE_RETRY_PAUSES:
+        try:
+            os.replace(tmp, target)
+            return
+        except PermissionError:
+            time.sleep(pause)
+    os.replace(tmp, target)  # the last try: its error is the caller's
+
+
 def _fsync_dir(folder: Path) -> None:
     if os.name != "posix":
         return  # Windows cannot open a folder for fsync; NTFS journals the rename
@@ -127,9 +147,9 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Any], None], *,
             fh.flush()
             os.fsync(fh.fileno())
             if fcntl is not None:
-                os.replace(tmp, target)  # still locked: a cleaner never sees it unlocked
+                _replace(tmp, target)  # still locked: a cleaner never sees it unlocked
         if fcntl is None:  # Windows renames only closed files
-            os.replace(tmp, target)
+            _replace(tmp, target)
             os.chmod(target, mode)
     except BaseException:
         try:

@@ -15,6 +15,7 @@ Ctrl-C is the parent's to turn into a cancel).
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing as mp
 import os
 import sys
@@ -34,6 +35,23 @@ _ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "KeyError": Key
                                        "TypeError": TypeError, "MemoryError": MemoryError}
 START_TIMEOUT_S = 120.0
 
+
+def _import_popen_modules() -> None:
+    """Import now, on the importing thread, what ``Process.start()`` imports lazily.
+
+    Why: sweeps start their workers from a job or stage thread, and a first import there
+    runs PySide6's import hook (in the app) on that thread; with the UI thread collecting
+    garbage at that moment the process crashed (seen on Python 3.13 + PySide6 6.12: a
+    segfault in shibokensupport's feature_import under multiprocessing's ``_Popen``).
+    """
+    for name in ("popen_forkserver", "popen_spawn_posix", "popen_spawn_win32", "popen_fork"):
+        try:
+            importlib.import_module(f"multiprocessing.{name}")
+        except ImportError:  # another platform's
+            pass
+
+
+_import_popen_modules()
 
 #: What the fork server imports before it forks workers (:func:`worker_context`).
 PRELOAD = "fpinspector.model.sweep.fork_preload"

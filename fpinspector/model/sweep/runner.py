@@ -50,8 +50,19 @@ THREADS_MAX = 4
 
 
 def default_workers() -> int:
-    """Parallel workers by default: one per core the OS reports."""
-    return max(1, os.cpu_count() or 1)
+    """Parallel workers by default: one per CPU this process may run on.
+
+    Not ``os.cpu_count()``: under ``taskset``, a container's CPU set or a job scheduler's
+    affinity mask, the machine's count oversubscribes the CPUs the process really has.
+    """
+    process_cpu_count = getattr(os, "process_cpu_count", None)  # Python 3.13+
+    if process_cpu_count is not None:
+        n = process_cpu_count()
+    elif hasattr(os, "sched_getaffinity"):  # Linux and some BSDs
+        n = len(os.sched_getaffinity(0))
+    else:  # Windows and macOS before 3.13: no affinity query in os
+        n = os.cpu_count()
+    return max(1, n or 1)
 
 Stage = Callable[[tuple[np.ndarray, ...]], Mapping[str, Any]]
 Cancel = threading.Event | Callable[[], bool] | None
