@@ -160,6 +160,10 @@ def behaviour_bits(dev: Any, operands: list[np.ndarray], model_bits: np.ndarray,
             return np.exp2(x).astype(np.float16).view(np.uint16)
     if kind == "ne_ordered":
         return np.asarray(model_bits, bool) & ~_either_nan(operands, model_bits)
+    if kind == "exp_negative_denormal_below_one":
+        x = np.asarray(operands[0], np.uint32)
+        neg_den = (x > np.uint32(0x80000000)) & (x < np.uint32(0x80800000))
+        return np.where(neg_den, np.uint32(0x3F7FFFFF), np.asarray(model_bits, np.uint32))
     if kind == "denormal_input_any":
         return None
     if kind == "flush_min_normal":

@@ -60,6 +60,10 @@ def test_f64_capture_allowed_by_engine_or_deviation(gpu, path, op, device_behavi
     _assert_explained(gpu, path, op, "f64", ops64, device_behaviour)
 
 
+_F32_DENORMAL_F64 = np.array([0x36A0000000000000, 0x3730000000000000, 0xB7F0000000000000,
+                              0x37E0000000000001], np.uint64)
+
+
 def test_driver_deviations_are_real(gpu):
     """Every deviation row of this driver must fire on its own ops (no stale, hiding entries)."""
     from fpinspector.gpu.deviations import DEVIATIONS
@@ -75,8 +79,9 @@ def test_driver_deviations_are_real(gpu):
                     continue
                 arity = model.OPS[op].arity
                 cols = structured_f32(n_random=256, arity=arity, seed=3)
-                if dev.format == "f64":
-                    cols = [(c.astype(np.uint64) << np.uint64(32)) | c for c in cols]
+                if dev.format == "f64":  # + values whose f32 is a denormal (CONV-DENORM)
+                    cols = [np.concatenate([(c.astype(np.uint64) << np.uint64(32)) | c,
+                                            _F32_DENORMAL_F64]) for c in cols]
                 got = gpu.capture(op, *cols, format=dev.format, path=path)
                 try:
                     masks = classify_with_engine(gpu.info["renderer"], path, op, dev.format,

@@ -31,14 +31,16 @@ F16_CLASSES = {
 
 def _f64_cols(arity):
     """f64 operands: f32 specials crossed and random bits in the high words, random low
-    words, plus f64 specials (denormals, signaling NaN)."""
+    words, plus f64 specials (denormals, signaling NaN) and values whose f32 is a denormal
+    (CONV-DENORM: what a float(double) that keeps denormals shows)."""
     cols = structured_f32(n_random=512, arity=arity, seed=arity + 50)
     rng = np.random.default_rng(arity)
     ops64 = [(c.astype(np.uint64) << np.uint64(32)) | rng.integers(0, 2**32, c.size, np.uint64)
              for c in cols]
     specials = np.array([0, 1, 0x000FFFFFFFFFFFFF, 0x8000000000000001, 0x3FF0000000000000,
                          0x7FF0000000000000, 0x7FF8000000000000, 0x0010000000000000,
-                         0x7FF0000000000001], np.uint64)
+                         0x7FF0000000000001, 0x36A0000000000000, 0x3730000000000000,
+                         0xB7F0000000000000, 0x37E0000000000001], np.uint64)
     return [np.concatenate([o, np.resize(specials, o.size)]) for o in ops64]
 
 
