@@ -54,8 +54,7 @@ class PasteBox(QtWidgets.QWidget):
         for b in (self.first_reading, self.more_readings):
             b.setAutoRaise(True)
             b.hide()
-            self.readings_row.addWidget(b)
-        self.readings_row.addStretch(1)
+            self.readings_row.addWidget(b, 0, QtCore.Qt.AlignmentFlag.AlignTop)
         self.reading_actions: list[QtGui.QAction] = []
         self._offered: QtCore.QObject | None = None  # owns the offered readings' actions
         top = QtWidgets.QHBoxLayout()
@@ -66,8 +65,13 @@ class PasteBox(QtWidgets.QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(1)
         lay.addLayout(top)
-        lay.addWidget(self.message)
-        lay.addLayout(self.readings_row)
+        # the readings sit beside the message, inside its fixed height: offered or not,
+        # they never move the editors below (the one-message-line rule)
+        line = QtWidgets.QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.addWidget(self.message, 1)
+        line.addLayout(self.readings_row)
+        lay.addLayout(line)
         self.edit.returnPressed.connect(self._submit)
         self.button.clicked.connect(self._submit)
         self.state = state
