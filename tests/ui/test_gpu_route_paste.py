@@ -109,8 +109,13 @@ def test_gpu_row_behind_a_tab_is_asked_for_when_the_tab_is_raised(
     qtbot.wait(100)  # (the docks laid out again for the new size: window_layout.Reflow)
     assert wait_for(lambda: win.gpu is not None and win.gpu.available)
     cv = win.conversions_view
-    win.tabifyDockWidget(win.docks["conversions"], win.docks["word"])
-    win.docks["word"].raise_()
+    # behind another tab of its own group (the layout's; tabifying it with Word by hand is
+    # not honoured by Qt 6.12 under the layout's reflow: both stayed on screen)
+    behind = win.tabifiedDockWidgets(win.docks["conversions"])
+    if not behind:
+        win.tabifyDockWidget(win.docks["conversions"], win.docks["word"])
+        behind = [win.docks["word"]]
+    behind[0].raise_()
     assert wait_for(lambda: not is_seen(cv))
     qtbot.wait(50)  # (a row asked for before the tab went behind lands now)
     session.calls.clear()
