@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .shaders import Kernel
+from .shaders import Kernel, pack_pairs, unpack_pairs
 
-__all__ = ["check_source", "dtype_fits", "operand_words", "result_array",
+__all__ = ["SIGNED_INPUT_OPS", "capture_words", "fill_result", "check_source", "dtype_fits",
+           "operand_words", "result_array",
            "result_words"]
 
 #: Inclusive ranges of the integer code formats the fixed-function conversions read.
@@ -104,3 +105,40 @@ def check_source(a: np.ndarray, src: str) -> None:
         what = "patterns" if src in FORMATS else "codes"
         raise ValueError(f"convert: {src} {what} must lie in {lo}..{hi:#x}" if src in FORMATS
                          else f"convert: {src} {what} must lie in {lo}..{hi}")
+
+
+#: Ops whose integer operands are signed (their range check and widening).
+SIGNED_INPUT_OPS = frozenset({"itof"})
+
+
+def capture_words(op: str, kernel: Kernel, operand_bits: tuple[Any, ...]
+                  ) -> tuple[list[np.ndarray], tuple[int, ...], int]:
+    """The operands of a capture as the kernel's input words, one flat array each (f16:
+    two patterns a word), their broadcast shape and element count; ValueError for a wrong
+    operand count or pattern. Shared by the GL and the WebGPU sessions."""
+    if len(operand_bits) != kernel.arity:
+        raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
+    words = [operand_words(x, w, op, i, signed=op in SIGNED_INPUT_OPS)
+             for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
+    shaped = np.broadcast_arrays(*words)
+    shape = shaped[0].shape
+    flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
+    n = flat[0].shape[0]
+    if kernel.pairs:  # f16: two operands per 32-bit word
+        for x, a in zip(operand_bits, flat):
+            if a.size and not dtype_fits(np.asarray(x).dtype, 16) and int(a.max()) > 0xFFFF:
+                raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
+        flat = [pack_pairs(a) for a in flat]
+    return flat, shape, n
+
+
+def fill_result(result: np.ndarray, raw: np.ndarray, n: int, kernel: Kernel) -> np.ndarray:
+    """``result`` from the kernel's raw output words (where they are no view of it)."""
+    flat_out = result.reshape(-1)
+    if kernel.pairs:
+        flat_out[...] = unpack_pairs(raw, n, kernel.out_kind)
+    elif kernel.out_kind == "bool":
+        np.not_equal(raw, 0, out=flat_out)
+    else:  # f16 patterns in the low half of each word
+        flat_out[...] = raw
+    return result

@@ -14,9 +14,9 @@ from .conversions import HW_CONVERSIONS, HardwareConversions
 from .devices import DeviceChoice
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
-from .operands import check_source, dtype_fits, operand_words, result_array, result_words
+from .operands import capture_words, check_source, fill_result, result_array, result_words
 from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
-from .shaders import EMULATE_HALF, KERNELS, Kernel, find_kernel, pack_pairs, unpack_pairs
+from .shaders import EMULATE_HALF, KERNELS, Kernel, find_kernel
 
 __all__ = [
     "CONVERSION_OPS",
@@ -30,7 +30,6 @@ __all__ = [
 PATHS = ("auto", "compute", "fragment")
 BACKEND_ENV = "FPINSPECTOR_GL_BACKEND"
 #: Ops whose operands are signed integers (two's complement words), not bit patterns.
-SIGNED_INPUT_OPS = frozenset({"itof"})
 
 
 class GpuSession:
@@ -178,19 +177,7 @@ class GpuSession:
         if why:
             raise ValueError(why)
         runner = self._runner(path)
-        if len(operand_bits) != kernel.arity:
-            raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
-        words = [operand_words(x, w, op, i, signed=op in SIGNED_INPUT_OPS)
-                 for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
-        shaped = np.broadcast_arrays(*words)
-        shape = shaped[0].shape
-        flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
-        n = flat[0].shape[0]
-        if kernel.pairs:  # f16: two operands per 32-bit word
-            for x, a in zip(operand_bits, flat):
-                if a.size and not dtype_fits(np.asarray(x).dtype, 16) and int(a.max()) > 0xFFFF:
-                    raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
-            flat = [pack_pairs(a) for a in flat]
+        flat, shape, n = capture_words(op, kernel, operand_bits)
         result = result_array(out, kernel.result_dtype, shape)
         count = flat[0].shape[0] if flat else 0
         direct = result_words(result, kernel)
@@ -202,14 +189,7 @@ class GpuSession:
             self._check_gl(op)
         if raw is direct:  # the kernel wrote the result in place
             return result
-        flat_out = result.reshape(-1)
-        if kernel.pairs:
-            flat_out[...] = unpack_pairs(raw, n, kernel.out_kind)
-        elif kernel.out_kind == "bool":
-            np.not_equal(raw, 0, out=flat_out)
-        else:  # f16 patterns in the low half of each word
-            flat_out[...] = raw
-        return result
+        return fill_result(result, raw, n, kernel)
 
     #: Raw-word buffers up to this many words are kept for the next capture.
     SCRATCH_KEEP = 1 << 22

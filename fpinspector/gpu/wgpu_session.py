@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from .errors import GpuUnavailable, ShaderError
-from .operands import check_source, dtype_fits, operand_words, result_array, result_words
+from .operands import capture_words, check_source, fill_result, result_array, result_words
 from .routes import CONVERSION_OPS, TWO_STEP_OPS
-from .shaders import KERNELS, Kernel, find_kernel, pack_pairs, unpack_pairs
+from .shaders import KERNELS, Kernel, find_kernel
 from .wgpu_conversions import (
     FORMATS,
     WGPU_CONVERSIONS,
@@ -42,7 +42,6 @@ __all__ = ["WgpuSession", "open_wgpu_session", "group_counts", "OPTIONAL_FEATURE
 #: features asked for when the adapter has them (f16 arithmetic, the conversion formats)
 OPTIONAL_FEATURES = ("shader-f16", "shader-f64", "rg11b10ufloat-renderable",
                      "texture-format16bit-norm", "texture-adapter-specific-format-features")
-SIGNED_INPUT_OPS = frozenset({"itof"})
 DEFAULT_CHUNK = 1 << 24
 
 
@@ -292,19 +291,7 @@ class WgpuSession:
             raise ValueError(why)
         kernel = find_kernel(op, format)
         runner = self._runner(path)
-        if len(operand_bits) != kernel.arity:
-            raise ValueError(f"{op} takes {kernel.arity} operands, got {len(operand_bits)}")
-        words = [operand_words(x, w, op, i, signed=op in SIGNED_INPUT_OPS)
-                 for i, (x, w) in enumerate(zip(operand_bits, kernel.wide_in))]
-        shaped = np.broadcast_arrays(*words)
-        shape = shaped[0].shape
-        flat = [np.ascontiguousarray(a).reshape(-1) for a in shaped]
-        n = flat[0].shape[0]
-        if kernel.pairs:  # f16: two operands per 32-bit word
-            for x, a in zip(operand_bits, flat):
-                if a.size and not dtype_fits(np.asarray(x).dtype, 16) and int(a.max()) > 0xFFFF:
-                    raise ValueError(f"{op}: f16 operands must be 16-bit patterns")
-            flat = [pack_pairs(a) for a in flat]
+        flat, shape, n = capture_words(op, kernel, operand_bits)
         result = result_array(out, kernel.result_dtype, shape)
         count = flat[0].shape[0] if flat else 0
         direct = result_words(result, kernel)
@@ -314,14 +301,7 @@ class WgpuSession:
             runner.run(kernel, flat, raw)
         if raw is direct:
             return result
-        flat_out = result.reshape(-1)
-        if kernel.pairs:
-            flat_out[...] = unpack_pairs(raw, n, kernel.out_kind)
-        elif kernel.out_kind == "bool":
-            np.not_equal(raw, 0, out=flat_out)
-        else:  # f16 patterns in the low half of each word
-            flat_out[...] = raw
-        return result
+        return fill_result(result, raw, n, kernel)
 
     def _scratch_words(self, count: int, kernel: Kernel) -> np.ndarray:
         dtype = np.dtype(np.uint64 if kernel.wide_out else np.uint32)
