@@ -168,7 +168,7 @@ class WorkspaceChecker:
         self.path = os.path.join(self.dir, "ws.json")
         # (removed with the checker: every test run used to leave one in /dev/shm)
         weakref.finalize(self, shutil.rmtree, self.dir, True)
-        from fpinspector.ui.workspace import load_workspace  # noqa: PLC0415
+        from fpinspector.model.state.workspace import load_workspace  # noqa: PLC0415
 
         self.load = load_workspace
 
@@ -469,7 +469,7 @@ class SpecialFileChecker:
         weakref.finalize(self, shutil.rmtree, self.dir, True)
         from fpinspector.gpu.report_io import ReportFileError, load_report  # noqa: PLC0415
         from fpinspector.model.reading import read_bytes  # noqa: PLC0415
-        from fpinspector.ui.workspace import load_workspace  # noqa: PLC0415
+        from fpinspector.model.state.workspace import load_workspace  # noqa: PLC0415
 
         self.rng = rng
         self.readers = [("report", load_report, ReportFileError),

@@ -151,7 +151,7 @@ def _writers():
            "atomic_write": lambda p: atomic_write(p, lambda fh: fh.write("x" * 1000))}
     try:
         from fpinspector.model.state import InspectorState
-        from fpinspector.ui.workspace import save_workspace
+        from fpinspector.model.state.workspace import save_workspace
     except ImportError:  # (no Qt: the workspace writer is tested with the UI)
         return out
     out["save_workspace"] = lambda p: save_workspace(p, InspectorState(), [("f32", 1)] * 50)

@@ -8,9 +8,9 @@ from PySide6 import QtGui, QtWidgets
 
 from ..model.describe import byte_dump, to_c_literal
 from ..model.formats import get_format
+from ..model.state.workspace import load_workspace, save_workspace
 from . import bridge, recent
 from .background import wait_in_event_loop
-from .workspace import load_workspace, save_workspace
 
 __all__ = ["build_menus", "copy_texts", "open_workspace", "save_workspace_to"]
 

@@ -14,12 +14,12 @@ import time
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
+from ..gpu.code_decode import decode_note, decode_source
+from ..gpu.conversion_route import BATCHED, GpuConversions, route_text
 from ..model.formats import FORMATS, get_format
 from ..model.send import Activate, Message, deliver
 from ..model.state import OP_FIELDS, Snapshot
 from . import bridge_ops
-from .gpu_codes import decode_note, decode_source
-from .gpu_route import BATCHED, GpuConversions, route_text
 from .gpu_worker import GpuRunner
 from .memo import Memo
 from .qt_utils import is_seen, settle_layouts

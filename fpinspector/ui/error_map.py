@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ..model.formats import FORMATS, FloatFormat
 from ..model.sweep import COMPARES, SweepResult
+from ..model.sweep.map_blocks import BlockMap, colorize, signed_log
 from . import bridge
 from .background import run_in_background
 from .map_axes import HistogramWidget, ValueAxis, wrap_title
-from .map_blocks import BlockMap, colorize, signed_log
 
 __all__ = ["ErrorMapWidget", "HistogramWidget", "ValueAxis", "signed_log", "OVERLAY_COLORS",
            "OVERLAY_TEXT"]

@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
 
 from ..model.expr.sweep import ExprStage, expr_sweep_setup
 from ..model.sweep import COMPARES, GridDomain, UnaryDomain, parse_axis, run_sweep
+from ..model.sweep.live_fill import BlockFeed
+from ..model.sweep.map_blocks import BlockMap
 from ..model.sweep.runner import KEEP_LIMIT, default_workers
 from .error_map import ErrorMapWidget
-from .live_fill import BlockFeed
-from .map_blocks import BlockMap
 from .sweep_job import SweepJob, SweepProgress
 
 __all__ = ["ExprErrorMap", "ExprMapPanel"]

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore
 
-from .gpu_route import convert_via_f32
+from ..gpu.conversion_route import convert_via_f32
 
 __all__ = ["GpuRunner", "NO_GPU_PREFIX", "device_message", "import_gpu_layer", "unsupported_reason"]
 

@@ -28,17 +28,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..gpu.map_backend import PanelSweepBackend
 from ..gpu.sweep_capture import SweepBackend
 from ..model.formats import CodeFormat, operand_format
 from ..model.sweep import COMPARES, SweepResult, SweepState
+from ..model.sweep.live_fill import BlockFeed
+from ..model.sweep.map_blocks import BlockMap
 from ..model.sweep.runner import KEEP_LIMIT
 from .background import wait_in_event_loop
 from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
-from .live_fill import BlockFeed
 from .map_axes import HistogramWidget, axis_samples
-from .map_blocks import BlockMap
 from .qt_utils import turn_splitter
-from .sweep_backend import PanelSweepBackend
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
 from .sweep_job import SweepJob, SweepProgress, progress_text

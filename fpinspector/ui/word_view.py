@@ -9,12 +9,12 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from ..model.convert import decode_rgb9e5, unpack_r11g11b10
+from ..model.describe.word_ints import integer_readings
 from ..model.formats import FORMATS
 from ..model.state import InspectorState, Snapshot
 from . import bridge
 from .bit_cells import BitCells, r11g11b10_segments
 from .qt_utils import DeferWhileUnseen, signals_blocked
-from .word_ints import integer_readings
 
 __all__ = ["WordView"]
 

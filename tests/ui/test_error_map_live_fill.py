@@ -67,8 +67,8 @@ def test_all_patterns_stream_into_a_bounded_map(qtbot) -> None:
     """A unary sweep over 2^23 patterns (twice the per-element limit, 128 chunks) keeps
     no per-element column past the limit and draws at most MAX_POINTS points; each point is
     the worst error of its bucket (A - 0 = A here: the bucket's last pattern)."""
+    from fpinspector.model.sweep.map_blocks import MAX_POINTS
     from fpinspector.model.sweep.runner import KEEP_LIMIT
-    from fpinspector.ui.map_blocks import MAX_POINTS
 
     class _Unary(_SlowDiffBackend):
         ARITY = {"sqrt": 1}
@@ -105,8 +105,8 @@ def test_a_live_frame_coloured_before_the_final_map_never_replaces_it(qtbot) -> 
     were; if it arrives after the finished sweep was drawn (the same blocks, now full), it
     is dropped instead of putting "not computed yet" cells back on a finished map."""
     from fpinspector.model.sweep import Axis, GridDomain, run_sweep
+    from fpinspector.model.sweep.map_blocks import BlockMap
     from fpinspector.ui.error_map import ErrorMapWidget
-    from fpinspector.ui.map_blocks import BlockMap
 
     dom = GridDomain(Axis.bit_range("f32", 0, 255), Axis.bit_range("f32", 0, 255))
     res = run_sweep(dom, _diff, result_format="f32", keep_elements=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fpinspector.ui.map_blocks import ERROR_COLUMNS, BlockMap
-from fpinspector.ui.sweep_backend import PanelSweepBackend
+from fpinspector.gpu.map_backend import PanelSweepBackend
+from fpinspector.model.sweep.map_blocks import ERROR_COLUMNS, BlockMap
 from fpinspector.ui.sweep_panel import SweepPanel
 
 

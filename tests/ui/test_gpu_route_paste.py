@@ -17,8 +17,8 @@ import pytest
 from _retimed import retimed
 from PySide6 import QtCore
 
+from fpinspector.gpu.conversion_route import convert_via_f32
 from fpinspector.ui.conversions_view import GPU_ROW
-from fpinspector.ui.gpu_route import convert_via_f32
 
 
 class _NumpySession:
@@ -157,8 +157,8 @@ def test_gpu_row_waiting_for_an_answer_keeps_its_note_and_header(
     edit neither lays the Conversions view out again nor repaints its note (it used to
     blank the note and flip the header's tip, then set both back, on every edit)."""
     import fpinspector.gpu as gpu
+    from fpinspector.gpu.conversion_route import route_text
     from fpinspector.ui import window_layout
-    from fpinspector.ui.gpu_route import route_text
     from fpinspector.ui.qt_utils import is_seen
 
     session = _SlowSession()

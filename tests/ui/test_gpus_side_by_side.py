@@ -148,8 +148,8 @@ def test_sweep_map_runs_on_the_selected_device(qtbot):
     """The error map's GPU column comes from the app's device: softpipe keeps denormal
     products (SOFTPIPE-NO-FTZ) where llvmpipe's fragment path flushes them."""
     _gl_or_skip()
+    from fpinspector.gpu.map_backend import PanelSweepBackend
     from fpinspector.model.sweep import parse_domain, run_sweep
-    from fpinspector.ui.sweep_backend import PanelSweepBackend
 
     select_device(DeviceChoice(driver="softpipe"))
     backend = PanelSweepBackend("fragment")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model.sweep import Axis, UnaryDomain
-from fpinspector.ui.map_blocks import BlockMap, signed_log
+from fpinspector.model.sweep.map_blocks import BlockMap, signed_log
 
 
 def _oracle(k0: int, ops: np.ndarray, out: dict, fb: int) -> dict[int, dict]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import struct
 from fractions import Fraction
 
-from fpinspector.ui.word_ints import integer_readings
+from fpinspector.model.describe.word_ints import integer_readings
 
 
 def _rows(word: int) -> dict[str, tuple[str, str]]:

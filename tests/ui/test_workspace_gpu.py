@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from fpinspector.model.state import InspectorState
+from fpinspector.model.state.workspace import load_workspace, save_workspace
 from fpinspector.ui import actions
-from fpinspector.ui.workspace import load_workspace, save_workspace
 
 
 def test_workspace_round_trip(tmp_path, make_window) -> None:

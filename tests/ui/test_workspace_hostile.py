@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from fpinspector.model.state.workspace import MAX_WORKSPACE_BYTES, load_workspace
 from fpinspector.ui import actions
-from fpinspector.ui.workspace import MAX_WORKSPACE_BYTES, load_workspace
 
 GOOD_STATE = {"fmt": "f32", "bits": "0x3F800000"}
 

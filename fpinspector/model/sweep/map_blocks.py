@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..model.formats import FORMATS, FloatFormat
-from ..model.sweep import COMPARES
+from ..formats import FORMATS, FloatFormat
+from .stages import COMPARES
 
 __all__ = ["BlockGrid", "BlockMap", "ERROR_COLUMNS", "MAX_POINTS", "MAX_SIDE", "colorize", "signed_log"]
 

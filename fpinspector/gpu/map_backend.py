@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from ..gpu.sweep_capture import SweepBackend, device_meta
 from ..model.sweep.plan import sweepable_ops
 from ..model.sweep.stages import ModelStage, engine_format, op_arity, result_format_of
+from .sweep_capture import SweepBackend, device_meta
 
 __all__ = ["PanelSweepBackend"]
 
@@ -40,17 +40,17 @@ class PanelSweepBackend(SweepBackend):
         cap = None
         if gpu:
             cap = self.capture()  # the app's selected device (reopened after a switch)
-            why = self._reason(op, engine_format(fmt))
+            why = self._reason(cap, op, engine_format(fmt))
             if why:
                 raise ValueError(f"GPU: {why} (untick GPU to sweep the model alone)")
             meta.update(device_meta(cap.info))
         stage = ModelStage(op, fmt, rules, gpu=cap, fixed=fixed)
         return stage, result_format_of(op, fmt, rules), meta
 
-    def _reason(self, op: str, fmt: str) -> str | None:
+    @staticmethod
+    def _reason(cap: Any, op: str, fmt: str) -> str | None:
         """The session's own reason on the capture thread (where its GL context lives), or
         whether it can at all (captures without a session here: child processes, tests)."""
-        cap = self._gpu
         session = getattr(cap, "session", None)
         pool = getattr(cap, "_pool", None)  # GpuCapture keeps GL calls on its one thread
         if session is not None and pool is not None and hasattr(session, "unsupported_reason"):

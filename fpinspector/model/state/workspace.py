@@ -12,9 +12,11 @@ import os
 import re
 from typing import Any
 
-from ..model.formats import FORMATS
-from ..model.reading import excerpt, load_json, read_bytes
-from ..model.state import InspectorState, Snapshot, atomic_write
+from ..formats import FORMATS
+from ..reading import excerpt, load_json, read_bytes
+from .atomic import atomic_write
+from .inspector import InspectorState
+from .snapshot import Snapshot
 
 __all__ = ["save_workspace", "load_workspace", "WORKSPACE_VERSION", "MAX_WORKSPACE_BYTES",
            "MAX_HISTORY"]
@@ -40,7 +42,7 @@ def save_workspace(path: str | os.PathLike, state: InspectorState,
         "history": [[f, f"0x{b:X}"] for f, b in (history or [])],
     }
 
-    def write(fh) -> None:
+    def write(fh: Any) -> None:
         json.dump(doc, fh, indent=2)
         fh.write("\n")
 

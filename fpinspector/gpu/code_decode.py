@@ -31,7 +31,7 @@ def named_deviations(renderer: str, src: str, operand: np.ndarray, got: int) -> 
     Why: a 1-ULP miss of llvmpipe's c * (1/255) is a documented driver behaviour
     (LLVMPIPE-UNORM8-DECODE-RCP), which the panel names instead of a bare NOT CONFORMANT.
     """
-    from ..gpu.judge import classify_conversion
+    from .judge import classify_conversion
 
     verdicts = classify_conversion(renderer, DECODE_PATH, src, "f32",
                                    np.asarray(operand).reshape(1), np.asarray([got], np.uint32))
