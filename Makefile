@@ -35,4 +35,4 @@ bench: bootstrap
 
 # Screenshots of the real app in a real window under its own Xvfb (README images).
 screenshots: bootstrap
-	.venv/bin/python -m fpinspector.ui.screenshots docs/screenshots --xvfb
+	.venv/bin/python -m fpinspector.ui.shell.screenshots docs/screenshots --xvfb

@@ -47,7 +47,7 @@ def main() -> int:
     keep_freed_buffers()
     from PySide6.QtWidgets import QApplication
 
-    from fpinspector.ui.expr_map import ExprErrorMap
+    from fpinspector.ui.expression.expr_map import ExprErrorMap
 
     app = QApplication.instance() or QApplication([])
     fixed = dict(kv.split("=", 1) for kv in args.set.split(",") if kv)

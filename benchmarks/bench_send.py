@@ -26,8 +26,8 @@ def main(n: int = 20) -> int:
     from PySide6 import QtCore, QtWidgets
 
     from fpinspector.model.send import channel
-    from fpinspector.ui.app import MainWindow
-    from fpinspector.ui.value_channel import RATE, ValueChannel
+    from fpinspector.ui.shell.app import MainWindow
+    from fpinspector.ui.shell.value_channel import RATE, ValueChannel
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ[channel.ENV] = str(Path(tmp) / "bench.sock")

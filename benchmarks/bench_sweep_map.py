@@ -48,7 +48,7 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
 
-    from fpinspector.ui.sweep_panel import SweepPanel
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
 
     app = QApplication.instance() or QApplication([])
     cap = GpuCapture()

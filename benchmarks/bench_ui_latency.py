@@ -95,7 +95,7 @@ import sys, time
 t0 = time.perf_counter()
 sys.path.insert(0, {root!r})
 from PySide6 import QtCore, QtWidgets
-import fpinspector.ui.app as app_mod
+import fpinspector.ui.shell.app as app_mod
 qapp = QtWidgets.QApplication([])
 s = QtCore.QSettings({ini!r}, QtCore.QSettings.Format.IniFormat)
 win = app_mod.MainWindow(settings=s, restore=False)
@@ -162,7 +162,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
     ``layout`` "wide" or "compact" lays the docks out as on a big or a small screen."""
     from PySide6 import QtCore, QtTest, QtWidgets
 
-    from fpinspector.ui.app import MainWindow
+    from fpinspector.ui.shell.app import MainWindow
 
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     with tempfile.TemporaryDirectory() as tmp:
@@ -171,7 +171,7 @@ def edit_latency(n: int, gpu: str = "auto", layout: str = "") -> dict[str, list[
         if layout:
             from PySide6.QtCore import QSize
 
-            from fpinspector.ui import window_layout
+            from fpinspector.ui.shell import window_layout
 
             size = QSize(1800, 1000) if layout == "wide" else QSize(1280, 720)
             win.resize(size)

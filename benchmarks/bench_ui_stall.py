@@ -49,8 +49,8 @@ def _settle(ms: int) -> None:
 
 def sweep_and_compare(side: int, gpu: bool) -> list[tuple[str, float, float]]:
     """(what, worst stall s, seconds taken) for the sweep and each compare switch."""
-    from fpinspector.ui.stall_detector import StallDetector
-    from fpinspector.ui.sweep_panel import SweepPanel
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
+    from fpinspector.ui.shell.stall_detector import StallDetector
 
     out = []
     panel = SweepPanel()
@@ -89,9 +89,9 @@ def workspace_and_paste() -> list[tuple[str, float, float]]:
     from PySide6 import QtCore
 
     from fpinspector.model.state.paste import MAX_PASTE_CHARS
-    from fpinspector.ui import actions
-    from fpinspector.ui.app import MainWindow
-    from fpinspector.ui.stall_detector import StallDetector
+    from fpinspector.ui.shell import actions
+    from fpinspector.ui.shell.app import MainWindow
+    from fpinspector.ui.shell.stall_detector import StallDetector
 
     out = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -26,9 +26,9 @@ def main(out: str) -> int:
 
     from fpinspector.commands.debugger_script import script_path
     from fpinspector.ui import palette
-    from fpinspector.ui.app import MainWindow
-    from fpinspector.ui.screenshots import _settle, private_xvfb
-    from fpinspector.ui.value_channel import ValueChannel
+    from fpinspector.ui.shell.app import MainWindow
+    from fpinspector.ui.shell.screenshots import _settle, private_xvfb
+    from fpinspector.ui.shell.value_channel import ValueChannel
 
     gcc, gdb = shutil.which("gcc"), shutil.which("gdb")
     if not (gcc and gdb):

@@ -39,7 +39,7 @@ INTERNAL = {
     "cli": {"commands"},
 }
 #: The one sanctioned way up: the ``gui`` subcommand starts the app.
-EXCEPTIONS = {("fpinspector.commands.gui", "fpinspector.ui.app")}
+EXCEPTIONS = {("fpinspector.commands.gui", "fpinspector.ui.shell.app")}
 #: Cycles whose removal is under way elsewhere (none at present). Nothing may be added, and
 #: an entry goes as soon as its cycle does (test_known_cycles_are_still_there).
 KNOWN_CYCLES: list[set[str]] = []
@@ -203,6 +203,39 @@ def test_model_subpackages_form_layers() -> None:
             _package(d) for d in deps if _package(d) != _package(mod))
     cycles = strongly_connected(graph)
     assert not cycles, "\n".join(" <-> ".join(sorted(c)) for c in cycles)
+
+
+#: The app's sub-packages, bottom up: each imports only the shared modules at ``ui/``'s root
+#: (the model's doorway ``bridge``/``bridge_ops``, Qt helpers, colours) and those before it.
+UI_PACKAGES = ("inspector", "operation", "maps", "gpu", "expression", "shell")
+
+
+def _ui_package(module: str) -> str | None:
+    """The ui sub-package a module lies in ("" for ui/'s shared root), None outside ui."""
+    parts = module.split(".")
+    if parts[1:2] != ["ui"]:
+        return None
+    return parts[2] if len(parts) > 3 else ""
+
+
+def test_ui_subpackages_form_layers() -> None:
+    """The app's concepts stack in one order (UI_PACKAGES): the inspected value's views
+    under the op's, the maps and the GPU above them, the expression panel above those, the
+    window's shell on top; ``ui/``'s shared root imports no sub-package. A new folder
+    under ``ui/`` must take its place in the list."""
+    folders = {p.name for p in (ROOT / "ui").iterdir() if (p / "__init__.py").exists()}
+    assert folders == set(UI_PACKAGES), f"ui/ folders not in UI_PACKAGES: {folders}"
+    rank = {"": -1} | {name: i for i, name in enumerate(UI_PACKAGES)}
+    bad = []
+    for mod, deps in import_graph().items():
+        here = _ui_package(mod)
+        if here is None:
+            continue
+        for dep in deps:
+            there = _ui_package(dep)
+            if there is not None and there != here and rank[there] > rank[here]:
+                bad.append(f"{mod} imports {dep}")
+    assert not bad, "\n".join(sorted(bad))
 
 
 def test_checker_sees_cycles_and_string_imports(tmp_path: pathlib.Path) -> None:

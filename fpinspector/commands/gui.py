@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
     keep_freed_buffers()  # the app's sweeps reuse chunk buffers instead of faulting them in
     try:
-        from ..ui.app import main
+        from ..ui.shell.app import main
     except ImportError as exc:
         raise ValueError(f"the desktop app needs PySide6, which cannot be imported: {exc}") from None
     gpu = "off" if getattr(args, "no_gpu", False) else getattr(args, "gpu_path", "auto")

@@ -84,7 +84,7 @@ def settings(tmp_path) -> QtCore.QSettings:
 @pytest.fixture
 def make_window(qtbot, settings):
     """Factory: MainWindow(gpu=...) registered with qtbot and shut down after the test."""
-    from fpinspector.ui.app import MainWindow
+    from fpinspector.ui.shell.app import MainWindow
 
     made = []
 
@@ -105,7 +105,7 @@ def make_compact_window(make_window, qtbot):
     (All formats beside the inspector, the others as tabs), shown and settled."""
     from PySide6 import QtWidgets
 
-    from fpinspector.ui import window_layout
+    from fpinspector.ui.shell import window_layout
 
     def make(**kw):
         win = make_window(**kw)

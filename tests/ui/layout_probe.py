@@ -141,7 +141,7 @@ def map_problems(win: QtWidgets.QMainWindow, name: str, where: str) -> list[str]
     MAP_HEIGHT px of it inside the dock's scroll area, and nothing of it cut at the right;
     the legend is outside the data; on a 1920x1080 screen the data area is at least
     PLOT_AT_1080."""
-    from fpinspector.ui.error_map import ErrorMapWidget
+    from fpinspector.ui.maps.error_map import ErrorMapWidget
 
     maps = win.docks[name].findChildren(ErrorMapWidget)
     if not maps:
@@ -206,8 +206,8 @@ def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
 def main() -> int:  # noqa: C901 - one walk through the app
     sys.path.insert(0, ".")
     from fpinspector.ui import palette
-    from fpinspector.ui.app import MainWindow
-    from fpinspector.ui.window_layout import raise_dock
+    from fpinspector.ui.shell.app import MainWindow
+    from fpinspector.ui.shell.window_layout import raise_dock
 
     app = QtWidgets.QApplication(sys.argv[:1])
     palette.apply_system_palette(app)
@@ -281,7 +281,7 @@ def main() -> int:  # noqa: C901 - one walk through the app
 def walk_sizes(win: QtWidgets.QMainWindow, tag: str) -> list[str]:
     """Resize the window through a sequence (smaller, larger, the smallest, maximised and
     back) and check the layout's structure after each step, the raised map docks too."""
-    from fpinspector.ui.window_layout import MIN_SIZE, raise_dock
+    from fpinspector.ui.shell.window_layout import MIN_SIZE, raise_dock
 
     avail = win.screen().availableGeometry().size()
     start = win.size()

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
-from fpinspector.ui.all_formats import WORD_ROW, AllFormatsPanel
+from fpinspector.ui.inspector.all_formats import WORD_ROW, AllFormatsPanel
 
 # (exponent bits, fraction bits, signed) of the small formats (docs/rules.md FMT-*)
 SMALL = {"f16": (5, 10, True), "f11": (5, 6, False), "f10": (5, 5, False)}
@@ -127,7 +127,7 @@ def test_editing_a_row_inspects_that_format_in_one_undo_step(qtbot, make_window)
     assert win.all_formats.rows["f10"].bits() == 0x1E0  # CONV-F2F-RTZ drops the extra bit
     assert "CONV-F2F-RTZ" in win.all_formats.rows["f10"].rules.text()
     # the Decode tab behind All formats did no work; raised, it catches up
-    from fpinspector.ui.window_layout import raise_dock
+    from fpinspector.ui.shell.window_layout import raise_dock
 
     raise_dock(win, win.docks["decode"])
     qtbot.waitUntil(lambda: not win.value_panel.is_stale(), timeout=2000)
@@ -241,7 +241,7 @@ def test_all_formats_dock_is_shown_by_default(make_window) -> None:
     window's top; on a small one it is the raised tab beside the inspector."""
     from PySide6 import QtCore
 
-    from fpinspector.ui import window_layout
+    from fpinspector.ui.shell import window_layout
 
     win = make_window()
     win.show()

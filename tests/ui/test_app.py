@@ -9,7 +9,7 @@ import pytest
 from PySide6 import QtCore, QtWidgets
 
 from fpinspector.model.state import InspectorState
-from fpinspector.ui import actions
+from fpinspector.ui.shell import actions
 
 
 def _f32(x: float) -> int:
@@ -22,7 +22,7 @@ def _click_bit(qtbot, editor, bit: int) -> None:
 
 
 def _raise(qtbot, win, dock: str, view) -> None:
-    from fpinspector.ui.window_layout import raise_dock
+    from fpinspector.ui.shell.window_layout import raise_dock
 
     raise_dock(win, win.docks[dock])
     qtbot.waitUntil(lambda: not view.is_stale(), timeout=2000)

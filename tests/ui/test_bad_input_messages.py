@@ -26,7 +26,7 @@ def test_unreadable_field_text_is_named_in_the_status_bar(make_window, field) ->
 
 
 def test_uncaught_failure_is_a_message_not_a_traceback(make_window, capsys) -> None:
-    from fpinspector.ui.app import _report
+    from fpinspector.ui.shell.app import _report
 
     win = make_window()
     _report(win, RuntimeError, RuntimeError("boom in a slot"))
@@ -35,7 +35,7 @@ def test_uncaught_failure_is_a_message_not_a_traceback(make_window, capsys) -> N
 
 
 def test_missing_workspace_file_is_named(make_window, tmp_path) -> None:
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     path = tmp_path / "nowhere.json"

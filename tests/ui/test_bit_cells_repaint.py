@@ -7,7 +7,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model import FORMATS
-from fpinspector.ui.bit_cells import BitCells, format_segments
+from fpinspector.ui.inspector.bit_cells import BitCells, format_segments
 
 
 class _PaintRegions(QtCore.QObject):

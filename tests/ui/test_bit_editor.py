@@ -10,7 +10,7 @@ from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from fpinspector.model import FORMATS
-from fpinspector.ui.bit_editor import BitFieldEditor
+from fpinspector.ui.inspector.bit_editor import BitFieldEditor
 
 
 def _f32_bits(x: float) -> int:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model.state import InspectorState
-from fpinspector.ui import actions
+from fpinspector.ui.shell import actions
 
 
 def _f32_bits(x: float) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fpinspector.ui.distance_view import DistanceView
+from fpinspector.ui.inspector.distance_view import DistanceView
 
 
 def _walk(a, b, n: int) -> list:

@@ -38,7 +38,7 @@ def test_dropped_files_open_as_what_they_hold(make_window, tmp_path) -> None:
     from fpinspector.model.sweep.domain import GridDomain
     from fpinspector.model.sweep.specs import parse_axis
     from fpinspector.model.sweep.stages import ModelStage
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     win.state.update(fmt="f32", bits=0x40490FDB)

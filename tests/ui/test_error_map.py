@@ -17,8 +17,8 @@ from PySide6.QtCore import QPointF, Qt
 
 from fpinspector.model.formats import F32
 from fpinspector.model.sweep import load_npz
-from fpinspector.ui.error_map import OVERLAY_COLORS, signed_log
-from fpinspector.ui.sweep_panel import SweepPanel
+from fpinspector.ui.maps.error_map import OVERLAY_COLORS, signed_log
+from fpinspector.ui.maps.sweep_panel import SweepPanel
 
 
 class NumpyBackend(ThreadsOnlyBackend):
@@ -242,7 +242,7 @@ def test_log_axes_are_labelled_at_the_decades(qtbot, panel):
 
 
 def test_legend_names_every_mark_colour(qtbot, panel):
-    from fpinspector.ui.error_map import OVERLAY_TEXT
+    from fpinspector.ui.maps.error_map import OVERLAY_TEXT
 
     _run(qtbot, panel)
     panel.overlay_boxes["denormal"].setChecked(True)
@@ -255,7 +255,7 @@ def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
     expression and a device name) wraps inside the view instead of widening the plot
     past it: the title and the colour bar are both inside the visible viewport, and the
     title keeps every word."""
-    from fpinspector.ui.error_map import ErrorMapWidget
+    from fpinspector.ui.maps.error_map import ErrorMapWidget
 
     res = _run(qtbot, panel)
     w = ErrorMapWidget()

@@ -13,7 +13,7 @@ import time
 import numpy as np
 from _sweep_fakes import ThreadsOnlyBackend
 
-from fpinspector.ui.sweep_panel import SweepPanel
+from fpinspector.ui.maps.sweep_panel import SweepPanel
 
 
 class _SlowDiffBackend(ThreadsOnlyBackend):
@@ -106,7 +106,7 @@ def test_a_live_frame_coloured_before_the_final_map_never_replaces_it(qtbot) -> 
     is dropped instead of putting "not computed yet" cells back on a finished map."""
     from fpinspector.model.sweep import Axis, GridDomain, run_sweep
     from fpinspector.model.sweep.map_blocks import BlockMap
-    from fpinspector.ui.error_map import ErrorMapWidget
+    from fpinspector.ui.maps.error_map import ErrorMapWidget
 
     dom = GridDomain(Axis.bit_range("f32", 0, 255), Axis.bit_range("f32", 0, 255))
     res = run_sweep(dom, _diff, result_format="f32", keep_elements=True)

@@ -15,7 +15,7 @@ import pytest
 
 from fpinspector.gpu.map_backend import PanelSweepBackend
 from fpinspector.model.sweep.map_blocks import ERROR_COLUMNS, BlockMap
-from fpinspector.ui.sweep_panel import SweepPanel
+from fpinspector.ui.maps.sweep_panel import SweepPanel
 
 
 def _run_map(qtbot, workers: int, domain_a: str = "lin:-2:2:1024"

@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 
 from fpinspector.model.expr import evaluate_expr
 from fpinspector.model.state import InspectorState
-from fpinspector.ui.expr_steps import DIVERGENCE_COLOR
-from fpinspector.ui.expression_panel import ExpressionPanel
+from fpinspector.ui.expression.expr_steps import DIVERGENCE_COLOR
+from fpinspector.ui.expression.expression_panel import ExpressionPanel
 
 
 @pytest.fixture

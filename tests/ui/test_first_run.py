@@ -4,7 +4,7 @@ they go with the first edit, and a window that finds saved settings shows none."
 
 from __future__ import annotations
 
-from fpinspector.ui.first_run import EXAMPLES, INTRO
+from fpinspector.ui.shell.first_run import EXAMPLES, INTRO
 
 
 def test_first_run_explains_and_offers_three_examples(make_window) -> None:

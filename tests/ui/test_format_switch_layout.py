@@ -9,8 +9,8 @@ from PySide6 import QtCore, QtWidgets
 
 from fpinspector.gpu.conversion_route import route_text
 from fpinspector.model import FORMATS
-from fpinspector.ui.bit_editor import BitFieldEditor
-from fpinspector.ui.conversions_view import ConversionsView
+from fpinspector.ui.inspector.bit_editor import BitFieldEditor
+from fpinspector.ui.inspector.conversions_view import ConversionsView
 
 SWITCHES = [("f16", 0x3C01), ("f32", 0x3F800001), ("f11", 0x3C1), ("f10", 0x1E1),
             ("f32", 0x40490FDB)]

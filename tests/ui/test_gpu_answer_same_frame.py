@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from fpinspector.ui import controller
+from fpinspector.ui.gpu import controller
 
 
 class _EchoSession:
@@ -84,7 +84,7 @@ def test_a_quick_gpu_row_is_shown_with_the_edit_and_never_as_waiting(
         monkeypatch, make_window, wait_for) -> None:
     """The Conversions GPU row of a new value: a quick answer is drawn with the edit, with
     no "waiting" state set first (it was set, then overwritten, in the same frame)."""
-    from fpinspector.ui.window_layout import raise_dock
+    from fpinspector.ui.shell.window_layout import raise_dock
 
     session = _EchoSession()
     win = _window(monkeypatch, make_window, wait_for, session)

@@ -18,7 +18,7 @@ from _retimed import retimed
 from PySide6 import QtCore
 
 from fpinspector.gpu.conversion_route import convert_via_f32
-from fpinspector.ui.conversions_view import GPU_ROW
+from fpinspector.ui.inspector.conversions_view import GPU_ROW
 
 
 class _NumpySession:
@@ -158,8 +158,8 @@ def test_gpu_row_waiting_for_an_answer_keeps_its_note_and_header(
     blank the note and flip the header's tip, then set both back, on every edit)."""
     import fpinspector.gpu as gpu
     from fpinspector.gpu.conversion_route import route_text
-    from fpinspector.ui import window_layout
     from fpinspector.ui.qt_utils import is_seen
+    from fpinspector.ui.shell import window_layout
 
     session = _SlowSession()
     monkeypatch.setattr(gpu, "open_session", lambda *a, **k: session)
@@ -313,7 +313,7 @@ def test_runner_is_free_when_a_result_arrives(monkeypatch, qtbot, wait_for) -> N
     """The result signal doubles as "worker idle": a request made while handling a result
     goes to the worker at once, and results already posted can be delivered on demand."""
     import fpinspector.gpu as gpu
-    from fpinspector.ui.gpu_worker import GpuRunner
+    from fpinspector.ui.gpu.gpu_worker import GpuRunner
 
     monkeypatch.setattr(gpu, "open_session", lambda *a, **k: _NumpySession())
     runner = GpuRunner("auto")

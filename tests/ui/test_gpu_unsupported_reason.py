@@ -35,7 +35,7 @@ class _PickySession:
 def test_unsupported_reason_helper_prefers_the_session_reason() -> None:
     """GPU column (driver capability, no docs/rules.md rule): the helper returns the
     session's own text, else a generic one from supports."""
-    from fpinspector.ui.gpu_worker import unsupported_reason
+    from fpinspector.ui.gpu.gpu_worker import unsupported_reason
 
     assert unsupported_reason(_PickySession(), "mul", "f16") == REASON
     assert unsupported_reason(_PickySession(), "mul", "f32") is None

@@ -180,7 +180,7 @@ def test_device_menu_lists_the_devices_and_checks_the_one_in_use(make_window, wa
 
 
 def test_gui_device_options_select_the_device(monkeypatch):
-    import fpinspector.ui.app as app
+    import fpinspector.ui.shell.app as app
     from fpinspector import cli
     from fpinspector.gpu.devices import selected_device
 
@@ -207,7 +207,7 @@ def test_closing_while_devices_are_listed_waits_for_the_listing(make_window):
 def test_the_gpus_dock_fits_a_dock_at_1280x720(qtbot):
     """Every button and the rows filter fit the ~590 px of a docked tab at 1280x720 without
     scrolling sideways (the filter on the buttons' row made it ~700 px wide)."""
-    from fpinspector.ui.gpus_view import GpusView
+    from fpinspector.ui.gpu.gpus_view import GpusView
 
     view = GpusView(examples=["example.json"])
     qtbot.addWidget(view)

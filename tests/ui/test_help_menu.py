@@ -9,7 +9,7 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector import __version__
-from fpinspector.ui import help_menu
+from fpinspector.ui.shell import help_menu
 
 
 def _trigger(win, item: str) -> None:

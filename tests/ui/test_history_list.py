@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
-from fpinspector.ui.history import HistoryList
+from fpinspector.ui.shell.history import HistoryList
 
 _HINT = QtCore.Qt.ItemDataRole.SizeHintRole
 

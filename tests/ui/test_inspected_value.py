@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fpinspector.ui.inspected import GPU, MODEL, VALUE
+from fpinspector.ui.operation.inspected import GPU, MODEL, VALUE
 
 
 def f32(x: float) -> int:
@@ -99,7 +99,7 @@ def test_several_values_pasted_inspect_a(make_window) -> None:
 
 
 def test_a_map_click_inspects_the_cells_a(make_window) -> None:
-    from fpinspector.ui.sweep_panel import SweepPanel
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
 
     win = make_window()
     st = win.state

@@ -70,7 +70,7 @@ def test_without_a_flush_one_exact_value_and_the_error_vs_exact(make_window) -> 
 
 
 def test_the_map_hover_labels_every_error(qtbot) -> None:
-    from fpinspector.ui.sweep_panel import SweepPanel
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
     from tests.ui.test_error_map import NumpyBackend
 
     p = SweepPanel(backend=NumpyBackend())

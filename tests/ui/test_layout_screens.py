@@ -34,7 +34,7 @@ pytestmark = [pytest.mark.slow,
 @pytest.mark.parametrize("screen", ["960x1050", "1280x720", "1366x768", "1920x1080",
                                     "2560x1440"])
 def test_nothing_overlaps_or_is_cut(screen: str) -> None:
-    from fpinspector.ui.screenshots import private_xvfb
+    from fpinspector.ui.shell.screenshots import private_xvfb
 
     with private_xvfb(f"{screen}x24"):
         res = subprocess.run([sys.executable, str(PROBE)], cwd=ROOT, env=dict(os.environ),

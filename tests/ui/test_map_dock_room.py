@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from fpinspector.ui import window_layout
-from fpinspector.ui.window_layout import LEFT_TO_OTHERS, MapRoom, raise_dock
+from fpinspector.ui.shell import window_layout
+from fpinspector.ui.shell.window_layout import LEFT_TO_OTHERS, MapRoom, raise_dock
 
 A = QtCore.Qt.DockWidgetArea
 SNAP = 12  # Qt lands a few pixels off a height asked of resizeDocks

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtGui import QColor, QImage
 
-from fpinspector.ui import error_map
+from fpinspector.ui.maps import error_map
 
 
 def _luminance(rgb) -> float:
@@ -43,7 +43,7 @@ def test_every_colour_stands_out_from_background_and_legend(name) -> None:
 
 
 def test_png_export_is_twice_the_screen_size(qtbot, tmp_path) -> None:
-    from fpinspector.ui.sweep_panel import SweepPanel
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
     from tests.ui.test_error_map import NumpyBackend
 
     p = SweepPanel(backend=NumpyBackend())

@@ -49,7 +49,7 @@ def test_a_long_paste_message_is_in_one_place_and_moves_nothing(make_compact_win
 
 
 def test_undo_clears_the_message_a_new_one_replaces_it(make_window, tmp_path) -> None:
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     assert win.ctl.paste("1.5 2.5")

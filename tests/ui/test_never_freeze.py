@@ -19,8 +19,8 @@ import pytest
 from _retimed import retimed
 from _sweep_fakes import ThreadsOnlyBackend
 
-from fpinspector.ui.stall_detector import StallDetector
-from fpinspector.ui.sweep_panel import SweepPanel
+from fpinspector.ui.maps.sweep_panel import SweepPanel
+from fpinspector.ui.shell.stall_detector import StallDetector
 
 STALL_BOUND_S = 0.150
 
@@ -104,7 +104,7 @@ def test_big_sweep_and_compare_switches_never_freeze(qtbot) -> None:
 
 
 def test_workspace_file_is_read_off_the_ui_thread(make_window, tmp_path, monkeypatch) -> None:
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     path = tmp_path / "w.json"

@@ -24,7 +24,7 @@ def _settle(qtbot) -> None:
 
 def test_every_conversion_column_shows_in_a_compact_dock(qtbot) -> None:
     """f64's 16 hex digits and value on one line took half the dock; f10 was past the edge."""
-    from fpinspector.ui.conversions_view import ConversionsView
+    from fpinspector.ui.inspector.conversions_view import ConversionsView
 
     state = InspectorState()
     view = ConversionsView(state)
@@ -41,7 +41,7 @@ def test_every_conversion_column_shows_in_a_compact_dock(qtbot) -> None:
 
 def test_the_expression_steps_gpu_and_allowed_columns_show(qtbot) -> None:
     """A report with GPU columns (long allowed sets) fits the dock, text wrapped."""
-    from fpinspector.ui.expr_steps import StepTable
+    from fpinspector.ui.expression.expr_steps import StepTable
 
     def value(h: str, t: str) -> dict:
         return {"hex": h, "text": t}
@@ -71,7 +71,7 @@ def test_the_expression_steps_gpu_and_allowed_columns_show(qtbot) -> None:
 
 def test_the_gpus_report_second_report_shows(qtbot) -> None:
     from fpinspector.gpu.report_io import example_reports, load_report
-    from fpinspector.ui.gpus_view import GpusView
+    from fpinspector.ui.gpu.gpus_view import GpusView
 
     examples = example_reports()
     if len(examples) < 2:

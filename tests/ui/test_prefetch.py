@@ -201,7 +201,7 @@ def test_variants_are_not_prefetched_for_a_conversions_view_behind_a_tab(
     """Compact window: the Conversions view is a tab behind another; its variants are
     converted when it is raised, the D3D row (Decode, All formats) ahead as always."""
     from fpinspector.ui.qt_utils import is_seen
-    from fpinspector.ui.window_layout import raise_dock
+    from fpinspector.ui.shell.window_layout import raise_dock
 
     win = make_compact_window()
     raise_dock(win, win.docks["history"])  # (Conversions heads the lower tab group)
@@ -246,7 +246,7 @@ def _expected_row(value: int, offset: int) -> dict[str, str]:
 
 
 def _gpu_row(win) -> dict[str, str]:
-    from fpinspector.ui.conversions_view import GPU_ROW
+    from fpinspector.ui.inspector.conversions_view import GPU_ROW
 
     return {d: win.conversions_view.cell_text(GPU_ROW, d).split()[0] for d in ("f16", "f11", "f10")}
 
@@ -321,7 +321,7 @@ def test_the_all_formats_rows_gpu_rows_are_asked_ahead_and_a_row_click_shows_its
 
 
 def _gpu_row_of(win, fmt: str) -> dict[str, str]:
-    from fpinspector.ui.conversions_view import GPU_ROW
+    from fpinspector.ui.inspector.conversions_view import GPU_ROW
 
     return {d: win.conversions_view.cell_text(GPU_ROW, d) for d in FORMATS if d != fmt}
 
@@ -377,7 +377,7 @@ def test_rows_asked_ahead_go_after_every_other_request_and_replace_none(
     """The GPU worker runs one job at a time: while it is busy, the op's capture and the
     shown value's row wait before the neighbours' rows, and a newer request ahead only
     replaces an older one ahead."""
-    from fpinspector.ui.gpu_worker import GpuRunner
+    from fpinspector.ui.gpu.gpu_worker import GpuRunner
 
     session, gate = _gated_stand_in(monkeypatch)
     runner = GpuRunner("auto")

@@ -11,7 +11,7 @@ from PySide6 import QtWidgets
 
 
 def test_dialogs_start_where_they_were_left(make_window, tmp_path, monkeypatch) -> None:
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     seen = []
@@ -30,7 +30,7 @@ def test_dialogs_start_where_they_were_left(make_window, tmp_path, monkeypatch) 
 
 
 def test_recent_workspaces_newest_first_and_opened_from_the_menu(make_window, tmp_path) -> None:
-    from fpinspector.ui import actions
+    from fpinspector.ui.shell import actions
 
     win = make_window()
     paths = []

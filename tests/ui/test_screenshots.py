@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fpinspector.ui import screenshots
+from fpinspector.ui.shell import screenshots
 
 
 def test_xvfb_missing_is_a_clear_error(monkeypatch, capsys, tmp_path) -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QProgressBar
 
-from fpinspector.ui import sweep_job
-from fpinspector.ui.sweep_job import SweepProgress
+from fpinspector.ui.maps import map_runner
+from fpinspector.ui.maps.map_runner import SweepProgress
 
 
 def test_time_left_is_from_the_throughput_after_start_up(qtbot, monkeypatch) -> None:
     now = [100.0]
-    monkeypatch.setattr(sweep_job.time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(map_runner.time, "perf_counter", lambda: now[0])
     bar = QProgressBar()
     qtbot.addWidget(bar)
     p = SweepProgress(bar)
@@ -36,4 +36,4 @@ def test_time_left_is_from_the_throughput_after_start_up(qtbot, monkeypatch) -> 
                          [(10, 100, 0.0, "— left"), (50, 100, 10.0, "5 s left"),
                           (0, 36_000, 10.0, "60 min left"), (0, 360_000, 10.0, "10.0 h left")])
 def test_progress_text(done, total, rate, want) -> None:
-    assert want in sweep_job.progress_text(done, total, 1.0, rate)
+    assert want in map_runner.progress_text(done, total, 1.0, rate)

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fpinspector.ui.sweep_panel import SweepPanel
+from fpinspector.ui.maps.sweep_panel import SweepPanel
 
 
 def _f32(x: float) -> int:

@@ -19,8 +19,8 @@ import pytest
 
 from fpinspector.model.send import channel
 from fpinspector.model.send.message import MAX_MESSAGE_BYTES
-from fpinspector.ui import value_channel
-from fpinspector.ui.value_channel import ValueChannel
+from fpinspector.ui.shell import value_channel
+from fpinspector.ui.shell.value_channel import ValueChannel
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="raw Unix-socket clients")
 

@@ -9,7 +9,7 @@ import pytest
 
 from fpinspector.model import FORMATS
 from fpinspector.model.describe import describe
-from fpinspector.ui.value_panel import ValuePanel
+from fpinspector.ui.inspector.value_panel import ValuePanel
 
 CASES = [
     ("f32", 0x3F800000), ("f32", 0xBFC00000), ("f32", 0x00000001), ("f32", 0x807FFFFF),

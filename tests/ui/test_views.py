@@ -121,7 +121,7 @@ class _SlowSession:
 def test_gpu_capture_runs_off_the_ui_thread_and_coalesces(qtbot, monkeypatch, wait_for) -> None:
     """Edits stay instant: captures run on the worker thread; stale requests are dropped."""
     import fpinspector.gpu as gpu
-    from fpinspector.ui.gpu_worker import GpuRunner
+    from fpinspector.ui.gpu.gpu_worker import GpuRunner
 
     fake = _SlowSession()
     monkeypatch.setattr(gpu, "open_session", lambda *a, **k: fake)
@@ -152,7 +152,7 @@ def test_gui_command_is_registered_and_lazy() -> None:
 
 
 def test_gui_command_runs_the_app(monkeypatch) -> None:
-    import fpinspector.ui.app as app
+    import fpinspector.ui.shell.app as app
     from fpinspector import cli
 
     seen = {}
@@ -204,7 +204,7 @@ def test_conversion_columns_fit_their_text_and_never_narrow(qtbot) -> None:
     """Each cell's text fits its column after every edit (only new text is measured), and a
     shorter value never narrows a column (no relayout per edit)."""
     from fpinspector.model.state import InspectorState
-    from fpinspector.ui.conversions_view import ConversionsView
+    from fpinspector.ui.inspector.conversions_view import ConversionsView
 
     state = InspectorState()
     view = ConversionsView(state)
@@ -232,7 +232,7 @@ def test_a_narrow_conversions_dock_puts_the_anatomy_under_every_row(qtbot, wait_
     table, which shows every variant row and more of its columns than beside it; 1000 px
     wide, beside it again."""
     from fpinspector.model.state import InspectorState
-    from fpinspector.ui.conversions_view import ConversionsView
+    from fpinspector.ui.inspector.conversions_view import ConversionsView
 
     state = InspectorState()
     view = ConversionsView(state)

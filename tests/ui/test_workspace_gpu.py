@@ -10,7 +10,7 @@ import pytest
 
 from fpinspector.model.state import InspectorState
 from fpinspector.model.state.workspace import load_workspace, save_workspace
-from fpinspector.ui import actions
+from fpinspector.ui.shell import actions
 
 
 def test_workspace_round_trip(tmp_path, make_window) -> None:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from fpinspector.model.state.workspace import MAX_WORKSPACE_BYTES, load_workspace
-from fpinspector.ui import actions
+from fpinspector.ui.shell import actions
 
 GOOD_STATE = {"fmt": "f32", "bits": "0x3F800000"}
 

@@ -1,0 +1,423 @@
+""""All formats" panel: the inspected value in f64, f32, f16, f11, f10 and as an R11G11B10 word.
+
+Every row is a live bit-field editor holding the inspected value converted by the D3D rules
+(``fpinspector.model.convert``, variant "d3d") with the rule IDs that fired. Editing a row
+makes that format and pattern the inspected value: the panel only emits :attr:`picked`, the
+controller writes the state (one update, so one undo step).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ...model.convert import pack_r11g11b10
+from ...model.formats import FORMATS, get_format
+from ...model.state import InspectorState, Snapshot
+from .. import bridge
+from ..hover_select import HoverSelectLabel
+from ..qt_utils import is_seen, set_tip, signals_blocked
+from ..steady_label import SteadyLabel
+from .bit_cells import BitCells, format_segments, r11g11b10_segments
+
+__all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
+
+#: Row key of the packed R11G11B10_FLOAT word.
+WORD_ROW = "r11g11b10"
+#: (channel, format, low bit, width) of the word's fields, R first (FMT-R11G11B10).
+WORD_FIELDS = (("R", "f11", 0, 11), ("G", "f11", 11, 11), ("B", "f10", 22, 10))
+#: The longest value text of each format (its shortest decimals): the value column shows
+#: every character of it.
+_WIDEST_VALUE = {"f64": "-2.2250738585072014e-308", "f32": "-1.17549435e-38",
+                 "f16": "-6.1035156e-05", "f11": "6.1035156e-05", "f10": "6.1035156e-05",
+                 WORD_ROW: "R=G=6.1035156e-05, B=6.1035156e-05"}
+_CELL_W = 13  # px per bit: the same in every row so the rows read as one table
+_ROW_GAP = 6  # px between formats in the two-line layout
+
+
+class _Cells(BitCells):
+    """Bit cells without the segment-label row (the colours carry it): compact rows."""
+
+    HEADER = 0
+    FOOTER = 11
+
+    def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        return QtCore.QSize(self._width * _CELL_W + 2, 18 + self.FOOTER)
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
+        return QtCore.QSize(self._width * 9 + 2, 17 + self.FOOTER)
+
+
+_MIDDLE_LEFT = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft
+
+
+class FormatRow(QtCore.QObject):
+    """One compact editor: name, bit cells, hex, value and the fired rules of the conversion;
+    its widgets sit in one row of the panel's grid so the columns line up.
+
+    Signals
+    -------
+    edited(object) : the row's new pattern (int) from a bit, the hex or the value field.
+    edit_started(), edit_finished() : around a click-drag over the cells.
+    """
+
+    edited = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+    error = QtCore.Signal(str)
+
+    def __init__(self, key: str, width: int, segments, parent=None) -> None:
+        super().__init__(parent)
+        # widgets are reparented to the panel when placed in its grid
+        self.key = key
+        self.width_bits = width
+        self._bits = -1
+        self.shown = -1  # the pattern last set from the state (set_row)
+        self.name = QtWidgets.QLabel(key)
+        # a fixed size: underlining the inspected format's name then asks no new layout of
+        # the panel (a label of variable size does on every change)
+        self.name.setFixedSize(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12,
+                               self.name.sizeHint().height())
+        self.set_inspected(False)
+        self.cells = _Cells(width, [replace(s, label="") for s in segments])
+        self.cells.setMaximumWidth(width * _CELL_W + 2)
+        self.hex_edit = QtWidgets.QLineEdit()
+        fm = self.hex_edit.fontMetrics()  # every digit of the widest pattern shows
+        self.hex_edit.setFixedWidth(fm.horizontalAdvance("0x" + "D" * ((width + 3) // 4)) + 16)
+        self.hex_edit.setToolTip("The pattern in hexadecimal; type one and press Enter to "
+                                 "inspect it.")
+        self.value_edit = QtWidgets.QLineEdit()
+        widest = _WIDEST_VALUE.get(key, "-1.17549435e-38")
+        self.value_edit.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
+        self.value_tip = ""
+        self.rules = HoverSelectLabel()  # (copyable, cheap to update)
+        # new rule text must not re-layout the panel on every edit (latency), and rule IDs
+        # are never cut: they wrap onto a second line where the column is narrow. Two
+        # lines (no taller than the bit cells) hold every usual list, so rule text that
+        # wraps or not never moves the rows; a longer one gets its lines.
+        self.rules.setWordWrap(True)
+        self.rules.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.rules_box = SteadyLabel(self.rules, 2)
+        self.rules_box.setMinimumWidth(120)  # "CONV-F2F-RTZ," on a line: rule lists wrap
+        self.cells.bits_changed.connect(self._emit)
+        self.cells.edit_started.connect(self.edit_started)
+        self.cells.edit_finished.connect(self.edit_finished)
+        self.hex_edit.editingFinished.connect(self._push_hex)
+
+    def set_inspected(self, yes: bool) -> None:
+        """Bold name, underlined for the inspected format. Why a font, not rich text: a
+        rich-text label lays its text out in its first paint and asks for a second one;
+        only the font's weight and underline are set, so the name still follows the
+        application's font (and a font is not a style sheet: palette changes apply)."""
+        font = QtGui.QFont()
+        font.setBold(True)
+        font.setUnderline(yes)
+        self.name.setFont(font)
+
+    def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
+        return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules_box)
+
+    def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False) -> None:
+        """Put the row's widgets into row ``r`` of ``grid`` (one line: name, cells, hex,
+        value, rules), or, ``two_line``, the cells across grid row 3r, the rest under them
+        and a gap below (a narrow dock: the f64 row's 64 cells need the whole width; the
+        gap keeps each format's two lines together)."""
+        for w in self.widgets():
+            grid.removeWidget(w)
+        if two_line:
+            top = 3 * r
+            grid.addWidget(self.cells, top, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(self.name, top + 1, 0, _MIDDLE_LEFT)
+            grid.addWidget(self.hex_edit, top + 1, 1)
+            if self.key == WORD_ROW:  # three values: the value and rules columns, and the
+                # rules on the gap line (the last row)
+                grid.addWidget(self.value_edit, top + 1, 2, 1, 2)
+                grid.addWidget(self.rules_box, top + 2, 1, 1, 3)
+            else:
+                grid.addWidget(self.value_edit, top + 1, 2)
+                grid.addWidget(self.rules_box, top + 1, 3)
+        else:
+            grid.addWidget(self.name, r, 0, _MIDDLE_LEFT)
+            grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
+            grid.addWidget(self.hex_edit, r, 2)
+            grid.addWidget(self.value_edit, r, 3)
+            grid.addWidget(self.rules_box, r, 4)
+
+    def one_line_width(self) -> int:
+        """The least width the row needs on one line."""
+        return (self.name.minimumWidth() + self.cells.minimumSizeHint().width()
+                + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
+                + self.rules_box.minimumWidth() + 4 * 6)
+
+    def bits(self) -> int:
+        return self._bits
+
+    def set_row(self, bits: int, value: str, rules: str, tip: str = "") -> None:
+        """Show a pattern, its value text and rules without emitting (no echo loops)."""
+        bits = int(bits)
+        self._bits = self.shown = bits
+        self.cells.set_bits(bits)
+        hex_text = f"0x{bits:0{(self.width_bits + 3) // 4}X}"
+        with signals_blocked(self.hex_edit, self.value_edit):  # unchanged text: no repaint (latency)
+            if self.hex_edit.text() != hex_text:
+                self.hex_edit.setText(hex_text)
+            if self.hex_edit.styleSheet():  # (re)styling costs a repolish: only when needed
+                self.hex_edit.setStyleSheet("")
+            if self.value_edit.text() != value:
+                self.value_edit.setText(value)
+                self.value_edit.setCursorPosition(0)
+                if self.key in FORMATS:  # the exact expansion one hover away
+                    self.value_edit.setToolTip(f"{bridge.exact_tip(self.key, bits)}\n\n"
+                                               f"{self.value_tip}")
+        if self.rules.text() != rules:
+            self.rules.setText(rules)
+        set_tip(self.rules, tip or rules)
+
+    def _emit(self, bits: int) -> None:
+        self._bits = int(bits)
+        self.edited.emit(int(bits))
+
+    def _push_hex(self) -> None:
+        text = self.hex_edit.text().strip().lower().replace("_", "").removeprefix("0x")
+        try:
+            if text[:1] in ("-", "+"):  # "-0" is a value (a pattern has no sign)
+                raise ValueError
+            value = int(text, 16)
+            if value >> self.width_bits:
+                raise ValueError
+        except ValueError:
+            msg = f"not a {self.width_bits}-bit hex pattern: {text[:40]!r}"
+            self.hex_edit.setStyleSheet("color: #c62828;")
+            self.hex_edit.setToolTip(msg)
+            self.error.emit(f"{self.key}: {msg}")
+            return
+        if value != self._bits:
+            self._emit(value)
+
+
+class AllFormatsPanel(QtWidgets.QWidget):
+    """The inspected value in every format at once, each row editable.
+
+    Signals
+    -------
+    picked(str, object) : a row was edited: (format name, pattern) to inspect.
+    error(str) : a row's typed text could not be read (for the status bar).
+    edit_started(), edit_finished() : around a drag over any row's cells (one undo step).
+    """
+
+    picked = QtCore.Signal(str, object)
+    error = QtCore.Signal(str)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: dict[str, FormatRow] = {}
+        self.grid = lay = QtWidgets.QGridLayout(self)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setHorizontalSpacing(6)
+        lay.setVerticalSpacing(1)
+        self._two_line = False
+        for name, f in FORMATS.items():
+            row = FormatRow(name, f.bits, format_segments(f))
+            row.value_tip = (f"The inspected value converted to {name} by the D3D rules; type "
+                             "a number and press Enter to inspect it in this format.")
+            row.value_edit.setToolTip(row.value_tip)
+            row.value_edit.editingFinished.connect(lambda r=row: self._push_value(r))
+            row.edited.connect(lambda b, n=name: self.picked.emit(n, int(b)))
+            self._add(lay, row)
+        word = FormatRow(WORD_ROW, 32, r11g11b10_segments())
+        word.name.setText("R11G11B10")
+        word.name.setToolTip("The inspected value written to all three channels of an "
+                             "R11G11B10_FLOAT render target (FMT-R11G11B10): R and G are f11 "
+                             "(bits 10-0, 21-11), B is f10 (bits 31-22).")
+        word.cells.setToolTip(word.name.toolTip() + " Editing a field inspects that field "
+                              "(f11 for R/G, f10 for B).")
+        word.value_edit.setReadOnly(True)
+        word.value_edit.setToolTip("The three fields' values: R, G (f11) and B (f10).")
+        word.edited.connect(self._push_word)
+        self._add(lay, word)
+        self._set_stretch()
+        self._src = ""
+        self._src_bits = -1
+        self._pending: tuple | None = None  # last value asked for while hidden
+        if state is not None:
+            self.bind(state)
+
+    def bind(self, state: InspectorState) -> None:
+        """Show ``state``'s inspected value; an edited row becomes the inspected value
+        (a drag over the cells is one undo step)."""
+        self.state = state
+        self.picked.connect(lambda fmt, bits: state.update(fmt=fmt, bits=bits))
+        self.edit_started.connect(state.begin_undo_group)
+        self.edit_finished.connect(state.end_undo_group)
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        if {"fmt", "bits"} & changed:
+            s = self.state.snapshot
+            self.show_value(s.fmt, s.bits, bridge.d3d_conversions(s.fmt, s.bits))
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:  # noqa: N802 (Qt override)
+        """Why: updates are skipped while the dock is hidden; catch up when it shows."""
+        super().showEvent(event)
+        if self._pending is not None:
+            self.show_value(*self._pending)
+
+    def catch_up(self) -> None:
+        """Show what arrived while the panel could not be seen."""
+        if self._pending is not None and is_seen(self):
+            self.show_value(*self._pending)
+
+    def is_stale(self) -> bool:
+        """True when a value arrived while hidden and the rows do not show it yet."""
+        return self._pending is not None
+
+    def _add(self, lay: QtWidgets.QGridLayout, row: FormatRow) -> None:
+        row.error.connect(self.error)
+        row.edit_started.connect(self.edit_started)
+        row.edit_finished.connect(self.edit_finished)
+        row.setParent(self)
+        row.place(lay, len(self.rows))
+        self.rows[row.key] = row
+
+    def _set_stretch(self) -> None:
+        """Spare width goes to the value and rules columns; spare height below the rows."""
+        lay = self.grid
+        for c in range(5):
+            lay.setColumnStretch(c, 0)
+        value, rules = (2, 3) if self._two_line else (3, 4)
+        lay.setColumnStretch(value, 3)
+        lay.setColumnStretch(rules, 2)
+        for r in range(lay.rowCount()):
+            lay.setRowStretch(r, 0)
+            lay.setRowMinimumHeight(r, 0)
+        if self._two_line:
+            for i in range(len(self.rows)):
+                lay.setRowMinimumHeight(3 * i + 2, _ROW_GAP)
+        lay.setRowStretch(3 * len(self.rows) if self._two_line else len(self.rows) + 1, 1)
+
+    def is_two_line(self) -> bool:
+        return self._two_line
+
+    def one_line_width(self) -> int:
+        """The width below which each format takes two lines."""
+        return max(r.one_line_width() for r in self.rows.values()) + 8
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self.set_two_line(event.size().width() < self.one_line_width())
+
+    def set_two_line(self, two_line: bool) -> None:
+        """Lay the rows out on one line each or on two (cells, then hex/value/rules)."""
+        if two_line == self._two_line:
+            return
+        self._two_line = two_line
+        for i, row in enumerate(self.rows.values()):
+            row.place(self.grid, i, two_line)
+        self._set_stretch()
+
+    def two_line_width(self) -> int:
+        """The least width of the two-line layout: the widest row's cells, or the line of
+        name, hex, value and rules under them (R11G11B10's value spans two columns)."""
+        rows = [r for r in self.rows.values() if r.key != WORD_ROW]
+        cells = max(r.cells.minimumSizeHint().width() for r in self.rows.values())
+        fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
+                  + max(r.hex_edit.minimumWidth() for r in self.rows.values())
+                  + max(r.value_edit.minimumWidth() for r in rows)
+                  + max(r.rules_box.minimumWidth() for r in rows) + 3 * 6)
+        return max(cells, fields) + 8
+
+    def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
+        """As narrow as the two-line layout allows (no field runs into the next)."""
+        hint = super().minimumSizeHint()
+        return QtCore.QSize(min(hint.width(), self.two_line_width()), hint.height())
+
+    # -- state -> rows --------------------------------------------------------------
+    def show_value(self, src: str, bits: int,
+                   converted: dict[str, tuple[int, list[str]]] | None = None) -> None:
+        """Show (src, bits) in every format by the D3D conversion.
+
+        ``converted`` maps format -> (pattern, fired rule IDs) when the caller already has
+        them (the decode panel asks the same question); missing ones are converted here.
+        """
+        src, bits = get_format(src).name, int(bits)
+        top = self.window()
+        if (top is not self and not self.isVisibleTo(top)) or not is_seen(self):
+            self._pending = (src, bits, converted)  # dock hidden or behind a tab: redo on show
+            return
+        self._pending = None
+        conv = dict(converted or {})
+        for name, row in self.rows.items():
+            if name == WORD_ROW:
+                continue
+            if src != self._src:
+                row.set_inspected(name == src)
+            if name == src:
+                row.set_row(bits, bridge.value_text(name, bits), "inspected value",
+                            f"The inspected {name} pattern itself.")
+                continue
+            try:
+                out, rules = conv[name] if name in conv else bridge.convert_with_rules(
+                    bits, src, name)
+            except ValueError as exc:
+                row.set_row(0, "—", "no conversion", str(exc))
+                continue
+            conv[name] = (out, rules)
+            text = ", ".join(rules) or "exact (no rule fired)"
+            row.set_row(out, bridge.value_text(name, out), text,
+                        f"{src} → {name} by the D3D conversion rules: " + text)
+        self._src, self._src_bits = src, bits
+        self._show_word(src, bits, conv)
+
+    def _show_word(self, src: str, bits: int, conv: dict) -> None:
+        row = self.rows[WORD_ROW]
+        fields = {}
+        for fmt in ("f11", "f10"):
+            fields[fmt] = (bits, []) if fmt == src else conv.get(fmt)
+        if fields["f11"] is None or fields["f10"] is None:
+            row.set_row(0, "—", "", "no word: the conversion into f11/f10 failed")
+            return
+        (r, r_rules), (b, b_rules) = fields["f11"], fields["f10"]
+        word = int(pack_r11g11b10(np.uint16(r), np.uint16(r), np.uint16(b)))
+        rules = sorted(set(r_rules) | set(b_rules))
+        text = ", ".join(rules) or ("inspected value" if src in ("f11", "f10") else "exact")
+        row.set_row(word, f"R=G={bridge.value_text('f11', r)}, B={bridge.value_text('f10', b)}",
+                    text, "R, G: " + (", ".join(r_rules) or "none") + "; B: "
+                    + (", ".join(b_rules) or "none"))
+
+    # -- rows -> state --------------------------------------------------------------
+    def _push_value(self, row: FormatRow) -> None:
+        text = row.value_edit.text()
+        if text == bridge.value_text(row.key, row.bits()):
+            return
+        try:
+            bits = bridge.encode_text(row.key, text)
+        except ValueError as exc:
+            row.value_edit.setToolTip(f"cannot read {text[:60]!r}: {exc}")
+            row.value_edit.setStyleSheet("color: #c62828;")
+            self.error.emit(f"{row.key}: {exc}")
+            return
+        if row.value_edit.styleSheet():
+            row.value_edit.setStyleSheet("")
+        self.picked.emit(row.key, int(bits))
+
+    def _push_word(self, word: int) -> None:
+        """An edited word inspects the field that changed (R first when several did)."""
+        prev = self.rows[WORD_ROW].shown
+        for _ch, fmt, lo, width in WORD_FIELDS:
+            mask = ((1 << width) - 1) << lo
+            if (word ^ prev) & mask:
+                self.picked.emit(fmt, (word & mask) >> lo)
+                return
+
+    def word_field(self, channel: str) -> int:
+        """The pattern in field ``channel`` ("R", "G" or "B") of the word row."""
+        w = self.rows[WORD_ROW].bits()
+        for ch, _fmt, lo, width in WORD_FIELDS:
+            if ch == channel:
+                return (w >> lo) & ((1 << width) - 1)
+        raise ValueError(f"no channel {channel!r}; choose R, G or B")

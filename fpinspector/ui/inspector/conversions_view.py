@@ -1,0 +1,300 @@
+"""Conversions view: one value through every format and every encoder variant, side by side,
+plus the local GPU's render-target conversion, differing bits highlighted, rounding anatomy."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from ...model.convert import VARIANTS
+from ...model.describe import rounding_anatomy
+from ...model.formats import FORMATS, get_format
+from ...model.state import InspectorState, Snapshot
+from .. import bridge, palette
+from ..qt_utils import DeferWhileUnseen, turn_splitter, widen_column
+from ..steady_label import SteadyLabel
+
+__all__ = ["ConversionsView", "GPU_ROW"]
+
+GPU_ROW = "this GPU (render target)"
+#: The GPU row's header (short: the header column's width is taken from the table's); its
+#: tooltip says how the GPU was reached (the render target route).
+GPU_ROW_LABEL = "this GPU"
+
+
+def _variants() -> dict[str, str]:
+    """Variant name -> whose behaviour it reproduces (from the conversion model)."""
+    return {name: v.source or v.doc for name, v in VARIANTS.items()}
+
+
+class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
+    """Rows: encoder variants (+ the GPU); columns: target formats. Cells that differ from the
+    D3D row are highlighted; selecting a cell shows its rounding anatomy."""
+
+    def __init__(self, state: InspectorState | None = None, parent=None) -> None:
+        super().__init__(parent)
+        self.variants = _variants()
+        self.table = QtWidgets.QTableWidget()
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setToolTip("Each cell: the converted pattern and its value. Highlighted cells "
+                              "differ from the D3D rule (row d3d). Click a cell for its rounding "
+                              "anatomy.")
+        self.anatomy = QtWidgets.QPlainTextEdit()
+        self.anatomy.setReadOnly(True)
+        self.anatomy.setUndoRedoEnabled(False)  # (read-only: nothing to undo)
+        # two lines a cell, the pattern over its value: on one line the f64 column alone
+        # took half a 600 px dock and f10 was behind horizontal scrolling (1280x720)
+        self.table.verticalHeader().setDefaultSectionSize(
+            2 * self.table.fontMetrics().lineSpacing() + 8)
+        self.anatomy.setToolTip("Rounding anatomy: exact input, the two neighbouring patterns, "
+                                "guard/round/sticky bits and why this direction was taken.")
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        self._split = split = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        left = QtWidgets.QWidget()
+        ll = QtWidgets.QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.table, 1)
+        # two lines kept for the note: the GPU route of an f32 value takes one, of any
+        # other format two, and a note that changed height moved the table and repainted
+        # the whole view on every format switch
+        ll.addWidget(SteadyLabel(self.note, min_lines=2))
+        split.addWidget(left)
+        split.addWidget(self.anatomy)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay = QtWidgets.QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(split)
+        self.table.currentCellChanged.connect(lambda r, c, *_: self._show_anatomy(r, c))
+        self._rows_fitted = False  # (under each other, the split is fitted once shown)
+        self._src = "f32"
+        self._bits = 0
+        self._targets: list[str] = []
+        self._rows: list[str] = []
+        self._d3d: dict[str, int] = {}
+        self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
+        self._gpu_shown: tuple | None = None  # the last GPU row asked for
+        self.table.viewport().installEventFilter(self)
+        if state is not None:
+            self.bind(state)
+
+    #: Below this width the anatomy goes under the table (a narrow dock: beside it, at
+    #: 1280x720, the table showed one column of four)
+    SIDE_BY_SIDE_FROM = 900
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if turn_splitter(self._split, event.size().width(), self.SIDE_BY_SIDE_FROM):
+            self._rows_fitted = False
+        if self._split.orientation() == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
+            QtCore.QTimer.singleShot(0, self, self._fit_table_rows)  # (once it is laid out)
+
+    def _fit_table_rows(self) -> None:
+        """Under each other: the table as high as its rows, the anatomy the rest."""
+        t = self.table
+        need = (t.horizontalHeader().height() + t.verticalHeader().length()
+                + t.horizontalScrollBar().sizeHint().height() + 2 * t.frameWidth()
+                + self.note.sizeHint().height() * 2)
+        total = sum(self._split.sizes())
+        if (self._split.orientation() == QtCore.Qt.Orientation.Vertical and total > need
+                and self.isVisible() and not self._rows_fitted):
+            self._split.setSizes([need, total - need])
+            self._rows_fitted = True
+
+    def cell_text(self, variant: str, dst: str) -> str:
+        item = self.table.item(self._rows.index(variant), self._targets.index(dst))
+        return item.text() if item else ""
+
+    def is_highlighted(self, variant: str, dst: str) -> bool:
+        item = self.table.item(self._rows.index(variant), self._targets.index(dst))
+        return bool(item and item.data(QtCore.Qt.ItemDataRole.UserRole + 1))
+
+    def select(self, variant: str, dst: str) -> None:
+        """Select a cell (its rounding anatomy is shown)."""
+        self.table.setCurrentCell(self._rows.index(variant), self._targets.index(dst))
+
+    def bind(self, state: InspectorState) -> None:
+        """Convert ``state``'s inspected value from now on (the GPU row comes from the
+        window's GPU adapter, :meth:`show_gpu`)."""
+        self.state = state
+        state.connect(self._pull_value)
+        self._pull_value(frozenset(Snapshot.__dataclass_fields__))
+
+    def _pull_value(self, changed: frozenset) -> None:
+        """A new value: the model's rows (the window's GPU adapter follows with the GPU
+        row of the same value, waiting or filled)."""
+        if {"fmt", "bits"} & changed and not self.defer(changed):
+            s = self.state.snapshot
+            self.show_value(s.fmt, s.bits)
+
+    def pull(self, changed: frozenset) -> None:
+        """Catch up after being unseen: the model's rows, then the last GPU row it was
+        given meanwhile (kept, not shown, while the view could not be seen)."""
+        self._pull_value(changed)
+        if {"fmt", "bits"} & changed and self._gpu_shown is not None:
+            self.show_gpu(*self._gpu_shown)
+
+    def show_value(self, src: str, bits: int) -> None:
+        """Convert (src, bits) into every other format by every variant (the model does it)."""
+        new_src = get_format(src).name
+        self._src, self._bits = new_src, int(bits)
+        targets = [n for n in FORMATS if n != self._src]
+        if not self._rows:  # the rows (variants) never change
+            self._rows = list(self.variants) + [GPU_ROW]
+            self.table.setRowCount(len(self._rows))
+            self.table.setColumnCount(len(targets))
+            self.table.setVerticalHeaderLabels(self._rows[:-1] + [GPU_ROW_LABEL])
+            for r, name in enumerate(self._rows[:-1]):
+                self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
+            self.table.setHorizontalHeaderLabels(targets)
+        elif targets != self._targets:  # the columns' names, in place (new header items
+            for c, name in enumerate(targets):  # re-lay out and repaint both headers)
+                self.table.horizontalHeaderItem(c).setText(name)
+            self._lay_out_headers_now()
+        self._targets = targets
+        self._d3d = {}
+        shade = palette.colors().diff  # (once per update: it follows a palette switch too)
+        d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
+        for r, var in enumerate(self._rows[:-1]):
+            for c, dst in enumerate(self._targets):
+                try:
+                    if var == "d3d" and dst in d3d:
+                        out, rules = d3d[dst]
+                    else:
+                        out, rules = bridge.convert_lazy(self._bits, self._src, dst, var)
+                except ValueError as exc:
+                    self._set(r, c, "—", str(exc), None, shade=shade)
+                    continue
+                if var == "d3d":
+                    self._d3d[dst] = out
+                self._set(r, c, self._fmt(dst, out), rules, out, dst, shade=shade)
+        self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
+
+    def show_gpu(self, results: object, note: str, tips: dict[str, str] | None = None,
+                 route: str = "") -> None:
+        """Fill the GPU row from ``{dst: patterns or the reason there is none}``.
+
+        ``note`` explains gaps, ``tips`` says per format how its cell was obtained and
+        ``route`` (the row header's tooltip) how the hardware was reached (through f32).
+        """
+        self._gpu_shown = (results, note, tips, route)
+        if not self._rows or self.is_stale():
+            return
+        r = len(self._rows) - 1
+        res = results if isinstance(results, dict) else {}
+        tips = tips or {}
+        head = self.table.verticalHeaderItem(r)
+        shade = palette.colors().diff
+        head_tip = route or note or "The local GPU's own conversion (render target)."
+        if head is not None and head.toolTip() != head_tip:  # (a change re-lays the table out)
+            head.setToolTip(head_tip)
+            self._lay_out_headers_now()
+        for c, dst in enumerate(self._targets):
+            got = res.get(dst)
+            tip = tips.get(dst, "")
+            if isinstance(got, np.ndarray) and got.size:
+                out = int(got.reshape(-1)[0])
+                self._set(r, c, self._fmt(dst, out), tip, out, dst, shade=shade)
+            else:
+                why = str(got) if got is not None else (tip or note)
+                self._set(r, c, "—", why.removeprefix("—: "), None, shade=shade)
+        if self.note.text() != (note or route):
+            self.note.setText(note or route)
+
+    def _lay_out_headers_now(self) -> None:
+        """Lay the headers and the table out now, after a header item changed (a name, a
+        tooltip): Qt does it on zero-timers that fire after the edit's repaint, and each
+        asked for a second repaint of the table and both headers."""
+        self.table.horizontalHeader().doItemsLayout()
+        self.table.verticalHeader().doItemsLayout()
+        self.table.doItemsLayout()
+
+    def _fmt(self, dst: str, out: int) -> str:
+        w = (FORMATS[dst].bits + 3) // 4
+        return f"0x{out:0{w}X}\n{bridge.value_text(dst, out)}"
+
+    def cell_tooltip(self, variant: str, dst: str) -> str:
+        """The tooltip of a cell (fired rules computed now if they were left for the hover)."""
+        r, c = self._rows.index(variant), self._targets.index(dst)
+        lazy = self._lazy.get((r, c))
+        if lazy is not None:
+            return _tip_text(*lazy)
+        item = self.table.item(r, c)
+        return item.toolTip() if item else ""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
+        """Hover over a cell whose rules were not computed yet: compute and show them."""
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.table.viewport():
+            idx = self.table.indexAt(event.pos())
+            lazy = self._lazy.get((idx.row(), idx.column()))
+            if lazy is not None:
+                QtWidgets.QToolTip.showText(event.globalPos(), _tip_text(*lazy), obj)
+                return True
+        return super().eventFilter(obj, event)
+
+    def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "", *,
+             shade: str) -> None:
+        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover);
+        ``shade``: the colour of a cell that differs from d3d (the palette's).
+
+        Plain items (no Python ``data()`` override: Qt asks every role of every cell on each
+        paint and resize, which cost ~2 ms per edit); a lazy tip waits in ``_lazy``.
+        """
+        ref = self._d3d.get(dst)
+        differs = out is not None and ref is not None and out != ref
+        prefix = ""
+        if differs:
+            prefix = f"differs from d3d (0x{ref:X}) in {bin(out ^ ref).count('1')} bit(s). "
+        item = self.table.item(r, c)
+        fresh = item is None
+        if fresh:
+            item = QtWidgets.QTableWidgetItem()
+        R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
+        if item.text() != text:
+            item.setText(text)
+            widen_column(self.table, c, text)
+        if callable(tip):
+            self._lazy[(r, c)] = (prefix, tip)
+            item.setData(R.ToolTipRole, None)
+        else:
+            self._lazy.pop((r, c), None)
+            item.setToolTip(_tip_text(prefix, tip))
+        shade = shade if differs else ""
+        if item.data(R.UserRole + 1) != differs or item.data(R.UserRole + 2) != shade:
+            if differs:
+                item.setBackground(QtGui.QColor(shade).lighter(160))
+                item.setForeground(QtGui.QColor("#000000"))
+            else:
+                item.setData(R.BackgroundRole, None)
+                item.setData(R.ForegroundRole, None)
+            item.setData(R.UserRole + 1, differs)
+            item.setData(R.UserRole + 2, shade)
+        if fresh:
+            self.table.setItem(r, c, item)
+
+    def _show_anatomy(self, row: int, col: int) -> None:
+        if not (0 <= col < len(self._targets)) or not (0 <= row < len(self._rows)):
+            return
+        dst = self._targets[col]
+        var = self._rows[row] if self._rows[row] in self.variants else "d3d"
+        try:
+            an = rounding_anatomy(self._bits, dst, variant=var, src=self._src)
+        except (ValueError, TypeError) as exc:
+            text = f"{self._src} → {dst} ({var}): {exc}"
+        else:
+            text = f"{self._src} → {dst} by {var}\n{an.text()}"
+        # the document's own setPlainText: the view's goes through its text control, twice
+        # the time (~0.3 ms per edit) for the same text. A new anatomy is read from its
+        # first line, as the view's own call showed it
+        self.anatomy.document().setPlainText(text)
+        self.anatomy.verticalScrollBar().setValue(0)
+
+
+def _tip_text(prefix: str, tip) -> str:
+    """A cell's tooltip: the difference note, then the text or the fired rules."""
+    tip = tip() if callable(tip) else tip
+    if isinstance(tip, list):
+        tip = "rules: " + (", ".join(tip) or "none")
+    return prefix + str(tip)
+
