@@ -58,7 +58,7 @@ def test_map_fills_chunk_by_chunk_in_the_right_cells(qtbot) -> None:
     assert np.array_equal(z[k], np.sign(e) * np.log2(1 + np.abs(e)))
     assert seen[-1].shape == (512 * 512,) and np.isnan(seen[-1][-1])  # last not computed yet
     qtbot.waitUntil(lambda: not p.is_running(), timeout=20000)
-    assert p.result.complete and p._live is None
+    assert p.result.complete and p.runner.live is None
     assert not np.isnan(p.map.values).any()
     p.shutdown()
 

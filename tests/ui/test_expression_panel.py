@@ -204,7 +204,7 @@ def test_a_map_of_every_f32_pattern_starts_in_bounded_memory_and_cancels(panel, 
     map fills while it runs, and Cancel keeps what was done."""
     m = _start_a_map_over_a(panel, "a * 2.0", "all", compare="gpu_vs_model")  # (no GPU: the
     assert m.start() is False  # start resets it to model vs exact); one map at a time
-    assert wait_for(lambda: m._live is not None and m._live[0].done() > 0, 60000)
+    assert wait_for(lambda: m.runner.live is not None and m.runner.live[0].done() > 0, 60000)
     assert wait_for(lambda: m.map.blocks is not None and m.map.blocks.count.any(), 10000)
     assert m.map.compare == "model_vs_exact" and "has no" not in m.map.info.text()
     assert " of 4,294,967,296 (" in m.progress.format()

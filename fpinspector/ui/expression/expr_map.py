@@ -7,10 +7,9 @@ variables' names; the sweep runs off the UI thread with progress and cancel.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from PySide6.QtCore import QThread, QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -30,7 +29,7 @@ from ...model.sweep.live_fill import BlockFeed
 from ...model.sweep.map_blocks import BlockMap
 from ...model.sweep.runner import KEEP_LIMIT, default_workers
 from ..maps.error_map import ErrorMapWidget
-from ..maps.map_runner import SweepJob, SweepProgress
+from ..maps.map_runner import MapRunner
 
 __all__ = ["ExprErrorMap", "ExprMapPanel"]
 
@@ -96,14 +95,6 @@ class ExprMapPanel(QWidget):
         self.context: dict[str, Any] = {}
         self.result = None
         self._gpu: Any = None
-        self._thread: QThread | None = None
-        self._cancel = threading.Event()
-        # (feed, meta) of the running map, set by its job once the domain is parsed; the
-        # timer draws its blocks as they fill
-        self._live: tuple[BlockFeed, dict[str, Any]] | None = None
-        self._fill_timer = QTimer(self)
-        self._fill_timer.setInterval(150)
-        self._fill_timer.timeout.connect(self._draw_live)
         self.axis_a, self.axis_b = QComboBox(), QComboBox()
         self.domain_a, self.domain_b = QLineEdit("log:1e-3:1e3:256"), QLineEdit("lin:-2:2:256")
         for w in (self.domain_a, self.domain_b):
@@ -116,10 +107,13 @@ class ExprMapPanel(QWidget):
         self.component.addItems(["worst", "x", "y", "z", "w"])
         self.use_gpu = QCheckBox("GPU")
         self.run_button, self.cancel_button = QPushButton("Run map"), QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
-        self._progress = SweepProgress(self.progress)
         self.map = ExprErrorMap()
+        # the running map's (feed, meta) is set by its job once the domain is parsed
+        self.runner = MapRunner(self, self.progress, self.run_button, self.cancel_button,
+                                self.map.show_blocks)
+        self.runner.done.connect(self._on_done)
+        self.runner.failed.connect(self._on_failed)
         # an axis, its range and a compare choice a row (in a dock 330-460 px high, six
         # rows left the map a sliver; three rows of two left it ~120 px at 1920x1080)
         form = QGridLayout()
@@ -167,7 +161,7 @@ class ExprMapPanel(QWidget):
 
     def start(self) -> bool:
         """Start the map on a worker thread (False when one runs or the input is bad)."""
-        if self._thread is not None or not self.context.get("text"):
+        if self.runner.is_running() or not self.context.get("text"):
             return False
         axes = [self.axis_a.currentText()] + (
             [self.axis_b.currentText()] if self.axis_b.currentText() not in ("", _NONE) else [])
@@ -190,7 +184,7 @@ class ExprMapPanel(QWidget):
             # Big maps without the GPU run in worker processes, on every core
             blocks = BlockMap(domain, stage.result_format)
             feed = BlockFeed(blocks)
-            self._live = (feed, {**meta, "result_format": stage.result_format})
+            self.runner.live = (feed, {**meta, "result_format": stage.result_format})
             res = run_sweep(domain, stage, result_format=stage.result_format, meta=meta,
                             progress=progress, cancel=cancel,
                             keep_elements=domain.size <= KEEP_LIMIT, chunk_size=1 << 16,
@@ -198,34 +192,13 @@ class ExprMapPanel(QWidget):
                             on_part=feed.on_part)
             return res, blocks
 
-        self._cancel = threading.Event()
-        self._thread = QThread(self)
-        self._worker = SweepJob(job, self._cancel)
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.run)
-        self._worker.progress.connect(self._on_progress)
-        self._worker.done.connect(self._on_done)
-        self._worker.failed.connect(self._on_failed)
-        self._progress.start()
+        self.runner.start(job)
         self.progress.setFormat("starting …")
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
         if not gpu_on and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
         self.map.set_compare(self.compare.currentData(), redraw=False)  # (the live drawing's)
         self.map.info.setText(f"mapping {ctx['text']} over {' x '.join(axes)} …")
-        self._thread.start()
-        self._fill_timer.start()
         return True
-
-    def _on_progress(self, done: int, total: int) -> None:
-        self._progress.show(done, total)  # (a slot of this widget: run on the UI thread)
-
-    def _draw_live(self) -> None:
-        """Draw the blocks as they are now (the map fills while it runs)."""
-        live = self._live
-        if live is not None and live[0].done():
-            self.map.show_blocks(live[0].blocks, live[1])
 
     def _open_gpu(self, program: Any) -> Any:
         if self._gpu is None:
@@ -239,26 +212,13 @@ class ExprMapPanel(QWidget):
 
     def cancel(self) -> None:
         """Ask the running map to stop after the chunks in flight (it keeps what was done)."""
-        self._cancel.set()
+        self.runner.cancel()
 
     def is_running(self) -> bool:
-        return self._thread is not None
-
-    def _finish(self) -> None:
-        self._fill_timer.stop()
-        self._live = None
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
-            self._worker.deleteLater()
-            self._thread.deleteLater()
-            self._thread = None
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
+        return self.runner.is_running()
 
     def _on_done(self, done: tuple[Any, BlockMap]) -> None:
         res, blocks = done
-        self._finish()
         self.result = res
         if not res.meta.get("gpu") and self.compare.currentData() != "model_vs_exact":
             self.compare.setCurrentIndex(list(COMPARES).index("model_vs_exact"))
@@ -276,12 +236,10 @@ class ExprMapPanel(QWidget):
         self.progress.setFormat(f"{res.n_done:,} of {res.domain.size:,}")
 
     def _on_failed(self, msg: str) -> None:
-        self._finish()
         self.map.info.setText(f"error: {msg}")
 
     def shutdown(self) -> None:
-        self._cancel.set()
-        self._finish()
+        self.runner.shutdown()
         if self._gpu is not None:
             self._gpu.close()
             self._gpu = None

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QThread, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -39,7 +39,7 @@ from ..background import wait_in_event_loop
 from ..qt_utils import turn_splitter
 from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
 from .map_axes import HistogramWidget, axis_samples
-from .map_runner import SweepJob, SweepProgress, progress_text
+from .map_runner import MapRunner, progress_text
 from .sweep_controls import SweepControls
 from .sweep_export import SweepExportMixin
 
@@ -67,22 +67,19 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.backend = backend or PanelSweepBackend()
         self.sweep = state or SweepState()
         self.result: SweepResult | None = None
-        self._thread: QThread | None = None
         self._starting = False
-        self._cancel = threading.Event()
-        self._live: BlockFeed | None = None
-        self._fill_timer = QTimer(self)
-        self._fill_timer.setInterval(150)
-        self._fill_timer.timeout.connect(self._draw_live)
         self.controls = SweepControls(self.sweep, self.backend.ops())
         c = self.controls  # the inputs, by the names callers and tests use
         self.op, self.format, self.rules, self.compare = c.op, c.format, c.rules, c.compare
         self.domain_a, self.domain_b, self.c_value = c.domain_a, c.domain_b, c.c_value
         self.use_gpu = c.use_gpu
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
-        self._progress = SweepProgress(self.progress)
+        self.runner = MapRunner(self, self.progress, self.run_button, self.cancel_button,
+                                lambda blocks, meta: self.map.show_blocks(blocks, meta))
+        self.runner.progressed.connect(self._on_progress)
+        self.runner.done.connect(self._on_done)
+        self.runner.failed.connect(self._on_failed)
         self.map = ErrorMapWidget()
         self.histogram = HistogramWidget()
         self.overlay_boxes = {}
@@ -199,7 +196,7 @@ class SweepPanel(SweepExportMixin, QWidget):
     def start_sweep(self) -> bool:
         """Build the sweep from the state (:meth:`SweepState.plan`) and start it on a worker
         thread; False, with the reason shown, when it cannot start."""
-        if self._thread is not None or self._starting:
+        if self.runner.is_running() or self._starting:
             return False
         s = self.sweep.settings
         self._starting = True
@@ -223,8 +220,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         # the domain is small enough to hold them. Maps of 2^20+ elements (all 2^32 f32
         # patterns included) run in the backend's worker processes, on every core.
         blocks = BlockMap(plan.domain, plan.result_format)
-        self._live = feed = BlockFeed(blocks)
-        self._live_meta = plan.meta(gpu=s.gpu, **extra)
+        feed = BlockFeed(blocks)
+        self.runner.live = (feed, plan.meta(gpu=s.gpu, **extra))
         keep = plan.domain.size <= KEEP_LIMIT
         pool = self.backend.pool_for(plan.domain.size)
 
@@ -237,65 +234,31 @@ class SweepPanel(SweepExportMixin, QWidget):
                            chunk_part=feed.chunk_part, on_part=feed.on_part)
             return res, blocks
 
-        self._cancel = threading.Event()
-        self._thread = QThread(self)
-        self._worker = SweepJob(job, self._cancel)
-        self._worker.moveToThread(self._thread)
-        self._thread.started.connect(self._worker.run)
-        self._worker.progress.connect(self._on_progress)
-        self._worker.done.connect(self._on_done)
-        self._worker.failed.connect(self._on_failed)
-        self._progress.start()
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
-        self._thread.start()
-        self._fill_timer.start()
+        self.runner.start(job)
         where = (f"in {pool.n} worker processes" if pool is not None else "on a stage thread")
         self.map.info.setText(f"running: starting {plan.domain.size:,} elements {where}; the "
                               "map fills as chunks finish (Cancel stops after the chunk in "
                               "flight)")
         return True
 
-    def _draw_live(self) -> None:
-        """Draw the blocks as they are now (the map fills while it runs)."""
-        if self._live is not None and self._live.done():
-            self.map.show_blocks(self._live.blocks, self._live_meta)
-
     def cancel_sweep(self) -> None:
         """Ask the running sweep to stop after the chunk in flight."""
-        self._cancel.set()
+        self.runner.cancel()
 
     def is_running(self) -> bool:
-        return self._thread is not None
+        return self.runner.is_running()
 
-    def _on_progress(self, done: int, total: int) -> None:
-        text = self._progress.show(done, total)
-        if text is None:
-            return
+    def _on_progress(self, text: str) -> None:
         self.progress.setToolTip(text)
         self.map.info.setText(f"running: {text}; the map fills as chunks finish (Cancel "
                               "stops after the chunk in flight)")
 
-    def _finish_thread(self) -> None:
-        self._fill_timer.stop()
-        self._live = None
-        if self._thread is not None:
-            self._thread.quit()
-            self._thread.wait()
-            self._worker.deleteLater()
-            self._thread.deleteLater()
-            self._thread = None
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
-
     def _on_done(self, done: tuple[SweepResult, BlockMap]) -> None:
         res, blocks = done
-        self._finish_thread()
         self.show_result(res, blocks)
         self.sweep_finished.emit(res)
 
     def _on_failed(self, msg: str) -> None:
-        self._finish_thread()
         self._error(msg)
 
     def show_result(self, res: SweepResult, blocks: BlockMap | None = None) -> None:
@@ -361,8 +324,7 @@ class SweepPanel(SweepExportMixin, QWidget):
 
     def shutdown(self) -> None:
         """Cancel a running sweep, wait for its thread, release the GPU (call on app exit)."""
-        self.cancel_sweep()
-        self._finish_thread()
+        self.runner.shutdown()
         self.backend.close()
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt override
