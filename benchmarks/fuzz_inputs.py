@@ -406,8 +406,8 @@ def batch_case(rng: random.Random) -> tuple:
 
 def check_batch(case: tuple) -> None:
     """Rows that cannot be read become error rows: nothing escapes read_rows."""
-    from fpinspector.commands._batch_read import read_rows  # noqa: PLC0415
-    from fpinspector.commands._operand import read_operand  # noqa: PLC0415
+    from fpinspector.commands._eval.batch_read import read_rows  # noqa: PLC0415
+    from fpinspector.commands._eval.operand import read_operand  # noqa: PLC0415
 
     text, kinds = case
     rows = read_rows(text, len(kinds) - 1, kinds, read_operand)

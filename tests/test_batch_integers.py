@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from fpinspector.commands._batch_read import read_rows
-from fpinspector.commands._operand import read_integer, read_operand
+from fpinspector.commands._eval.batch_read import read_rows
+from fpinspector.commands._eval.operand import read_integer, read_operand
 
 
 def _oracle(tok: str) -> int:

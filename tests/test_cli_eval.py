@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from _cli_run import run_cli
 
-from fpinspector.commands._batch_read import _fast, _fast_chunked, read_rows
+from fpinspector.commands._eval.batch_read import _fast, _fast_chunked, read_rows
 from fpinspector.commands.eval import read_operand
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "cli-json.md"

@@ -14,8 +14,8 @@ import pytest
 from _cli_run import run_cli
 
 from fpinspector.cli import main
-from fpinspector.commands import _eval_batch
-from fpinspector.commands._eval_batch import blocks
+from fpinspector.commands._eval import batch as _eval_batch
+from fpinspector.commands._eval.batch import blocks
 
 
 def _run(argv, capsys, stdin=""):

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from fpinspector.commands._interrupt import interrupts_held, stop_on_interrupt
+from fpinspector.commands._sweep.interrupt import interrupts_held, stop_on_interrupt
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and sigmask")
 

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.formats import FORMATS, get_format
+from ._eval.operand import INT_RANGES, read_operand
 from ._gpu_args import add_device_arguments, open_cli_session
-from ._operand import INT_RANGES, read_operand
 from ._readout import SCHEMA_VERSION
 
 NAME = "eval"
@@ -201,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         if args.gpu:
             raise ValueError("--gpu captures one evaluation; with --batch put the observed "
                              "results in the last column")
-        from ._eval_batch import run_batch  # noqa: PLC0415 - numpy-heavy batch path only
+        from ._eval.batch import run_batch  # noqa: PLC0415 - numpy-heavy batch path only
 
         return run_batch(args, opts, _operand_kind(args.op, args.format))
     spec = OPS[args.op]

@@ -15,9 +15,9 @@ from typing import Any
 
 from ._args import count, seconds, workers
 from ._gpu_args import add_device_arguments, device_choice
+from ._sweep.files import check_outputs, resume_from, save_partial
 from ._sweep_common import progress_line as _progress
 from ._sweep_common import rule_options as _options
-from ._sweep_files import check_outputs, resume_from, save_partial
 
 MAX_ROWS = 1_000_000
 
@@ -76,7 +76,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--fail-on-nonconformant", action="store_true",
                    help="exit 1 when any result is not allowed by the rule set")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
-    from ._expr_sweep import add_expr_arguments  # noqa: PLC0415 - expression sweeps
+    from ._sweep.expr import add_expr_arguments  # noqa: PLC0415 - expression sweeps
 
     add_expr_arguments(p)
 
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
                          "model with the exact result without it)")
     if getattr(args, "expr", None) is not None:
         from ..model.expr import ExprError  # noqa: PLC0415
-        from ._expr_sweep import expr_plan  # noqa: PLC0415
+        from ._sweep.expr import expr_plan  # noqa: PLC0415
 
         try:
             plan: Any = expr_plan(args)
@@ -138,7 +138,7 @@ def _sweep(args: argparse.Namespace, plan: Any, meta: dict[str, Any], keep: bool
            prev: Any) -> int:
     from ..model.sweep import save_npz  # noqa: PLC0415
     from ..model.sweep.runner import SweepAborted  # noqa: PLC0415
-    from ._interrupt import stop_on_interrupt  # noqa: PLC0415
+    from ._sweep.interrupt import stop_on_interrupt  # noqa: PLC0415
 
     checkpoint = None
     if args.out:
@@ -220,7 +220,7 @@ def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any], child: b
     from ..gpu.sweep_capture import GpuCapture, ProcessGpuCapture, device_meta  # noqa: PLC0415
     from ..model.sweep.stages import engine_format  # noqa: PLC0415
     from ._gpu_args import require_gl_package  # noqa: PLC0415
-    from ._interrupt import interrupts_held  # noqa: PLC0415
+    from ._sweep.interrupt import interrupts_held  # noqa: PLC0415
 
     require_gl_package()
     try:

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..model.formats import FORMATS
-from ..model.reading import excerpt
-from ._operand import kind_range, read_integer
+from ...model.formats import FORMATS
+from ...model.reading import excerpt
+from .operand import kind_range, read_integer
 
 _SEP = np.zeros(256, bool)
 _SEP[[ord(c) for c in " \t\r\n,"]] = True

@@ -3,8 +3,8 @@ integer kinds; shared by single-value and batch evaluation (neither imports the 
 
 from __future__ import annotations
 
-from ..model.formats import FORMATS, get_format
-from ..model.reading import excerpt
+from ...model.formats import FORMATS, get_format
+from ...model.reading import excerpt
 
 __all__ = ["INT_RANGES", "kind_range", "read_operand", "read_integer"]
 

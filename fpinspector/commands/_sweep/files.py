@@ -48,7 +48,7 @@ def resume_from(out: str, plan: dict[str, Any]):
     file does not exist yet); ValueError naming the first difference otherwise."""
     import sys  # noqa: PLC0415
 
-    from ..model.sweep import load_npz  # noqa: PLC0415
+    from ...model.sweep import load_npz  # noqa: PLC0415
 
     if not os.path.exists(out):
         print(f"fpinspector sweep: {out} does not exist yet: starting from the beginning",
@@ -72,7 +72,7 @@ def resume_from(out: str, plan: dict[str, Any]):
 def save_partial(args: argparse.Namespace, res: Any) -> str:
     """Save an unfinished sweep to ``--out`` (``complete: false``); a phrase (``"; ..."``)
     saying where, or why nothing was saved."""
-    from ..model.sweep import save_npz  # noqa: PLC0415
+    from ...model.sweep import save_npz  # noqa: PLC0415
 
     if not args.out:
         return "; nothing saved (give --out FILE to keep partial results)"

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..model.sweep.child_start import interrupts_held
+from ...model.sweep.child_start import interrupts_held
 
 __all__ = ["stop_on_interrupt", "interrupts_held"]
 

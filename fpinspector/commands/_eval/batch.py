@@ -19,10 +19,10 @@ from typing import IO
 
 import numpy as np
 
-from ..model.engine import OPS, evaluate
-from ..model.formats import FORMATS
-from ._batch_read import Rows, read_rows
-from ._operand import read_operand
+from ...model.engine import OPS, evaluate
+from ...model.formats import FORMATS
+from .batch_read import Rows, read_rows
+from .operand import read_operand
 
 _HEXCH = np.frombuffer(b"0123456789ABCDEF", np.uint8)
 #: Characters read per block (about 64k rows of two f32 operands).

@@ -26,11 +26,11 @@ def add_expr_arguments(p: argparse.ArgumentParser) -> None:
 def expr_plan(args: argparse.Namespace) -> ExprSweepPlan:
     """The expression sweep the arguments ask for; ValueError (ExprError: with a caret) for
     bad ones."""
-    from ..model.expr import variables_in  # noqa: PLC0415
-    from ..model.expr.sweep import expr_sweep_setup  # noqa: PLC0415
-    from ..model.sweep import GridDomain, UnaryDomain, parse_axis  # noqa: PLC0415
-    from ._sweep_common import rule_options as _options  # noqa: PLC0415
-    from .expr import _bindings  # noqa: PLC0415
+    from ...model.expr import variables_in  # noqa: PLC0415
+    from ...model.expr.sweep import expr_sweep_setup  # noqa: PLC0415
+    from ...model.sweep import GridDomain, UnaryDomain, parse_axis  # noqa: PLC0415
+    from .._sweep_common import rule_options as _options  # noqa: PLC0415
+    from ..expr import _bindings  # noqa: PLC0415
 
     if args.op is not None:
         raise ValueError("give either OP or --expr, not both")
@@ -65,7 +65,7 @@ class ExprSweepPlan:
     def __init__(self, text: str, axes: list[str], fixed: dict[str, Any], program: Any,
                  axis_slots: list[int], slots: list[Any], domain: Any, rules: str,
                  options: dict[str, Any], component: str) -> None:
-        from ..model.expr.sweep import ExprStage  # noqa: PLC0415
+        from ...model.expr.sweep import ExprStage  # noqa: PLC0415
 
         self.text, self.axes, self.fixed, self.program = text, axes, fixed, program
         self.axis_slots, self.slots, self.domain = axis_slots, slots, domain
@@ -74,7 +74,7 @@ class ExprSweepPlan:
         self.result_format = ExprStage(program, axis_slots, slots).result_format
 
     def stage(self, gpu: Any = None) -> Any:
-        from ..model.expr.sweep import ExprStage  # noqa: PLC0415
+        from ...model.expr.sweep import ExprStage  # noqa: PLC0415
 
         return ExprStage(self.program, self.axis_slots, self.slots, self.rules,
                          self.options or None, gpu, self.component)
@@ -94,7 +94,7 @@ class ExprSweepPlan:
                 + f"  [{self.fmt}, {self.rules}]")
 
     def run(self, stage: Any, *, meta: dict[str, Any] | None = None, **kwargs: Any) -> Any:
-        from ..model.sweep import run_sweep  # noqa: PLC0415
+        from ...model.sweep import run_sweep  # noqa: PLC0415
 
         return run_sweep(self.domain, stage, result_format=self.result_format,
                          meta=self.meta(**(meta or {})), **kwargs)
@@ -113,9 +113,9 @@ class ExprSweepPlan:
 
 
 def _open_gpu(path: str, program: Any) -> Any:
-    from ..gpu import GpuUnavailable  # noqa: PLC0415
-    from ..gpu.expr_capture import ExprGpu  # noqa: PLC0415
-    from ._gpu_args import require_gl_package  # noqa: PLC0415
+    from ...gpu import GpuUnavailable  # noqa: PLC0415
+    from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
+    from .._gpu_args import require_gl_package  # noqa: PLC0415
 
     require_gl_package()
     try:

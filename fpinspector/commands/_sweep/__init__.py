@@ -1,0 +1,2 @@
+"""Helpers of the `sweep` command: `--expr` maps (`expr.py`), the output files
+(`files.py`), Ctrl-C that keeps what was done (`interrupt.py`)."""
