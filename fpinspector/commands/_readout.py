@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..model.describe import ValueInfo, describe, describe_many, display_decimal, shortest_decimal
+from ..model.describe import ValueInfo, describe, describe_many, display_decimal
 from ..model.formats import get_format
 from ..model.parse import ParsedValue
 from ..model.parse.reader import MAX_INPUT_CHARS
@@ -56,10 +56,6 @@ def short(bits: int, fmt: str) -> dict[str, Any]:
 def hex_of(bits: int, fmt: str) -> str:
     f = get_format(fmt)
     return f"0x{int(bits):0{(f.bits + 3) // 4}X}"
-
-
-def shortest_of(bits: int, fmt: str) -> str:
-    return shortest_decimal(int(bits), fmt)
 
 
 def display_of(bits: int, fmt: str) -> str:

@@ -207,10 +207,6 @@ def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[s
                 _LAZY.put((s.name, b, dst, var), (out, functools.partial(_rules_at, res, i)))
 
 
-def format_names() -> list[str]:
-    return list(FORMATS)
-
-
 def d3d_conversions(fmt: str, bits: int) -> dict[str, tuple[int, list[str]]]:
     """(pattern, fired rules) of the value in every other format by the D3D rules; computed
     once per edit for the decode panel and the all-formats panel (the second asks the

@@ -300,9 +300,6 @@ class AllFormatsPanel(QtWidgets.QWidget):
                 lay.setRowMinimumHeight(3 * i + 2, _ROW_GAP)
         lay.setRowStretch(3 * len(self.rows) if self._two_line else len(self.rows) + 1, 1)
 
-    def is_two_line(self) -> bool:
-        return self._two_line
-
     def one_line_width(self) -> int:
         """The width below which each format takes two lines."""
         return max(r.one_line_width() for r in self.rows.values()) + 8

@@ -173,9 +173,6 @@ class BitCells(QtWidgets.QWidget):
         """The labelled bit runs now drawn, top bit first."""
         return list(self._segments)
 
-    def cursor_bit(self) -> int:
-        return self._cursor
-
     # -- geometry -------------------------------------------------------------------
     def reserve_room(self, bits: int) -> None:
         """Size hints as for at least ``bits`` cells (fewer cells are drawn wider).

@@ -172,13 +172,6 @@ class ErrorMapWidget(QWidget):
         self._fill_legend()
         self.redraw()
 
-    def error_column(self) -> np.ndarray | None:
-        """The compared error per element (None when the sweep kept no columns or lacks
-        this one)."""
-        if self.result is None:
-            return None
-        return self.result.columns.get(COMPARES[self.compare][0])
-
     def redraw(self) -> None:
         """Draw the blocks now; the frame (axes, labels, range, title) only when it
         changed. A live frame still being coloured is stale from here on."""

@@ -106,19 +106,6 @@ class ValueAxis(pg.AxisItem):
         self.picture = None
         self.update()
 
-    def set_values(self, values: np.ndarray | None, log: bool = False) -> None:
-        """Label with ``values`` (one per sample index)."""
-        if values is None:
-            self._idx = self._values = None
-            self._n = 0
-        else:
-            self._values = np.asarray(values, dtype=np.float64)
-            self._idx = np.arange(len(self._values), dtype=np.float64)
-            self._n = len(self._values)
-        self._log = log
-        self.picture = None
-        self.update()
-
     def _range(self, minVal: float, maxVal: float) -> tuple[int, int]:  # noqa: N803
         return max(0, int(np.ceil(minVal - 0.5))), min(self._n - 1, int(np.floor(maxVal - 0.5)))
 

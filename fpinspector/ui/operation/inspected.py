@@ -22,7 +22,6 @@ from PySide6 import QtWidgets
 
 from ...model.formats import FloatFormat, operand_format
 from ...model.state import InspectorState
-from ...model.state.edits import carry_operand
 from .. import bridge_ops
 from ..qt_utils import signals_blocked
 
@@ -233,12 +232,6 @@ class LinkedState(InspectorState):
             self.selection = selection
             for listener in list(self.selection_listeners):
                 listener(selection)
-
-    def carry_into(self, selection: object, fmt: str, bits: int) -> int:
-        """``bits`` of ``fmt`` as operand ``selection``'s pattern (the op's format)."""
-        return carry_operand(bits, fmt, self.snapshot.op_format) if isinstance(selection, int) \
-            else bits
-
 
 class InspectedPicker(QtWidgets.QWidget):
     """"inspecting: own value | A | B | C | model result | GPU result": which value the
