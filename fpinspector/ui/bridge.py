@@ -1,8 +1,11 @@
-"""The UI's single doorway to the model: parsing, describing, converting, evaluating, the GPU.
+"""The UI's doorway to the model for the calls that need the UI's care: parsing (a long
+paste read on a thread), describing and converting (answers cached per edit, filled ahead
+by the prefetch), the GPU.
 
-Every number the app shows comes from ``fpinspector.model`` through these functions (the
-rule engine's half is :mod:`.bridge_ops`); the widgets format strings only. A failure inside
-the model reaches the widgets as a ValueError with a plain message (:func:`model_call`).
+The rule engine's half is :mod:`.bridge_ops`. Views compute nothing: what they show comes
+from the model, through here where a call can fail, be slow or repeat, and directly for its
+tables and small pure functions. A failure inside the model reaches the widgets as a
+ValueError with a plain message (:func:`model_call`).
 """
 
 from __future__ import annotations

@@ -97,7 +97,7 @@ def test_cli_bad_report_file_is_one_line_exit_2(tmp_path, capsys):
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
 def test_a_device_file_ends_at_once_with_a_clear_message(capsys):
-    """Bounded read: /dev/zero has st_size 0; it used to be read until the OOM killer."""
+    """Bounded read: /dev/zero has st_size 0; read by its size it would run until the OOM killer."""
     t0 = time.perf_counter()
     assert main(["gpu-compare", "/dev/zero", "example:llvmpipe"]) == 2
     err = capsys.readouterr().err.strip()

@@ -44,7 +44,8 @@ def test_malformed_literals_are_parse_errors_with_a_position(text, where, msg):
     ("-\u212aelvin", "U+212A", "'K'"),
 ])
 def test_unicode_look_alikes_are_refused_naming_the_character(text, ch, looks):
-    """They used to read as ASCII (ınf gave a NaN, １.5 gave 1.5)."""
+    """A look-alike is not the ASCII it resembles: read as ASCII, ınf would give a NaN and
+    １.5 would give 1.5, values the user never typed."""
     with pytest.raises(ParseError, match=re.escape(ch)) as info:
         parse(text)
     assert "not an ASCII character" in str(info.value)

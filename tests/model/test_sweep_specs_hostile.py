@@ -32,7 +32,7 @@ def test_bad_axis_specs_are_refused(spec, msg):
 
 
 def test_counts_are_taken_as_given():
-    """``lin:0:1:0`` used to become the default 1024 samples; an explicit N is kept."""
+    """An explicit N is kept (``lin:0:1:0`` is not the default 1024 samples in disguise)."""
     assert parse_axis("lin:0:1:1", "f32").n == 1
     assert parse_axis("lin:0:1", "f32").n == 1024
     assert parse_axis("bits:0:0xFF:0x10", "f16").n == 16

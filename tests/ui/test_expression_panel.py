@@ -200,7 +200,7 @@ def test_a_map_too_big_to_keep_shows_blocks_and_a_click_loads_the_worst_cell(pan
 
 
 def test_a_map_of_every_f32_pattern_starts_in_bounded_memory_and_cancels(panel, wait_for):
-    """All 2^32 patterns: no per-element array of 2^32 (that was a 32 GiB allocation), the
+    """All 2^32 patterns: no per-element array of 2^32 (a 32 GiB allocation), the
     map fills while it runs, and Cancel keeps what was done."""
     m = _start_a_map_over_a(panel, "a * 2.0", "all", compare="gpu_vs_model")  # (no GPU: the
     assert m.start() is False  # start resets it to model vs exact); one map at a time

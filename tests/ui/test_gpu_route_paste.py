@@ -154,8 +154,8 @@ def test_gpu_row_waiting_for_an_answer_keeps_its_note_and_header(
         monkeypatch, make_window, qtbot, wait_for, layout_requests, paints) -> None:
     """While the GPU row waits for the new value's answer it already says the route the
     answer comes by: the note under the table and the row header keep their text, so an
-    edit neither lays the Conversions view out again nor repaints its note (it used to
-    blank the note and flip the header's tip, then set both back, on every edit)."""
+    edit neither lays the Conversions view out again nor repaints its note (blanking the
+    note and flipping the header's tip, then setting both back, would do both every edit)."""
     import fpinspector.gpu as gpu
     from fpinspector.gpu.conversion_route import route_text
     from fpinspector.ui.qt_utils import is_seen

@@ -3,10 +3,10 @@
 Why: the engine and the sweep runner work in cache-sized chunks, allocating and freeing the
 same few hundred KiB to a few MiB numpy temporaries for every chunk. With glibc's defaults
 each is a fresh ``mmap`` (or the heap top is trimmed after ``free``), so every chunk faults
-its pages in again: on a 2^32-element sweep that was 87 M minor page faults and a third of
+its pages in again: a 2^32-element sweep takes 87 M minor page faults and a third of
 the CPU time in the kernel (benchmarks/bench_sweep_unary.py, bench_evaluate.py --tune-alloc:
-``bench_evaluate.py 2000000 --stage-only`` went from 342k to 26k minor page faults and from
-1.8 s to 0.13 s of system time, the model stage 1.5-2x faster). Raising the mmap and trim
+``bench_evaluate.py 2000000 --stage-only`` without and with the tuning: 342k vs 26k minor
+page faults, 1.8 s vs 0.13 s of system time, the model stage 1.5-2x faster). Raising the mmap and trim
 thresholds makes ``malloc`` reuse the freed blocks instead.
 Process-wide and never undone: only entry points (the sweep CLI, benchmarks) call it, never
 a library import.

@@ -157,7 +157,8 @@ class WorkerPool:
         Without kept columns a worker holds two chunks: the next one is already in its
         pipe when it sends a result, so it never waits for the parent to wake up, read
         and hand out more (in an exhaustive f16 sweep, whose chunks take a few
-        milliseconds, that round trip kept 1.86-1.91 of the two cores busy; now 1.98).
+        milliseconds, waiting for that round trip leaves 1.86-1.91 of two cores busy; with
+        the next chunk already queued, 1.98).
         With kept columns it holds one: its shared block holds one chunk's columns
         until the parent copied them."""
         if len(recipes) != self.n:

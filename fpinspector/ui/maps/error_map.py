@@ -37,7 +37,7 @@ OVERLAY_COLORS = {
 }
 #: The plot's background (pyqtgraph's), the unary curve's colour and the legend's box and
 #: text: every mark and the curve stand out from both the background and the legend's box
-#: (contrast 3:1 or more, WCAG's figure for graphics). The curve was dark blue on black.
+#: (contrast 3:1 or more, WCAG's figure for graphics; a dark blue curve on black is not).
 PLOT_BACKGROUND = (0, 0, 0)
 CURVE_COLOR = "#5aa0ff"
 LEGEND_BRUSH = (40, 40, 40, 235)
