@@ -197,8 +197,9 @@ def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> OpO
     verdict's ULP error is measured against it. None where nothing is flushed (the exact
     value is the same) or it cannot be evaluated.
 
-    Why: the exact value under d3d11 is that of the flushed inputs; 1e-45 x 1.0 showed
-    "exact 0" and "ULP error 1" for a GPU that returned the true product."""
+    Why: the exact value under d3d11 is that of the flushed inputs; measured against it,
+    1e-45 x 1.0 would say "exact 0" and "ULP error 1" for a GPU that returns the true
+    product."""
     spec = OPS.get(op)
     t = operand_format(fmt)
     if rules == RAW_RULES or spec is None or isinstance(t, CodeFormat):

@@ -1,7 +1,7 @@
 """Remembered dialog folders and recent workspaces, kept in the window's QSettings.
 
-Why: every file dialog started in the working directory and forgot the last folder, and
-a workspace opened yesterday had to be found again."""
+Why: a file dialog left to itself starts in the working directory and forgets the last
+folder, and a workspace opened yesterday would have to be found again."""
 
 from __future__ import annotations
 

@@ -15,9 +15,9 @@ class SteadyLabel(QtWidgets.QWidget):
     ``min_lines`` lines tall at least, both together.
 
     Why: ``QLabel.setText`` always calls ``updateGeometry``, which invalidates every layout
-    up to the window unless the label's size is fixed. In the central scroll area that was
+    up to the window unless the label's size is fixed. In the central scroll area that is
     a relayout and a repaint of the whole operations panel on every edit (4 of the 5 ms an
-    operand click took to paint, offscreen). Here the label's layout request stops at this
+    operand click takes to paint, offscreen, without this holder). Here the label's layout request stops at this
     holder, which asks the window for a new layout only when the height the text needs at
     the current width changes (a long text still gets its lines: nothing is clipped).
     ``below``: two plain labels in two styles (a verdict's bold, coloured headline and its
