@@ -33,6 +33,19 @@ typedef struct {
     double max_err;
 } summary;
 
+static uint64_t bits_of(double x) {
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    return u;
+}
+
+static double pow2(int k) { /* 2^k for a normal double exponent, from its bits */
+    uint64_t u = (uint64_t)(k + 1023) << 52;
+    double x;
+    memcpy(&x, &u, 8);
+    return x;
+}
+
 static int bin_of(double e) {
     e = fabs(e);
     if (e != e) return 36;
@@ -41,10 +54,8 @@ static int bin_of(double e) {
     if (e <= 1.0) return 2;
     if (isinf(e)) return 35;
     if (e > 2147483648.0) return 34;
-    int k;
-    double m = frexp(e, &k); /* e = m 2^k, m in [0.5, 1): e in (2^(k-1), 2^k] unless m = .5 */
-    if (m == 0.5) k -= 1;
-    return 2 + k;
+    /* e in (2^(j-1), 2^j]: the predecessor of e has the exponent j - 1 */
+    return 3 + (int)((bits_of(e) - 1) >> 52) - 1023;
 }
 
 static int class_of(double v) {
@@ -89,10 +100,9 @@ static int f32_class(uint32_t b) {
 static double ulp_f32(double x) {
     x = fabs(x);
     if (x < 0x1p-126) return 0x1p-149;
-    int k;
-    frexp(x, &k); /* x in [2^(k-1), 2^k) */
-    if (k - 1 > 127) k = 128;
-    return ldexp(1.0, k - 1 - 23);
+    int e = (int)(bits_of(x) >> 52) - 1023; /* x in [2^e, 2^(e+1)) */
+    if (e > 127) e = 127;
+    return pow2(e - 23);
 }
 
 static void sweep_sqrt(uint64_t lo, uint64_t hi, summary *out) {
@@ -146,15 +156,15 @@ static double round_f16(double x, double *ulp) {
     if (a != a) { *ulp = 1.0; return x; }
     if (isinf(a)) { *ulp = 32.0; return x; }
     double u;
-    if (a < 0x1p-14) u = 0x1p-24;
-    else {
-        int k;
-        frexp(a, &k);
-        u = ldexp(1.0, (k - 1 > 15 ? 15 : k - 1) - 10);
+    int k = -24;
+    if (a >= 0x1p-14) {
+        int e = (int)(bits_of(a) >> 52) - 1023; /* a in [2^e, 2^(e+1)) */
+        k = (e > 15 ? 15 : e) - 10;
     }
+    u = pow2(k);
     *ulp = u;
     if (a >= 65520.0) return copysign(INFINITY, x);
-    return rint(x / u) * u; /* x / u and the product are exact */
+    return rint(x * pow2(-k)) * u; /* scaling by powers of two: exact */
 }
 
 static void sweep_mul16(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi, summary *out) {

@@ -225,3 +225,44 @@ def test_folded_parts_of_consecutive_chunks_add_as_the_chunks_do_SWEEP_SUMMARY()
     assert json.dumps(folded.to_dict(), default=repr) == json.dumps(one.to_dict(), default=repr)
     assert list(one.fired) == ["R-B", "R-C", "R-A"]
     assert len(one.nonconformant["index"]) == 30 and len(one.worst["err_gpu"]["index"]) == 5
+
+
+def test_top_k_chunks_at_the_kept_floor_equal_definition_SWEEP_SUMMARY():
+    """F32-PREC: a chunk whose largest |err| equals the kept k-th key (many 0.5 ULP ties, as
+    in a sqrt sweep) adds no candidate when it comes after the kept rows (ties lose to
+    older indices) and adds its tied rows when it comes before them (they win), as
+    sorted() over all elements says; prepared against the freshest snapshot, where a
+    chunk whose largest |err| cannot enter is skipped with one reduction."""
+    rng = np.random.default_rng(11)
+    n, chunk, k = 4000, 400, 6
+    err = rng.choice([0.0, 0.25, 0.5, -0.5], n)
+    err[rng.random(n) < 0.002] = np.nan
+    ops = np.arange(n, dtype=np.uint32)
+
+    def part(s, k0):
+        sl = slice(k0, k0 + chunk)
+        out = {"err_model": err[sl]}
+        return (ops[sl],), out, s.prepare(k0, (ops[sl],), out, snapshot=s.snapshot())
+
+    def top(idx):
+        finite = [i for i in idx if not np.isnan(err[i])]
+        return sorted(finite, key=lambda i: (-abs(err[i]), i))[:k]
+
+    s = Summary("f32", "f32", top_k=k)
+    skipped = 0
+    for k0 in range(0, n, chunk):  # in order, each against the summary so far
+        o, out, p = part(s, k0)
+        skipped += p["errors"]["err_model"][1] is None
+        s.add(k0, o, out, prepared=p)
+    assert s.worst["err_model"]["index"].tolist() == top(range(n))
+    assert skipped >= 5  # (the floor reached 0.5 in the first chunk: later ones tie at best)
+
+    later = Summary("f32", "f32", top_k=k)  # the kept rows come after the chunk prepared
+    for k0 in range(2000, n, chunk):
+        later.add(k0, *part(later, k0))
+    _, _, p = part(later, 0)
+    cand, kept = p["errors"]["err_model"][1], later.worst["err_model"]
+    assert cand is not None
+    both = {f: np.concatenate([kept[f], cand[f]]) for f in kept}
+    merged = both["index"][np.lexsort((both["index"], -both["key"]))][:k]
+    assert merged.tolist() == top([*range(0, chunk), *range(2000, n)])

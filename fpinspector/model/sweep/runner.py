@@ -223,8 +223,31 @@ def run_sweep(
     """
     if chunk_size < 1:
         raise ValueError("chunk_size must be positive")
-    total = domain.size
-    keep = total <= KEEP_LIMIT if keep_elements is None else keep_elements
+    res, keep, start = _start(domain, result_format, chunk_size, keep_elements, meta, top_k,
+                              first_n, resume)
+    folder = _Folder(res, keep, _Calls(progress, cancel, checkpoint, checkpoint_every,
+                                       on_chunk, chunk_part, on_part))
+    remaining = domain.size - start
+    recipes = _recipes(stage, pool, processes, workers, prefetch, remaining, chunk_size)
+    if recipes is not None:
+        spans = span_chunks(stage, keep, chunk_part, chunk_size,
+                            -(-remaining // (chunk_size * len(recipes))),
+                            per_chunk_calls=on_chunk is not None)
+        stage_timings = _in_processes(folder, recipes, pool, start, chunk_size, spans)
+        return _finish(res, stage, folder, stage_timings)
+    if prefetch:
+        _in_threads(folder, stage, start, chunk_size, max(1, min(int(workers), THREADS_MAX)))
+    else:
+        _in_order(folder, stage, start, chunk_size)
+    return _finish(res, stage, folder, None)
+
+
+def _start(domain: Domain, result_format: str, chunk_size: int, keep_elements: bool | None,
+           meta: Mapping[str, Any] | None, top_k: int, first_n: int,
+           resume: SweepResult | None) -> tuple[SweepResult, bool, int]:
+    """(the result to fill, keep per-element columns, first element): a new sweep's, or
+    the continuation of ``resume``."""
+    keep = domain.size <= KEEP_LIMIT if keep_elements is None else keep_elements
     start = 0
     if resume is not None:
         keep, summary, start = _resumed(resume, domain, keep_elements, keep)
@@ -238,124 +261,171 @@ def run_sweep(
     res.meta["domain"] = domain.describe()
     res.meta["shape"] = list(domain.shape)
     res.meta["chunk_size"] = chunk_size
-    timings = res.timings
-    t_start = time.perf_counter()
+    return res, keep, start
 
-    lock = threading.Lock()
 
-    def compute(k0: int, k1: int) -> tuple | _Failed:
-        try:  # (with stage threads, the chunk's summary part is prepared in its thread)
+@dataclass
+class _Calls:
+    """What the caller asked to hear or be asked while a sweep runs (see :func:`run_sweep`)."""
+
+    progress: Progress
+    cancel: Cancel
+    checkpoint: Callable[[SweepResult], Any] | None
+    checkpoint_every: float
+    on_chunk: Callable[[int, int, Mapping[str, np.ndarray]], Any] | None
+    chunk_part: Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any] | None
+    on_part: Callable[[int, int, Any], Any] | None
+
+    def cancelled(self) -> bool:
+        return _cancelled(self.cancel)
+
+
+class _Folder:
+    """The sweep's in-order side, the same for every way of computing chunks: folds each
+    finished chunk into the result (summary, kept columns), calls the caller back
+    (``on_chunk``, ``on_part``, progress, checkpoints) and keeps the first stage error.
+
+    Why one object: the three strategies (:func:`_in_processes`, :func:`_in_threads`,
+    :func:`_in_order`) differ only in where chunks are computed; what happens to a
+    finished chunk, in element order, must not differ between them."""
+
+    def __init__(self, res: SweepResult, keep: bool, calls: _Calls) -> None:
+        self.res, self.keep, self.calls = res, keep, calls
+        self.timings = res.timings
+        self.failed: list[Exception] = []
+        self.t_start = time.perf_counter()
+        self._last_checkpoint = self.t_start
+        self._lock = threading.Lock()
+
+    def compute(self, stage: Stage, k0: int, k1: int, prepare: bool) -> tuple | _Failed:
+        """One chunk through the stage here (``prepare``: its summary part too, as a stage
+        thread does), or the stage's error."""
+        summary = self.res.summary
+        try:
             ops, out, prep, part, took = compute_chunk(
-                domain, stage, k0, k1, summary.prepare if threads is not None else None,
-                chunk_part)
+                self.res.domain, stage, k0, k1, summary.prepare if prepare else None,
+                self.calls.chunk_part)
         except Exception as exc:  # noqa: BLE001 - handed to the caller with the partial result
             return _Failed(exc)
-        with lock:
+        with self._lock:
             for key, v in took.items():
-                timings[key] = timings.get(key, 0.0) + v
+                self.timings[key] = self.timings.get(key, 0.0) + v
         return k0, ops, out, prep, None, part
 
-    def fold(k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
-             prep: list[dict[str, Any]], n: int | None = None, part: Any = None) -> None:
-        t = time.perf_counter()
-        n = len(ops[0]) if n is None else n
-        if prep:  # the parts prepared beside the stage (compute_chunk's list)
-            for p in prep:
-                summary.add(k0, ops, out, prepared=p)
-        else:
-            summary.add(k0, ops, out)
-        if keep:
-            for name, arr in out.items():
-                if name in NOT_ELEMENTS:
-                    continue
-                if name == "fired":
-                    for rule, mask in arr.items():
-                        dst = res.fired.get(rule)
-                        if dst is None:
-                            dst = res.fired[rule] = np.zeros(total, dtype=bool)
-                        dst[k0 : k0 + n] = mask
-                    continue
-                a = np.asarray(arr)
-                dst = res.columns.get(name)
-                if dst is None:
-                    dst = res.columns[name] = np.zeros(total, dtype=a.dtype)
-                dst[k0 : k0 + n] = a
-        res.n_done = k0 + n
-        timings["summary"] = timings.get("summary", 0.0) + time.perf_counter() - t
-        if on_chunk is not None:
-            on_chunk(k0, k0 + n, {name: col[k0:k0 + n] for name, col in res.columns.items()})
-        if on_part is not None and chunk_part is not None:
-            on_part(k0, k0 + n, part)
-        if progress is not None:
-            progress(res.n_done, total)
-        if checkpoint is not None and res.n_done < total and (
-                time.perf_counter() - last_checkpoint[0] >= checkpoint_every):
-            res.timings["total"] = time.perf_counter() - t_start
-            checkpoint(res)
-            last_checkpoint[0] = time.perf_counter()
-
-    def take(item: tuple | _Failed) -> bool:
+    def take(self, item: tuple | _Failed) -> bool:
         """Fold a finished chunk; False (and the error kept) when its stage failed."""
         if isinstance(item, _Failed):
-            failed.append(item.error)
+            self.failed.append(item.error)
             return False
-        fold(*item)
+        self.fold(*item)
         return True
 
-    last_checkpoint = [time.perf_counter()]
-    failed: list[Exception] = []
-    recipes = _recipes(stage, pool, processes, workers, prefetch, total - start, chunk_size)
-    if recipes is not None:
-        own = pool is None
-        workers_pool = pool if pool is not None else WorkerPool(len(recipes))
-        try:
-            run_chunks(workers_pool, domain, recipes, res, keep, start, chunk_size,
-                       lambda: _cancelled(cancel), fold, failed, NOT_ELEMENTS, chunk_part,
-                       span_chunks=span_chunks(
-                           stage, keep, chunk_part, chunk_size,
-                           -(-(total - start) // (chunk_size * len(recipes))),
-                           per_chunk_calls=on_chunk is not None))
-        finally:
-            if own:
-                workers_pool.close()
-        return _finish(res, stage, timings, t_start, failed, cancel,
-                       workers_pool.stage_timings)
-    starts = range(start, total, chunk_size)
-    depth = max(1, min(int(workers), THREADS_MAX))
-    threads: ThreadPoolExecutor | None = None
-    if prefetch:
-        threads = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
+    def fold(self, k0: int, ops: tuple[np.ndarray, ...], out: Mapping[str, Any],
+             prep: list[dict[str, Any]], n: int | None = None, part: Any = None) -> None:
+        """Fold elements k0..k0+n (``n``: ``len(ops[0])`` when None) in: ``prep`` holds the
+        summary parts prepared beside the stage (none: prepared here)."""
+        res, calls = self.res, self.calls
+        t = time.perf_counter()
+        n = len(ops[0]) if n is None else n
+        if prep:
+            for p in prep:
+                res.summary.add(k0, ops, out, prepared=p)
+        else:
+            res.summary.add(k0, ops, out)
+        if self.keep:
+            self._keep_columns(k0, n, out)
+        res.n_done = k0 + n
+        self.timings["summary"] = self.timings.get("summary", 0.0) + time.perf_counter() - t
+        if calls.on_chunk is not None:
+            calls.on_chunk(k0, k0 + n,
+                           {name: col[k0:k0 + n] for name, col in res.columns.items()})
+        if calls.on_part is not None and calls.chunk_part is not None:
+            calls.on_part(k0, k0 + n, part)
+        if calls.progress is not None:
+            calls.progress(res.n_done, res.domain.size)
+        if calls.checkpoint is not None and res.n_done < res.domain.size and (
+                time.perf_counter() - self._last_checkpoint >= calls.checkpoint_every):
+            res.timings["total"] = time.perf_counter() - self.t_start
+            calls.checkpoint(res)
+            self._last_checkpoint = time.perf_counter()
+
+    def _keep_columns(self, k0: int, n: int, out: Mapping[str, Any]) -> None:
+        res, total = self.res, self.res.domain.size
+        for name, arr in out.items():
+            if name in NOT_ELEMENTS:
+                continue
+            if name == "fired":
+                for rule, mask in arr.items():
+                    dst = res.fired.get(rule)
+                    if dst is None:
+                        dst = res.fired[rule] = np.zeros(total, dtype=bool)
+                    dst[k0 : k0 + n] = mask
+                continue
+            a = np.asarray(arr)
+            dst = res.columns.get(name)
+            if dst is None:
+                dst = res.columns[name] = np.zeros(total, dtype=a.dtype)
+            dst[k0 : k0 + n] = a
+
+
+def _in_processes(folder: _Folder, recipes: list[Any], pool: WorkerPool | None, start: int,
+                  chunk_size: int, spans: int) -> Mapping[str, float]:
+    """Chunks (spans of ``spans`` chunks) in worker processes built from ``recipes``: the
+    caller's ``pool``, else one started for this sweep. Returns the workers' stage
+    timings."""
+    own = pool is None
+    workers_pool = pool if pool is not None else WorkerPool(len(recipes))
+    try:
+        run_chunks(workers_pool, folder.res.domain, recipes, folder.res, folder.keep, start,
+                   chunk_size, folder.calls.cancelled, folder.fold, folder.failed,
+                   NOT_ELEMENTS, folder.calls.chunk_part, span_chunks=spans)
+    finally:
+        if own:
+            workers_pool.close()
+    return workers_pool.stage_timings
+
+
+def _in_threads(folder: _Folder, stage: Stage, start: int, chunk_size: int, depth: int
+                ) -> None:
+    """Chunks computed ahead in ``depth`` stage threads (each also prepares its chunk's
+    summary part), folded here in order."""
+    total = folder.res.domain.size
+    threads = ThreadPoolExecutor(depth, thread_name_prefix="sweep")
     try:
         pending: deque[Future] = deque()
-        for k0 in starts:
-            if _cancelled(cancel):
+        for k0 in range(start, total, chunk_size):
+            if folder.calls.cancelled():
                 break
-            k1 = min(k0 + chunk_size, total)
-            if threads is None:
-                if not take(compute(k0, k1)):
-                    break
-                continue
-            pending.append(threads.submit(compute, k0, k1))
-            if len(pending) > depth and not take(pending.popleft().result()):
+            pending.append(threads.submit(folder.compute, stage, k0,
+                                          min(k0 + chunk_size, total), True))
+            if len(pending) > depth and not folder.take(pending.popleft().result()):
                 break
-        while pending and not failed:
-            take(pending.popleft().result())
+        while pending and not folder.failed:
+            folder.take(pending.popleft().result())
     finally:
-        if threads is not None:
-            threads.shutdown(wait=True, cancel_futures=True)
-    return _finish(res, stage, timings, t_start, failed, cancel, None)
+        threads.shutdown(wait=True, cancel_futures=True)
 
 
-def _finish(res: SweepResult, stage: Stage, timings: dict[str, float], t_start: float,
-            failed: list[Exception], cancel: Cancel,
+def _in_order(folder: _Folder, stage: Stage, start: int, chunk_size: int) -> None:
+    """Chunks computed and folded one at a time, here (``prefetch=False``)."""
+    total = folder.res.domain.size
+    for k0 in range(start, total, chunk_size):
+        if folder.calls.cancelled():
+            break
+        if not folder.take(folder.compute(stage, k0, min(k0 + chunk_size, total), False)):
+            break
+
+
+def _finish(res: SweepResult, stage: Stage, folder: _Folder,
             stage_timings: Mapping[str, float] | None) -> SweepResult:
     res.complete = res.n_done == res.domain.size
-    timings["total"] = time.perf_counter() - t_start
+    res.timings["total"] = time.perf_counter() - folder.t_start
     if stage_timings is None:
         stage_timings = getattr(stage, "timings", None)
     if stage_timings:
-        timings.update({f"stage.{k}": v for k, v in stage_timings.items()})
-    if failed and not _cancelled(cancel):
+        res.timings.update({f"stage.{k}": v for k, v in stage_timings.items()})
+    failed = folder.failed
+    if failed and not folder.calls.cancelled():
         raise SweepAborted(res, failed[0]) from failed[0]
     return res
 

@@ -260,10 +260,13 @@ class Summary:
         floor = snap.floors.get(col)  # (the kept k-th key only grows)
         if floor is not None:
             thr = np.float64(floor[0]).view(np.uint64)
-            if k0 > floor[1]:  # in-order chunk: ties lose to older indices
-                pre = np.flatnonzero(t > thr)
-            else:
-                pre = np.flatnonzero(t >= thr)
+            strict = k0 > floor[1]  # in-order chunk: ties lose to older indices
+            if t.size:  # one reduction where no element can enter (most chunks past the
+                # sweep's first spans): the mask and its indices are two passes more
+                top = t.max()
+                if top < thr or (strict and top == thr):
+                    return None
+            pre = np.flatnonzero(t > thr) if strict else np.flatnonzero(t >= thr)
             pre = pre[t[pre] <= _INF]
         else:
             pre = np.flatnonzero(t <= _INF)
