@@ -2,7 +2,7 @@
 absolute error bound per element, and a "needs the exact path" mask.
 
 Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
-double-double (error-free transformations, bounds from :mod:`.dd`), exp/log in float64
+double-double (error-free transformations, bounds from :mod:`..numerics.eft`), exp/log in float64
 with a 2^-50 relative bound (plus the operand's bound through the derivative), min/max/
 _sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
 per-element path) when a decision depends on digits the bound does not fix: a comparison,
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formats import F16, FloatFormat
-from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from ..numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
 from .program import Program, Ref
 
 __all__ = ["Approx", "fast_exact", "LN2"]
