@@ -25,11 +25,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..engine.ulp import ulp_at
 from ..formats import F16, FloatFormat
 from .exact_fast import fast_exact
 from .exact_scalar import Real, exact_op, to_pair
 from .program import Program, Ref
-from .ulp import ulp_at
 
 __all__ = ["expression_exact", "exact_element", "REL_BOUND", "MAP_ULP_BOUND"]
 
@@ -102,7 +102,7 @@ def expression_exact(program: Program, slots: Sequence[np.ndarray], model: Seque
         f = fmt if kind == "float" else F16
         with np.errstate(invalid="ignore", over="ignore"):
             tol = (REL_BOUND * np.abs(a.hi) if purpose == "value"
-                   else MAP_ULP_BOUND * ulp_at(a.hi, f))
+                   else MAP_ULP_BOUND * ulp_at(a.hi, a.lo, f))
             ok = (a.err <= tol) | ~np.isfinite(a.hi)
         need |= a.bad | ~ok
     his = [np.array(np.broadcast_to(approx[i].hi, shape)) for i, _ in program.outputs]

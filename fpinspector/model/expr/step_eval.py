@@ -9,13 +9,13 @@ import numpy as np
 
 from ..engine import Evaluation, evaluate
 from ..engine.conversions import ConvEvaluation
+from ..engine.ulp import ulp_error
 from ..formats import F16, FloatFormat
 from .allowed_sets import element_allowed_set
 from .patterns import PatternSet
 from .program import Ref, Step
 from .rules import expr_rule_text
 from .saturate import sat_allowed, sat_changed, sat_exact, sat_model
-from .ulp import ulp_error
 
 __all__ = ["StepEval", "eval_step", "apply_modifiers", "slot_format", "slot_dtype"]
 
