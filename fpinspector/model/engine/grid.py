@@ -83,7 +83,7 @@ def _xor_key(s: np.ndarray, bits: int) -> np.ndarray:
     return t
 
 
-def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def to_key(pat: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     """Map patterns to int64 keys ordered like their values, with -0 just below +0."""
     nat = _native(fmt)
     if nat is not None:
@@ -92,7 +92,7 @@ def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return _to_key_generic(pat, fmt)
 
 
-def _to_key_generic(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _to_key_generic(pat: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     p = np.asarray(pat).astype(np.uint64)
     mag = (p & np.uint64(fmt.mask & ~fmt.sign_mask)).astype(np.int64)
     if not fmt.signed:
@@ -101,7 +101,7 @@ def _to_key_generic(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return np.where(neg, -mag - 1, mag)
 
 
-def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def from_key(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     """Inverse of :func:`to_key`."""
     nat = _native(fmt)
     if nat is not None:
@@ -110,7 +110,7 @@ def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return _from_key_generic(key, fmt)
 
 
-def _from_key_generic(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _from_key_generic(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     k = np.asarray(key, dtype=np.int64)
     neg = k < 0
     mag = np.where(neg, -k - 1, k).astype(np.uint64)

@@ -18,7 +18,7 @@ from typing import TypeAlias
 
 import mpmath
 
-__all__ = ["PREC", "Real", "exact_op", "to_pair", "as_fraction"]
+__all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction"]
 
 #: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
 #: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
@@ -215,42 +215,57 @@ def _sat(a: Real) -> Real:
     return Fraction(1) if above >= 0 else a
 
 
-_CMP_OPS = {"eq": lambda c: c == 0, "ne": lambda c: c != 0, "lt": lambda c: c < 0,
-            "ge": lambda c: c >= 0}
+def _cmp_op(test: Callable[[int], bool], unordered: bool) -> Callable[[Real, Real], Real]:
+    """A comparison: ``test`` on the order of a and b; ``unordered`` when a NaN is involved."""
+    def run(a: Real, b: Real) -> Real:
+        c = _cmp(a, b)
+        return unordered if c is None else bool(test(c))
+    return run
+
+
+def _dot(*args: Real) -> Real:
+    n = len(args) // 2
+    acc = _mul(args[0], args[n])
+    for i in range(1, n):
+        acc = _add(acc, _mul(args[i], args[n + i]))
+    return acc
+
+
+def _rsq(a: Real) -> Real:
+    return _div(Fraction(1), _sqrt(a)) if not _zero(a) else math.copysign(math.inf, _sign(a))
+
+
+def _same(a: Real) -> Real:
+    """mov, f32tof16, f16tof32: the same real value."""
+    return a
+
+
+#: instruction -> its exact result on exact operand values
+_EXACT: dict[str, Callable[..., Real]] = {
+    "add": _add, "sub": lambda a, b: _add(a, _neg(b)), "mul": _mul, "div": _div,
+    "mad": lambda a, b, c: _add(_mul(a, b), c), "dp2": _dot, "dp3": _dot, "dp4": _dot,
+    "min": lambda a, b: _minmax(a, b, True), "max": lambda a, b: _minmax(a, b, False),
+    "eq": _cmp_op(lambda c: c == 0, False), "ne": _cmp_op(lambda c: c != 0, True),
+    "lt": _cmp_op(lambda c: c < 0, False), "ge": _cmp_op(lambda c: c >= 0, False),
+    "movc": lambda c, a, b: a if c else b,
+    "sqrt": _sqrt, "rsq": _rsq, "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2,
+    "log": _log2, "frc": _frc, "round_ne": lambda a: _round(a, "ne"),
+    "round_ni": lambda a: _round(a, "ni"), "round_pi": lambda a: _round(a, "pi"),
+    "round_z": lambda a: _round(a, "z"), "mov": _same, "f32tof16": _same, "f16tof32": _same,
+}
 
 
 def exact_op(op: str, args: list[Real]) -> Real:
     """The exact result of one step's operation on exact operand values."""
-    if op in ("add", "sub"):
-        return _add(args[0], args[1] if op == "add" else _neg(args[1]))
-    if op == "mul":
-        return _mul(*args)
-    if op == "div":
-        return _div(*args)
-    if op == "mad":
-        return _add(_mul(args[0], args[1]), args[2])
-    if op.startswith("dp"):
-        n = len(args) // 2
-        acc = _mul(args[0], args[n])
-        for i in range(1, n):
-            acc = _add(acc, _mul(args[i], args[n + i]))
-        return acc
-    if op in ("min", "max"):
-        return _minmax(args[0], args[1], op == "min")
-    if op in _CMP_OPS:
-        c = _cmp(args[0], args[1])
-        return op == "ne" if c is None else bool(_CMP_OPS[op](c))
-    if op == "movc":
-        return args[1] if args[0] else args[2]
-    unary = {"sqrt": _sqrt, "rsq": lambda a: _div(Fraction(1), _sqrt(a)) if not _zero(a)
-             else math.copysign(math.inf, _sign(a)),
-             "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2, "log": _log2, "frc": _frc,
-             "round_ne": lambda a: _round(a, "ne"), "round_ni": lambda a: _round(a, "ni"),
-             "round_pi": lambda a: _round(a, "pi"), "round_z": lambda a: _round(a, "z"),
-             "mov": lambda a: a, "f32tof16": lambda a: a, "f16tof32": lambda a: a, "sat": _sat}
-    if op in unary:
-        return unary[op](args[0])
-    raise ValueError(f"no exact semantics for {op!r}")
+    fn = _EXACT.get(op)
+    if fn is None:
+        raise ValueError(f"no exact semantics for {op!r}")
+    return fn(*args)
+
+
+def exact_sat(a: Real) -> Real:
+    """The ``_sat`` result modifier on an exact value (EXPR-SAT: the clamp to [0, 1])."""
+    return _sat(a)
 
 
 def _neg(a: Real) -> Real:

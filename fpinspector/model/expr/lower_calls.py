@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from .builder import ProgramBuilder, Value
 from .errors import ExprError
+from .instructions import instruction
 from .intrinsics import CONSTRUCTORS, INTRINSICS, UNARY_OPS
 from .nodes import Call
 from .program import ExprType, Ref
@@ -16,8 +17,6 @@ __all__ = ["lower_call"]
 _ARITY = {"mad": 3, "dot": 2, "min": 2, "max": 2, "abs": 1, "saturate": 1, "lerp": 3,
           "asfloat": 1, "asuint": 1, "f32tof16": 1, "f16tof32": 1}
 _ARITY.update({k: 1 for k in UNARY_OPS})
-#: instructions without a _sat form (D3D11.3 §22: f16tof32 dest, src)
-_NO_SAT = ("f16tof32", "f32tof16")
 
 
 def lower_call(low: ProgramBuilder, node: Call) -> Value:
@@ -114,7 +113,7 @@ def _saturate(low: ProgramBuilder, node: Call, r: Ref, comp: int | None) -> Ref:
         made = low.p.steps[r.index]
         if made.sat:
             return r  # sat(sat(x)) = sat(x)
-        if made.kind == "float" and made.op not in _NO_SAT and low.uses[r.index] == 0:
+        if made.kind == "float" and instruction(made.op).has_sat and low.uses[r.index] == 0:
             low.p.steps[r.index] = replace(made, sat=True)
             return r
     s = low.emit("mov", [r], "float", node, comp, "saturate of an operand: mov_sat")
