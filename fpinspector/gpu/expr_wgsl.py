@@ -16,34 +16,22 @@ from typing import Any
 
 import numpy as np
 
-from ..model.expr.program import Program, Ref
+from ..model.expr.instructions import instruction
+from ..model.expr.program import Program
 from .errors import ShaderError
-from .shaders import find_kernel
+from .expr_source import Dialect, output_words, step_expressions, value_type
 from .wgsl_shaders import LOCAL_SIZE, PER_INVOCATION, WGSL_EXPR
 
 __all__ = ["expr_wgsl_source", "ExprWgsl", "wgsl_unsupported"]
 
-_TYPE = {"float": "f32", "bool": "bool"}
+
+def _op_expr(op: str) -> str:
+    return WGSL_EXPR[(op, "f32")]
 
 
-def _ref(program: Program, r: Ref) -> str:
-    if r.src == "input":
-        raw, base = f"x{r.index}", "uint"
-    elif r.src == "const":
-        raw, base = f"0x{program.consts[r.index].bits:08X}u", "uint"
-    else:
-        raw, base = f"s{r.index}", program.steps[r.index].kind
-    base = "uint" if base == "half" else base
-    want = "uint" if r.kind == "half" else r.kind
-    if want == "float" and base == "uint":
-        e = f"bitcast<f32>({raw})"
-    elif want == "uint" and base == "float":
-        e = f"bitcast<u32>({raw})"
-    else:
-        e = raw
-    if r.abs:
-        e = f"abs({e})"
-    return f"(-{e})" if r.neg else e
+WGSL = Dialect(as_float="bitcast<f32>({})", as_uint="bitcast<u32>({})",
+               select="select({b}, {a}, {c})", bool_word="select(0u, 1u, {})",
+               float_type="f32", bool_type="bool", uint_type="u32", op_expr=_op_expr)
 
 
 def wgsl_unsupported(program: Program) -> str | None:
@@ -51,7 +39,7 @@ def wgsl_unsupported(program: Program) -> str | None:
     if program.format != "f32":
         return "GPU expression runs compute f32 expressions only"
     for s in program.steps:
-        if s.op != "movc" and (s.op, "f32") not in WGSL_EXPR:
+        if instruction(s.op).engine and (s.op, "f32") not in WGSL_EXPR:
             return f"{s.op} has no WGSL form in fpinspector"
     return None
 
@@ -62,28 +50,9 @@ def expr_wgsl_source(program: Program, precise: bool = True) -> tuple[str, int]:
     why = wgsl_unsupported(program)
     if why:
         raise ValueError(why)
-    body = []
-    for k, s in enumerate(program.steps):
-        args = [_ref(program, r) for r in s.args]
-        if s.op == "movc":
-            cond = args[0] if s.args[0].kind == "bool" else f"({args[0]} != 0u)"
-            expr = f"select({args[2]}, {args[1]}, {cond})"
-        else:
-            kern = find_kernel(s.op, "f32")
-            args = [f"({a} & 0xFFFFu)" if kind == "f16" else a
-                    for a, kind in zip(args, kern.in_kinds)]
-            expr = WGSL_EXPR[(s.op, "f32")].format(*args)
-            if kern.out_kind == "f16":
-                expr = f"({expr} & 0xFFFFu)"
-        if s.sat:
-            expr = f"clamp({expr}, 0.0, 1.0)"
-        body.append(f"            let s{k}: {_TYPE.get(s.kind, 'u32')} = {expr};")
-    idx = range(len(program.steps)) if precise else [i for i, _ in program.outputs]
-    words = []
-    for k in idx:
-        t = _TYPE.get(program.steps[k].kind, "u32")
-        words.append({"f32": f"bitcast<u32>(s{k})", "bool": f"select(0u, 1u, s{k})"}
-                     .get(t, f"s{k}"))
+    body = [f"            let s{k}: {value_type(WGSL, s.kind)} = {expr};"
+            for k, (s, expr) in enumerate(zip(program.steps, step_expressions(WGSL, program)))]
+    words = output_words(WGSL, program, precise)
     v, w = len(program.inputs), len(words)
     lines = ["@group(0) @binding(0) var<storage, read> din: array<u32>;"] if v else []
     lines += ["@group(0) @binding(1) var<storage, read_write> dout: array<u32>;",
