@@ -18,7 +18,6 @@ import numpy as np
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
-from .errors import ShaderError
 from .expr_source import Dialect, output_words, step_expressions, value_type
 from .wgsl_shaders import LOCAL_SIZE, PER_INVOCATION, WGSL_EXPR
 
@@ -73,67 +72,65 @@ def expr_wgsl_source(program: Program, precise: bool = True) -> tuple[str, int]:
 
 
 class ExprWgsl:
-    """Runs expression shaders on a :class:`.wgpu_session.WgpuSession`'s device; pipelines
-    cached by key."""
+    """Runs expression shaders on a :class:`.wgpu_session.WgpuSession`'s device, in its
+    compute runner's caches: pipelines (keyed apart from the op kernels'), operand, result
+    and staging buffers."""
 
     def __init__(self, session: Any) -> None:
-        from .wgpu_session import group_counts
-
         self.session = session
         self.wgpu = session.wgpu
-        self.device = session.device
-        self._group_counts = group_counts
-        limits = self.device.limits
-        self.max_groups = int(limits.get("max-compute-workgroups-per-dimension", 65535))
-        self.max_binding = int(limits.get("max-storage-buffer-binding-size", 1 << 27))
-        self._pipelines: dict[Hashable, Any] = {}
-
-    def _pipeline(self, key: Hashable, src: str) -> Any:
-        pipe = self._pipelines.get(key)
-        if pipe is None:
-            try:
-                module = self.device.create_shader_module(code=src)
-                pipe = self.device.create_compute_pipeline(
-                    layout="auto", compute={"module": module, "entry_point": "main"})
-            except Exception as exc:  # wgpu's GPUValidationError carries naga's log
-                raise ShaderError("expression", str(exc), src) from None
-            self._pipelines[key] = pipe
-        return pipe
+        self.runner = session.capture_path(None)
+        self._keys: set[Hashable] = set()
 
     def run(self, key: Hashable, program: Program, precise: bool, words: np.ndarray,
             n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
-        wgpu, dev = self.wgpu, self.device
+        from .wgpu_session import group_counts
+
+        wgpu, runner = self.wgpu, self.runner
+        dev = runner.device
+        k = ("expr", key)
         src, w = expr_wgsl_source(program, precise)
-        pipe = self._pipeline(key, src)
+        pipe = runner.compiled(k, lambda: src, "expression")
+        self._keys.add(k)
+        layout = pipe.get_bind_group_layout(0)
         v = max(len(program.inputs), 1)  # words per element read (for the chunk size)
         out = np.empty((n, w), np.uint32)
-        chunk = max(LOCAL_SIZE, min(1 << 22, self.max_binding // (4 * max(v, w))))
+        chunk = max(LOCAL_SIZE, min(1 << 22, runner.max_binding // (4 * max(v, w))))
+        usage_in = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_DST
+        usage_out = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
         for s in range(0, n, chunk):
             e = min(n, s + chunk)
             m = e - s
-            dout = dev.create_buffer(size=4 * m * w, usage=wgpu.BufferUsage.STORAGE
-                                     | wgpu.BufferUsage.COPY_SRC)
-            entries = [{"binding": 1, "resource": {"buffer": dout}}]
-            din = None
+            nbytes = 4 * m * w
+            dout = runner._buffer(-1, nbytes, usage_out)
+            entries = [{"binding": 1, "resource": {"buffer": dout, "offset": 0, "size": nbytes}}]
             if words.shape[1]:  # a constant expression has no input buffer
-                din = dev.create_buffer_with_data(data=np.ascontiguousarray(words[s:e]),
-                                                  usage=wgpu.BufferUsage.STORAGE)
-                entries.append({"binding": 0, "resource": {"buffer": din}})
-            group = dev.create_bind_group(layout=pipe.get_bind_group_layout(0),
-                                          entries=entries)
+                part = np.ascontiguousarray(words[s:e])
+                din = runner._buffer(0, part.nbytes, usage_in)
+                dev.queue.write_buffer(din, 0, part)
+                entries.append({"binding": 0, "resource": {"buffer": din, "offset": 0,
+                                                           "size": part.nbytes}})
+            staging = runner._staging_buffer(nbytes)
             enc = dev.create_command_encoder()
             cp = enc.begin_compute_pass()
             cp.set_pipeline(pipe)
-            cp.set_bind_group(0, group)
-            cp.dispatch_workgroups(*self._group_counts(m, self.max_groups))
+            cp.set_bind_group(0, dev.create_bind_group(layout=layout, entries=entries))
+            cp.dispatch_workgroups(*group_counts(m, runner.max_groups))
             cp.end()
+            enc.copy_buffer_to_buffer(dout, 0, staging, 0, nbytes)
             dev.queue.submit([enc.finish()])
-            out[s:e] = np.frombuffer(dev.queue.read_buffer(dout), np.uint32).reshape(m, w)
-            if din is not None:
-                din.destroy()
-            dout.destroy()
+            staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
+            try:
+                view = staging.read_mapped(0, nbytes, copy=False)
+                np.copyto(out[s:e], np.frombuffer(view, np.uint32, m * w).reshape(m, w))
+                del view
+            finally:
+                staging.unmap()
         return out
 
     def release(self) -> None:
-        self._pipelines.clear()
+        """Forget this runner's pipelines (the session's buffers stay)."""
+        for k in self._keys:
+            self.runner._pipelines.pop(k, None)
+        self._keys.clear()
