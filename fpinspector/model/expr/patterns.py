@@ -43,14 +43,6 @@ class PatternSet:
             ranges = [(int(sel[s]), int(sel[e])) for s, e in zip(starts, ends)]
         return cls(fmt, ranges, bool(any_nan))
 
-    @classmethod
-    def from_patterns(cls, pats: list[int], fmt: FloatFormat) -> PatternSet:
-        """The set of the given patterns (NaN patterns become "any NaN")."""
-        arr = np.asarray(pats, dtype=fmt.dtype)
-        nan = fmt.is_nan(arr)
-        keys = np.unique(to_key(arr[~nan], fmt))
-        return cls.from_mask(keys, np.ones(keys.shape, bool), fmt, bool(nan.any()))
-
     def patterns(self) -> list[tuple[int, int]]:
         """The ranges as (lo_pattern, hi_pattern) pairs, in value order."""
         return [(int(from_key(a, self.fmt)), int(from_key(b, self.fmt)))
