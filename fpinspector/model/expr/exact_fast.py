@@ -3,9 +3,8 @@ absolute error bound per element, and a "needs the exact path" mask.
 
 Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
 double-double (error-free transformations, bounds from :mod:`..numerics.eft`), exp/log in
-double-double from :mod:`..numerics.elementary` (the same bits on every CPU) with a 2^-50
-relative bound (plus the operand's bound through the derivative), min/max/_sat/moves
-exactly on the pairs. An element is marked ``bad`` (handed to the exact
+float64 with a 2^-50 relative bound (plus the operand's bound through the derivative),
+min/max/_sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
 per-element path) when a decision depends on digits the bound does not fix: a comparison,
 floor/round/frac near its threshold, a square root or log of a value within its bound of
 zero, a division by a value within its bound of zero, or an overflow of the pair range.
@@ -19,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formats import F16, FloatFormat
-from ..numerics import elementary
 from ..numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
 from .instructions import instruction
 from .program import Program, Ref
@@ -27,8 +25,11 @@ from .program import Program, Ref
 __all__ = ["Approx", "fast_exact"]
 
 LN2 = np.log(2.0)
-#: relative bound taken for exp2 / log2 (numerics.elementary: below 2^-66; the margin keeps
-#: every element a purpose's bound refines the same)
+#: relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs). Why numpy and not the
+#: engine's deterministic numerics.elementary here: this bound covers the last-bit
+#: differences between CPUs (a "value" element is refined exactly anyway: 2^-50 > 2^-70,
+#: and a map's error stays within its 2^-20 ULP), and the double-double functions cost about
+#: 1.7x on exp/log maps
 _TRANS = 2.0 ** -50
 
 
@@ -155,26 +156,28 @@ def _sqrt(a: Approx, recip: bool) -> Approx:
 
 
 def _exp2(a: Approx) -> Approx:
-    """2^a from the engine's deterministic double-double exp2 (numerics.elementary)."""
     with np.errstate(all="ignore"):
-        hi, lo = elementary.exp2_dd(a.hi, np.where(np.isfinite(a.lo), a.lo, 0.0))
-        err = np.abs(hi) * (_TRANS + np.expm1(LN2 * (a.err + 4 * U * np.abs(a.lo))) * 1.01)
-        ovf = ~np.isfinite(hi) & np.isfinite(a.hi)
+        v = np.exp2(a.hi)
+        v = v + v * (LN2 * a.lo)
+        err = np.abs(v) * (_TRANS + np.expm1(LN2 * (a.err + 4 * U * np.abs(a.lo))) * 1.01)
+        ovf = ~np.isfinite(v) & np.isfinite(a.hi)
     exact = (a.err == 0) & (a.lo == 0) & (a.hi == np.round(a.hi)) & (np.abs(a.hi) < 1000)
-    return Approx(hi, lo, np.where(exact, 0.0, err), a.bad | ovf)
+    return Approx(v, np.zeros(v.shape), np.where(exact, 0.0, err), a.bad | ovf)
 
 
 def _log2(a: Approx) -> Approx:
-    """log2(a) from the engine's deterministic double-double log2 (IEEE specials: log2 of
-    either zero is -INF), plus lo's first-order term lo / (a ln 2)."""
+    """log2(a); IEEE's specials (log2 of either zero is -INF, of a negative NaN)."""
     with np.errstate(all="ignore"):
-        lh, ll = elementary.log2_dd(a.hi)
-        corr = np.where(a.lo != 0, a.lo / (a.hi * LN2), 0.0)
-        hi, lo = two_sum(lh, ll + corr)
+        near1 = (a.hi >= 0.5) & (a.hi <= 2.0)
+        v1 = np.log1p((a.hi - 1.0) + a.lo) / LN2
+        v2 = np.log2(a.hi) + np.where(a.lo != 0, a.lo / (a.hi * LN2), 0.0)  # (0/0 at a zero)
+        v = np.where(near1, v1, v2)
         low = _mag(a) - a.err
-        err = np.abs(hi) * _TRANS + a.err / (np.where(low > 0, low, 1.0) * LN2) * 1.01
-    pow2 = (np.frexp(a.hi)[0] == 0.5) & (a.lo == 0) & (a.err == 0)  # log2_dd: exact there
-    return Approx(hi, lo, np.where(pow2, 0.0, err), a.bad | _near_zero(a))
+        err = np.abs(v) * _TRANS + a.err / (np.where(low > 0, low, 1.0) * LN2) * 1.01
+    m, e = np.frexp(a.hi)
+    pow2 = (m == 0.5) & (a.lo == 0) & (a.err == 0)
+    v = np.where(pow2, (e - 1).astype(np.float64), v)
+    return Approx(v, np.zeros(v.shape), np.where(pow2, 0.0, err), a.bad | _near_zero(a))
 
 
 def _rint_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
