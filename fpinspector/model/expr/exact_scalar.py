@@ -14,9 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import mpmath
+
+from ..engine.exact import mp_context
 
 __all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction"]
 
@@ -30,15 +32,26 @@ PREC = 320
 _EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could hold
 
 
+def _mp() -> Any:
+    """This thread's private mpmath context at PREC bits (the engine's: model/engine/exact.py
+    mp_context). Why not ``mpmath.workprec``: it sets the precision of mpmath's one global
+    context, so two threads refining elements at once (an expression map's stage threads)
+    could leave one computing at the precision the other restored (53 bits)."""
+    return mp_context(PREC)
+
+
+def _is_mpf(x: object) -> bool:
+    return hasattr(x, "_mpf_")
+
+
 def _mpf(x: Real) -> mpmath.mpf:
-    """x as an mpf at PREC bits (an mpf already is one: re-making it would round it to
-    mpmath's global precision)."""
-    if isinstance(x, mpmath.mpf):
+    """x as an mpf of the PREC-bit context (an mpf already is one)."""
+    if _is_mpf(x):
         return x
-    with mpmath.workprec(PREC):
-        if isinstance(x, Fraction):
-            return mpmath.mpf(x.numerator) / x.denominator
-        return mpmath.mpf(x)
+    mp = _mp()
+    if isinstance(x, Fraction):
+        return mp.mpf(x.numerator) / x.denominator
+    return mp.mpf(x)
 
 
 def as_fraction(x: Real) -> Fraction:
@@ -71,13 +84,13 @@ def _f(x: Real) -> float:
 
 
 def _norm(x: Real) -> Real:
-    if isinstance(x, (Fraction, mpmath.mpf)) and x == 0:
+    if (isinstance(x, Fraction) or _is_mpf(x)) and x == 0:
         return 0.0
     return x
 
 
 def _arith(a: Real, b: Real) -> tuple[Real, Real]:
-    if isinstance(a, mpmath.mpf) or isinstance(b, mpmath.mpf):
+    if _is_mpf(a) or _is_mpf(b):
         return _mpf(a), _mpf(b)
     return a, b
 
@@ -92,16 +105,14 @@ def _add(a: Real, b: Real) -> Real:
     if _zero(b):
         return a
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return _norm(x + y)
+    return _norm(x + y)
 
 
 def _mul(a: Real, b: Real) -> Real:
     if not (_finite(a) and _finite(b)) or _zero(a) or _zero(b):
         return _f(a) * _f(b) if not (_finite(a) and _finite(b)) else math.copysign(0.0, _sign(a) * _sign(b))
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return x * y
+    return x * y
 
 
 def _div(a: Real, b: Real) -> Real:
@@ -113,8 +124,7 @@ def _div(a: Real, b: Real) -> Real:
     if _zero(a):
         return math.copysign(0.0, _sign(a) * _sign(b))
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return x / y
+    return x / y
 
 
 def _sqrt(a: Real) -> Real:
@@ -126,8 +136,7 @@ def _sqrt(a: Real) -> Real:
         n, d = math.isqrt(a.numerator), math.isqrt(a.denominator)
         if n * n == a.numerator and d * d == a.denominator:
             return Fraction(n, d)
-    with mpmath.workprec(PREC):
-        return mpmath.sqrt(_mpf(a))
+    return _mp().sqrt(_mpf(a))
 
 
 def _exp2(a: Real) -> Real:
@@ -137,8 +146,7 @@ def _exp2(a: Real) -> Real:
         return math.inf if a > 0 else 0.0
     if isinstance(a, Fraction) and a.denominator == 1:
         return Fraction(2) ** a.numerator
-    with mpmath.workprec(PREC):
-        return mpmath.power(2, _mpf(a))
+    return _mp().power(2, _mpf(a))
 
 
 def _log2(a: Real) -> Real:
@@ -152,8 +160,7 @@ def _log2(a: Real) -> Real:
             return _norm(Fraction(-(d.bit_length() - 1)))
         if d == 1 and n & (n - 1) == 0:
             return _norm(Fraction(n.bit_length() - 1))
-    with mpmath.workprec(PREC):
-        return mpmath.log(_mpf(a), 2)
+    return _mp().log(_mpf(a), 2)
 
 
 _FRACTION_ROUNDING: dict[str, Callable[[Fraction], int]] = {
@@ -166,11 +173,11 @@ def _round(a: Real, how: str) -> Real:
     if isinstance(a, Fraction):
         r = Fraction(_FRACTION_ROUNDING[how](a))
     else:
-        with mpmath.workprec(PREC):
-            fn: Callable[[Real], Real] = {
-                "ni": mpmath.floor, "pi": mpmath.ceil, "ne": mpmath.nint,
-                "z": lambda v: mpmath.floor(v) if v > 0 else mpmath.ceil(v)}[how]
-            r = Fraction(int(fn(a)))
+        mp = _mp()
+        fn: Callable[[Real], Real] = {
+            "ni": mp.floor, "pi": mp.ceil, "ne": mp.nint,
+            "z": lambda v: mp.floor(v) if v > 0 else mp.ceil(v)}[how]
+        r = Fraction(int(fn(a)))
     return r if r != 0 else math.copysign(0.0, _sign(a))
 
 
