@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
+
 import moderngl
 import numpy as np
 
@@ -91,6 +93,10 @@ def group_counts(n: int, max_groups: int) -> tuple[int, int]:
 class ComputePath:
     """Runs kernels with compute shaders; programs cached per kernel, buffers reused.
 
+    The caches are the context's for this path: the expression runner
+    (:class:`.expr_paths.ExprCompute`) compiles its shaders into :meth:`compiled` and writes
+    its words into the same :meth:`buffer` s, so a session holds one set of SSBOs.
+
     Elements go in chunks bounded by the SSBO block size, the work-group grid and
     ``chunk`` (keeps memory bounded): why a 2^24 capture needs no special casing.
     """
@@ -103,27 +109,41 @@ class ComputePath:
         self.max_groups = int(ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0])
         self.max_block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
         self.chunk = max(LOCAL_SIZE, chunk)
-        self._programs: dict[Kernel, moderngl.ComputeShader] = {}
+        self._programs: dict[Hashable, moderngl.ComputeShader] = {}
         self._buffers: dict[int, moderngl.Buffer] = {}
         self.version = 430
 
     def program(self, kernel: Kernel) -> moderngl.ComputeShader:
-        prog = self._programs.get(kernel)
+        return self.compiled(kernel, lambda: compute_source(kernel, self.extensions), kernel.op)
+
+    def compiled(self, key: Hashable, source: Callable[[], str], what: str
+                 ) -> moderngl.ComputeShader:
+        """The program cached under ``key``, compiled from ``source()`` on first use
+        (ShaderError naming ``what`` when the driver refuses it)."""
+        prog = self._programs.get(key)
         if prog is None:
-            src = compute_source(kernel, self.extensions)
+            src = source()
             try:
                 prog = self.ctx.compute_shader(src)
             except moderngl.Error as exc:
-                raise ShaderError(kernel.op, str(exc), src) from None
-            self._programs[kernel] = prog
+                raise ShaderError(what, str(exc), src) from None
+            self._programs[key] = prog
         return prog
 
-    def _buffer(self, binding: int, nbytes: int) -> moderngl.Buffer:
+    def forget(self, keys: Iterable[Hashable]) -> None:
+        """Release the programs cached under ``keys`` (a closing expression runner's)."""
+        for k in keys:
+            prog = self._programs.pop(k, None)
+            if prog is not None:
+                prog.release()
+
+    def buffer(self, binding: int, nbytes: int) -> moderngl.Buffer:
+        """The SSBO for ``binding``, grown to at least ``nbytes`` (reused between runs)."""
         buf = self._buffers.get(binding)
         if buf is None or buf.size < nbytes:
             if buf is not None:
                 buf.release()
-            buf = self.ctx.buffer(reserve=nbytes)
+            buf = self.ctx.buffer(reserve=max(nbytes, 4))
             self._buffers[binding] = buf
         return buf
 
@@ -139,11 +159,11 @@ class ComputePath:
             m = stop - start
             for i, w in enumerate(words):
                 part = np.ascontiguousarray(w[start:stop])
-                buf = self._buffer(i, part.nbytes)
+                buf = self.buffer(i, part.nbytes)
                 buf.write(part)
                 buf.bind_to_storage_buffer(i, size=part.nbytes)
             dst = out[start:stop]
-            obuf = self._buffer(kernel.arity, dst.nbytes)
+            obuf = self.buffer(kernel.arity, dst.nbytes)
             obuf.bind_to_storage_buffer(kernel.arity, size=dst.nbytes)
             prog["u_count"].value = m
             prog.run(*dispatch_groups(m, self.max_groups))

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
 from .expr_glsl import expr_shader
 from .expr_paths import ExprCompute, ExprFragment
@@ -51,7 +52,7 @@ class ExprRunner:
             if why:
                 return why
         p = self._path(path)
-        for op in sorted({s.op for s in program.steps} - {"movc"}):
+        for op in sorted({s.op for s in program.steps if instruction(s.op).engine}):
             why = self.session.unsupported_reason(op, "f32", p)
             if why:
                 return why
@@ -95,7 +96,9 @@ class ExprRunner:
         with ctx:
             runner = self._paths.get(p)
             if runner is None:
-                runner = self._paths[p] = ExprCompute(ctx) if p == "compute" else ExprFragment(ctx)
+                path_obj = self.session.capture_path(p)  # its caches: one set per context
+                runner = self._paths[p] = (ExprCompute(ctx, path_obj) if p == "compute"
+                                           else ExprFragment(ctx, path=path_obj))
             out = runner.run(key, sh, words, n) if n else np.zeros((0, len(sh.words)), np.uint32)
             err = ctx.error
         if err != "GL_NO_ERROR":

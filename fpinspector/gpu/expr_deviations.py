@@ -9,6 +9,7 @@ import numpy as np
 
 from ..model import evaluate
 from ..model.expr import ExprEvaluation, GpuJudgement
+from ..model.expr.instructions import instruction
 from ..model.expr.judge import fed_step
 from .deviations import explain_mismatches
 
@@ -25,7 +26,8 @@ def step_deviations(ev: ExprEvaluation, judge: GpuJudgement, renderer: str, path
     idx = np.array([i])
     for k, step in enumerate(ev.program.steps):
         ok = np.asarray(judge.ok[k]).reshape(-1)[i]
-        if ok or step.sat or step.op in ("movc", "mov"):
+        row = instruction(step.op)
+        if ok or step.sat or row.selects or row.moves:
             continue
         sub = fed_step(ev, judge.gpu, k, idx)
         ins = [np.asarray(x).reshape(-1) for x in sub.inputs]

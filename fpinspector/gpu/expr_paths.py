@@ -4,15 +4,13 @@ textures in, several RGBA32UI colour attachments out), every step's word per ele
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import cast
 
 import moderngl
 import numpy as np
 
-from .compute_path import LOCAL_SIZE, dispatch_groups, invocation_main
-from .errors import ShaderError
+from .compute_path import LOCAL_SIZE, ComputePath, dispatch_groups, invocation_main
 from .expr_glsl import ExprShader
-from .fragment_path import FULLSCREEN_VS
+from .fragment_path import FragmentPath
 from .shaders import header
 
 __all__ = ["ExprCompute", "ExprFragment", "compute_source", "fragment_source"]
@@ -51,112 +49,72 @@ def fragment_source(sh: ExprShader, extensions: set[str], first: int, count: int
 
 
 class ExprCompute:
-    """Compute-path runner: programs cached by key, buffers reused."""
+    """Compute-path runner: its programs and SSBOs are the capture path's (``path``: a
+    session's :class:`.compute_path.ComputePath`; one of its own on ``ctx`` when None)."""
 
-    def __init__(self, ctx: moderngl.Context) -> None:
-        self.ctx = ctx
-        self.extensions = set(ctx.extensions)
-        self.max_groups = int(ctx.info["GL_MAX_COMPUTE_WORK_GROUP_COUNT"][0])
-        self.max_block = int(ctx.info.get("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", 1 << 27))
-        self._programs: dict = {}
-        self._buffers: dict[int, moderngl.Buffer] = {}
-
-    def _program(self, key: Hashable, sh: ExprShader) -> moderngl.ComputeShader:
-        prog = self._programs.get(key)
-        if prog is None:
-            src = compute_source(sh, self.extensions)
-            try:
-                prog = self.ctx.compute_shader(src)
-            except moderngl.Error as exc:
-                raise ShaderError("expression", str(exc), src) from None
-            self._programs[key] = prog
-        return prog
-
-    def _buffer(self, binding: int, nbytes: int) -> moderngl.Buffer:
-        buf = self._buffers.get(binding)
-        if buf is None or buf.size < nbytes:
-            if buf is not None:
-                buf.release()
-            buf = self.ctx.buffer(reserve=max(nbytes, 4))
-            self._buffers[binding] = buf
-        return buf
+    def __init__(self, ctx: moderngl.Context, path: ComputePath | None = None) -> None:
+        self._own = path is None
+        self.path = ComputePath(ctx) if path is None else path
+        self.ctx = self.path.ctx
+        self._keys: set[Hashable] = set()
 
     def run(self, key: Hashable, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
-        prog = self._program(key, sh)
+        path = self.path
+        k = ("expr", key)
+        prog = path.compiled(k, lambda: compute_source(sh, path.extensions), "expression")
+        self._keys.add(k)
         v, w = sh.n_inputs, len(sh.words)
         out = np.empty((n, w), np.uint32)
         per = 4 * max(v, w, 1)
-        chunk = max(LOCAL_SIZE, min(self.max_block // per, _CHUNK_BYTES // (4 * (v + w) or 4)))
+        chunk = max(LOCAL_SIZE, min(path.max_block // per, _CHUNK_BYTES // (4 * (v + w) or 4)))
         for s in range(0, n, chunk):
             e = min(n, s + chunk)
             m = e - s
             if v:
                 part = np.ascontiguousarray(words[s:e])
-                buf = self._buffer(0, part.nbytes)
+                buf = path.buffer(0, part.nbytes)
                 buf.write(part)
                 buf.bind_to_storage_buffer(0, size=part.nbytes)
-            obuf = self._buffer(1, m * w * 4)
+            obuf = path.buffer(1, m * w * 4)
             obuf.bind_to_storage_buffer(1, size=m * w * 4)
             prog["u_count"].value = m
-            prog.run(*dispatch_groups(m, self.max_groups))
+            prog.run(*dispatch_groups(m, path.max_groups))
             self.ctx.memory_barrier(moderngl.BUFFER_UPDATE_BARRIER_BIT)
             obuf.read_into(out[s:e], size=m * w * 4)
         return out
 
     def release(self) -> None:
-        for obj in list(self._programs.values()) + list(self._buffers.values()):
-            obj.release()
-        self._programs.clear()
-        self._buffers.clear()
+        """Release this runner's programs (and its own path's buffers, when it has one)."""
+        if self._own:
+            self.path.release()
+        else:
+            self.path.forget(self._keys)
+        self._keys.clear()
 
 
 class ExprFragment:
-    """Fragment-path runner: passes of up to ``4 * max_draw_buffers`` words each."""
+    """Fragment-path runner: passes of up to ``4 * max_draw_buffers`` words each. Its
+    programs, textures and render targets are the capture path's (``path``: a session's
+    :class:`.fragment_path.FragmentPath`; one of its own on ``ctx`` with ``chunk``
+    elements a pass when None)."""
 
-    def __init__(self, ctx: moderngl.Context, chunk: int = 1 << 22) -> None:
-        self.ctx = ctx
-        self.extensions = set(ctx.extensions)
-        max_tex = int(ctx.info.get("GL_MAX_TEXTURE_SIZE", 4096))
-        self.width = min(4096, max_tex)
-        self.rows = max(1, min(max_tex, chunk // self.width))
-        self.attachments = max(1, min(8, int(ctx.info.get("GL_MAX_DRAW_BUFFERS", 8))))
-        self._programs: dict = {}
-        self._textures: dict[int, moderngl.Texture] = {}
-        self._fbos: dict[int, moderngl.Framebuffer] = {}
+    def __init__(self, ctx: moderngl.Context, chunk: int = 1 << 22,
+                 path: FragmentPath | None = None) -> None:
+        self._own = path is None
+        self.path = FragmentPath(ctx, chunk) if path is None else path
+        self.ctx = self.path.ctx
+        self.width, self.rows = self.path.width, self.path.max_rows
+        self.attachments = max(1, min(8, int(self.ctx.info.get("GL_MAX_DRAW_BUFFERS", 8))))
+        self._keys: set[Hashable] = set()
 
     def _program(self, key: Hashable, sh: ExprShader, first: int, count: int
                  ) -> tuple[moderngl.Program, moderngl.VertexArray]:
-        k = (key, first)
-        cached = self._programs.get(k)
-        if cached is None:
-            src = fragment_source(sh, self.extensions, first, count)
-            try:
-                prog = self.ctx.program(vertex_shader=FULLSCREEN_VS, fragment_shader=src)
-            except moderngl.Error as exc:
-                raise ShaderError("expression", str(exc), src) from None
-            for j in range(-(-sh.n_inputs // 4)):
-                if f"t{j}" in prog:
-                    cast(moderngl.Uniform, prog[f"t{j}"]).value = j
-            cached = (prog, self.ctx.vertex_array(prog, []))
-            self._programs[k] = cached
-        return cached
-
-    def _texture(self, unit: int) -> moderngl.Texture:
-        tex = self._textures.get(unit)
-        if tex is None:
-            tex = self.ctx.texture((self.width, self.rows), 4, dtype="u4")
-            tex.filter = (moderngl.NEAREST, moderngl.NEAREST)
-            self._textures[unit] = tex
-        return tex
-
-    def _fbo(self, n_att: int) -> moderngl.Framebuffer:
-        fbo = self._fbos.get(n_att)
-        if fbo is None:
-            texs = [self.ctx.texture((self.width, self.rows), 4, dtype="u4") for _ in range(n_att)]
-            fbo = self.ctx.framebuffer(color_attachments=texs)
-            self._fbos[n_att] = fbo
-        return fbo
+        k = ("expr", key, first)
+        self._keys.add(k)
+        return self.path.compiled(
+            k, lambda: fragment_source(sh, self.path.extensions, first, count), "expression",
+            -(-sh.n_inputs // 4))
 
     def run(self, key: Hashable, sh: ExprShader, words: np.ndarray, n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
@@ -182,14 +140,14 @@ class ExprFragment:
             stage = np.zeros((rows * self.width, 4 * nt), np.uint32)
             stage[:m, :v] = words[s:e]
             for j in range(nt):
-                tex = self._texture(j)
+                tex = self.path.texture(j, 4)
                 tex.write(np.ascontiguousarray(stage[:, 4 * j:4 * j + 4]), viewport=view)
                 tex.use(j)
             for first in range(0, w, per_pass):
                 count = min(per_pass, w - first)
                 prog, vao = self._program(key, sh, first, count)
                 n_att = -(-count // 4)
-                fbo = self._fbo(n_att)
+                fbo = self.path.target(4, n_att)
                 fbo.use()
                 self.ctx.viewport = view
                 vao.render(moderngl.TRIANGLES, vertices=3)
@@ -202,15 +160,9 @@ class ExprFragment:
         return out
 
     def release(self) -> None:
-        for prog, vao in self._programs.values():
-            vao.release()
-            prog.release()
-        for fbo in self._fbos.values():
-            for t in fbo.color_attachments:
-                t.release()
-            fbo.release()
-        for t in self._textures.values():
-            t.release()
-        self._programs.clear()
-        self._textures.clear()
-        self._fbos.clear()
+        """Release this runner's programs (and its own path's textures, when it has one)."""
+        if self._own:
+            self.path.release()
+        else:
+            self.path.forget(self._keys)
+        self._keys.clear()

@@ -16,34 +16,21 @@ from typing import Any
 
 import numpy as np
 
-from ..model.expr.program import Program, Ref
-from .errors import ShaderError
-from .shaders import find_kernel
+from ..model.expr.instructions import instruction
+from ..model.expr.program import Program
+from .expr_source import Dialect, output_words, step_expressions, value_type
 from .wgsl_shaders import LOCAL_SIZE, PER_INVOCATION, WGSL_EXPR
 
 __all__ = ["expr_wgsl_source", "ExprWgsl", "wgsl_unsupported"]
 
-_TYPE = {"float": "f32", "bool": "bool"}
+
+def _op_expr(op: str) -> str:
+    return WGSL_EXPR[(op, "f32")]
 
 
-def _ref(program: Program, r: Ref) -> str:
-    if r.src == "input":
-        raw, base = f"x{r.index}", "uint"
-    elif r.src == "const":
-        raw, base = f"0x{program.consts[r.index].bits:08X}u", "uint"
-    else:
-        raw, base = f"s{r.index}", program.steps[r.index].kind
-    base = "uint" if base == "half" else base
-    want = "uint" if r.kind == "half" else r.kind
-    if want == "float" and base == "uint":
-        e = f"bitcast<f32>({raw})"
-    elif want == "uint" and base == "float":
-        e = f"bitcast<u32>({raw})"
-    else:
-        e = raw
-    if r.abs:
-        e = f"abs({e})"
-    return f"(-{e})" if r.neg else e
+WGSL = Dialect(as_float="bitcast<f32>({})", as_uint="bitcast<u32>({})",
+               select="select({b}, {a}, {c})", bool_word="select(0u, 1u, {})",
+               float_type="f32", bool_type="bool", uint_type="u32", op_expr=_op_expr)
 
 
 def wgsl_unsupported(program: Program) -> str | None:
@@ -51,7 +38,7 @@ def wgsl_unsupported(program: Program) -> str | None:
     if program.format != "f32":
         return "GPU expression runs compute f32 expressions only"
     for s in program.steps:
-        if s.op != "movc" and (s.op, "f32") not in WGSL_EXPR:
+        if instruction(s.op).engine and (s.op, "f32") not in WGSL_EXPR:
             return f"{s.op} has no WGSL form in fpinspector"
     return None
 
@@ -62,28 +49,9 @@ def expr_wgsl_source(program: Program, precise: bool = True) -> tuple[str, int]:
     why = wgsl_unsupported(program)
     if why:
         raise ValueError(why)
-    body = []
-    for k, s in enumerate(program.steps):
-        args = [_ref(program, r) for r in s.args]
-        if s.op == "movc":
-            cond = args[0] if s.args[0].kind == "bool" else f"({args[0]} != 0u)"
-            expr = f"select({args[2]}, {args[1]}, {cond})"
-        else:
-            kern = find_kernel(s.op, "f32")
-            args = [f"({a} & 0xFFFFu)" if kind == "f16" else a
-                    for a, kind in zip(args, kern.in_kinds)]
-            expr = WGSL_EXPR[(s.op, "f32")].format(*args)
-            if kern.out_kind == "f16":
-                expr = f"({expr} & 0xFFFFu)"
-        if s.sat:
-            expr = f"clamp({expr}, 0.0, 1.0)"
-        body.append(f"            let s{k}: {_TYPE.get(s.kind, 'u32')} = {expr};")
-    idx = range(len(program.steps)) if precise else [i for i, _ in program.outputs]
-    words = []
-    for k in idx:
-        t = _TYPE.get(program.steps[k].kind, "u32")
-        words.append({"f32": f"bitcast<u32>(s{k})", "bool": f"select(0u, 1u, s{k})"}
-                     .get(t, f"s{k}"))
+    body = [f"            let s{k}: {value_type(WGSL, s.kind)} = {expr};"
+            for k, (s, expr) in enumerate(zip(program.steps, step_expressions(WGSL, program)))]
+    words = output_words(WGSL, program, precise)
     v, w = len(program.inputs), len(words)
     lines = ["@group(0) @binding(0) var<storage, read> din: array<u32>;"] if v else []
     lines += ["@group(0) @binding(1) var<storage, read_write> dout: array<u32>;",
@@ -104,67 +72,65 @@ def expr_wgsl_source(program: Program, precise: bool = True) -> tuple[str, int]:
 
 
 class ExprWgsl:
-    """Runs expression shaders on a :class:`.wgpu_session.WgpuSession`'s device; pipelines
-    cached by key."""
+    """Runs expression shaders on a :class:`.wgpu_session.WgpuSession`'s device, in its
+    compute runner's caches: pipelines (keyed apart from the op kernels'), operand, result
+    and staging buffers."""
 
     def __init__(self, session: Any) -> None:
-        from .wgpu_session import group_counts
-
         self.session = session
         self.wgpu = session.wgpu
-        self.device = session.device
-        self._group_counts = group_counts
-        limits = self.device.limits
-        self.max_groups = int(limits.get("max-compute-workgroups-per-dimension", 65535))
-        self.max_binding = int(limits.get("max-storage-buffer-binding-size", 1 << 27))
-        self._pipelines: dict[Hashable, Any] = {}
-
-    def _pipeline(self, key: Hashable, src: str) -> Any:
-        pipe = self._pipelines.get(key)
-        if pipe is None:
-            try:
-                module = self.device.create_shader_module(code=src)
-                pipe = self.device.create_compute_pipeline(
-                    layout="auto", compute={"module": module, "entry_point": "main"})
-            except Exception as exc:  # wgpu's GPUValidationError carries naga's log
-                raise ShaderError("expression", str(exc), src) from None
-            self._pipelines[key] = pipe
-        return pipe
+        self.runner = session.capture_path(None)
+        self._keys: set[Hashable] = set()
 
     def run(self, key: Hashable, program: Program, precise: bool, words: np.ndarray,
             n: int) -> np.ndarray:
         """(n, W) result words from (n, V) input words."""
-        wgpu, dev = self.wgpu, self.device
+        from .wgpu_session import group_counts
+
+        wgpu, runner = self.wgpu, self.runner
+        dev = runner.device
+        k = ("expr", key)
         src, w = expr_wgsl_source(program, precise)
-        pipe = self._pipeline(key, src)
+        pipe = runner.compiled(k, lambda: src, "expression")
+        self._keys.add(k)
+        layout = pipe.get_bind_group_layout(0)
         v = max(len(program.inputs), 1)  # words per element read (for the chunk size)
         out = np.empty((n, w), np.uint32)
-        chunk = max(LOCAL_SIZE, min(1 << 22, self.max_binding // (4 * max(v, w))))
+        chunk = max(LOCAL_SIZE, min(1 << 22, runner.max_binding // (4 * max(v, w))))
+        usage_in = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_DST
+        usage_out = wgpu.BufferUsage.STORAGE | wgpu.BufferUsage.COPY_SRC
         for s in range(0, n, chunk):
             e = min(n, s + chunk)
             m = e - s
-            dout = dev.create_buffer(size=4 * m * w, usage=wgpu.BufferUsage.STORAGE
-                                     | wgpu.BufferUsage.COPY_SRC)
-            entries = [{"binding": 1, "resource": {"buffer": dout}}]
-            din = None
+            nbytes = 4 * m * w
+            dout = runner._buffer(-1, nbytes, usage_out)
+            entries = [{"binding": 1, "resource": {"buffer": dout, "offset": 0, "size": nbytes}}]
             if words.shape[1]:  # a constant expression has no input buffer
-                din = dev.create_buffer_with_data(data=np.ascontiguousarray(words[s:e]),
-                                                  usage=wgpu.BufferUsage.STORAGE)
-                entries.append({"binding": 0, "resource": {"buffer": din}})
-            group = dev.create_bind_group(layout=pipe.get_bind_group_layout(0),
-                                          entries=entries)
+                part = np.ascontiguousarray(words[s:e])
+                din = runner._buffer(0, part.nbytes, usage_in)
+                dev.queue.write_buffer(din, 0, part)
+                entries.append({"binding": 0, "resource": {"buffer": din, "offset": 0,
+                                                           "size": part.nbytes}})
+            staging = runner._staging_buffer(nbytes)
             enc = dev.create_command_encoder()
             cp = enc.begin_compute_pass()
             cp.set_pipeline(pipe)
-            cp.set_bind_group(0, group)
-            cp.dispatch_workgroups(*self._group_counts(m, self.max_groups))
+            cp.set_bind_group(0, dev.create_bind_group(layout=layout, entries=entries))
+            cp.dispatch_workgroups(*group_counts(m, runner.max_groups))
             cp.end()
+            enc.copy_buffer_to_buffer(dout, 0, staging, 0, nbytes)
             dev.queue.submit([enc.finish()])
-            out[s:e] = np.frombuffer(dev.queue.read_buffer(dout), np.uint32).reshape(m, w)
-            if din is not None:
-                din.destroy()
-            dout.destroy()
+            staging.map_sync(wgpu.MapMode.READ, 0, nbytes)
+            try:
+                view = staging.read_mapped(0, nbytes, copy=False)
+                np.copyto(out[s:e], np.frombuffer(view, np.uint32, m * w).reshape(m, w))
+                del view
+            finally:
+                staging.unmap()
         return out
 
     def release(self) -> None:
-        self._pipelines.clear()
+        """Forget this runner's pipelines (the session's buffers stay)."""
+        for k in self._keys:
+            self.runner._pipelines.pop(k, None)
+        self._keys.clear()

@@ -3,6 +3,7 @@ into an R32UI / RG32UI target with a full-screen triangle and read back as raw w
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable
 from typing import cast
 
 import moderngl
@@ -44,6 +45,10 @@ class FragmentPath:
 
     Elements are laid out row-major in a ``width`` x rows rectangle; a chunk is at most
     ``chunk`` elements and never taller than the driver's maximum texture size.
+
+    The caches are the context's for this path: the expression runner
+    (:class:`.expr_paths.ExprFragment`) compiles its shaders into :meth:`compiled` and
+    renders through the same :meth:`texture` s and :meth:`target` s.
     """
 
     name = "fragment"
@@ -56,27 +61,44 @@ class FragmentPath:
         self.max_rows = max(1, min(max_tex, chunk // self.width))
         self.chunk = self.width * self.max_rows
         self.version = 330
-        self._programs: dict[Kernel, tuple[moderngl.Program, moderngl.VertexArray]] = {}
+        self._programs: dict[Hashable, tuple[moderngl.Program, moderngl.VertexArray]] = {}
         self._textures: dict[tuple[int, int], moderngl.Texture] = {}
-        self._targets: dict[int, moderngl.Framebuffer] = {}
+        self._targets: dict[tuple[int, int], moderngl.Framebuffer] = {}
         self._stage: dict[tuple[int, int], np.ndarray] = {}
 
     def program(self, kernel: Kernel) -> tuple[moderngl.Program, moderngl.VertexArray]:
-        cached = self._programs.get(kernel)
+        return self.compiled(kernel, lambda: fragment_source(kernel, self.extensions,
+                                                             self.version),
+                             kernel.op, kernel.arity)
+
+    def compiled(self, key: Hashable, source: Callable[[], str], what: str, units: int
+                 ) -> tuple[moderngl.Program, moderngl.VertexArray]:
+        """The program (and its vertex array) cached under ``key``, compiled from
+        ``source()`` on first use, its samplers ``t0..t{units-1}`` bound to units 0.."""
+        cached = self._programs.get(key)
         if cached is None:
-            src = fragment_source(kernel, self.extensions, self.version)
+            src = source()
             try:
                 prog = self.ctx.program(vertex_shader=FULLSCREEN_VS, fragment_shader=src)
             except moderngl.Error as exc:
-                raise ShaderError(kernel.op, str(exc), src) from None
-            for i in range(kernel.arity):
+                raise ShaderError(what, str(exc), src) from None
+            for i in range(units):
                 if f"t{i}" in prog:
                     cast(moderngl.Uniform, prog[f"t{i}"]).value = i
             cached = (prog, self.ctx.vertex_array(prog, []))
-            self._programs[kernel] = cached
+            self._programs[key] = cached
         return cached
 
-    def _texture(self, unit: int, comps: int) -> moderngl.Texture:
+    def forget(self, keys: Iterable[Hashable]) -> None:
+        """Release the programs cached under ``keys`` (a closing expression runner's)."""
+        for k in keys:
+            cached = self._programs.pop(k, None)
+            if cached is not None:
+                cached[1].release()
+                cached[0].release()
+
+    def texture(self, unit: int, comps: int) -> moderngl.Texture:
+        """The ``width`` x ``max_rows`` uint texture of ``comps`` channels for ``unit``."""
         key = (unit, comps)
         tex = self._textures.get(key)
         if tex is None:
@@ -85,12 +107,14 @@ class FragmentPath:
             self._textures[key] = tex
         return tex
 
-    def _target(self, comps: int) -> moderngl.Framebuffer:
-        fbo = self._targets.get(comps)
+    def target(self, comps: int, attachments: int = 1) -> moderngl.Framebuffer:
+        """A framebuffer of ``attachments`` uint colour textures of ``comps`` channels."""
+        fbo = self._targets.get((comps, attachments))
         if fbo is None:
-            tex = self.ctx.texture((self.width, self.max_rows), comps, dtype="u4")
-            fbo = self.ctx.framebuffer(color_attachments=[tex])
-            self._targets[comps] = fbo
+            texs = [self.ctx.texture((self.width, self.max_rows), comps, dtype="u4")
+                    for _ in range(attachments)]
+            fbo = self.ctx.framebuffer(color_attachments=texs)
+            self._targets[(comps, attachments)] = fbo
         return fbo
 
     def _staged(self, unit: int, words: np.ndarray, start: int, stop: int, rows: int
@@ -111,7 +135,7 @@ class FragmentPath:
         """Fill ``out`` (uint32/uint64 raw result words) from flat operand word arrays."""
         prog, vao = self.program(kernel)
         comps_out = 2 if kernel.wide_out else 1
-        fbo = self._target(comps_out)
+        fbo = self.target(comps_out)
         n = out.shape[0]
         for start in range(0, n, self.chunk):
             stop = min(n, start + self.chunk)
@@ -120,7 +144,7 @@ class FragmentPath:
             view = (0, 0, self.width, rows)
             for i, w in enumerate(words):
                 comps = 2 if w.dtype.itemsize == 8 else 1
-                tex = self._texture(i, comps)
+                tex = self.texture(i, comps)
                 tex.write(self._staged(i, w, start, stop, rows), viewport=view)
                 tex.use(i)
             fbo.use()
@@ -133,8 +157,12 @@ class FragmentPath:
         for prog, vao in self._programs.values():
             vao.release()
             prog.release()
-        for obj in list(self._textures.values()) + list(self._targets.values()):
-            obj.release()
+        for fbo in self._targets.values():
+            for t in fbo.color_attachments:
+                t.release()
+            fbo.release()
+        for tex in self._textures.values():
+            tex.release()
         self._programs.clear()
         self._textures.clear()
         self._targets.clear()

@@ -107,6 +107,11 @@ class GpuSession:
             raise ValueError(f"capture path {p!r} is not available here ({list(self._paths)})")
         return self._paths[p]
 
+    def capture_path(self, path: str | None) -> Any:
+        """The capture path object (ComputePath / FragmentPath) that ``path`` names: the
+        expression runners share its program and buffer caches."""
+        return self._runner(path)
+
     def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
         """True when ``op`` on ``format`` operands can run on this GPU by ``path``.
 

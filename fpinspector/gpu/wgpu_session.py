@@ -67,21 +67,26 @@ class WgpuCompute:
         self.max_groups = int(limits.get("max-compute-workgroups-per-dimension", 65535))
         self.max_binding = int(limits.get("max-storage-buffer-binding-size", 1 << 27))
         self.chunk = max(LOCAL_SIZE, min(chunk, self.max_binding // 8))
-        self._pipelines: dict[Kernel, Any] = {}
+        self._pipelines: dict[Any, Any] = {}
         self._buffers: dict[int, Any] = {}
         self._staging: Any = None
 
     def pipeline(self, kernel: Kernel) -> Any:
-        pipe = self._pipelines.get(kernel)
+        return self.compiled(kernel, lambda: compute_source(kernel), kernel.op)
+
+    def compiled(self, key: Any, source: Any, what: str) -> Any:
+        """The pipeline cached under ``key``, built from ``source()`` on first use: the op
+        kernels' and the expression shaders' (:class:`.expr_wgsl.ExprWgsl`) cache."""
+        pipe = self._pipelines.get(key)
         if pipe is None:
-            src = compute_source(kernel)
+            src = source()
             try:
                 module = self.device.create_shader_module(code=src)
                 pipe = self.device.create_compute_pipeline(
                     layout="auto", compute={"module": module, "entry_point": "main"})
             except Exception as exc:  # wgpu's GPUValidationError carries naga's log
-                raise ShaderError(kernel.op, str(exc), src) from None
-            self._pipelines[kernel] = pipe
+                raise ShaderError(what, str(exc), src) from None
+            self._pipelines[key] = pipe
         return pipe
 
     def _buffer(self, key: int, nbytes: int, usage: int) -> Any:
@@ -204,6 +209,10 @@ class WgpuSession:
             "features": list(e.features),
             "process": "in-process",
         }
+
+    def capture_path(self, path: str | None) -> WgpuCompute:
+        """The compute runner whose pipeline and buffer caches the expression runner shares."""
+        return self._runner(path)
 
     def _runner(self, path: str | None) -> WgpuCompute:
         if self._compute is None:

@@ -174,3 +174,27 @@ def test_every_element_of_an_expression_is_computed_with_several_per_invocation(
 
     src = compute_source(expr_shader(r.program, precise=True), set())
     assert f"elem_k < {PER_INVOCATION}u" in src  # (a loop: an expression's body once)
+
+
+def test_expression_shaders_live_in_the_capture_paths_caches(gpu, path):
+    """An expression runner compiles into the session's capture path (one program cache and
+    one set of buffers / render targets per context); closing it releases its own programs
+    only, and the op kernels compiled meanwhile stay."""
+    cap = gpu.capture_path(path)
+    gpu.capture("add", 1, 2, path=path)
+    before = set(cap._programs)
+    runner = ExprRunner(gpu)
+    a, b = normals(5000, 11), normals(5000, 12)
+    r = evaluate_expr("a * b + a", {"a": a, "b": b})
+    runner.run(r.program, r.slots, path=path)
+    added = set(cap._programs) - before
+    assert added and all(k[0] == "expr" for k in added)
+    pools = dict(cap._buffers) if path == "compute" else dict(cap._targets)
+    w = runner.run(r.program, r.slots, path=path)
+    assert np.array_equal(w[-1], r.bits)
+    now = cap._buffers if path == "compute" else cap._targets
+    assert pools and all(now[k] is v for k, v in pools.items())  # reused, not remade
+    gpu.capture("mul", 1, 2, path=path)
+    runner.close()
+    assert not set(cap._programs) & added and before <= set(cap._programs)
+    assert int(gpu.capture("add", 0x3F800000, 0x3F800000, path=path)) == 0x40000000

@@ -131,3 +131,25 @@ def test_expr_gpu_follows_a_webgpu_adapter_chosen_in_the_app(wgpu_gpu):
             assert g.info["renderer"] == wgpu_gpu.info["renderer"]
     finally:
         select_device(None)
+
+
+def test_expression_pipelines_and_buffers_are_the_sessions(wgpu_gpu):
+    """The WGSL expression runner builds its pipelines in the session's compute runner and
+    writes through its result and staging buffers (reused, not remade per chunk); closing
+    it drops its own pipelines only."""
+    cap = wgpu_gpu.capture_path(None)
+    wgpu_gpu.capture("add", 1, 2)
+    before = set(cap._pipelines)
+    runner = ExprRunner(wgpu_gpu)
+    a, b = normals(3000, 21), normals(3000, 22)
+    r = evaluate_expr("a * b + a", {"a": a, "b": b})
+    runner.run(r.program, r.slots)
+    added = set(cap._pipelines) - before
+    assert added and all(k[0] == "expr" for k in added)
+    bufs, staging = dict(cap._buffers), cap._staging
+    w = runner.run(r.program, r.slots)
+    assert w[0].tolist() == r.steps[0].bits.tolist()  # (mul: correctly rounded everywhere)
+    assert bufs and all(cap._buffers[k] is v for k, v in bufs.items())
+    assert cap._staging is staging
+    runner.close()
+    assert not set(cap._pipelines) & added and before <= set(cap._pipelines)

@@ -157,3 +157,41 @@ def test_map_purpose_is_within_its_ulp_bound():
             model = f32(int(r.bits[i]))
             ulp = 2.0 ** (math.frexp(float(want))[1] - 24)
             assert abs(float((model - want) / ulp) - e[i]) < 2 ** -19
+
+
+def test_the_exact_path_does_not_depend_on_mpmaths_global_precision():
+    """Irrational steps compute in a private PREC-bit context per thread, so another thread
+    changing mpmath's global precision (as mpmath.workprec does, from an expression map's
+    other stage thread) cannot make a step compute at its precision. Oracle: sqrt(2), 2^(1/3)
+    and log2(3) at 400 bits, to the 300 bits the exact path promises."""
+    import sys
+    import threading
+
+    from fpinspector.model.expr.exact_scalar import exact_op
+
+    with mpmath.workprec(400):
+        want = [mpmath.sqrt(2), mpmath.power(2, mpmath.mpf(1) / 3), mpmath.log(3, 2)]
+    stop = threading.Event()
+
+    def toggle():
+        while not stop.is_set():
+            mpmath.mp.prec = 20
+            mpmath.mp.prec = 53
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    t = threading.Thread(target=toggle)
+    t.start()
+    try:
+        bad = 0
+        for _ in range(300):
+            got = [exact_op("sqrt", [Fraction(2)]), exact_op("exp", [Fraction(1, 3)]),
+                   exact_op("log", [Fraction(3)])]
+            with mpmath.workprec(400):
+                bad += sum(abs(g - w) > abs(w) * mpmath.mpf(2) ** -300 for g, w in zip(got, want))
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(old)
+        mpmath.mp.prec = 53
+    assert bad == 0

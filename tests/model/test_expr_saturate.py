@@ -9,7 +9,8 @@ import pytest
 from _engine_oracle import bits32, d3d_binary_bits, f32, is_nan32, minmax_bits
 
 from fpinspector.model import FORMATS, evaluate, evaluate_expr
-from fpinspector.model.expr.patterns import PatternSet, key_of
+from fpinspector.model.engine.grid import to_key as key_of
+from fpinspector.model.expr.patterns import PatternSet
 
 ONE, S = 0x3F800000, 0x80000000
 F = FORMATS["f32"]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fpinspector.model.expr.patterns import key_of, pattern_of
+from fpinspector.model.engine.grid import from_key as pattern_of
+from fpinspector.model.engine.grid import to_key as key_of
 from fpinspector.model.formats import F32, F64
 
 EDGES64 = [0x0000000000000000, 0x8000000000000000, 0x0000000000000001, 0x8000000000000001,

@@ -18,7 +18,7 @@ from .paths import bits_kernel, use_reference
 from .residual import is_zero_residual, writable_residual, zero_residual
 from .rules import RULE_SETS
 from .tolerances import resolve_options, tolerance_for
-from .ulp import zero_same_specials
+from .ulp import ulp_errors_into as _ulp_errors
 
 __all__ = ["OpSpec", "OPS", "evaluate", "Evaluation", "CHUNK"]
 
@@ -158,31 +158,6 @@ def _all_plus_zero(x: np.ndarray) -> bool:
     """Every element is +0 (a residual that the constant +0 view stands for)."""
     x = np.asarray(x)
     return not np.any(x) and not np.signbit(x).any()
-
-
-def _ulp_errors(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
-                out: np.ndarray, finite: bool = False, values: np.ndarray | None = None
-                ) -> None:
-    """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (the
-    definition in Evaluation.ulp_error), written into ``out``. ``finite``: the caller
-    knows every hi is finite, so a NaN error can only come from a NaN observation and
-    stays NaN (the INF/NaN pass is skipped). ``values``: ``fmt.value_view(o)`` when the
-    caller has it already."""
-    if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
-        nan = fmt.is_nan(o)  # NaN observation, else NaN
-        if nan.all():
-            out[...] = 0.0
-        else:
-            np.copyto(out, np.where(nan, 0.0, np.nan))
-        return
-    with np.errstate(all="ignore"):
-        np.copyto(out, fmt.value_view(o) if values is None else values)  # widened exactly
-        out -= hi
-        if not is_zero_residual(lo):
-            out -= lo
-        grid.divide_by_ulp(out, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
-        if not finite:
-            zero_same_specials(out, hi, o, fmt)
 
 
 def _operand_name(i: int) -> str:

@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from ..formats import FloatFormat, encode_float64
+from ..numerics.eft import two_prod, two_sum  # noqa: F401  (re-exported)
 from .ulp import _ulp_at_generic, divide_by_ulp, ulp_at  # noqa: F401  (re-exported)
 
 __all__ = [
@@ -34,54 +35,6 @@ __all__ = [
     "divide_by_ulp",
     "window_keys",
 ]
-
-_SPLIT = 134217729.0  # 2^27 + 1, Veltkamp's constant for float64
-
-
-def two_sum(a: np.ndarray, b: np.ndarray, finite: bool = False
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Knuth's TwoSum: ``s + e == a + b`` exactly (e = 0 where s is not finite).
-
-    Why in place: three temporaries instead of six (a sum of two f32 values costs as
-    much as the rest of its ULP error); the INF/NaN fix-up only runs when there is one.
-    ``finite``: the caller knows every sum is finite (no pass to look for INF or NaN).
-    """
-    with np.errstate(invalid="ignore", over="ignore"):
-        s = np.add(a, b)
-        if not isinstance(s, np.ndarray):
-            bb = s - a
-            e = (a - (s - bb)) + (b - bb)
-            return s, np.where(np.isfinite(s), e, 0.0)
-        bb = np.subtract(s, a)
-        e = np.subtract(s, bb)
-        np.subtract(a, e, out=e)
-        np.subtract(b, bb, out=bb)
-        e += bb
-    if finite:
-        return s, e
-    fin = np.isfinite(s)
-    if not fin.all():
-        e[~fin] = 0.0
-    return s, e
-
-
-def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dekker's TwoProduct: ``p + e == a * b`` exactly when no step over/underflows.
-
-    Why: numpy has no fma ufunc. Where the split overflows (|x| > 2^995) or the product
-    underflows, ``e`` is set to 0 (the float64 product is then used as the exact value).
-    """
-    with np.errstate(invalid="ignore", over="ignore"):
-        p = a * b
-        ca = _SPLIT * a
-        ah = ca - (ca - a)
-        al = a - ah
-        cb = _SPLIT * b
-        bh = cb - (cb - b)
-        bl = b - bh
-        e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return p, np.where(np.isfinite(e) & np.isfinite(p), e, 0.0)
-
 
 _LOW24 = np.int64(~((1 << 24) - 1))
 
@@ -130,7 +83,7 @@ def _xor_key(s: np.ndarray, bits: int) -> np.ndarray:
     return t
 
 
-def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def to_key(pat: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     """Map patterns to int64 keys ordered like their values, with -0 just below +0."""
     nat = _native(fmt)
     if nat is not None:
@@ -139,7 +92,7 @@ def to_key(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return _to_key_generic(pat, fmt)
 
 
-def _to_key_generic(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _to_key_generic(pat: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     p = np.asarray(pat).astype(np.uint64)
     mag = (p & np.uint64(fmt.mask & ~fmt.sign_mask)).astype(np.int64)
     if not fmt.signed:
@@ -148,7 +101,7 @@ def _to_key_generic(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return np.where(neg, -mag - 1, mag)
 
 
-def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def from_key(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     """Inverse of :func:`to_key`."""
     nat = _native(fmt)
     if nat is not None:
@@ -157,7 +110,7 @@ def from_key(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return _from_key_generic(key, fmt)
 
 
-def _from_key_generic(key: np.ndarray, fmt: FloatFormat) -> np.ndarray:
+def _from_key_generic(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
     k = np.asarray(key, dtype=np.int64)
     neg = k < 0
     mag = np.where(neg, -k - 1, k).astype(np.uint64)

@@ -1,5 +1,7 @@
-"""ULP of a result format at an exact value ``hi + lo`` (the unit of ulp_error and of the
-F32-PREC / F32-SQRT-RCP / F32-FUSED windows); re-exported as ``grid.ulp_at``."""
+"""ULP of a result format at an exact value ``hi + lo`` (the unit of the F32-PREC /
+F32-SQRT-RCP / F32-FUSED windows; re-exported as ``grid.ulp_at``) and the signed ULP error of
+observed patterns: the one definition the engine's steps and the expression layer's whole
+expressions both report."""
 
 from __future__ import annotations
 
@@ -7,9 +9,9 @@ import numpy as np
 
 from ..formats import FloatFormat
 from .masked import fill_where, indices
-from .residual import is_zero_residual
+from .residual import is_zero_residual, zero_residual
 
-__all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials"]
+__all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials", "ulp_error", "ulp_errors_into"]
 
 
 def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, *, specials: bool = True
@@ -172,3 +174,51 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
     same = np.isnan(hi) == fmt.is_nan(obs)
     same &= bad
     fill_where(err, same, 0.0)  # (half of a sqrt sweep's elements: no branch per element)
+
+
+def ulp_errors_into(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
+                    out: np.ndarray, finite: bool = False, values: np.ndarray | None = None
+                    ) -> None:
+    """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (flat
+    arrays; the definition in :func:`ulp_error`), written into ``out``. ``finite``: the
+    caller knows every hi is finite, so a NaN error can only come from a NaN observation
+    and stays NaN (the INF/NaN pass is skipped). ``values``: ``fmt.value_view(o)`` when the
+    caller has it already."""
+    if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
+        nan = fmt.is_nan(o)  # NaN observation, else NaN
+        if nan.all():
+            out[...] = 0.0
+        else:
+            np.copyto(out, np.where(nan, 0.0, np.nan))
+        return
+    with np.errstate(all="ignore"):
+        np.copyto(out, fmt.value_view(o) if values is None else values)  # widened exactly
+        out -= hi
+        if not is_zero_residual(lo):
+            out -= lo
+        divide_by_ulp(out, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
+        if not finite:
+            zero_same_specials(out, hi, o, fmt)
+
+
+def ulp_error(obs: np.ndarray, hi: np.ndarray, lo: np.ndarray | None, fmt: FloatFormat
+              ) -> np.ndarray:
+    """Signed (observed - exact) / ULP of ``fmt`` at the exact value ``hi + lo`` (any
+    shapes that broadcast together; ``lo`` None: 0).
+
+    The ULP is :func:`ulp_at`'s (the denormal spacing at zero, the smaller binade just
+    below a power of two). Exact INF or NaN: 0 when the observation is the same INF / any
+    NaN, else +/-INF (INF exact) or NaN (NaN exact); a NaN observation of a finite exact
+    value gives NaN.
+    """
+    o = np.asarray(obs).astype(fmt.dtype)
+    h = np.asarray(hi, dtype=np.float64)
+    lo_a = np.zeros(()) if lo is None else np.asarray(lo, dtype=np.float64)
+    shape = np.broadcast_shapes(o.shape, h.shape, lo_a.shape)
+    flat_o = np.ascontiguousarray(np.broadcast_to(o, shape)).reshape(-1)
+    flat_h = np.ascontiguousarray(np.broadcast_to(h, shape)).reshape(-1)
+    flat_lo = (zero_residual(flat_h) if lo is None or not lo_a.any()
+               else np.ascontiguousarray(np.broadcast_to(lo_a, shape)).reshape(-1))
+    out = np.empty(flat_o.size)
+    ulp_errors_into(fmt, flat_o, flat_h, flat_lo, out)
+    return out.reshape(shape)

@@ -18,8 +18,9 @@ import numpy as np
 
 from ..engine import AllowedSet, Evaluation
 from ..engine.conversions import ConvEvaluation
+from ..engine.grid import from_key, to_key
 from ..formats import FloatFormat
-from .patterns import PatternSet, key_of, pattern_of
+from .patterns import PatternSet
 from .program import Step
 
 __all__ = ["OneElementStep", "element_allowed_set", "REGION_LIMIT"]
@@ -40,7 +41,7 @@ class OneElementStep(Protocol):
 
 
 def _from_engine_set(aset: AllowedSet, fmt: FloatFormat) -> PatternSet:
-    ranges = [(int(key_of(lo, fmt)), int(key_of(hi, fmt))) for lo, hi in aset.ranges]
+    ranges = [(int(to_key(lo, fmt)), int(to_key(hi, fmt))) for lo, hi in aset.ranges]
     return PatternSet(fmt, sorted(ranges), bool(aset.any_nan))
 
 
@@ -59,14 +60,14 @@ def element_allowed_set(one: OneElementStep, f: FloatFormat) -> PatternSet:
         (lambda p: np.asarray(p).astype(f.dtype))
     if f.is_nan(to_f(lo)):
         return PatternSet(f, [], any_nan)
-    klo, khi = int(key_of(to_f(lo), f)), int(key_of(to_f(hi), f))
+    klo, khi = int(to_key(to_f(lo), f)), int(to_key(to_f(hi), f))
     def verdict(keys: np.ndarray) -> np.ndarray:
-        pats = pattern_of(keys, f)
+        pats = from_key(keys, f)
         return np.asarray(one.inner_allowed(pats.astype(np.uint32) if half else pats))
 
     maxden = f.frac_mask
     probes = [0, -1, 1, -2, maxden, -1 - maxden]
-    probes += [int(key_of(to_f(x), f)) for x in one.inputs if np.asarray(x).dtype != bool]
+    probes += [int(to_key(to_f(x), f)) for x in one.inputs if np.asarray(x).dtype != bool]
     ranges: list[tuple[int, int]] = []
     exact = True
     for r0, r1 in _regions(klo, khi, maxden):

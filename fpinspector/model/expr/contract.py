@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from .evaluate import ExprEvaluation
+from .instructions import instruction
 from .program import Program
 
 __all__ = ["contract_fma", "free_notes"]
@@ -26,21 +27,22 @@ def contract_fma(program: Program) -> Program | None:
     steps = list(program.steps)
     changed = False
     for k, s in enumerate(steps):
-        if s.op != "add":
+        fused = instruction(s.op).fuses_product_to
+        if fused is None:
             continue
         for side in (0, 1):
             r = s.args[side]
             if r.src != "step" or r.abs or r.cast or uses[r.index] != 1 or r.index in outs:
                 continue
             m = steps[r.index]
-            if m.op != "mul" or m.sat:
+            if not instruction(m.op).product or m.sat:
                 continue
             a, b = m.args
             if r.neg:  # -(a * b) + c  ->  mad(-a, b, c)
                 a = replace(a, neg=not a.neg) if a.src != "const" else a
                 if a is m.args[0]:
                     continue  # a negated constant would need a new literal: leave it
-            steps[k] = replace(s, op="mad", args=(a, b, s.args[1 - side]),
+            steps[k] = replace(s, op=fused, args=(a, b, s.args[1 - side]),
                                note="contracted: mul + add -> mad (FMA)")
             changed = True
             break

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.ulp import ulp_error
 from ..formats import F16, get_format
 from .bindings import bind
 from .exact import expression_exact
@@ -14,7 +15,6 @@ from .lower import lower
 from .program import Program
 from .run import run_program
 from .step_eval import StepEval
-from .ulp import ulp_error
 
 __all__ = ["evaluate_expr", "ExprEvaluation"]
 

@@ -25,11 +25,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..engine.ulp import ulp_at
 from ..formats import F16, FloatFormat
 from .exact_fast import fast_exact
-from .exact_scalar import Real, exact_op, to_pair
+from .exact_scalar import Real, exact_op, exact_sat, to_pair
+from .instructions import instruction
 from .program import Program, Ref
-from .ulp import ulp_at
 
 __all__ = ["expression_exact", "exact_element", "REL_BOUND", "MAP_ULP_BOUND"]
 
@@ -61,19 +62,20 @@ def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) 
     fmt = _fmt(program)
     vals: list[Real] = []
     for step in program.steps:
+        half = instruction(step.op).reads_half
         args = []
         for r in step.args:
             if r.src == "step" and not r.cast and not (
-                    step.op == "f16tof32" and program.steps[r.index].kind != "half"):
+                    half and program.steps[r.index].kind != "half"):
                 v = vals[r.index]
             else:
                 bits = (slots[r.index] if r.src == "input" else program.consts[r.index].bits
                         if r.src == "const" else model[r.index])
-                kind = "half" if step.op == "f16tof32" else r.kind
+                kind = "half" if half else r.kind
                 v = _scalar_of(int(bits), kind, fmt)
             args.append(_modify(v, r))
         v = exact_op(step.op, args)
-        vals.append(exact_op("sat", [v]) if step.sat else v)
+        vals.append(exact_sat(v) if step.sat else v)
     return vals
 
 
@@ -102,7 +104,7 @@ def expression_exact(program: Program, slots: Sequence[np.ndarray], model: Seque
         f = fmt if kind == "float" else F16
         with np.errstate(invalid="ignore", over="ignore"):
             tol = (REL_BOUND * np.abs(a.hi) if purpose == "value"
-                   else MAP_ULP_BOUND * ulp_at(a.hi, f))
+                   else MAP_ULP_BOUND * ulp_at(a.hi, a.lo, f))
             ok = (a.err <= tol) | ~np.isfinite(a.hi)
         need |= a.bad | ~ok
     his = [np.array(np.broadcast_to(approx[i].hi, shape)) for i, _ in program.outputs]

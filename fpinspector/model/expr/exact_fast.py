@@ -2,9 +2,9 @@
 absolute error bound per element, and a "needs the exact path" mask.
 
 Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
-double-double (error-free transformations, bounds from :mod:`.dd`), exp/log in float64
-with a 2^-50 relative bound (plus the operand's bound through the derivative), min/max/
-_sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
+double-double (error-free transformations, bounds from :mod:`..numerics.eft`), exp/log in
+float64 with a 2^-50 relative bound (plus the operand's bound through the derivative),
+min/max/_sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
 per-element path) when a decision depends on digits the bound does not fix: a comparison,
 floor/round/frac near its threshold, a square root or log of a value within its bound of
 zero, a division by a value within its bound of zero, or an overflow of the pair range.
@@ -12,20 +12,25 @@ zero, a division by a value within its bound of zero, or an overflow of the pair
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..formats import F16, FloatFormat
-from .dd import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from ..numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from .instructions import instruction
 from .program import Program, Ref
 
-__all__ = ["Approx", "fast_exact", "LN2"]
+__all__ = ["Approx", "fast_exact"]
 
 LN2 = np.log(2.0)
-_LN2_LO = 2.3190468138462996e-17  # ln 2 - LN2
-_TRANS = 2.0 ** -50  # relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs)
+#: relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs). Why numpy and not the
+#: engine's deterministic numerics.elementary here: this bound covers the last-bit
+#: differences between CPUs (a "value" element is refined exactly anyway: 2^-50 > 2^-70,
+#: and a map's error stays within its 2^-20 ULP), and the double-double functions cost about
+#: 1.7x on exp/log maps
+_TRANS = 2.0 ** -50
 
 
 @dataclass
@@ -161,10 +166,11 @@ def _exp2(a: Approx) -> Approx:
 
 
 def _log2(a: Approx) -> Approx:
+    """log2(a); IEEE's specials (log2 of either zero is -INF, of a negative NaN)."""
     with np.errstate(all="ignore"):
         near1 = (a.hi >= 0.5) & (a.hi <= 2.0)
         v1 = np.log1p((a.hi - 1.0) + a.lo) / LN2
-        v2 = np.log2(a.hi) + a.lo / (a.hi * LN2)
+        v2 = np.log2(a.hi) + np.where(a.lo != 0, a.lo / (a.hi * LN2), 0.0)  # (0/0 at a zero)
         v = np.where(near1, v1, v2)
         low = _mag(a) - a.err
         err = np.abs(v) * _TRANS + a.err / (np.where(low > 0, low, 1.0) * LN2) * 1.01
@@ -186,45 +192,55 @@ def _rint_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
     return np.where(whole, r_whole, np.where(half, r_half, np.rint(hi)))
 
 
-def _round(a: Approx, how: str) -> Approx:
+def _round(a: Approx, fn: Callable[[np.ndarray], np.ndarray], frac: bool = False) -> Approx:
+    """floor / ceil / trunc (``fn``), or frac (``frac``: a - floor(a)); the thresholds are
+    the integers."""
     with np.errstate(invalid="ignore"):
-        if how == "round_ne":
-            r_hi = _rint_dd(a.hi, a.lo)
-            t = a.hi - (np.floor(a.hi) + 0.5)  # thresholds: the halves
-        else:
-            fn = {"round_ni": np.floor, "round_pi": np.ceil, "round_z": np.trunc,
-                  "frc": np.floor}[how]
-            f = fn(a.hi)
-            lo_part = fn(a.lo) if how != "round_z" else np.where(a.hi > 0, np.floor(a.lo),
-                                                                  np.ceil(a.lo))
-            r_hi = np.where(f == a.hi, f + lo_part, f)  # hi whole: lo decides
-            t = a.hi - np.rint(a.hi)  # thresholds: the integers
-        dist = np.abs(t + a.lo)
+        f = fn(a.hi)
+        lo_part = (np.where(a.hi > 0, np.floor(a.lo), np.ceil(a.lo)) if fn is np.trunc
+                   else fn(a.lo))
+        r_hi = np.where(f == a.hi, f + lo_part, f)  # hi whole: lo decides
+        dist = np.abs(a.hi - np.rint(a.hi) + a.lo)
+    return _rounded(a, r_hi, dist, frac)
+
+
+def _round_ne(a: Approx) -> Approx:
+    """Nearest integer, ties to even; the thresholds are the halves."""
+    with np.errstate(invalid="ignore"):
+        r_hi = _rint_dd(a.hi, a.lo)
+        dist = np.abs(a.hi - (np.floor(a.hi) + 0.5) + a.lo)
+    return _rounded(a, r_hi, dist, False)
+
+
+def _rounded(a: Approx, r_hi: np.ndarray, dist: np.ndarray, frac: bool) -> Approx:
+    """The rounded value (or a minus it, ``frac``), marked risky within the bound of its
+    threshold (``dist`` away)."""
     zero = np.zeros(a.hi.shape)
     risky = (a.err > 0) & (dist <= a.err * 1.01 + 4 * U * np.abs(a.hi))
-    if how == "frc":
+    if frac:
         d = _add(a, Approx(-r_hi, zero, zero, a.bad))
         return Approx(d.hi, d.lo, d.err, a.bad | risky)
     return Approx(r_hi, zero, zero, a.bad | risky)
 
 
-def _compare(op: str, a: Approx, b: Approx) -> Approx:
+def _compare(test: Callable[[np.ndarray], np.ndarray], unordered: bool, a: Approx,
+             b: Approx) -> Approx:
+    """``test`` on the sign of a - b; ``unordered``: the result when a NaN is involved."""
     d = _add(a, Approx(-b.hi, -b.lo, b.err, b.bad))
     nan = np.isnan(a.hi) | np.isnan(b.hi)
     with np.errstate(invalid="ignore"):
         s = np.where(d.hi != 0, np.sign(d.hi), np.sign(d.lo))
         s = np.where(np.isinf(a.hi) | np.isinf(b.hi), np.sign(np.where(np.isnan(d.hi), 0.0, d.hi)), s)
-    val = {"eq": s == 0, "ne": s != 0, "lt": s < 0, "ge": s >= 0}[op]
-    val = np.where(nan, op == "ne", val)
+    val = np.where(nan, unordered, test(s))
     risky = (d.err > 0) & (np.abs(d.hi) + np.abs(d.lo) <= d.err * (1 + 4 * U))
     return Approx(val, np.zeros(val.shape), np.zeros(val.shape), a.bad | b.bad | risky)
 
 
-def _minmax(op: str, a: Approx, b: Approx) -> Approx:
+def _minmax(is_min: bool, a: Approx, b: Approx) -> Approx:
     na, nb = np.isnan(a.hi), np.isnan(b.hi)
     d = a.hi - b.hi
     less = (d < 0) | ((d == 0) & (a.lo < b.lo)) | ((d == 0) & (a.lo == b.lo) & np.signbit(a.hi))
-    pick_a = (less if op == "min" else ~less) | nb
+    pick_a = (less if is_min else ~less) | nb
     pick_a &= ~(na & ~nb)
     return Approx(np.where(pick_a, a.hi, b.hi), np.where(pick_a, a.lo, b.lo),
                   np.maximum(a.err, b.err), a.bad | b.bad)
@@ -237,42 +253,47 @@ def _sat(a: Approx) -> Approx:
     return Approx(hi, np.where(inside, a.lo, 0.0), a.err, a.bad)
 
 
-def _step(op: str, args: list[Approx]) -> Approx:
-    if op == "add":
-        return _add(*args)
-    if op == "mul":
-        return _mul(*args)
-    if op == "div":
-        return _div(*args)
-    if op == "rcp":
-        one = _exact(np.ones(args[0].hi.shape))
-        return _div(one, args[0])
-    if op == "mad":
-        return _add(_mul(args[0], args[1]), args[2])
-    if op.startswith("dp"):
-        n = len(args) // 2
-        acc = _mul(args[0], args[n])
-        for i in range(1, n):
-            acc = _add(acc, _mul(args[i], args[n + i]))
-        return acc
-    if op in ("sqrt", "rsq"):
-        return _sqrt(args[0], op == "rsq")
-    if op == "exp":
-        return _exp2(args[0])
-    if op == "log":
-        return _log2(args[0])
-    if op in ("frc", "round_ne", "round_ni", "round_pi", "round_z"):
-        return _round(args[0], op)
-    if op in ("eq", "ne", "lt", "ge"):
-        return _compare(op, *args)
-    if op in ("min", "max"):
-        return _minmax(op, *args)
-    if op == "movc":
-        c, x, y = args
-        pick = c.hi.astype(bool) if c.hi.dtype == bool else c.hi != 0
-        return Approx(np.where(pick, x.hi, y.hi), np.where(pick, x.lo, y.lo),
-                      np.where(pick, x.err, y.err), c.bad | np.where(pick, x.bad, y.bad))
-    return args[0]  # mov, f32tof16, f16tof32: the same real value
+def _dot(args: list[Approx]) -> Approx:
+    n = len(args) // 2
+    acc = _mul(args[0], args[n])
+    for i in range(1, n):
+        acc = _add(acc, _mul(args[i], args[n + i]))
+    return acc
+
+
+def _movc(c: Approx, x: Approx, y: Approx) -> Approx:
+    pick = c.hi.astype(bool) if c.hi.dtype == bool else c.hi != 0
+    return Approx(np.where(pick, x.hi, y.hi), np.where(pick, x.lo, y.lo),
+                  np.where(pick, x.err, y.err), c.bad | np.where(pick, x.bad, y.bad))
+
+
+def _rcp(a: Approx) -> Approx:
+    return _div(_exact(np.ones(a.hi.shape)), a)
+
+
+def _same(a: Approx) -> Approx:
+    """mov, f32tof16, f16tof32: the same real value."""
+    return a
+
+
+#: instruction -> its exact value over all elements, from its operands' approximations
+_STEPS: dict[str, Callable[..., Approx]] = {
+    "add": _add, "mul": _mul, "div": _div, "rcp": _rcp,
+    "mad": lambda a, b, c: _add(_mul(a, b), c),
+    "dp2": lambda *a: _dot(list(a)), "dp3": lambda *a: _dot(list(a)),
+    "dp4": lambda *a: _dot(list(a)),
+    "sqrt": lambda a: _sqrt(a, False), "rsq": lambda a: _sqrt(a, True),
+    "exp": _exp2, "log": _log2,
+    "frc": lambda a: _round(a, np.floor, frac=True), "round_ne": _round_ne,
+    "round_ni": lambda a: _round(a, np.floor), "round_pi": lambda a: _round(a, np.ceil),
+    "round_z": lambda a: _round(a, np.trunc),
+    "eq": lambda a, b: _compare(lambda s: s == 0, False, a, b),
+    "ne": lambda a, b: _compare(lambda s: s != 0, True, a, b),
+    "lt": lambda a, b: _compare(lambda s: s < 0, False, a, b),
+    "ge": lambda a, b: _compare(lambda s: s >= 0, False, a, b),
+    "min": lambda a, b: _minmax(True, a, b), "max": lambda a, b: _minmax(False, a, b),
+    "movc": _movc, "mov": _same, "f32tof16": _same, "f16tof32": _same,
+}
 
 
 def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
@@ -286,11 +307,12 @@ def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np
         for step in program.steps:
             args = [_read(program, r, slots, model, values, fmt, shape) for r in step.args]
             r = step.args[0]
-            if step.op == "f16tof32" and not (r.src == "step" and r.plain and not r.cast
-                                              and program.steps[r.index].kind == "half"):
+            if instruction(step.op).reads_half and not (
+                    r.src == "step" and r.plain and not r.cast
+                    and program.steps[r.index].kind == "half"):
                 args = [_read(program, Ref(r.src, r.index, "half", cast=True), slots, model,
                               values, fmt, shape)]
-            v = _step(step.op, args)
+            v = _STEPS[step.op](*args)
             if step.sat:
                 v = _sat(v)
             values.append(v)

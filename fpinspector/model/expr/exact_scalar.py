@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import mpmath
 
-__all__ = ["PREC", "Real", "exact_op", "to_pair", "as_fraction"]
+from ..engine.exact import mp_context
+
+__all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction"]
 
 #: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
 #: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
@@ -30,15 +32,26 @@ PREC = 320
 _EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could hold
 
 
+def _mp() -> Any:
+    """This thread's private mpmath context at PREC bits (the engine's: model/engine/exact.py
+    mp_context). Why not ``mpmath.workprec``: it sets the precision of mpmath's one global
+    context, so two threads refining elements at once (an expression map's stage threads)
+    could leave one computing at the precision the other restored (53 bits)."""
+    return mp_context(PREC)
+
+
+def _is_mpf(x: object) -> bool:
+    return hasattr(x, "_mpf_")
+
+
 def _mpf(x: Real) -> mpmath.mpf:
-    """x as an mpf at PREC bits (an mpf already is one: re-making it would round it to
-    mpmath's global precision)."""
-    if isinstance(x, mpmath.mpf):
+    """x as an mpf of the PREC-bit context (an mpf already is one)."""
+    if _is_mpf(x):
         return x
-    with mpmath.workprec(PREC):
-        if isinstance(x, Fraction):
-            return mpmath.mpf(x.numerator) / x.denominator
-        return mpmath.mpf(x)
+    mp = _mp()
+    if isinstance(x, Fraction):
+        return mp.mpf(x.numerator) / x.denominator
+    return mp.mpf(x)
 
 
 def as_fraction(x: Real) -> Fraction:
@@ -71,13 +84,13 @@ def _f(x: Real) -> float:
 
 
 def _norm(x: Real) -> Real:
-    if isinstance(x, (Fraction, mpmath.mpf)) and x == 0:
+    if (isinstance(x, Fraction) or _is_mpf(x)) and x == 0:
         return 0.0
     return x
 
 
 def _arith(a: Real, b: Real) -> tuple[Real, Real]:
-    if isinstance(a, mpmath.mpf) or isinstance(b, mpmath.mpf):
+    if _is_mpf(a) or _is_mpf(b):
         return _mpf(a), _mpf(b)
     return a, b
 
@@ -92,16 +105,14 @@ def _add(a: Real, b: Real) -> Real:
     if _zero(b):
         return a
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return _norm(x + y)
+    return _norm(x + y)
 
 
 def _mul(a: Real, b: Real) -> Real:
     if not (_finite(a) and _finite(b)) or _zero(a) or _zero(b):
         return _f(a) * _f(b) if not (_finite(a) and _finite(b)) else math.copysign(0.0, _sign(a) * _sign(b))
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return x * y
+    return x * y
 
 
 def _div(a: Real, b: Real) -> Real:
@@ -113,8 +124,7 @@ def _div(a: Real, b: Real) -> Real:
     if _zero(a):
         return math.copysign(0.0, _sign(a) * _sign(b))
     x, y = _arith(a, b)
-    with mpmath.workprec(PREC):
-        return x / y
+    return x / y
 
 
 def _sqrt(a: Real) -> Real:
@@ -126,8 +136,7 @@ def _sqrt(a: Real) -> Real:
         n, d = math.isqrt(a.numerator), math.isqrt(a.denominator)
         if n * n == a.numerator and d * d == a.denominator:
             return Fraction(n, d)
-    with mpmath.workprec(PREC):
-        return mpmath.sqrt(_mpf(a))
+    return _mp().sqrt(_mpf(a))
 
 
 def _exp2(a: Real) -> Real:
@@ -137,8 +146,7 @@ def _exp2(a: Real) -> Real:
         return math.inf if a > 0 else 0.0
     if isinstance(a, Fraction) and a.denominator == 1:
         return Fraction(2) ** a.numerator
-    with mpmath.workprec(PREC):
-        return mpmath.power(2, _mpf(a))
+    return _mp().power(2, _mpf(a))
 
 
 def _log2(a: Real) -> Real:
@@ -152,8 +160,7 @@ def _log2(a: Real) -> Real:
             return _norm(Fraction(-(d.bit_length() - 1)))
         if d == 1 and n & (n - 1) == 0:
             return _norm(Fraction(n.bit_length() - 1))
-    with mpmath.workprec(PREC):
-        return mpmath.log(_mpf(a), 2)
+    return _mp().log(_mpf(a), 2)
 
 
 _FRACTION_ROUNDING: dict[str, Callable[[Fraction], int]] = {
@@ -166,11 +173,11 @@ def _round(a: Real, how: str) -> Real:
     if isinstance(a, Fraction):
         r = Fraction(_FRACTION_ROUNDING[how](a))
     else:
-        with mpmath.workprec(PREC):
-            fn: Callable[[Real], Real] = {
-                "ni": mpmath.floor, "pi": mpmath.ceil, "ne": mpmath.nint,
-                "z": lambda v: mpmath.floor(v) if v > 0 else mpmath.ceil(v)}[how]
-            r = Fraction(int(fn(a)))
+        mp = _mp()
+        fn: Callable[[Real], Real] = {
+            "ni": mp.floor, "pi": mp.ceil, "ne": mp.nint,
+            "z": lambda v: mp.floor(v) if v > 0 else mp.ceil(v)}[how]
+        r = Fraction(int(fn(a)))
     return r if r != 0 else math.copysign(0.0, _sign(a))
 
 
@@ -215,42 +222,57 @@ def _sat(a: Real) -> Real:
     return Fraction(1) if above >= 0 else a
 
 
-_CMP_OPS = {"eq": lambda c: c == 0, "ne": lambda c: c != 0, "lt": lambda c: c < 0,
-            "ge": lambda c: c >= 0}
+def _cmp_op(test: Callable[[int], bool], unordered: bool) -> Callable[[Real, Real], Real]:
+    """A comparison: ``test`` on the order of a and b; ``unordered`` when a NaN is involved."""
+    def run(a: Real, b: Real) -> Real:
+        c = _cmp(a, b)
+        return unordered if c is None else bool(test(c))
+    return run
+
+
+def _dot(*args: Real) -> Real:
+    n = len(args) // 2
+    acc = _mul(args[0], args[n])
+    for i in range(1, n):
+        acc = _add(acc, _mul(args[i], args[n + i]))
+    return acc
+
+
+def _rsq(a: Real) -> Real:
+    return _div(Fraction(1), _sqrt(a)) if not _zero(a) else math.copysign(math.inf, _sign(a))
+
+
+def _same(a: Real) -> Real:
+    """mov, f32tof16, f16tof32: the same real value."""
+    return a
+
+
+#: instruction -> its exact result on exact operand values
+_EXACT: dict[str, Callable[..., Real]] = {
+    "add": _add, "sub": lambda a, b: _add(a, _neg(b)), "mul": _mul, "div": _div,
+    "mad": lambda a, b, c: _add(_mul(a, b), c), "dp2": _dot, "dp3": _dot, "dp4": _dot,
+    "min": lambda a, b: _minmax(a, b, True), "max": lambda a, b: _minmax(a, b, False),
+    "eq": _cmp_op(lambda c: c == 0, False), "ne": _cmp_op(lambda c: c != 0, True),
+    "lt": _cmp_op(lambda c: c < 0, False), "ge": _cmp_op(lambda c: c >= 0, False),
+    "movc": lambda c, a, b: a if c else b,
+    "sqrt": _sqrt, "rsq": _rsq, "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2,
+    "log": _log2, "frc": _frc, "round_ne": lambda a: _round(a, "ne"),
+    "round_ni": lambda a: _round(a, "ni"), "round_pi": lambda a: _round(a, "pi"),
+    "round_z": lambda a: _round(a, "z"), "mov": _same, "f32tof16": _same, "f16tof32": _same,
+}
 
 
 def exact_op(op: str, args: list[Real]) -> Real:
     """The exact result of one step's operation on exact operand values."""
-    if op in ("add", "sub"):
-        return _add(args[0], args[1] if op == "add" else _neg(args[1]))
-    if op == "mul":
-        return _mul(*args)
-    if op == "div":
-        return _div(*args)
-    if op == "mad":
-        return _add(_mul(args[0], args[1]), args[2])
-    if op.startswith("dp"):
-        n = len(args) // 2
-        acc = _mul(args[0], args[n])
-        for i in range(1, n):
-            acc = _add(acc, _mul(args[i], args[n + i]))
-        return acc
-    if op in ("min", "max"):
-        return _minmax(args[0], args[1], op == "min")
-    if op in _CMP_OPS:
-        c = _cmp(args[0], args[1])
-        return op == "ne" if c is None else bool(_CMP_OPS[op](c))
-    if op == "movc":
-        return args[1] if args[0] else args[2]
-    unary = {"sqrt": _sqrt, "rsq": lambda a: _div(Fraction(1), _sqrt(a)) if not _zero(a)
-             else math.copysign(math.inf, _sign(a)),
-             "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2, "log": _log2, "frc": _frc,
-             "round_ne": lambda a: _round(a, "ne"), "round_ni": lambda a: _round(a, "ni"),
-             "round_pi": lambda a: _round(a, "pi"), "round_z": lambda a: _round(a, "z"),
-             "mov": lambda a: a, "f32tof16": lambda a: a, "f16tof32": lambda a: a, "sat": _sat}
-    if op in unary:
-        return unary[op](args[0])
-    raise ValueError(f"no exact semantics for {op!r}")
+    fn = _EXACT.get(op)
+    if fn is None:
+        raise ValueError(f"no exact semantics for {op!r}")
+    return fn(*args)
+
+
+def exact_sat(a: Real) -> Real:
+    """The ``_sat`` result modifier on an exact value (EXPR-SAT: the clamp to [0, 1])."""
+    return _sat(a)
 
 
 def _neg(a: Real) -> Real:

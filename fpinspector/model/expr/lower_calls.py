@@ -3,21 +3,17 @@ building blocks of :mod:`.builder`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from .builder import ProgramBuilder, Value
 from .errors import ExprError
-from .intrinsics import CONSTRUCTORS, INTRINSICS, UNARY_OPS
+from .instructions import instruction
+from .intrinsics import CONSTRUCTORS, INTRINSICS, Intrinsic
 from .nodes import Call
 from .program import ExprType, Ref
 
 __all__ = ["lower_call"]
-
-_ARITY = {"mad": 3, "dot": 2, "min": 2, "max": 2, "abs": 1, "saturate": 1, "lerp": 3,
-          "asfloat": 1, "asuint": 1, "f32tof16": 1, "f16tof32": 1}
-_ARITY.update({k: 1 for k in UNARY_OPS})
-#: instructions without a _sat form (D3D11.3 §22: f16tof32 dest, src)
-_NO_SAT = ("f16tof32", "f32tof16")
 
 
 def lower_call(low: ProgramBuilder, node: Call) -> Value:
@@ -25,54 +21,77 @@ def lower_call(low: ProgramBuilder, node: Call) -> Value:
     name = node.name
     if name in CONSTRUCTORS:
         return _construct(low, node, CONSTRUCTORS[name])
-    if name not in INTRINSICS:
+    row = INTRINSICS.get(name)
+    if row is None:
         near = [k for k in INTRINSICS if k.lower() == name.lower()]
         hint = f" (did you mean {near[0]}?)" if near else ""
         raise ExprError(f"unknown function '{name}'{hint}", node.pos, node.pos + len(name))
-    want = _ARITY[name]
+    want = row.arity
     if len(node.args) != want:
         raise ExprError(f"{name} takes {want} argument{'s' * (want > 1)}, got {len(node.args)}",
                         node.pos, node.end)
     args = [low.value(a) for a in node.args]
     fmt = low.fmt
-    if name in ("asfloat", "asuint", "f32tof16", "f16tof32") and fmt.name != "f32":
+    if row.bits32 and fmt.bits != 32:
         low.fail(f"{name} works on 32-bit values; this expression computes in {fmt.name}", node)
-    if name == "dot":
-        return _dot(low, node, args)
-    if name in ("asfloat", "asuint"):
-        return _cast(low, node, args[0], "float" if name == "asfloat" else "uint")
-    if name == "f16tof32":
-        refs = low.uints(args[0], name)
-        out = [low.emit("f16tof32", [r], "float", node, i if len(refs) > 1 else None)
-               for i, r in enumerate(refs)]
-        return Value(ExprType("float", len(out)), out, node)
-    n = low.size(args, node, name)
-    fl = [low.floats(a, name) for a in args]
-    c = low.comp
-    one = n > 1
-    if name == "abs":
-        return Value(ExprType("float", n), [low.abs(r) for r in fl[0]], node)
-    if name == "saturate":
-        return Value(ExprType("float", n), [_saturate(low, node, r, i if one else None)
-                                             for i, r in enumerate(fl[0])], node)
-    if name == "f32tof16":
-        out = [low.emit("f32tof16", [r], "half", node, i if one else None)
-               for i, r in enumerate(fl[0])]
-        return Value(ExprType("uint", n), out, node)
+    return _LOWER.get(name, _componentwise)(low, node, row, args)
+
+
+def _f16tof32(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    refs = low.uints(args[0], node.name)
+    out = [low.emit("f16tof32", [r], "float", node, i if len(refs) > 1 else None)
+           for i, r in enumerate(refs)]
+    return Value(ExprType("float", len(out)), out, node)
+
+
+def _float_args(low: ProgramBuilder, node: Call, args: list[Value]
+                ) -> tuple[int, list[list[Ref]]]:
+    """(component count, each argument's components as float operands)."""
+    n = low.size(args, node, node.name)
+    return n, [low.floats(a, node.name) for a in args]
+
+
+def _abs(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    n, fl = _float_args(low, node, args)
+    return Value(ExprType("float", n), [low.abs(r) for r in fl[0]], node)
+
+
+def _saturate_call(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]
+                   ) -> Value:
+    n, fl = _float_args(low, node, args)
+    return Value(ExprType("float", n), [_saturate(low, node, r, i if n > 1 else None)
+                                         for i, r in enumerate(fl[0])], node)
+
+
+def _f32tof16(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    n, fl = _float_args(low, node, args)
+    out = [low.emit("f32tof16", [r], "half", node, i if n > 1 else None)
+           for i, r in enumerate(fl[0])]
+    return Value(ExprType("uint", n), out, node)
+
+
+def _lerp(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    n, fl = _float_args(low, node, args)
     out = []
     for i in range(n):
-        k = i if one else None
-        if name == "lerp":
-            a, b, t = (c(f, i) for f in fl)
-            d = low.emit("add", [b, low.neg(a)], "float", node, k, "lerp: d = b - a")
-            out.append(low.emit("mad", [t, d, a], "float", node, k, "lerp: t * d + a"))
-        else:
-            op = UNARY_OPS.get(name, name)  # mad, min, max keep their names
-            out.append(low.emit(op, [c(f, i) for f in fl], "float", node, k))
+        k = i if n > 1 else None
+        a, b, t = (low.comp(f, i) for f in fl)
+        d = low.emit("add", [b, low.neg(a)], "float", node, k, "lerp: d = b - a")
+        out.append(low.emit("mad", [t, d, a], "float", node, k, "lerp: t * d + a"))
     return Value(ExprType("float", n), out, node)
 
 
-def _dot(low: ProgramBuilder, node: Call, args: list[Value]) -> Value:
+def _componentwise(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]
+                   ) -> Value:
+    """One instruction (``row.op``) per component."""
+    assert row.op is not None, f"{node.name} has no lowering"
+    n, fl = _float_args(low, node, args)
+    out = [low.emit(row.op, [low.comp(f, i) for f in fl], "float", node, i if n > 1 else None)
+           for i in range(n)]
+    return Value(ExprType("float", n), out, node)
+
+
+def _dot(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
     a, b = args
     if a.n != b.n:
         low.fail(f"dot({a.describe()}, {b.describe()}): both operands must have the same "
@@ -83,6 +102,14 @@ def _dot(low: ProgramBuilder, node: Call, args: list[Value]) -> Value:
     else:
         r = low.emit(f"dp{a.n}", ra + rb, "float", node)
     return Value(ExprType("float"), [r], node)
+
+
+def _as_float(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    return _cast(low, node, args[0], "float")
+
+
+def _as_uint(low: ProgramBuilder, node: Call, row: Intrinsic, args: list[Value]) -> Value:
+    return _cast(low, node, args[0], "uint")
 
 
 def _cast(low: ProgramBuilder, node: Call, v: Value, kind: str) -> Value:
@@ -114,7 +141,7 @@ def _saturate(low: ProgramBuilder, node: Call, r: Ref, comp: int | None) -> Ref:
         made = low.p.steps[r.index]
         if made.sat:
             return r  # sat(sat(x)) = sat(x)
-        if made.kind == "float" and made.op not in _NO_SAT and low.uses[r.index] == 0:
+        if made.kind == "float" and instruction(made.op).has_sat and low.uses[r.index] == 0:
             low.p.steps[r.index] = replace(made, sat=True)
             return r
     s = low.emit("mov", [r], "float", node, comp, "saturate of an operand: mov_sat")
@@ -130,3 +157,10 @@ def _construct(low: ProgramBuilder, node: Call, t: ExprType) -> Value:
     if len(refs) != t.n:
         low.fail(f"{node.name} needs {t.n} component{'s' * (t.n > 1)}, got {len(refs)}", node)
     return Value(t, refs, node)
+
+
+#: intrinsics lowered by a function of their own; every other one is componentwise
+_LOWER: dict[str, Callable[[ProgramBuilder, Call, Intrinsic, list[Value]], Value]] = {
+    "dot": _dot, "asfloat": _as_float, "asuint": _as_uint, "f16tof32": _f16tof32,
+    "abs": _abs, "saturate": _saturate_call, "f32tof16": _f32tof16, "lerp": _lerp,
+}

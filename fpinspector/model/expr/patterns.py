@@ -1,7 +1,7 @@
 """Pattern sets in value order: exact per-element allowed sets, shown as ranges.
 
-A key orders a format's non-NaN patterns by value with -0 and +0 distinct:
-key(+x) = magnitude bits, key(-x) = -magnitude - 1 (so -0 is -1 and +0 is 0).
+Ranges are of the engine's ordered keys (:func:`..engine.grid.to_key`: value order, -0 just
+below +0), so a range of keys is a range of values with the zeros told apart.
 """
 
 from __future__ import annotations
@@ -10,24 +10,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..formats import FloatFormat, as_int64
+from ..engine.grid import from_key, to_key
+from ..formats import FloatFormat
 
-__all__ = ["key_of", "pattern_of", "PatternSet"]
-
-
-def key_of(bits: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
-    """Value-order keys (int64) of non-NaN patterns (NaNs get keys above +INF)."""
-    b = np.asarray(bits).astype(np.int64)
-    mag = b & (fmt.mask & ~fmt.sign_mask)
-    if not fmt.signed:
-        return mag
-    return np.where(b & as_int64(fmt.sign_mask), -mag - 1, mag)
-
-
-def pattern_of(key: np.ndarray | int, fmt: FloatFormat) -> np.ndarray:
-    """Inverse of :func:`key_of` (patterns in the format's dtype)."""
-    k = np.asarray(key, dtype=np.int64)
-    return np.where(k >= 0, k, as_int64(fmt.sign_mask) | (-k - 1)).astype(fmt.dtype)
+__all__ = ["PatternSet"]
 
 
 @dataclass
@@ -57,24 +43,16 @@ class PatternSet:
             ranges = [(int(sel[s]), int(sel[e])) for s, e in zip(starts, ends)]
         return cls(fmt, ranges, bool(any_nan))
 
-    @classmethod
-    def from_patterns(cls, pats: list[int], fmt: FloatFormat) -> PatternSet:
-        """The set of the given patterns (NaN patterns become "any NaN")."""
-        arr = np.asarray(pats, dtype=fmt.dtype)
-        nan = fmt.is_nan(arr)
-        keys = np.unique(key_of(arr[~nan], fmt))
-        return cls.from_mask(keys, np.ones(keys.shape, bool), fmt, bool(nan.any()))
-
     def patterns(self) -> list[tuple[int, int]]:
         """The ranges as (lo_pattern, hi_pattern) pairs, in value order."""
-        return [(int(pattern_of(a, self.fmt)), int(pattern_of(b, self.fmt)))
+        return [(int(from_key(a, self.fmt)), int(from_key(b, self.fmt)))
                 for a, b in self.ranges]
 
     def contains(self, pattern: int) -> bool:
         p = np.asarray(pattern, dtype=self.fmt.dtype)
         if bool(self.fmt.is_nan(p)):
             return self.any_nan
-        k = int(key_of(p, self.fmt))
+        k = int(to_key(p, self.fmt))
         return any(lo <= k <= hi for lo, hi in self.ranges)
 
     def count(self) -> int:
@@ -87,7 +65,7 @@ class PatternSet:
         w = (self.fmt.bits + 3) // 4
         parts = []
         for lo, hi in self.ranges[:limit]:
-            a, b = (int(pattern_of(k, self.fmt)) for k in (lo, hi))
+            a, b = (int(from_key(k, self.fmt)) for k in (lo, hi))
             parts.append(f"0x{a:0{w}X}" if lo == hi else f"0x{a:0{w}X}..0x{b:0{w}X} ({hi - lo + 1})")
         if len(self.ranges) > limit:
             parts.append(f"... {len(self.ranges) - limit} more ranges")
@@ -101,11 +79,11 @@ class PatternSet:
         rules): NaN, negatives, zeros and denormals may give +0; -0 and negative denormals
         may stay -0 / themselves; denormals may stay; values >= 1 give 1.0."""
         f = self.fmt
-        one = int(key_of(f.encode(1.0), f))
+        one = int(to_key(f.encode(1.0), f))
         maxden = (1 << f.frac_bits) - 1
         out: set[int] = set()
         kept: list[tuple[int, int]] = []
-        pinf = int(key_of(f.pos_inf, f))
+        pinf = int(to_key(f.pos_inf, f))
         ninf = -pinf - 1  # the key of -INF
         for lo, hi in self.ranges:
             if hi > pinf or lo < ninf:  # NaN patterns (a raw move keeps a payload): +0

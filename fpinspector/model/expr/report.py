@@ -14,6 +14,7 @@ import numpy as np
 from ..formats import F16, get_format
 from .contract import free_notes
 from .evaluate import ExprEvaluation
+from .instructions import instruction
 from .judge import GpuJudgement, fed_step
 from .program import ref_text
 
@@ -146,7 +147,7 @@ def _verdict_sentence(ev: ExprEvaluation, judge: GpuJudgement, k: int, i: int) -
     on the GPU's own inputs); None for steps the engine alone does not judge (``_sat``,
     ``movc``)."""
     step = ev.program.steps[k]
-    if step.sat or step.op == "movc":
+    if step.sat or not instruction(step.op).engine:
         return None
     obs = int(np.asarray(judge.gpu[k]).reshape(-1)[i])
     if step.kind == "half" and obs >> 16:  # the engine judges halves: this is no half

@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..engine.grid import from_key, to_key
 from ..formats import FloatFormat
-from .patterns import key_of, pattern_of
 
 __all__ = ["sat_model", "sat_changed", "sat_allowed", "sat_exact"]
 
@@ -77,7 +77,7 @@ def sat_allowed(inner: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: n
     lo = np.broadcast_to(np.asarray(lo).astype(dt), shape)
     hi = np.broadcast_to(np.asarray(hi).astype(dt), shape)
     real = ~fmt.is_nan(lo)  # op allows some non-NaN value
-    klo, khi = key_of(lo, fmt), key_of(hi, fmt)
+    klo, khi = to_key(lo, fmt), to_key(hi, fmt)
     maxden = fmt.frac_mask
     full = lambda p: np.full(shape, p, dt)  # noqa: E731
     ok = np.zeros(shape, bool)
@@ -86,7 +86,7 @@ def sat_allowed(inner: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: n
     if keep.any():
         ok |= keep & inner(o)
     top = (b == one)  # 1.0: some allowed value >= 1
-    ok |= top & real & (khi >= key_of(one, fmt))
+    ok |= top & real & (khi >= to_key(one, fmt))
     pz = (b == 0)  # +0: NaN, or some allowed value below the smallest normal
     if pz.any():
         ok |= pz & (np.asarray(nan_ok, bool) | (real & (klo <= maxden)) | inner(full(0))
@@ -98,7 +98,7 @@ def sat_allowed(inner: Callable[[np.ndarray], np.ndarray], lo: np.ndarray, hi: n
         hit = real & (x <= y)
         cand = np.array(inner(full(fmt.sign_mask)), dtype=bool)
         if hit.any():
-            cand = cand | hit & (inner(pattern_of(np.where(hit, x, -1), fmt))
-                           | inner(pattern_of(np.where(hit, y, -1), fmt)))
+            cand = cand | hit & (inner(from_key(np.where(hit, x, -1), fmt))
+                           | inner(from_key(np.where(hit, y, -1), fmt)))
         ok |= nz & cand
     return ok

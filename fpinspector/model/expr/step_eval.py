@@ -9,13 +9,14 @@ import numpy as np
 
 from ..engine import Evaluation, evaluate
 from ..engine.conversions import ConvEvaluation
+from ..engine.ulp import ulp_error
 from ..formats import F16, FloatFormat
 from .allowed_sets import element_allowed_set
+from .instructions import instruction
 from .patterns import PatternSet
 from .program import Ref, Step
 from .rules import expr_rule_text
 from .saturate import sat_allowed, sat_changed, sat_exact, sat_model
-from .ulp import ulp_error
 
 __all__ = ["StepEval", "eval_step", "apply_modifiers", "slot_format", "slot_dtype"]
 
@@ -67,7 +68,7 @@ class StepEval:
         self.result_format = slot_format(step.kind, fmt)
         self.modified_nan = np.zeros(shape, bool)  # a modified NaN operand reached a move
         self.ev: Evaluation | ConvEvaluation | None = None
-        if step.op == "movc":
+        if instruction(step.op).selects:
             c, a, b = (np.broadcast_to(x, shape) for x in inputs)
             raw = np.where(c.astype(bool) if c.dtype == bool else c != 0, a, b)
             self._moved_mods(c, [step.args[1], step.args[2]], [a, b])
@@ -75,7 +76,7 @@ class StepEval:
             self.ev = evaluate(step.op, *self._engine_operands(), format=self._op_format(),
                                rules=rules, options=options)
             raw = np.broadcast_to(np.asarray(self.ev.bits), shape)
-            if step.op == "mov":
+            if instruction(step.op).moves:
                 self._moved_mods(None, [step.args[0]], [np.broadcast_to(inputs[0], shape)])
         dt = slot_dtype(step.kind, fmt)
         self.raw = np.array(raw, dtype=dt)  # a copy: contiguous, writable, 0-d kept
@@ -83,10 +84,10 @@ class StepEval:
 
     # -- engine plumbing -----------------------------------------------------------------
     def _op_format(self) -> str:
-        return {"f32tof16": "f32", "f16tof32": "f16"}.get(self.step.op, self.fmt.name)
+        return instruction(self.step.op).operand_format or self.fmt.name
 
     def _engine_operands(self) -> list[np.ndarray]:
-        if self.step.op == "f16tof32":  # reads the low 16 bits of its uint operand
+        if instruction(self.step.op).reads_half:  # the low 16 bits of its uint operand
             return [(np.asarray(self.inputs[0]).astype(np.uint32) & 0xFFFF).astype(np.uint16)]
         return self.inputs
 
@@ -181,7 +182,7 @@ class StepEval:
         if self.ev is not None:
             out.update({k: np.broadcast_to(np.asarray(v), self.shape)
                         for k, v in self.ev.fired.items()})
-        if self.step.op == "movc":
+        if instruction(self.step.op).selects:
             out["EXPR-MOVC"] = np.ones(self.shape, bool)
         mods = [r for r in self.step.args if not r.plain]
         if mods:

@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .eft import two_prod, two_sum
+from .eft import two_prod, two_sum  # (finite=True below: every operand is masked finite)
 
 __all__ = ["exp2", "exp2_dd", "log2", "log2_dd", "power"]
 
@@ -99,22 +99,22 @@ def _exp2_dd(xh: np.ndarray, xl: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         j = np.rint(f * 64.0)
         r = f - j / 64.0  # exact: |r| <= 1/128
         ln2h, ln2l = c["ln2"]
-        yh, yl = two_prod(r, np.full_like(r, ln2h))
+        yh, yl = two_prod(r, np.full_like(r, ln2h), finite=True)
         yl = yl + (r * ln2l + xl * ln2h)
-        yh, yl = two_sum(yh, yl)
-        qh, ql = two_prod(yh, yh)  # y^2
+        yh, yl = two_sum(yh, yl, finite=True)
+        qh, ql = two_prod(yh, yh, finite=True)  # y^2
         ql = ql + 2.0 * yh * yl
         tail = yh * qh * (1 / 6 + yh * (1 / 24 + yh * (1 / 120 + yh * (
             1 / 720 + yh * (1 / 5040 + yh * (1 / 40320))))))
-        eh, el = two_sum(yh, 0.5 * qh)  # e^y - 1 = y + y^2/2 + tail
+        eh, el = two_sum(yh, 0.5 * qh, finite=True)  # e^y - 1 = y + y^2/2 + tail
         el = el + (yl + 0.5 * ql + tail)
-        eh, el = two_sum(eh, el)
+        eh, el = two_sum(eh, el, finite=True)
         k = j.astype(np.intp) + 32
         th, tl = c["exp_hi"][k], c["exp_lo"][k]
-        ph, pl = two_prod(th, eh)  # 2^f = T (1 + em1) = T + T em1
+        ph, pl = two_prod(th, eh, finite=True)  # 2^f = T (1 + em1) = T + T em1
         pl = pl + (th * el + tl * eh)
-        sh, sl = two_sum(th, ph)
-        hi, lo = two_sum(sh, sl + (tl + pl))
+        sh, sl = two_sum(th, ph, finite=True)
+        hi, lo = two_sum(sh, sl + (tl + pl), finite=True)
         ni = n.astype(np.int64)
         hi_s = np.ldexp(hi, ni)
         lo_s = np.where(np.isfinite(hi_s), np.ldexp(lo, ni), 0.0)
@@ -145,22 +145,22 @@ def _log2_dd(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cj = 1.0 + j / 128.0
         d = m - cj  # exact: |d| <= 1/256
         th = d / cj  # t = d / c in double-double
-        ph, pe = two_prod(th, cj)
+        ph, pe = two_prod(th, cj, finite=True)
         tl = ((d - ph) - pe) / cj
-        qh, ql = two_prod(th, th)  # t^2
+        qh, ql = two_prod(th, th, finite=True)  # t^2
         ql = ql + 2.0 * th * tl
         tail = th * qh * (1 / 3 - th * (1 / 4 - th * (1 / 5 - th * (1 / 6 - th * (
             1 / 7 - th * (1 / 8 - th * (1 / 9 - th * (1 / 10 - th / 11))))))))
-        lh, ll = two_sum(th, -0.5 * qh)  # ln(1 + t) = t - t^2/2 + tail
+        lh, ll = two_sum(th, -0.5 * qh, finite=True)  # ln(1 + t) = t - t^2/2 + tail
         ll = ll + (tl - 0.5 * ql + tail)
-        lh, ll = two_sum(lh, ll)
+        lh, ll = two_sum(lh, ll, finite=True)
         ih, il = c["inv_ln2"]
-        gh, gl = two_prod(lh, np.full_like(lh, ih))  # log2(1 + t)
+        gh, gl = two_prod(lh, np.full_like(lh, ih), finite=True)  # log2(1 + t)
         gl = gl + (lh * il + ll * ih)
         k = j.astype(np.intp) + 38
-        s1, e1 = two_sum(e, c["log_hi"][k])
-        s2, e2 = two_sum(s1, gh)
-        hi, lo = two_sum(s2, (e1 + e2) + (c["log_lo"][k] + gl))
+        s1, e1 = two_sum(e, c["log_hi"][k], finite=True)
+        s2, e2 = two_sum(s1, gh, finite=True)
+        hi, lo = two_sum(s2, (e1 + e2) + (c["log_lo"][k] + gl), finite=True)
     special = np.where(x == np.inf, np.inf, np.where(x == 0, -np.inf, np.nan))
     return np.where(ok, hi, special), np.where(ok, lo, 0.0)
 
@@ -177,8 +177,8 @@ def power(x: np.ndarray, p: float) -> np.ndarray:
     with np.errstate(all="ignore"):
         fin = np.isfinite(lh)
         lh0 = np.where(fin, lh, 0.0)
-        yh, yl = two_prod(lh0, np.full_like(lh0, p))
+        yh, yl = two_prod(lh0, np.full_like(lh0, p), finite=True)
         yl = yl + np.where(fin, ll, 0.0) * p
-        yh, yl = two_sum(yh, yl)
+        yh, yl = two_sum(yh, yl, finite=True)
         out = exp2_dd(np.where(fin, yh, lh * p), np.where(fin, yl, 0.0))[0]
     return out
