@@ -13,20 +13,13 @@ from gpu_oracle import structured_f32
 
 from fpinspector import model
 from fpinspector.gpu.deviations import DEVIATIONS
-from fpinspector.gpu.fidelity import F32_CLASSES, check_fidelity
+from fpinspector.gpu.fidelity import F16_CLASSES, F32_CLASSES, check_fidelity, f16_summary
 from fpinspector.gpu.judge import classify_conversion, classify_with_engine
 
 pytestmark = pytest.mark.gpu
 
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F16_OPS = sorted(op for op, spec in model.OPS.items() if "f16" in spec.formats)
-#: f16 patterns of every class: zeros, denormals, normals, infinities, quiet and
-#: signaling NaNs with payloads
-F16_CLASSES = {
-    "zero": (0x0000, 0x8000), "denormal": (0x0001, 0x8001, 0x03FF, 0x0200),
-    "normal": (0x0400, 0x3C00, 0xBC00, 0x7BFF), "infinity": (0x7C00, 0xFC00),
-    "quiet NaN": (0x7E00, 0xFE01, 0x7FFF), "signaling NaN": (0x7C01, 0xFC01, 0x7DFF),
-}
 
 
 def _f64_cols(arity):
@@ -73,6 +66,9 @@ def test_f16_raw_move_keeps_every_class(wgpu_gpu):
     x = np.concatenate([np.array(v, np.uint16) for v in F16_CLASSES.values()])
     assert np.array_equal(wgpu_gpu.capture("mov", x, format="f16"), x)
     assert np.array_equal(wgpu_gpu.capture("mov", x[:-1], format="f16"), x[:-1])
+    compute = check_fidelity(wgpu_gpu, ("compute",))["compute"]  # what the report saves
+    assert set(compute.f16_classes) == set(F16_CLASSES) and compute.raw_bits
+    assert f16_summary(compute.to_dict()) == "f16 raw (every class)"
 
 
 @pytest.mark.parametrize("op", F32_OPS)

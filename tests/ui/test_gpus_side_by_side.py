@@ -53,6 +53,36 @@ def test_menu_and_dock_exist_and_examples_open(make_window):
     assert cells["ftz-input"].startswith("0x00000001 NO [SOFTPIPE-NO-FTZ]")
 
 
+def test_the_rules_report_shows_each_paths_f16_fidelity(make_window):
+    """The GPUs view lists capture fidelity under the probes: lavapipe's compute path moves
+    every f16 class raw (F16-DENORM row), llvmpipe's GL compute path has no f16 route, and
+    a report saved before schema version 3 shows its f16 fidelity as not measured."""
+    from pathlib import Path
+
+    win = make_window()
+    win.gpu_menu.open_example("lavapipe")
+    win.gpu_menu.open_example("llvmpipe")
+    view = win.gpus_view
+    view.only_diff.setChecked(False)
+    t = view.rules
+    rows = {(t.item(r, 1).text(), t.item(r, 2).text()): [t.item(r, c).text()
+                                                         for c in range(t.columnCount())]
+            for r in range(t.rowCount())}
+    f16 = rows[("compute", "raw-move-f16")]
+    assert f16[0] == "F16-DENORM" and f16[3] == "raw bits"
+    assert f16[4] == "raw bits ok" and f16[5] == "— (not measured)"
+    assert rows[("compute", "raw-move")][4:] == ["raw bits ok", "raw bits ok"]
+    old = Path(__file__).resolve().parents[1] / "data" / "gpu_reports" / \
+        "lavapipe-schema-v2.json"
+    from fpinspector.gpu.report_io import load_report
+
+    view.add_report(load_report(old), str(old))
+    rows = {(t.item(r, 1).text(), t.item(r, 2).text()): t.item(r, 6).text()
+            for r in range(t.rowCount())}
+    assert rows[("compute", "raw-move-f16")] == "— (not measured)"
+    assert rows[("compute", "raw-move")] == "raw bits ok"
+
+
 def test_current_operation_rows_for_reports(make_window, wait_for):
     """mul(denormal, 1): the model flushes (F32-FTZ); softpipe's report expects the denormal
     by SOFTPIPE-NO-FTZ (labelled as expected, not measured)."""
