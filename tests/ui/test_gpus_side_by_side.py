@@ -280,3 +280,50 @@ def test_switch_to_a_webgpu_adapter_same_silicon_other_api(make_window, wait_for
     win.gpu_menu._devices_found(win.gpu_menu.devices)  # the check mark moved
     checked = [a.text() for a in win.gpu_menu.device_menu.actions() if a.isChecked()]
     assert len(checked) == 1 and "via Vulkan" in checked[0]
+
+
+@pytest.mark.gpu
+def test_f16_sweep_map_runs_on_the_webgpu_adapter_chosen_in_the_device_menu(make_window,
+                                                                          wait_for, qtbot):
+    """GPU ▸ Device ▸ lavapipe (Vulkan through wgpu), then the Sweep panel's map of f16 mul
+    with GPU on: the map's GPU column comes from that adapter (llvmpipe's GL has no f16
+    arithmetic, so no other device here could have filled it), equals an independent
+    oracle (the exact float64 product rounded once to float16: F16-PREC, F16-DENORM keep
+    the denormal products), and the map's title and the sweep's metadata name the adapter
+    and its API."""
+    _gl_or_skip()
+    from fpinspector.gpu.wgpu_devices import adapters_or_none
+
+    if not [a for a in adapters_or_none() if a.family == "lavapipe"]:
+        pytest.skip("needs lavapipe through Vulkan (mesa-vulkan-drivers and wgpu)")
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.gpu_menu.refresh_devices()
+    assert wait_for(lambda: win.gpu_menu.devices is not None, 60000)
+    vk = [a for a in win.gpu_menu.device_menu.actions()
+          if a.isCheckable() and "via Vulkan" in a.text()]
+    assert vk, [a.text() for a in win.gpu_menu.device_menu.actions()]
+    seen = []
+    win.gpu.switched.connect(seen.append)
+    vk[0].trigger()
+    assert wait_for(lambda: seen, 30000) and seen[0]["renderer"].endswith(" via Vulkan")
+    panel = win._load_sweep_panel()
+    panel.use_gpu.setChecked(True)
+    panel.op.setCurrentText("mul")
+    panel.format.setCurrentText("f16")
+    panel.domain_a.setText("bits:0x0001:0x0040")  # f16 denormals
+    panel.domain_b.setText("bits:0x3800:0x3803")  # 0.5 and the next three
+    assert panel.start_sweep(), panel.map.info.text()
+    qtbot.waitUntil(lambda: not panel.is_running(), timeout=60000)
+    res = panel.result
+    assert res is not None and res.meta["gpu"], panel.map.info.text()
+    assert "via Vulkan" in res.meta["device"] and "wgpu/Vulkan" in res.meta["device"]
+    title = panel.map.plot.titleLabel.text
+    assert "via Vulkan" in title and "wgpu/Vulkan" in title
+    a, b = np.meshgrid(np.arange(0x0001, 0x0041, dtype=np.uint16),
+                       np.arange(0x3800, 0x3804, dtype=np.uint16), indexing="ij")
+    want = (a.view(np.float16).astype(np.float64) * b.view(np.float16).astype(np.float64)
+            ).astype(np.float16).view(np.uint16)
+    got = np.asarray(res.columns["gpu"]).reshape(a.shape)
+    np.testing.assert_array_equal(got, want)
+    assert (want < 0x0400).all() and (want != 0).sum() == want.size - 1  # denormals, kept
