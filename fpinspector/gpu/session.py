@@ -15,7 +15,15 @@ from .devices import DeviceChoice
 from .errors import GpuUnavailable
 from .fragment_path import FragmentPath
 from .operands import capture_words, check_source, fill_result, result_array, result_words
-from .routes import CONVERSION_OPS, HALF_FLOAT_EXTENSIONS, TWO_STEP_OPS, reason, route
+from .routes import (
+    CONVERSION_OPS,
+    HALF_FLOAT_EXTENSIONS,
+    TWO_STEP_OPS,
+    conversion_shape,
+    no_gpu_encoder,
+    reason,
+    route,
+)
 from .shaders import EMULATE_HALF, KERNELS, Kernel, find_kernel
 
 __all__ = [
@@ -227,11 +235,11 @@ class GpuSession:
 
         ``path``: "render" (f32 -> f16/f11/f10/unorm8/snorm8/unorm16/snorm16/srgb8 render
         targets; f32 -> f32 through an R32F target), "sample" (f16/f11/f10/unorm8/
-        snorm8/unorm16/snorm16/srgb8 -> f32 via texelFetch), "pack"
+        snorm8/unorm16/snorm16/srgb8 -> f32 via texelFetch; rgb9e5 words -> R, G, B), "pack"
         (f32 -> f16 packHalf2x16) or "unpack" (f16 -> f32 unpackHalf2x16); "auto" picks
         the render target / sampler. Returns dst patterns (uint16 for f16/f11/f10, uint32
         for f32, uint8 for unorm8/srgb8, int8 for snorm8, uint16 / int16 for unorm16 /
-        snorm16) in the input's shape.
+        snorm16) in the input's shape, with a trailing axis of 3 (R, G, B) for rgb9e5.
         """
         a = np.asarray(bits)
         if path == "pack" and (src, dst) == ("f32", "f16"):
@@ -241,7 +249,8 @@ class GpuSession:
         if path == "auto":
             path = "render" if src == "f32" else "sample"
         if (src, dst, path) not in HW_CONVERSIONS:
-            raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
+            raise ValueError(no_gpu_encoder(src, dst) or
+                             f"no hardware conversion {src}->{dst} via {path!r}; "
                              f"see GpuSession.conversions()")
         check_source(a, src)
         with self.ctx:
@@ -249,7 +258,7 @@ class GpuSession:
                 self._hw = HardwareConversions(self.ctx)
             out = self._hw.run(a.reshape(-1).astype(np.int64), src, dst, path)
             self._check_gl(f"convert {src}->{dst}")
-        return out.reshape(a.shape)
+        return out.reshape(conversion_shape(a.shape, src))
 
     @staticmethod
     def conversions() -> list[tuple[str, str, str]]:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import GpuUnavailable, ShaderError
 from .operands import capture_words, check_source, fill_result, result_array, result_words
-from .routes import CONVERSION_OPS, TWO_STEP_OPS
+from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape, no_gpu_encoder
 from .shaders import KERNELS, Kernel, find_kernel
 from .wgpu_conversions import (
     FORMATS,
@@ -335,7 +335,8 @@ class WgpuSession:
         if path == "auto":
             path = "render" if src == "f32" else "sample"
         if (src, dst, path) not in WGPU_CONVERSIONS:
-            raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
+            raise ValueError(no_gpu_encoder(src, dst) or
+                             f"no hardware conversion {src}->{dst} via {path!r}; "
                              f"see WgpuSession.conversions()")
         why = self.conversion_reason(src, dst, path)
         if why:
@@ -347,8 +348,8 @@ class WgpuSession:
             self._hw = TextureConversions(self.wgpu, self.device)
         flat = a.reshape(-1).astype(np.int64)
         out = self._hw.run(flat, src, dst, path) if flat.size else \
-            np.empty(0, conversion_dtype(dst))
-        return out.reshape(a.shape)
+            np.empty(conversion_shape((0,), src), conversion_dtype(dst))
+        return out.reshape(conversion_shape(a.shape, src))
 
     def conversions(self) -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts on this adapter."""

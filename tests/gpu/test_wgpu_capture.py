@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from gpu_oracle import structured_f32
+from gpu_oracle import rgb9e5_every_mantissa_and_exponent, structured_f32
 
 from fpinspector import model
 from fpinspector.gpu.deviations import DEVIATIONS
@@ -147,7 +147,8 @@ def test_conversions_through_texture_formats_judged_by_the_model(wgpu_gpu):
                           np.float32(np.linspace(-1.5, 1.5, 4097)).view(np.uint32)])
     codes = {"f16": np.arange(1 << 16), "f11": np.arange(1 << 11), "f10": np.arange(1 << 10),
              "unorm8": np.arange(256), "srgb8": np.arange(256), "snorm8": np.arange(-128, 128),
-             "unorm16": np.arange(1 << 16), "snorm16": np.arange(-(1 << 15), 1 << 15)}
+             "unorm16": np.arange(1 << 16), "snorm16": np.arange(-(1 << 15), 1 << 15),
+             "rgb9e5": rgb9e5_every_mantissa_and_exponent()[0]}
     fired = set()
     done = 0
     for src, dst, path in wgpu_gpu.conversions():
@@ -165,6 +166,21 @@ def test_conversions_through_texture_formats_judged_by_the_model(wgpu_gpu):
     rows = {d.id for d in DEVIATIONS if d.applies_to(wgpu_gpu.info["renderer"])
             and "convert" in d.ops}
     assert rows <= fired, f"rows that never fire: {rows - fired}"
+
+
+def test_rgb9e5ufloat_sampled_as_three_floats_CONV_RGB9E5(wgpu_gpu):
+    """CONV-RGB9E5 decode through an rgb9e5ufloat texture (textureLoad of R, G, B; WebGPU
+    can sample the format, never render to it): every 9-bit mantissa at every shared
+    exponent gives (0.frac) * 2^(E - 15) exactly (fractions oracle), and D3D11.3
+    §19.3.2.1's example 0x999320C8 gives (6.25, 12.5, 3.125); encoding has no GPU route."""
+    words, want = rgb9e5_every_mantissa_and_exponent()
+    assert ("rgb9e5", "f32", "sample") in wgpu_gpu.conversions()
+    got = wgpu_gpu.convert(words, "rgb9e5", "f32")
+    assert got.shape == (words.size, 3) and np.array_equal(got, want)
+    example = wgpu_gpu.convert(np.uint32([0x999320C8]), "rgb9e5", "f32").view(np.float32)
+    assert example.tolist() == [[6.25, 12.5, 3.125]]
+    with pytest.raises(ValueError, match="hardware never encodes"):
+        wgpu_gpu.convert(np.uint32([0x3F800000]), "f32", "rgb9e5")
 
 
 def test_every_row_of_this_driver_fires(wgpu_gpu):
