@@ -69,8 +69,8 @@ def test_every_path_carries_raw_bits_F32_NANOUT(gpu):
         assert set(f.f16_classes) == (set(F16_CLASSES) if f16 else set()), path
 
 
-class _CanonicalisingSession:
-    """A session whose fragment path canonicalises NaNs on output (what some drivers do)."""
+class _Wrapped:
+    """A real session with some of its captures changed by a subclass (a driver's fault)."""
 
     def __init__(self, inner):
         self._inner = inner
@@ -81,6 +81,10 @@ class _CanonicalisingSession:
     @property
     def info(self):
         return self._inner.info
+
+
+class _CanonicalisingSession(_Wrapped):
+    """A session whose fragment path canonicalises NaNs on output (what some drivers do)."""
 
     def capture(self, op, *bits, format="f32", path=None):
         out = self._inner.capture(op, *bits, format=format, path=path)
@@ -144,19 +148,9 @@ def test_fragment_mul_differences_from_numpy_are_the_drivers_arithmetic(gpu):
     assert (got != ieee).sum() > 40000  # the differences are real and all explained
 
 
-class _F16CanonicalisingSession:
+class _F16CanonicalisingSession(_Wrapped):
     """A session whose f16 moves canonicalise NaNs and flush denormals (what a driver that
     moves f16 through f32 registers with FTZ could do); f32 untouched."""
-
-    def __init__(self, inner):
-        self._inner = inner
-
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
-
-    @property
-    def info(self):
-        return self._inner.info
 
     def supports(self, op, format="f32", path=None):
         return True if (op, format) == ("mov", "f16") else self._inner.supports(op, format, path)
