@@ -10,7 +10,7 @@ inputs. Those live here once; a session supplies its runners through the hooks b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -180,7 +180,7 @@ class CaptureSession:
         out = self._convert_codes(a.reshape(-1).astype(np.int64), src, dst, path)
         return out.reshape(conversion_shape(a.shape, src))
 
-    def __enter__(self) -> Any:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
