@@ -23,7 +23,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import Goals, add_arguments, best_interleaved, best_of, print_header  # noqa: E402
+from _capture_bench import (  # noqa: E402
+    best_in_turns,
+    check_same_products,
+    print_times,
+    random_words,
+)
+from _timing import Goals, add_arguments, best_of, print_header  # noqa: E402
 
 from fpinspector.gpu import GpuUnavailable, open_session  # noqa: E402
 
@@ -84,9 +90,7 @@ def main() -> int:
     except GpuUnavailable as exc:
         print(f"bench_gpu_capture: skipped: {exc.message}")
         return 0
-    rng = np.random.default_rng(0)
-    a = rng.integers(0, 2**32, n, dtype=np.uint32)
-    b = rng.integers(0, 2**32, n, dtype=np.uint32)
+    a, b = random_words(n)
     print(f"renderer: {session.info['renderer']} | GL {session.info['version']}")
     print(f"f32 mul, {n:,} elements (upload + dispatch + read-back), best of {args.repeat}")
     out = np.empty(n, np.uint32)
@@ -109,35 +113,19 @@ def main() -> int:
         if takes_out:
             runs[f"capture [{path}] out= reused"] = lambda p=path: session.capture(
                 "mul", a, b, path=p, out=out)
-    best = _interleaved(runs, args.repeat)
+    best = best_in_turns(runs, args.repeat)
     t_bare = best.get("bare moderngl dispatch (baseline)")
-    for label, t in best.items():
-        ratio = f"  {t / t_bare:5.2f}x bare" if t_bare and "compute" in label else ""
-        print(f"  {label:40} {t * 1e3:8.1f} ms  {n / t / 1e6:8.1f} M elements/s{ratio}")
+    print_times(best, n, "bare moderngl dispatch (baseline)", lambda label: "compute" in label)
     if t_bare is not None:
         key = "capture [compute] out= reused" if takes_out else "capture [compute] fresh result"
         goals.check("capture(out=)/bare dispatch" if takes_out else "capture/bare dispatch",
                     best[key] / t_bare, GOAL_RATIO)
-        ours = session.capture("mul", a, b, path="compute")
-        # the same products; for NaN x NaN the shader compiler may pass either operand's
-        # NaN on (llvmpipe's choice differs between the two shaders), so NaNs only match
-        nan = np.isnan(ours.view(np.float32)) & np.isnan(bare_out.view(np.float32))
-        assert np.array_equal(ours[~nan], bare_out[~nan]), "bare dispatch and capture disagree"
+        check_same_products(session.capture("mul", a, b, path="compute"), bare_out)
         with session.ctx:
             release()
     conversions(session, min(n, 1 << 22), args.repeat)
     session.close()
     return goals.exit_code(args.check)
-
-
-def _interleaved(runs: dict, repeat: int) -> dict[str, float]:
-    """Best wall time of each callable, taking turns (:func:`_timing.best_interleaved`),
-    after one warm-up round."""
-    import time
-
-    for fn in runs.values():
-        fn()
-    return best_interleaved(runs, repeat, clock=time.perf_counter)
 
 
 def _takes_out(session) -> bool:

@@ -23,7 +23,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _timing import Goals, add_arguments, best_interleaved, print_header  # noqa: E402
+from _capture_bench import (  # noqa: E402
+    best_in_turns,
+    check_same_products,
+    print_times,
+    random_words,
+)
+from _timing import Goals, add_arguments, print_header  # noqa: E402
 
 from fpinspector.gpu import GpuUnavailable, open_session  # noqa: E402
 
@@ -98,9 +104,7 @@ def main() -> int:
     except GpuUnavailable as exc:
         print(f"bench_wgpu_capture: skipped: {exc.message}")
         return 0
-    rng = np.random.default_rng(0)
-    a = rng.integers(0, 2**32, n, dtype=np.uint32)
-    b = rng.integers(0, 2**32, n, dtype=np.uint32)
+    a, b = random_words(n)
     print(f"adapter: {session.info['renderer']} | {session.info['backend']} | driver "
           f"{session.info['version']}")
     print(f"f32 mul, {n:,} elements (upload + dispatch + read-back), best of {args.repeat}")
@@ -112,19 +116,11 @@ def main() -> int:
         "capture out= reused": lambda: session.capture("mul", a, b, out=out),
         "capture fresh result": lambda: session.capture("mul", a, b),
     }
-    for fn in runs.values():  # warm-up round
-        fn()
-    import time
-
-    best = best_interleaved(runs, args.repeat, clock=time.perf_counter)
+    best = best_in_turns(runs, args.repeat)
     t_bare = best["bare wgpu dispatch (baseline)"]
-    for label, t in best.items():
-        print(f"  {label:32} {t * 1e3:8.1f} ms  {n / t / 1e6:8.1f} M elements/s  "
-              f"{t / t_bare:5.2f}x bare")
+    print_times(best, n, "bare wgpu dispatch (baseline)")
     goals.check("capture(out=)/bare dispatch", best["capture out= reused"] / t_bare, GOAL_RATIO)
-    ours = session.capture("mul", a, b)
-    nan = np.isnan(ours.view(np.float32)) & np.isnan(bare_out.view(np.float32))
-    assert np.array_equal(ours[~nan], bare_out[~nan]), "bare dispatch and capture disagree"
+    check_same_products(session.capture("mul", a, b), bare_out)
     release()
     session.close()
     return goals.exit_code(args.check)

@@ -53,6 +53,8 @@ def _findings_text(rep) -> list[str]:  # noqa: ANN001 - GpuReport
 
 
 def _text(rep) -> str:  # noqa: ANN001 - GpuReport
+    from ..gpu.fidelity import f16_summary
+
     i, h = rep.info, rep.header
     dev = "default" if i.get("device") is None else i["device"]
     lines = [
@@ -67,13 +69,14 @@ def _text(rep) -> str:  # noqa: ANN001 - GpuReport
         f"  measured : {h.get('created', '?')} by fpinspector {h.get('fpinspector', '?')}, "
         f"rules digest {(h.get('rules') or {}).get('digest', '?')}",
         "",
-        "Capture fidelity (raw move of every f32/f64 class: zeros, denormals, normals, "
+        "Capture fidelity (raw move of every f32/f64/f16 class: zeros, denormals, normals, "
         "infinities, quiet and signaling NaNs with payloads):",
     ]
     for path, f in rep.fidelity.items():
         wire = "wire ok" if f.get("wire") else "WIRE CHANGES BITS"
         lines.append(f"  {path:8} {'raw bits' if f.get('raw_bits') else 'NOT RAW':8} "
                      f"({wire}) {f.get('note', '')}")
+        lines.append(f"  {'':8} {f16_summary(f)}")
     lines += ["", "Probes (verdicts from the rule engine; d3d10 / d3d11):"]
     for p in rep.probes:
         v = "  ".join(f"{rs}: {'ok ' if ok else 'NO '}" for rs, ok in p.verdict.items())

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from ..model.sweep.child_start import main_not_rerun
-from . import routes
 from .devices import DeviceChoice, selected_device
 from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable
 from .gpu_server import serve
@@ -108,15 +107,15 @@ class ChildSession:
     def ops(self, format: str = "f32") -> list[str]:
         return list(self._call("ops", format))
 
-    @staticmethod
-    def route(op: str, format: str = "f32") -> str:
-        return routes.route(op, format)
+    def route(self, op: str, format: str = "f32") -> str:
+        """The child session's route: a WebGPU adapter's differs from GL's (WGSL, texture
+        formats)."""
+        return str(self._call("route", op, format))
 
-    @staticmethod
-    def conversions() -> list[tuple[str, str, str]]:
-        from .session import GpuSession
-
-        return GpuSession.conversions()
+    def conversions(self) -> list[tuple[str, str, str]]:
+        """The conversions of the session in the child (a WebGPU adapter lists those its
+        features allow)."""
+        return [(str(s), str(d), str(p)) for s, d, p in self._call("conversions")]
 
     def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
         return float(self._call("readback", n, itemsize, repeats))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .fidelity import f16_summary
 from .report_data import GpuReport
 
 __all__ = ["Cell", "CompareRow", "Comparison", "compare_reports", "STATUSES"]
@@ -103,6 +104,15 @@ def _fidelity_cell(f: dict[str, Any]) -> Cell:
     return Cell("raw bits" if ok else str(f.get("note", "not raw")), {"d3d11": ok})
 
 
+def _f16_fidelity_cell(f: dict[str, Any]) -> Cell | None:
+    """The f16 raw move of a path; None where it was not measured (no f16 route on the
+    path, or a report of schema version 2)."""
+    if not f.get("f16_classes"):
+        return None
+    ok = bool(f.get("wire", False)) and all(f["f16_classes"].values())
+    return Cell("raw bits" if ok else f16_summary(f), {"d3d11": ok})
+
+
 def compare_reports(reports: list[GpuReport], labels: list[str] | None = None,
                     sources: list[str] | None = None) -> Comparison:
     """Line up ``reports`` rule by rule (probes, then ULP, then capture fidelity)."""
@@ -144,6 +154,12 @@ def compare_reports(reports: list[GpuReport], labels: list[str] | None = None,
                  for r in reports]
         cmp.rows.append(CompareRow("fidelity", "F32-NANOUT", path, "raw-move",
                                    "capture carries raw bits (raw move of every class)?", cells))
+        f16 = [None if path not in r.fidelity else _f16_fidelity_cell(r.fidelity[path])
+               for r in reports]
+        if any(f16):
+            cmp.rows.append(CompareRow("fidelity", "F16-DENORM", path, "raw-move-f16",
+                                       "f16 capture carries raw bits (raw move of every f16 "
+                                       "class: denormals, -0, NaN payloads)?", f16))
     cmp.deviations = [sorted({d["id"] for d in r.deviations}) for r in reports]
     digests = {(r.header.get("rules") or {}).get("digest") for r in reports}
     if len(digests) > 1:

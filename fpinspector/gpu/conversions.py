@@ -4,7 +4,9 @@ f32 -> f16 / f11 / f10 / UNORM8 / SNORM8 / sRGB8: a fragment shader writes the f
 into an R16F, R11F_G11F_B10F, RGBA8, RGBA8_SNORM or SRGB8_ALPHA8 target and the stored bits
 are read back exactly (the packed R11G11B10 word via GL_UNSIGNED_INT_10F_11F_11F_REV).
 The reverse direction uploads raw stored bits into a texture of that format and samples it
-with texelFetch, writing floatBitsToUint into an R32UI target.
+with texelFetch, writing floatBitsToUint into an R32UI target; an RGB9_E5 word (uploaded
+as GL_UNSIGNED_INT_5_9_9_9_REV) samples as R, G and B into an RGBA32UI target. RGB9_E5 is
+no colour-renderable format, so CONV-RGB9E5 is captured in the decode direction only.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .glraw import (
     GL_RGB,
     GL_RGBA,
     GL_SHORT,
+    GL_UNSIGNED_INT_5_9_9_9_REV,
     GL_UNSIGNED_INT_10F_11F_11F_REV,
     RawGL,
     context_loader,
@@ -54,6 +57,8 @@ SURFACES = {
     "rgba16": Surface("rgba16", 4, "nu2", 0x805B, "sampler2D", np.dtype(np.uint16)),
     "rgba16_snorm": Surface("rgba16_snorm", 4, "ni2", 0x8F9B, "sampler2D", np.dtype(np.int16)),
     "r32f": Surface("r32f", 1, "f4", None, "sampler2D", np.dtype(np.uint32)),
+    "rgb9_e5": Surface("rgb9_e5", 3, "f4", 0x8C3D, "sampler2D", np.dtype(np.uint32)),
+    "rgba32ui": Surface("rgba32ui", 4, "u4", None, "usampler2D", np.dtype(np.uint32)),
 }
 
 # (src, dst, path) -> (source surface, target surface, how the target value is written)
@@ -75,10 +80,15 @@ HW_CONVERSIONS: dict[tuple[str, str, str], tuple[str, str, str]] = {
     ("srgb8", "f32", "sample"): ("srgb8_alpha8", "r32ui", ""),
     ("unorm16", "f32", "sample"): ("rgba16", "r32ui", ""),
     ("snorm16", "f32", "sample"): ("rgba16_snorm", "r32ui", ""),
+    ("rgb9e5", "f32", "sample"): ("rgb9_e5", "rgba32ui", ".rgb"),  # R, G, B per word
 }
 
 
 def _fragment(src: Surface, dst: Surface, channel: str) -> str:
+    if dst.name == "rgba32ui":  # every channel of the texel, raw
+        return (f"#version 330\nuniform {src.sampler} t0;\nout uvec4 frag;\nvoid main() {{\n"
+                "    ivec2 p = ivec2(gl_FragCoord.xy);\n"
+                f"    frag = uvec4(floatBitsToUint(texelFetch(t0, p, 0){channel}), 0u);\n}}\n")
     if src.name == "r32ui":
         load = "float v = uintBitsToFloat(texelFetch(t0, p, 0).r);"
     else:
@@ -95,7 +105,7 @@ def _fragment(src: Surface, dst: Surface, channel: str) -> str:
 
 def _to_pixels(src: str, dst: str, x: np.ndarray) -> np.ndarray:
     """Flat input codes -> stored pixels of the source surface (one row per element)."""
-    if src in ("f32",):
+    if src in ("f32", "rgb9e5"):
         return x.astype(np.uint32)
     if src == "f16":
         return x.astype(np.uint16)
@@ -156,12 +166,13 @@ class HardwareConversions:
 
     def _upload(self, tex: moderngl.Texture, surface: Surface, px: np.ndarray, rows: int) -> None:
         view = (0, 0, self.width, rows)
-        if surface.name == "r11g11b10f" or surface.name == "rgba8_snorm":
+        if surface.name in ("r11g11b10f", "rgba8_snorm", "rgb9_e5"):
             if not self.raw.available:
                 raise ValueError(f"raw GL upload for {surface.name} is not available here")
             tex.use(0)
-            typ, fmt = ((GL_UNSIGNED_INT_10F_11F_11F_REV, GL_RGB) if surface.comps == 3
-                        else (GL_BYTE, GL_RGBA))
+            typ, fmt = {"r11g11b10f": (GL_UNSIGNED_INT_10F_11F_11F_REV, GL_RGB),
+                        "rgb9_e5": (GL_UNSIGNED_INT_5_9_9_9_REV, GL_RGB),
+                        "rgba8_snorm": (GL_BYTE, GL_RGBA)}[surface.name]
             self.raw.tex_sub_image(self.width, rows, fmt, typ, px)
         else:
             tex.write(np.ascontiguousarray(px), viewport=view)
@@ -180,6 +191,8 @@ class HardwareConversions:
             return out if packed else out.reshape(-1, 4)[:, 0]
         raw = fbo.read(viewport=view, components=surface.comps, dtype=surface.dtype)
         out = np.frombuffer(raw, dtype=surface.word)
+        if surface.name == "rgba32ui":  # R, G, B of a multi-channel source
+            return out.reshape(-1, 4)[:, :3]
         return out if surface.comps == 1 else out.reshape(-1, surface.comps)[:, 0]
 
     def run(self, x: np.ndarray, src: str, dst: str, path: str) -> np.ndarray:
@@ -215,7 +228,8 @@ class HardwareConversions:
             if srgb:
                 self.ctx.disable_direct(GL_FRAMEBUFFER_SRGB)
             pieces.append(self._download(fbo, dst_s, rows)[:m].copy())
-        out = np.concatenate(pieces) if pieces else np.empty(0, dst_s.word)
+        out = np.concatenate(pieces) if pieces else \
+            np.empty((0, 3) if dst_s.name == "rgba32ui" else 0, dst_s.word)
         if dst == "f11":
             return (out & 0x7FF).astype(np.uint16)
         if dst == "f10":

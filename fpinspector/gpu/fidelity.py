@@ -1,4 +1,4 @@
-"""Does a capture path carry raw bits? Raw moves of every f32 (and f64) class, per path.
+"""Does a capture path carry raw bits? Raw moves of every f32 (and f64, f16) class, per path.
 
 Two checks per capture path (compute, fragment), plus the R32F render target that
 conversions use:
@@ -12,6 +12,10 @@ conversions use:
   float registers canonicalise NaNs or flush denormals on a move fails the classes
   concerned; results of that class on that path then show the path, not the op
   (:func:`affected_classes` names them; the report and the app mark them).
+
+f16 classes are checked on a path that captures f16 (WebGPU with ``shader-f16``: f16 pairs
+in ``array<vec2<f16>>`` memory); GL without half-float arithmetic has no f16 route, and its
+``f16_classes`` stay empty.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ import numpy as np
 
 from .shaders import Kernel
 
-__all__ = ["F32_CLASSES", "F64_CLASSES", "PathFidelity", "check_fidelity", "classify_bits",
-           "affected_classes", "fidelity_note", "session_note"]
+__all__ = ["F32_CLASSES", "F64_CLASSES", "F16_CLASSES", "PathFidelity", "check_fidelity",
+           "classify_bits", "affected_classes", "fidelity_note", "session_note", "f16_summary"]
 
 #: f32 test patterns per class (both signs where the sign matters).
 F32_CLASSES: dict[str, tuple[int, ...]] = {
@@ -44,6 +48,17 @@ F64_CLASSES: dict[str, tuple[int, ...]] = {
     "quiet NaN": (0x7FF8000000000000, 0xFFF8000000000001, 0x7FFFFFFFFFFFFFFF),
     "signaling NaN": (0x7FF0000000000001, 0xFFF4000000000000, 0x7FF7FFFFFFFFFFFF),
 }
+#: f16 test patterns per class (quiet NaN: top fraction bit set; signaling: clear).
+F16_CLASSES: dict[str, tuple[int, ...]] = {
+    "zero": (0x0000, 0x8000),
+    "denormal": (0x0001, 0x8001, 0x03FF, 0x0200),
+    "normal": (0x0400, 0x3C00, 0xBC00, 0x7BFF),
+    "infinity": (0x7C00, 0xFC00),
+    "quiet NaN": (0x7E00, 0xFE01, 0x7FFF),
+    "signaling NaN": (0x7C01, 0xFC01, 0x7DFF),
+}
+_TABLES = {"f32": F32_CLASSES, "f64": F64_CLASSES, "f16": F16_CLASSES}
+_KEYS = {"f32": "classes", "f64": "f64_classes", "f16": "f16_classes"}
 WIRE32 = Kernel("wire", "u32", ("u32",), "u32", "{0}", (), "integer pass-through")
 
 
@@ -55,12 +70,15 @@ class PathFidelity:
     wire: bool
     classes: dict[str, bool] = field(default_factory=dict)
     f64_classes: dict[str, bool] = field(default_factory=dict)
+    #: empty when the path has no f16 route (GL without half-float arithmetic)
+    f16_classes: dict[str, bool] = field(default_factory=dict)
     mismatches: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def raw_bits(self) -> bool:
         """Every class survives the capture and a raw move."""
-        return self.wire and all(self.classes.values()) and all(self.f64_classes.values())
+        return self.wire and all(self.classes.values()) and all(self.f64_classes.values()) \
+            and all(self.f16_classes.values())
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "raw_bits": self.raw_bits, "note": self.note()}
@@ -71,10 +89,12 @@ class PathFidelity:
                     "path can be trusted bit for bit")
         bad = [c for c, ok in self.classes.items() if not ok]
         bad64 = [f"f64 {c}" for c, ok in self.f64_classes.items() if not ok]
-        if not bad and not bad64:
-            return f"raw bits: every f32{' and f64' if self.f64_classes else ''} class " \
-                   "survives a raw move"
-        return (f"a raw move on the {self.path} path changes {', '.join(bad + bad64)}: "
+        bad16 = [f"f16 {c}" for c, ok in self.f16_classes.items() if not ok]
+        if not bad and not bad64 and not bad16:
+            kinds = ["f32"] + ["f64"] * bool(self.f64_classes) + ["f16"] * bool(self.f16_classes)
+            named = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
+            return f"raw bits: every {named} class survives a raw move"
+        return (f"a raw move on the {self.path} path changes {', '.join(bad + bad64 + bad16)}: "
                 "results of those classes on this path may show the path, not the op")
 
 
@@ -110,6 +130,10 @@ def check_fidelity(session: Any, paths: tuple[str, ...] | None = None) -> dict[s
             fid.f64_classes = _check_classes(
                 lambda x, p=path: session.capture("mov", x, format="f64", path=p),
                 F64_CLASSES, np.uint64, path, 16, fid)
+        if session.supports("mov", "f16", path=path):
+            fid.f16_classes = _check_classes(
+                lambda x, p=path: session.capture("mov", x, format="f16", path=p),
+                F16_CLASSES, np.uint16, path, 4, fid)
         out[path] = fid
     render = PathFidelity("render", True)
     render.classes = _check_classes(lambda x: session.convert(x, "f32", "f32", path="render"),
@@ -119,10 +143,10 @@ def check_fidelity(session: Any, paths: tuple[str, ...] | None = None) -> dict[s
 
 
 def classify_bits(bits: np.ndarray, fmt: str = "f32") -> np.ndarray:
-    """The :data:`F32_CLASSES` / :data:`F64_CLASSES` class name of each pattern."""
-    wide = fmt == "f64"
-    b = np.asarray(bits, np.uint64)  # f32 words widen exactly
-    ebits, fbits = (11, 52) if wide else (8, 23)
+    """The :data:`F32_CLASSES` / :data:`F64_CLASSES` / :data:`F16_CLASSES` class name of
+    each pattern of ``fmt``."""
+    b = np.asarray(bits, np.uint64)  # f32 / f16 words widen exactly
+    ebits, fbits = {"f64": (11, 52), "f16": (5, 10)}.get(fmt, (8, 23))
     one = np.uint64(1)
     exp = (b >> np.uint64(fbits)) & np.uint64((1 << ebits) - 1)
     frac = b & np.uint64((1 << fbits) - 1)
@@ -140,17 +164,16 @@ def affected_classes(fidelity: dict[str, Any] | None, path: str, fmt: str = "f32
         return set()
     f = fidelity[path]
     d = f.to_dict() if isinstance(f, PathFidelity) else f
-    table = F64_CLASSES if fmt == "f64" else F32_CLASSES
+    table = _TABLES.get(fmt, F32_CLASSES)
     if not d.get("wire", True):
         return set(table)
-    key = "f64_classes" if fmt == "f64" else "classes"
-    return {c for c, ok in (d.get(key) or {}).items() if not ok}
+    return {c for c, ok in (d.get(_KEYS.get(fmt, "classes")) or {}).items() if not ok}
 
 
 def fidelity_note(fidelity: dict[str, Any] | None, path: str, fmt: str, bits: Any) -> str | None:
     """A warning when ``bits`` (a result on ``path``) is of a class that path does not carry
     raw, else None: what the app and the report show next to such a result."""
-    if fmt not in ("f32", "f64"):
+    if fmt not in _TABLES:
         return None
     bad = affected_classes(fidelity, path, fmt)
     if not bad:
@@ -167,3 +190,18 @@ def session_note(info: dict[str, Any] | None, fmt: str, bits: Any) -> str | None
     ``info`` (the app's GPU worker puts the fidelity check under ``info["fidelity"]``)."""
     info = info or {}
     return fidelity_note(info.get("fidelity"), str(info.get("path", "")), fmt, bits)
+
+
+def f16_summary(entry: dict[str, Any]) -> str:
+    """One phrase on a saved fidelity entry's f16 classes: raw, which classes change, no
+    f16 route on the path (``f16_classes`` empty), or not measured (a report saved before
+    f16 fidelity was measured: schema version 2 has no ``f16_classes``)."""
+    if "f16_classes" not in entry:
+        return "f16 not measured (a report from before schema version 3)"
+    classes = entry["f16_classes"]
+    if not classes:
+        return "no f16 route on this path"
+    if not entry.get("wire", True):
+        return "f16 not raw (the wire changes bits)"
+    bad = [c for c, ok in classes.items() if not ok]
+    return f"f16 changes {', '.join(bad)}" if bad else "f16 raw (every class)"

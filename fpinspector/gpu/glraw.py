@@ -1,7 +1,7 @@
 """The two raw GL calls moderngl does not expose with the pixel types we need.
 
 ``glReadPixels`` / ``glTexSubImage2D`` with ``GL_UNSIGNED_INT_10F_11F_11F_REV`` (the packed
-R11G11B10 word, exactly as stored) and ``GL_BYTE`` / ``GL_SHORT`` (raw SNORM8 / SNORM16
+R11G11B10 word, exactly as stored), ``GL_UNSIGNED_INT_5_9_9_9_REV`` (an R9G9B9E5 word) and ``GL_BYTE`` / ``GL_SHORT`` (raw SNORM8 / SNORM16
 codes), via ctypes.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["RawGL", "context_loader", "GL_RGB", "GL_RGBA", "GL_BYTE", "GL_SHORT",
-           "GL_UNSIGNED_INT_10F_11F_11F_REV"]
+           "GL_UNSIGNED_INT_10F_11F_11F_REV", "GL_UNSIGNED_INT_5_9_9_9_REV"]
 
 GL_TEXTURE_2D = 0x0DE1
 GL_RGB = 0x1907
@@ -23,6 +23,7 @@ GL_RGBA = 0x1908
 GL_BYTE = 0x1400
 GL_SHORT = 0x1402
 GL_UNSIGNED_INT_10F_11F_11F_REV = 0x8C3B
+GL_UNSIGNED_INT_5_9_9_9_REV = 0x8C3E  # the R9G9B9E5 word as stored (GL 3.0)
 
 # GL entry points are APIENTRY: stdcall on 32-bit Windows (WINFUNCTYPE), cdecl elsewhere
 _FUNCTYPE = getattr(ctypes, "WINFUNCTYPE", ctypes.CFUNCTYPE) if sys.platform == "win32" \

@@ -151,6 +151,10 @@ def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray], shm: 
         return session.unsupported_reason(*args)
     if cmd == "ops":
         return session.ops(*args)
+    if cmd == "route":
+        return session.route(*args)
+    if cmd == "conversions":
+        return session.conversions()
     if cmd == "readback":
         return readback_seconds(session, *args)
     raise ValueError(f"unknown GPU process request {cmd!r}")

@@ -132,6 +132,13 @@ def _conv_model(src: str, dst: str, codes: np.ndarray) -> Any:
     }
     if (src, dst) in table:
         return table[(src, dst)](codes)
+    if (src, dst) == ("rgb9e5", "f32"):  # CONV-RGB9E5 decode: exact, so one f32 per channel
+        from types import SimpleNamespace
+
+        from fpinspector.model.convert import decode_rgb9e5
+
+        values = decode_rgb9e5(np.asarray(codes, np.int64))
+        return SimpleNamespace(bits=values.astype(np.float32).view(np.uint32))
     return convert(codes, src, dst, "d3d")
 
 

@@ -15,7 +15,8 @@ __all__ = ["SIGNED_INPUT_OPS", "capture_words", "fill_result", "check_source", "
 
 #: Inclusive ranges of the integer code formats the fixed-function conversions read.
 CODE_RANGES = {"unorm8": (0, 255), "snorm8": (-128, 127), "srgb8": (0, 255),
-               "unorm16": (0, 65535), "snorm16": (-32768, 32767)}
+               "unorm16": (0, 65535), "snorm16": (-32768, 32767),
+               "rgb9e5": (0, 0xFFFFFFFF)}  # R9G9B9E5_SHAREDEXP words
 
 
 def operand_words(x: Any, wide: bool, op: str, index: int, signed: bool = False) -> np.ndarray:

@@ -16,7 +16,8 @@ from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
 from .report_data import GpuReport, Probe, UlpStats, report_header
 
-__all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "ULP_OPS", "ULP_BINS"]
+__all__ = ["Probe", "UlpStats", "GpuReport", "build_report", "PROBES", "RGB9E5_PROBES",
+           "ULP_OPS", "ULP_BINS"]
 
 RULE_SETS = ("d3d10", "d3d11")
 NAN, INF, NINF = 0x7FC00000, 0x7F800000, 0xFF800000
@@ -83,6 +84,15 @@ CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
     ("f32-identity", "f32 -> f32 (R32F render target) keeps a denormal?", "F32-FTZ", "f32",
      "f32", "render", 1e-45),
 )
+#: (id, question, R9G9B9E5 word, channel): CONV-RGB9E5 decode by sampling the format
+RGB9E5_PROBES: tuple[tuple[str, str, int, int], ...] = (
+    ("rgb9e5-example", "RGB9E5 -> f32 (sample): B of D3D's example 0x999320C8 is 3.125?",
+     0x999320C8, 2),
+    ("rgb9e5-e31", "RGB9E5 -> f32 (sample): R of 0xFFFFFFFF (E = 31) is 65408, not INF/NaN?",
+     0xFFFFFFFF, 0),
+    ("rgb9e5-small", "RGB9E5 -> f32 (sample): G of 0x00000200 (E = 0) is 2^-24?",
+     0x00000200, 1),
+)
 ULP_OPS = ("sqrt", "rsq", "rcp", "div", "log", "exp")
 ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "div": "F32-DIV",
             "log": "F32-INSTR", "exp": "F32-INSTR"}
@@ -138,6 +148,23 @@ def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
         note = fidelity_note(fidelity, path, dst, got[0]) if dst == "f32" else None
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
                          _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev, note))
+    return out
+
+
+def _rgb9e5_probes(session: Any) -> list[Probe]:
+    """CONV-RGB9E5: one channel of a sampled R9G9B9E5 word per probe (D3D11.3 §19.3.2.1)."""
+    out = []
+    renderer = session.info["renderer"]
+    for pid, question, word, ch in RGB9E5_PROBES:
+        x = np.array([word], np.uint32)
+        got = session.convert(x, "rgb9e5", "f32", path="sample")
+        masks = classify_conversion(renderer, "sample", "rgb9e5", "f32", x, got)
+        channel = {k: np.asarray(m)[:, ch] for k, m in masks.items()}
+        model = np.asarray(_conv_model("rgb9e5", "f32", x).bits)[0, ch]
+        ok = bool(channel["conformant"][0])
+        out.append(Probe(pid, question, "CONV-RGB9E5", "sample", [_hex(x[0])],
+                         _hex(got[0, ch]), _hex(model), {rs: ok for rs in RULE_SETS},
+                         _deviation_at(channel)))
     return out
 
 
@@ -214,6 +241,7 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
         report.probes += _arith_probes(session, path, report.fidelity)
         report.ulp += [_ulp_stats(session, op, path, samples, seed) for op in ULP_OPS]
     report.probes += _conv_probes(session, report.fidelity)
+    report.probes += _rgb9e5_probes(session)
     report.deviations = [
         {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
          "rules": list(d.rules), "summary": d.summary}

@@ -1,5 +1,5 @@
 """The GPU rules report as data: probes, ULP statistics, and the header that says which
-device, driver, date and rule book produced it (the saved-report schema, version 2)."""
+device, driver, date and rule book produced it (the saved-report schema, version 3)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ import hashlib
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-__all__ = ["SCHEMA", "VERSION", "Probe", "UlpStats", "GpuReport", "report_header",
+__all__ = ["SCHEMA", "VERSION", "OLDEST_VERSION", "Probe", "UlpStats", "GpuReport", "report_header",
            "rules_digest", "package_version"]
 
 #: The ``schema`` key of a saved report; ``version`` is bumped on incompatible changes.
 SCHEMA = "fpinspector.gpu-report"
-VERSION = 2  # 1: the unversioned `gpu-report --json` output before reports could be saved
+#: 1: the unversioned `gpu-report --json` output before reports could be saved;
+#: 2: no ``f16_classes`` in the fidelity entries (read: their f16 shows as not measured).
+VERSION = 3
+#: The oldest version this fpinspector reads.
+OLDEST_VERSION = 2
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..model.reading import excerpt, load_json, read_bytes
 from ..model.state.atomic import atomic_write
-from .report_data import SCHEMA, VERSION, GpuReport
+from .report_data import OLDEST_VERSION, SCHEMA, VERSION, GpuReport
 from .report_schema import check_report_dict
 
 __all__ = ["ReportFileError", "save_report", "load_report", "report_from_dict",
@@ -54,10 +54,10 @@ def report_from_dict(data: Any, source: str = "report") -> GpuReport:
     if not isinstance(version, int) or isinstance(version, bool):
         raise ReportFileError(f"{source}: GPU report without a valid version "
                               f"({excerpt(version)})")
-    if version < VERSION:
+    if version < OLDEST_VERSION:
         raise ReportFileError(
             f"{source}: GPU report version {version} is older than this fpinspector reads "
-            f"({VERSION}): measure it again with `fpinspector gpu-report --json --out FILE`")
+            f"({OLDEST_VERSION}..{VERSION}): measure it again with `fpinspector gpu-report --json --out FILE`")
     if version > VERSION:
         raise ReportFileError(f"{source}: GPU report version {version} is newer than this "
                               f"fpinspector reads ({VERSION}); update fpinspector")

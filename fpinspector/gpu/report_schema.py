@@ -1,4 +1,4 @@
-"""The whole schema of a saved GPU report (version 2), checked before any of it is used.
+"""The whole schema of a saved GPU report (versions 2 and 3), checked before any of it is used.
 
 Why whole: the comparison, the text report and the app's GPUs view read every field of a
 report; a saved report that a user or a disk damaged must fail here, once, with the field
@@ -121,7 +121,8 @@ _DEVIATION = {"id": _text, "summary": _text, "paths": _texts, "rules": _texts,
               "format": _text, "ops": _texts}
 _UNSUPPORTED = {"op": _text, "format": _text, "reason": _text}
 _FIDELITY = {"path": _text, "raw_bits": _flag, "wire": _flag, "note": _text,
-             "classes": _flags, "f64_classes": _flags, "mismatches": _list}
+             "classes": _flags, "f64_classes": _flags, "f16_classes": _flags,
+             "mismatches": _list}
 
 
 def _info(v: Any, where: str) -> None:
@@ -180,7 +181,8 @@ def _ulp(u: Any, where: str) -> None:
 
 def _fidelity(v: Any, where: str) -> None:
     for path, f in _obj(v, where).items():
-        d = _fields(f, f"{where}.{path}", _FIDELITY)
+        # f16_classes: version 3 (absent in version 2 and read as "f16 not measured")
+        d = _fields(f, f"{where}.{path}", _FIDELITY, optional=("f16_classes",))
         if d["path"] != path:
             raise _Bad(f"{where}.{path}.path: {excerpt(d['path'])} under {excerpt(path)}")
 
@@ -201,7 +203,7 @@ def _header(d: dict) -> None:
 
 
 def check_report_dict(d: dict) -> None:
-    """Check every field of a decoded version-2 report (schema and version already read).
+    """Check every field of a decoded version-2 or -3 report (schema and version already read).
 
     Raises ``ValueError`` naming the first bad field and quoting at most
     :data:`~fpinspector.model.reading.EXCERPT_CHARS` characters of it.

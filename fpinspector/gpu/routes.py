@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .shaders import HALF, KERNELS, missing_requirements
 
-__all__ = ["CONVERSION_OPS", "TWO_STEP_OPS", "HALF_FLOAT_EXTENSIONS", "route", "reason"]
+__all__ = ["CONVERSION_OPS", "TWO_STEP_OPS", "HALF_FLOAT_EXTENSIONS", "route", "reason",
+           "CONVERSION_CHANNELS", "RGB9E5_ENCODE_REASON", "conversion_shape", "no_gpu_encoder"]
 
 HALF_FLOAT_EXTENSIONS = tuple(HALF[0].split("|"))
 #: rule-engine conversion ops captured through render targets / texture sampling:
@@ -38,6 +39,24 @@ TWO_STEP_OPS: dict[tuple[str, str], str] = {
     ("to_f16", "f64"): "f16", ("to_f11", "f64"): "f11", ("to_f10", "f64"): "f10",
 }
 _TARGET = {"f16": "R16F", "f11": "R11F_G11F_B10F", "f10": "R11F_G11F_B10F"}
+#: Conversion sources whose one stored word holds several channels: the result has one
+#: value per channel (a trailing axis). R9G9B9E5 samples as R, G, B (CONV-RGB9E5).
+CONVERSION_CHANNELS = {"rgb9e5": 3}
+RGB9E5_ENCODE_REASON = (
+    "f32 -> rgb9e5: no GPU route: D3D11.3 §19.3.2.2 says hardware never encodes "
+    "R9G9B9E5_SHAREDEXP (it cannot be a render target in D3D, WebGPU's rgb9e5ufloat or GL's "
+    "RGB9_E5); the model's encode_rgb9e5 is the reference software encoder (CONV-RGB9E5)")
+
+
+def conversion_shape(shape: tuple[int, ...], src: str) -> tuple[int, ...]:
+    """The shape of a conversion's result for inputs of ``shape`` from ``src``."""
+    k = CONVERSION_CHANNELS.get(src)
+    return shape + (k,) if k else shape
+
+
+def no_gpu_encoder(src: str, dst: str) -> str | None:
+    """Why no GPU converts ``src`` -> ``dst`` although the reverse is captured, or None."""
+    return RGB9E5_ENCODE_REASON if (src, dst) == ("f32", "rgb9e5") else None
 
 
 def route(op: str, fmt: str) -> str:

@@ -5,7 +5,8 @@ f32 -> small formats: a fragment shader reads the raw f32 word from a storage bu
 ``rg11b10ufloat``, ``r8unorm``, ``r8snorm``, ``rgba8unorm-srgb``, ``r16unorm``,
 ``r16snorm``, ``r32float``); the stored texels are copied back as raw bytes. The reverse
 uploads raw stored bits into a texture of the format and a compute shader ``textureLoad``s
-it, returning ``bitcast<u32>`` of the value. A format the adapter cannot render to or
+it, returning ``bitcast<u32>`` of the value (of R, G and B for ``rgb9e5ufloat``, which
+WebGPU can sample but never render to: CONV-RGB9E5 is decoded only). A format the adapter cannot render to or
 sample (``r8snorm`` targets and the 16-bit norm formats need adapter-specific features) is
 listed with the reason, never emulated.
 """
@@ -44,6 +45,7 @@ FORMATS = {
     "rgba8unorm-srgb": TexFormat("rgba8unorm-srgb", np.dtype(np.uint8), 4),
     "r16unorm": TexFormat("r16unorm", np.dtype(np.uint16), 1, "texture-format16bit-norm"),
     "r16snorm": TexFormat("r16snorm", np.dtype(np.int16), 1, "texture-format16bit-norm"),
+    "rgb9e5ufloat": TexFormat("rgb9e5ufloat", np.dtype(np.uint32), 1),
 }
 
 #: (src, dst, path) -> (texture format, bit shift of the value in a texel's word, width)
@@ -65,6 +67,7 @@ WGPU_CONVERSIONS: dict[tuple[str, str, str], tuple[str, int]] = {
     ("srgb8", "f32", "sample"): ("rgba8unorm-srgb", 0),
     ("unorm16", "f32", "sample"): ("r16unorm", 0),
     ("snorm16", "f32", "sample"): ("r16snorm", 0),
+    ("rgb9e5", "f32", "sample"): ("rgb9e5ufloat", 0),  # R, G, B: three f32 per word
 }
 _MASK = {"f11": 0x7FF, "f10": 0x3FF}
 
@@ -91,11 +94,15 @@ _LOAD = f"""
 fn main(@builtin(global_invocation_id) gid: vec3<u32>,
         @builtin(num_workgroups) groups: vec3<u32>) {{
     let i = gid.y * (groups.x * 256u) + gid.x;
-    if (i >= arrayLength(&dout)) {{ return; }}
+    if (i >= arrayLength(&dout) / NCHAN) {{ return; }}
     let t = textureLoad(tex, vec2<u32>(i % {WIDTH}u, i / {WIDTH}u), 0);
-    dout[i] = bitcast<u32>(t.CHANNEL);
+    STORE
 }}
 """
+#: how the load shader stores a texel: one channel, or R, G, B as three words
+_STORE = {"r": "dout[i] = bitcast<u32>(t.r);", "b": "dout[i] = bitcast<u32>(t.b);",
+          "rgb": "let o = 3u * i; dout[o] = bitcast<u32>(t.r); "
+                 "dout[o + 1u] = bitcast<u32>(t.g); dout[o + 2u] = bitcast<u32>(t.b);"}
 
 
 def conversion_requirement(fmt: TexFormat, how: str, features: set[str]) -> str | None:
@@ -135,7 +142,7 @@ class TextureConversions:
         fmt = FORMATS[fmt_name]
         n = codes.shape[0]
         out_dtype = conversion_dtype(dst)
-        out = np.empty(n, out_dtype)
+        out = np.empty((n, 3) if fmt_name == "rgb9e5ufloat" else n, out_dtype)
         chunk = WIDTH * ROWS
         for start in range(0, n, chunk):
             part = codes[start:start + chunk]
@@ -205,14 +212,15 @@ class TextureConversions:
         size = fmt.texel.itemsize * fmt.comps
         dev.queue.write_texture({"texture": tex}, texels, {"bytes_per_row": WIDTH * size},
                                 (WIDTH, rows, 1))
-        channel = "b" if shift == 22 else "r"
+        channel = "rgb" if fmt.name == "rgb9e5ufloat" else "b" if shift == 22 else "r"
+        k = len(channel)
         pipe = self._load.get(channel)
         if pipe is None:
-            code = _LOAD.replace("CHANNEL", channel)
+            code = _LOAD.replace("STORE", _STORE[channel]).replace("NCHAN", f"{k}u")
             pipe = dev.create_compute_pipeline(
                 layout="auto", compute={"module": self._module(code), "entry_point": "main"})
             self._load[channel] = pipe
-        out = dev.create_buffer(size=4 * n, usage=wgpu.BufferUsage.STORAGE
+        out = dev.create_buffer(size=4 * k * n, usage=wgpu.BufferUsage.STORAGE
                                 | wgpu.BufferUsage.COPY_SRC)
         group = dev.create_bind_group(layout=pipe.get_bind_group_layout(0), entries=[
             {"binding": 0, "resource": tex.create_view()},
@@ -227,6 +235,8 @@ class TextureConversions:
         cp.end()
         dev.queue.submit([enc.finish()])
         result = np.frombuffer(dev.queue.read_buffer(out), np.uint32).copy()
+        if k > 1:
+            result = result.reshape(n, k)
         tex.destroy()
         out.destroy()
         return result

@@ -38,11 +38,16 @@ WARP_NAMES = ("microsoft basic render driver", "warp")
 _WGPU: Any = None
 
 
+def host_platform() -> str:
+    """``sys.platform``, asked at call time (tests play Windows and macOS through it)."""
+    return sys.platform
+
+
 def build_backends(platform: str | None = None) -> list[str]:
     """The WebGPU APIs the wgpu-native wheels for this platform are built with (wgpu-native
     builds Vulkan and D3D12 on Windows, Vulkan on Linux, Metal on macOS; each also has a GL
     backend that fpinspector does not use: GL is measured through moderngl)."""
-    p = platform or sys.platform
+    p = platform or host_platform()
     if p.startswith("win"):
         return ["d3d12", "vulkan"]
     if p == "darwin":
@@ -226,7 +231,7 @@ def select_adapter(api: str, adapter: int | str | None = None) -> tuple[Any, int
     if not mine:
         built = build_backends()
         why = ("this machine has no driver for it" if api in built else
-               f"wgpu on {sys.platform} is built with {', '.join(API_LABELS[b] for b in built)}"
+               f"wgpu on {host_platform()} is built with {', '.join(API_LABELS[b] for b in built)}"
                " only")
         raise DeviceUnavailable(f"no {label} adapter: {why}")
     names = [f"{i}: {a.info.get('device', '?')}" for i, a in enumerate(mine)]

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
+from .capture_session import CaptureSession
 from .errors import GpuUnavailable, ShaderError
-from .operands import capture_words, check_source, fill_result, result_array, result_words
-from .routes import CONVERSION_OPS, TWO_STEP_OPS
-from .shaders import KERNELS, Kernel, find_kernel
+from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape
+from .shaders import KERNELS, Kernel
 from .wgpu_conversions import (
     FORMATS,
     WGPU_CONVERSIONS,
@@ -156,12 +156,15 @@ class WgpuCompute:
         self._pipelines.clear()
 
 
-class WgpuSession:
+class WgpuSession(CaptureSession):
     """Runs fpinspector ops on a WebGPU adapter and returns raw result bit patterns.
 
     Built by :func:`open_wgpu_session` (or ``open_session(api="vulkan")``); the methods and
-    their results are :class:`.session.GpuSession`'s.
+    their results are :class:`.session.GpuSession`'s (``capture``, ``convert``,
+    ``run_kernel``, ``supports``, ``ops``: :class:`.capture_session.CaptureSession`).
     """
+
+    CONVERSIONS = WGPU_CONVERSIONS
 
     def __init__(self, wgpu: Any, adapter: Any, api: str, index: int,
                  chunk: int | None = None) -> None:
@@ -221,9 +224,6 @@ class WgpuSession:
             raise ValueError(f"capture path {path!r} is not available here (['compute'])")
         return self._compute
 
-    def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
-        return self.unsupported_reason(op, format, path) is None
-
     def unsupported_reason(self, op: str, format: str = "f32",
                            path: str | None = None) -> str | None:
         """Why ``op`` on ``format`` cannot be captured through this adapter (None if it can)."""
@@ -273,91 +273,21 @@ class WgpuSession:
         return "WGSL: " + ROUTE_NOTES.get(op, expr.format("a", "b", "c", "d", "e", "f", "g",
                                                            "h"))
 
-    def ops(self, format: str = "f32") -> list[str]:
-        names = {op for op, f in list(KERNELS) + list(CONVERSION_OPS) + list(TWO_STEP_OPS)
-                 if f == format}
-        return sorted(op for op in names if self.supports(op, format))
-
-    # -- capture ---------------------------------------------------------------------
-    def capture(self, op: str, *operand_bits: Any, format: str = "f32",
-                path: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """:meth:`.session.GpuSession.capture` through WGSL: same arguments, same dtypes."""
-        if (op, format) in CONVERSION_OPS:
-            if out is not None:
-                raise ValueError(f"{op} on {format} is a fixed-function conversion: no out=")
-            if len(operand_bits) != 1:
-                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
-            return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
-        if (op, format) in TWO_STEP_OPS:  # two roundings: f32(double), then the target
-            if out is not None:
-                raise ValueError(f"{op} on {format} is a fixed-function conversion: no out=")
-            if len(operand_bits) != 1:
-                raise ValueError(f"{op} takes 1 operand, got {len(operand_bits)}")
-            mid = self.capture("to_f32", operand_bits[0], format="f64", path=path)
-            return self.convert(mid, "f32", TWO_STEP_OPS[(op, format)], path="render")
-        why = self.unsupported_reason(op, format, path)
-        if why:
-            raise ValueError(why)
-        kernel = find_kernel(op, format)
-        runner = self._runner(path)
-        flat, shape, n = capture_words(op, kernel, operand_bits)
-        result = result_array(out, kernel.result_dtype, shape)
-        count = flat[0].shape[0] if flat else 0
-        direct = result_words(result, kernel)
-        raw = direct if direct is not None and direct.shape[0] == count else \
-            self._scratch_words(count, kernel)
-        if raw.size:
-            runner.run(kernel, flat, raw)
-        if raw is direct:
-            return result
-        return fill_result(result, raw, n, kernel)
-
-    def _scratch_words(self, count: int, kernel: Kernel) -> np.ndarray:
-        dtype = np.dtype(np.uint64 if kernel.wide_out else np.uint32)
-        if count > 1 << 22:
-            return np.empty(count, dtype)
-        if self._scratch.dtype != dtype or self._scratch.shape[0] < count:
-            self._scratch = np.empty(count, dtype)
-        return self._scratch[:count]
-
-    def run_kernel(self, kernel: Kernel, *words: np.ndarray, path: str | None = None
-                   ) -> np.ndarray:
-        """Raw words in, raw words out (the fidelity check's integer pass-through)."""
-        runner = self._runner(path)
+    def _dispatch(self, runner: WgpuCompute, kernel: Kernel, words: list[np.ndarray],
+                  out: np.ndarray, what: str) -> None:
         if needs_f64(kernel) and "shader-f64" not in self.features:
             raise ValueError(F64_REASON.format(where=self.entry.renderer))
-        flat = [np.ascontiguousarray(w, dtype=np.uint64 if wide else np.uint32).reshape(-1)
-                for w, wide in zip(words, kernel.wide_in)]
-        out = np.empty(flat[0].shape[0] if flat else 0,
-                       np.uint64 if kernel.wide_out else np.uint32)
         if out.size:
-            runner.run(kernel, flat, out)
-        return out
+            runner.run(kernel, words, out)
 
-    def convert(self, bits: Any, src: str, dst: str, path: str = "auto") -> np.ndarray:
-        """:meth:`.session.GpuSession.convert` through WebGPU texture formats."""
-        a = np.asarray(bits)
-        if path == "pack" and (src, dst) == ("f32", "f16"):
-            return self.capture("to_f16", a, format="f32")
-        if path == "unpack" and (src, dst) == ("f16", "f32"):
-            return self.capture("to_f32", a, format="f16")
-        if path == "auto":
-            path = "render" if src == "f32" else "sample"
-        if (src, dst, path) not in WGPU_CONVERSIONS:
-            raise ValueError(f"no hardware conversion {src}->{dst} via {path!r}; "
-                             f"see WgpuSession.conversions()")
-        why = self.conversion_reason(src, dst, path)
-        if why:
-            raise ValueError(why)
-        check_source(a, src)
+    def _convert_codes(self, codes: np.ndarray, src: str, dst: str, path: str) -> np.ndarray:
         if self._compute is None:
             raise ValueError("this GPU session is closed; open a new one with open_session()")
+        if not codes.size:
+            return np.empty(conversion_shape((0,), src), conversion_dtype(dst))
         if self._hw is None:
             self._hw = TextureConversions(self.wgpu, self.device)
-        flat = a.reshape(-1).astype(np.int64)
-        out = self._hw.run(flat, src, dst, path) if flat.size else \
-            np.empty(0, conversion_dtype(dst))
-        return out.reshape(a.shape)
+        return self._hw.run(codes, src, dst, path)
 
     def conversions(self) -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts on this adapter."""
@@ -396,12 +326,6 @@ class WgpuSession:
             self.device.destroy()
         except Exception:  # noqa: BLE001 - a lost device is gone already
             pass
-
-    def __enter__(self) -> WgpuSession:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def open_wgpu_session(api: str, adapter: int | str | None = None,

@@ -164,3 +164,18 @@ def reference_f32(op: str, operands: list[np.ndarray], rules: str = "d3d11") -> 
         if op == "f16tof32":
             return bits32((x[0] & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float32))
     raise KeyError(op)
+
+
+def rgb9e5_every_mantissa_and_exponent() -> tuple[np.ndarray, np.ndarray]:
+    """R9G9B9E5_SHAREDEXP words with every 9-bit mantissa in each channel at every shared
+    exponent (R = m, G = 511 - m, B = 5m mod 512; 32 x 512 words), and their R, G, B as f32
+    patterns from D3D11.3 §19.3.2.1 written with fractions: (0.frac) * 2^(E - 15), exact in
+    f32 (every such value is an f16 value). Returns (words uint32 (n,), f32 bits (n, 3))."""
+    words, want = [], []
+    for e in range(32):
+        for m in range(512):
+            chans = (m, 511 - m, (5 * m) % 512)
+            words.append(chans[0] | (chans[1] << 9) | (chans[2] << 18) | (e << 27))
+            want.append([float(Fraction(c, 512) * Fraction(2) ** (e - 15)) for c in chans])
+    return (np.array(words, np.uint32),
+            np.array(want, np.float64).astype(np.float32).view(np.uint32))

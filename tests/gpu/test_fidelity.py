@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from fpinspector.gpu.fidelity import (
+    F16_CLASSES,
     F32_CLASSES,
     F64_CLASSES,
     affected_classes,
     check_fidelity,
     classify_bits,
+    f16_summary,
     fidelity_note,
 )
 from fpinspector.gpu.report import build_report
@@ -39,6 +41,19 @@ def test_classify_bits_agrees_with_numpy():
         assert set(classify_bits(np.array(values, np.uint64), "f64")) == {name}
 
 
+def test_classify_f16_agrees_with_numpy_on_every_pattern():
+    """Every one of the 65,536 f16 patterns: numpy's float16 predicates and the quiet bit
+    (IEEE 754 §6.2.1: the top fraction bit, 0x0200 in binary16)."""
+    bits = np.arange(1 << 16, dtype=np.uint16)
+    f = bits.view(np.float16)
+    want = np.select([f == 0, np.abs(f) < np.finfo(np.float16).tiny, np.isfinite(f),
+                      np.isinf(f), (bits & 0x0200) != 0],
+                     ["zero", "denormal", "normal", "infinity", "quiet NaN"], "signaling NaN")
+    np.testing.assert_array_equal(classify_bits(bits, "f16"), want)
+    for name, values in F16_CLASSES.items():
+        assert set(classify_bits(np.array(values, np.uint16), "f16")) == {name}
+
+
 @pytest.mark.gpu
 def test_every_path_carries_raw_bits_F32_NANOUT(gpu):
     """wire (integer pass-through) and a raw move keep every f32 / f64 class on every
@@ -50,10 +65,12 @@ def test_every_path_carries_raw_bits_F32_NANOUT(gpu):
         assert set(f.classes) == set(F32_CLASSES)
         if path != "render" and gpu.supports("mov", "f64", path=path):
             assert set(f.f64_classes) == set(F64_CLASSES)
+        f16 = path != "render" and gpu.supports("mov", "f16", path=path)
+        assert set(f.f16_classes) == (set(F16_CLASSES) if f16 else set()), path
 
 
-class _CanonicalisingSession:
-    """A session whose fragment path canonicalises NaNs on output (what some drivers do)."""
+class _Wrapped:
+    """A real session with some of its captures changed by a subclass (a driver's fault)."""
 
     def __init__(self, inner):
         self._inner = inner
@@ -64,6 +81,10 @@ class _CanonicalisingSession:
     @property
     def info(self):
         return self._inner.info
+
+
+class _CanonicalisingSession(_Wrapped):
+    """A session whose fragment path canonicalises NaNs on output (what some drivers do)."""
 
     def capture(self, op, *bits, format="f32", path=None):
         out = self._inner.capture(op, *bits, format=format, path=path)
@@ -125,3 +146,39 @@ def test_fragment_mul_differences_from_numpy_are_the_drivers_arithmetic(gpu):
     model = np.where(tiny, model & np.uint32(0x80000000), model)
     np.testing.assert_array_equal(got, model)
     assert (got != ieee).sum() > 40000  # the differences are real and all explained
+
+
+class _F16CanonicalisingSession(_Wrapped):
+    """A session whose f16 moves canonicalise NaNs and flush denormals (what a driver that
+    moves f16 through f32 registers with FTZ could do); f32 untouched."""
+
+    def supports(self, op, format="f32", path=None):
+        return True if (op, format) == ("mov", "f16") else self._inner.supports(op, format, path)
+
+    def capture(self, op, *bits, format="f32", path=None):
+        if format != "f16":
+            return self._inner.capture(op, *bits, format=format, path=path)
+        x = np.asarray(bits[0], np.uint16)
+        nan = ((x & 0x7C00) == 0x7C00) & ((x & 0x03FF) != 0)
+        den = (x & 0x7C00) == 0
+        return np.where(nan, np.uint16(0x7E00), np.where(den, x & np.uint16(0x8000), x))
+
+
+@pytest.mark.gpu
+def test_an_f16_path_that_changes_bits_is_reported_F16_DENORM(gpu):
+    """f16 fidelity in the report: a path whose f16 move flushes denormals and canonicalises
+    NaN payloads fails exactly those classes (F16-DENORM: f16 denormals are kept), the note
+    and the saved entry's summary name them, and f16 results of those classes are marked."""
+    path = gpu.info["path"]
+    fid = check_fidelity(_F16CanonicalisingSession(gpu), (path,))[path]
+    assert fid.wire and all(fid.classes.values()) and not fid.raw_bits
+    assert {c for c, ok in fid.f16_classes.items() if not ok} == \
+        {"denormal", "quiet NaN", "signaling NaN"}
+    assert "f16 denormal" in fid.note() and "f16 zero" not in fid.note()
+    d = fid.to_dict()
+    assert f16_summary(d) == "f16 changes denormal, quiet NaN, signaling NaN"
+    assert affected_classes({path: d}, path, "f16") == {"denormal", "quiet NaN",
+                                                        "signaling NaN"}
+    assert fidelity_note({path: d}, path, "f16", 0x0001) is not None
+    assert fidelity_note({path: d}, path, "f16", 0x3C00) is None
+    assert fidelity_note({path: d}, path, "f32", 0x00000001) is None  # f32 is carried raw

@@ -28,6 +28,24 @@ def test_report_covers_every_probe_and_ulp_op_per_path(report, gpu):
     assert any(p.path == "render" for p in report.probes)
 
 
+def test_rgb9e5_probes_CONV_RGB9E5(report, device_behaviour):
+    """The sampled RGB9E5 probes' model values are D3D11.3 §19.3.2.1's, computed here from
+    the words' fields with fractions; each verdict says whether the GPU gave them."""
+    from fractions import Fraction
+
+    probes = {p.id: p for p in report.probes if p.rule == "CONV-RGB9E5"}
+    assert set(probes) == {"rgb9e5-example", "rgb9e5-e31", "rgb9e5-small"}
+    for p, (mantissa, e) in ((probes["rgb9e5-example"], (0x064, 19)),
+                             (probes["rgb9e5-e31"], (0x1FF, 31)),
+                             (probes["rgb9e5-small"], (1, 0))):
+        value = Fraction(mantissa, 512) * Fraction(2) ** (e - 15)
+        want = f"0x{int(np.float32(float(value)).view(np.uint32)):08X}"
+        assert p.path == "sample" and p.model == want, p.id
+        assert p.verdict["d3d11"] == (p.observed == want), p.id
+        device_behaviour.check(p.verdict["d3d11"], f"{p.id}: {p.observed}, not {want}")
+    assert probes["rgb9e5-example"].model == "0x40480000"  # 3.125
+
+
 def test_probe_verdicts_agree_with_the_engine(report, device_behaviour):
     """Each verdict is evaluate(op, ..., rules).allowed(observed) for its own rule set."""
     for p in (p for p in report.probes if p.path in ("compute", "fragment")):

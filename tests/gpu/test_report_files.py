@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -150,4 +151,42 @@ def test_a_huge_integer_names_the_file(tmp_path):
     bad = tmp_path / "big.json"
     bad.write_text(json.dumps(_example())[:-1] + ', "x": ' + "9" * 5000 + "}", encoding="utf-8")
     with pytest.raises(ReportFileError, match=f"^{bad}: not a readable JSON file"):
+        load_report(bad)
+
+
+OLD_V2 = Path(__file__).resolve().parents[1] / "data" / "gpu_reports" / "lavapipe-schema-v2.json"
+
+
+def test_a_schema_version_2_report_still_loads_with_f16_not_measured():
+    """A report saved before f16 fidelity (schema version 2, the lavapipe example as shipped
+    at 89c063f) loads; its f16 raw move reads as not measured, in the CLI text, in
+    gpu-compare and after a save (version 3 with the key still absent)."""
+    from fpinspector.commands.gpu_report import _text
+    from fpinspector.gpu.compare import compare_reports
+
+    assert json.loads(OLD_V2.read_text(encoding="utf-8"))["version"] == 2 < VERSION
+    old = load_report(OLD_V2)
+    assert old.info["driver"] == "lavapipe" and "f16_classes" not in old.fidelity["compute"]
+    text = _text(old)
+    assert "compute  raw bits" in text and "f16 not measured" in text
+    new = load_report(example_reports()["lavapipe"])
+    assert new.fidelity["compute"]["f16_classes"]  # measured since version 3
+    rows = {(r.path, r.key): r for r in compare_reports([new, old]).rows}
+    f16 = rows[("compute", "raw-move-f16")]
+    assert f16.rule == "F16-DENORM" and f16.cells[1] is None
+    assert f16.status == "not measured by all" and f16.cells[0].observed == "raw bits"
+    assert ("render", "raw-move-f16") not in rows  # no f16 route on the render target
+    saved = json.loads(json.dumps(old.to_dict()))
+    assert saved["version"] == VERSION
+    assert "f16_classes" not in report_from_dict(saved).fidelity["compute"]
+
+
+@pytest.mark.parametrize("version", [2, VERSION])
+def test_f16_classes_are_checked_like_the_others(tmp_path, version):
+    data = json.loads(example_reports()["lavapipe"].read_text(encoding="utf-8"))
+    data["version"] = version
+    data["fidelity"]["compute"]["f16_classes"]["denormal"] = "yes"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ReportFileError, match=r"fidelity.compute.f16_classes.denormal: expected"):
         load_report(bad)

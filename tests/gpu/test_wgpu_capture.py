@@ -9,24 +9,17 @@ import sys
 
 import numpy as np
 import pytest
-from gpu_oracle import structured_f32
+from gpu_oracle import rgb9e5_every_mantissa_and_exponent, structured_f32
 
 from fpinspector import model
 from fpinspector.gpu.deviations import DEVIATIONS
-from fpinspector.gpu.fidelity import F32_CLASSES, check_fidelity
+from fpinspector.gpu.fidelity import F16_CLASSES, F32_CLASSES, check_fidelity, f16_summary
 from fpinspector.gpu.judge import classify_conversion, classify_with_engine
 
 pytestmark = pytest.mark.gpu
 
 F32_OPS = sorted(op for op, spec in model.OPS.items() if "f32" in spec.formats)
 F16_OPS = sorted(op for op, spec in model.OPS.items() if "f16" in spec.formats)
-#: f16 patterns of every class: zeros, denormals, normals, infinities, quiet and
-#: signaling NaNs with payloads
-F16_CLASSES = {
-    "zero": (0x0000, 0x8000), "denormal": (0x0001, 0x8001, 0x03FF, 0x0200),
-    "normal": (0x0400, 0x3C00, 0xBC00, 0x7BFF), "infinity": (0x7C00, 0xFC00),
-    "quiet NaN": (0x7E00, 0xFE01, 0x7FFF), "signaling NaN": (0x7C01, 0xFC01, 0x7DFF),
-}
 
 
 def _f64_cols(arity):
@@ -73,6 +66,9 @@ def test_f16_raw_move_keeps_every_class(wgpu_gpu):
     x = np.concatenate([np.array(v, np.uint16) for v in F16_CLASSES.values()])
     assert np.array_equal(wgpu_gpu.capture("mov", x, format="f16"), x)
     assert np.array_equal(wgpu_gpu.capture("mov", x[:-1], format="f16"), x[:-1])
+    compute = check_fidelity(wgpu_gpu, ("compute",))["compute"]  # what the report saves
+    assert set(compute.f16_classes) == set(F16_CLASSES) and compute.raw_bits
+    assert f16_summary(compute.to_dict()) == "f16 raw (every class)"
 
 
 @pytest.mark.parametrize("op", F32_OPS)
@@ -151,7 +147,8 @@ def test_conversions_through_texture_formats_judged_by_the_model(wgpu_gpu):
                           np.float32(np.linspace(-1.5, 1.5, 4097)).view(np.uint32)])
     codes = {"f16": np.arange(1 << 16), "f11": np.arange(1 << 11), "f10": np.arange(1 << 10),
              "unorm8": np.arange(256), "srgb8": np.arange(256), "snorm8": np.arange(-128, 128),
-             "unorm16": np.arange(1 << 16), "snorm16": np.arange(-(1 << 15), 1 << 15)}
+             "unorm16": np.arange(1 << 16), "snorm16": np.arange(-(1 << 15), 1 << 15),
+             "rgb9e5": rgb9e5_every_mantissa_and_exponent()[0]}
     fired = set()
     done = 0
     for src, dst, path in wgpu_gpu.conversions():
@@ -169,6 +166,21 @@ def test_conversions_through_texture_formats_judged_by_the_model(wgpu_gpu):
     rows = {d.id for d in DEVIATIONS if d.applies_to(wgpu_gpu.info["renderer"])
             and "convert" in d.ops}
     assert rows <= fired, f"rows that never fire: {rows - fired}"
+
+
+def test_rgb9e5ufloat_sampled_as_three_floats_CONV_RGB9E5(wgpu_gpu):
+    """CONV-RGB9E5 decode through an rgb9e5ufloat texture (textureLoad of R, G, B; WebGPU
+    can sample the format, never render to it): every 9-bit mantissa at every shared
+    exponent gives (0.frac) * 2^(E - 15) exactly (fractions oracle), and D3D11.3
+    §19.3.2.1's example 0x999320C8 gives (6.25, 12.5, 3.125); encoding has no GPU route."""
+    words, want = rgb9e5_every_mantissa_and_exponent()
+    assert ("rgb9e5", "f32", "sample") in wgpu_gpu.conversions()
+    got = wgpu_gpu.convert(words, "rgb9e5", "f32")
+    assert got.shape == (words.size, 3) and np.array_equal(got, want)
+    example = wgpu_gpu.convert(np.uint32([0x999320C8]), "rgb9e5", "f32").view(np.float32)
+    assert example.tolist() == [[6.25, 12.5, 3.125]]
+    with pytest.raises(ValueError, match="hardware never encodes"):
+        wgpu_gpu.convert(np.uint32([0x3F800000]), "f32", "rgb9e5")
 
 
 def test_every_row_of_this_driver_fires(wgpu_gpu):

@@ -88,3 +88,24 @@ def test_f16_sweep_on_the_gpu_through_webgpu(wgpu_gpu, capsys, tmp_path):
     assert rc == 0, out
     assert wgpu_gpu.info["renderer"] in out
     assert "ok_gpu: 16384/16384 conformant" in out
+
+
+def test_a_webgpu_session_in_a_gpu_process_answers_for_its_adapter(wgpu_gpu):
+    """A WebGPU adapter opened in a GPU process (what sweeps and example reports use): its
+    route and conversion list are the adapter's (WGSL, texture formats), not GL's, and a
+    capture and the rgb9e5 decode (CONV-RGB9E5) come back like in-process ones."""
+    import numpy as np
+
+    from fpinspector.gpu import DeviceChoice, open_device
+
+    with open_device(DeviceChoice(api=wgpu_gpu.api), process=True) as child:
+        assert child.info["process"] == "child"
+        assert child.route("to_f11", "f32") == wgpu_gpu.route("to_f11", "f32")
+        assert "rg11b10ufloat" in child.route("to_f11", "f32")
+        assert child.route("add", "f32").startswith("WGSL: ")
+        assert child.conversions() == wgpu_gpu.conversions()
+        w = np.uint32([0x999320C8, 0x07FFFFFF])
+        assert np.array_equal(child.convert(w, "rgb9e5", "f32"),
+                              wgpu_gpu.convert(w, "rgb9e5", "f32"))
+        x = np.arange(0, 1 << 16, 7, dtype=np.uint32) * np.uint32(65521)
+        assert np.array_equal(child.capture("mul", x, x), wgpu_gpu.capture("mul", x, x))

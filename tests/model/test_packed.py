@@ -70,8 +70,9 @@ def test_rgb9e5_layout_and_decode_exhaustive():
         assert [np.asarray(p).tolist() for p in unpack_rgb9e5(w)] == \
             [m.tolist(), m[::-1].tolist(), ((m * 5) % 512).tolist(), [e] * 512]
         got = decode_rgb9e5(w)
-        ref = [float(Fraction(int(k), 512) * Fraction(2) ** (e - 15)) for k in m]
-        np.testing.assert_array_equal(got[:, 0], ref)
+        for c, ms in enumerate((m, m[::-1], (m * 5) % 512)):  # R, G, B
+            ref = [float(Fraction(int(k), 512) * Fraction(2) ** (e - 15)) for k in ms]
+            np.testing.assert_array_equal(got[:, c], ref)
 
 
 def rgb9e5_oracle(rgb: list[float]) -> tuple[int, int, int, int]:
@@ -104,6 +105,42 @@ def test_conv_rgb9e5_encode_matches_fraction_oracle(rgb):
     w = encode_rgb9e5([rgb])
     got = tuple(int(np.asarray(p)[0]) for p in unpack_rgb9e5(w))
     assert got == rgb9e5_oracle(rgb)
+
+
+def test_conv_rgb9e5_encode_exhaustive_on_mantissas_and_exponents():
+    """CONV-RGB9E5 encode (D3D11.3 §19.3.2.2: the shared exponent is the largest channel's,
+    mantissas to nearest even): every 9-bit mantissa at every exponent, and the values a
+    quarter, a half (ties) and three quarters of a unit above it, in the largest channel
+    and at the same scale in the other two. Oracle: integers in units of 2^-26 (every
+    such value is a whole number of them), the smallest exponent whose rounded largest
+    mantissa fits 9 bits (no floats, no frexp)."""
+    m = np.arange(512, dtype=np.int64)
+    rows = []
+    for e in range(32):
+        for q in range(4):  # quarter units: 4 * 2^(e - 24) * 2^26 / 4 = 2^(e + 2) each
+            rows.append(np.stack([(4 * m + q) << e, (4 * m[::-1] + 3 - q) << e,
+                                  (4 * ((m * 5) % 512) + 2) << e], -1))
+    units = np.concatenate(rows)  # values in units of 2^-26, shape (65536, 3)
+    units = np.minimum(units, units[:, :1])  # R is the largest channel
+    clamped = np.minimum(units, 511 << 33)  # 65408 = 511 * 2^7 = (511 << 33) units
+    got = np.stack([np.asarray(p) for p in unpack_rgb9e5(
+        encode_rgb9e5(np.ldexp(units.astype(np.float64), -26)))], -1)
+
+    def rne(x: np.ndarray, shift: int) -> np.ndarray:  # round x / 2^shift to nearest even
+        q, r = x >> shift, x & ((1 << shift) - 1)
+        half = 1 << (shift - 1)
+        return q + ((r > half) | ((r == half) & (q % 2 == 1)))
+
+    want = np.zeros((units.shape[0], 4), np.int64)
+    todo = np.ones(units.shape[0], bool)
+    for e in range(32):  # mantissa unit at exponent e: 2^(e - 24) = 2^(e + 2) units
+        fits = todo & (rne(clamped[:, 0], e + 2) <= 511)
+        want[fits, :3] = np.stack([rne(clamped[fits, c], e + 2) for c in range(3)], -1)
+        want[fits, 3] = e
+        todo &= ~fits
+    assert not todo.any()
+    assert (want[:, 3] == 31).any() and (want[:, 3] == 0).any() and (clamped != units).any()
+    np.testing.assert_array_equal(got, want)
 
 
 def test_conv_rgb9e5_exponent_bump_and_ties():

@@ -53,6 +53,36 @@ def test_menu_and_dock_exist_and_examples_open(make_window):
     assert cells["ftz-input"].startswith("0x00000001 NO [SOFTPIPE-NO-FTZ]")
 
 
+def test_the_rules_report_shows_each_paths_f16_fidelity(make_window):
+    """The GPUs view lists capture fidelity under the probes: lavapipe's compute path moves
+    every f16 class raw (F16-DENORM row), llvmpipe's GL compute path has no f16 route, and
+    a report saved before schema version 3 shows its f16 fidelity as not measured."""
+    from pathlib import Path
+
+    win = make_window()
+    win.gpu_menu.open_example("lavapipe")
+    win.gpu_menu.open_example("llvmpipe")
+    view = win.gpus_view
+    view.only_diff.setChecked(False)
+    t = view.rules
+    rows = {(t.item(r, 1).text(), t.item(r, 2).text()): [t.item(r, c).text()
+                                                         for c in range(t.columnCount())]
+            for r in range(t.rowCount())}
+    f16 = rows[("compute", "raw-move-f16")]
+    assert f16[0] == "F16-DENORM" and f16[3] == "raw bits"
+    assert f16[4] == "raw bits ok" and f16[5] == "— (not measured)"
+    assert rows[("compute", "raw-move")][4:] == ["raw bits ok", "raw bits ok"]
+    old = Path(__file__).resolve().parents[1] / "data" / "gpu_reports" / \
+        "lavapipe-schema-v2.json"
+    from fpinspector.gpu.report_io import load_report
+
+    view.add_report(load_report(old), str(old))
+    rows = {(t.item(r, 1).text(), t.item(r, 2).text()): t.item(r, 6).text()
+            for r in range(t.rowCount())}
+    assert rows[("compute", "raw-move-f16")] == "— (not measured)"
+    assert rows[("compute", "raw-move")] == "raw bits ok"
+
+
 def test_current_operation_rows_for_reports(make_window, wait_for):
     """mul(denormal, 1): the model flushes (F32-FTZ); softpipe's report expects the denormal
     by SOFTPIPE-NO-FTZ (labelled as expected, not measured)."""
@@ -250,3 +280,50 @@ def test_switch_to_a_webgpu_adapter_same_silicon_other_api(make_window, wait_for
     win.gpu_menu._devices_found(win.gpu_menu.devices)  # the check mark moved
     checked = [a.text() for a in win.gpu_menu.device_menu.actions() if a.isChecked()]
     assert len(checked) == 1 and "via Vulkan" in checked[0]
+
+
+@pytest.mark.gpu
+def test_f16_sweep_map_runs_on_the_webgpu_adapter_chosen_in_the_device_menu(make_window,
+                                                                          wait_for, qtbot):
+    """GPU ▸ Device ▸ lavapipe (Vulkan through wgpu), then the Sweep panel's map of f16 mul
+    with GPU on: the map's GPU column comes from that adapter (llvmpipe's GL has no f16
+    arithmetic, so no other device here could have filled it), equals an independent
+    oracle (the exact float64 product rounded once to float16: F16-PREC, F16-DENORM keep
+    the denormal products), and the map's title and the sweep's metadata name the adapter
+    and its API."""
+    _gl_or_skip()
+    from fpinspector.gpu.wgpu_devices import adapters_or_none
+
+    if not [a for a in adapters_or_none() if a.family == "lavapipe"]:
+        pytest.skip("needs lavapipe through Vulkan (mesa-vulkan-drivers and wgpu)")
+    win = make_window(gpu="auto")
+    assert wait_for(lambda: win.gpu is not None and win.gpu.available, 15000)
+    win.gpu_menu.refresh_devices()
+    assert wait_for(lambda: win.gpu_menu.devices is not None, 60000)
+    vk = [a for a in win.gpu_menu.device_menu.actions()
+          if a.isCheckable() and "via Vulkan" in a.text()]
+    assert vk, [a.text() for a in win.gpu_menu.device_menu.actions()]
+    seen = []
+    win.gpu.switched.connect(seen.append)
+    vk[0].trigger()
+    assert wait_for(lambda: seen, 30000) and seen[0]["renderer"].endswith(" via Vulkan")
+    panel = win._load_sweep_panel()
+    panel.use_gpu.setChecked(True)
+    panel.op.setCurrentText("mul")
+    panel.format.setCurrentText("f16")
+    panel.domain_a.setText("bits:0x0001:0x0040")  # f16 denormals
+    panel.domain_b.setText("bits:0x3800:0x3803")  # 0.5 and the next three
+    assert panel.start_sweep(), panel.map.info.text()
+    qtbot.waitUntil(lambda: not panel.is_running(), timeout=60000)
+    res = panel.result
+    assert res is not None and res.meta["gpu"], panel.map.info.text()
+    assert "via Vulkan" in res.meta["device"] and "wgpu/Vulkan" in res.meta["device"]
+    title = panel.map.plot.titleLabel.text
+    assert "via Vulkan" in title and "wgpu/Vulkan" in title
+    a, b = np.meshgrid(np.arange(0x0001, 0x0041, dtype=np.uint16),
+                       np.arange(0x3800, 0x3804, dtype=np.uint16), indexing="ij")
+    want = (a.view(np.float16).astype(np.float64) * b.view(np.float16).astype(np.float64)
+            ).astype(np.float16).view(np.uint16)
+    got = np.asarray(res.columns["gpu"]).reshape(a.shape)
+    np.testing.assert_array_equal(got, want)
+    assert (want < 0x0400).all() and (want != 0).sum() == want.size - 1  # denormals, kept

@@ -112,7 +112,8 @@ class GpusView(QtWidgets.QWidget):
         # than a dock at 1280x720
         rules_head = QtWidgets.QHBoxLayout()
         title = QtWidgets.QLabel("<b>Rules report</b> (probe results; ok / NO under d3d11; "
-                                 "[deviation] names what explains a NO)")
+                                 "[deviation] names what explains a NO; then each path's capture "
+                                 "fidelity: f32/f64 and f16 raw moves)")
         title.setWordWrap(True)
         rules_head.addWidget(title, 1)
         rules_head.addWidget(self.only_diff)
@@ -188,10 +189,12 @@ class GpusView(QtWidgets.QWidget):
         reports = [r.report for r in cols]
         # one report alone is compared with itself: the rows are the same, only cells[:1] shown
         cmp = compare_reports(reports * (2 if len(reports) == 1 else 1))
-        rows = [r for r in cmp.rows if r.kind == "probe"]
+        # probes, then each path's capture fidelity (f32/f64 raw move, f16 raw move)
+        rows = [r for r in cmp.rows if r.kind in ("probe", "fidelity")]
         if self.only_diff.isChecked() and len(reports) > 1:
             rows = [r for r in rows if r.status in ("verdicts differ", "same verdict, other bits")]
         models = {(p.path, p.id): p.model for rep in reports for p in rep.probes}
+        models.update({(r.path, r.key): "raw bits" for r in rows if r.kind == "fidelity"})
         c = palette.colors()
         self.rules.setRowCount(len(rows))
         for i, row in enumerate(rows):
