@@ -235,3 +235,51 @@ def test_a_name_like_a_register_before_other_values_keeps_them() -> None:
     natural column (the unknown name is reported, as before)."""
     with pytest.raises(ParseError, match="unknown word 'x1'"):
         parse("x1 0x3f800000 0x40000000")
+
+
+#: gdb's one-number prints of the 128 bits of XMM0_BYTES (leading zeros dropped, as gdb does)
+_XMM0_INT = int.from_bytes(XMM0_BYTES, "little")
+
+
+@pytest.mark.parametrize("text", [
+    f"$1 = 0x{_XMM0_INT:x}",                      # p/x $xmm0.uint128
+    f"$2 = {_XMM0_INT}",                          # p $xmm0.uint128, p/d
+    f"$3 = {_XMM0_INT:b}",                        # p/t: binary digits
+    f"(gdb) p/x $xmm0.uint128\n$1 = 0x{_XMM0_INT:x}",
+    f"(gdb) output $xmm0.uint128\n{_XMM0_INT}",  # the view named, no $N
+])
+@pytest.mark.parametrize("fmt,code", [("f32", "f"), ("f64", "d"), ("f16", "e")])
+def test_uint128_reads_the_lanes_of_the_inspector_width_FMT_F32_FMT_F64_FMT_F16(
+        text: str, fmt: str, code: str) -> None:
+    """Issue 33: gdb's uint128 (hex, decimal, binary) was refused or read as one f64
+    decimal; it is the register's bits, cut into lanes of the inspector's width (the other
+    widths offered), the lowest lane first."""
+    from fpinspector.model.state.paste import readings
+    n = 16 // struct.calcsize(code)
+    ints = struct.unpack(f"<{n}{ {'f': 'I', 'd': 'Q', 'e': 'H'}[code] }", XMM0_BYTES)
+    found = readings(text, fmt)
+    assert found[0].items == tuple((fmt, b) for b in ints)
+    assert "128 register bits" in found[0].label and "lowest first" in found[0].label
+    others = {r.items[0][0] for r in found[1:]}
+    assert others >= {"f16", "f32", "f64"} - {fmt}
+
+
+def test_v2_int128_of_a_ymm_reads_eight_f32_lanes_FMT_F32() -> None:
+    ymm = XMM0_BYTES + struct.pack("<4f", 2.0, -3.0, 1e-45, 65504.0)
+    lo, hi = int.from_bytes(ymm[:16], "little"), int.from_bytes(ymm[16:], "little")
+    want = list(struct.unpack("<8I", ymm))
+    for text in (f"$4 = {{0x{lo:x}, 0x{hi:x}}}", f"$5 = {{{lo}, {hi}}}"):
+        assert [v.bits for v in parse(text)] == want, text
+
+
+def test_an_exact_decimal_of_a_float_stays_a_float_FMT_F32() -> None:
+    """FLT_MAX written exactly (as this tool's describe writes it) is 39 digits: without
+    gdb's ``$N =`` it is a decimal, not a register."""
+    vals = parse("340282346638528859811704183484516925440")
+    assert [(v.format, v.bits) for v in vals] == [("f32", 0x7F7FFFFF)]
+
+
+def test_a_negative_int128_is_twos_complement_FMT_F32() -> None:
+    n = -(1 << 100) - 5
+    want = list(struct.unpack("<4I", (n % (1 << 128)).to_bytes(16, "little")))
+    assert [v.bits for v in parse(f"$1 = {n}")] == want

@@ -14,6 +14,10 @@
 - ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
 - AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
   f32 (``s``), f64 (``d``) or f16 (``h``).
+- gdb's ``p/x $xmm0.uint128`` (``p``, ``p/d``, ``p/t``; ``v2_int128`` of a ymm): the register
+  as one number, leading zeros dropped: more hex digits than an f64 pattern, an integer
+  beyond 64 bits in gdb's output, more than 64 binary digits. Cut into lanes of the
+  format like Visual Studio's (below); which width is the reader's choice.
 - Visual Studio's Registers window: ``XMM0 = 800000003FC00000000000003EAAAAAB`` (the 128
   bits, the highest lane first; YMM: 256): the f32 lanes, the lowest first as gdb and the
   float display (``XMM00 = +3.3333334E-001``) number them.
@@ -26,7 +30,7 @@ from typing import Any
 
 from .tokens import ParseError, Token
 
-__all__ = ["MEMBER", "register_line", "select_views", "wide_register"]
+__all__ = ["MEMBER", "register_line", "select_views", "wide_register", "wide_values"]
 
 _FLAGS = re.IGNORECASE | re.ASCII
 #: A view of a vector register in gdb's union (the label before its "=").
@@ -86,11 +90,55 @@ def wide_register(text: str, name: str, pos: int, toks: list[Token]) -> int | No
     return m.end("bits")
 
 
+#: gdb's ``uint128``/``v2_int128`` views and ``p/x``, ``p/d``, ``p/t`` of them print the
+#: register as one number, leading zeros dropped: more hex digits than an f64 pattern has,
+#: an integer beyond 64 bits, or more binary digits than 64. No float print looks so.
+_LONG_HEX = re.compile(r"[0-9a-f]{17,64}", _FLAGS)
+_LONG_BIN = re.compile(r"[01]{65,256}", re.ASCII)
+_INTEGER = re.compile(r"[+-]?\d{19,78}", re.ASCII)
+_BINARY = re.compile(r"[01]+", re.ASCII)
+_GDB_OUTPUT = re.compile(r"\$\d{1,9}[ \t]*=|\bu?int(?:128|256)\b", re.ASCII)
+
+
+def wide_values(toks: list[Token], text: str) -> list[Token]:
+    """``toks`` with each number too wide for any float pattern here (see ``_LONG_HEX``) made
+    a ``wide`` token of 32 (128 bits) or 64 (256 bits) hex digits, which
+    :func:`select_views` cuts into lanes of the format; other tokens as given. An integer
+    counts only in gdb's output (``$1 =``, or a ``uint128`` view named in ``text``): gdb
+    prints no float as 20 digits, but an exact decimal (``340282346638528859811704183484516925440``,
+    FLT_MAX) elsewhere is a float."""
+    gdb = _GDB_OUTPUT.search(text) is not None
+    out: list[Token] = []
+    for t in toks:
+        digits = None
+        if t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
+            digits = t.text
+        elif t.kind == "dec" and not t.fmt and _LONG_BIN.fullmatch(t.text):
+            digits = f"{int(t.text, 2):x}"
+        elif gdb and t.kind == "dec" and not t.fmt and _INTEGER.fullmatch(t.text) and not (
+                _BINARY.fullmatch(t.text)):  # (p/t of 64 bits or fewer: a pattern)
+            n = int(t.text)
+            if (n >= 1 << 64 or n < -(1 << 63)) and -(1 << 255) <= n < 1 << 256:
+                width = 128 if -(1 << 127) <= n < 1 << 128 else 256
+                digits = f"{n % (1 << width):x}"
+        if digits is None:
+            out.append(t)
+            continue
+        width = 32 if len(digits) <= 32 else 64
+        out.append(Token("wide", digits.zfill(width), t.start, t.end, extra="number"))
+    return out
+
+
 def _lanes_of(t: Token, bits: int) -> list[Token]:
     """A ``wide`` token's lanes of ``bits`` (f32 for formats of other widths), the lowest
-    (the last digits) first."""
+    (the last digits) first. A lane's span is its digits where the token's text is the
+    source's hex, else the whole number's."""
     digits = {16: 4, 32: 8, 64: 16}.get(bits, 8)
-    return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra="lane")
+    note = f"lane:{len(t.text) * 4}"
+    if t.extra == "number":
+        return [Token("hex", t.text[k - digits:k], t.start, t.end, extra=note)
+                for k in range(len(t.text), 0, -digits)]
+    return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra=note)
             for k in range(len(t.text), 0, -digits)]
 
 

@@ -93,6 +93,9 @@ def _label(values: list[ParsedValue]) -> str:
 def _kinds_label(values: list[ParsedValue]) -> str:
     kinds = {v.kind for v in values}
     items = _items(values)
+    if _lanes(values):
+        bits = sum(get_format(f).bits for f, _ in items)
+        return f"{bits} register bits as {_count(items)} lanes, the lowest first"
     if kinds == {"bytes-le"}:
         return f"bytes of {_count(items)}, little-endian"
     if kinds == {"bytes-be"}:
@@ -173,7 +176,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             if w != width and nbytes % w == 0:
                 alts.append((f"{fmt} width", {"format": fmt}))
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
-    elif kinds <= {"decimal", "special"} or _REGISTER.search(text):
+    elif kinds <= {"decimal", "special"} or _REGISTER.search(text) or _lanes(base):
         # a decimal's width or a register's lanes the text may not say: the others
         alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16")]
     for key, kw in alts:
@@ -184,7 +187,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out.append(Reading(key, _label(vals), _items(vals)))
     out[1:1] = _int_patterns(base)
     if inspected in ("f16", "f64") and (_width_open(base, inspected)
-                                        or (_REGISTER.search(text) and kinds <= {"hex", "int"})):
+                                        or ((_REGISTER.search(text) or _lanes(base))
+                                            and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
         out = keep + [r for r in out if r not in keep]
     seen: set[tuple] = set()
@@ -199,6 +203,12 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d")
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+
+
+def _lanes(values: list[ParsedValue]) -> bool:
+    """Whether every value is a lane of a register printed as one number (gdb's
+    ``uint128``, Visual Studio's XMM0): its lane width is the reader's choice."""
+    return bool(values) and all(v.note.startswith("a lane of a ") for v in values)
 
 
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
