@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Capture real gdb and lldb output of known float bit patterns as the paste corpus.
 
-Builds probe.c (gcc -g -O0), runs it under gdb (batch mode, ``-x gdb_side.py``) and lldb
+Builds probe.c (gcc -g -O0) and probe_ext.c (clang: ext_vector_type), runs it under gdb (batch mode, ``-x gdb_side.py``) and lldb
 (its Python API, ``lldb_side.py``), each command of :mod:`cases` on its own, so a failing
 command cannot stop the others, and writes one JSON file per output to ``tests/data/paste_corpus/<tool>/<name>.json``:
 ``tool``, ``tool_version``, ``command``, ``text`` (the exact output) and ``expect`` (the bits
@@ -9,7 +9,7 @@ it holds, from probe's own ``--manifest``, or a refusal where it holds no float)
 ``*_echo`` cases hold the same output after its prompt and command line (``note`` says so).
 
 Run with the system python3 (no project imports): ``python3 scripts/capture_debuggers/capture.py
-[--out DIR] [--tool gdb|lldb]``. Linux/x86-64 only (gdb, lldb, gcc from Debian).
+[--out DIR] [--tool gdb|lldb]``. Linux/x86-64 only (gdb, lldb, gcc, clang from Debian).
 """
 
 from __future__ import annotations
@@ -38,18 +38,23 @@ PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
 UINT = {"f16": "<H", "f32": "<I", "f64": "<Q"}
 
 
-def build(tmp: Path) -> Path:
-    exe = tmp / "probe"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(exe), str(HERE / "probe.c")], check=True)
+def build(tmp: Path, source: str = "probe.c", compiler: str = "gcc") -> Path:
+    exe = tmp / Path(source).stem
+    subprocess.run([compiler, "-g", "-O0", "-o", str(exe), str(HERE / source)], check=True)
     return exe
 
 
-def manifest(exe: Path) -> dict[str, dict]:
+def _read_manifest(exe: Path) -> dict[str, dict]:
     m = json.loads(subprocess.run([str(exe), "--manifest"], check=True, capture_output=True,
                                   text=True).stdout)
     for k in m:
         m[k]["bits"] = [int(b, 16) for b in m[k]["bits"]]
         m[k]["formats"] = [m[k]["format"]] * len(m[k]["bits"])
+    return m
+
+
+def manifest(exe: Path) -> dict[str, dict]:
+    m = _read_manifest(exe)
 
     def part(src, idx, fmt_of=None):
         return {"format": m[src]["format"], "bits": [m[src]["bits"][i] for i in idx],
@@ -101,6 +106,8 @@ def _lldb_package(tmp: Path) -> Path:
     if not pkgs or not libs:
         raise SystemExit("lldb's Python package not found (apt install python3-lldb-14)")
     shim = tmp / "lldbpy" / "lldb"
+    if shim.exists():  # (made for an earlier run of lldb)
+        return shim.parent
     shim.mkdir(parents=True)
     for f in pkgs[-1].parent.iterdir():
         if not f.name.startswith("_lldb"):
@@ -228,14 +235,20 @@ def capture(out_dir: Path, tools: list[str]) -> int:
         tmp = Path(td)
         exe = build(tmp)
         m = manifest(exe)
+        runs = [(tool, exe, m, cases.gdb_cases() if tool == "gdb" else cases.lldb_cases())
+                for tool in tools]
+        if "lldb" in tools:  # clang's ext_vector_type (float4, half4): clang's build
+            ext = build(tmp, "probe_ext.c", "clang")
+            runs.append(("lldb", ext, _read_manifest(ext), cases.lldb_ext_cases()))
         for tool in tools:
-            table = cases.gdb_cases() if tool == "gdb" else cases.lldb_cases()
-            plan = [{"stop": stop, "command": cmd} for stop, _, cmd, _ in table]
-            version, outputs = run_tool(tool, exe, plan, tmp)
             d = out_dir / tool
             d.mkdir(parents=True, exist_ok=True)
             for old in d.glob("*.json"):  # a case taken out of cases.py leaves no file
                 old.unlink()
+        for tool, exe, m, table in runs:
+            plan = [{"stop": stop, "command": cmd} for stop, _, cmd, _ in table]
+            version, outputs = run_tool(tool, exe, plan, tmp)
+            d = out_dir / tool
             for (stop, name, cmd, spec), text in zip(table, outputs):
                 doc = {"tool": tool, "tool_version": version, "command": cmd, "text": text,
                        "expect": expect_of(spec, m, text)}

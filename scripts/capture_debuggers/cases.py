@@ -227,3 +227,35 @@ def lldb_cases():
         ("regs", "reg_rip", "register read rip", R("an address, not a float")),
     ]
     return out
+
+
+def lldb_ext_cases():
+    """lldb over probe_ext.c (clang's ext_vector_type: float4, half4 of __fp16, double2)."""
+    return [
+        ("locals", "ext_v_f4", "frame variable f4", _v("f4")),
+        ("locals", "ext_p_f4", "p f4", _v("f4")),
+        ("locals", "ext_v_lf4", "frame variable lf4", _v("f4")),
+        ("locals", "ext_p_f2", "p f2", _v("f2")),
+        ("locals", "ext_p_d2", "p d2", _v("d2")),
+        ("locals", "ext_p_h4", "p h4", _v("h4")),
+        ("locals", "ext_v_lh4", "frame variable lh4", _v("h4")),
+        ("locals", "ext_p_p4", "p p4", _v("p4")),
+        ("locals", "ext_p_i4", "p i4", _v("i4", "int")),
+        ("locals", "ext_p_f4arr", "p f4arr", _v("f4arr")),
+        ("locals", "ext_px_f4", "p/x f4", _v("f4", "hex")),
+        ("locals", "ext_px_h4", "p/x h4", _v("h4", "hex")),
+        ("locals", "ext_px_d2", "p/x d2", _v("d2", "hex")),
+        # a typedef that names no lane width: the 32-bit chunks are read as f32, the f16
+        # lanes offered ("reg": the same bits in other lane widths are readings)
+        ("locals", "ext_px_p4", "p/x p4", _v("p4", "reg")),
+        ("locals", "ext_px_h4_xy", "p/x h4.xy", _v("h4", "hex", 0, 2)),
+        ("locals", "ext_px_f2", "p/x f2", _v("f2", "hex")),
+        ("locals", "ext_px_i4", "p/x i4", _v("i4", "hex")),
+        ("locals", "ext_p_f4_y", "p f4.y", _v("f4", "dec", 1, 2)),
+        ("locals", "ext_p_f4_xy", "p f4.xy", _v("f4", "dec", 0, 2)),
+        ("locals", "ext_p_h4_x", "p h4.x", _v("h4", "dec", 0, 1)),
+        ("locals", "ext_parray_f4arr", "parray 2 &f4arr[0]", _v("f4arr")),
+        ("locals", "ext_parray_f4", "parray 4 (float *)&f4", _v("f4")),
+        ("locals", "ext_parray_h4", "parray 1 &h4", _v("h4")),
+        ("locals", "ext_mem_f2_h4", "memory read -f f -s 2 -c 4 &h4", _v("h4")),
+    ]

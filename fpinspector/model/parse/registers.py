@@ -30,7 +30,8 @@ from typing import Any
 
 from .tokens import ParseError, Token
 
-__all__ = ["MEMBER", "register_line", "select_views", "wide_register", "wide_values"]
+__all__ = ["MEMBER", "lldb_hex_chunks", "register_line", "select_views", "wide_register",
+           "wide_values"]
 
 _FLAGS = re.IGNORECASE | re.ASCII
 #: A view of a vector register in gdb's union (the label before its "=").
@@ -126,6 +127,43 @@ def wide_values(toks: list[Token], text: str) -> list[Token]:
             continue
         width = 32 if len(digits) <= 32 else 64
         out.append(Token("wide", digits.zfill(width), t.start, t.end, extra="number"))
+    return out
+
+
+def lldb_hex_chunks(toks: list[Token]) -> list[Token]:
+    """lldb's ``p/x`` of a clang ``ext_vector_type`` prints 32-bit chunks whatever the lane
+    type: ``(half4) $0 = (0x35553c00, 0x7e000001)`` is four f16 lanes, ``(double2) $1 =
+    (0x55555555, 0x3fd55555, ...)`` two f64. After a half or double type word, a
+    parenthesized run of 8-digit patterns is re-cut into lanes of that width, the lowest
+    first (a chunk's span for each of its f16 lanes, a pair's for an f64 lane)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if (t.kind == "type" and t.fmt in ("f16", "f64") and i + 2 < len(toks)
+                and toks[i + 1].kind == "close" and toks[i + 2].kind == "open"
+                and toks[i + 2].text == "("):
+            j = i + 3
+            while (j < len(toks) and toks[j].kind == "hex" and toks[j].extra == "0x"
+                   and len(toks[j].text) == 8):
+                j += 1
+            run = toks[i + 3:j]
+            per = 2 if t.fmt == "f64" else 1
+            if run and j < len(toks) and toks[j].kind == "close" and len(run) % per == 0:
+                out.extend(toks[i:i + 3])
+                for k in range(0, len(run), per):
+                    group = run[k:k + per]
+                    value = sum(int(c.text, 16) << (32 * n) for n, c in enumerate(group))
+                    s, e = group[0].start, group[-1].end
+                    if t.fmt == "f64":
+                        out.append(Token("hex", f"{value:016x}", s, e, extra="0x"))
+                    else:
+                        out += [Token("hex", f"{value & 0xFFFF:04x}", s, e, extra="0x"),
+                                Token("hex", f"{value >> 16:04x}", s, e, extra="0x")]
+                i = j
+                continue
+        out.append(t)
+        i += 1
     return out
 
 

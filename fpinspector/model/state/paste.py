@@ -9,7 +9,7 @@ wrong guess is one click away instead of silent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from ..engine import OPS
 from ..formats import CodeFormat, FloatFormat, get_format, operand_format
 from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
+from ..parse.lex import type_hint
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
 from .codec import snapshot_from_string
@@ -186,7 +187,12 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             continue
         out.append(Reading(key, _label(vals), _items(vals)))
     out[1:1] = _int_patterns(base)
-    if inspected in ("f16", "f64") and (_width_open(base, inspected)
+    chunks = _chunk_readings(text) if kinds == {"hex"} else []
+    if chunks:
+        out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
+                         "f16 and f64 lanes offered")
+    out += chunks
+    if inspected in ("f16", "f64") and (_width_open(base, inspected) or bool(chunks)
                                         or ((_REGISTER.search(text) or _lanes(base))
                                             and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
@@ -209,6 +215,31 @@ def _lanes(values: list[ParsedValue]) -> bool:
     """Whether every value is a lane of a register printed as one number (gdb's
     ``uint128``, Visual Studio's XMM0): its lane width is the reader's choice."""
     return bool(values) and all(v.note.startswith("a lane of a ") for v in values)
+
+
+#: lldb's ``p/x`` of a vector whose type names no lane width (a typedef such as
+#: ``fp16x4``): ``(fp16x4) $0 = (0x2e66c000, 0x80007bff)``, 32-bit chunks of any lanes
+_LLDB_CHUNKS = re.compile(r"^(?P<lead>[ \t]*)\((?P<type>[A-Za-z_]\w{0,80})\)(?=[ \t]+\S{1,200}"
+                          r"[ \t]*=[ \t]*\((?:[ \t]*0x[0-9a-f]{8}[ \t]*,?){1,64}\)[ \t]*$)",
+                          re.IGNORECASE | re.ASCII | re.MULTILINE)
+
+
+def _chunk_readings(text: str) -> list[Reading]:
+    """The f16 and f64 lanes of lldb's 32-bit chunks where the type names no lane width
+    (read as f32 first, the inspector's width first where it is f16 or f64)."""
+    found = list(_LLDB_CHUNKS.finditer(text))
+    if not found or any(type_hint(m.group("type")) is not None for m in found):
+        return []
+    out = []
+    for fmt, word in (("f16", "half4"), ("f64", "double2")):
+        try:
+            vals = parse(_LLDB_CHUNKS.sub(lambda m: f"{m.group('lead')}({word})", text))
+        except ParseError:
+            continue
+        if {v.format for v in vals} == {fmt}:
+            out.append(Reading(f"{fmt} width", f"{_label(vals)}: lldb prints a vector's hex "
+                               "in 32-bit chunks and its type names no lane width", _items(vals)))
+    return out
 
 
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
