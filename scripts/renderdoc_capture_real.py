@@ -65,6 +65,8 @@ CB_LAYOUT = {"tint": ("f32", 0, 4), "exposure": ("f32", 16, 1), "c0": ("f32", 32
              "weights[0]": ("f32", 44, 1), "weights[1]": ("f32", 48, 1),
              "weights[2]": ("f32", 52, 1), "weights[3]": ("f32", 56, 1),
              "mask": ("xint", 64, 2), "hv": ("f16", 72, 4), "dv": ("f64", 80, 1)}
+#: integer entries: offered as integer codes (uint -> u32), never read as floats
+CB_INT_LAYOUT = {"counts": ("u32", 88, 2)}
 CB_TREE_ROW = (438, 298)  # the first entry (tint) of the fixed-variable tree
 
 UI_SCRIPT = r'''
@@ -230,6 +232,13 @@ def cb_case(command: str, text: str, data: bytes) -> dict:
     without a format from the user."""
     names = [re.split(r"[,\s]", line.strip(), maxsplit=1)[0] for line in text.splitlines()]
     vals = cb_values([n for n in names if n in CB_LAYOUT], data)
+    codes = [(kind, int.from_bytes(data[off + 4 * i:off + 4 * i + 4], "little"))
+             for n in names if n in CB_INT_LAYOUT
+             for kind, off, count in [CB_INT_LAYOUT[n]] for i in range(count)]
+    if not vals and codes:
+        return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
+                "text": text, "expect": {"format": codes[0][0], "formats": [k for k, _ in codes],
+                                         "bits": [b for _, b in codes], "codes": True}}
     if not vals:
         return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
                 "text": text, "expect": {"refused": True, "why": "no float value: an array "
@@ -257,9 +266,12 @@ def cb_case(command: str, text: str, data: bytes) -> dict:
             exact = exact and b == raw
         fmts.append(f)
         bits.append(b)
+    expect = {"format": sorted(set(fmts))[0] if len(set(fmts)) == 1 else sorted(set(fmts)),
+              "formats": fmts, "bits": bits, "exact": exact}
+    if codes:
+        expect["integer_codes"] = [[k, b] for k, b in codes]
     return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command, "text": text,
-            "expect": {"format": sorted(set(fmts))[0] if len(set(fmts)) == 1 else sorted(set(fmts)),
-                       "formats": fmts, "bits": bits, "exact": exact}}
+            "expect": expect}
 
 
 def copy_cells(text: str, nlabels: int) -> list[str]:

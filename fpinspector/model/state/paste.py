@@ -20,6 +20,7 @@ from ..formats import CodeFormat, FloatFormat, get_format, operand_format
 from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.lex import type_hint
+from ..parse.renderdoc_text import renderdoc_integers
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
 from .codec import snapshot_from_string
@@ -143,6 +144,9 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
+        codes = _integer_codes(text)
+        if codes is not None and "RenderDoc text with no float" in exc.reason:
+            return [codes]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
             return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
@@ -187,6 +191,12 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             continue
         out.append(Reading(key, _label(vals), _items(vals)))
     out[1:1] = _int_patterns(base)
+    codes = _integer_codes(text) if any(v.label for v in base) else None
+    if codes is not None:
+        n = len(codes.items)
+        out[0] = replace(out[0], label=out[0].label + f"; {n} integer cell{'s' if n > 1 else ''}"
+                         " (int/uint) left out: offered as integer codes")
+        out.append(codes)
     chunks = _chunk_readings(text) if kinds == {"hex"} else []
     if chunks:
         out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
@@ -240,6 +250,17 @@ def _chunk_readings(text: str) -> list[Reading]:
             out.append(Reading(f"{fmt} width", f"{_label(vals)}: lldb prints a vector's hex "
                                "in 32-bit chunks and its type names no lane width", _items(vals)))
     return out
+
+
+def _integer_codes(text: str) -> Reading | None:
+    """RenderDoc's int/uint cells as a reading of integer codes (i32/u32), or None."""
+    found = renderdoc_integers(text)
+    if not found:
+        return None
+    kinds = sorted({k for k, _ in found})
+    return Reading("integer codes", f"{len(found)} integer code{'s' if len(found) > 1 else ''} "
+                   f"({', '.join(kinds)}) from RenderDoc's int/uint cells: an integer-code op "
+                   "(itof, utof) takes them as operands", tuple(found))
 
 
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
@@ -357,6 +378,8 @@ def _fill(state: InspectorState, reading: Reading) -> str:
     s = state.snapshot
     spec = OPS.get(s.op)
     arity = spec.arity if spec else 2
+    if all(isinstance(operand_format(f), CodeFormat) for f, _ in items):
+        return _fill_codes(state, items)
     if reading.word is not None:  # a packed word: the word view, and R inspected
         with state.batch():
             state.update(word=reading.word, fmt=items[0][0], bits=items[0][1])
@@ -393,6 +416,22 @@ def _value(fmt: str, bits: int) -> str:
         return str(int(t.values(bits)))
     assert isinstance(t, FloatFormat)
     return shortest_decimal(bits, t)
+
+
+def _fill_codes(state: InspectorState, items: list[tuple[str, int]]) -> str:
+    """Integer codes (RenderDoc's int/uint cells) into the operands of an integer-code op,
+    each checked against the op's code type; ValueError, the state untouched, when the op
+    takes floats or a code does not fit."""
+    target = operand_format(state.snapshot.op_format)
+    if not isinstance(target, CodeFormat):
+        raise ValueError(f"these are integer codes ({', '.join(sorted({f for f, _ in items}))})"
+                         f": {state.snapshot.op} takes {target.name} values; pick an "
+                         "integer-code op (itof, utof, ...) to paste them as operands")
+    codes = []
+    for f, bits in items:
+        value = int(operand_format(f).values(bits))  # type: ignore[union-attr]
+        codes.append(target.pattern(value))  # (ValueError: outside the op's type)
+    return _paste_codes(state, codes)
 
 
 def _paste_codes(state: InspectorState, codes: list[int]) -> str:
