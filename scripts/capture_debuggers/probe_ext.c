@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "manifest.h"
+
 typedef float float4 __attribute__((ext_vector_type(4)));
 typedef float float2 __attribute__((ext_vector_type(2)));
 typedef double double2 __attribute__((ext_vector_type(2)));
@@ -27,16 +29,6 @@ fp16x4 p4;
 int4 i4;
 
 static void __attribute__((noinline)) locals_ready(void) { __asm__ volatile("nop"); }
-
-static void hexs(const char *name, const char *fmt, const void *p, int n, int w, int last) {
-    printf("  \"%s\": {\"format\": \"%s\", \"bits\": [", name, fmt);
-    for (int i = 0; i < n; i++) {
-        uint64_t u = 0;
-        memcpy(&u, (const char *)p + i * w, w);
-        printf("%s\"0x%0*llx\"", i ? ", " : "", w * 2, (unsigned long long)u);
-    }
-    printf("]}%s\n", last ? "" : ",");
-}
 
 int main(int argc, char **argv) {
     memcpy(&f4, F32, 16); memcpy(&f4arr[0], F32, 16); memcpy(&f4arr[1], F32B, 16);
