@@ -22,7 +22,6 @@ import re
 
 import lldb  # type: ignore[import-not-found]
 
-
 # fpi_common.py beside this file, by its path (the debugger's Python has no fpinspector)
 _spec = importlib.util.spec_from_file_location(
     "_fpinspector_fpi_common", os.path.join(os.path.dirname(os.path.abspath(__file__)),

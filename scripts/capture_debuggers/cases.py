@@ -259,3 +259,32 @@ def lldb_ext_cases():
         ("locals", "ext_parray_h4", "parray 1 &h4", _v("h4")),
         ("locals", "ext_mem_f2_h4", "memory read -f f -s 2 -c 4 &h4", _v("h4")),
     ]
+
+
+def gdb_arm_cases():
+    """gdb-multiarch over probe_arm.c under qemu-aarch64 (v0 = farr, v1 = darr, v2 = harr):
+    the vector union, its raw-then-natural ``info registers`` line, the scalar views."""
+    return [
+        ("regs", "arm_p_v0", "p $v0", _v("v0", "reg")),
+        ("regs", "arm_px_v0", "p/x $v0", _v("v0", "reg")),
+        ("regs", "arm_p_v1", "p $v1", _v("v1", "reg")),
+        ("regs", "arm_p_v2", "p $v2", _v("v2", "reg")),
+        ("regs", "arm_info_v0", "info registers v0", _v("v0", "reg")),
+        ("regs", "arm_info_v1", "info registers v1", _v("v1", "reg")),
+        ("regs", "arm_info_v2", "info registers v2", _v("v2", "reg")),
+        ("regs", "arm_p_q0", "p $q0", _v("v0", "reg")),
+        ("regs", "arm_p_q1", "p $q1", _v("v1", "reg")),
+        ("regs", "arm_p_s0", "p $s0", _v("farr", "dec", 0, 1)),
+        ("regs", "arm_p_d1", "p $d1", _v("darr", "dec", 0, 1)),
+        ("regs", "arm_p_h2", "p $h2", _v("harr", "dec", 0, 1)),
+        ("regs", "arm_px_s0", "p/x $s0", _v("farr", "hex", 0, 1)),
+        ("regs", "arm_info_s0", "info registers s0", _v("farr", "hex", 0, 1)),
+        ("regs", "arm_info_d1", "info registers d1", _v("darr", "hex", 0, 1)),
+        ("regs", "arm_info_h2", "info registers h2", _v("harr", "hex", 0, 1)),
+        ("regs", "arm_p_v0_s_f", "p $v0.s.f", _v("v0")),
+        ("regs", "arm_p_v1_d_f", "p $v1.d.f", _v("v1")),
+        ("regs", "arm_p_v2_h_f", "p $v2.h.f", _v("v2")),
+        ("regs", "arm_px_v0_s_u", "p/x $v0.s.u", _v("v0", "hex")),
+        ("regs", "arm_p_v0_s_u", "p $v0.s.u", _v("v0", "int")),
+        ("regs", "arm_p_v0_q_u", "p $v0.q.u", _v("v0", "reg")),
+    ]

@@ -283,3 +283,40 @@ def test_a_negative_int128_is_twos_complement_FMT_F32() -> None:
     n = -(1 << 100) - 5
     want = list(struct.unpack("<4I", (n % (1 << 128)).to_bytes(16, "little")))
     assert [v.bits for v in parse(f"$1 = {n}")] == want
+
+
+# AArch64 as gdb-multiarch 13 prints it (issue 33; captured in tests/data/paste_corpus/gdb/arm_*)
+@pytest.mark.parametrize("text,want", [
+    ("$7 = {f = 1, u = 1065353216, s = 1065353216}", [("f32", 0x3F800000)]),
+    ("$8 = {f = 0.33333333333333331, u = 4599676419421066581, s = 4599676419421066581}",
+     [("f64", 0x3FD5555555555555)]),
+    ("$9 = {f = 4.9406564584124654e-324, u = 1, s = 1}", [("f64", 1)]),  # 17 digits: a d
+    ("$9 = {bf = 0.007812, f = 1, u = 15360, s = 15360}", [("f16", 0x3C00)]),
+    ("s0             {f = 0x3f800000, u = 0x3f800000, s = 0x3f800000} "
+     "{f = 1, u = 1065353216, s = 1065353216}", [("f32", 0x3F800000)]),
+    ("d1             {f = 0x1, u = 0x1, s = 0x1} {f = 4.9406564584124654e-324, u = 1, s = 1}",
+     [("f64", 1)]),
+])
+def test_aarch64_scalar_views_read_the_u_lane_once_FMT_F32_FMT_F64_FMT_F16(text, want) -> None:
+    """p $s0 / $d0 / $h0 print {f, u, s} (h adds bf): read before as 3 or 4 values (or
+    refused after a register name); the u lane is the bits, its width from bf, the name,
+    a u beyond 32 bits or an f of 17 digits."""
+    assert [(v.format, v.bits) for v in parse(text)] == want
+
+
+def test_aarch64_info_registers_reads_the_raw_union_not_the_natural_one_FMT_F32() -> None:
+    """``info registers v0`` prints the raw (hex) union, then the natural one: read
+    before as 8 values (both)."""
+    lanes = struct.unpack("<4I", XMM0_BYTES)
+    raw = ", ".join(f"0x{x:x}" for x in lanes)
+    text = (f"v0             {{s = {{f = {{{raw}}}, u = {{{raw}}}, s = {{{raw}}}}}, "
+            f"d = {{f = {{0x1, 0x2}}, u = {{0x1, 0x2}}, s = {{0x1, 0x2}}}}, "
+            f"h = {{f = {{0x0}}, u = {{0x0}}, s = {{0x0}}}}, b = {{u = {{0x0}}, s = {{0x0}}}}, "
+            f"q = {{u = {{0x1}}, s = {{0x1}}}}}} {{s = {{f = {{1, 2, 3, 4}}}}}}")
+    assert [v.bits for v in parse(text)] == list(lanes)
+
+
+def test_aarch64_q_register_is_one_128_bit_number_FMT_F32() -> None:
+    n = _XMM0_INT
+    assert [v.bits for v in parse(f"$6 = {{u = {n}, s = {n}}}")] == list(
+        struct.unpack("<4I", XMM0_BYTES))

@@ -71,6 +71,10 @@ _INT_TYPE = re.compile(r"(?:unsigned[ \t]+|signed[ \t]+)?(?:u?int(?:8|16|32|64)_
 # __attribute__((ext_vector_type(2))))": the lane type is the width word
 _EXT_VECTOR = re.compile(r"\((?P<base>[A-Za-z_][\w \t]{0,40}?)[ \t]+__attribute__\(\("
                          r"ext_vector_type\(\d{1,4}\)\)\)\)", _F)
+# gdb's info registers of an AArch64 vector or scalar register: "v0  {raw, hex} {natural}":
+# the raw union holds the bits; the natural one (decimals) is the same value again
+_ARM_NATURAL = re.compile(r"^[ \t]*[vqsdh]\d{1,2}[ \t]+\{[^\n]*?\}(?P<natural>[ \t]+\{[^\n]*\})[ \t]*$",
+                          _F | re.MULTILINE)
 _FLOATISH = re.compile(r"\d\.\d|\d[eE][+-]?\d|nan|inf", _F)
 
 
@@ -180,6 +184,9 @@ def plain(text: str) -> str:
                 _blank(edits, m.start("p"), m.end("p"))
         for m in _ANON.finditer(text):
             _blank(edits, m.start(), m.end())
+    if "} {" in text:
+        for m in _ARM_NATURAL.finditer(text):  # AArch64 info registers: raw, then natural
+            _blank(edits, m.start("natural"), m.end("natural"))
     if ":" in text and "  " in text:
         for m in _LLDB_BYTES.finditer(text):
             _blank(edits, m.start("ascii"), m.end("ascii"))

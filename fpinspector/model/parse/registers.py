@@ -11,9 +11,14 @@
 - AArch64 ``p $v0`` / ``info registers v0``: ``{d = {f = ..., u = ..., s = ...}, s = {...},
   h = {bf = ..., f = ..., u = ..., s = ...}, b = {...}, q = {...}}``: the unsigned lanes
   (``u``) of the view as wide as the format (``d``, ``s``, ``h``), else its float lanes.
+  gdb 13's ``info registers v0`` prints that union raw (hex), then natural: the raw one is
+  read (:mod:`.debuggers` blanks the other). ``p $s0`` / ``$d0`` / ``$h0`` print ``{f = 1, u =
+  1065353216, s = 1065353216}`` (``h`` adds ``bf``) and ``p $q0`` ``{u = <128 bits>, s =
+  ...}``: the ``u`` lane (see :func:`_arm_scalar`).
 - ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
-- AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
-  f32 (``s``), f64 (``d``) or f16 (``h``).
+- AArch64 ``info registers s0`` of older gdb: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw
+  hex, as f32 (``s``), f64 (``d``) or f16 (``h``); gdb 13 prints ``s0  {f = 0x3f800000, u =
+  ...} {f = 1, ...}``, read as above, its width from the name.
 - gdb's ``p/x $xmm0.uint128`` (``p``, ``p/d``, ``p/t``; ``v2_int128`` of a ymm): the register
   as one number, leading zeros dropped: more hex digits than an f64 pattern, an integer
   beyond 64 bits in gdb's output, more than 64 binary digits. Cut into lanes of the
@@ -40,7 +45,7 @@ MEMBER = re.compile(r"v\d{1,2}_(?:bfloat16|half|float|double|u?int(?:8|16|32|64|
 _LANES = re.compile(r"v\d{1,2}_(?P<kind>bfloat16|half|float|double|u?int(?P<bits>\d+))", _FLAGS)
 _FLOAT_VIEW = {"half": 16, "float": 32, "double": 64}
 _FMT_OF_WIDTH = {16: "f16", 32: "f32", 64: "f64"}
-_VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|v)\d{1,2}[ \t]+(?=\{)", _FLAGS)
+_VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|[vq]|(?P<fp>[sdh]))\d{1,2}[ \t]+(?=\{)", _FLAGS)
 #: AArch64's vector register union: views by lane width, each with float, unsigned and
 #: signed lanes (names that are also ordinary field names: a union only when it is one)
 ARM_MEMBERS = frozenset({"d", "s", "h", "b", "q", "f", "u", "bf"})
@@ -70,6 +75,10 @@ def register_line(text: str, pos: int, eol: int, toks: list[Token]) -> int | Non
         return eol
     m = _VECTOR_NAME.match(text, pos, eol)
     if m:  # the union follows: its views are chosen by select_views
+        if m.group("fp"):  # AArch64's s0 / d0 / h0: its width, for the {f, u, s} union
+            toks.append(Token("type", m.group("fp"), m.start("fp"), m.start("fp") + 1,
+                              fmt={"s": "f32", "d": "f64", "h": "f16"}[m.group("fp").lower()],
+                              extra="gdb register"))
         return m.end()
     return None
 
@@ -223,7 +232,8 @@ def select_views(toks: list[Token], fmt: Any = None, text: str = "") -> list[Tok
             continue
         start = i
         views, i = _views(toks, i, kind)
-        chosen = _chosen(toks, views, bits) if kind == "member" else _chosen_arm(toks, views, bits)
+        chosen = _chosen(toks, views, bits) if kind == "member" else (
+            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt))
         if chosen is None and kind == "member":
             raise ParseError(f"this register has no {bits}-bit or f32 lanes to read"
                              f"{f' as {fmt.name}' if fmt is not None else ''}", text,
@@ -271,6 +281,47 @@ def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
     if "f" in inner:
         return _float_lanes(toks[slice(*inner["f"])], width, top)
     return None
+
+
+def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any
+                ) -> list[Token] | None:
+    """AArch64's scalar views: ``p $s0`` / ``info registers s0`` print ``{f = 1, u =
+    1065353216, s = 1065353216}`` (``h0`` adds ``bf``), ``p $q0`` ``{u = <128 bits>, s =
+    ...}``: the ``u`` lane is the bits. Its width: ``bf`` says 16, the register's name
+    (``s0 {...}``) or the format asked says it, else a ``u`` beyond 32 bits or an ``f``
+    of 17 digits says 64, else 32. None when ``views`` is not such a union."""
+    names = set(views)
+    if names in ({"u", "s"}, {"u"}):  # q0: one 128-bit number (s, the same, may be blanked)
+        body = _without_designators(toks[slice(*views["u"])])
+        if len(body) == 1 and body[0].kind == "wide":  # (made so by wide_values)
+            return _lanes_of(body[0], getattr(fmt, "bits", 32))
+        if len(body) != 1 or body[0].kind not in ("dec", "hex"):
+            return None
+        t = body[0]
+        n = int(t.text, 16) if t.kind == "hex" else int(t.text) if t.text.isdigit() else -1
+        if not 1 << 64 <= n < 1 << 128:  # (a field named u: as written)
+            return None
+        wide = Token("wide", f"{n:032x}", t.start, t.end, extra="number")
+        return _lanes_of(wide, getattr(fmt, "bits", 32))
+    if names not in ({"f", "u", "s"}, {"bf", "f", "u", "s"}):
+        return None
+    named = toks[start - 2] if start >= 2 and toks[start - 1].kind == "open" else None
+    u = _without_designators(toks[slice(*views["u"])])
+    if len(u) != 1 or u[0].kind not in ("dec", "hex"):
+        return None
+    value = int(u[0].text, 16) if u[0].kind == "hex" else int(u[0].text)
+    f = toks[slice(*views["f"])]
+    if "bf" in names:
+        width = 16
+    elif named is not None and named.kind == "type" and named.extra == "gdb register":
+        width = {"f16": 16, "f32": 32, "f64": 64}[str(named.fmt)]
+    elif fmt is not None and fmt.bits in (16, 32, 64):
+        width = fmt.bits
+    else:
+        from .widths import candidates  # (widths imports formats: late, as lex does)
+        digits = candidates(f[0].text) if len(f) == 1 and f[0].kind == "dec" else None
+        width = 64 if value >> 32 or digits == {"f64"} else 32
+    return _as_patterns(u, width)
 
 
 def _value_end(toks: list[Token], i: int) -> int:

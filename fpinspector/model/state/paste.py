@@ -222,7 +222,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 
 
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
-_REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d")
+_REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
+                       r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
 
 
