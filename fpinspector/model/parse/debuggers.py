@@ -73,8 +73,7 @@ _EXT_VECTOR = re.compile(r"\((?P<base>[A-Za-z_][\w \t]{0,40}?)[ \t]+__attribute_
                          r"ext_vector_type\(\d{1,4}\)\)\)\)", _F)
 # gdb's info registers of an AArch64 vector or scalar register: "v0  {raw, hex} {natural}":
 # the raw union holds the bits; the natural one (decimals) is the same value again
-_ARM_NATURAL = re.compile(r"^[ \t]*[vqsdh]\d{1,2}[ \t]+\{[^\n]*?\}(?P<natural>[ \t]+\{[^\n]*\})[ \t]*$",
-                          _F | re.MULTILINE)
+_ARM_REG_LINE = re.compile(r"^[ \t]*[vqsdh]\d{1,2}[ \t]+(?=\{)", _F | re.MULTILINE)
 _FLOATISH = re.compile(r"\d\.\d|\d[eE][+-]?\d|nan|inf", _F)
 
 
@@ -185,8 +184,8 @@ def plain(text: str) -> str:
         for m in _ANON.finditer(text):
             _blank(edits, m.start(), m.end())
     if "} {" in text:
-        for m in _ARM_NATURAL.finditer(text):  # AArch64 info registers: raw, then natural
-            _blank(edits, m.start("natural"), m.end("natural"))
+        for m in _ARM_REG_LINE.finditer(text):  # AArch64 info registers: raw, then natural
+            _natural_union(text, m.end(), edits)
     if ":" in text and "  " in text:
         for m in _LLDB_BYTES.finditer(text):
             _blank(edits, m.start("ascii"), m.end("ascii"))
@@ -204,6 +203,25 @@ def plain(text: str) -> str:
     for m in _HEX_NAME.finditer(out):
         _blank(edits, m.start(), m.end())
     return _apply(out, edits)
+
+
+def _natural_union(text: str, pos: int, edits: Edits) -> None:
+    """After an AArch64 register's name at ``pos``: where its line holds a second
+    brace group after the first (gdb's natural view), that group is blanked."""
+    eol = text.find("\n", pos)
+    eol = len(text) if eol < 0 else eol
+    depth = 0
+    for i in range(pos, eol):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                rest = text[i + 1:eol].strip()
+                if rest.startswith("{") and rest.endswith("}"):
+                    _blank(edits, i + 1, eol)
+                return
 
 
 def _lldb_type(text: str, m: re.Match[str], chars: Edits) -> None:
