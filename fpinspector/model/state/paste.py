@@ -144,8 +144,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
-        codes = _integer_codes(text)
-        if codes is not None and "RenderDoc text with no float" in exc.reason:
+        codes = _integer_codes(text) if "RenderDoc text with no float" in exc.reason else None
+        if codes is not None:
             return [codes]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
             return _short_patterns(text, inspected, exc)
