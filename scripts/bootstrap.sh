@@ -14,6 +14,8 @@ APT_PACKAGES=(
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libx11-xcb1
   xvfb xauth fonts-dejavu-core
   gdb lldb python3-lldb-14 gcc python3-renderdoc  # debugger corpus, fpi and RenderDoc extension tests
+  clang  # the lldb corpus of clang's ext_vector_type (scripts/capture_debuggers/probe_ext.c)
+  gdb-multiarch qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross  # the AArch64 gdb corpus (probe_arm.c)
   mesa-vulkan-drivers libvulkan1  # lavapipe: the WebGPU (Vulkan) tier
 )
 

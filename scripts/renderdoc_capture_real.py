@@ -21,6 +21,7 @@ Usage: .venv/bin/python scripts/renderdoc_capture_real.py [--only VIEW ...]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -65,6 +67,8 @@ CB_LAYOUT = {"tint": ("f32", 0, 4), "exposure": ("f32", 16, 1), "c0": ("f32", 32
              "weights[0]": ("f32", 44, 1), "weights[1]": ("f32", 48, 1),
              "weights[2]": ("f32", 52, 1), "weights[3]": ("f32", 56, 1),
              "mask": ("xint", 64, 2), "hv": ("f16", 72, 4), "dv": ("f64", 80, 1)}
+#: integer entries: offered as integer codes (uint -> u32), never read as floats
+CB_INT_LAYOUT = {"counts": ("u32", 88, 2)}
 CB_TREE_ROW = (438, 298)  # the first entry (tint) of the fixed-variable tree
 
 UI_SCRIPT = r'''
@@ -230,6 +234,13 @@ def cb_case(command: str, text: str, data: bytes) -> dict:
     without a format from the user."""
     names = [re.split(r"[,\s]", line.strip(), maxsplit=1)[0] for line in text.splitlines()]
     vals = cb_values([n for n in names if n in CB_LAYOUT], data)
+    codes = [(kind, int.from_bytes(data[off + 4 * i:off + 4 * i + 4], "little"))
+             for n in names if n in CB_INT_LAYOUT
+             for kind, off, count in [CB_INT_LAYOUT[n]] for i in range(count)]
+    if not vals and codes:
+        return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
+                "text": text, "expect": {"format": codes[0][0], "formats": [k for k, _ in codes],
+                                         "bits": [b for _, b in codes], "codes": True}}
     if not vals:
         return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command,
                 "text": text, "expect": {"refused": True, "why": "no float value: an array "
@@ -257,9 +268,12 @@ def cb_case(command: str, text: str, data: bytes) -> dict:
             exact = exact and b == raw
         fmts.append(f)
         bits.append(b)
+    expect = {"format": sorted(set(fmts))[0] if len(set(fmts)) == 1 else sorted(set(fmts)),
+              "formats": fmts, "bits": bits, "exact": exact}
+    if codes:
+        expect["integer_codes"] = [[k, b] for k, b in codes]
     return {"tool": "renderdoc", "tool_version": TOOL_VERSION, "command": command, "text": text,
-            "expect": {"format": sorted(set(fmts))[0] if len(set(fmts)) == 1 else sorted(set(fmts)),
-                       "formats": fmts, "bits": bits, "exact": exact}}
+            "expect": expect}
 
 
 def copy_cells(text: str, nlabels: int) -> list[str]:
@@ -308,32 +322,14 @@ def _save(name: str, case: dict) -> None:
 def capture_cbuffer(work: Path, env: dict, cap: Path, data: bytes) -> int:
     """The fixed-variable tree (RDTreeView): Ctrl+C of each entry, of an array's elements,
     of four entries at once, and its Export to CSV."""
-    ready = work / "ready-cbuffer"
-    qenv = {**env, "RDMODE": "buffer", "RDFMT": CB_FORMAT, "RDLEN": str(len(data)),
-            "RDREADY": str(ready)}
-    qrd = subprocess.Popen(["qrenderdoc", "--ui-py", str(work / "ui.py"), str(cap)], env=qenv,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     n = 0
-    try:
-        for _ in range(120):
-            if ready.exists():
-                break
-            time.sleep(0.5)
-        else:
-            raise RuntimeError("qrenderdoc did not open the fixed-variable view")
-        time.sleep(3)
-
-        def copy() -> str:
-            xdo("key", "ctrl+c")
-            time.sleep(0.5)
-            return clipboard()
-
-        xdo("mousemove", str(CB_TREE_ROW[0]), str(CB_TREE_ROW[1]), "click", "1")
-        time.sleep(0.7)
+    with _viewer(work, env, cap, "cbuffer", RDMODE="buffer", RDFMT=CB_FORMAT,
+                 RDLEN=str(len(data))):
+        _click(CB_TREE_ROW)
         top = ["tint", "exposure", "c0", "weights", "mask", "hv", "dv", "counts"]
         for name in top:
             _save(f"cbuffer_tree_{name}_ctrl_c",
-                  cb_case("constant buffer (fixed variables) Ctrl+C (one entry)", copy(), data))
+                  cb_case("constant buffer (fixed variables) Ctrl+C (one entry)", _copy(), data))
             n += 1
             xdo("key", "Down")
             time.sleep(0.3)
@@ -345,48 +341,65 @@ def capture_cbuffer(work: Path, env: dict, cap: Path, data: bytes) -> int:
             xdo("key", "Down")
             time.sleep(0.3)
             _save(f"cbuffer_tree_weights{i}_ctrl_c",
-                  cb_case("constant buffer (fixed variables) Ctrl+C (an array element)", copy(),
+                  cb_case("constant buffer (fixed variables) Ctrl+C (an array element)", _copy(),
                           data))
             n += 1
         xdo("key", "Home")
         xdo("key", "shift+Down", "shift+Down", "shift+Down")
         time.sleep(0.3)
         _save("cbuffer_tree_four_entries_ctrl_c",
-              cb_case("constant buffer (fixed variables) Ctrl+C (four entries)", copy(), data))
+              cb_case("constant buffer (fixed variables) Ctrl+C (four entries)", _copy(), data))
         n += 1
-        csv = work / "cbuffer.csv"
-        xdo("mousemove", str(EXPORT_BUTTON["buffer"][0]), str(EXPORT_BUTTON["buffer"][1]),
-            "click", "1")
-        time.sleep(1.5)
-        xdo("type", "--delay", "20", str(csv))
-        xdo("key", "Return")
         _save("cbuffer_csv", cb_case("constant buffer (fixed variables) Export to CSV",
-                                     wait_for_file(csv), data))
+                                     _export_csv(EXPORT_BUTTON["buffer"], work / "cbuffer.csv"),
+                                     data))
         n += 1
-    finally:
-        qrd.terminate()
-        qrd.wait(timeout=30)
     return n
 
 
-def _open(work: Path, env: dict, cap: Path, name: str, **extra: str) -> subprocess.Popen:
+@contextlib.contextmanager
+def _viewer(work: Path, env: dict, cap: Path, name: str, **extra: str) -> Iterator[None]:
+    """qrenderdoc on the capture, its ui.py opening the view ``extra`` names (RDMODE,
+    RDFMT, RDLEN, ...), until the block ends."""
     ready = work / f"ready-{name}"
     qrd = subprocess.Popen(["qrenderdoc", "--ui-py", str(work / "ui.py"), str(cap)],
                            env={**env, **extra, "RDREADY": str(ready)},
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(120):
-        if ready.exists():
-            time.sleep(3)
-            return qrd
-        time.sleep(0.5)
-    qrd.terminate()
-    raise RuntimeError(f"qrenderdoc did not open the {name} view")
+    try:
+        for _ in range(120):
+            if ready.exists():
+                break
+            time.sleep(0.5)
+        else:
+            raise RuntimeError(f"qrenderdoc did not open the {name} view")
+        time.sleep(3)
+        yield
+    finally:
+        qrd.terminate()
+        qrd.wait(timeout=30)
+
+
+def _click(at: tuple[int, int]) -> None:
+    """Click a row (or a button) of the window and let the view settle."""
+    xdo("mousemove", str(at[0]), str(at[1]), "click", "1")
+    time.sleep(0.7)
 
 
 def _copy() -> str:
+    """Ctrl+C of the selection, as the clipboard then holds it."""
     xdo("key", "ctrl+c")
     time.sleep(0.5)
     return clipboard()
+
+
+def _export_csv(button: tuple[int, int], csv: Path) -> str:
+    """The view's Export to CSV into ``csv`` (its file dialog answered by typing the path),
+    and the file's text once written."""
+    xdo("mousemove", str(button[0]), str(button[1]), "click", "1")
+    time.sleep(1.5)
+    xdo("type", "--delay", "20", str(csv))
+    xdo("key", "Return")
+    return wait_for_file(csv)
 
 
 def _rows_case(command: str, text: str, nlabels: int, vals: list[tuple[str, int]]) -> dict:
@@ -405,10 +418,8 @@ def capture_restart_and_paging(work: Path, env: dict, cap: Path, data: bytes) ->
     buffer of more rows than one page (10000) viewed on its second page."""
     n = 0
     fields = [("f32", 4), ("f32", 2)]
-    qrd = _open(work, env, cap, "restart", RDMODE="mesh", RDDRAW="1")
-    try:
-        xdo("mousemove", str(FIRST_ROW["mesh"][0]), str(FIRST_ROW["mesh"][1]), "click", "1")
-        time.sleep(0.7)
+    with _viewer(work, env, cap, "restart", RDMODE="mesh", RDDRAW="1"):
+        _click(FIRST_ROW["mesh"])
         for r, idx in enumerate(INDICES):
             vals = [] if idx == 0xFFFF else element_values(fields, data, idx)
             _save(f"mesh_indexed_restart_row{r}_ctrl_c",
@@ -417,26 +428,16 @@ def capture_restart_and_paging(work: Path, env: dict, cap: Path, data: bytes) ->
             n += 1
             xdo("key", "Down")
             time.sleep(0.3)
-        csv = work / "restart.csv"
-        xdo("mousemove", str(EXPORT_BUTTON["mesh"][0]), str(EXPORT_BUTTON["mesh"][1]),
-            "click", "1")
-        time.sleep(1.5)
-        xdo("type", "--delay", "20", str(csv))
-        xdo("key", "Return")
+        text = _export_csv(EXPORT_BUTTON["mesh"], work / "restart.csv")
         vals = [v for idx in INDICES if idx != 0xFFFF for v in element_values(fields, data, idx)]
         _save("mesh_indexed_restart_csv",
               _rows_case("mesh viewer (VS In, indexed draw, primitive restart) Export to CSV",
-                         wait_for_file(csv), 2, vals))
+                         text, 2, vals))
         n += 1
-    finally:
-        qrd.terminate()
-        qrd.wait(timeout=30)
     big = b"".join(struct.pack("<I", PATTERNS[i % len(PATTERNS)]) for i in range(BIG_ROWS * 4))
-    qrd = _open(work, env, cap, "paged", RDMODE="buffer", RDFMT="float4 v;",
-                RDLEN=str(len(big)), RDPAGE="10000")
-    try:
-        xdo("mousemove", str(FIRST_ROW["buffer"][0]), str(FIRST_ROW["buffer"][1]), "click", "1")
-        time.sleep(0.7)
+    with _viewer(work, env, cap, "paged", RDMODE="buffer", RDFMT="float4 v;",
+                 RDLEN=str(len(big)), RDPAGE="10000"):
+        _click(FIRST_ROW["buffer"])
         for key in ("", "Up", "Down", "Down", "Down", "ctrl+End", "Up"):
             if key:
                 xdo("key", key)
@@ -449,9 +450,6 @@ def capture_restart_and_paging(work: Path, env: dict, cap: Path, data: bytes) ->
                   _rows_case("buffer viewer, second page of 10240 rows, Ctrl+C (one row)",
                              text, 1, vals))
             n += 1
-    finally:
-        qrd.terminate()
-        qrd.wait(timeout=30)
     return n
 
 
@@ -486,62 +484,34 @@ def main() -> int:
         for name, mode, fmt, fields, nrows, nlabels, fmt_arg in VIEWS:
             if only and name not in only:
                 continue
-            ready = work / f"ready-{name}"
-            qenv = {**env, "RDMODE": mode, "RDFMT": fmt, "RDLEN": str(len(data)),
-                    "RDREADY": str(ready)}
-            qrd = subprocess.Popen(["qrenderdoc", "--ui-py", str(work / "ui.py"), str(cap)],
-                                   env=qenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                for _ in range(120):
-                    if ready.exists():
-                        break
-                    time.sleep(0.5)
-                else:
-                    raise RuntimeError(f"qrenderdoc did not open the {name} view")
-                time.sleep(3)
-                x, y = FIRST_ROW[mode]
-                xdo("mousemove", str(x), str(y), "click", "1")
-                time.sleep(0.7)
+            view = f"{'mesh viewer (VS In)' if mode == 'mesh' else 'buffer viewer'}"
+            shown = f"{' format: ' + fmt if fmt else ''}"
+            with _viewer(work, env, cap, name, RDMODE=mode, RDFMT=fmt, RDLEN=str(len(data))):
+                _click(FIRST_ROW[mode])
                 for row in range(nrows):
-                    xdo("key", "ctrl+c")
-                    time.sleep(0.5)
-                    text = clipboard()
+                    text = _copy()
                     vals = element_values(fields, data, row)
                     case = {"tool": "renderdoc", "tool_version": TOOL_VERSION,
-                            "command": f"{'mesh viewer (VS In)' if mode == 'mesh' else 'buffer viewer'}"
-                                       f" Ctrl+C (one row){' format: ' + fmt if fmt else ''}",
-                            "text": text,
+                            "command": f"{view} Ctrl+C (one row){shown}", "text": text,
                             "expect": expect_of(copy_cells(text, nlabels), vals, fmt_arg)}
                     if fmt_arg:
                         case["format_arg"] = fmt_arg
-                    (OUT / f"real_{name}_row{row}_ctrl_c.json").write_text(
-                        json.dumps(case, indent=1, ensure_ascii=True) + "\n")
+                    _save(f"{name}_row{row}_ctrl_c", case)
                     written += 1
                     xdo("key", "Down")
                     time.sleep(0.3)
-                csv = work / f"{name}.csv"
-                bx, by = EXPORT_BUTTON[mode]
-                xdo("mousemove", str(bx), str(by), "click", "1")
-                time.sleep(1.5)
-                xdo("type", "--delay", "20", str(csv))
-                xdo("key", "Return")
-                text = wait_for_file(csv)
+                text = _export_csv(EXPORT_BUTTON[mode], work / f"{name}.csv")
                 body = text.split("\n", 1)[1]
                 rows = sum(1 for line in body.splitlines() if line[:1].isdigit())
                 allvals = [v for row in range(rows) for v in element_values(fields, data, row)]
                 cells = copy_cells(body, nlabels)
                 case = {"tool": "renderdoc", "tool_version": TOOL_VERSION,
-                        "command": f"{'mesh viewer (VS In)' if mode == 'mesh' else 'buffer viewer'}"
-                                   f" Export to CSV{' format: ' + fmt if fmt else ''}",
+                        "command": f"{view} Export to CSV{shown}",
                         "text": text, "expect": expect_of(cells, allvals, fmt_arg)}
                 if fmt_arg:
                     case["format_arg"] = fmt_arg
-                (OUT / f"real_{name}_csv.json").write_text(
-                    json.dumps(case, indent=1, ensure_ascii=True) + "\n")
+                _save(f"{name}_csv", case)
                 written += 1
-            finally:
-                qrd.terminate()
-                qrd.wait(timeout=30)
         if not only or "cbuffer" in only:
             written += capture_cbuffer(work, env, cap, data)
         if not only or "restart" in only:

@@ -172,6 +172,9 @@ def interpret_variant(kind: str, raw: int) -> str:
         return fmt_uint(raw, 16)
     if kind == "uint":
         return fmt_uint(raw)
+    if kind == "int":  # Formatter::Format(int32_t): QString::number, " " where the sign is
+        i = raw - (1 << 32) if raw >> 31 else raw
+        return f" {i}" if i >= 0 else str(i)
     raise ValueError(kind)
 
 
@@ -420,11 +423,19 @@ class Corpus:
         self.cases: dict[str, dict] = {}
 
     def add(self, name: str, command: str, text: str, values: list[tuple[str, int, bool]] | None,
-            *, why: str = "", format_arg: str | None = None) -> None:
+            *, why: str = "", format_arg: str | None = None,
+            codes: list[tuple[str, int]] | None = None) -> None:
+        """``codes``: the int/uint cells as (i32 | u32, pattern), offered as integer codes;
+        with no ``values`` they are all the text holds."""
         assert name not in self.cases, name
         case: dict = {"tool": "renderdoc", "tool_version": RD_SOURCE, "command": command,
                       "text": text}
-        if values is None:
+        if values is None and codes:
+            kinds = sorted({k for k, _ in codes})
+            case["expect"] = {"format": kinds[0] if len(kinds) == 1 else kinds,
+                              "formats": [k for k, _ in codes], "bits": [b for _, b in codes],
+                              "codes": True}
+        elif values is None:
             case["expect"] = {"refused": True, "why": why}
         else:
             fmts = sorted({f for f, _, _ in values})
@@ -432,6 +443,8 @@ class Corpus:
                               "formats": [f for f, _, _ in values],
                               "bits": [b for _, b, _ in values],
                               "exact": all(e for _, _, e in values)}
+        if codes and values is not None:
+            case["expect"]["integer_codes"] = [[k, b] for k, b in codes]
         if format_arg:
             case["format_arg"] = format_arg  # the inspector's format (the text has no width)
         self.cases[name] = case
@@ -443,6 +456,9 @@ def _cells_expect(cols: list[Column], data_row: list[list[int]], texts: list[str
     out = []
     k = 0
     for c, vals in zip(cols, data_row):
+        if c.kind in ("int", "uint"):  # integer cells: codes (see _codes), no float
+            k += len(vals)
+            continue
         if c.rows == 1:
             for v in vals:
                 out.append(value_expect(c.kind, v, texts[k], fmt_arg))
@@ -454,6 +470,12 @@ def _cells_expect(cols: list[Column], data_row: list[list[int]], texts: list[str
                     out.append(value_expect(c.kind, vals[r * c.comps + comp], parts[r], fmt_arg))
                 k += 1
     return out
+
+
+def _codes(cols: list[Column], data_row: list[list[int]]) -> list[tuple[str, int]]:
+    """The row's int/uint cells as integer codes (i32 / u32, 32-bit pattern)."""
+    return [("i32" if c.kind == "int" else "u32", v) for c, vals in zip(cols, data_row)
+            if c.kind in ("int", "uint") for v in vals]
 
 
 F32 = [0x3F800000, 0xC0200000, 0x3DCCCCCD, 0x40490FDB, 0x358637BD, 0x7F7FFFFF, 0x000116C2,
@@ -551,6 +573,27 @@ def build() -> Corpus:
         cp.add(f"buffer_xshort2_xlong_row{r}_ctrl_c",
                "buffer viewer Ctrl+C (xshort2 h; xlong d)",
                table_copy(rows, row_selection(rows, r)), _cells_expect(xs, xsdata[r], rows[r][1:], None))
+    # 5b. int and uint columns beside a float: integer codes, offered, never floats.
+    iu = [Column("f", "f32"), Column("i", "int", 2), Column("u", "uint")]
+    iudata = [[[0x3FC00000], [5, 0xFFFFFFFD], [3000000000]],
+              [[0xBF800000], [0x80000000, 0], [1065353216]],
+              [[0x3DCCCCCD], [0x7FFFFFFF, 1], [0]]]
+    rows = model_rows(iu, iudata)
+    for r in range(len(iudata)):
+        cp.add(f"buffer_float_int2_uint_row{r}_ctrl_c",
+               "buffer viewer Ctrl+C (float f; int2 i; uint u)",
+               table_copy(rows, row_selection(rows, r)),
+               _cells_expect(iu, iudata[r], rows[r][1:], None), codes=_codes(iu, iudata[r]))
+    cp.add("buffer_float_int2_uint_csv", "buffer viewer Export to CSV (float f; int2 i; uint u)",
+           csv_export(iu, rows, False),
+           [e for r in range(len(iudata)) for e in _cells_expect(iu, iudata[r], rows[r][1:], None)],
+           codes=[c for r in range(len(iudata)) for c in _codes(iu, iudata[r])])
+    io = [Column("i", "int", 2)]
+    iodata = [[[7, 0xFFFFFFF9]], [[0x7FFFFFFF, 0x80000000]]]
+    rows = model_rows(io, iodata)
+    cp.add("buffer_int2_csv", "buffer viewer Export to CSV (int2 i: integers only)",
+           csv_export(io, rows, False), None,
+           codes=[c for r in range(len(iodata)) for c in _codes(io, iodata[r])])
     # 6. matrices: a float2x2 per element (one cell per matrix column, rows on new lines).
     m = Column("m", "f32", 2, 2)
     mdata = [[[0x3F800000, 0x40000000, 0x40400000, 0x40800000]],

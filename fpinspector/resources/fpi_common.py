@@ -18,6 +18,9 @@ import sys
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _SEND = os.path.join(os.path.dirname(_HERE), "model", "send")
 
+#: A float element's format by its size in bytes; an integer's code type by (size, signed).
+FLOATS = {2: "f16", 4: "f32", 8: "f64"}
+INTS = {(4, True): "i32", (4, False): "u32", (2, False): "u16", (1, False): "u8"}
 #: ``fpi/d`` and friends: the float format to read the bytes as.
 LETTERS = {"f": "f32", "d": "f64", "h": "f16"}
 USAGE = ("usage: fpi[/f|/d|/h] [--json] [--to A|B|C|inspector] EXPR  (/f f32, /d f64, "

@@ -20,20 +20,14 @@ import os
 
 import gdb  # type: ignore[import-not-found]
 
-
-def _common():  # type: ignore[no-untyped-def]
-    here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("_fpinspector_fpi_common",
-                                                  os.path.join(here, "fpi_common.py"))
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-common = _common()
-_FLOATS = {2: "f16", 4: "f32", 8: "f64"}
-_INTS = {(4, True): "i32", (4, False): "u32", (2, False): "u16", (1, False): "u8"}
+# fpi_common.py beside this file, by its path (the debugger's Python has no fpinspector)
+_spec = importlib.util.spec_from_file_location(
+    "_fpinspector_fpi_common", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                            "fpi_common.py"))
+assert _spec is not None and _spec.loader is not None
+common = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(common)
+_FLOATS, _INTS = common.FLOATS, common.INTS
 
 
 def _scalar_format(t, asked: str | None) -> tuple[str, int]:  # type: ignore[no-untyped-def]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Capture real gdb and lldb output of known float bit patterns as the paste corpus.
 
-Builds probe.c (gcc -g -O0), runs it under gdb (batch mode, ``-x gdb_side.py``) and lldb
+Builds probe.c (gcc -g -O0), probe_ext.c (clang: ext_vector_type) and probe_arm.c
+(aarch64-linux-gnu-gcc, run by qemu-aarch64 under gdb-multiarch), runs them under gdb (batch mode, ``-x gdb_side.py``) and lldb
 (its Python API, ``lldb_side.py``), each command of :mod:`cases` on its own, so a failing
 command cannot stop the others, and writes one JSON file per output to ``tests/data/paste_corpus/<tool>/<name>.json``:
 ``tool``, ``tool_version``, ``command``, ``text`` (the exact output) and ``expect`` (the bits
@@ -9,7 +10,8 @@ it holds, from probe's own ``--manifest``, or a refusal where it holds no float)
 ``*_echo`` cases hold the same output after its prompt and command line (``note`` says so).
 
 Run with the system python3 (no project imports): ``python3 scripts/capture_debuggers/capture.py
-[--out DIR] [--tool gdb|lldb]``. Linux/x86-64 only (gdb, lldb, gcc from Debian).
+[--out DIR] [--tool gdb|lldb]``. Linux/x86-64 only (gdb, lldb, gcc, clang,
+gdb-multiarch, qemu-user, gcc-aarch64-linux-gnu from Debian).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import argparse
 import json
 import os
 import re
+import shutil
+import socket
 import struct
 import subprocess
 import sys
@@ -38,18 +42,33 @@ PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
 UINT = {"f16": "<H", "f32": "<I", "f64": "<Q"}
 
 
-def build(tmp: Path) -> Path:
-    exe = tmp / "probe"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(exe), str(HERE / "probe.c")], check=True)
+def build(tmp: Path, source: str = "probe.c", compiler: str = "gcc") -> Path:
+    exe = tmp / Path(source).stem
+    subprocess.run([compiler, "-g", "-O0", "-o", str(exe), str(HERE / source)], check=True)
     return exe
 
 
-def manifest(exe: Path) -> dict[str, dict]:
+def _read_manifest(exe: Path) -> dict[str, dict]:
     m = json.loads(subprocess.run([str(exe), "--manifest"], check=True, capture_output=True,
                                   text=True).stdout)
     for k in m:
         m[k]["bits"] = [int(b, 16) for b in m[k]["bits"]]
         m[k]["formats"] = [m[k]["format"]] * len(m[k]["bits"])
+    return m
+
+
+def _arm_manifest(raw: dict) -> dict[str, dict]:
+    """probe_arm's patterns, and v0 = farr, v1 = darr, v2 = harr."""
+    m = {}
+    for k, v in raw.items():
+        bits = [int(b, 16) for b in v["bits"]]
+        m[k] = {"format": v["format"], "bits": bits, "formats": [v["format"]] * len(bits)}
+    m["v0"], m["v1"], m["v2"] = m["farr"], m["darr"], m["harr"]
+    return m
+
+
+def manifest(exe: Path) -> dict[str, dict]:
+    m = _read_manifest(exe)
 
     def part(src, idx, fmt_of=None):
         return {"format": m[src]["format"], "bits": [m[src]["bits"][i] for i in idx],
@@ -72,10 +91,37 @@ def manifest(exe: Path) -> dict[str, dict]:
     return m
 
 
+#: the AArch64 capture's tools (Debian: gcc-aarch64-linux-gnu, qemu-user, gdb-multiarch)
+ARM_TOOLS = ("aarch64-linux-gnu-gcc", "qemu-aarch64", "gdb-multiarch")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def run_tool(tool: str, exe: Path, plan: list[dict], tmp: Path) -> tuple[str, list[str]]:
     pf, of = tmp / f"{tool}_plan.json", tmp / f"{tool}_out.json"
     pf.write_text(json.dumps(plan))
     env = dict(os.environ, CAPTURE_PLAN=str(pf), CAPTURE_OUT=str(of), LC_ALL="C.UTF-8")
+    if tool == "gdb-aarch64":  # the program under qemu-user's gdb stub
+        port = _free_port()
+        qemu = subprocess.Popen(["qemu-aarch64", "-g", str(port), str(exe)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            env["CAPTURE_REMOTE"] = f"localhost:{port}"
+            proc = subprocess.run(["gdb-multiarch", "-batch", "-nx", "-x",
+                                   str(HERE / "gdb_side.py"), str(exe)],
+                                  env=env, capture_output=True, text=True, timeout=120)
+        finally:
+            qemu.kill()
+            qemu.wait(timeout=30)
+        if not of.exists():
+            raise SystemExit(f"gdb-multiarch wrote no output:\n{proc.stdout[-2000:]}\n"
+                             f"{proc.stderr[-2000:]}")
+        res = json.loads(of.read_text())
+        return res["version"], res["outputs"]
     if tool == "gdb":
         cmd = ["gdb", "-batch", "-nx", "-x", str(HERE / "gdb_side.py"), str(exe)]
     else:
@@ -101,6 +147,8 @@ def _lldb_package(tmp: Path) -> Path:
     if not pkgs or not libs:
         raise SystemExit("lldb's Python package not found (apt install python3-lldb-14)")
     shim = tmp / "lldbpy" / "lldb"
+    if shim.exists():  # (made for an earlier run of lldb)
+        return shim.parent
     shim.mkdir(parents=True)
     for f in pkgs[-1].parent.iterdir():
         if not f.name.startswith("_lldb"):
@@ -228,14 +276,32 @@ def capture(out_dir: Path, tools: list[str]) -> int:
         tmp = Path(td)
         exe = build(tmp)
         m = manifest(exe)
+        runs = [(tool, exe, m, cases.gdb_cases() if tool == "gdb" else cases.lldb_cases())
+                for tool in tools]
+        if "lldb" in tools:  # clang's ext_vector_type (float4, half4): clang's build
+            ext = build(tmp, "probe_ext.c", "clang")
+            runs.append(("lldb", ext, _read_manifest(ext), cases.lldb_ext_cases()))
+        if "gdb" in tools:  # AArch64's registers: a static build run by qemu-user
+            missing = [t for t in ARM_TOOLS if shutil.which(t) is None]
+            if missing:
+                raise SystemExit(f"the AArch64 capture needs {', '.join(missing)} (Debian: "
+                                 "gcc-aarch64-linux-gnu, qemu-user, gdb-multiarch)")
+            arm = tmp / "probe_arm"
+            subprocess.run(["aarch64-linux-gnu-gcc", "-g", "-O0", "-static", "-o", str(arm),
+                            str(HERE / "probe_arm.c")], check=True)
+            ma = json.loads(subprocess.run(["qemu-aarch64", str(arm), "--manifest"], check=True,
+                                           capture_output=True, text=True).stdout)
+            runs.append(("gdb-aarch64", arm, _arm_manifest(ma), cases.gdb_arm_cases()))
         for tool in tools:
-            table = cases.gdb_cases() if tool == "gdb" else cases.lldb_cases()
-            plan = [{"stop": stop, "command": cmd} for stop, _, cmd, _ in table]
-            version, outputs = run_tool(tool, exe, plan, tmp)
             d = out_dir / tool
             d.mkdir(parents=True, exist_ok=True)
             for old in d.glob("*.json"):  # a case taken out of cases.py leaves no file
                 old.unlink()
+        for tool, exe, m, table in runs:
+            plan = [{"stop": stop, "command": cmd} for stop, _, cmd, _ in table]
+            version, outputs = run_tool(tool, exe, plan, tmp)
+            tool = tool.split("-")[0]  # (gdb-aarch64: gdb-multiarch, in gdb's corpus)
+            d = out_dir / tool
             for (stop, name, cmd, spec), text in zip(table, outputs):
                 doc = {"tool": tool, "tool_version": version, "command": cmd, "text": text,
                        "expect": expect_of(spec, m, text)}

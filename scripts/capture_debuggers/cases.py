@@ -121,6 +121,35 @@ def gdb_cases():
         ("regs", "info_st0", "info registers st0",
          R("an x87 register (80 bits): no format here holds it")),
         ("regs", "info_rip", "info registers rip", R("an address, not a float")),
+        # a register as one number (uint128, v2_int128: leading zeros dropped) and the
+        # integer views as wide as the lanes
+        ("regs", "p_xmm0_uint128", "p $xmm0.uint128", _v("xmm0", "reg")),
+        ("regs", "pd_xmm0_uint128", "p/d $xmm0.uint128", _v("xmm0", "reg")),
+        ("regs", "pt_xmm0_uint128", "p/t $xmm0.uint128", _v("xmm0", "reg")),
+        ("regs", "pz_xmm0_uint128", "p/z $xmm0.uint128", _v("xmm0", "reg")),
+        ("regs", "px_xmm1_uint128", "p/x $xmm1.uint128", _v("xmm1", "reg")),
+        ("regs", "p_xmm1_uint128", "p $xmm1.uint128", _v("xmm1", "reg")),
+        ("regs", "px_xmm2_uint128", "p/x $xmm2.uint128", _v("xmm2", "reg")),
+        ("regs", "pt_xmm2_uint128", "p/t $xmm2.uint128", _v("xmm2", "reg")),
+        ("regs", "px_ymm3_v2_int128", "p/x $ymm3.v2_int128", _v("ymm3", "reg")),
+        ("regs", "p_ymm3_v2_int128", "p $ymm3.v2_int128", _v("ymm3", "reg")),
+        ("regs", "pf_xmm0_uint128", "p/f $xmm0.uint128",
+         R("p/f of a 128-bit integer is an x87 long double: no format here holds it")),
+        ("regs", "px_ymm3_v8_int32", "p/x $ymm3.v8_int32", _v("ymm3", "hex")),
+        ("regs", "p_ymm3_v8_int32", "p $ymm3.v8_int32", _v("ymm3", "int")),
+        ("regs", "px_xmm1_v2_int64", "p/x $xmm1.v2_int64", _v("xmm1", "hex")),
+        ("regs", "p_xmm1_v2_int64", "p $xmm1.v2_int64", _v("xmm1", "int")),
+        ("regs", "px_xmm2_v8_int16", "p/x $xmm2.v8_int16", _v("xmm2", "hex")),
+        ("regs", "p_xmm2_v8_int16", "p $xmm2.v8_int16", _v("xmm2", "int16")),
+        ("regs", "px_xmm0_v16_int8", "p/x $xmm0.v16_int8", _v("xmm0", "bytes")),
+        ("regs", "px_xmm0_v4_float", "p/x $xmm0.v4_float", _v("xmm0", "hex")),
+        ("regs", "p_xmm0_v4_float_1", "p $xmm0.v4_float[1]", _v("farr", "dec", 1, 2)),
+        ("regs", "px_xmm0_v4_int32_1", "p/x $xmm0.v4_int32[1]", _v("farr", "hex", 1, 2)),
+        ("regs", "p_xmm1_v2_double_0", "p $xmm1.v2_double[0]", _v("darr", "dec", 0, 1)),
+        ("regs", "p_ymm3", "p $ymm3", _v("ymm3", "reg")),
+        ("regs", "px_ymm3", "p/x $ymm3", _v("ymm3", "reg")),
+        ("regs", "px_xmm1", "p/x $xmm1", _v("xmm1", "reg")),
+        ("regs", "px_xmm2", "p/x $xmm2", _v("xmm2", "reg")),
     ]
     return out
 
@@ -198,3 +227,64 @@ def lldb_cases():
         ("regs", "reg_rip", "register read rip", R("an address, not a float")),
     ]
     return out
+
+
+def lldb_ext_cases():
+    """lldb over probe_ext.c (clang's ext_vector_type: float4, half4 of __fp16, double2)."""
+    return [
+        ("locals", "ext_v_f4", "frame variable f4", _v("f4")),
+        ("locals", "ext_p_f4", "p f4", _v("f4")),
+        ("locals", "ext_v_lf4", "frame variable lf4", _v("f4")),
+        ("locals", "ext_p_f2", "p f2", _v("f2")),
+        ("locals", "ext_p_d2", "p d2", _v("d2")),
+        ("locals", "ext_p_h4", "p h4", _v("h4")),
+        ("locals", "ext_v_lh4", "frame variable lh4", _v("h4")),
+        ("locals", "ext_p_p4", "p p4", _v("p4")),
+        ("locals", "ext_p_i4", "p i4", _v("i4", "int")),
+        ("locals", "ext_p_f4arr", "p f4arr", _v("f4arr")),
+        ("locals", "ext_px_f4", "p/x f4", _v("f4", "hex")),
+        ("locals", "ext_px_h4", "p/x h4", _v("h4", "hex")),
+        ("locals", "ext_px_d2", "p/x d2", _v("d2", "hex")),
+        # a typedef that names no lane width: the 32-bit chunks are read as f32, the f16
+        # lanes offered ("reg": the same bits in other lane widths are readings)
+        ("locals", "ext_px_p4", "p/x p4", _v("p4", "reg")),
+        ("locals", "ext_px_h4_xy", "p/x h4.xy", _v("h4", "hex", 0, 2)),
+        ("locals", "ext_px_f2", "p/x f2", _v("f2", "hex")),
+        ("locals", "ext_px_i4", "p/x i4", _v("i4", "hex")),
+        ("locals", "ext_p_f4_y", "p f4.y", _v("f4", "dec", 1, 2)),
+        ("locals", "ext_p_f4_xy", "p f4.xy", _v("f4", "dec", 0, 2)),
+        ("locals", "ext_p_h4_x", "p h4.x", _v("h4", "dec", 0, 1)),
+        ("locals", "ext_parray_f4arr", "parray 2 &f4arr[0]", _v("f4arr")),
+        ("locals", "ext_parray_f4", "parray 4 (float *)&f4", _v("f4")),
+        ("locals", "ext_parray_h4", "parray 1 &h4", _v("h4")),
+        ("locals", "ext_mem_f2_h4", "memory read -f f -s 2 -c 4 &h4", _v("h4")),
+    ]
+
+
+def gdb_arm_cases():
+    """gdb-multiarch over probe_arm.c under qemu-aarch64 (v0 = farr, v1 = darr, v2 = harr):
+    the vector union, its raw-then-natural ``info registers`` line, the scalar views."""
+    return [
+        ("regs", "arm_p_v0", "p $v0", _v("v0", "reg")),
+        ("regs", "arm_px_v0", "p/x $v0", _v("v0", "reg")),
+        ("regs", "arm_p_v1", "p $v1", _v("v1", "reg")),
+        ("regs", "arm_p_v2", "p $v2", _v("v2", "reg")),
+        ("regs", "arm_info_v0", "info registers v0", _v("v0", "reg")),
+        ("regs", "arm_info_v1", "info registers v1", _v("v1", "reg")),
+        ("regs", "arm_info_v2", "info registers v2", _v("v2", "reg")),
+        ("regs", "arm_p_q0", "p $q0", _v("v0", "reg")),
+        ("regs", "arm_p_q1", "p $q1", _v("v1", "reg")),
+        ("regs", "arm_p_s0", "p $s0", _v("farr", "dec", 0, 1)),
+        ("regs", "arm_p_d1", "p $d1", _v("darr", "dec", 0, 1)),
+        ("regs", "arm_p_h2", "p $h2", _v("harr", "dec", 0, 1)),
+        ("regs", "arm_px_s0", "p/x $s0", _v("farr", "hex", 0, 1)),
+        ("regs", "arm_info_s0", "info registers s0", _v("farr", "hex", 0, 1)),
+        ("regs", "arm_info_d1", "info registers d1", _v("darr", "hex", 0, 1)),
+        ("regs", "arm_info_h2", "info registers h2", _v("harr", "hex", 0, 1)),
+        ("regs", "arm_p_v0_s_f", "p $v0.s.f", _v("v0")),
+        ("regs", "arm_p_v1_d_f", "p $v1.d.f", _v("v1")),
+        ("regs", "arm_p_v2_h_f", "p $v2.h.f", _v("v2")),
+        ("regs", "arm_px_v0_s_u", "p/x $v0.s.u", _v("v0", "hex")),
+        ("regs", "arm_p_v0_s_u", "p $v0.s.u", _v("v0", "int")),
+        ("regs", "arm_p_v0_q_u", "p $v0.q.u", _v("v0", "reg")),
+    ]

@@ -1,5 +1,6 @@
 """Runs inside gdb (``gdb -batch -nx -x gdb_side.py probe``): each command of the plan in
-$CAPTURE_PLAN at its stop, its exact output written to $CAPTURE_OUT (JSON)."""
+$CAPTURE_PLAN at its stop, its exact output written to $CAPTURE_OUT (JSON). With
+$CAPTURE_REMOTE (``localhost:PORT``) it attaches to a program qemu-user holds there."""
 
 import json
 import os
@@ -12,7 +13,11 @@ gdb.execute("set pagination off")
 gdb.execute("set width 0")
 gdb.execute("break locals_ready")
 gdb.execute("break regs_ready")
-gdb.execute("run", to_string=True)
+if os.environ.get("CAPTURE_REMOTE"):  # qemu-aarch64 -g PORT: the program waits for us
+    gdb.execute(f"target remote {os.environ['CAPTURE_REMOTE']}", to_string=True)
+    gdb.execute("continue", to_string=True)
+else:
+    gdb.execute("run", to_string=True)
 gdb.execute("up", to_string=True)  # main's frame: its locals and the globals
 
 

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "manifest.h"
+
 typedef float v4sf __attribute__((vector_size(16)));   /* gcc's vector type (no clang here) */
 typedef double v2df __attribute__((vector_size(16)));
 
@@ -90,16 +92,6 @@ static void __attribute__((noinline)) load_regs(int avx) {
 }
 
 static void __attribute__((noinline)) locals_ready(void) { __asm__ volatile("nop"); }
-
-static void hexs(const char *name, const char *fmt, const void *p, int n, int w, int last) {
-    printf("  \"%s\": {\"format\": \"%s\", \"bits\": [", name, fmt);
-    for (int i = 0; i < n; i++) {
-        uint64_t u = 0;
-        memcpy(&u, (const char *)p + i * w, w);
-        printf("%s\"0x%0*llx\"", i ? ", " : "", w * 2, (unsigned long long)u);
-    }
-    printf("]}%s\n", last ? "" : ",");
-}
 
 int main(int argc, char **argv) {
     fill();

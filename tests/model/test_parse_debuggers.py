@@ -70,3 +70,42 @@ def test_renderdoc_csv_event_id_column_is_an_index_FMT_F32():
     assert [(v.bits, v.label) for v in vs] == [
         (f32(0.5), "SV_Position.x[0]"), (f32(-2.0), "SV_Position.y[0]"),
         (f32(1.0), "SV_Position.x[1]"), (f32(2.0), "SV_Position.y[1]")]
+
+
+# clang's ext_vector_type in lldb (issue 33): oracle struct's IEEE encodings of the lanes
+_H4 = struct.pack("<4e", 1.0, -2.0, 65504.0, 2.0 ** -24)  # f16 lanes, the last a denormal
+_D2 = struct.pack("<2d", 1.0 / 3.0, -5e-324)
+
+
+def _chunks(data: bytes) -> str:
+    """lldb's p/x of a vector: 32-bit chunks, the lowest first, whatever the lanes."""
+    return ", ".join(f"0x{c:08x}" for c in struct.unpack(f"<{len(data) // 4}I", data))
+
+
+@pytest.mark.parametrize("text,fmt,want", [
+    (f"(half4) $3 = ({_chunks(_H4)})\n", "f16", struct.unpack("<4H", _H4)),
+    (f"(double2) $4 = ({_chunks(_D2)})\n", "f64", struct.unpack("<2Q", _D2)),
+    (f"(__fp16 __attribute__((ext_vector_type(4)))) $1 = ({_chunks(_H4)})\n", "f16",
+     struct.unpack("<4H", _H4)),
+])
+def test_lldb_hex_of_ext_vectors_is_cut_into_lanes_of_the_type_FMT_F16_FMT_F64(text, fmt, want):
+    """lldb prints p/x of a half4 as two 32-bit chunks: read before as 2 f32 (a silent
+    misread); the lane type re-cuts them, the lowest lane first."""
+    assert [(v.format, v.bits) for v in parse(text)] == [(fmt, b) for b in want]
+
+
+def test_lldb_ext_vector_attribute_type_keeps_its_lane_width_FMT_F32():
+    vals = parse("(float __attribute__((ext_vector_type(2)))) $11 = (1, 0.333333343)\n")
+    assert [(v.format, v.bits) for v in vals] == [("f32", 0x3F800000), ("f32", 0x3EAAAAAB)]
+
+
+def test_lldb_hex_chunks_of_an_unknown_typedef_offer_the_lane_widths_FMT_F16():
+    """A typedef such as fp16x4 names no width: f32 chunks first (or the inspector's width),
+    the f16 and f64 lanes offered, never one silent guess."""
+    from fpinspector.model.state.paste import readings
+    text = f"(fp16x4) $0 = ({_chunks(_H4)})\n"
+    f16 = tuple(("f16", b) for b in struct.unpack("<4H", _H4))
+    found = readings(text, "f32")
+    assert found[0].items == tuple(("f32", b) for b in struct.unpack("<2I", _H4))
+    assert "no lane width" in found[0].label and f16 in [r.items for r in found]
+    assert readings(text, "f16")[0].items == f16

@@ -235,3 +235,88 @@ def test_a_name_like_a_register_before_other_values_keeps_them() -> None:
     natural column (the unknown name is reported, as before)."""
     with pytest.raises(ParseError, match="unknown word 'x1'"):
         parse("x1 0x3f800000 0x40000000")
+
+
+#: gdb's one-number prints of the 128 bits of XMM0_BYTES (leading zeros dropped, as gdb does)
+_XMM0_INT = int.from_bytes(XMM0_BYTES, "little")
+
+
+@pytest.mark.parametrize("text", [
+    f"$1 = 0x{_XMM0_INT:x}",                      # p/x $xmm0.uint128
+    f"$2 = {_XMM0_INT}",                          # p $xmm0.uint128, p/d
+    f"$3 = {_XMM0_INT:b}",                        # p/t: binary digits
+    f"(gdb) p/x $xmm0.uint128\n$1 = 0x{_XMM0_INT:x}",
+    f"(gdb) output $xmm0.uint128\n{_XMM0_INT}",  # the view named, no $N
+])
+@pytest.mark.parametrize("fmt,code", [("f32", "f"), ("f64", "d"), ("f16", "e")])
+def test_uint128_reads_the_lanes_of_the_inspector_width_FMT_F32_FMT_F64_FMT_F16(
+        text: str, fmt: str, code: str) -> None:
+    """Issue 33: gdb's uint128 (hex, decimal, binary) was refused or read as one f64
+    decimal; it is the register's bits, cut into lanes of the inspector's width (the other
+    widths offered), the lowest lane first."""
+    from fpinspector.model.state.paste import readings
+    n = 16 // struct.calcsize(code)
+    ints = struct.unpack(f"<{n}{ {'f': 'I', 'd': 'Q', 'e': 'H'}[code] }", XMM0_BYTES)
+    found = readings(text, fmt)
+    assert found[0].items == tuple((fmt, b) for b in ints)
+    assert "128 register bits" in found[0].label and "lowest first" in found[0].label
+    others = {r.items[0][0] for r in found[1:]}
+    assert others >= {"f16", "f32", "f64"} - {fmt}
+
+
+def test_v2_int128_of_a_ymm_reads_eight_f32_lanes_FMT_F32() -> None:
+    ymm = XMM0_BYTES + struct.pack("<4f", 2.0, -3.0, 1e-45, 65504.0)
+    lo, hi = int.from_bytes(ymm[:16], "little"), int.from_bytes(ymm[16:], "little")
+    want = list(struct.unpack("<8I", ymm))
+    for text in (f"$4 = {{0x{lo:x}, 0x{hi:x}}}", f"$5 = {{{lo}, {hi}}}"):
+        assert [v.bits for v in parse(text)] == want, text
+
+
+def test_an_exact_decimal_of_a_float_stays_a_float_FMT_F32() -> None:
+    """FLT_MAX written exactly (as this tool's describe writes it) is 39 digits: without
+    gdb's ``$N =`` it is a decimal, not a register."""
+    vals = parse("340282346638528859811704183484516925440")
+    assert [(v.format, v.bits) for v in vals] == [("f32", 0x7F7FFFFF)]
+
+
+def test_a_negative_int128_is_twos_complement_FMT_F32() -> None:
+    n = -(1 << 100) - 5
+    want = list(struct.unpack("<4I", (n % (1 << 128)).to_bytes(16, "little")))
+    assert [v.bits for v in parse(f"$1 = {n}")] == want
+
+
+# AArch64 as gdb-multiarch 13 prints it (issue 33; captured in tests/data/paste_corpus/gdb/arm_*)
+@pytest.mark.parametrize("text,want", [
+    ("$7 = {f = 1, u = 1065353216, s = 1065353216}", [("f32", 0x3F800000)]),
+    ("$8 = {f = 0.33333333333333331, u = 4599676419421066581, s = 4599676419421066581}",
+     [("f64", 0x3FD5555555555555)]),
+    ("$9 = {f = 4.9406564584124654e-324, u = 1, s = 1}", [("f64", 1)]),  # 17 digits: a d
+    ("$9 = {bf = 0.007812, f = 1, u = 15360, s = 15360}", [("f16", 0x3C00)]),
+    ("s0             {f = 0x3f800000, u = 0x3f800000, s = 0x3f800000} "
+     "{f = 1, u = 1065353216, s = 1065353216}", [("f32", 0x3F800000)]),
+    ("d1             {f = 0x1, u = 0x1, s = 0x1} {f = 4.9406564584124654e-324, u = 1, s = 1}",
+     [("f64", 1)]),
+])
+def test_aarch64_scalar_views_read_the_u_lane_once_FMT_F32_FMT_F64_FMT_F16(text, want) -> None:
+    """p $s0 / $d0 / $h0 print {f, u, s} (h adds bf): read before as 3 or 4 values (or
+    refused after a register name); the u lane is the bits, its width from bf, the name,
+    a u beyond 32 bits or an f of 17 digits."""
+    assert [(v.format, v.bits) for v in parse(text)] == want
+
+
+def test_aarch64_info_registers_reads_the_raw_union_not_the_natural_one_FMT_F32() -> None:
+    """``info registers v0`` prints the raw (hex) union, then the natural one: read
+    before as 8 values (both)."""
+    lanes = struct.unpack("<4I", XMM0_BYTES)
+    raw = ", ".join(f"0x{x:x}" for x in lanes)
+    text = (f"v0             {{s = {{f = {{{raw}}}, u = {{{raw}}}, s = {{{raw}}}}}, "
+            f"d = {{f = {{0x1, 0x2}}, u = {{0x1, 0x2}}, s = {{0x1, 0x2}}}}, "
+            f"h = {{f = {{0x0}}, u = {{0x0}}, s = {{0x0}}}}, b = {{u = {{0x0}}, s = {{0x0}}}}, "
+            f"q = {{u = {{0x1}}, s = {{0x1}}}}}} {{s = {{f = {{1, 2, 3, 4}}}}}}")
+    assert [v.bits for v in parse(text)] == list(lanes)
+
+
+def test_aarch64_q_register_is_one_128_bit_number_FMT_F32() -> None:
+    n = _XMM0_INT
+    assert [v.bits for v in parse(f"$6 = {{u = {n}, s = {n}}}")] == list(
+        struct.unpack("<4I", XMM0_BYTES))

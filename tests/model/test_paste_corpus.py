@@ -12,7 +12,9 @@ half/double buffer columns: the text does not say the width). A case passes when
 - the first reading is the expected bits (format and count included), or
 - the text cannot decide (``other_readings``: e.g. ``1.5`` is an f32 and an f64) and the
   first reading is one of those, with the expected one on offer, or
-- the text holds no float (``refused``) and the paste is refused with a message.
+- the text holds no float (``refused``) and the paste is refused with a message;
+- RenderDoc's int/uint cells (``integer_codes``) are offered as a reading of integer codes
+  (and where they are all the text holds, ``codes``, they are the first reading).
 
 Anything else that produces values is a silent misread; a refusal of text that holds
 floats is counted and printed (not silent: the user is told); the misreads must be 0.
@@ -49,6 +51,9 @@ def judge(case: dict) -> tuple[str, str]:
     if exp.get("refused"):
         return "misread", f"holds no float ({exp['why']}) but read as {found[0].label}"
     want = _items(exp)
+    codes = tuple((k, b) for k, b in exp.get("integer_codes", []))
+    if codes and codes not in [r.items for r in found]:  # (RenderDoc's int/uint cells)
+        return "misread", f"its integer cells are not offered as codes: {codes}"
     if first == want:
         return "read", found[0].label
     others = [_items(o) for o in exp.get("other_readings", [])]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fpinspector.model.parse import ParseError, parse
+from fpinspector.model.parse.renderdoc_text import renderdoc_integers
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "data" / "paste_corpus" / "renderdoc"
@@ -35,6 +36,7 @@ def test_corpus_is_large_and_well_formed() -> None:
         assert case["text"].strip()
         exp = case["expect"]
         assert exp.get("refused") is True and exp["why"] or (
+            exp.get("codes") is True and exp["format"] in ("i32", "u32") and exp["bits"]) or (
             len(exp["bits"]) == len(exp["formats"]) > 0), path.name
 
 
@@ -50,6 +52,11 @@ def test_renderdoc_text_reads_as_expected(path: Path) -> None:
     case = _load(path)
     exp = case["expect"]
     text = case["text"]
+    if exp.get("codes"):  # int/uint cells only: no float, the integer codes offered
+        with pytest.raises(ParseError):
+            parse(text, format=case.get("format_arg"))
+        assert renderdoc_integers(text) == list(zip(exp["formats"], exp["bits"]))
+        return
     if exp.get("refused"):
         with pytest.raises(ParseError) as info:
             parse(text, format=case.get("format_arg"))
@@ -59,6 +66,9 @@ def test_renderdoc_text_reads_as_expected(path: Path) -> None:
         return
     got = parse(text, format=case.get("format_arg"))
     assert [(v.format, v.bits) for v in got] == list(zip(exp["formats"], exp["bits"]))
+    # int/uint cells are never floats: they are the integer codes, signed as RenderDoc
+    # prints them (an int with a space where its sign would be)
+    assert renderdoc_integers(text) == [tuple(c) for c in exp.get("integer_codes", [])]
     lossy = [v for v in got if v.kind == "decimal" or "nan" in v.text.lower()]
     assert all("not bit-exact" in v.note for v in lossy)  # RenderDoc rounded or lost it
     assert all(not v.note for v in got if v.kind == "hex" or "inf" in v.text.lower())
@@ -240,3 +250,29 @@ def _check_real_restart_and_pages(gen, real, stem: str, text: str) -> None:
     rows = gen.model_rows([col], [[vals]])
     rows[0][0] = str(element)  # the Element cell: row + pagingOffset
     assert gen.table_copy(rows, gen.row_selection(rows, 0)) == text
+
+
+def test_int_cells_are_offered_as_codes_and_fill_an_integer_code_op() -> None:
+    """Issue 33: RenderDoc's int/uint cells were left out unsaid; they are a reading of
+    integer codes (the value RenderDoc printed, as i32/u32), pasted into itof's operands,
+    refused with a message (the state untouched) while the op takes floats."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.model.state.paste import paste_text, readings
+    text = "Element, f, i.x, i.y\n0,  1.50,  5, -3\n"
+    found = readings(text, "f32")
+    assert "2 integer cells (int/uint) left out" in found[0].label
+    codes = next(r for r in found if r.key == "integer codes")
+    assert codes.items == (("i32", 5), ("i32", (-3) % (1 << 32)))
+    state = InspectorState()
+    before = state.snapshot
+    with pytest.raises(ValueError, match="integer-code op"):
+        paste_text(state, text, "integer codes")
+    assert state.snapshot == before
+    state.update(op="itof", op_format="i32")
+    msg = paste_text(state, text, "integer codes").message
+    assert state.snapshot.operands[:2] == (5, (-3) % (1 << 32)) and "A = 5" in msg, msg
+
+
+def test_a_uint_beyond_i32_reads_as_u32_code() -> None:
+    assert renderdoc_integers("Element, u\n0, 3000000000\n") == [("u32", 3000000000)]
+    assert renderdoc_integers("1.5 2.5") == []  # not RenderDoc's: no codes

@@ -3,6 +3,7 @@
 What a debugger prints around its values is not values: lldb's type prefix
 ``(float[4]) $0 =`` and index designators ``[0] =``, a field or variable whose name looks
 like hex (``acc0 =``, ``c0 =``, ``f4 =``), gdb's ``display`` number (``1: farr =``),
+clang's ``__attribute__((ext_vector_type(N)))`` in lldb's type (its lane type kept),
 lldb's ASCII column after a memory dump, the three names of one glm component
 (``{x = 1, r = 1, s = 1}``: one value). :func:`plain` blanks those (the text keeps its
 length, so positions in messages stay true) and keeps what says a width: a type word
@@ -66,6 +67,13 @@ _LONG_DOUBLE = re.compile(r"long[ \t]+double|__float80|_Float64x", _F)
 _FP16_TYPES = re.compile(r"__fp16|_Float16|__bf16", _F)
 _INT_TYPE = re.compile(r"(?:unsigned[ \t]+|signed[ \t]+)?(?:u?int(?:8|16|32|64)_t|int|long"
                        r"|short|char|unsigned|uint\d+)$", _F)
+# lldb names an unnamed clang vector type by its attribute: "(float
+# __attribute__((ext_vector_type(2))))": the lane type is the width word
+_EXT_VECTOR = re.compile(r"\((?P<base>[A-Za-z_][\w \t]{0,40}?)[ \t]+__attribute__\(\("
+                         r"ext_vector_type\(\d{1,4}\)\)\)\)", _F)
+# gdb's info registers of an AArch64 vector or scalar register: "v0  {raw, hex} {natural}":
+# the raw union holds the bits; the natural one (decimals) is the same value again
+_ARM_REG_LINE = re.compile(r"^[ \t]*[vqsdh]\d{1,2}[ \t]+(?=\{)", _F | re.MULTILINE)
 _FLOATISH = re.compile(r"\d\.\d|\d[eE][+-]?\d|nan|inf", _F)
 
 
@@ -159,6 +167,9 @@ def _echoes(text: str, edits: Edits) -> None:
 def plain(text: str) -> str:
     """``text`` with the debugger's labels, indexes and non-value columns blanked (same
     length); ParseError for text that is a non-float register or an x87 value."""
+    if "ext_vector_type" in text:  # clang's "(float __attribute__((ext_vector_type(2))))"
+        text = _apply(text, [(m.start(), m.end(), f"({m.group('base')})")
+                             for m in _EXT_VECTOR.finditer(text)])
     edits: Edits = []
     if "x/" in text or " read" in text:
         _echoes(text, edits)
@@ -172,6 +183,9 @@ def plain(text: str) -> str:
                 _blank(edits, m.start("p"), m.end("p"))
         for m in _ANON.finditer(text):
             _blank(edits, m.start(), m.end())
+    if "} {" in text:
+        for m in _ARM_REG_LINE.finditer(text):  # AArch64 info registers: raw, then natural
+            _natural_union(text, m.end(), edits)
     if ":" in text and "  " in text:
         for m in _LLDB_BYTES.finditer(text):
             _blank(edits, m.start("ascii"), m.end("ascii"))
@@ -189,6 +203,25 @@ def plain(text: str) -> str:
     for m in _HEX_NAME.finditer(out):
         _blank(edits, m.start(), m.end())
     return _apply(out, edits)
+
+
+def _natural_union(text: str, pos: int, edits: Edits) -> None:
+    """After an AArch64 register's name at ``pos``: where its line holds a second
+    brace group after the first (gdb's natural view), that group is blanked."""
+    eol = text.find("\n", pos)
+    eol = len(text) if eol < 0 else eol
+    depth = 0
+    for i in range(pos, eol):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                rest = text[i + 1:eol].strip()
+                if rest.startswith("{") and rest.endswith("}"):
+                    _blank(edits, i + 1, eol)
+                return
 
 
 def _lldb_type(text: str, m: re.Match[str], chars: Edits) -> None:

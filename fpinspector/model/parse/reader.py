@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..formats import FloatFormat, get_format
 from .debuggers import plain
 from .lex import ParseError, tokenize
-from .registers import select_views
+from .registers import lldb_hex_chunks, select_views, wide_values
 from .renderdoc_csv import _csv_header, _parse_csv
 from .renderdoc_text import read_renderdoc
 from .values import MAX_VALUES, ParsedValue
@@ -76,4 +76,4 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
         toks = tokenize(plain(text))
     except ParseError as exc:  # (the message quotes the text as pasted)
         raise ParseError(exc.reason, text, exc.index) from None
-    return _assemble(select_views(toks, fmt, text), text, fmt, byte_order)
+    return _assemble(select_views(wide_values(lldb_hex_chunks(toks), text), fmt, text), text, fmt, byte_order)

@@ -11,9 +11,18 @@
 - AArch64 ``p $v0`` / ``info registers v0``: ``{d = {f = ..., u = ..., s = ...}, s = {...},
   h = {bf = ..., f = ..., u = ..., s = ...}, b = {...}, q = {...}}``: the unsigned lanes
   (``u``) of the view as wide as the format (``d``, ``s``, ``h``), else its float lanes.
+  gdb 13's ``info registers v0`` prints that union raw (hex), then natural: the raw one is
+  read (:mod:`.debuggers` blanks the other). ``p $s0`` / ``$d0`` / ``$h0`` print ``{f = 1, u =
+  1065353216, s = 1065353216}`` (``h`` adds ``bf``) and ``p $q0`` ``{u = <128 bits>, s =
+  ...}``: the ``u`` lane (see :func:`_arm_scalar`).
 - ``info registers rax``: the name, the raw hex and gdb's natural column: the raw hex.
-- AArch64 ``info registers s0``: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw hex, as
-  f32 (``s``), f64 (``d``) or f16 (``h``).
+- AArch64 ``info registers s0`` of older gdb: ``s0  0.333333343  (raw 0x3eaaaaab)``: the raw
+  hex, as f32 (``s``), f64 (``d``) or f16 (``h``); gdb 13 prints ``s0  {f = 0x3f800000, u =
+  ...} {f = 1, ...}``, read as above, its width from the name.
+- gdb's ``p/x $xmm0.uint128`` (``p``, ``p/d``, ``p/t``; ``v2_int128`` of a ymm): the register
+  as one number, leading zeros dropped: more hex digits than an f64 pattern, an integer
+  beyond 64 bits in gdb's output, more than 64 binary digits. Cut into lanes of the
+  format like Visual Studio's (below); which width is the reader's choice.
 - Visual Studio's Registers window: ``XMM0 = 800000003FC00000000000003EAAAAAB`` (the 128
   bits, the highest lane first; YMM: 256): the f32 lanes, the lowest first as gdb and the
   float display (``XMM00 = +3.3333334E-001``) number them.
@@ -26,7 +35,8 @@ from typing import Any
 
 from .tokens import ParseError, Token
 
-__all__ = ["MEMBER", "register_line", "select_views", "wide_register"]
+__all__ = ["MEMBER", "lldb_hex_chunks", "register_line", "select_views", "wide_register",
+           "wide_values"]
 
 _FLAGS = re.IGNORECASE | re.ASCII
 #: A view of a vector register in gdb's union (the label before its "=").
@@ -35,7 +45,7 @@ MEMBER = re.compile(r"v\d{1,2}_(?:bfloat16|half|float|double|u?int(?:8|16|32|64|
 _LANES = re.compile(r"v\d{1,2}_(?P<kind>bfloat16|half|float|double|u?int(?P<bits>\d+))", _FLAGS)
 _FLOAT_VIEW = {"half": 16, "float": 32, "double": 64}
 _FMT_OF_WIDTH = {16: "f16", 32: "f32", 64: "f64"}
-_VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|v)\d{1,2}[ \t]+(?=\{)", _FLAGS)
+_VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|[vq]|(?P<fp>[sdh]))\d{1,2}[ \t]+(?=\{)", _FLAGS)
 #: AArch64's vector register union: views by lane width, each with float, unsigned and
 #: signed lanes (names that are also ordinary field names: a union only when it is one)
 ARM_MEMBERS = frozenset({"d", "s", "h", "b", "q", "f", "u", "bf"})
@@ -65,6 +75,10 @@ def register_line(text: str, pos: int, eol: int, toks: list[Token]) -> int | Non
         return eol
     m = _VECTOR_NAME.match(text, pos, eol)
     if m:  # the union follows: its views are chosen by select_views
+        if m.group("fp"):  # AArch64's s0 / d0 / h0: its width, for the {f, u, s} union
+            toks.append(Token("type", m.group("fp"), m.start("fp"), m.start("fp") + 1,
+                              fmt={"s": "f32", "d": "f64", "h": "f16"}[m.group("fp").lower()],
+                              extra="gdb register"))
         return m.end()
     return None
 
@@ -86,11 +100,92 @@ def wide_register(text: str, name: str, pos: int, toks: list[Token]) -> int | No
     return m.end("bits")
 
 
+#: gdb's ``uint128``/``v2_int128`` views and ``p/x``, ``p/d``, ``p/t`` of them print the
+#: register as one number, leading zeros dropped: more hex digits than an f64 pattern has,
+#: an integer beyond 64 bits, or more binary digits than 64. No float print looks so.
+_LONG_HEX = re.compile(r"[0-9a-f]{17,64}", _FLAGS)
+_LONG_BIN = re.compile(r"[01]{65,256}", re.ASCII)
+_INTEGER = re.compile(r"[+-]?\d{19,78}", re.ASCII)
+_BINARY = re.compile(r"[01]+", re.ASCII)
+_GDB_OUTPUT = re.compile(r"\$\d{1,9}[ \t]*=|\bu?int(?:128|256)\b", re.ASCII)
+
+
+def wide_values(toks: list[Token], text: str) -> list[Token]:
+    """``toks`` with each number too wide for any float pattern here (see ``_LONG_HEX``) made
+    a ``wide`` token of 32 (128 bits) or 64 (256 bits) hex digits, which
+    :func:`select_views` cuts into lanes of the format; other tokens as given. An integer
+    counts only in gdb's output (``$1 =``, or a ``uint128`` view named in ``text``): gdb
+    prints no float as 20 digits, but an exact decimal (``340282346638528859811704183484516925440``,
+    FLT_MAX) elsewhere is a float."""
+    gdb = _GDB_OUTPUT.search(text) is not None
+    out: list[Token] = []
+    for t in toks:
+        digits = None
+        if t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
+            digits = t.text
+        elif t.kind == "dec" and not t.fmt and _LONG_BIN.fullmatch(t.text):
+            digits = f"{int(t.text, 2):x}"
+        elif gdb and t.kind == "dec" and not t.fmt and _INTEGER.fullmatch(t.text) and not (
+                _BINARY.fullmatch(t.text)):  # (p/t of 64 bits or fewer: a pattern)
+            n = int(t.text)
+            if (n >= 1 << 64 or n < -(1 << 63)) and -(1 << 255) <= n < 1 << 256:
+                width = 128 if -(1 << 127) <= n < 1 << 128 else 256
+                digits = f"{n % (1 << width):x}"
+        if digits is None:
+            out.append(t)
+            continue
+        width = 32 if len(digits) <= 32 else 64
+        out.append(Token("wide", digits.zfill(width), t.start, t.end, extra="number"))
+    return out
+
+
+def lldb_hex_chunks(toks: list[Token]) -> list[Token]:
+    """lldb's ``p/x`` of a clang ``ext_vector_type`` prints 32-bit chunks whatever the lane
+    type: ``(half4) $0 = (0x35553c00, 0x7e000001)`` is four f16 lanes, ``(double2) $1 =
+    (0x55555555, 0x3fd55555, ...)`` two f64. After a half or double type word, a
+    parenthesized run of 8-digit patterns is re-cut into lanes of that width, the lowest
+    first (a chunk's span for each of its f16 lanes, a pair's for an f64 lane)."""
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if (t.kind == "type" and t.fmt in ("f16", "f64") and i + 2 < len(toks)
+                and toks[i + 1].kind == "close" and toks[i + 2].kind == "open"
+                and toks[i + 2].text == "("):
+            j = i + 3
+            while (j < len(toks) and toks[j].kind == "hex" and toks[j].extra == "0x"
+                   and len(toks[j].text) == 8):
+                j += 1
+            run = toks[i + 3:j]
+            per = 2 if t.fmt == "f64" else 1
+            if run and j < len(toks) and toks[j].kind == "close" and len(run) % per == 0:
+                out.extend(toks[i:i + 3])
+                for k in range(0, len(run), per):
+                    group = run[k:k + per]
+                    value = sum(int(c.text, 16) << (32 * n) for n, c in enumerate(group))
+                    s, e = group[0].start, group[-1].end
+                    if t.fmt == "f64":
+                        out.append(Token("hex", f"{value:016x}", s, e, extra="0x"))
+                    else:
+                        out += [Token("hex", f"{value & 0xFFFF:04x}", s, e, extra="0x"),
+                                Token("hex", f"{value >> 16:04x}", s, e, extra="0x")]
+                i = j
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
 def _lanes_of(t: Token, bits: int) -> list[Token]:
     """A ``wide`` token's lanes of ``bits`` (f32 for formats of other widths), the lowest
-    (the last digits) first."""
+    (the last digits) first. A lane's span is its digits where the token's text is the
+    source's hex, else the whole number's."""
     digits = {16: 4, 32: 8, 64: 16}.get(bits, 8)
-    return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra="lane")
+    note = f"lane:{len(t.text) * 4}"
+    if t.extra == "number":
+        return [Token("hex", t.text[k - digits:k], t.start, t.end, extra=note)
+                for k in range(len(t.text), 0, -digits)]
+    return [Token("hex", t.text[k - digits:k], t.start + k - digits, t.start + k, extra=note)
             for k in range(len(t.text), 0, -digits)]
 
 
@@ -137,7 +232,8 @@ def select_views(toks: list[Token], fmt: Any = None, text: str = "") -> list[Tok
             continue
         start = i
         views, i = _views(toks, i, kind)
-        chosen = _chosen(toks, views, bits) if kind == "member" else _chosen_arm(toks, views, bits)
+        chosen = _chosen(toks, views, bits) if kind == "member" else (
+            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt))
         if chosen is None and kind == "member":
             raise ParseError(f"this register has no {bits}-bit or f32 lanes to read"
                              f"{f' as {fmt.name}' if fmt is not None else ''}", text,
@@ -185,6 +281,47 @@ def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
     if "f" in inner:
         return _float_lanes(toks[slice(*inner["f"])], width, top)
     return None
+
+
+def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any
+                ) -> list[Token] | None:
+    """AArch64's scalar views: ``p $s0`` / ``info registers s0`` print ``{f = 1, u =
+    1065353216, s = 1065353216}`` (``h0`` adds ``bf``), ``p $q0`` ``{u = <128 bits>, s =
+    ...}``: the ``u`` lane is the bits. Its width: ``bf`` says 16, the register's name
+    (``s0 {...}``) or the format asked says it, else a ``u`` beyond 32 bits or an ``f``
+    of 17 digits says 64, else 32. None when ``views`` is not such a union."""
+    names = set(views)
+    if names in ({"u", "s"}, {"u"}):  # q0: one 128-bit number (s, the same, may be blanked)
+        body = _without_designators(toks[slice(*views["u"])])
+        if len(body) == 1 and body[0].kind == "wide":  # (made so by wide_values)
+            return _lanes_of(body[0], getattr(fmt, "bits", 32))
+        if len(body) != 1 or body[0].kind not in ("dec", "hex"):
+            return None
+        t = body[0]
+        n = int(t.text, 16) if t.kind == "hex" else int(t.text) if t.text.isdigit() else -1
+        if not 1 << 64 <= n < 1 << 128:  # (a field named u: as written)
+            return None
+        wide = Token("wide", f"{n:032x}", t.start, t.end, extra="number")
+        return _lanes_of(wide, getattr(fmt, "bits", 32))
+    if names not in ({"f", "u", "s"}, {"bf", "f", "u", "s"}):
+        return None
+    named = toks[start - 2] if start >= 2 and toks[start - 1].kind == "open" else None
+    u = _without_designators(toks[slice(*views["u"])])
+    if len(u) != 1 or u[0].kind not in ("dec", "hex"):
+        return None
+    value = int(u[0].text, 16) if u[0].kind == "hex" else int(u[0].text)
+    f = toks[slice(*views["f"])]
+    if "bf" in names:
+        width = 16
+    elif named is not None and named.kind == "type" and named.extra == "gdb register":
+        width = {"f16": 16, "f32": 32, "f64": 64}[str(named.fmt)]
+    elif fmt is not None and fmt.bits in (16, 32, 64):
+        width = fmt.bits
+    else:
+        from .widths import candidates  # (widths imports formats: late, as lex does)
+        digits = candidates(f[0].text) if len(f) == 1 and f[0].kind == "dec" else None
+        width = 64 if value >> 32 or digits == {"f64"} else 32
+    return _as_patterns(u, width)
 
 
 def _value_end(toks: list[Token], i: int) -> int:

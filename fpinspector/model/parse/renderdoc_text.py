@@ -16,7 +16,8 @@ Why a reader of its own: RenderDoc (qrenderdoc ``BufferViewer``, ``RDTableView``
   (``3F800000``), ``...`` rows for paged views and ``-- Restart`` for primitive restart.
 
 Indexes, names, byte offsets and types are labels, never values; integers (int/uint
-columns) are not floats and are left out; a hex cell is a bit pattern of its width
+columns) are not floats and are left out of the values (:func:`renderdoc_integers` gives
+them as integer codes, which the paste offers as a reading of their own); a hex cell is a bit pattern of its width
 (4 digits f16, 8 f32, 16 f64), read exactly. A printed decimal reads as the nearest
 pattern in the format and says it is not bit-exact (RenderDoc rounded it); a value that
 does not fit f32 (``1.00000E-300``) reads as f64 when no format is given.
@@ -31,7 +32,7 @@ from .lex import ParseError
 from .literals import encode_decimals, special_bits
 from .values import MAX_VALUES, ParsedValue
 
-__all__ = ["read_renderdoc"]
+__all__ = ["read_renderdoc", "renderdoc_integers"]
 
 _FLOAT = re.compile(r"-?\d+\.\d{2,5}$|-?\d\.\d{5}E[+-]\d{2,3}$", re.ASCII)
 _SPECIAL = re.compile(r"NaN$|nan$|-?INF$", re.ASCII)
@@ -79,9 +80,15 @@ class _Cells:
         self.text, self.fmt = text, fmt
         self.items: list[list] = []  # [fmt name, bits|None, start, end, kind, label, note]
         self.skipped: list[str] = []
+        self.ints: list[tuple[str, str]] = []  # (text, "i32" | "u32"): int/uint cells
+        self.sep = 1  # the cell separator's length: one space (Ctrl+C), ", " (CSV)
 
-    def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None) -> bool:
-        """Take one cell; False when it is not RenderDoc's (the caller gives up)."""
+    def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None,
+             code: str | None = None, typed: bool = False) -> bool:
+        """Take one cell; False when it is not RenderDoc's (the caller gives up). An
+        integer is an int/uint cell where ``code`` names its type, or in a buffer row (not
+        ``typed``); in a constant-buffer entry of another type (a float array's parent
+        line holds its byte offset) it is no code."""
         if len(self.items) >= MAX_VALUES:
             raise ParseError(f"more than {MAX_VALUES} values", self.text, a)
         f = self.fmt.name if self.fmt is not None else width
@@ -99,7 +106,14 @@ class _Cells:
                 raise ParseError(f"{tok!r} is {len(tok) * 4} bits wide and does not fit {name}",
                                  self.text, a)
             self.items.append([name, bits, a, b, "hex", label, ""])
-        elif _INT.match(tok) or tok in _EMPTY or tok == "Restart":
+        elif _INT.match(tok):
+            self.skipped.append(tok)
+            if code is not None:  # (a constant buffer's int/uint entry)
+                self.ints.append((tok, code))
+            elif not typed:  # a buffer cell: " 5" has an int's sign gap, a uint none
+                signed = tok.startswith("-") or _blanks_before(self.text, a) > self.sep
+                self.ints.append((tok, "i32" if signed else "u32"))
+        elif tok in _EMPTY or tok == "Restart":
             self.skipped.append(tok)
         else:
             return False
@@ -131,6 +145,16 @@ class _Cells:
                             it[5], it[6], g) for g, it in enumerate(self.items)]
 
 
+def _blanks_before(text: str, start: int) -> int:
+    """Spaces, tabs and commas right before ``start`` (a Ctrl+C copy of several rows pads
+    each cell to its column's width, so there a uint may read as an i32: the same number,
+    and a value from 2^31 on is a u32 whatever the gap)."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t,":
+        i -= 1
+    return start - 1 - i
+
+
 def _hex_cell(tok: str) -> bool:
     """A hex-displayed integer (xint...): zero-padded to its width, so a letter, a leading
     zero or 8+ digits; a 4-digit decimal without them is an integer column's value."""
@@ -148,6 +172,35 @@ def _lost_in_f32(p32: int, p64: int) -> bool:
 
 def read_renderdoc(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
     """The values of RenderDoc text, or None when ``text`` is not RenderDoc's."""
+    cells = _read(text, fmt)
+    return None if cells is None else cells.values()
+
+
+def renderdoc_integers(text: str) -> list[tuple[str, int]]:
+    """The integer cells of RenderDoc text (int/uint columns and entries, which
+    :func:`read_renderdoc` leaves out of the floats) as integer codes: ``("i32" | "u32",
+    32-bit pattern)`` in text order; [] when the text is not RenderDoc's or has none, or
+    one is beyond 32 bits. Signed or not, as RenderDoc's ``interpretVariant`` prints them: an
+    int with a space where its sign would be (``" 5"``, ``"-3"``), a uint without; a
+    constant buffer's Type column says it."""
+    try:
+        cells = _read(text, None)
+    except ParseError:
+        return []
+    if cells is None:
+        return []
+    out = []
+    for tok, kind in cells.ints:
+        v = int(tok)
+        if kind == "i32" and v >= 1 << 31:
+            kind = "u32"  # (a sign gap of a uint column's neighbour: the value says uint)
+        if not -(1 << 31) <= v < 1 << 32 or (kind == "u32" and v < 0):
+            return []
+        out.append((kind, v % (1 << 32)))
+    return out
+
+
+def _read(text: str, fmt: FloatFormat | None) -> _Cells | None:
     lead = text.lstrip("\r\n")
     if lead.startswith(_CB_HEADER) and lead[len(_CB_HEADER):].lstrip("\r ")[:1] in ("\n", ""):
         return _cbuffer_csv(text, fmt)
@@ -163,16 +216,17 @@ def read_renderdoc(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | No
 
 
 def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
-          head: list[str] | None) -> list[ParsedValue] | None:
+          head: list[str] | None) -> _Cells | None:
     """Buffer / mesh rows (CSV after its header, or a header-less Ctrl+C): a line that
     opens with an index starts a row, its first ``nlabels`` cells (Element, or VTX and
     IDX) are labels; lines that open with a cell continue a matrix cell's rows."""
     cells = _Cells(text, fmt)
+    cells.sep = 2 if head else 1
     # header-less: the index and the sign-space are the evidence, looked for in the
     # opening 2000 characters (a copied row is short) before the whole text is cut up
     toks = _tokens(text, start, len(text) if head else min(len(text), 2000))
     if not toks:
-        return None if head is None else cells.values()
+        return None if head is None else cells
     if head is None:
         t0 = toks[0][0]
         if not (_UINT.match(t0) or _MESHLET.match(t0) or t0 == "..."):
@@ -221,7 +275,7 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
             raise ParseError(f"cannot read {tok!r} in RenderDoc's CSV (a float, a hex "
                              "pattern, an integer, '...' or 'Restart' expected)", text, a)
         col += 1
-    return cells.values()
+    return cells
 
 
 def _split_csv(text: str) -> list[list[tuple[str, int, int]]]:
@@ -262,7 +316,7 @@ def _width(type_text: str) -> str | None:
     return _TYPE_FMT.get(m.group("base") or "") if m else None
 
 
-def _cbuffer_csv(text: str, fmt: FloatFormat | None) -> list[ParsedValue]:
+def _cbuffer_csv(text: str, fmt: FloatFormat | None) -> _Cells:
     """``Name,Value,Byte Offset,Type`` (BufferViewer::exportCSV): values from the Value
     field only, their width from the Type field (float, half, double)."""
     cells = _Cells(text, fmt)
@@ -271,23 +325,31 @@ def _cbuffer_csv(text: str, fmt: FloatFormat | None) -> list[ParsedValue]:
             raise ParseError(f"a constant-buffer CSV row has 4 fields (Name, Value, Byte "
                              f"Offset, Type), this one {len(rec)}", text, rec[0][1])
         (name, _, _), (value, va, vb), _, (typ, _, _) = rec
-        _value_cells(cells, text, va, vb, name, _width(typ))
-    return cells.values()
+        _value_cells(cells, text, va, vb, name, _width(typ), _int_code(typ))
+    return cells
 
 
-def _value_cells(cells: _Cells, text: str, a: int, b: int, name: str, width: str | None) -> None:
+def _int_code(type_text: str) -> str | None:
+    """The code type of an integer constant-buffer entry (``uint2`` -> u32), else None."""
+    m = _TREE_TYPE.match(type_text.strip())
+    base = m.group("base") if m else None
+    return {"int": "i32", "uint": "u32"}.get(base or "")
+
+
+def _value_cells(cells: _Cells, text: str, a: int, b: int, name: str, width: str | None,
+                 code: str | None = None) -> None:
     toks = _tokens(text, a, b)
     for k, (tok, ta, _) in enumerate(toks):
         tok_c = tok.strip("{}")
         ta += tok.index(tok_c) if tok_c else 0
         label = name if len(toks) == 1 else f"{name}[{k}]"
-        if not tok_c or not cells.cell(tok_c, ta, ta + len(tok_c), label, width):
+        if not tok_c or not cells.cell(tok_c, ta, ta + len(tok_c), label, width, code, True):
             if tok_c:
                 raise ParseError(f"cannot read {tok_c!r} in a RenderDoc constant-buffer value",
                                  text, ta)
 
 
-def _tree_copy(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
+def _tree_copy(text: str, fmt: FloatFormat | None) -> _Cells | None:
     """Lines copied from the constant-buffer tree (RDTreeView::copySelection): name,
     value, byte offset, type; None unless every line is one."""
     if len(text.lstrip().split("\n", 1)[0]) > 400:
@@ -320,9 +382,9 @@ def _tree_copy(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
         if va >= vb:
             continue  # a struct or array parent: no value of its own
         try:
-            _value_cells(cells, text, va, vb, parts[0][0], _width(typ))
+            _value_cells(cells, text, va, vb, parts[0][0], _width(typ), _int_code(typ))
         except ParseError:
             return None
     if not cells.items and not cells.skipped:
         return None
-    return cells.values()
+    return cells

@@ -243,7 +243,9 @@ def _assemble(toks: list[Token], text: str, fmt: FloatFormat | None, byte_order:
         elif k == "hex":
             f = _pattern_format(it, len(t.text.lstrip("0")) if fmt else len(t.text),
                                 _HEX_WIDTH, fmt, scope_w, text)
-            entries.append(["val", f, _fits(f, int(t.text, 16), t, text), t, "hex", "", it])
+            lane = str(t.extra).startswith("lane:")  # (a lane of a register's bits)
+            note = f"a lane of a {str(t.extra)[5:]}-bit register value" if lane else ""
+            entries.append(["val", f, _fits(f, int(t.text, 16), t, text), t, "hex", note, it])
         elif k == "bin":
             f = _pattern_format(it, len(t.text), _BIN_WIDTH, fmt, scope_w, text)
             entries.append(["val", f, _fits(f, int(t.text, 2), t, text), t, "bin", "", it])

@@ -9,7 +9,7 @@ wrong guess is one click away instead of silent.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -19,6 +19,8 @@ from ..engine import OPS
 from ..formats import CodeFormat, FloatFormat, get_format, operand_format
 from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
+from ..parse.lex import type_hint
+from ..parse.renderdoc_text import renderdoc_integers
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
 from .codec import snapshot_from_string
@@ -93,6 +95,9 @@ def _label(values: list[ParsedValue]) -> str:
 def _kinds_label(values: list[ParsedValue]) -> str:
     kinds = {v.kind for v in values}
     items = _items(values)
+    if _lanes(values):
+        bits = sum(get_format(f).bits for f, _ in items)
+        return f"{bits} register bits as {_count(items)} lanes, the lowest first"
     if kinds == {"bytes-le"}:
         return f"bytes of {_count(items)}, little-endian"
     if kinds == {"bytes-be"}:
@@ -139,6 +144,9 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
+        codes = _integer_codes(text) if "RenderDoc text with no float" in exc.reason else None
+        if codes is not None:
+            return [codes]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
             return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
@@ -173,7 +181,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             if w != width and nbytes % w == 0:
                 alts.append((f"{fmt} width", {"format": fmt}))
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
-    elif kinds <= {"decimal", "special"} or _REGISTER.search(text):
+    elif kinds <= {"decimal", "special"} or _REGISTER.search(text) or _lanes(base):
         # a decimal's width or a register's lanes the text may not say: the others
         alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16")]
     for key, kw in alts:
@@ -183,10 +191,27 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             continue
         out.append(Reading(key, _label(vals), _items(vals)))
     out[1:1] = _int_patterns(base)
-    if inspected in ("f16", "f64") and (_width_open(base, inspected)
-                                        or (_REGISTER.search(text) and kinds <= {"hex", "int"})):
+    codes = _integer_codes(text) if any(v.label for v in base) else None
+    if codes is not None:
+        n = len(codes.items)
+        out[0] = replace(out[0], label=out[0].label + f"; {n} integer cell{'s' if n > 1 else ''}"
+                         " (int/uint) left out: offered as integer codes")
+        out.append(codes)
+    chunks = _chunk_readings(text) if kinds == {"hex"} else []
+    if chunks:
+        out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
+                         "f16 and f64 lanes offered")
+    out += chunks
+    halves = inspected in ("f32", "f64") and _typed_halves(text, base)
+    if halves or inspected in ("f16", "f64") and (
+            _width_open(base, inspected) or bool(chunks)
+            or ((_REGISTER.search(text) or _lanes(base)) and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
         out = keep + [r for r in out if r not in keep]
+        if keep and halves:
+            out[0] = replace(out[0], label=out[0].label + f", the inspector's {inspected} (no "
+                             "debugger's text around them; as a _Float16's 5-digit print: "
+                             "f16, offered)")
     seen: set[tuple] = set()
     unique = []
     for r in out:  # a reading that gives the same values as an earlier one is no choice
@@ -197,8 +222,51 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 
 
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
-_REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d")
+_REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
+                       r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+
+
+def _lanes(values: list[ParsedValue]) -> bool:
+    """Whether every value is a lane of a register printed as one number (gdb's
+    ``uint128``, Visual Studio's XMM0): its lane width is the reader's choice."""
+    return bool(values) and all(v.note.startswith("a lane of a ") for v in values)
+
+
+#: lldb's ``p/x`` of a vector whose type names no lane width (a typedef such as
+#: ``fp16x4``): ``(fp16x4) $0 = (0x2e66c000, 0x80007bff)``, 32-bit chunks of any lanes
+_LLDB_CHUNKS = re.compile(r"^(?P<lead>[ \t]*)\((?P<type>[A-Za-z_]\w{0,80})\)(?=[ \t]+\S{1,200}"
+                          r"[ \t]*=[ \t]*\((?:[ \t]*0x[0-9a-f]{8}[ \t]*,?){1,64}\)[ \t]*$)",
+                          re.IGNORECASE | re.ASCII | re.MULTILINE)
+
+
+def _chunk_readings(text: str) -> list[Reading]:
+    """The f16 and f64 lanes of lldb's 32-bit chunks where the type names no lane width
+    (read as f32 first, the inspector's width first where it is f16 or f64)."""
+    found = list(_LLDB_CHUNKS.finditer(text))
+    if not found or any(type_hint(m.group("type")) is not None for m in found):
+        return []
+    out = []
+    for fmt, word in (("f16", "half4"), ("f64", "double2")):
+        try:
+            vals = parse(_LLDB_CHUNKS.sub(lambda m: f"{m.group('lead')}({word})", text))
+        except ParseError:
+            continue
+        if {v.format for v in vals} == {fmt}:
+            out.append(Reading(f"{fmt} width", f"{_label(vals)}: lldb prints a vector's hex "
+                               "in 32-bit chunks and its type names no lane width", _items(vals)))
+    return out
+
+
+def _integer_codes(text: str) -> Reading | None:
+    """RenderDoc's int/uint cells as a reading of integer codes (i32/u32), or None."""
+    found = renderdoc_integers(text)
+    if not found:
+        return None
+    kinds = sorted({k for k, _ in found})
+    return Reading("integer codes", f"{len(found)} integer code{'s' if len(found) > 1 else ''} "
+                   f"({', '.join(kinds)}) from RenderDoc's int/uint cells: an integer-code op "
+                   "(itof, utof) takes them as operands", tuple(found))
 
 
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
@@ -249,6 +317,22 @@ def _losses(base: list[ParsedValue]) -> str:
         notes.append(f"{len(short)} decimal{'s' if len(short) > 1 else ''} printed with too "
                      "few digits for their width: the nearest values, maybe not the bits")
     return "".join(f"; {n}" for n in notes)
+
+
+#: Decimals and nothing a debugger prints around them (no ``$1 =``, ``(float)``, ``x/``,
+#: field names, addresses): text typed or copied bare, whose width no tool says
+_BARE = re.compile(r"[\s\d.eE+\-,;(){}\[\]]*")
+
+
+def _typed_halves(text: str, base: list[ParsedValue]) -> bool:
+    """Whether ``base`` holds f16 decimals that only their digits made f16, in bare text
+    (``1.2344``: 5 significant digits are how gdb prints a ``_Float16``, and how people
+    type): the inspector's f32 or f64 width wins there, f16 stays one click away. About 4%
+    of 5-digit decimals are an f16's %.5g print; with a debugger's cue around them
+    (``$1 = 0.33325``) they stay f16."""
+    return (len(text) <= 4096 and _BARE.fullmatch(text) is not None
+            and any(v.kind == "decimal" for v in base)
+            and all(v.kind in ("decimal", "special") and v.format == "f16" for v in base))
 
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
@@ -316,6 +400,8 @@ def _fill(state: InspectorState, reading: Reading) -> str:
     s = state.snapshot
     spec = OPS.get(s.op)
     arity = spec.arity if spec else 2
+    if all(isinstance(operand_format(f), CodeFormat) for f, _ in items):
+        return _fill_codes(state, items)
     if reading.word is not None:  # a packed word: the word view, and R inspected
         with state.batch():
             state.update(word=reading.word, fmt=items[0][0], bits=items[0][1])
@@ -352,6 +438,22 @@ def _value(fmt: str, bits: int) -> str:
         return str(int(t.values(bits)))
     assert isinstance(t, FloatFormat)
     return shortest_decimal(bits, t)
+
+
+def _fill_codes(state: InspectorState, items: list[tuple[str, int]]) -> str:
+    """Integer codes (RenderDoc's int/uint cells) into the operands of an integer-code op,
+    each checked against the op's code type; ValueError, the state untouched, when the op
+    takes floats or a code does not fit."""
+    target = operand_format(state.snapshot.op_format)
+    if not isinstance(target, CodeFormat):
+        raise ValueError(f"these are integer codes ({', '.join(sorted({f for f, _ in items}))})"
+                         f": {state.snapshot.op} takes {target.name} values; pick an "
+                         "integer-code op (itof, utof, ...) to paste them as operands")
+    codes = []
+    for f, bits in items:
+        value = int(operand_format(f).values(bits))  # type: ignore[union-attr]
+        codes.append(target.pattern(value))  # (ValueError: outside the op's type)
+    return _paste_codes(state, codes)
 
 
 def _paste_codes(state: InspectorState, codes: list[int]) -> str:
