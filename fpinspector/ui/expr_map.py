@@ -228,6 +228,11 @@ class ExprMapPanel(QWidget):
             self.map.show_blocks(live[0].blocks, live[1])
 
     def _open_gpu(self, program: Any) -> Any:
+        from ..gpu.devices import selected_device  # noqa: PLC0415
+
+        if self._gpu is not None and self._gpu.choice != selected_device():
+            self._gpu.close()  # GPU ▸ Device switched since: the map runs on the new one
+            self._gpu = None
         if self._gpu is None:
             from ..gpu.expr_capture import ExprGpu  # noqa: PLC0415
 
