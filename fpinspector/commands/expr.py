@@ -145,7 +145,7 @@ def format_text(rep: dict[str, Any]) -> str:
     for k, c in enumerate(res["components"]):
         name = "xyzw"[k] if len(res["components"]) > 1 else "value"
         lines.append(f"  {name}: model {_cell(c['model'])}, exact {c['exact']}, "
-                     f"error {c['ulp_error']} ULP vs exact ({c['format']})")
+                     f"error {c['ulp_error']} ULP vs exact of the raw inputs ({c['format']})")
         if gpu:
             lines.append(f"     GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP vs exact); "
                          f"compiled freely (no precise): {_cell(c['free'])} "

@@ -146,3 +146,16 @@ def test_the_dock_runs_on_a_webgpu_adapter_after_a_switch(qtbot, wait_for):
         assert "via Vulkan" in p.gpu_status.text()
     finally:
         p.shutdown()
+
+
+def test_the_result_line_says_what_its_error_is_against(qtbot) -> None:
+    """Every ULP error says what it is measured against: an expression's exact value is of
+    the raw inputs (a flush is one of the errors it measures), and the line says so."""
+    p = ExpressionPanel(InspectorState(), gpu=False)
+    qtbot.addWidget(p)
+    try:
+        p.edit.setText("a * b")
+        assert p.evaluate()
+        assert "ULP vs exact of the raw inputs (f32)" in p.result.text(), p.result.text()
+    finally:
+        p.shutdown()
