@@ -13,7 +13,7 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.engine.raw_inputs import RAW_RULES as RAW_INPUT_RULES
-from ..model.engine.raw_inputs import raw_evaluation
+from ..model.engine.raw_inputs import exact_changed, flushes_an_input
 from ..model.formats import CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
@@ -196,17 +196,20 @@ RAW_RULES = RAW_INPUT_RULES
 def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> OpOutcome | None:
     """The op on the raw inputs (no input flush: the ``ieee754`` rules), where ``rules``
     flush a denormal input and that changed the exact value
-    (:func:`fpinspector.model.engine.raw_inputs.raw_evaluation`, which the CLI and the
-    error map's hover use too); None otherwise.
+    (:mod:`fpinspector.model.engine.raw_inputs`, which the CLI and the error map's hover
+    use too); None otherwise.
 
     Why: the exact value under d3d11 is that of the flushed inputs; 1e-45 x 1.0 showed
     "exact 0" and "ULP error 1" for a GPU that returned the true product."""
-    try:
-        if raw_evaluation(op, tuple(operands), fmt, rules) is None:
-            return None
-        return evaluate(op, tuple(operands), fmt, RAW_RULES)
+    operands = tuple(operands)
+    if not flushes_an_input(op, operands, fmt, rules):
+        return None
+    try:  # (both cached: the view evaluated the first already)
+        flushed = evaluate(op, operands, fmt, rules)
+        raw = evaluate(op, operands, fmt, RAW_RULES)
     except ValueError:
         return None
+    return raw if exact_changed(flushed.evaluation, raw.evaluation) else None
 
 
 def steps_from(observed: int, reference: int, fmt: str) -> float | None:

@@ -18,7 +18,8 @@ import numpy as np
 from ..formats import FloatFormat, operand_format
 from .evaluate import OPS, evaluate
 
-__all__ = ["RAW_RULES", "VS_EXACT", "VS_FLUSHED", "VS_RAW", "raw_evaluation", "ulp_error_words"]
+__all__ = ["RAW_RULES", "VS_EXACT", "VS_FLUSHED", "VS_RAW", "exact_changed", "flushes_an_input",
+           "raw_evaluation", "ulp_error_words"]
 
 #: The rule set whose exact value is that of the raw inputs (no input flush).
 RAW_RULES = "ieee754"
@@ -28,33 +29,45 @@ VS_FLUSHED = "vs exact after input flush"
 VS_RAW = "vs exact of the raw inputs"
 
 
+def flushes_an_input(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> bool:
+    """Whether ``rules`` may flush one of the operands: a rule set other than ``ieee754``
+    and a denormal float operand (the cheap test, before anything is evaluated)."""
+    spec = OPS.get(op)
+    if spec is None or rules == RAW_RULES:
+        return False
+    try:
+        t = operand_format(spec.operand_type(fmt).name)
+    except ValueError:
+        return False
+    if not isinstance(t, FloatFormat):
+        return False
+    exp_mask = ((1 << t.exp_bits) - 1) << t.frac_bits
+    frac_mask = (1 << t.frac_bits) - 1
+    return any((int(b) & exp_mask) == 0 and (int(b) & frac_mask)
+               for b in operands[: spec.arity])
+
+
+def exact_changed(flushed: Any, raw: Any) -> bool:
+    """Whether the flush changed the exact value: ``flushed`` and ``raw`` are the same op's
+    evaluations under the rule set and under ``ieee754`` (comparisons: never)."""
+    return raw.result_format != "bool" and _exact(raw) != _exact(flushed)
+
+
 def raw_evaluation(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> Any:
     """The op on the raw inputs (the ``ieee754`` rules: no flush) where ``rules`` flush
     an input and that changed the exact value; None otherwise (no denormal input, a rule
     set that does not flush it, the same exact value, integer-code operands, an op that
     cannot be evaluated so)."""
-    spec = OPS.get(op)
-    if spec is None or rules == RAW_RULES:
+    if not flushes_an_input(op, operands, fmt, rules):
         return None
+    name = operand_format(OPS[op].operand_type(fmt).name).name
+    ops = [int(b) for b in operands[: OPS[op].arity]]
     try:
-        t = operand_format(spec.operand_type(fmt).name)
+        flushed = evaluate(op, *ops, format=name, rules=rules)
+        raw = evaluate(op, *ops, format=name, rules=RAW_RULES)
     except ValueError:
         return None
-    if not isinstance(t, FloatFormat):
-        return None
-    ops = [int(b) for b in operands[: spec.arity]]
-    exp_mask = ((1 << t.exp_bits) - 1) << t.frac_bits
-    frac_mask = (1 << t.frac_bits) - 1
-    if not any((b & exp_mask) == 0 and (b & frac_mask) for b in ops):
-        return None
-    try:
-        flushed = evaluate(op, *ops, format=t.name, rules=rules)
-        raw = evaluate(op, *ops, format=t.name, rules=RAW_RULES)
-    except ValueError:
-        return None
-    if raw.result_format == "bool" or _exact(raw) == _exact(flushed):
-        return None
-    return raw
+    return raw if exact_changed(flushed, raw) else None
 
 
 def _exact(ev: Any) -> tuple[float, float]:
