@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
+from ..model.engine.raw_inputs import VS_EXACT, VS_FLUSHED, raw_evaluation, ulp_error_words
 from ..model.formats import FORMATS, get_format
 from ._eval.operand import INT_RANGES, read_operand
 from ._gpu_args import add_device_arguments, open_cli_session
@@ -106,6 +107,13 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
     tol = getattr(ev, "tolerance", None)
     if tol is not None:
         d["tolerance"] = tol.describe()
+    # where the rule set flushed a denormal input and that changed the exact value: the
+    # exact value of the raw inputs too, and every error says which one it is against
+    raw = raw_evaluation(ev.op, tuple(ops), args.format, ev.rules)
+    if raw is not None:
+        exact_raw = float(np.asarray(raw.exact).reshape(-1)[0])
+        d["exact_raw"] = _num(exact_raw)
+        d["exact_raw_hex"] = float.hex(exact_raw)
     if args.gpu_result is not None:
         obs = read_operand(args.gpu_result, rf if rf in FORMATS or rf == "bool" else "int")
         if rf == "bool":
@@ -122,10 +130,21 @@ def _record(ev: Any, args: argparse.Namespace, kinds: list[str], ops: list[int])
         v = ev.verdict(0, obs)
         # No ULP error where a number would mislead (comparisons, NaN, INF, saturation):
         # null, and ulp_note says why (docs/cli-json.md).
-        d["gpu_result"] = {**_value(obs, rf), "allowed": bool(v.conformant),
-                           "reason": v.reason,
-                           "ulp_error": None if v.ulp_error is None else _num(v.ulp_error),
-                           "ulp_note": v.ulp_note}
+        g = d["gpu_result"] = {**_value(obs, rf), "allowed": bool(v.conformant),
+                               "reason": v.reason,
+                               "ulp_error": None if v.ulp_error is None else _num(v.ulp_error),
+                               "ulp_note": v.ulp_note,
+                               "ulp_vs": (VS_FLUSHED if raw is not None else VS_EXACT)
+                               .removeprefix("vs ")}
+        if raw is not None:
+            rv = raw.verdict(0, obs)
+            g["ulp_error_raw"] = None if rv.ulp_error is None else _num(rv.ulp_error)
+        if rf in FORMATS:  # signed steps from the model's result: the maps' "GPU vs model"
+            from ..model.sweep.metrics import ulp_distance  # noqa: PLC0415
+
+            dt = FORMATS[rf].dtype
+            g["steps_from_model"] = _num(np.asarray(ulp_distance(
+                np.asarray([obs], dt), np.asarray(ev.bits, dt).reshape(-1)[:1], rf))[0])
     return d
 
 
@@ -145,7 +164,10 @@ def _text(d: dict) -> str:
     r = d["result"]
     val = f"  {r['value']}" if d["result_format"] != "bool" else ""
     lines.append(f"model result: {r['bits']}{val}" + (f" ({r['class']})" if "class" in r else ""))
-    if d["result_format"] != "bool":
+    if d["result_format"] != "bool" and "exact_raw" in d:
+        lines.append(f"exact:        {d['exact']}  ({d['exact_hex']}) after input flush")
+        lines.append(f"              {d['exact_raw']}  ({d['exact_raw_hex']}) of the raw inputs")
+    elif d["result_format"] != "bool":
         lines.append(f"exact:        {d['exact']}  ({d['exact_hex']})")
     lines.append(f"allowed:      {d['allowed']['text']}")
     if "tolerance" in d:
@@ -155,7 +177,11 @@ def _text(d: dict) -> str:
     if "gpu_result" in d:
         g = d["gpu_result"]
         verdict = "CONFORMANT" if g["allowed"] else "NOT CONFORMANT"
-        err = g["ulp_note"] if g["ulp_error"] is None else f"error {g['ulp_error']} ULP"
+        err = ulp_error_words(g["ulp_error"], g["ulp_note"], g.get("ulp_error_raw"),
+                              "exact_raw" in d)
+        steps = g.get("steps_from_model")
+        if isinstance(steps, float) and steps == steps:
+            err += f"; {steps:+.6g} steps from the model"
         lines.append(f"gpu result:   {g['bits']}" + ("" if d["result_format"] == "bool"
                      else f"  {g['value']}") + f"  -> {verdict}: {g['reason']}; {err}")
     lines.append("steps:")

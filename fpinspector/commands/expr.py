@@ -145,10 +145,11 @@ def format_text(rep: dict[str, Any]) -> str:
     for k, c in enumerate(res["components"]):
         name = "xyzw"[k] if len(res["components"]) > 1 else "value"
         lines.append(f"  {name}: model {_cell(c['model'])}, exact {c['exact']}, "
-                     f"error {c['ulp_error']} ULP ({c['format']})")
+                     f"error {c['ulp_error']} ULP vs exact of the raw inputs ({c['format']})")
         if gpu:
-            lines.append(f"     GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP); compiled "
-                         f"freely (no precise): {_cell(c['free'])} ({c['free_ulp_error']} ULP): "
+            lines.append(f"     GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP vs exact); "
+                         f"compiled freely (no precise): {_cell(c['free'])} "
+                         f"({c['free_ulp_error']} ULP vs exact): "
                          f"{c['free_note']}")
     if gpu:
         g = rep["gpu"]

@@ -244,6 +244,9 @@ def _report(args: argparse.Namespace, plan: Any, res: Any, meta: dict[str, Any],
     print(plan.describe()
           + (f" on {meta.get('device', meta.get('renderer'))}" if gpu else "")
           + (f" (resumed at element {prev.n_done})" if prev is not None else ""))
+    if getattr(plan, "rules", "ieee754") in ("d3d10", "d3d11") and getattr(plan, "fmt", "") == "f32":
+        print("(ULP errors are vs the exact value after the rule set's input flush, F32-FTZ; "
+              "`fpinspector eval` of one cell also gives it of the raw inputs)")
     print(res.summary.format_text())
     for line in getattr(plan, "report_lines", lambda _res: [])(res):  # (expressions)
         print(line)

@@ -95,7 +95,7 @@ def _status(cells: list[Cell | None]) -> str:
 
 def _ulp_cell(u: Any) -> Cell:
     share = u.allowed_fraction.get("d3d11", 0.0)
-    return Cell(f"max {u.max_ulp:.3f} ULP, mean {u.mean_ulp:.3f}, {share:.4%} allowed",
+    return Cell(f"max {u.max_ulp:.3f} ULP vs exact, mean {u.mean_ulp:.3f}, {share:.4%} allowed",
                 dict(u.verdict))
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
+from .devices import DeviceChoice, selected_device
 from .expr_glsl import expr_shader
 from .expr_paths import ExprCompute, ExprFragment
 from .session import GpuSession, open_session
@@ -121,22 +122,30 @@ class ExprRunner:
 class ExprGpu:
     """A GPU session on its own thread running expressions: ``submit`` returns a Future.
 
-    Raises :class:`~fpinspector.gpu.GpuUnavailable` from the constructor when no GL
-    context can be made.
+    ``choice`` is the device (a GL device and driver, or a WebGPU adapter); by default the
+    process-wide :func:`~fpinspector.gpu.devices.selected_device` (GPU ▸ Device in the
+    app); ``api``/``adapter`` name a WebGPU adapter instead. Raises
+    :class:`~fpinspector.gpu.GpuUnavailable` from the constructor when no context can be
+    made on it (a Mesa driver other than this process's first is one: ExprRunner needs the
+    context in this process).
     """
 
     def __init__(self, path: str = "auto", api: str | None = None,
-                 adapter: int | str | None = None) -> None:
-        if api is None:  # the process-wide choice: a WebGPU adapter picked in the app
-            from .devices import selected_device
-
-            chosen = selected_device()
-            api, adapter = (chosen.api, chosen.adapter) if chosen.api != "gl" else ("gl", None)
+                 adapter: int | str | None = None, choice: DeviceChoice | None = None) -> None:
+        if api is not None:
+            choice = DeviceChoice(api=api, adapter=adapter)
+        elif choice is None:  # the process-wide choice: the device picked in the app
+            choice = selected_device()
+        #: the device this session runs on (a GL device and driver, or a WebGPU adapter)
+        self.choice = choice
+        kw: dict[str, Any] = ({"api": choice.api, "adapter": choice.adapter}
+                              if choice.api != "gl" else
+                              {"device": choice.index, "driver": choice.driver,
+                               "backend": choice.backend})
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="gpu-expr")
         self.timings: dict[str, float] = {}
         try:
-            self.session = self._pool.submit(open_session, path, api=api,
-                                             adapter=adapter).result()
+            self.session = self._pool.submit(open_session, path, **kw).result()
         except BaseException:
             self._pool.shutdown(wait=False)
             raise

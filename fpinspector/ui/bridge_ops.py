@@ -12,6 +12,8 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
+from ..model.engine.raw_inputs import RAW_RULES as RAW_INPUT_RULES
+from ..model.engine.raw_inputs import exact_changed, flushes_an_input
 from ..model.formats import CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
@@ -188,30 +190,27 @@ def result_text(fmt: str, bits: int) -> str:
 
 
 #: The rule set whose exact value is that of the raw inputs (no input flush).
-RAW_RULES = "ieee754"
+RAW_RULES = RAW_INPUT_RULES
 
 
 def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> OpOutcome | None:
     """The op on the raw inputs (no input flush: the ``ieee754`` rules), where ``rules``
-    flush an input that is a denormal: its exact value is the raw inputs' exact, and its
-    verdict's ULP error is measured against it. None where nothing is flushed (the exact
-    value is the same) or it cannot be evaluated.
+    flush a denormal input and that changed the exact value
+    (:mod:`fpinspector.model.engine.raw_inputs`, which the CLI and the error map's hover
+    use too); None otherwise.
 
     Why: the exact value under d3d11 is that of the flushed inputs; measured against it,
     1e-45 x 1.0 would say "exact 0" and "ULP error 1" for a GPU that returns the true
     product."""
-    spec = OPS.get(op)
-    t = operand_format(fmt)
-    if rules == RAW_RULES or spec is None or isinstance(t, CodeFormat):
+    operands = tuple(operands)
+    if not flushes_an_input(op, operands, fmt, rules):
         return None
-    exp_mask = ((1 << t.exp_bits) - 1) << t.frac_bits
-    frac_mask = (1 << t.frac_bits) - 1
-    if not any((b & exp_mask) == 0 and (b & frac_mask) for b in operands[: spec.arity]):
-        return None
-    try:
-        return evaluate(op, operands, fmt, RAW_RULES)
+    try:  # (both cached: the view evaluated the first already)
+        flushed = evaluate(op, operands, fmt, rules)
+        raw = evaluate(op, operands, fmt, RAW_RULES)
     except ValueError:
         return None
+    return raw if exact_changed(flushed.evaluation, raw.evaluation) else None
 
 
 def steps_from(observed: int, reference: int, fmt: str) -> float | None:

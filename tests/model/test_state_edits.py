@@ -108,6 +108,44 @@ def test_paste_bytes_offers_the_decimal_and_other_readings() -> None:
         paste.paste_text(s, "1.5", "decimals")
 
 
+@pytest.mark.parametrize("inspected", ["f32", "f16"])
+def test_a_lone_pattern_offers_its_other_widths(inspected: str) -> None:
+    """The README's promise: a pattern's digits pick its width, the other widths its bits
+    fill are offered. 0x3c00 (an f16: 1.0) is also the f32 pattern 0x00003C00; 0x3c003c00
+    (an f32) is also two f16, the low half first (lane 0); 0x3FF0000000000000 (an f64) two
+    f32. Oracle: struct's IEEE half/single decoders on the bytes."""
+    import struct
+
+    def half(b: int) -> float:
+        return struct.unpack("<e", b.to_bytes(2, "little"))[0]
+
+    def single(b: int) -> float:
+        return struct.unpack("<f", b.to_bytes(4, "little"))[0]
+
+    s = InspectorState()
+    s.update(fmt=inspected, bits=0)
+    res = paste.paste_text(s, "0x3c00")
+    assert (s.fmt, s.bits) == ("f16", 0x3C00) and half(s.bits) == 1.0
+    [f32] = [r for r in res.others if r.key == "f32 width"]
+    assert f32.items == (("f32", 0x3C00),)
+    assert f32.label.startswith("f32 pattern 0x00003C00 = ")
+    assert float(f32.label.rsplit("= ", 1)[1]) == pytest.approx(single(0x3C00), rel=1e-4)
+    paste.paste_text(s, "0x3c00", "f32 width")
+    assert (s.fmt, s.bits) == ("f32", 0x3C00)
+
+    res = paste.paste_text(s, "0x3c004000")
+    [two] = [r for r in res.others if r.key == "two f16"]
+    assert two.items == (("f16", 0x4000), ("f16", 0x3C00))
+    assert two.label == f"two f16: {half(0x4000)}, {half(0x3C00)} (low half first)"
+    assert paste.paste_text(s, "0x3c003c00").others[0].label == "two f16: 1.0, 1.0 (low half first)"
+    paste.paste_text(s, "0x3c004000", "two f16")
+    assert (s.op_format, s.operands[:2]) == ("f16", (0x4000, 0x3C00))
+
+    [two32] = paste.paste_text(s, "0x3FF0000000000000").others
+    assert two32.items == (("f32", 0), ("f32", 0x3FF00000))
+    assert two32.label == f"two f32: 0.0, {single(0x3FF00000)} (low half first)"
+
+
 def test_paste_half_values_switch_the_operand_format() -> None:
     s = InspectorState()
     _paste(s, "0x3c00 0x4000")  # four hex digits: f16 (add takes f16)

@@ -104,6 +104,7 @@ def test_word_row_packs_the_value_in_three_fields(panel) -> None:
     r, b = (15 << 6), (15 << 5)  # biased exponent 15, fraction 0
     assert panel.rows[WORD_ROW].bits() == (b << 22) | (r << 11) | r
     assert (panel.word_field("R"), panel.word_field("G"), panel.word_field("B")) == (r, r, b)
+    assert panel.rows[WORD_ROW].value_edit.text() == "1.0 in R, G and B"
     panel.show_value("f32", _f32(-2.0))  # negative: every field clamps to 0 (F11-CLAMP)
     assert panel.rows[WORD_ROW].bits() == 0
     assert "F11-CLAMP" in panel.rows[WORD_ROW].rules.text()
@@ -285,3 +286,20 @@ def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_request
         assert max(s.count for s in spies) == 1
     assert seen.count == 0
     assert {k: r.name.geometry() for k, r in p.rows.items()} == names
+
+
+def test_word_row_says_which_channel_holds_what(panel) -> None:
+    """FMT-R11G11B10 in words, not "R=G=1.0, B=1.0": the value goes into all three
+    channels; where f10 (5 fraction bits) holds it otherwise than f11 (6), each is named.
+    1 + 2^-6 is exact in f11; in f10 it is halfway between 1 and 1 + 2^-5, and both nearest
+    even and toward zero (CONV-F2F-RTZ) give 1 (Fraction)."""
+    from fractions import Fraction
+
+    panel.show_value("f32", _f32(1 + 2**-6))
+    text = panel.rows[WORD_ROW].value_edit.text()
+    assert text.startswith("R and G "), text
+    rg, b = text.removeprefix("R and G ").split(", B ")
+    # the shortest decimals that read back as those patterns: nearer to them than half
+    # their formats' spacing (2^-6 for f11 at 1, 2^-6 for f10 just below 1)
+    assert abs(Fraction(rg) - (1 + Fraction(1, 64))) < Fraction(1, 128)
+    assert abs(Fraction(b) - 1) < Fraction(1, 128)

@@ -84,7 +84,104 @@ def test_the_map_hover_labels_every_error(qtbot) -> None:
         qtbot.waitUntil(lambda: not p.is_running(), timeout=10000)
         text = p.map.describe(3)
         assert re.search(r"error: .*GPU vs model \S+ steps", text), text
-        assert re.search(r"GPU vs exact \S+ ULP", text) and re.search(r"model vs exact \S+ ULP",
-                                                                      text), text
+        # (the cell's A is a denormal the d3d11 rules flush: each error against the exact
+        # value after input flush and of the raw inputs)
+        for who in ("GPU", "model"):
+            assert re.search(rf"{who} \S+ ULP vs exact after input flush, \S+ ULP vs exact "
+                             r"of the raw inputs", text), text
     finally:
         p.shutdown()
+
+
+class _ModelBackend:
+    """The sweep panel on the real model stage (ModelStage) with numpy's float32 product as
+    the GPU (no flush): the map's columns are the engine's."""
+
+    def pool_for(self, size):
+        return None
+
+    def ops(self):
+        return ["mul"]
+
+    def arity(self, op):
+        return 2
+
+    def close(self):
+        pass
+
+    def make(self, op, fmt, rules, gpu):
+        from fpinspector.model.sweep.stages import ModelStage
+
+        return ModelStage(op, fmt, rules, gpu=_numpy_mul if gpu else None), "f32", {}
+
+
+def test_one_cell_gives_the_same_labelled_numbers_in_hover_panel_and_cli(make_window, qtbot,
+                                                                         capsys) -> None:
+    """The issue's "must hold": a map cell whose input the d3d11 rules flush (F32-FTZ) says
+    the same in the map's hover, the panel (after a click loads it) and `fpinspector eval`:
+    the exact value after input flush and of the raw inputs, the GPU's ULP error against
+    each, and its steps from the model, each labelled. The raw inputs' exact product is
+    checked against Fraction."""
+    import json
+
+    from fpinspector import cli
+    from fpinspector.ui.maps.sweep_panel import SweepPanel
+
+    p = SweepPanel(backend=_ModelBackend())
+    qtbot.addWidget(p)
+    try:
+        p.use_gpu.setChecked(True)
+        p.domain_a.setText("log:1e-42:1e-30:8")
+        p.domain_b.setText("lin:0.25:4:6")
+        assert p.start_sweep()
+        qtbot.waitUntil(lambda: not p.is_running(), timeout=20000)
+        res = p.map.result
+        gpu_col = res.columns["gpu"]
+        cells = [k for k in range(res.domain.size)
+                 if "of the raw inputs" in p.map.describe(k) and gpu_col[k] != res.columns[
+                     "model"][k]]
+        assert cells, p.map.describe(0)
+        k = cells[len(cells) // 2]
+        a, b = (int(o) for o in res.operands_at(k))
+        gpu = int(gpu_col[k])
+        hover = p.map.describe(k)
+    finally:
+        p.shutdown()
+    f32 = r"(\S+)"
+    m = re.search(rf"exact={f32} after input flush, {f32} of the raw inputs", hover)
+    h_exact, h_raw_exact = float(m[1]), float(m[2])
+    m = re.search(rf"GPU {f32} ULP vs exact after input flush, {f32} ULP vs exact of the raw "
+                  rf"inputs", hover)
+    assert m, hover
+    h_err, h_raw_err = float(m[1]), float(m[2])
+    h_steps = float(re.search(rf"GPU vs model {f32} steps", hover)[1])
+    raw_exact = Fraction(float(np.uint32(a).view(np.float32))) * Fraction(
+        float(np.uint32(b).view(np.float32)))
+    assert Fraction(h_raw_exact) == raw_exact  # (a float64 holds this product exactly)
+
+    win = make_window()
+    win.state.update(op="mul", op_format="f32", operands=[a, b, 0, 0])
+    exact = win.ops_view.exact_label.text()
+    m = re.match(rf"{f32} after input flush; {f32} of the raw inputs", exact)
+    assert m and (float(m[1]), float(m[2])) == (h_exact, h_raw_exact), exact
+    _gpu_answers(win, gpu)
+    detail = win.ops_view.verdict_text().split("\n")[1]
+    m = re.match(rf"ULP error {f32} vs exact after input flush, {f32} vs exact of the raw "
+                 rf"inputs; {f32} steps from the model", detail)
+    assert m, detail
+    assert (float(m[1]), float(m[2]), float(m[3])) == (h_err, h_raw_err, h_steps)
+
+    assert cli.main(["eval", "mul", hex(a), hex(b), "--gpu-result", hex(gpu), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    g = d["gpu_result"]
+    assert g["ulp_vs"] == "exact after input flush"
+    assert (d["exact"], d["exact_raw"]) == (h_exact, h_raw_exact)
+    cli_figures = tuple(float(f"{x:.6g}") for x in (g["ulp_error"], g["ulp_error_raw"],
+                                                    g["steps_from_model"]))
+    assert cli_figures == (h_err, h_raw_err, h_steps)
+    assert cli.main(["eval", "mul", hex(a), hex(b), "--gpu-result", hex(gpu)]) == 0
+    text = capsys.readouterr().out
+    assert (f"ULP error {h_err:g} vs exact after input flush, {h_raw_err:g} vs exact of the "
+            f"raw inputs; {h_steps:+g} steps from the model") in text, text
+    assert "of the raw inputs" in next(ln for ln in text.splitlines()
+                                       if ln.startswith("              "))

@@ -20,6 +20,7 @@ from typing import IO
 import numpy as np
 
 from ...model.engine import OPS, evaluate
+from ...model.engine.raw_inputs import RAW_RULES
 from ...model.formats import FORMATS
 from .batch_read import Rows, read_rows
 from .operand import read_operand
@@ -149,6 +150,32 @@ def run_batch(args: argparse.Namespace, opts: dict, kind: str) -> int:
     return 0
 
 
+def _raw_rows(args: argparse.Namespace, kind: str, ops: list[np.ndarray], ev) -> tuple:  # noqa: ANN001
+    """The rows where the rule set flushed a denormal operand and that changed the exact
+    value (model.engine.raw_inputs, per row), and the op on those rows' raw inputs
+    (``ieee754``): their ``exact_raw`` and ``ulp_error_raw``."""
+    none = (np.zeros(0, np.intp), None)
+    if args.rules == RAW_RULES or kind not in FORMATS or ev.result_format == "bool":
+        return none
+    f = FORMATS[kind]
+    den = np.zeros(len(ops[0]), bool)
+    for o in ops:
+        den |= np.asarray(f.is_denormal(np.asarray(o))).reshape(-1)
+    at = np.flatnonzero(den)
+    if not at.size:
+        return none
+    raw = evaluate(args.op, *(o[at] for o in ops), format=args.format, rules=RAW_RULES)
+    ex, rx = np.asarray(ev.exact).reshape(-1)[at], np.asarray(raw.exact).reshape(-1)
+    elo = np.asarray(getattr(ev, "exact_lo", np.zeros(len(ops[0])))).reshape(-1)[at]
+    rlo = np.asarray(getattr(raw, "exact_lo", np.zeros(at.size))).reshape(-1)
+    same = ((ex == rx) & (elo == rlo)) | (np.isnan(ex) & np.isnan(rx))
+    if same.all():
+        return none
+    keep = np.flatnonzero(~same)
+    raw = evaluate(args.op, *(o[at[keep]] for o in ops), format=args.format, rules=RAW_RULES)
+    return at[keep], raw
+
+
 def _block_lines(args: argparse.Namespace, opts: dict, kind: str, rows: Rows, row0: int) -> str:
     """The JSON lines of one block of rows (``row0``: rows before it), newline-terminated."""
     op = args.op
@@ -170,6 +197,11 @@ def _block_lines(args: argparse.Namespace, opts: dict, kind: str, rows: Rows, ro
         nan_ok = np.where(np.asarray(ev.nan_ok).reshape(-1), "true", "false").tolist()
         rules = _json_rules(ev.fired, m)
         extra = [""] * m
+        raw_at, raw_ev = _raw_rows(args, kind, ops, ev)
+        if raw_at.size:
+            raw_exact = _json_num(raw_ev.exact)
+            for j, i in enumerate(raw_at.tolist()):
+                extra[i] = f', "exact_raw": {raw_exact[j]}'
         has = rows.has_obs[gi]
         if has.any():
             obs = np.where(has, rows.obs[gi], np.asarray(ev.bits).reshape(-1).astype(np.uint64)
@@ -177,8 +209,11 @@ def _block_lines(args: argparse.Namespace, opts: dict, kind: str, rows: Rows, ro
             o = _typed(np.asarray(obs).astype(np.uint64), rf)
             allowed = np.where(np.asarray(ev.allowed(o)).reshape(-1), "true", "false").tolist()
             err = (["null"] * m if rf == "bool" else _json_num(ev.ulp_error(o)))
+            raw_err = _json_num(raw_ev.ulp_error(o[raw_at])) if raw_at.size else []
+            raw_of = dict(zip(raw_at.tolist(), raw_err))
             for i in np.flatnonzero(has).tolist():
-                extra[i] = f', "allowed": {allowed[i]}, "ulp_error": {err[i]}'
+                extra[i] += f', "allowed": {allowed[i]}, "ulp_error": {err[i]}' + (
+                    f', "ulp_error_raw": {raw_of[i]}' if i in raw_of else "")
         opq = json.dumps(op)
         for i, r in enumerate(gi.tolist()):
             lines[r] = (f'{{"row": {row0 + r}, "line": {rows.line[r]}, "op": {opq}, '

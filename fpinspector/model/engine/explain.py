@@ -93,7 +93,14 @@ def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
         out.append(f"{r}: {rule_text(r)}")
     if ev.op == "mov":
         out.append("mov is a raw move: exempt from F32-FTZ, every bit (NaN payload too) is kept")
-    out.extend(ev.readings)
+    for reading in ev.readings:  # a reading of a rule that fired goes on that rule's line:
+        # one line per rule ("F32-PREC" was listed twice, once for the rule, once for it)
+        rule, _, how = reading.partition(": ")
+        line = f"{rule}: {rule_text(rule)}"
+        if how and line in out:
+            out[out.index(line)] = f"{line}; here: {how}"
+        else:
+            out.append(reading)
     return out
 
 
@@ -125,8 +132,8 @@ def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
         out.append(f"result is a denormal: flushed to {fmt_pattern(int(f.core.bits[0]), fmt)} "
                    "(F32-FTZ)")
     if np.isnan(f.hi[0]):
-        out.append(f"result is NaN: the model gives the canonical quiet NaN "
-                   f"0x{fmt.quiet_nan:X}; any NaN is conformant (F32-NANOUT)")
+        out.append(f"result is NaN ({nan_rule(finish.fired_rules(f))}): the model gives the "
+                   f"canonical quiet NaN 0x{fmt.quiet_nan:X}; any NaN is conformant")
     out.append(f"model result: {fmt_pattern(int(f.core.bits[0]), fmt)}")
     out.append(f"tolerance: {ev.tolerance.describe()}")
     out.append(f"allowed: {finish.allowed_sets(f).at(0).describe()}")
@@ -153,6 +160,19 @@ class Verdict:
 
 def _zero_text(p: int, fmt: FloatFormat) -> str:
     return "-0" if fmt.signed and (p >> (fmt.bits - 1)) & 1 else "+0"
+
+
+#: The rules that make an exact result NaN without a NaN operand: an invalid operation.
+INVALID_OPERATION_RULES = ("F32-SQRTNEG", "F32-INFINF", "F32-LOG0", "F32-DIV0")
+
+
+def nan_rule(rules: Any) -> str:
+    """The rule that made a result NaN: F32-NANOUT where a NaN went in, else the invalid
+    operation's own rule (sqrt(-1) is F32-SQRTNEG, not "NaN in gives NaN out")."""
+    rules = list(rules)
+    if "F32-NANOUT" in rules:
+        return "F32-NANOUT"
+    return ", ".join(r for r in rules if r in INVALID_OPERATION_RULES) or "F32-NANOUT"
 
 
 def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
@@ -192,12 +212,12 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
     model = int(f.core.bits[0])
     if ok:
         if obs == model:
-            reason = "the model's result: correctly rounded" + (
+            reason = f"the model's result: {_model_result_words(ctx)}" + (
                 f" ({', '.join(r for r in rules if r != 'F32-NANOUT')})" if rules else "")
             if hi != hi:
-                reason = "NaN, and any NaN is allowed here (F32-NANOUT)"
+                reason = f"NaN, and any NaN is allowed here ({nan_rule(rules)})"
         elif o_nan:
-            reason = "NaN, and any NaN is allowed here (F32-NANOUT)"
+            reason = f"NaN, and any NaN is allowed here ({nan_rule(rules)})"
         elif ctx.family == "select" and grid.is_den(o, fmt)[0]:
             reason = "the unflushed operand: min/max may or may not flush (F32-MINMAX-FTZ)"
         else:
@@ -205,6 +225,16 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
         return Verdict(True, reason, err, note, aset)
     reason = _why_not(ev, f, aset, obs, o_val, o_nan, hi, lo, rules)
     return Verdict(False, reason, err, note, aset)
+
+
+def _model_result_words(ctx: Any) -> str:
+    """What the model's result is, in words that fit the op: min/max select an operand and
+    a raw move keeps one (nothing is rounded); the others round the exact value."""
+    if ctx.family == "select":
+        return "the operand min/max selects"
+    if ctx.family == "mov":
+        return "the operand, moved unchanged"
+    return "correctly rounded"
 
 
 def _why_not(ev: Any, f: finish.Facts, aset: AllowedSet, obs: int, o_val: float,

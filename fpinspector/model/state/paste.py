@@ -202,6 +202,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
                          "f16 and f64 lanes offered")
     out += chunks
+    out += _other_widths(base)
     halves = inspected in ("f32", "f64") and _typed_halves(text, base)
     if halves or inspected in ("f16", "f64") and (
             _width_open(base, inspected) or bool(chunks)
@@ -285,6 +286,29 @@ def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]
     if not out or out[0].items[0][0] != inspected:
         raise exc
     return out
+
+
+def _other_widths(base: list[ParsedValue]) -> list[Reading]:
+    """A lone hex pattern read in the other widths its bits fill: 4 digits (an f16) as the
+    f32 pattern they make, 8 digits (an f32) as two f16 and 16 (an f64) as two f32, the
+    low half first (lane 0 of a register, the first value in little-endian memory).
+
+    Why: the digits' count picks the width, but a half pair copied as one word from a
+    register view (``0x3c003c00``) or an f16 held in an f32 register (``0x3c00``) is as
+    likely; the other reading is offered, never taken."""
+    if len(base) != 1 or base[0].kind != "hex":
+        return []
+    fmt, bits = get_format(base[0].format).name, int(base[0].bits)
+    if fmt == "f16":
+        return [Reading("f32 width", f"f32 pattern 0x{bits:08X} = {_value('f32', bits)}",
+                        (("f32", bits),))]
+    halves = {"f32": ("f16", 16), "f64": ("f32", 32)}.get(fmt)
+    if halves is None:
+        return []
+    half, w = halves
+    items = ((half, bits & ((1 << w) - 1)), (half, bits >> w))
+    return [Reading(f"two {half}", f"two {half}: "
+                    + ", ".join(_value(f, b) for f, b in items) + " (low half first)", items)]
 
 
 def _int_patterns(base: list[ParsedValue]) -> list[Reading]:

@@ -363,7 +363,8 @@ class Summary:
             lines += [f"  {lab:>14}  {c}" for lab, c in zip(d["histogram_labels"], h) if c]
             for r in d["worst"][col][:3]:
                 ops = " ".join(f"0x{r[k]:X}" for k in r if k.startswith("op"))
-                lines.append(f"  worst: #{r['index']} operands {ops} error {r['key']:g}")
+                lines.append(f"  worst: #{r['index']} operands {ops} {name.split(' (')[0]} "
+                             f"{r['key']:g} {'steps' if col == 'err_gpu_model' else 'ULP'}")
         for col, n in d["conformant"].items():
             lines.append(f"{col}: {n}/{d['total']} conformant")
         if d["fired"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from ..gpu.gpu_worker import import_gpu_layer
 
@@ -19,20 +19,31 @@ class ExprGpuBridge(QObject):
     Signals
     -------
     ready(dict) : the session opened (its info).
+    reopening(object) : the device changed (its DeviceChoice): the session is re-opened.
     unavailable(str) : no GPU (the message says why).
     captured(int, object, object) : request id, per-step words, free-variant words.
     failed(int, str) : request id and why it could not run.
     """
 
     ready = Signal(object)
+    reopening = Signal(object)
     unavailable = Signal(str)
     captured = Signal(int, object, object)
     failed = Signal(int, str)
+    # a job's answer, always delivered through the event loop: a job done before its
+    # callback was attached runs the callback inside request(), and the panel would get
+    # the answer before it knows the request's id (and drop it as stale)
+    _answered = Signal(int, object, object)
+    _refused = Signal(int, str)
 
     def __init__(self, path: str = "auto", parent: QObject | None = None) -> None:
         super().__init__(parent)
+        self._answered.connect(self.captured, Qt.ConnectionType.QueuedConnection)
+        self._refused.connect(self.failed, Qt.ConnectionType.QueuedConnection)
         self.path = path
         self.gpu: Any = None
+        #: the device to open (a DeviceChoice; None: the process-wide selected device)
+        self.choice: Any = None
         self.info: dict = {}
         self.message = ""
         self._lock = threading.Lock()
@@ -69,27 +80,67 @@ class ExprGpuBridge(QObject):
         return req[0]
 
     def _open(self) -> None:
-        try:
-            from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
+        from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
 
-            gpu = ExprGpu(self.path)
-        except Exception as exc:  # GpuUnavailable or a driver failure: say so, go on
-            self.message = str(getattr(exc, "message", None) or exc)
-            self.unavailable.emit(self.message)
-            with self._lock:
-                pending, self._pending = self._pending, None
-            if pending is not None:
-                self.failed.emit(pending[0], self.message)
-            return
-        if self._closed:
+        while True:  # (again when the device was switched while this one opened)
+            choice = self.choice
+            try:
+                gpu = ExprGpu(self.path, choice=choice)
+            except Exception as exc:  # GpuUnavailable or a driver failure: say so, go on
+                if choice != self.choice:
+                    continue
+                self.message = str(getattr(exc, "message", None) or exc)
+                self._opening = False
+                self.unavailable.emit(self.message)
+                with self._lock:
+                    pending, self._pending = self._pending, None
+                if pending is not None:
+                    self.failed.emit(pending[0], self.message)
+                return
+            if self._closed:
+                gpu.close()
+                return
+            if choice == self.choice:
+                break
             gpu.close()
-            return
-        self.gpu, self.info = gpu, dict(gpu.info)
+        with self._lock:
+            self.gpu, self.info, self._opening = gpu, dict(gpu.info), False
         self.ready.emit(self.info)
         self._next_pending()
 
+    def follow(self, runner: Any) -> None:
+        """Run on the device of ``runner`` (the app's GpuRunner) and re-open on each of its
+        switches (GPU ▸ Device), so the Expression dock's GPU column is the device the rest
+        of the window shows."""
+        self.choice = runner.choice
+        runner.switched.connect(lambda _info: self.switch_to(runner.choice))
+
+    def switch_to(self, choice: Any) -> None:
+        """Drop the session and open ``choice`` (off the UI thread); a request waits for
+        it, and ``reopening`` is sent so the panel asks again."""
+        if self._closed:
+            return
+        with self._lock:
+            old, self.gpu = self.gpu, None
+            self.choice, self.info, self.message = choice, {}, ""
+            start, self._opening = not self._opening, True
+        self.reopening.emit(choice)
+
+        def reopen() -> None:
+            if old is not None:
+                old.close()  # (after the job it runs: its pool is one thread)
+            if start:  # (else the open in flight sees the new choice and opens it)
+                self._open()
+
+        threading.Thread(target=reopen, daemon=True).start()
+
     def _send(self, req: tuple) -> None:
         rid, program, slots = req
+        gpu = self.gpu
+        if gpu is None:  # switched away meanwhile: it waits for the new device
+            with self._lock:
+                self._pending, self._busy = req, False
+            return
 
         def job(runner: Any) -> tuple:  # on the GL thread: nothing here may wait on it
             why = runner.unsupported_reason(program)
@@ -101,14 +152,14 @@ class ExprGpuBridge(QObject):
             try:
                 out = fut.result()
                 if len(out) == 1:
-                    self.failed.emit(rid, out[0])
+                    self._refused.emit(rid, out[0])
                 else:
-                    self.captured.emit(rid, out[0], out[1])
+                    self._answered.emit(rid, out[0], out[1])
             except Exception as exc:  # shown in the panel, never raised into Qt
-                self.failed.emit(rid, str(getattr(exc, "message", None) or exc))
+                self._refused.emit(rid, str(getattr(exc, "message", None) or exc))
             self._done()
 
-        self.gpu.submit_job(job).add_done_callback(finished)
+        gpu.submit_job(job).add_done_callback(finished)
 
     def _done(self) -> None:
         with self._lock:

@@ -201,6 +201,11 @@ class ExprMapPanel(QWidget):
         return True
 
     def _open_gpu(self, program: Any) -> Any:
+        from ...gpu.devices import selected_device  # noqa: PLC0415
+
+        if self._gpu is not None and self._gpu.choice != selected_device():
+            self._gpu.close()  # GPU ▸ Device switched since: the map runs on the new one
+            self._gpu = None
         if self._gpu is None:
             from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
 

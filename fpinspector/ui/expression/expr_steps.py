@@ -103,12 +103,14 @@ def result_text(rep: dict[str, Any]) -> str:
     comps = res["components"]
     for k, c in enumerate(comps):
         name = f".{'xyzw'[k]} " if len(comps) > 1 else ""
+        # (the expression's exact value is of the raw inputs: a flush is one of the errors
+        # it measures, model/expr/exact.py)
         line = (f"{name}model {_cell(c['model'])}   exact {c['exact']}   "
-                f"error {c['ulp_error']} ULP ({c['format']})")
+                f"error {c['ulp_error']} ULP vs exact of the raw inputs ({c['format']})")
         if "gpu" in c:
-            line += (f"\n{' ' * len(name)}GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP);  "
-                     f"compiled freely (no precise): {_cell(c['free'])} "
-                     f"({c['free_ulp_error']} ULP): {c['free_note']}")
+            line += (f"\n{' ' * len(name)}GPU {_cell(c['gpu'])} ({c['gpu_ulp_error']} ULP vs "
+                     f"exact);  compiled freely (no precise): {_cell(c['free'])} "
+                     f"({c['free_ulp_error']} ULP vs exact): {c['free_note']}")
         lines.append(line)
     if "gpu" in rep:
         g = rep["gpu"]

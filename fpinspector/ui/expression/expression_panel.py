@@ -33,6 +33,16 @@ __all__ = ["ExpressionPanel"]
 DEFAULT = "saturate(a * b + c)"
 
 
+def gpu_label(info: dict, gpu: Any = None) -> str:
+    """Which device ran the expression: its renderer, the device as GPU ▸ Device names it
+    (a GL device and driver, or a WebGPU adapter) and the capture path."""
+    choice = getattr(gpu, "choice", None)
+    where = [choice.label()] if choice is not None else []
+    if info.get("path"):
+        where.append(f"{info['path']} path")
+    return f"GPU: {info.get('renderer', '?')}" + (f" ({', '.join(where)})" if where else "")
+
+
 class ExpressionPanel(QWidget):
     """Expression, bindings, steps, result, Why and maps.
 
@@ -88,6 +98,7 @@ class ExpressionPanel(QWidget):
             self.bridge.captured.connect(self._on_gpu)
             self.bridge.failed.connect(self._on_gpu_failed)
             self.bridge.unavailable.connect(lambda m: self.gpu_status.setText(f"No GPU: {m}"))
+            self.bridge.reopening.connect(self._on_device_switched)
         if state is not None:
             state.connect(self._on_state)
             self._pull_operands()
@@ -232,8 +243,18 @@ class ExpressionPanel(QWidget):
             return  # a stale answer to an older expression
         self._gpu_words = (words, free)
         self._show()
-        self.gpu_status.setText(f"GPU: {self.bridge.info.get('renderer', '')} "
-                                f"({self.bridge.info.get('path', '')} path)")
+        self.gpu_status.setText(gpu_label(self.bridge.info, self.bridge.gpu))
+
+    def _on_device_switched(self, choice: Any) -> None:
+        """GPU ▸ Device switched: the GPU column goes (it was the old device's) and the
+        expression runs again on the new one."""
+        self._gpu_words = None
+        if self.evaluation is not None:
+            self._show()
+        self.gpu_status.setText(f"GPU: switching to {choice.label()}…" if choice is not None
+                                else "GPU: switching…")
+        if self.evaluation is not None and self.use_gpu.isChecked():
+            self._req = self.bridge.request(self.evaluation.program, self.evaluation.slots)
 
     def _on_gpu_failed(self, req: int, message: str) -> None:
         if req == self._req:

@@ -22,7 +22,7 @@ from ..qt_utils import is_seen, set_tip, signals_blocked
 from ..steady_label import SteadyLabel
 from .bit_cells import BitCells, format_segments, r11g11b10_segments
 
-__all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS"]
+__all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS", "word_value_text"]
 
 #: Row key of the packed R11G11B10_FLOAT word.
 WORD_ROW = "r11g11b10"
@@ -32,9 +32,16 @@ WORD_FIELDS = (("R", "f11", 0, 11), ("G", "f11", 11, 11), ("B", "f10", 22, 10))
 #: every character of it.
 _WIDEST_VALUE = {"f64": "-2.2250738585072014e-308", "f32": "-1.17549435e-38",
                  "f16": "-6.1035156e-05", "f11": "6.1035156e-05", "f10": "6.1035156e-05",
-                 WORD_ROW: "R=G=6.1035156e-05, B=6.1035156e-05"}
+                 WORD_ROW: "R and G 6.1035156e-05, B 6.1035156e-05"}
 _CELL_W = 13  # px per bit: the same in every row so the rows read as one table
 _ROW_GAP = 6  # px between formats in the two-line layout
+
+
+def word_value_text(rg: str, b: str) -> str:
+    """The packed word's value in words: the inspected value goes into all three channels
+    (R and G as f11, B as f10), so "1.0 in R, G and B", or each where B's f10 holds it
+    otherwise ("R and G 0.1000977, B 0.09997559")."""
+    return f"{rg} in R, G and B" if rg == b else f"R and G {rg}, B {b}"
 
 
 class _Cells(BitCells):
@@ -382,8 +389,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         word = int(pack_r11g11b10(np.uint16(r), np.uint16(r), np.uint16(b)))
         rules = sorted(set(r_rules) | set(b_rules))
         text = ", ".join(rules) or ("inspected value" if src in ("f11", "f10") else "exact")
-        row.set_row(word, f"R=G={bridge.value_text('f11', r)}, B={bridge.value_text('f10', b)}",
-                    text, "R, G: " + (", ".join(r_rules) or "none") + "; B: "
+        row.set_row(word, word_value_text(bridge.value_text("f11", r),
+                                          bridge.value_text("f10", b)), text, "R, G: " + (", ".join(r_rules) or "none") + "; B: "
                     + (", ".join(b_rules) or "none"))
 
     # -- rows -> state --------------------------------------------------------------

@@ -16,6 +16,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ...model.engine.raw_inputs import VS_FLUSHED, VS_RAW, raw_evaluation
 from ...model.formats import FORMATS, FloatFormat
 from ...model.sweep import COMPARES, SweepResult
 from ...model.sweep.map_blocks import BlockMap, colorize, signed_log
@@ -379,13 +380,29 @@ class ErrorMapWidget(QWidget):
                 v = int(res.columns[col][k])
                 val = f" ({bridge.value_text(rfmt.name, v)})" if rfmt else ""
                 parts.append(f"{col}=0x{v:X}{val}")
+        raw = self._raw_inputs(ops)
         if "exact" in res.columns:
-            parts.append(f"exact={float(res.columns['exact'][k])!r}")
+            parts.append(f"exact={float(res.columns['exact'][k])!r}" + (
+                "" if raw is None else
+                f" after input flush, {float(np.asarray(raw.exact).reshape(-1)[0])!r} of the "
+                "raw inputs"))
         # every error the sweep kept, each saying what it is measured against (the map's
-        # colour is one of them): the panel's verdict line gives the same figures
-        errs = [(f"{COMPARES[key][1]} {res.columns[col][k]:g} " +
-                 ("steps" if key == "gpu_vs_model" else "ULP"))
-                for key, (col, _) in COMPARES.items() if col in res.columns]
+        # colour is one of them): the panel's verdict line and `fpinspector eval` give the
+        # same figures, said the same way (model.engine.raw_inputs)
+        errs = []
+        for key, (col, label) in COMPARES.items():
+            if col not in res.columns:
+                continue
+            err = float(res.columns[col][k])
+            if key == "gpu_vs_model":
+                errs.append(f"{label} {err:g} steps")
+            elif raw is None:
+                errs.append(f"{label} {err:g} ULP")
+            else:
+                who = "gpu" if key == "gpu_vs_exact" else "model"
+                rv = raw.verdict(0, int(res.columns[who][k])).ulp_error
+                errs.append(f"{label.removesuffix(' vs exact')} {err:g} ULP {VS_FLUSHED}"
+                            + ("" if rv is None else f", {rv:g} ULP {VS_RAW}"))
         if errs:
             parts.append("error: " + ", ".join(errs))
         ok = res.columns.get("ok_gpu", res.columns.get("ok_model"))
@@ -395,6 +412,16 @@ class ErrorMapWidget(QWidget):
         if fired:
             parts.append("rules: " + ", ".join(fired))
         return "  ".join(parts)
+
+    def _raw_inputs(self, ops: tuple[int, ...]) -> Any:
+        """The op on the cell's raw inputs where the rule set's input flush changed the
+        exact value (model.engine.raw_inputs), else None (and for expression maps)."""
+        m = self.meta
+        try:
+            return raw_evaluation(str(m.get("op", "")), ops, str(m.get("format", "")),
+                                  str(m.get("rules", "")))
+        except ValueError:
+            return None
 
     def _describe_block(self, k: int) -> str:
         bm = self.blocks

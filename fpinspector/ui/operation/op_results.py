@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from ...model.engine.raw_inputs import ulp_error_words
 from ...model.formats import FORMATS, FloatFormat, operand_format
 from .. import bridge, bridge_ops, palette
 from ..hover_select import HoverSelectLabel
@@ -51,14 +52,8 @@ def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bridge_ops.Verdict
     flush changed the exact value: both errors are shown, each labelled. ``steps``: signed
     steps from the model's result (the error maps' "GPU vs model")."""
     head = f"{'CONFORMANT' if v.conformant else 'NOT CONFORMANT'}: {v.reason}"
-    if v.ulp_error is None:
-        ulp = v.ulp_note or "no ULP error"
-    elif raw is not None:
-        ulp = f"ULP error {v.ulp_error:.6g} vs exact after input flush"
-        if raw.ulp_error is not None:
-            ulp += f", {raw.ulp_error:.6g} vs exact of the raw inputs"
-    else:
-        ulp = f"ULP error {v.ulp_error:.6g} vs exact"
+    ulp = ulp_error_words(v.ulp_error, v.ulp_note, None if raw is None else raw.ulp_error,
+                          raw is not None)
     n = bin(diff_mask).count("1")
     same = ("same bits as the model" if n == 0 else
             "1 bit differs from the model" if n == 1 else f"{n} bits differ from the model")

@@ -224,6 +224,8 @@ class MainWindow(QtWidgets.QMainWindow):
             from ..expression.expression_panel import ExpressionPanel
 
             self.expression_panel = ExpressionPanel(self.state, gpu=self._gpu_mode != "off")
+            if self.expression_panel.bridge is not None and self.gpu is not None:
+                self.expression_panel.bridge.follow(self.gpu)  # GPU ▸ Device: its device
             self.docks["expression"].setWidget(_contained(self.expression_panel))
         return self.expression_panel
 

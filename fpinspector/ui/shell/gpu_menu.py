@@ -55,7 +55,7 @@ class GpuMenu(QtCore.QObject):
         self.device_menu = self.menu.addMenu("&Device")
         self.device_menu.aboutToShow.connect(self._device_menu_shown)
         self.device_group = QtGui.QActionGroup(self)
-        self._placeholder("(looking for devices…)")
+        self._interim()
         self.menu.addAction("&Refresh device list", self.refresh_devices)
         self.menu.addSeparator()
         self.menu.addAction("&Open GPU report…", self.ask_open_report)
@@ -78,20 +78,47 @@ class GpuMenu(QtCore.QObject):
             self.view.measure_button.setToolTip("GPU off for this session (--no-gpu)")
 
     # -- devices ----------------------------------------------------------------------
-    def _placeholder(self, text: str) -> None:
-        self.device_menu.clear()
+    def _placeholder(self, text: str, clear: bool = True) -> None:
+        if clear:
+            self.device_menu.clear()
         act = self.device_menu.addAction(text)
         act.setEnabled(False)
 
+    def _interim(self) -> None:
+        """The menu while the devices are listed: the device in use, checked, as soon as
+        its session is open (no probe needed), and a line saying the others are coming.
+
+        Why: listing probes each device in a child process (seconds); the first open of the
+        menu showed only "(looking for devices…)", though the device in use was known."""
+        self.device_menu.clear()
+        gpu = self.win.gpu
+        if gpu is not None and gpu.available:
+            renderer = gpu.info.get("renderer") or "the GPU"
+            act = self.device_menu.addAction(f"{renderer} ({self.current_choice().label()}): "
+                                             "in use")
+            act.setCheckable(True)
+            act.setChecked(True)
+            act.setEnabled(False)  # (nothing to switch to: it is the device in use)
+            act.setToolTip("the device the GPU column, conversions and maps use now")
+            self._placeholder("(listing the other devices…)", clear=False)
+        elif gpu is None:
+            self._placeholder("(GPU off for this session; listing the devices…)", clear=False)
+        else:
+            self._placeholder(f"({gpu.message.removeprefix('GPU: ') or 'starting the GPU'}; "
+                              "listing the devices…)", clear=False)
+
     def _device_menu_shown(self) -> None:
-        if self.devices is None and self._lister is None:
-            self.refresh_devices()
+        if self.devices is None:
+            self._interim()  # (the device in use may have opened since)
+            if self._lister is None:
+                self.refresh_devices()
 
     def refresh_devices(self) -> None:
         """List the devices again (background; the menu fills when they answer)."""
         if self._lister is not None:
             return
-        self._placeholder("(looking for devices…)")
+        self.devices = None
+        self._interim()
         self._lister = _DeviceLister(self)
         self._lister.found.connect(self._devices_found)
         self._lister.start()
