@@ -140,7 +140,8 @@ def _wrapped_int64(c: int) -> np.int64:
 
 def _ulp_at_generic(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     a = np.abs(hi)
-    _, e = np.frexp(a)
+    with np.errstate(invalid="ignore"):  # NaN/INF warn; NaN gives NaN below, INF is clipped
+        _, e = np.frexp(a)
     k = e.astype(np.int64) - 1
     pow2 = (a > 0) & np.isfinite(a) & (np.ldexp(1.0, k.astype(np.int32)) == a)
     with np.errstate(invalid="ignore"):
