@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from fpinspector.model.formats import CLASS_NAMES, F10, F11, F16, F32, F64, FORMATS
 
-SMALL = [F16, F11, F10]
+SMALL = [f for f in FORMATS.values() if f.bits <= 16]  # F16, F11, F10, and the others
 ROUNDINGS = ["rne", "rtz", "rtp", "rtn"]
 
 
