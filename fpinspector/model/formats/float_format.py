@@ -498,8 +498,14 @@ F11 = FloatFormat("f11", 5, 6, False, "FMT-F11", "unsigned; R and G of R11G11B10
                   d3d_conversion="rtz_sat", aliases=("float11", "fp11"))
 F10 = FloatFormat("f10", 5, 5, False, "FMT-F10", "unsigned; B of R11G11B10_FLOAT",
                   d3d_conversion="rtz_sat", aliases=("float10", "fp10"))
+BF16 = FloatFormat("bf16", 8, 7, True, "FMT-BF16",
+                   "bfloat16: sign, 8 exponent bits (bias 127), 7 fraction bits, IEEE-style INF "
+                   "and NaN, denormals kept; the top half of a float32; no D3D arithmetic",
+                   aliases=("bfloat16", "bfloat"),
+                   rule_source="docs/rules.md; Google Cloud TPU bfloat16 definition")
+
 #: name -> format, widest first (then the formats D3D defines no arithmetic for).
-FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10)}
+FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16)}
 
 #: alias -> format name: every other name of every format (the parser reads this too).
 ALIASES: dict[str, str] = {a: f.name for f in FORMATS.values() for a in f.aliases}
