@@ -78,6 +78,11 @@ class Variant:
         return (d.d3d_conversion in ("exact", "dtof") or d.name in self.policies
                 or (not d.d3d_conversion and self.generic is not None))
 
+    def policy_check(self, dst: str | FloatFormat) -> None:
+        """ValueError with the reason where the family has no encoder into ``dst``."""
+        if not self.covers(dst):
+            self.policy(dst)
+
     def policy(self, dst: str | FloatFormat) -> Policy:
         """Policy for a target format narrower than f32; ValueError where it has none."""
         d = get_format(dst)
