@@ -25,6 +25,7 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 #: name -> (rule ID, exponent bits, fraction bits, INF/NaN encoding, the ml_dtypes type)
 SPECS = {
     "bf16": ("FMT-BF16", 8, 7, "ieee", ml_dtypes.bfloat16),
+    "e5m2": ("FMT-E5M2", 5, 2, "ieee", ml_dtypes.float8_e5m2),
 }
 NAMES = list(SPECS)
 

@@ -503,9 +503,13 @@ BF16 = FloatFormat("bf16", 8, 7, True, "FMT-BF16",
                    "and NaN, denormals kept; the top half of a float32; no D3D arithmetic",
                    aliases=("bfloat16", "bfloat"),
                    rule_source="docs/rules.md; Google Cloud TPU bfloat16 definition")
-
+E5M2 = FloatFormat("e5m2", 5, 2, True, "FMT-E5M2",
+                   "OCP FP8 E5M2: sign, 5 exponent bits (bias 15), 2 fraction bits, IEEE-style "
+                   "INF and NaN, denormals kept, max 57344; no D3D arithmetic",
+                   aliases=("float8_e5m2", "fp8_e5m2"),
+                   rule_source="docs/rules.md; OCP 8-bit Floating Point Specification (OFP8) rev 1.0")
 #: name -> format, widest first (then the formats D3D defines no arithmetic for).
-FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16)}
+FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16, E5M2)}
 
 #: alias -> format name: every other name of every format (the parser reads this too).
 ALIASES: dict[str, str] = {a: f.name for f in FORMATS.values() for a in f.aliases}
