@@ -26,6 +26,7 @@ ml_dtypes = pytest.importorskip("ml_dtypes")
 SPECS = {
     "bf16": ("FMT-BF16", 8, 7, "ieee", ml_dtypes.bfloat16),
     "e5m2": ("FMT-E5M2", 5, 2, "ieee", ml_dtypes.float8_e5m2),
+    "e4m3": ("FMT-E4M3", 4, 3, "fn", ml_dtypes.float8_e4m3fn),
 }
 NAMES = list(SPECS)
 

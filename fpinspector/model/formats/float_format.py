@@ -508,8 +508,15 @@ E5M2 = FloatFormat("e5m2", 5, 2, True, "FMT-E5M2",
                    "INF and NaN, denormals kept, max 57344; no D3D arithmetic",
                    aliases=("float8_e5m2", "fp8_e5m2"),
                    rule_source="docs/rules.md; OCP 8-bit Floating Point Specification (OFP8) rev 1.0")
+E4M3 = FloatFormat("e4m3", 4, 3, True, "FMT-E4M3",
+                   "OCP FP8 E4M3 (E4M3FN): sign, 4 exponent bits (bias 7), 3 fraction bits, no "
+                   "INF, NaN only S.1111.111, denormals kept, max 448; no D3D arithmetic",
+                   specials=NAN_ONLY, aliases=("float8_e4m3fn", "fp8_e4m3", "e4m3fn"),
+                   rule_source="docs/rules.md; OCP 8-bit Floating Point Specification (OFP8) rev 1.0")
+
 #: name -> format, widest first (then the formats D3D defines no arithmetic for).
-FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16, E5M2)}
+FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16, E5M2,
+                                                       E4M3)}
 
 #: alias -> format name: every other name of every format (the parser reads this too).
 ALIASES: dict[str, str] = {a: f.name for f in FORMATS.values() for a in f.aliases}
