@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..model.convert import VARIANTS, convert
+from ..model.convert.variants import MODES
 from ..model.formats import FORMATS
 from ..model.parse import parse
 from ._readout import by_format, display_of, emit, gather_text, input_dict, short_many
@@ -23,8 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", required=True, choices=list(FORMATS), help="target format")
     p.add_argument("--from", dest="src", default=None, choices=list(FORMATS),
                    help="source format where the text does not give it (decimals: f32)")
-    p.add_argument("--variant", default="d3d", choices=list(VARIANTS) + ["all"],
-                   help="encoder: d3d (default), a vendor variant, or 'all' side by side")
+    p.add_argument("--variant", default="d3d", choices=list(VARIANTS) + list(MODES) + ["all"],
+                   help="encoder: d3d (default), a vendor variant, a mode (rtz, rne_sat, "
+                   "rtz_sat: OCP SAT into FP8) or 'all' side by side")
     p.add_argument("--byte-order", default="little", choices=["little", "big", "both"],
                    help="how to read byte dumps (memory order)")
     p.add_argument("--json", action="store_true", help="machine-readable output "
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     values = parse(gather_text(args.values), args.src, byte_order=args.byte_order)
     if not values:
         raise ValueError("no values found in the input")
-    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
+    variants = ([v for v, var in VARIANTS.items() if var.covers(args.to)]  # (bf16, FP8:
+                if args.variant == "all" else [args.variant])  # d3d and ieee)
     records = _records(values, args.to, variants)
     return emit("fpinspector.convert", records, args.json, _text)

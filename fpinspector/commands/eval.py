@@ -13,6 +13,7 @@ import numpy as np
 
 from ..model.engine import OPS, OPTIONS, RULE_SETS, evaluate
 from ..model.engine.raw_inputs import VS_EXACT, VS_FLUSHED, raw_evaluation, ulp_error_words
+from ..model.engine.rules import arithmetic_gap
 from ..model.formats import FORMATS, get_format
 from ._eval.operand import INT_RANGES, read_operand
 from ._gpu_args import add_device_arguments, open_cli_session
@@ -223,6 +224,9 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown op {args.op!r}; choose one of {', '.join(OPS)}")
     opts = _options(args.option)
     get_format(args.format)
+    gap = None if OPS[args.op].family == "conversion" else arithmetic_gap(args.format, args.rules)
+    if gap is not None:  # bf16, FP8 under d3d10/d3d11: say why, before the op table's refusal
+        raise ValueError(gap)
     if args.batch is not None:
         if args.gpu:
             raise ValueError("--gpu captures one evaluation; with --batch put the observed "

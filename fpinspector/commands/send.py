@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 
+from ..model.formats import FORMATS
 from ..model.parse import parse
 from ..model.send import channel
 from ..model.send.message import (
@@ -110,7 +111,7 @@ def build_message(args: argparse.Namespace) -> Message:
         return got
     if len(text) > MAX_PASTE_CHARS:
         raise MessageError(f"more than {MAX_PASTE_CHARS:,} characters of text")
-    fmt = args.format if args.format in ("f64", "f32", "f16", "f11", "f10") else None
+    fmt = args.format if args.format in FORMATS else None
     if args.format and fmt is None:
         raise MessageError(f"--format {args.format} goes with --bytes (text is read as floats)")
     values = parse(text, format=fmt)

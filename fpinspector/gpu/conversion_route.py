@@ -19,15 +19,27 @@ from typing import Any
 
 import numpy as np
 
-from ..model.formats import get_format
+from ..model.formats import FORMATS, get_format
 
 __all__ = ["GpuConversions", "SAMPLED", "RENDERED", "BATCHED", "convert_via_f32", "route_text"]
 
-#: Formats the GPU can sample into f32 (texelFetch of a r16f / r11g11b10f texture).
-SAMPLED = ("f16", "f11", "f10")
+#: Formats the GPU can sample into f32 (texelFetch of a r16f / r11g11b10f texture): the
+#: formats D3D converts into by CONV-F2F-RTZ/SAT, its texture formats.
+SAMPLED = tuple(n for n, f in FORMATS.items() if f.d3d_conversion == "rtz_sat")
 #: Formats an f32 shader output can be rendered into.
-RENDERED = ("f16", "f11", "f10")
+RENDERED = SAMPLED
 NO_F64 = "—: no render target or texture format holds f64, so the GPU has no f64 result"
+
+
+def _no_texture(name: str) -> str:
+    """Why the GPU row has no result in format ``name`` (f64, bf16, FP8)."""
+    if name == F64_NAME:
+        return NO_F64
+    return (f"—: no GL render target or texture format holds {name}, so the GPU has no "
+            f"{name} result")
+
+
+F64_NAME = next(n for n, f in FORMATS.items() if f.d3d_conversion == "exact")
 #: Sources whose row can be asked for many patterns at once and split (:meth:`element`):
 #: every tip and reason is the same for each pattern. (An f64 row's tips name each
 #: pattern's own f32 starting point.)
@@ -63,7 +75,8 @@ def route_text(src: str) -> str:
     if src == "f64":
         return ("through f32: f64 → f32 by the model's D3D rule (CONV-DTOF; no GPU format "
                 "holds f64), then f32 rendered to f16 / f11 / f10 render targets")
-    raise ValueError(f"no GPU route from {src}")  # pragma: no cover - every format is above
+    return (f"through f32: {src} → f32 by the model (exact; no GPU format holds {src}), "
+            "then f32 rendered to f16 / f11 / f10 render targets")
 
 
 def _err(exc: BaseException) -> str:
@@ -109,11 +122,18 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
             out.results["f32"] = ("—: the f32 step is the model's CONV-DTOF, not the GPU "
                                   "(no texture or render target holds f64)")
             out.tips["f32"] = out.results["f32"]
+    else:  # bf16, FP8: widened exactly by the model
+        from ..model.convert import convert
+
+        x = np.asarray(convert(a, src, "f32", "ieee").bits).astype(np.uint32)
+        start = f"the model's exact {src} → f32 widening (no GPU format holds {src})"
+        if "f32" in dsts:
+            out.results["f32"] = out.tips["f32"] = f"—: {start}; the GPU has no step of it"
     for dst in dsts:
         if dst == src or dst in out.results:
             continue
-        if dst == "f64":
-            out.results[dst] = NO_F64
+        if dst != "f32" and dst not in RENDERED:
+            out.results[dst] = _no_texture(dst)
         elif x is None:
             out.results[dst] = start
         else:
@@ -122,5 +142,5 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
             except Exception as exc:  # noqa: BLE001 - one target missing is not fatal
                 out.results[dst] = f"—: {_err(exc)}"
         out.tips[dst] = (f"render target f32 → {dst}, starting from {start}"
-                         if dst != "f64" else NO_F64)
+                         if dst in RENDERED else _no_texture(dst))
     return out

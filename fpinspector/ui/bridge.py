@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..model.convert import ConversionResult, convert
+from ..model.convert.variants import get_variant
 from ..model.describe import ValueInfo, exact_decimal, hex_float, shortest_decimal
 from ..model.describe import describe as describe_value
 from ..model.formats import FORMATS, get_format
@@ -126,6 +127,7 @@ def describe(fmt: str, bits: int) -> ValueInfo:
 
 def _convert(bits: int, src: str, dst: str, variant: str) -> ConversionResult:
     s = get_format(src)
+    get_variant(variant).policy_check(dst)  # a family without code for dst: its sentence
     return convert(np.asarray(bits, dtype=s.dtype), s.name, get_format(dst).name, variant)
 
 
@@ -201,7 +203,7 @@ def prefetch_conversions(src: str, patterns: Sequence[int], variants: Sequence[s
             for b, answer in zip(todo, per):
                 _D3D.put((s.name, b), answer)
             continue
-        for dst in others:
+        for dst in (d for d in others if get_variant(var).covers(d)):
             todo = [int(b) for b in patterns if _LAZY.get((s.name, int(b), dst, var)) is None]
             if not todo:
                 continue

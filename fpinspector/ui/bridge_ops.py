@@ -14,7 +14,7 @@ from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.engine.raw_inputs import RAW_RULES as RAW_INPUT_RULES
 from ..model.engine.raw_inputs import exact_changed, flushes_an_input
-from ..model.formats import CodeFormat, float_format_of, operand_format
+from ..model.formats import FORMATS, CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
 
@@ -45,6 +45,17 @@ def op_infos() -> dict[str, OpInfo]:
 
 def rule_sets() -> tuple[str, ...]:
     return RULE_SETS
+
+
+def no_arithmetic_note() -> str:
+    """Which formats have no ops, and why (the op format picker's tooltip): the formats
+    whose record says D3D defines no arithmetic in them (bf16, FP8)."""
+    gaps = [f"{f.name} ({f.rule_id})" for f in FORMATS.values() if not f.d3d_arith
+            and f.d3d_conversion == ""]
+    if not gaps:
+        return ""
+    return (f" D3D defines no arithmetic for {', '.join(gaps)}: they are inspected and "
+            "converted, and have no ops here.")
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,8 @@ def rne_oracle(q: Fraction, neg: bool, name: str) -> int:
     fmt = FORMATS[name]
     if neg and not fmt.signed:
         return 0
-    top = Fraction(2) ** (fmt.bias + 1)
     mx = Fraction(fmt.exact_value(fmt.max_finite_bits))
+    top = 2 * mx - Fraction(fmt.exact_value(fmt.max_finite_bits - 1))  # one step past the max
     if q > mx:
         lo, hi = (mx, fmt.max_finite_bits), (top, fmt.pos_inf)
     elif fmt.bits <= 16:

@@ -74,7 +74,7 @@ def test_f11_lane_with_bits_above_its_width_is_refused() -> None:
     (b"[1, 2]", "JSON object"),
     (b'{"lanes": ["0x1"]}', "no 'format'"),
     (b'{"format": "f32"}', "no 'lanes'"),
-    (b'{"format": "bf16", "lanes": ["0x1"]}', "unknown format"),
+    (b'{"format": "f8", "lanes": ["0x1"]}', "unknown format"),
     (b'{"format": "f32", "lanes": []}', "list of hex strings"),
     (b'{"format": "f32", "lanes": [1065353216]}', "not a 0x"),
     (b'{"format": "f32", "lanes": ["0x100000000"]}', "32-bit pattern"),

@@ -1,4 +1,4 @@
-"""Float-to-float conversions between f64, f32, f16, f11 and f10 (docs/rules.md CONV-*).
+"""Float-to-float conversions between every pair of formats (docs/rules.md CONV-*).
 
 ``convert(bits, src, dst, variant)`` works on bit patterns, vectorized. Paths:
 
@@ -6,7 +6,9 @@
   pattern, the hidden bit and a shift; rounding is one add-and-shift (nearest even) or a
   plain shift (toward zero) (:mod:`.table_encoder`). Vendor variants with quirks run their
   literal kernels (:mod:`.variants`).
-* f16/f11/f10 source: every source pattern is converted once (exactly widened to float32,
+* targets without a D3D conversion (bf16, FP8): the exact value (float32 widens exactly) is
+  encoded from the target's widths by its variant's generic policy (one rounding).
+* sources of 16 bits or fewer: every source pattern is converted once (exactly widened to float32,
   then encoded), cached as a look-up table, and gathered.
 * float64 source: :func:`fpinspector.model.formats.encode_float64` on the exact value (one
   rounding); vendor kernels, which take a C ``float``, get the value rounded to float32
@@ -26,13 +28,12 @@ import numpy as np
 from ..formats import F32, F64, FloatFormat, encode_float64, get_format
 from .rules import ConversionResult
 from .table_encoder import nan_bits, table_encode
-from .variants import VARIANTS, Variant, get_variant, lp_float_to_smallfloat
+from .variants import VARIANTS, Policy, Variant, get_variant, lp_float_to_smallfloat
 
 __all__ = ["convert", "VARIANTS", "OPTIONS"]
 
 
 U32 = np.uint32
-_SMALL = ("f16", "f11", "f10")
 
 #: Conversion options and their allowed values (first = default where the variant allows).
 OPTIONS: dict[str, tuple[str, ...]] = {
@@ -52,8 +53,22 @@ def _check_options(options: Mapping[str, str] | None) -> dict[str, str]:
     return opts
 
 
+def _generic(x: np.ndarray, dst: FloatFormat, pol: Policy) -> np.ndarray:
+    """float64 values into a format D3D defines no conversion for, by its widths: one
+    rounding; "clamp" (OCP SAT) also turns infinities into the largest finite value."""
+    ovf = "inf" if pol.overflow == "inf" else "saturate"
+    out = np.asarray(encode_float64(dst, x, pol.rounding, ovf))
+    if pol.overflow == "clamp":
+        inf = np.isinf(x) & ((x > 0) | dst.signed)  # (-INF into an unsigned format: 0)
+        out[inf] = np.where(x[inf] < 0, dst.sign_mask, 0) | dst.max_finite_bits
+    return out.astype(dst.dtype)
+
+
 def _f32_to_small(u: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> np.ndarray:
-    pol = var.policy(dst.name)
+    pol = var.policy(dst)
+    if not dst.d3d_conversion:
+        with np.errstate(invalid="ignore"):
+            return _generic(u.view(np.float32).astype(np.float64), dst, pol)
     if var.name == "llvmpipe" and opts.get("llvmpipe_denorms") == "flush":
         return lp_float_to_smallfloat(u, dst.frac_bits, dst.signed, True).astype(dst.dtype)
     if pol.kernel is not None:
@@ -64,7 +79,9 @@ def _f32_to_small(u: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> 
 
 
 def _f64_to_small(x: np.ndarray, dst: FloatFormat, var: Variant, opts: dict) -> np.ndarray:
-    pol = var.policy(dst.name)
+    pol = var.policy(dst)
+    if not dst.d3d_conversion:
+        return _generic(x, dst, pol)
     if pol.kernel is not None:  # the C function takes a float: (float)x rounds to nearest
         with np.errstate(over="ignore", invalid="ignore"):  # (a signaling NaN quiets)
             u = x.astype(np.float32).view(U32)
@@ -93,7 +110,7 @@ def _convert_flat(b: np.ndarray, src: FloatFormat, dst: FloatFormat, var: Varian
     flush32 = opts.get("f32_denorms", var.f32_denorms) == "flush"
     if src.name == dst.name:
         return b.copy()
-    if src.name in _SMALL:
+    if src.bits <= 16:  # every pattern converted once, then gathered
         return _small_lut(src, dst, var.name, tuple(sorted(opts.items())))[b]
     if src is F32:
         u = b.astype(U32, copy=False)
@@ -114,8 +131,10 @@ def _convert_flat(b: np.ndarray, src: FloatFormat, dst: FloatFormat, var: Varian
 def _small_lut(src: FloatFormat, dst: FloatFormat, variant: str, opt_items: tuple) -> np.ndarray:
     """Result for every source pattern of a small format (exact widening to float32 first)."""
     pats = np.arange(1 << src.bits, dtype=np.uint64).astype(src.dtype)
-    if src.name == "f16":
-        f32 = pats.view(np.float16).astype(np.float32).view(U32)  # keeps NaN payloads
+    if src.numpy_float is not None:  # numpy's own widening keeps NaN payloads
+        f32 = pats.view(src.numpy_float).astype(np.float32).view(U32)
+    elif src.exp_bits == F32.exp_bits and src.has_inf:  # f32's fields, shorter: a shift
+        f32 = pats.astype(U32) << U32(F32.frac_bits - src.frac_bits)
     else:
         with np.errstate(invalid="ignore"):
             f32 = src.decode(pats).astype(np.float32).view(U32)

@@ -160,7 +160,8 @@ class ConversionResult:
             else:
                 out["ROUND-NEAREST"] = inexact
             out["CONV-DENORM"] = fin & (eff != 0) & (ms < d.smallest_normal) & ~neg_u
-            if d.name in ("f16", "f11", "f10") and var.policy(d.name).kernel is not None:
+            pol = var.policies.get(d.name)
+            if pol is not None and pol.kernel is not None:
                 out["VARIANT-QUIRK"] = (self._nominal(sb) != db) & ~nan
         out["F32-FTZ"] = ftz
         return out

@@ -192,7 +192,8 @@ def _result_for_value(q: Num, d: FloatFormat, var: Variant) -> int:
         return int(convert(x.view(np.uint64), "f64", d, var.name).bits[0])
     if not d.signed and q < 0:
         return 0
-    return encode_exact(d, q, pol.rounding, pol.overflow if pol.overflow == "saturate" else "inf")
+    ovf = "saturate" if pol.overflow in ("saturate", "clamp") else "inf"  # (INF inputs: above)
+    return encode_exact(d, q, pol.rounding, ovf)
 
 
 def _hex(b: int | None, w: int) -> str:

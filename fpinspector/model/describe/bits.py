@@ -27,7 +27,7 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
     if style not in ("asfloat", "decimal", "hexfloat"):
         raise ValueError(f"unknown literal style {style!r}; choose asfloat, decimal or hexfloat")
     finite = int(f.class_codes(b)) < 3
-    if f.bits < 16 and (style == "asfloat" or not finite):
+    if f.numpy_float is None and (style == "asfloat" or not finite):  # f11, f10, bf16, FP8
         raise ValueError(f"{f.name} has no shader type to bit-cast into; use style='decimal'")
     if style == "asfloat" or not finite:
         if f.bits == 16:
@@ -36,9 +36,11 @@ def to_c_literal(bits: int, fmt: str | FloatFormat, style: str = "asfloat") -> s
             return f"asdouble(0x{b & 0xFFFFFFFF:08x}, 0x{b >> 32:08x})"
         return f"asfloat(0x{b:08x})"
     suffix = {64: "L", 32: "f", 16: "h"}.get(f.bits, "f")  # HLSL: L is double
+    if f.numpy_float is None:
+        suffix = "f"  # no HLSL type of its own: its value as f32 (exact)
     if style == "hexfloat":
         return hex_float(b, f) + suffix
-    if f.bits < 16:  # exact in f32: write the f32 shortest of the same value
+    if f.numpy_float is None:  # exact in f32: write the f32 shortest of the same value
         return shortest_decimal(int(F32.encode(float(f.decode(b)))), F32) + "f"
     return shortest_decimal(b, f) + suffix
 

@@ -97,8 +97,10 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
     b = checked_pattern(bits, f)
     neg = bool(f.signed and b & f.sign_mask)
     mag = b & ~f.sign_mask if f.signed else b
-    if mag >= f.pos_inf:
-        return ("-nan" if neg else "nan") if mag > f.pos_inf else ("-inf" if neg else "inf")
+    if mag >= f.nan_min:
+        return "-nan" if neg else "nan"
+    if f.has_inf and mag == f.pos_inf:
+        return "-inf" if neg else "inf"
     units = _units(mag, f)  # the value in units of 2^q, the format's smallest spacing
     if units == 0:
         return "-0.0" if neg else "0.0"
@@ -175,8 +177,10 @@ def hex_float(bits: int, fmt: str | FloatFormat) -> str:
     e = (b >> f.frac_bits) & f.exp_max
     m = b & f.frac_mask
     sign = "-" if neg else ""
-    if e == f.exp_max:
-        return sign + ("nan" if m else "inf")
+    if (b & ~f.sign_mask) >= f.nan_min:
+        return sign + "nan"
+    if f.has_inf and e == f.exp_max:
+        return sign + "inf"
     if e == 0 and m == 0:
         return sign + "0x0p+0"
     nd = (f.frac_bits + 3) // 4

@@ -120,7 +120,7 @@ def format_limits(fmt: str | FloatFormat) -> dict[str, Any]:
         "min_denormal_bits": 1,
         "epsilon": f.eps,
         "one_bits": one,
-        "pos_inf_bits": f.pos_inf,
+        "pos_inf_bits": f.pos_inf if f.has_inf else None,  # (E4M3 has none)
         "quiet_nan_bits": f.quiet_nan,
         "max_finite_exact": exact_decimal(f.max_finite_bits, f),
         "min_denormal_exact": exact_decimal(1, f),

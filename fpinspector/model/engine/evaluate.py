@@ -16,7 +16,7 @@ from .masked import fill_where, indices
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
 from .residual import is_zero_residual, writable_residual, zero_residual
-from .rules import RULE_SETS
+from .rules import RULE_SETS, arithmetic_gap
 from .tolerances import resolve_options, tolerance_for
 from .ulp import ulp_errors_into as _ulp_errors
 
@@ -85,6 +85,9 @@ def evaluate(
         raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
     fmt = get_format(format)
     conversion = spec.family == "conversion"
+    gap = None if conversion else arithmetic_gap(fmt, rules)
+    if gap is not None:  # bf16, FP8 under d3d10/d3d11 (FloatFormat.d3d_arith)
+        raise ValueError(gap)
     if fmt.name not in spec.formats and (not conversion or op.startswith("to_f")):
         raise ValueError(f"{op} does not exist for {fmt.name}; formats: {', '.join(spec.formats)}")
     if len(operands) != spec.arity:

@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from ..formats import FloatFormat, encode_float64
+from ..formats import NORMAL, FloatFormat, encode_float64
 from ..numerics.eft import two_prod, two_sum  # noqa: F401  (re-exported)
 from .ulp import _ulp_at_generic, divide_by_ulp, ulp_at  # noqa: F401  (re-exported)
 
@@ -134,6 +134,8 @@ def is_normal(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     ``(max - 1) << (F+1)`` exactly for those: three storage-width passes, not five.
     """
     dt = fmt.dtype.type
+    if fmt.signed and (fmt.bits != 8 * fmt.dtype.itemsize or not fmt.has_inf):
+        return fmt.class_codes(pat) == NORMAL  # (the shift trick needs the sign on top)
     if not fmt.signed:
         e = (pat >> dt(fmt.frac_bits)) & dt(fmt.exp_max)
         return (e != 0) & (e != dt(fmt.exp_max))

@@ -4,10 +4,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Rule", "RULES", "RULE_SETS", "rule_text", "check_rules"]
+from ..formats import FORMATS, FloatFormat
 
-#: The rule sets understood by :func:`fpinspector.model.evaluate` (d3d11 is the default).
-RULE_SETS: tuple[str, ...] = ("d3d11", "d3d10", "ieee754")
+__all__ = ["Rule", "RULES", "RULE_SETS", "RuleSet", "RULE_SET_RECORDS", "rule_text",
+           "check_rules", "arithmetic_gap"]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One rule set: ``d3d`` says it is D3D's (ops exist only in formats whose record says
+    D3D defines arithmetic in them: ``FloatFormat.d3d_arith``); which formats it flushes is
+    each format's ``flush_under``."""
+
+    name: str
+    d3d: bool
+    text: str
+
+
+#: name -> rule set understood by :func:`fpinspector.model.evaluate` (d3d11 is the default).
+RULE_SET_RECORDS: dict[str, RuleSet] = {r.name: r for r in (
+    RuleSet("d3d11", True, "Direct3D 11.3 functional spec"),
+    RuleSet("d3d10", True, "Direct3D 10 rules (looser div and add/sub/mul)"),
+    RuleSet("ieee754", False, "IEEE 754-2008 baseline: nearest even, denormals kept"),
+)}
+#: The rule set names, in the order the pickers list them.
+RULE_SETS: tuple[str, ...] = tuple(RULE_SET_RECORDS)
+
+
+def arithmetic_gap(fmt: str | FloatFormat, rules: str) -> str | None:
+    """Why there is no op in ``fmt`` under ``rules`` (a sentence), or None where there is."""
+    f = FORMATS[fmt] if isinstance(fmt, str) else fmt
+    rs = RULE_SET_RECORDS.get(rules)
+    if rs is None or not rs.d3d or f.d3d_arith:
+        return None
+    return (f"D3D defines no arithmetic for {f.name} ({f.rule_id}): its values convert to "
+            f"and from every format, but ops on it are not D3D's; under {rules} none exist")
 
 
 @dataclass(frozen=True)
@@ -152,11 +183,14 @@ _CONV_ROWS = [
      "docs/rules.md; the variant's cited source"),
 ]
 
-#: rule ID -> Rule; the IEEE-* rows name the baseline behaviours of the ieee754 rule set.
+#: rule ID -> Rule; the IEEE-* rows name the baseline behaviours of the ieee754 rule set;
+#: a format with no row above brings its own (its record's description and source).
 RULES: dict[str, Rule] = {
     **{i: Rule(i, t, s) for i, t, s in _ROWS},
     **{i: Rule(i, t, s) for i, t, s in _CONV_ROWS},
 }
+RULES.update((f.rule_id, Rule(f.rule_id, f"{f.name}: {f.description}", f.rule_source))
+             for f in FORMATS.values() if f.rule_id not in RULES)
 
 
 def rule_text(rule_id: str) -> str:

@@ -7,6 +7,7 @@ types that some ops take (i32, u32, unorm8, ...) in :mod:`.operand_type`.
 
 from .encoding import ROUNDINGS, BitLayout, encode_exact, encode_float64, policy, read_decimal
 from .float_format import (
+    ALIASES,
     CLASS_NAMES,
     DENORMAL,
     F10,
@@ -15,8 +16,10 @@ from .float_format import (
     F32,
     F64,
     FORMATS,
+    IEEE_SPECIALS,
     INFINITY,
     NAN,
+    NAN_ONLY,
     NORMAL,
     ZERO,
     FloatFormat,
@@ -30,5 +33,5 @@ __all__ = [
     "get_format", "encode_exact", "read_decimal", "encode_float64", "policy", "BitLayout",
     "ZERO", "DENORMAL", "NORMAL", "INFINITY", "NAN",
     "CodeFormat", "CODE_FORMATS", "OperandType", "operand_format", "float_format_of",
-    "as_int64",
+    "as_int64", "ALIASES", "IEEE_SPECIALS", "NAN_ONLY",
 ]

@@ -39,6 +39,14 @@ def _maxexp(fmt: Any) -> int:
     return (fmt.pos_inf >> fmt.frac_bits) - fmt.bias
 
 
+def _normal_value(fmt: Any, magnitude: int) -> float:
+    """The value of a magnitude pattern read as a normal number: for ``pos_inf`` the
+    overflow point (2^maxexp where the all-ones exponent is INF; 480 for E4M3, whose
+    all-ones pattern is its NaN), for ``pos_inf - 1`` the largest finite value."""
+    e, f = magnitude >> fmt.frac_bits, magnitude & ((1 << fmt.frac_bits) - 1)
+    return (1.0 + f / 2.0 ** fmt.frac_bits) * 2.0 ** (e - fmt.bias)
+
+
 @lru_cache(maxsize=32)
 def _constants(frac_bits: int, bias: int, minexp: int, maxexp: int, signed: bool,
                sign_mask: int) -> np.ndarray:
@@ -74,8 +82,8 @@ def encode_array(fmt: Any, x: np.ndarray, rnd: str = "rne", ovf: str = "ieee") -
     F = fmt.frac_bits
     maxexp = _maxexp(fmt)
     table = _constants(F, fmt.bias, fmt.minexp, maxexp, bool(fmt.signed), fmt.sign_mask)
-    big = 2.0 ** maxexp
-    max_finite = (2.0 - 2.0 ** -F) * 2.0 ** (maxexp - 1)
+    big = _normal_value(fmt, fmt.pos_inf)
+    max_finite = _normal_value(fmt, fmt.pos_inf - 1)
     hi = big if _to_inf(rnd, ovf, False) else max_finite
     lo = -(big if _to_inf(rnd, ovf, True) else max_finite) if fmt.signed else 0.0
     x = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)

@@ -1,6 +1,8 @@
 """Floating-point formats as data (docs/rules.md FMT-*), vectorized decode/classify/fields/encode.
 
-Every format here is described by its widths alone; nothing is special-cased by name.
+Every format here is one record: its widths, how it encodes INF and NaN, and what the rest
+of the code needs to know of it (its D3D conversion policy, whether D3D defines arithmetic
+in it, which rule sets flush its denormals, its names). Nothing is special-cased by name.
 Bit patterns are numpy unsigned integer arrays (or Python ints); values are float64,
 which holds every value of every format here exactly.
 """
@@ -30,6 +32,9 @@ __all__ = [
     "ROUNDINGS",
     "get_format",
     "as_int64",
+    "ALIASES",
+    "IEEE_SPECIALS",
+    "NAN_ONLY",
 ]
 
 #: Class codes returned by :meth:`FloatFormat.class_codes`; index into this tuple for the name.
@@ -55,14 +60,31 @@ def _storage_dtype(bits: int) -> np.dtype:
     return np.dtype(np.uint64)
 
 
+#: ``FloatFormat.specials``: the all-ones exponent is INF (fraction 0) or NaN (IEEE 754).
+IEEE_SPECIALS = "ieee"
+#: ``FloatFormat.specials``: no INF; the one NaN per sign has exponent and fraction all ones,
+#: every other all-ones-exponent pattern is a normal number (OCP FP8 E4M3, "E4M3FN").
+NAN_ONLY = "finite-nan-only"
+
+
 @dataclass(frozen=True)
 class FloatFormat:
-    """A binary floating-point format with IEEE-style encoding.
+    """A binary floating-point format: its widths and what the code needs to know of it.
 
     Encoding: ``[sign] exponent fraction`` from the top bit down; exponent bias
-    ``2**(exp_bits-1) - 1``; the all-ones exponent is infinity (fraction 0) or NaN;
-    the all-zeros exponent is zero or a denormal ``2**(1-bias) * f / 2**frac_bits``.
+    ``2**(exp_bits-1) - 1``; the all-zeros exponent is zero or a denormal
+    ``2**(1-bias) * f / 2**frac_bits``. ``specials`` says what the all-ones exponent holds:
+    IEEE INF/NaN, or (``NAN_ONLY``) normal numbers but for the all-ones pattern, the NaN.
     Unsigned formats (f11, f10) have no sign bit: their only infinity is +INF.
+
+    ``d3d_conversion`` is D3D's policy for a conversion into the format (``"exact"``:
+    f64 holds every value; ``"dtof"``: CONV-DTOF; ``"rtz_sat"``: CONV-F2F-RTZ/SAT;
+    ``""``: D3D defines none and the format's own IEEE-style rounding stands in).
+    ``d3d_arith``: D3D defines arithmetic in the format (ops under d3d10/d3d11).
+    ``flush_under``: the rule sets under which math ops flush its denormals (F32-FTZ).
+    ``aliases``: other names the parser and :func:`get_format` accept. ``rule_id`` names
+    the format's row of docs/rules.md; where engine/rules.py has no row for it, the
+    ``description`` and ``rule_source`` make one.
     """
 
     name: str
@@ -71,6 +93,12 @@ class FloatFormat:
     signed: bool = True
     rule_id: str = ""
     description: str = field(default="", compare=False)
+    specials: str = IEEE_SPECIALS
+    d3d_conversion: str = ""
+    d3d_arith: bool = False
+    flush_under: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = field(default=(), compare=False)
+    rule_source: str = field(default="docs/rules.md", compare=False)
 
     # -- layout. Cached: derived from the frozen fields, and read about 150 times in one
     # scalar evaluation (as properties they were computed again on every read) ----------
@@ -121,21 +149,65 @@ class FloatFormat:
     @cached_property
     def maxexp(self) -> int:
         """numpy.finfo's maxexp: the first power of two that overflows."""
-        return self.bias + 1
+        return self.top_exp - self.bias + 1
 
     # -- special patterns ---------------------------------------------------------
     @cached_property
+    def has_inf(self) -> bool:
+        """The format has infinities (every IEEE-style format; not OCP E4M3)."""
+        return self.specials == IEEE_SPECIALS
+
+    @cached_property
     def pos_inf(self) -> int:
-        return self.exp_max << self.frac_bits
+        """+INF; in a format without INF the pattern just above the largest finite value
+        (its NaN): what a value that overflows without saturating encodes to, either way."""
+        if self.has_inf:
+            return self.exp_max << self.frac_bits
+        return self.mask & ~self.sign_mask
 
     @cached_property
     def neg_inf(self) -> int | None:
         return self.sign_mask | self.pos_inf if self.signed else None
 
     @cached_property
+    def nan_min(self) -> int:
+        """The smallest NaN magnitude: a pattern with the sign cleared is NaN from here up."""
+        return self.pos_inf + 1 if self.has_inf else self.pos_inf
+
+    @cached_property
     def quiet_nan(self) -> int:
-        """The canonical positive quiet NaN (top fraction bit set)."""
+        """The canonical positive quiet NaN (top fraction bit set; the all-ones pattern
+        where that is the only NaN)."""
+        if not self.has_inf:
+            return self.nan_min
         return self.pos_inf | (1 << (self.frac_bits - 1))
+
+    @cached_property
+    def top_exp(self) -> int:
+        """The biased exponent of the top binade of finite values."""
+        return self.exp_max - 1 if self.has_inf else self.exp_max
+
+    @cached_property
+    def overflow_value(self) -> float:
+        """The value a pattern of magnitude :attr:`pos_inf` would have as a normal number:
+        2^maxexp for IEEE-style formats; the encoders round to it, then to INF or NaN."""
+        if self.has_inf:
+            return 2.0 ** (self.bias + 1)
+        return (2.0 - 2.0 ** -self.frac_bits) * 2.0 ** (self.exp_max - self.bias)
+
+    @cached_property
+    def numpy_float(self) -> np.dtype | None:
+        """numpy's own float type with exactly these bits (f16, f32, f64), else None."""
+        for t in (np.float16, np.float32, np.float64):
+            fi = np.finfo(t)
+            if (self.signed and self.has_inf and fi.nexp == self.exp_bits
+                    and fi.nmant == self.frac_bits):
+                return np.dtype(t)
+        return None
+
+    def flushes(self, rules: str) -> bool:
+        """Math ops flush this format's denormals under rule set ``rules`` (F32-FTZ)."""
+        return rules in self.flush_under
 
     @cached_property
     def max_finite_bits(self) -> int:
@@ -228,8 +300,8 @@ class FloatFormat:
         # ZERO..NAN are ordered by magnitude: count the thresholds each pattern reaches
         out = (mag != 0).view(np.int8)
         out += mag >= dt(1 << self.frac_bits)
-        out += mag >= dt(self.pos_inf)
-        out += mag > dt(self.pos_inf)
+        out += mag >= dt(self.pos_inf)  # infinity (or, without INF, its NaN: counted twice)
+        out += mag >= dt(self.nan_min)
         return out
 
     def _magnitude(self, bits: Any) -> np.ndarray:
@@ -246,9 +318,9 @@ class FloatFormat:
     def is_nan(self, bits: Any) -> np.ndarray:
         """NaN patterns (exponent field all ones, fraction not 0)."""
         b = self.as_bits(bits)
-        if self.bits in (32, 64):  # one pass: numpy's isnan of the IEEE type (quietly, on
+        if self.bits >= 32:  # one pass: numpy's isnan of the IEEE type (quietly, on
             return np.isnan(self.value_view(b))  # signalling NaNs too)
-        return self._magnitude(b) > self.dtype.type(self.pos_inf)
+        return self._magnitude(b) >= self.dtype.type(self.nan_min)
 
     def is_denormal(self, bits: Any) -> np.ndarray:
         """Nonzero patterns below the smallest normal (exponent field 0, fraction not 0)."""
@@ -265,7 +337,10 @@ class FloatFormat:
         normal = np.ldexp(1.0 + mant, (ef - self.bias).astype(np.int32))
         denorm = np.ldexp(mant, np.int32(self.minexp))
         val = np.where(ef == 0, denorm, normal)
-        val = np.where(ef == self.exp_max, np.where(f == 0, np.inf, np.nan), val)
+        if self.has_inf:
+            val = np.where(ef == self.exp_max, np.where(f == 0, np.inf, np.nan), val)
+        else:
+            val = np.where((ef == self.exp_max) & (f == self.frac_mask), np.nan, val)
         return np.where(s == 1, -val, val)
 
     def decode(self, bits: Any) -> np.ndarray:
@@ -302,8 +377,10 @@ class FloatFormat:
         s = (b >> (self.bits - 1)) & 1 if self.signed else 0
         e = (b >> self.frac_bits) & self.exp_max
         f = b & self.frac_mask
-        if e == self.exp_max:
-            return float("nan") if f else (float("-inf") if s else float("inf"))
+        if (b & ~self.sign_mask) >= self.nan_min:
+            return float("nan")
+        if self.has_inf and e == self.exp_max:
+            return float("-inf") if s else float("inf")
         if e == 0:
             v = Fraction(f, 1 << self.frac_bits) * Fraction(2) ** self.minexp
         else:
@@ -348,7 +425,8 @@ class FloatFormat:
         b = self.as_bits(bits).astype(np.int64)
         s = (b >> (self.bits - 1)) & 1 if self.signed else np.zeros_like(b)
         mag = b & (self.mask & ~self.sign_mask)
-        out = np.where(s == 1, np.where(mag == 0, 1, b - 1), np.where(mag >= self.pos_inf, b, b + 1))
+        top = self.pos_inf if self.has_inf else self.max_finite_bits  # INF, or the max finite
+        out = np.where(s == 1, np.where(mag == 0, 1, b - 1), np.where(mag >= top, b, b + 1))
         neg_min = (s == 1) & (mag == 1)
         out = np.where(neg_min, as_int64(self.sign_mask), out)  # -min denormal -> -0
         out = np.where(self.is_nan(bits), b, out)
@@ -360,7 +438,8 @@ class FloatFormat:
         s = (b >> (self.bits - 1)) & 1 if self.signed else np.zeros_like(b)
         mag = b & (self.mask & ~self.sign_mask)
         if self.signed:
-            neg_step = np.where(mag >= self.pos_inf, b, b + 1)
+            top = self.pos_inf if self.has_inf else self.max_finite_bits
+            neg_step = np.where(mag >= top, b, b + 1)
             pos_step = np.where(mag == 0, as_int64(self.sign_mask | 1), b - 1)
             out = np.where(s == 1, neg_step, pos_step)
         else:
@@ -376,7 +455,7 @@ class FloatFormat:
         """
         _, e, _ = self.fields(bits)
         ee = np.maximum(e.astype(np.int64), 1)
-        ee = np.minimum(ee, self.exp_max - 1)
+        ee = np.minimum(ee, self.top_exp)
         out = np.ldexp(1.0, (ee - self.bias - self.frac_bits).astype(np.int32))
         return np.where(self.is_nan(bits), np.nan, out)
 
@@ -403,25 +482,44 @@ class FloatFormat:
         return self.finfo_table()
 
 
-def _make(name: str, e: int, f: int, signed: bool, rule: str, desc: str) -> FloatFormat:
-    return FloatFormat(name, e, f, signed, rule, desc)
+_D3D_RULE_SETS = ("d3d11", "d3d10")  # the rule sets of engine/rules.py RULE_SETS that flush
 
+F64 = FloatFormat("f64", 11, 52, True, "FMT-F64", "IEEE binary64; denormals kept (F64-DENORM)",
+                  d3d_conversion="exact", d3d_arith=True,
+                  aliases=("float64", "double", "fp64"))
+F32 = FloatFormat("f32", 8, 23, True, "FMT-F32",
+                  "IEEE binary32; math ops flush denormals (F32-FTZ)",
+                  d3d_conversion="dtof", d3d_arith=True, flush_under=_D3D_RULE_SETS,
+                  aliases=("float32", "float", "fp32", "single"))
+F16 = FloatFormat("f16", 5, 10, True, "FMT-F16", "IEEE binary16; denormals kept (F16-DENORM)",
+                  d3d_conversion="rtz_sat", d3d_arith=True,
+                  aliases=("float16", "half", "fp16"))
+F11 = FloatFormat("f11", 5, 6, False, "FMT-F11", "unsigned; R and G of R11G11B10_FLOAT",
+                  d3d_conversion="rtz_sat", aliases=("float11", "fp11"))
+F10 = FloatFormat("f10", 5, 5, False, "FMT-F10", "unsigned; B of R11G11B10_FLOAT",
+                  d3d_conversion="rtz_sat", aliases=("float10", "fp10"))
+BF16 = FloatFormat("bf16", 8, 7, True, "FMT-BF16",
+                   "bfloat16: sign, 8 exponent bits (bias 127), 7 fraction bits, IEEE-style INF "
+                   "and NaN, denormals kept; the top half of a float32; no D3D arithmetic",
+                   aliases=("bfloat16", "bfloat"),
+                   rule_source="docs/rules.md; Google Cloud TPU bfloat16 definition")
+E5M2 = FloatFormat("e5m2", 5, 2, True, "FMT-E5M2",
+                   "OCP FP8 E5M2: sign, 5 exponent bits (bias 15), 2 fraction bits, IEEE-style "
+                   "INF and NaN, denormals kept, max 57344; no D3D arithmetic",
+                   aliases=("float8_e5m2", "fp8_e5m2"),
+                   rule_source="docs/rules.md; OCP 8-bit Floating Point Specification (OFP8) rev 1.0")
+E4M3 = FloatFormat("e4m3", 4, 3, True, "FMT-E4M3",
+                   "OCP FP8 E4M3 (E4M3FN): sign, 4 exponent bits (bias 7), 3 fraction bits, no "
+                   "INF, NaN only S.1111.111, denormals kept, max 448; no D3D arithmetic",
+                   specials=NAN_ONLY, aliases=("float8_e4m3fn", "fp8_e4m3", "e4m3fn"),
+                   rule_source="docs/rules.md; OCP 8-bit Floating Point Specification (OFP8) rev 1.0")
 
-F64 = _make("f64", 11, 52, True, "FMT-F64", "IEEE binary64; denormals kept (F64-DENORM)")
-F32 = _make("f32", 8, 23, True, "FMT-F32", "IEEE binary32; math ops flush denormals (F32-FTZ)")
-F16 = _make("f16", 5, 10, True, "FMT-F16", "IEEE binary16; denormals kept (F16-DENORM)")
-F11 = _make("f11", 5, 6, False, "FMT-F11", "unsigned; R and G of R11G11B10_FLOAT")
-F10 = _make("f10", 5, 5, False, "FMT-F10", "unsigned; B of R11G11B10_FLOAT")
+#: name -> format, widest first (then the formats D3D defines no arithmetic for).
+FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10, BF16, E5M2,
+                                                       E4M3)}
 
-#: name -> format, widest first.
-FORMATS: dict[str, FloatFormat] = {f.name: f for f in (F64, F32, F16, F11, F10)}
-
-_ALIASES = {
-    "float64": "f64", "double": "f64", "fp64": "f64",
-    "float32": "f32", "float": "f32", "fp32": "f32", "single": "f32",
-    "float16": "f16", "half": "f16", "fp16": "f16",
-    "float11": "f11", "fp11": "f11", "float10": "f10", "fp10": "f10",
-}
+#: alias -> format name: every other name of every format (the parser reads this too).
+ALIASES: dict[str, str] = {a: f.name for f in FORMATS.values() for a in f.aliases}
 
 
 def get_format(name: str | FloatFormat) -> FloatFormat:
@@ -430,7 +528,7 @@ def get_format(name: str | FloatFormat) -> FloatFormat:
         return name
     if type(name) is str and name in FORMATS:  # an exact name: the common case, asked
         return FORMATS[name]  # about a hundred times per edit in the app
-    key = _ALIASES.get(str(name).lower(), str(name).lower())
+    key = ALIASES.get(str(name).lower(), str(name).lower())
     try:
         return FORMATS[key]
     except KeyError:

@@ -16,21 +16,20 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from ..formats import ALIASES, FORMATS
 from . import registers
 from .tokens import ParseError, Token
 
 __all__ = ["INT_WIDTHS", "TYPE_WORDS", "ParseError", "Token", "tokenize"]
 
 
-# type words -> format hint (vector suffixes such as float4, half2x2, vec3 are accepted)
+# type words -> format hint (vector suffixes such as float4, half2x2, vec3 are accepted):
+# the languages' and debuggers' type words, then every format's name and aliases (formats)
 _FLOAT_TYPES = {
-    "float": "f32", "float32_t": "f32", "vec": "f32", "xmfloat": "f32", "asfloat": "f32",
-    "f32": "f32", "single": "f32",
-    "half": "f16", "float16_t": "f16", "min16float": "f16", "f16vec": "f16", "xmhalf": "f16",
-    "asfloat16": "f16", "f16": "f16",
-    "double": "f64", "float64_t": "f64", "dvec": "f64", "asdouble": "f64", "f64": "f64",
-    "f11": "f11", "float11": "f11", "f10": "f10", "float10": "f10",
-    "float16": "f16", "float32": "f32", "float64": "f64",  # numpy dtype names
+    "float32_t": "f32", "vec": "f32", "xmfloat": "f32", "asfloat": "f32",
+    "float16_t": "f16", "min16float": "f16", "f16vec": "f16", "xmhalf": "f16",
+    "asfloat16": "f16", "float64_t": "f64", "dvec": "f64", "asdouble": "f64",
+    **{name: name for name in FORMATS}, **ALIASES,
 }
 #: words that carry no value or format (numpy's ``array([...], dtype=float32)``)
 _NOISE_WORDS = {"array"}
@@ -64,7 +63,7 @@ _MASTER = re.compile(
             r"(?P<dec>[+-]?(?:\d[\d_']{0,4000}(?:\.\d{0,4000})?|\.\d{1,4000})"
             r"(?:e[+-]?\d{1,4000})?(?:#den)?[fhl]?" + _END + ")",
             # f11, f16, ...: format tags, not bare hex patterns ("f11 0x3c0", "0x3c0 f11")
-            r"(?P<fword>f(?:10|11|16|32|64)" + _END + ")",
+            r"(?P<fword>(?:" + "|".join(sorted(FORMATS, key=len, reverse=True)) + ")" + _END + ")",
             r"(?P<barehex>(?=[a-f]{0,16}\d)[0-9a-f]{1,16}" + _END + ")",
             r"(?P<label>(?:\$\d{1,9}|[A-Za-z_][\w.\[\]]{0,200})[ \t]*=(?!=))",
             r"(?P<word>[A-Za-z_][\w]{0,100}(?:(?:::|\.)[A-Za-z_]\w{0,100}){0,8})",

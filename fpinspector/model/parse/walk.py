@@ -144,6 +144,8 @@ def _pattern_format(it: _Item, digits: int, width_map: dict[int, str], fmt: Floa
                     scope_w: dict[int, int], text: str) -> FloatFormat:
     if fmt is not None:
         return fmt
+    if it.hint is not None and FORMATS[it.hint].bits == 4 * digits and width_map is _HEX_WIDTH:
+        return FORMATS[it.hint]  # a tag of the pattern's own width ("bf16 0x3f80")
     if digits in width_map:
         return FORMATS[width_map[digits]]
     if it.hint is not None:

@@ -38,12 +38,12 @@ __all__ = [
 #: ``rgb9e5`` are packed 32-bit words; the rest are the integer code types of ops such as
 #: itof and from_unorm8.
 WIDTHS: dict[str, int] = {
-    "f64": 64, "f32": 32, "f16": 16, "f11": 11, "f10": 10,
+    "f64": 64, "f32": 32, "f16": 16, "f11": 11, "f10": 10, "bf16": 16, "e5m2": 8, "e4m3": 8,
     "r11g11b10": 32, "rgb9e5": 32,
     "i32": 32, "u32": 32, "u16": 16, "u8": 8,
     "unorm8": 8, "unorm16": 16, "snorm8": 8, "snorm16": 16, "srgb8": 8,
 }
-FLOAT_FORMATS = ("f64", "f32", "f16", "f11", "f10")
+FLOAT_FORMATS = ("f64", "f32", "f16", "f11", "f10", "bf16", "e5m2", "e4m3")
 PACKED_FORMATS = ("r11g11b10", "rgb9e5")
 INTEGER_FORMATS = tuple(f for f in WIDTHS if f not in FLOAT_FORMATS + PACKED_FORMATS)
 #: Where a value may be sent: an operand, or the inspector only.

@@ -139,7 +139,9 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         """Convert (src, bits) into every other format by every variant (the model does it)."""
         new_src = get_format(src).name
         self._src, self._bits = new_src, int(bits)
-        targets = [n for n in FORMATS if n != self._src]
+        # the formats D3D converts into, for which the vendor encoders are written (bf16 and
+        # FP8 have d3d and ieee only: the All formats rows show those; the modes, the CLI)
+        targets = [n for n in FORMATS if n != self._src and FORMATS[n].d3d_conversion]
         if not self._rows:  # the rows (variants) never change
             self._rows = list(self.variants) + [GPU_ROW]
             self.table.setRowCount(len(self._rows))

@@ -53,7 +53,7 @@ class OperationsView(QtWidgets.QWidget):
             self.op_combo.setItemData(self.op_combo.count() - 1, info.description,
                                       QtCore.Qt.ItemDataRole.ToolTipRole)
         self.fmt_combo = QtWidgets.QComboBox()
-        self.fmt_combo.setToolTip("Operand format of the op.")
+        self.fmt_combo.setToolTip("Operand format of the op." + bridge_ops.no_arithmetic_note())
         self.rules_combo = QtWidgets.QComboBox()
         self.rules_combo.addItems(list(bridge_ops.rule_sets()))
         self.rules_combo.setToolTip("Rule set: d3d11 (default), d3d10, or plain ieee754 as a baseline.")
