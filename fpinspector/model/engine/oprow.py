@@ -115,6 +115,8 @@ class OpSpec:
     for NaN results too (sqrt of a negative normal).
     ``identities``: (operand index, value): where that operand is that value (after the
     input flush) the result is the other operand, exactly (F32-IDENT).
+    ``invalid(facts)``: an arith op's invalid operations of INF and zero (F32-INFINF:
+    INF - INF, INF * 0, INF / INF), from the finisher's operand classes.
     ``picks_least``: min (True) or max (False), for the select family.
     ``rcp_route``: an f32 result may come from the two-step route x * rcp(y) (F32-DIV).
     ``ulp_inputs``: the GPU report measures the op's f32 ULP error on random operands,
@@ -138,6 +140,7 @@ class OpSpec:
     vouched_finite: tuple[str, ...] = ()
     vouches_nan: bool = False
     identities: tuple[tuple[int, float], ...] = ()
+    invalid: Callable[[Any], np.ndarray] | None = None
     picks_least: bool = False
     rcp_route: bool = False
     ulp_inputs: tuple[tuple[str, int, int, bool], ...] = ()

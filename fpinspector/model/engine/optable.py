@@ -9,6 +9,8 @@ app read the rows; an op is added by adding a row (or by :func:`register_op`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import exact as ex
@@ -31,6 +33,11 @@ FAMILIES = ("arith", "fused", "unary", "round", "frc", "select", "compare", "mov
 _NUMPY_EXACT = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_exact}
 _NUMPY_ROUNDED = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_rounded}
 _COMPARE = {f: k.compare for f in _ALL3}
+def _both_inf(f: Any) -> np.ndarray:
+    """Both operands are infinities (f: the finisher's facts, engine/finish/facts.py)."""
+    return f.operand_is_inf(0) & f.operand_is_inf(1)
+
+
 #: the GPU report's random operands of the positive-domain ops (sqrt, rsq, log)
 _ULP_POSITIVE = (("normals", -125, 127, False),)
 #: F32-IDENT: x + 0, 0 + x (and x - 0, 0 - x: the result is the other operand, negated or not)
@@ -79,16 +86,19 @@ def _compare(name: str, fn: np.ufunc, sym: str) -> OpSpec:
 
 _ROWS = [
     _arith("add", "+", tol.F32_PREC, exact=ex.exact_add, scalar=lambda a, b: a + b,
-           numpy=np.add, fast=_NUMPY_EXACT, vouched_finite=_F32_F16, identities=_ZERO_EITHER),
+           numpy=np.add, fast=_NUMPY_EXACT, vouched_finite=_F32_F16, identities=_ZERO_EITHER,
+           invalid=lambda f: _both_inf(f) & f.signs_differ()),
     _arith("sub", "-", tol.F32_PREC, exact=ex.exact_sub, scalar=lambda a, b: a - b,
            numpy=np.subtract, fast=_NUMPY_EXACT, vouched_finite=_F32_F16,
-           identities=_ZERO_EITHER),
+           identities=_ZERO_EITHER, invalid=lambda f: _both_inf(f) & ~f.signs_differ()),
     _arith("mul", "*", tol.F32_PREC, exact=ex.exact_mul, scalar=lambda a, b: a * b,
            numpy=np.multiply, fast={**_NUMPY_EXACT, "f16": k.f16_mul},
-           vouched_finite=_F32_F16, identities=((0, 1.0), (1, 1.0))),
+           vouched_finite=_F32_F16, identities=((0, 1.0), (1, 1.0)),
+           invalid=lambda f: ((f.operand_is_inf(0) & f.operand_is_zero(1))
+                              | (f.operand_is_zero(0) & f.operand_is_inf(1)))),
     _arith("div", "/", tol.DIV, exact=ex.exact_div, scalar=lambda a, b: a / b,
            numpy=np.divide, fast=_NUMPY_ROUNDED, vouched_finite=_F32, identities=((1, 1.0),),
-           rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2),
+           rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2, invalid=_both_inf),
     OpSpec("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused", tolerances=tol.FUSED,
            fast={"f32": k.f32_mad}, vouched_finite=_F32_F16,
            gpu=Spelling("{0} * {1} + {2}", _GPU3, "{0} * {1} + {2}", _GPU3,

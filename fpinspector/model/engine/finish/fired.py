@@ -77,14 +77,9 @@ def _infinf(f: Facts) -> np.ndarray:
         return m | (f.exact_nan & ~f.nan_in)
     if f.ctx.family == "frc":
         return np.isinf(f.vals[0])
-    ia, ib = f.operand_is_inf(0), f.operand_is_inf(1)
-    if op == "add":
-        return ia & ib & f.signs_differ()
-    if op == "sub":
-        return ia & ib & ~f.signs_differ()
-    if op == "mul":
-        return (ia & f.operand_is_zero(1)) | (f.operand_is_zero(0) & ib)
-    return ia & ib  # div
+    invalid = f.ctx.spec.invalid  # the arith row's invalid operations of INF and 0
+    assert invalid is not None, f"{op}: an arith row needs its invalid operations"
+    return invalid(f)
 
 
 def _denormal_kept(f: Facts) -> np.ndarray:
