@@ -52,7 +52,7 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     ``"serial_order"``. Returns masks: ``"conformant"`` (including serial_order), one
     per deviation id that explains elements, and ``"unexplained"``.
     """
-    from fpinspector.model import evaluate  # lazy: the engine is heavy to import
+    from fpinspector.model import OPS, evaluate  # lazy: the engine is heavy to import
 
     from .serial import serial_unfused, within_fused_bound
     from .session import CONVERSION_OPS
@@ -60,7 +60,7 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     if (op, fmt) in CONVERSION_OPS:
         src, dst, conv_path = CONVERSION_OPS[(op, fmt)]
         return classify_conversion(renderer, conv_path, src, dst, operands[0], got)
-    fused = op in ("mad", "dp2", "dp3", "dp4")
+    fused = OPS[op].family == "fused"
     ev = evaluate(op, *operands, format=fmt, rules=rules, options=options)
     res_fmt = ev.result_format
     ok = np.asarray(ev.allowed(got), bool)

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.engine.optable import OPS
 from .deviations import DEVIATIONS
 from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
@@ -93,9 +94,11 @@ RGB9E5_PROBES: tuple[tuple[str, str, int, int], ...] = (
     ("rgb9e5-small", "RGB9E5 -> f32 (sample): G of 0x00000200 (E = 0) is 2^-24?",
      0x00000200, 1),
 )
-ULP_OPS = ("sqrt", "rsq", "rcp", "div", "log", "exp")
-ULP_RULE = {"sqrt": "F32-SQRT-RCP", "rsq": "F32-INSTR", "rcp": "F32-SQRT-RCP", "div": "F32-DIV",
-            "log": "F32-INSTR", "exp": "F32-INSTR"}
+#: the ops whose ULP error the report measures (the op rows' ``ulp_report``), each with the
+#: rule of its f32 d3d11 tolerance row
+ULP_OPS = tuple(name for name, spec in OPS.items() if spec.ulp_inputs)
+ULP_RULE = {name: next(r.tolerance.rule for r in OPS[name].tolerances
+                       if "f32" in r.formats and "d3d11" in r.rule_sets) for name in ULP_OPS}
 ULP_BINS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 16.0, 256.0, 1e300)
 
 
@@ -177,14 +180,13 @@ def _ulp_inputs(op: str, n: int, rng: np.random.Generator) -> list[np.ndarray]:
             b |= rng.integers(0, 2, n, dtype=np.uint32) << np.uint32(31)
         return b
 
-    if op == "exp":
-        v = rng.uniform(-125.0, 127.0, n).astype(np.float32)
-        return [v.view(np.uint32)]
-    if op == "div":
-        return [normals(-60, 60, True), normals(-60, 60, True)]
-    if op == "rcp":
-        return [normals(-125, 125, True)]
-    return [normals(-125, 127, False)]
+    out = []
+    for kind, lo, hi, signed in OPS[op].ulp_inputs:  # the op row says how to draw each
+        if kind == "uniform":
+            out.append(rng.uniform(float(lo), float(hi), n).astype(np.float32).view(np.uint32))
+        else:
+            out.append(normals(lo, hi, signed))
+    return out
 
 
 def _ulp_stats(session: Any, op: str, path: str, n: int, seed: int) -> UlpStats:
@@ -206,8 +208,6 @@ def _ulp_stats(session: Any, op: str, path: str, n: int, seed: int) -> UlpStats:
 
 def _unsupported(session: Any) -> list[dict[str, str]]:
     """Every (op, format) of the rule engine this GPU cannot capture, with the reason."""
-    from fpinspector.model import OPS
-
     return [{"op": op, "format": fmt, "reason": why}
             for op, spec in sorted(OPS.items()) for fmt in spec.formats
             if (why := session.unsupported_reason(op, fmt))]

@@ -50,11 +50,11 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
     with np.errstate(all="ignore"):
         if before:
             x = [v.astype(np.float64) for v in x]
-        if op in ("mad", "mad_fma"):
+        if len(x) == 3:  # a * b + c (mad, mad_fma)
             prod = step(x[0] * x[1])
             return step((prod.astype(np.float64) if before else prod) + x[2]).view(ut)
-        if op in ("dp2", "dp3", "dp4"):
-            n = int(op[2])
+        if len(x) in (4, 6, 8):  # a0..an, b0..bn (dpN)
+            n = len(x) // 2
             wide = (lambda v: v.astype(np.float64)) if before else (lambda v: v)
             acc = step(x[0] * x[n])
             for i in range(1, n):
@@ -79,10 +79,10 @@ def within_fused_bound(op: str, operands: list[np.ndarray], got: np.ndarray) -> 
     """
     with np.errstate(all="ignore"):
         x = [np.asarray(o, np.uint32).view(np.float32).astype(np.float64) for o in operands]
-        if op in ("mad", "mad_fma"):
+        if len(x) == 3:  # a * b + c (mad, mad_fma)
             prods, addends, steps = [x[0] * x[1]], [x[2]], 2
-        else:
-            n = int(op[2])
+        else:  # a0..an, b0..bn (dpN)
+            n = len(x) // 2
             prods, addends, steps = [x[i] * x[n + i] for i in range(n)], [], 2 * n - 1
         terms = prods + addends
         exact = np.sum(terms, axis=0)

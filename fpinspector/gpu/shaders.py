@@ -1,4 +1,5 @@
-"""GLSL generation per op: one table row per (op, format), turned into a kernel function.
+"""GLSL generation per op: one kernel per (op, format), from the op row's GLSL spelling
+(engine/optable.py), turned into a kernel function.
 
 Operands arrive as raw bit patterns (``uint`` or ``uvec2`` for 64-bit) and are
 reinterpreted with ``uintBitsToFloat`` / ``packDouble2x32``; results leave the same way, so
@@ -8,12 +9,16 @@ no float upload or read-back can flush, quiet or round anything behind our back.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
+from ..model.engine.optable import OPS, OpSpec, generation
+
 __all__ = ["Kernel", "KERNELS", "RESULT_DTYPES", "find_kernel", "kernel_function", "header",
-           "HALF", "EMULATE_HALF", "HALF_OPS", "pack_pairs", "unpack_pairs"]
+           "HALF", "EMULATE_HALF", "HALF_OPS", "pack_pairs", "unpack_pairs", "RowTable"]
 
 # GLSL type, load expression (from raw word x) for each operand kind.
 _LOAD = {
@@ -57,11 +62,6 @@ HALF = ("GL_AMD_gpu_shader_half_float|GL_NV_gpu_shader5", 10000)
 EMULATE_HALF = "FPINSPECTOR_EMULATE_HALF_AS_F32"
 _EMULATION = ("#define float16_t float\n#define f16vec2 vec2\n"
               "#define packFloat2x16 packHalf2x16\n#define unpackFloat2x16 unpackHalf2x16\n")
-HALF_OPS = ("add", "sub", "mul", "div", "mad", "min", "max", "eq", "ne", "lt", "le", "gt",
-            "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc", "round_ne", "round_ni",
-            "round_pi", "round_z", "mov")
-
-
 @dataclass(frozen=True)
 class Kernel:
     """One op in one operand format, as a GLSL expression over ``{0}``, ``{1}``, ...
@@ -99,36 +99,39 @@ class Kernel:
         return RESULT_DTYPES[self.out_kind]
 
 
+#: per shader format: the kinds its operands load as, its requirements, its 1.0 literal
+_GLSL_FORMATS = {"f32": ("f32", (), "1.0"), "f64": ("f64", (FP64,), "1.0LF"),
+                 "f16": ("h2", (HALF,), "float16_t(1.0)")}
+
+
+def _row_kernel(spec: OpSpec, fmt: str) -> Kernel:
+    """The kernel of one op row in one format, from its GLSL spelling: f16 runs on f16vec2
+    pairs (a comparison as a bvec2 of the two lanes)."""
+    kind, req, one = _GLSL_FORMATS[fmt]
+    sp = spec.gpu
+    expr = sp.glsl.replace("{one}", one)
+    out = kind
+    if spec.result == "bool":
+        out = "b2" if kind == "h2" else "bool"
+        if kind == "h2":
+            lanes = [expr.format(*(f"{{{i}}}.{c}" for i in range(spec.arity))) for c in "xy"]
+            expr = f"bvec2({lanes[0]}, {lanes[1]})"
+    shown = (sp.shown_f16 if kind == "h2" else sp.shown) or expr
+    return Kernel(spec.name, fmt, (kind,) * spec.arity, out, expr, req, shown)
+
+
 def _table() -> dict[tuple[str, str], Kernel]:
-    rows: list[Kernel] = []
+    """Every op row's kernels (its GLSL spelling), then the shader-only kernels: fma()
+    beside mad, and the conversions a shader does (the others: gpu/routes.py)."""
+    rows = [_row_kernel(spec, fmt) for spec in OPS.values() for fmt in spec.gpu.glsl_formats]
 
     def add(op: str, fmt: str, kinds: tuple[str, ...], out: str, expr: str,
             req: tuple[tuple[str, int], ...] = (), glsl: str | None = None) -> None:
         rows.append(Kernel(op, fmt, tuple(kinds), out, expr, tuple(req), glsl or expr))
 
-    for fmt, req, one in (("f32", (), "1.0"), ("f64", (FP64,), "1.0LF")):
-        k1, k2, k3 = (fmt,), (fmt,) * 2, (fmt,) * 3
-        for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
-            add(op, fmt, k2, fmt, f"{{0}} {sym} {{1}}", req)
-        add("mad", fmt, k3, fmt, "{0} * {1} + {2}", req, "a * b + c (precise: not fused)")
-        add("mad_fma", fmt, k3, fmt, "fma({0}, {1}, {2})", req + (SHADER5,), "fma(a, b, c)")
-        add("min", fmt, k2, fmt, "min({0}, {1})", req)
-        add("max", fmt, k2, fmt, "max({0}, {1})", req)
-        for op, sym in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"),
-                        ("ge", ">=")):
-            add(op, fmt, k2, "bool", f"{{0}} {sym} {{1}}", req)
-        for op, fn in (("sqrt", "sqrt"), ("rsq", "inversesqrt"), ("frc", "fract"),
-                       ("round_ne", "roundEven"), ("round_ni", "floor"), ("round_pi", "ceil"),
-                       ("round_z", "trunc")):
-            add(op, fmt, k1, fmt, f"{fn}({{0}})", req)
-        add("rcp", fmt, k1, fmt, f"{one} / {{0}}", req)
-        add("mov", fmt, k1, fmt, "{0}", req, "assignment (raw move)")
-    for n in (2, 3, 4):
-        a = ", ".join(f"{{{i}}}" for i in range(n))
-        b = ", ".join(f"{{{i + n}}}" for i in range(n))
-        add(f"dp{n}", "f32", ("f32",) * (2 * n), "f32", f"dot(vec{n}({a}), vec{n}({b}))")
-    add("log", "f32", ("f32",), "f32", "log2({0})")
-    add("exp", "f32", ("f32",), "f32", "exp2({0})")
+    for fmt, req in (("f32", ()), ("f64", (FP64,))):
+        add("mad_fma", fmt, (fmt,) * 3, fmt, "fma({0}, {1}, {2})", req + (SHADER5,),
+            "fma(a, b, c)")
     add("ftoi", "f32", ("f32",), "i32", "int({0})")
     add("ftou", "f32", ("f32",), "u32", "uint({0})")
     for fmt in ("f32", "i32"):  # the engine names the operand format ("i32"); accept both
@@ -144,26 +147,41 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("dtof", "f64", ("f64",), "f32", "float({0})", (FP64,))
     add("to_f32", "f64", ("f64",), "f32", "float({0})", (FP64,))
     add("to_f64", "f64", ("f64",), "f64", "{0}", (FP64,), "assignment (raw move)")
-    h1, h2, h3, one = ("h2",), ("h2",) * 2, ("h2",) * 3, "float16_t(1.0)"
-    for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
-        add(op, "f16", h2, "h2", f"{{0}} {sym} {{1}}", (HALF,), f"float16_t a {sym} b")
-    add("mad", "f16", h3, "h2", "{0} * {1} + {2}", (HALF,), "float16_t a * b + c (precise)")
-    add("min", "f16", h2, "h2", "min({0}, {1})", (HALF,))
-    add("max", "f16", h2, "h2", "max({0}, {1})", (HALF,))
-    for op, sym in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"),
-                    ("ge", ">=")):  # scalar operators: defined for float16_t by both extensions
-        add(op, "f16", h2, "b2", f"bvec2({{0}}.x {sym} {{1}}.x, {{0}}.y {sym} {{1}}.y)",
-            (HALF,), f"float16_t a {sym} b")
-    for op, fn in (("sqrt", "sqrt"), ("rsq", "inversesqrt"), ("log", "log2"), ("exp", "exp2"),
-                   ("frc", "fract"), ("round_ne", "roundEven"), ("round_ni", "floor"),
-                   ("round_pi", "ceil"), ("round_z", "trunc")):
-        add(op, "f16", h1, "h2", f"{fn}({{0}})", (HALF,))
-    add("rcp", "f16", h1, "h2", f"{one} / {{0}}", (HALF,))
-    add("mov", "f16", h1, "h2", "{0}", (HALF,), "assignment (raw move)")
     return {(k.op, k.format): k for k in rows}
 
 
-KERNELS: dict[tuple[str, str], Kernel] = _table()
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class RowTable(Mapping[_K, _V]):
+    """A table built from the op rows, built again when a row is added or removed
+    (engine/optable.py ``register_op``): readers index it like the dict it holds."""
+
+    def __init__(self, build: Callable[[], dict[_K, _V]]) -> None:
+        self._build = build
+        self._generation = -1
+        self._table: dict[_K, _V] = {}
+
+    def _current(self) -> dict[_K, _V]:
+        g = generation()
+        if g != self._generation:
+            self._table, self._generation = self._build(), g
+        return self._table
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._current()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(list(self._current()))
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+
+KERNELS: Mapping[tuple[str, str], Kernel] = RowTable(_table)
+#: the ops with an f16 arithmetic kernel (f16vec2 pairs) at import
+HALF_OPS = tuple(k.op for k in KERNELS.values() if k.in_kinds[0] == "h2")
 
 
 def find_kernel(op: str, fmt: str) -> Kernel:

@@ -1,7 +1,7 @@
 """WGSL generation per op for the WebGPU capture backend (D3D12, Vulkan, Metal through wgpu).
 
 The ops, operand kinds and result dtypes are the GLSL table's (:data:`.shaders.KERNELS`):
-only the expression differs. Operands arrive as raw 32-bit words and are reinterpreted with
+only the expression differs, the op row's WGSL spelling (engine/optable.py). Operands arrive as raw 32-bit words and are reinterpreted with
 ``bitcast<f32>`` (``bitcast<vec2<f16>>`` for two f16 operands in one word); results leave
 the same way, so no upload or read-back can flush, quiet or round anything.
 
@@ -13,7 +13,10 @@ way to forbid contracting ``a * b + c`` (no ``precise``).
 
 from __future__ import annotations
 
-from .shaders import Kernel
+from collections.abc import Mapping
+
+from ..model.engine.optable import OPS
+from .shaders import Kernel, RowTable
 
 __all__ = ["WGSL_EXPR", "F64_REASON", "LOCAL_SIZE", "PER_INVOCATION", "compute_source",
            "kernel_function", "wgsl_expr", "needs_f16", "needs_f64"]
@@ -48,33 +51,22 @@ _STORE = {
 }
 
 
+#: each shader format's 1.0 literal
+_ONE = {"f32": "1.0", "f16": "vec2<f16>(1.0h)", "f64": "f64(1.0)"}
+
+
 def _table() -> dict[tuple[str, str], str]:
-    t: dict[tuple[str, str], str] = {}
-    for fmt, one in (("f32", "1.0"), ("f16", "vec2<f16>(1.0h)"), ("f64", "f64(1.0)")):
-        for op, sym in (("add", "+"), ("sub", "-"), ("mul", "*"), ("div", "/")):
-            t[(op, fmt)] = f"{{0}} {sym} {{1}}"
-        t[("mad", fmt)] = "{0} * {1} + {2}"
-        t[("min", fmt)] = "min({0}, {1})"
-        t[("max", fmt)] = "max({0}, {1})"
-        for op, sym in (("eq", "=="), ("ne", "!="), ("lt", "<"), ("le", "<="), ("gt", ">"),
-                        ("ge", ">=")):
-            t[(op, fmt)] = f"{{0}} {sym} {{1}}"
-        for op, fn in (("sqrt", "sqrt"), ("rsq", "inverseSqrt"), ("frc", "fract"),
-                       ("round_ne", "round"), ("round_ni", "floor"), ("round_pi", "ceil"),
-                       ("round_z", "trunc"), ("log", "log2"), ("exp", "exp2")):
-            t[(op, fmt)] = f"{fn}({{0}})"
-        t[("rcp", fmt)] = f"{one} / {{0}}"
-        t[("mov", fmt)] = "{0}"
+    """Every op row's WGSL spelling, then the shader-only kernels (fma() beside mad, and
+    the conversions a shader does)."""
+    t: dict[tuple[str, str], str] = {
+        (spec.name, fmt): spec.gpu.wgsl.replace("{one}", _ONE[fmt])
+        for spec in OPS.values() for fmt in spec.gpu.wgsl_formats}
     for fmt in ("f32", "f64"):
         t[("mad_fma", fmt)] = "fma({0}, {1}, {2})"
     for op in ("dtof", "to_f32"):
         t[(op, "f64")] = "f32({0})"
     t[("to_f64", "f32")] = "f64({0})"
     t[("to_f64", "f64")] = "{0}"
-    for n in (2, 3, 4):
-        a = ", ".join(f"{{{i}}}" for i in range(n))
-        b = ", ".join(f"{{{i + n}}}" for i in range(n))
-        t[(f"dp{n}", "f32")] = f"dot(vec{n}<f32>({a}), vec{n}<f32>({b}))"
     t[("ftoi", "f32")] = "i32({0})"
     t[("ftou", "f32")] = "u32({0})"
     for fmt in ("f32", "i32"):
@@ -89,16 +81,15 @@ def _table() -> dict[tuple[str, str], str]:
 
 
 #: (op, format) -> WGSL expression over {0}, {1}, ... (the operands after loading)
-WGSL_EXPR: dict[tuple[str, str], str] = _table()
+WGSL_EXPR: Mapping[tuple[str, str], str] = RowTable(_table)
 #: why an f64 kernel cannot run on an adapter without wgpu's native shader-f64 feature
 F64_REASON = ("f64 ops need wgpu's native 'shader-f64' feature (WebGPU's WGSL has no 64-bit "
               "float type; wgpu-native adds it where the driver has doubles); {where} does "
               "not offer it, so f64 is captured through GL only")
-#: the GLSL construct the report shows, where the WGSL one differs in meaning
-ROUTE_NOTES = {
-    "mad": "a * b + c (WGSL has no 'precise': the compiler may fuse it into an fma)",
-    "round_ne": "round() (WGSL: round half to even)",
-}
+#: the GLSL construct the report shows, where the WGSL one differs in meaning (the op
+#: rows' ``wgsl_note``)
+ROUTE_NOTES: Mapping[str, str] = RowTable(
+    lambda: {name: spec.gpu.wgsl_note for name, spec in OPS.items() if spec.gpu.wgsl_note})
 
 
 def wgsl_expr(kernel: Kernel) -> str | None:

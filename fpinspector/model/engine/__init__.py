@@ -2,9 +2,10 @@
 reference, the exact allowed set, ULP errors, verdicts and the rules that decided each
 element (rule IDs: docs/rules.md).
 
-Layout: optable (the ops), tolerances (the accuracy table and AMBIGUOUS options), compute
-(reference bits and exact values), fastbits + paths (fast kernels and the one table that
-picks them), finish/ (the one place that decides allowed sets and fired rules), allowed
+Layout: optable (the ops, one row each: oprow says what a row holds), tolerances (the
+accuracy table and AMBIGUOUS options), exact (exact values: each op row points at its
+function), compute (reference bits and exact values), fastbits + paths (fast kernels,
+picked by the op row), finish/ (the one place that decides allowed sets and fired rules), allowed
 (the set types), explain (words), evaluate (the public entry point).
 """
 

@@ -20,14 +20,11 @@ import numpy as np
 from ..formats import FloatFormat
 from . import grid
 from .context import Ctx
-from .exact import binary_exact, sum_exact, transcendental
+from .exact import exact_mul, sum_exact, unary_exact
 from .residual import zero_residual
 
-__all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan", "ROUND_FUNCS",
+__all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan",
            "vouched_exact_is_finite"]
-
-ROUND_FUNCS = {"round_ne": np.rint, "round_ni": np.floor, "round_pi": np.ceil,
-               "round_z": np.trunc}
 
 
 class Core:
@@ -91,10 +88,9 @@ def vouched_exact_is_finite(ctx: Ctx) -> bool:
     f16 add, sub, mul or mad: the vouched operands are finite (normal f32, finite f16),
     and so is their exact sum or product in float64; for an f32 div or rcp too: its
     vouched divisors are normal, not zero. Not f64: its kernel vouches for every result
-    that is not a NaN, INF + 1 included; not an f16 div: a finite f16 over zero is INF."""
-    op, name = ctx.op, ctx.fmt.name
-    return (op in ("add", "sub", "mul", "mad") and name in ("f32", "f16")
-            or op in ("div", "rcp") and name == "f32")
+    that is not a NaN, INF + 1 included; not an f16 div: a finite f16 over zero is INF.
+    The op row says in which formats (``vouched_finite``)."""
+    return ctx.fmt.name in ctx.spec.vouched_finite
 
 
 def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
@@ -105,18 +101,21 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
     is one the input flush would change (:func:`operand_values`), and the sums and
     quotients :func:`vouched_exact_is_finite` names need no INF/NaN pass."""
     (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
-    fam, op, fmt = ctx.family, ctx.op, ctx.fmt
+    fam, spec, fmt = ctx.family, ctx.spec, ctx.fmt
     finite = vouched and vouched_exact_is_finite(ctx)
     if fam == "arith":
-        return binary_exact(op, vals[0], vals[1], fmt, finite)
+        assert spec.exact is not None, f"{spec.name}: an arith row needs its exact function"
+        return spec.exact(vals[0], vals[1], fmt, finite)
     if fam == "fused":
-        return fused_exact(op, vals, fmt, finite)
+        return fused_exact(spec.name, vals, fmt, finite)
     if fam == "unary":
-        return transcendental(op, vals[0], fmt)
+        assert spec.math is not None, f"{spec.name}: a unary row needs its exact function"
+        return unary_exact(spec.math, vals[0], fmt)
     x = vals[0]
     if fam == "round":
+        assert spec.numpy is not None, f"{spec.name}: a round row needs its numpy function"
         with np.errstate(all="ignore"):
-            hi = ROUND_FUNCS[op](x)
+            hi = spec.numpy(x)
         return hi, zero_residual(hi)
     if fam == "frc":
         with np.errstate(all="ignore"):
@@ -124,10 +123,11 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
     raise ValueError(f"exact_value: no exact computation for family {fam!r}")
 
 
-def fused_terms(op: str, vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray, np.ndarray]],
-                                                           list[np.ndarray]]:
-    """(product operand pairs, added terms) of mad (a*b + c) and dpN (sum a_i*b_i)."""
-    if op == "mad":
+def fused_terms(vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray, np.ndarray]],
+                                                  list[np.ndarray]]:
+    """(product operand pairs, added terms) of a fused op: three operands are a*b + c
+    (mad), an even count a0..an, b0..bn is sum a_i*b_i (dpN)."""
+    if len(vals) == 3:
         return [(vals[0], vals[1])], [vals[2]]
     n = len(vals) // 2
     return list(zip(vals[:n], vals[n:])), []
@@ -137,11 +137,14 @@ def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat, finite: bool 
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
     term is -0: mad(-0, 1, -0) = -0; F32-FUSED). ``finite``: the caller knows every
-    operand is a finite f32 or f16 value (then so is the exact sum in float64)."""
-    pairs, extra = fused_terms(op, vals)
-    prods = [binary_exact("mul", x, y, fmt) for x, y in pairs]
+    operand is a finite f32 or f16 value (then so is the exact sum in float64). ``op``:
+    the op's name, for messages (the operand count says which terms)."""
+    if len(vals) < 2:
+        raise ValueError(f"fused_exact: {op} needs products, got {len(vals)} operand(s)")
+    pairs, extra = fused_terms(vals)
+    prods = [exact_mul(x, y, fmt) for x, y in pairs]
     terms = prods + [(c, zero_residual(c)) for c in extra]
-    if op == "mad" and fmt.bits <= 32:
+    if len(pairs) == 1 and extra and fmt.bits <= 32:
         # a*b is exact in float64 (48 bits at most), so a*b + c is one TwoSum: the
         # expansion's result (sum_exact on [(a*b, 0), (c, 0)] gives this same pair,
         # INF and NaN included), at a tenth of its passes. Its sum is 0 only where the
@@ -209,7 +212,7 @@ def minmax_choice(ctx: Ctx, ops: list[np.ndarray]) -> MinMaxChoice:
     fa = grid.flush_pat(ra, fmt) if ctx.flush else ra
     fb = grid.flush_pat(rb, fmt) if ctx.flush else rb
     na, nb = np.isnan(a), np.isnan(b)
-    is_min = ctx.op == "min"
+    is_min = ctx.spec.picks_least
     with np.errstate(invalid="ignore"):
         a_wins = (a < b) if is_min else (a > b)
         b_wins = (b < a) if is_min else (b > a)
@@ -227,10 +230,6 @@ def minmax_choice(ctx: Ctx, ops: list[np.ndarray]) -> MinMaxChoice:
     return MinMaxChoice(bits, a_wins, b_wins, tie, zero_tie, na, nb, snan, nan_out, snan_rule)
 
 
-_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-        "gt": np.greater, "ge": np.greater_equal}
-
-
 def compute(ctx: Ctx, ops: list[np.ndarray]) -> Core:
     """Model bits and exact value of every element of a chunk (the general path)."""
     fam, fmt = ctx.family, ctx.fmt
@@ -242,7 +241,8 @@ def compute(ctx: Ctx, ops: list[np.ndarray]) -> Core:
     if fam == "compare":
         (a, b), _ = operand_values(ctx, ops)
         with np.errstate(invalid="ignore"):
-            res = _CMP[ctx.op](a, b)
+            assert ctx.spec.numpy is not None, f"{ctx.op}: a compare row needs its numpy"
+            res = ctx.spec.numpy(a, b)
         return Core(res, res.astype(np.float64), zero_residual(res))
     if fam == "mov":
         b = np.asarray(ops[0]).astype(fmt.dtype)

@@ -105,9 +105,9 @@ def evaluate(
         raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
     shape = arrs[0].shape
     flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
-    flush = fmt.name == "f32" and rules != "ieee754" and op != "mov"
-    tol, readings = tolerance_for(op, fmt.name, rules, opts)
-    ctx = Ctx(op, spec.family, fmt, rules, opts, flush, tol, tuple(readings), reference)
+    flush = fmt.name == "f32" and rules != "ieee754" and spec.family != "mov"
+    tol, readings = tolerance_for(op, spec.tolerances, fmt.name, rules, opts)
+    ctx = Ctx(spec, fmt, rules, opts, flush, tol, tuple(readings), reference)
     return Evaluation(spec, ctx, flat, shape)
 
 
@@ -151,7 +151,7 @@ def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     """The exact value of elements a fast kernel vouched for. A chunk of sqrt NaN results
     only (negative operands: half of an exhaustive sqrt sweep) is NaN throughout without
     a root."""
-    if ctx.op == "sqrt" and grid.all_nan(bits, ctx.fmt):
+    if ctx.spec.vouches_nan and grid.all_nan(bits, ctx.fmt):
         hi = np.full(bits.size, np.nan)
         return hi, zero_residual(hi)
     return exact_value(ctx, ops, vouched=True)
@@ -296,9 +296,9 @@ class Evaluation:
         self._flat_bits()  # first: the kernel says which elements it vouched for, and the
         # exact value must not depend on whether the bits were asked for before
         rest = self._rest
-        # (not sqrt: its vouched elements include NaN results, which the careful path
-        # gives as the positive quiet NaN)
-        if (rest is not None and self._exact is None and self._ctx.op != "sqrt"
+        # (not where the kernel vouches for NaN results, which the careful path gives as
+        # the positive quiet NaN: sqrt)
+        if (rest is not None and self._exact is None and not self._ctx.spec.vouches_nan
                 and self._ctx.family not in ("select", "compare", "mov")):
             i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
             if 0 < (i1 - i0) * _FEW_LEFT <= e - s:

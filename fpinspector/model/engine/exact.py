@@ -33,7 +33,8 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from fractions import Fraction
+from math import isqrt
 from typing import Any
 
 import numpy as np
@@ -41,42 +42,58 @@ import numpy as np
 from ..formats import FloatFormat
 from ..numerics import elementary
 from . import grid
+from .oprow import UnaryMath
 from .residual import zero_residual
 
-__all__ = ["binary_exact", "sum_exact", "transcendental", "refine_near_boundaries", "mp_context"]
+__all__ = ["exact_add", "exact_sub", "exact_mul", "exact_div", "sum_exact", "unary_exact",
+           "transcendental", "refine_near_boundaries", "mp_context",
+           "SQRT", "RCP", "RSQ", "LOG2", "EXP2"]
 
 
-def binary_exact(op: str, a: np.ndarray, b: np.ndarray, fmt: FloatFormat,
-                 finite: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Exact a op b for op in add, sub, mul, div (see the module docstring); ``finite``:
-    the caller knows every exact result is finite (no INF/NaN fix-up pass)."""
+def exact_add(a: np.ndarray, b: np.ndarray, fmt: FloatFormat, finite: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a + b: TwoSum (``finite``: no INF/NaN fix-up pass)."""
     with np.errstate(all="ignore"):
-        if op == "add":
-            return grid.two_sum(a, b, finite)
-        if op == "sub":
-            return grid.two_sum(a, -b, finite)
-        if op == "mul":
-            if fmt.bits == 64:
-                return grid.two_prod(a, b)
-            return a * b, zero_residual(a)
-        if op == "div":
-            q = a / b
-            if fmt.frac_bits <= 23:  # f32, f16 (and f11, f10) operands: 24 bits at most
-                r = grid.div_residual_narrow(a, q, b)
-            else:
-                p, e = grid.two_prod(q, b)
-                r = np.subtract(a, p, out=p)
-                r -= e
-            # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual
-            # is below |a| 2^-52); elsewhere lo = 0
-            lo = np.divide(r, b, out=r) if isinstance(r, np.ndarray) else r / b
-            if finite:
-                return q, lo
-            fin = np.isfinite(lo)
-            if not np.all(fin):
-                lo = np.where(fin, lo, 0.0)
+        return grid.two_sum(a, b, finite)
+
+
+def exact_sub(a: np.ndarray, b: np.ndarray, fmt: FloatFormat, finite: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a - b: TwoSum of a and -b."""
+    with np.errstate(all="ignore"):
+        return grid.two_sum(a, -b, finite)
+
+
+def exact_mul(a: np.ndarray, b: np.ndarray, fmt: FloatFormat, finite: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a * b: float64 holds an f32/f16 product; f64: TwoProduct."""
+    with np.errstate(all="ignore"):
+        if fmt.bits == 64:
+            return grid.two_prod(a, b)
+        return a * b, zero_residual(a)
+
+
+def exact_div(a: np.ndarray, b: np.ndarray, fmt: FloatFormat, finite: bool = False
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """a / b: the correctly rounded float64 quotient and the residual over b (module
+    docstring); ``finite``: the caller knows every quotient is finite."""
+    with np.errstate(all="ignore"):
+        q = a / b
+        if fmt.frac_bits <= 23:  # f32, f16 (and f11, f10) operands: 24 bits at most
+            r = grid.div_residual_narrow(a, q, b)
+        else:
+            p, e = grid.two_prod(q, b)
+            r = np.subtract(a, p, out=p)
+            r -= e
+        # r / b is finite exactly where q is finite, b != 0 and r is finite (a residual
+        # is below |a| 2^-52); elsewhere lo = 0
+        lo = np.divide(r, b, out=r) if isinstance(r, np.ndarray) else r / b
+        if finite:
             return q, lo
-    raise ValueError(f"binary_exact: unknown op {op!r}")
+        fin = np.isfinite(lo)
+        if not np.all(fin):
+            lo = np.where(fin, lo, 0.0)
+        return q, lo
 
 
 def sum_exact(terms: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -122,47 +139,6 @@ def mp_context(prec: int = 120) -> Any:
     return ctx
 
 
-def _mp(name: str, mp: Any) -> Callable:
-    """mpmath reference of one unary op, in the context ``mp``."""
-    funcs = {
-        "rcp": lambda x: 1 / mp.mpf(x),
-        "rsq": lambda x: 1 / mp.sqrt(mp.mpf(x)),
-        "log": lambda x: mp.log(mp.mpf(x), 2),
-        "exp": lambda x: mp.power(2, mp.mpf(x)),
-        "sqrt": lambda x: mp.sqrt(mp.mpf(x)),
-    }
-    return funcs[name]
-
-
-def transcendental(name: str, x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """Exact-enough (hi, lo) for rcp, rsq, log (log2), exp (2^x), sqrt on float64 values."""
-    if name == "rcp":
-        return binary_exact("div", np.ones_like(x), x, fmt)
-    with np.errstate(all="ignore"):
-        if name == "rsq":
-            hi = 1.0 / np.sqrt(x)
-        elif name == "log":
-            hi = elementary.log2(x)
-        elif name == "exp":
-            hi = elementary.exp2(x)
-        elif name == "sqrt":
-            hi = np.sqrt(x)
-        else:
-            raise ValueError(name)
-    if name == "sqrt" and fmt.bits != 64:
-        return hi, zero_residual(hi)
-    lo = np.zeros_like(hi)
-    if name == "sqrt":
-        p, e = grid.two_prod(hi, hi)
-        with np.errstate(all="ignore"):
-            r = (x - p) - e
-            lo = np.where(np.isfinite(hi) & (hi > 0), r / (2 * np.where(hi > 0, hi, 1.0)), 0.0)
-        return hi, lo
-    if name in ("rsq", "log", "exp"):
-        hi, lo = refine_near_boundaries(name, x, hi, fmt)
-    return hi, lo
-
-
 _LN2_HI = 0.6931471805599453  # float64 nearest ln 2
 _LN2_LO = 2.3190468138462996e-17  # ln 2 - _LN2_HI
 
@@ -184,24 +160,27 @@ def _exp2_tiny(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return grid.two_sum(s1, e1 + t)
 
 
-def _exact_results(name: str, x: np.ndarray, fin: np.ndarray) -> np.ndarray | None:
-    """Where the op's result is exactly representable (so float64 is exact, lo = 0)."""
-    with np.errstate(all="ignore"):
-        if name == "exp":  # 2^n: exp2 is exact on integers (checked: == ldexp)
-            xi = np.where(fin, x, 0.5)
-            n = np.rint(xi)
-            return fin & (n == xi) & (elementary.exp2(xi) == np.ldexp(1.0, n.astype(np.int32)))
-        m, e = np.frexp(np.where(fin, x, 3.0))
-        pow2 = fin & (m == 0.5)  # x = 2^(e-1)
-        if name == "log":
-            return pow2
-        if name == "rsq":
-            return pow2 & ((e - 1) % 2 == 0)
-    return None
+def unary_exact(math: UnaryMath, x: np.ndarray, fmt: FloatFormat
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact-enough (hi, lo) of a unary op on float64 values: its own vector function, or
+    its float64 value refined with mpmath near the format's rounding boundaries; the
+    special-value table's results where it names the operand."""
+    if math.vector is not None:
+        hi, lo = math.vector(x, fmt)
+    else:
+        with np.errstate(all="ignore"):
+            hi = math.approx(x)
+        hi, lo = refine_near_boundaries(math, x, hi, fmt)
+    if math.specials:
+        for v, r in math.specials:
+            at = x == v
+            if at.any():
+                hi, lo = np.where(at, r, hi), np.where(at, 0.0, lo)
+    return hi, lo
 
 
 def refine_near_boundaries(
-    name: str, x: np.ndarray, hi: np.ndarray, fmt: FloatFormat
+    math: UnaryMath, x: np.ndarray, hi: np.ndarray, fmt: FloatFormat
 ) -> tuple[np.ndarray, np.ndarray]:
     """Recompute with mpmath the elements whose float64 value is too close to call.
 
@@ -213,14 +192,13 @@ def refine_near_boundaries(
     fin = np.isfinite(hi) & (hi != 0)
     if not fin.any():
         return hi, lo
-    if name == "exp":  # 2^x for tiny x sits next to 1.0: a double-double series, no mpmath
-        tiny = fin & (np.abs(x) < 2.0**-20) & (x != 0)
+    if math.series is not None:  # e.g. 2^x for tiny x next to 1.0: a double-double series
+        tiny = fin & math.in_series(x)
         if tiny.any():
-            hi[tiny], lo[tiny] = _exp2_tiny(x[tiny])
+            hi[tiny], lo[tiny] = math.series[1](x[tiny])
             fin &= ~tiny
-    exact_hit = _exact_results(name, x, fin)
-    if exact_hit is not None:  # the float64 value is the exact result: nothing to refine
-        fin &= ~exact_hit
+    if math.exact_hits is not None:  # the float64 value is the exact result there
+        fin &= ~math.exact_hits(x, fin)
     m, e = np.frexp(np.where(fin, hi, 1.0))
     # distance to the nearest multiple of 2^-(F+2) in the mantissa [0.5, 1)
     scale = 2.0 ** (fmt.frac_bits + 2)
@@ -231,10 +209,104 @@ def refine_near_boundaries(
     if idx.size == 0:
         return hi, lo
     mp = mp_context(120)
-    f = _mp(name, mp)
     for i in idx:
-        v = f(float(x[i]))
+        v = math.mp(mp, float(x[i]))
         h = float(v)
         hi[i] = h
         lo[i] = float(v - mp.mpf(h))
     return hi, lo
+
+
+# -- the unary ops' exact functions (the rows of engine/optable.py point at these) ----------
+
+def _sqrt_rational(q: Fraction) -> Fraction | None:
+    """sqrt(q) when it is rational, else None."""
+    if q < 0:
+        return None
+    n, d = q.numerator, q.denominator
+    rn, rd = isqrt(n), isqrt(d)
+    if rn * rn == n and rd * rd == d:
+        return Fraction(rn, rd)
+    return None
+
+
+def _rsq_rational(q: Fraction) -> Fraction | None:
+    r = _sqrt_rational(q)
+    return None if r is None else 1 / r
+
+
+def _exp2_rational(q: Fraction) -> Fraction | None:
+    return Fraction(2) ** int(q) if q.denominator == 1 else None
+
+
+def _log2_rational(q: Fraction) -> Fraction | None:
+    n, d = q.numerator, q.denominator
+    if n & (n - 1) == 0 and d & (d - 1) == 0:  # a power of two: log2 is an integer
+        return Fraction(n.bit_length() - d.bit_length())
+    return None
+
+
+def _pow2_operand(x: np.ndarray, fin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    m, e = np.frexp(np.where(fin, x, 3.0))
+    return fin & (m == 0.5), e  # x = 2^(e-1)
+
+
+def _exp2_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """2^n: exp2 is exact on integers (checked: == ldexp)."""
+    with np.errstate(all="ignore"):
+        xi = np.where(fin, x, 0.5)
+        n = np.rint(xi)
+        return fin & (n == xi) & (elementary.exp2(xi) == np.ldexp(1.0, n.astype(np.int32)))
+
+
+def _log2_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """log2 of a power of two: an integer."""
+    return _pow2_operand(x, fin)[0]
+
+
+def _rsq_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
+    """1/sqrt of a power of four: a power of two."""
+    pow2, e = _pow2_operand(x, fin)
+    return pow2 & ((e - 1) % 2 == 0)
+
+
+def _sqrt_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+    """IEEE's root; f64: the residual a - q*q by TwoProduct (module docstring)."""
+    with np.errstate(all="ignore"):
+        hi = np.sqrt(x)
+    if fmt.bits != 64:
+        return hi, zero_residual(hi)
+    p, e = grid.two_prod(hi, hi)
+    with np.errstate(all="ignore"):
+        r = (x - p) - e
+        lo = np.where(np.isfinite(hi) & (hi > 0), r / (2 * np.where(hi > 0, hi, 1.0)), 0.0)
+    return hi, lo
+
+
+def _rcp_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+    return exact_div(np.ones_like(x), x, fmt)
+
+
+def _rsq_approx(x: np.ndarray) -> np.ndarray:
+    return 1.0 / np.sqrt(x)
+
+
+SQRT = UnaryMath(np.sqrt, lambda mp, x: mp.sqrt(mp.mpf(x)), _sqrt_rational,
+                 vector=_sqrt_vector)
+RCP = UnaryMath(lambda x: 1.0 / x, lambda mp, x: 1 / mp.mpf(x), lambda q: 1 / q,
+                vector=_rcp_vector, accurate=True)
+_POSITIVE = (0.0, np.inf)
+RSQ = UnaryMath(_rsq_approx, lambda mp, x: 1 / mp.sqrt(mp.mpf(x)), _rsq_rational, _rsq_hits,
+                kernel_domain=_POSITIVE)
+LOG2 = UnaryMath(elementary.log2, lambda mp, x: mp.log(mp.mpf(x), 2), _log2_rational,
+                 _log2_hits, kernel_domain=_POSITIVE)
+EXP2 = UnaryMath(elementary.exp2, lambda mp, x: mp.power(2, mp.mpf(x)), _exp2_rational,
+                 _exp2_hits, series=(2.0**-20, _exp2_tiny), specials=((0.0, 1.0),),
+                 kernel_domain=(-128.0, 128.0))
+_BY_NAME = {"sqrt": SQRT, "rcp": RCP, "rsq": RSQ, "log": LOG2, "exp": EXP2}
+
+
+def transcendental(name: str, x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
+    """Exact-enough (hi, lo) for rcp, rsq, log (log2), exp (2^x), sqrt on float64 values,
+    by the name tests and scripts use (the engine reads the op row's ``math``)."""
+    return unary_exact(_BY_NAME[name], x, fmt)

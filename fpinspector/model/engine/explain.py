@@ -19,8 +19,6 @@ from .rules import rule_text
 
 __all__ = ["sentences", "steps", "fmt_pattern", "Verdict", "verdict"]
 
-_NAMES = "ABCDEFGH"
-
 
 def _value(p: int, fmt: FloatFormat) -> float:
     with np.errstate(invalid="ignore"):
@@ -57,11 +55,8 @@ def _num(v: float) -> str:
 
 
 def _operand_names(ev: Any) -> list[str]:
-    n = len(ev._flat)
-    if ev.op.startswith("dp"):
-        h = n // 2
-        return [f"a{i}" for i in range(h)] + [f"b{i}" for i in range(h)]
-    return [f"input {_NAMES[i]}" for i in range(n)]
+    names = ev._ctx.spec.operand_names(len(ev._flat))  # a0..an, b0..bn of a dpN as they are
+    return [x if x[0].islower() else f"input {x}" for x in names]
 
 
 def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
@@ -75,7 +70,7 @@ def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
         if flushed:
             raw = int(f.ops[k][0])
             zero = "-0" if raw & fmt.sign_mask else "+0"
-            rule = "F32-MINMAX-FTZ" if ev.op in ("min", "max") else "F32-FTZ"
+            rule = "F32-MINMAX-FTZ" if ev._ctx.family == "select" else "F32-FTZ"
             tail = "; the result may be flushed or not" if rule == "F32-MINMAX-FTZ" else ""
             out.append(f"{names[k]} was a denormal ({_num(_value(raw, fmt))}):"
                        f" flushed to {zero} by {rule}{tail}")
@@ -91,7 +86,7 @@ def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
         if r == "F32-FTZ" and ftz_out:
             continue
         out.append(f"{r}: {rule_text(r)}")
-    if ev.op == "mov":
+    if ev._ctx.family == "mov":
         out.append("mov is a raw move: exempt from F32-FTZ, every bit (NaN payload too) is kept")
     for reading in ev.readings:  # a reading of a rule that fired goes on that rule's line:
         # one line per rule ("F32-PREC" was listed twice, once for the rule, once for it)
@@ -122,7 +117,7 @@ def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
     hi, lo = float(f.hi[0]), float(f.lo[0])
     ex = _num(hi) + (f" {'+' if lo > 0 else '-'} {abs(lo)!r}" if lo else "")
     out.append(f"exact result: {ex}")
-    if ev.op not in ("min", "max", "mov"):
+    if ev._ctx.family not in ("select", "mov"):
         # an exact NaN has no sign: the sign bit float64 gives it depends on which path
         # computed the exact value (numpy's sqrt of a negative, or a NaN put in), so the
         # step names the quiet NaN the model gives

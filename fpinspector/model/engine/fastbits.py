@@ -23,14 +23,13 @@ import numpy as np
 
 from ..formats import FORMATS
 from . import grid
-from .compute import ROUND_FUNCS
 from .context import Ctx
-from .exact import transcendental
+from .exact import unary_exact
 from .masked import indices
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
-           "f64_numpy", "f16_float64", "F32_NUMPY_OPS", "F64_NUMPY_OPS", "COMPARE_OPS"]
+           "f64_numpy", "f16_exact", "f16_mul", "f16_rounded", "f32_rcp"]
 
 #: 2^-126's pattern shifted left by one (the sign shifted out): 2|x| of the smallest normal
 _MIN_NORMAL_X2 = np.uint32(0x01000000)
@@ -105,6 +104,13 @@ _NONE = np.zeros(0, dtype=np.intp)
 Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
 
+def _numpy(ctx: Ctx) -> Callable[..., Any]:
+    """The op row's numpy function (the kernels that call one serve rows that have it)."""
+    fn = ctx.spec.numpy
+    assert fn is not None, f"{ctx.op}: this fast kernel needs the row's numpy function"
+    return fn
+
+
 def _rest(ok: np.ndarray | None) -> np.ndarray:
     """The indices a kernel does not vouch for, from the mask of those it does."""
     return _NONE if ok is None else indices(~ok)
@@ -114,9 +120,9 @@ def _rest_of_chunks(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts) if parts else _NONE
 
 
-F32_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
-            "sqrt": np.sqrt, "min": np.minimum, "max": np.maximum,
-            "rcp": lambda x, out: np.divide(np.float32(1.0), x, out=out)}
+def f32_rcp(x: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """1 / x in float32 (rcp's numpy function: 1 is a float32, so is the quotient)."""
+    return np.divide(np.float32(1.0), x, out=out)
 
 
 def _flush_denormal32(bits: np.ndarray, t: np.ndarray) -> None:
@@ -141,9 +147,9 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     zero of its sign (F32-FTZ after rounding, compute.round_model), done here in place.
     min/max of normal operands is one of them. Works in cache-sized chunks, each checked
     whole before any index is taken."""
-    fn: Any = F32_NUMPY_OPS[ctx.op]
-    sqrt = ctx.op == "sqrt"
-    picks = ctx.op in ("min", "max")
+    fn: Any = _numpy(ctx)
+    sqrt = ctx.spec.vouches_nan  # (sqrt: a normal operand gives a root or the default NaN)
+    picks = ctx.family == "select"
     n = ops[0].size
     views = [b.view(np.float32) for b in ops]
     rb = np.empty(n, dtype=np.uint32)
@@ -238,14 +244,16 @@ def _f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     n = b.size
     t = np.empty(n, dtype=np.uint32)
     ok = _normal32(b, t, np.empty(n, dtype=bool))
-    if ctx.op in ("rsq", "log"):
-        ok &= b < np.uint32(0x80000000)
-    else:  # exp: |x| >= 128 gives INF or (below 2^-126) a flushed zero
-        ok &= (b & np.uint32(0x7FFFFFFF)) < np.uint32(0x43000000)
+    math = ctx.spec.math
+    assert math is not None, f"{ctx.op}: f32_float64 serves unary rows"
+    lo_x, hi_x = math.kernel_domain  # (exp: |x| >= 128 gives INF or a flushed zero)
+    with np.errstate(invalid="ignore"):
+        xf = b.view(np.float32)
+        ok &= (xf > lo_x) & (xf < hi_x)
     idx = None if ok.all() else indices(ok)
     with np.errstate(invalid="ignore"):
         x = (b if idx is None else b[idx]).view(np.float32).astype(np.float64)
-    hi, lo = transcendental(ctx.op, x, ctx.fmt)
+    hi, lo = unary_exact(math, x, ctx.fmt)
     r = grid.rne(hi, lo, ctx.fmt)
     r_ok = _normal32(r, t[: r.size], np.empty(r.size, dtype=bool))
     if idx is None:
@@ -326,7 +334,7 @@ def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     (a rounded normal is an integer or a signed zero: nothing to flush)."""
     b = ops[0]
     with np.errstate(invalid="ignore"):
-        r = ROUND_FUNCS[ctx.op](b.view(np.float32))
+        r = _numpy(ctx)(b.view(np.float32))
     t = np.empty(b.size, dtype=np.uint32)
     ok = _normal32(b, t, np.empty(b.size, dtype=bool))
     return r.view(np.uint32), _rest(ok)
@@ -347,17 +355,13 @@ def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return bits, _rest(ok)
 
 
-COMPARE_OPS = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-        "gt": np.greater, "ge": np.greater_equal}
-
-
 def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Comparisons in the storage float type (IEEE: NaN unordered, -0 == +0); ok = no
     operand that F32-FTZ would flush."""
     fmt = ctx.fmt
     ft = {16: np.float16, 32: np.float32, 64: np.float64}[fmt.bits]
     with np.errstate(invalid="ignore"):
-        res = COMPARE_OPS[ctx.op](ops[0].view(ft), ops[1].view(ft))
+        res = _numpy(ctx)(ops[0].view(ft), ops[1].view(ft))
     if not ctx.flush:
         return res, _NONE
     ok = ~grid.is_den(ops[0], fmt)
@@ -365,15 +369,11 @@ def compare(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return res, _rest(ok)
 
 
-F64_NUMPY_OPS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide,
-        "sqrt": np.sqrt}
-
-
 def f64_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f64 add/sub/mul/div/sqrt: numpy float64 is IEEE with denormals (F64-DENORM);
     ok = not a NaN result (those take the canonical quiet NaN)."""
     with np.errstate(all="ignore"):
-        r = F64_NUMPY_OPS[ctx.op](*(o.view(np.float64) for o in ops))
+        r = _numpy(ctx)(*(o.view(np.float64) for o in ops))
     return r.view(np.uint64), np.flatnonzero(np.isnan(r))
 
 
@@ -384,33 +384,49 @@ def _f16_as_f32() -> np.ndarray:
         return FORMATS["f16"].decode(np.arange(1 << 16, dtype=np.uint16)).astype(np.float32)
 
 
-def _f16_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
-    """f16 add/sub/mul (exact in float64), div/sqrt (innocuous double rounding), rounded
-    once to f16 with INF on overflow; vouched for: finite operands and a non-NaN result.
-    add/sub/mul also return that exact value."""
+def _f16_finite(ctx: Ctx, ops: list[np.ndarray]) -> np.ndarray:
+    """Finite operands (exponent field below all ones, read on the 16-bit patterns)."""
     fmt = ctx.fmt
-    if ctx.op == "mul":  # exact in float32 too: half the bytes in every pass
-        with np.errstate(all="ignore"):
-            p = np.multiply(*(_f16_as_f32().take(o) for o in ops))
-        bits = grid.round_f16_f32(p)
-        r = p.astype(np.float64)
-    else:
-        vals = [fmt.decode(o) for o in ops]
-        with np.errstate(all="ignore"):
-            r = F64_NUMPY_OPS[ctx.op](*vals)
-        bits = grid.round_f16(r)  # (INF and NaN elements are the reference path's)
-    # finite operands (exponent field below all ones, read on the 16-bit patterns); of
-    # them only div (0/0) and sqrt (x < 0) make a NaN
     em = fmt.dtype.type(fmt.exp_max << fmt.frac_bits)
     ok = (ops[0] & em) != em
     for o in ops[1:]:
         ok &= (o & em) != em
-    if ctx.op in ("div", "sqrt"):
-        ok &= ~np.isnan(r)
-    if ctx.op in ("add", "sub", "mul"):  # r is the exact value itself: (hi, lo) = (r, 0)
-        return bits, _rest(ok), (r, zero_residual(r))
+    return ok
+
+
+def _f16_exact(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
+    """f16 add/sub: exact in float64, rounded once to f16 with INF on overflow; vouched
+    for: finite operands (then no NaN result). Also returns that exact value."""
+    vals = [ctx.fmt.decode(o) for o in ops]
+    with np.errstate(all="ignore"):
+        r = _numpy(ctx)(*vals)
+    bits = grid.round_f16(r)
+    return bits, _rest(_f16_finite(ctx, ops)), (r, zero_residual(r))
+
+
+def _f16_mul(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
+    """f16 mul: exact in float32 too (half the bytes in every pass), rounded once to f16;
+    vouched for: finite operands. Also returns the exact value."""
+    with np.errstate(all="ignore"):
+        p = np.multiply(*(_f16_as_f32().take(o) for o in ops))
+    bits = grid.round_f16_f32(p)
+    r = p.astype(np.float64)
+    return bits, _rest(_f16_finite(ctx, ops)), (r, zero_residual(r))
+
+
+def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
+    """f16 div/sqrt: the float64 result (innocuous double rounding) rounded once to f16;
+    vouched for: finite operands and a non-NaN result (0/0, sqrt of a negative)."""
+    vals = [ctx.fmt.decode(o) for o in ops]
+    with np.errstate(all="ignore"):
+        r = _numpy(ctx)(*vals)
+    bits = grid.round_f16(r)  # (INF and NaN elements are the reference path's)
+    ok = _f16_finite(ctx, ops)
+    ok &= ~np.isnan(r)
     return bits, _rest(ok)
 
 
 f32_float64 = _in_chunks(_f32_float64)
-f16_float64 = _in_chunks(_f16_float64)
+f16_exact = _in_chunks(_f16_exact)
+f16_mul = _in_chunks(_f16_mul)
+f16_rounded = _in_chunks(_f16_rounded)

@@ -1,85 +1,149 @@
-"""The op table: one OpSpec per operation (name, operand count, formats, result, family).
+"""The op table: one OpSpec row per operation (engine/oprow.py says what a row holds).
 
-The family says which computation (engine/compute.py) and which allowed-set shape
-(engine/finish/) an op has; the tolerance comes from engine/tolerances.py.
+A row carries the op's operand count, formats, result kind, family (which computation,
+engine/compute.py, and which allowed-set shape, engine/finish/), its tolerance rows
+(a group of engine/tolerances.py), its exact function, its numpy kernels and its GPU
+spellings. The engine, the shaders (gpu/shaders.py, gpu/wgsl_shaders.py), the CLI and the
+app read the rows; an op is added by adding a row (or by :func:`register_op`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..formats import OperandType, operand_format
+import numpy as np
 
-__all__ = ["OpSpec", "OPS", "FAMILIES"]
+from . import exact as ex
+from . import fastbits as k
+from . import tolerances as tol
+from .oprow import OpSpec, Spelling, TolRow, UnaryMath
+
+__all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "OPS", "FAMILIES", "register_op",
+           "unregister_op", "generation"]
 
 _ALL3 = ("f32", "f16", "f64")
 _F32_F16 = ("f32", "f16")
+_F32 = ("f32",)
 
 #: Op families: how the exact value and the allowed set are formed.
 FAMILIES = ("arith", "fused", "unary", "round", "frc", "select", "compare", "mov",
             "conversion")
 
+#: the fast kernels of the arithmetic ops of each kind, per format
+_NUMPY_EXACT = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_exact}
+_NUMPY_ROUNDED = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_rounded}
+_COMPARE = {f: k.compare for f in _ALL3}
+def _both_inf(f: Any) -> np.ndarray:
+    """Both operands are infinities (f: the finisher's facts, engine/finish/facts.py)."""
+    return f.operand_is_inf(0) & f.operand_is_inf(1)
 
-@dataclass(frozen=True)
-class OpSpec:
-    """One operation: name, operand count, formats it exists in, result kind, text.
 
-    ``result``: "same" (the operand format), "bool", or a format / integer-code name.
-    ``handler``: conversion ops only (engine/conversions.py builds their evaluation).
-    """
+#: the GPU report's random operands of the positive-domain ops (sqrt, rsq, log)
+_ULP_POSITIVE = (("normals", -125, 127, False),)
+#: F32-IDENT: x + 0, 0 + x (and x - 0, 0 - x: the result is the other operand, negated or not)
+_ZERO_EITHER = ((0, 0.0), (1, 0.0))
+#: the shader formats (gpu/shaders.py: f16 on f16vec2 pairs; gpu/wgsl_shaders.py)
+_GPU3 = ("f32", "f64", "f16")
+_GLSL_NO_F64 = ("f32", "f16")
 
-    name: str
-    arity: int
-    formats: tuple[str, ...]
-    result: str
-    description: str
-    family: str
-    handler: Callable[..., Any] | None = None
 
-    @property
-    def operand_types(self) -> tuple[OperandType, ...]:
-        """The types the op takes (``formats`` resolved): float formats, or integer code
-        types (i32, u32, unorm8, snorm16, srgb8, ...) for itof, from_unorm8 and the like."""
-        return tuple(operand_format(f) for f in self.formats)
+def _infix(sym: str) -> Spelling:
+    return Spelling(f"{{0}} {sym} {{1}}", _GPU3, f"{{0}} {sym} {{1}}", _GPU3,
+                    shown_f16=f"float16_t a {sym} b")
 
-    def operand_type(self, fmt: str | OperandType) -> OperandType:
-        """The operand type when ``fmt`` is asked for: ``fmt`` itself when the op takes it,
-        else the op's only type (itof takes i32 codes whatever is asked); ValueError when the
-        op takes several types and ``fmt`` is none of them."""
-        want = operand_format(fmt)
-        if want.name in self.formats:
-            return want
-        if len(self.formats) == 1:
-            return operand_format(self.formats[0])
-        raise ValueError(f"{self.name} takes {', '.join(self.formats)} operands, not {want.name}")
+
+def _call(glsl: str, wgsl: str, glsl_formats: tuple[str, ...] = _GPU3, **kw: str) -> Spelling:
+    return Spelling(f"{glsl}({{0}})", glsl_formats, f"{wgsl}({{0}})", _GPU3, **kw)
+
+
+def _dot(n: int) -> Spelling:
+    a = ", ".join(f"{{{i}}}" for i in range(n))
+    b = ", ".join(f"{{{i + n}}}" for i in range(n))
+    return Spelling(f"dot(vec{n}({a}), vec{n}({b}))", _F32,
+                    f"dot(vec{n}<f32>({a}), vec{n}<f32>({b}))", _F32)
+
+
+def _arith(name: str, sym: str, tols: tuple[TolRow, ...], **kw: object) -> OpSpec:
+    return OpSpec(name, 2, _ALL3, "same", f"a {sym} b", "arith", tolerances=tols,
+                  gpu=_infix(sym), **kw)  # type: ignore[arg-type]
+
+
+def _dp(n: int) -> OpSpec:
+    return OpSpec(f"dp{n}", 2 * n, _F32_F16, "same",
+                  f"{n}-term dot product (a0..a{n - 1}, b0..b{n - 1})" if n > 2
+                  else "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", "fused", tolerances=tol.FUSED, gpu=_dot(n))
+
+
+def _round(name: str, text: str, fn: np.ufunc, gpu: Spelling) -> OpSpec:
+    return OpSpec(name, 1, _F32_F16, "same", f"round to integral, {text}", "round",
+                  tolerances=tol.EXACT, numpy=fn, fast={"f32": k.f32_round}, gpu=gpu)
+
+
+def _compare(name: str, fn: np.ufunc, sym: str) -> OpSpec:
+    return OpSpec(name, 2, _ALL3, "bool", f"comparison {name}", "compare",
+                  tolerances=tol.BOOL, numpy=fn, fast=_COMPARE, gpu=_infix(sym))
 
 
 _ROWS = [
-    ("add", 2, _ALL3, "same", "a + b", "arith"),
-    ("sub", 2, _ALL3, "same", "a - b", "arith"),
-    ("mul", 2, _ALL3, "same", "a * b", "arith"),
-    ("div", 2, _ALL3, "same", "a / b", "arith"),
-    ("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused"),
-    ("dp2", 4, _F32_F16, "same", "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", "fused"),
-    ("dp3", 6, _F32_F16, "same", "3-term dot product (a0..a2, b0..b2)", "fused"),
-    ("dp4", 8, _F32_F16, "same", "4-term dot product (a0..a3, b0..b3)", "fused"),
-    ("min", 2, _ALL3, "same", "minimum (minNum rules)", "select"),
-    ("max", 2, _ALL3, "same", "maximum (maxNum rules)", "select"),
-    ("sqrt", 1, _ALL3, "same", "square root", "unary"),
-    ("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", "unary"),
-    ("rcp", 1, _ALL3, "same", "1 / x", "unary"),
-    ("log", 1, _F32_F16, "same", "log2(x)", "unary"),
-    ("exp", 1, _F32_F16, "same", "2^x", "unary"),
-    ("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", "frc"),
-    ("round_ne", 1, _F32_F16, "same", "round to integral, nearest even", "round"),
-    ("round_ni", 1, _F32_F16, "same", "round to integral toward -INF", "round"),
-    ("round_pi", 1, _F32_F16, "same", "round to integral toward +INF", "round"),
-    ("round_z", 1, _F32_F16, "same", "round to integral toward zero", "round"),
-    ("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", "mov"),
-] + [(c, 2, _ALL3, "bool", f"comparison {c}", "compare")
-     for c in ("eq", "ne", "lt", "le", "gt", "ge")]
+    _arith("add", "+", tol.F32_PREC, exact=ex.exact_add, scalar=lambda a, b: a + b,
+           numpy=np.add, fast=_NUMPY_EXACT, vouched_finite=_F32_F16, identities=_ZERO_EITHER,
+           invalid=lambda f: _both_inf(f) & f.signs_differ()),
+    _arith("sub", "-", tol.F32_PREC, exact=ex.exact_sub, scalar=lambda a, b: a - b,
+           numpy=np.subtract, fast=_NUMPY_EXACT, vouched_finite=_F32_F16,
+           identities=_ZERO_EITHER, invalid=lambda f: _both_inf(f) & ~f.signs_differ()),
+    _arith("mul", "*", tol.F32_PREC, exact=ex.exact_mul, scalar=lambda a, b: a * b,
+           numpy=np.multiply, fast={**_NUMPY_EXACT, "f16": k.f16_mul},
+           vouched_finite=_F32_F16, identities=((0, 1.0), (1, 1.0)),
+           invalid=lambda f: ((f.operand_is_inf(0) & f.operand_is_zero(1))
+                              | (f.operand_is_zero(0) & f.operand_is_inf(1)))),
+    _arith("div", "/", tol.DIV, exact=ex.exact_div, scalar=lambda a, b: a / b,
+           numpy=np.divide, fast=_NUMPY_ROUNDED, vouched_finite=_F32, identities=((1, 1.0),),
+           rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2, invalid=_both_inf),
+    OpSpec("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused", tolerances=tol.FUSED,
+           fast={"f32": k.f32_mad}, vouched_finite=_F32_F16,
+           gpu=Spelling("{0} * {1} + {2}", _GPU3, "{0} * {1} + {2}", _GPU3,
+                        shown="a * b + c (precise: not fused)",
+                        shown_f16="float16_t a * b + c (precise)",
+                        wgsl_note="a * b + c (WGSL has no 'precise': the compiler may "
+                                  "fuse it into an fma)")),
+    _dp(2), _dp(3), _dp(4),
+    OpSpec("min", 2, _ALL3, "same", "minimum (minNum rules)", "select",
+           tolerances=tol.SELECT, numpy=np.minimum, fast={"f32": k.f32_numpy},
+           picks_least=True,
+           gpu=Spelling("min({0}, {1})", _GPU3, "min({0}, {1})", _GPU3)),
+    OpSpec("max", 2, _ALL3, "same", "maximum (maxNum rules)", "select",
+           tolerances=tol.SELECT, numpy=np.maximum, fast={"f32": k.f32_numpy},
+           gpu=Spelling("max({0}, {1})", _GPU3, "max({0}, {1})", _GPU3)),
+    OpSpec("sqrt", 1, _ALL3, "same", "square root", "unary", tolerances=tol.SQRT,
+           math=ex.SQRT, numpy=np.sqrt, fast=_NUMPY_ROUNDED, vouches_nan=True,
+           ulp_inputs=_ULP_POSITIVE, gpu=_call("sqrt", "sqrt")),
+    OpSpec("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", "unary", tolerances=tol.REL_2_21,
+           math=ex.RSQ, fast={"f32": k.f32_float64}, ulp_inputs=_ULP_POSITIVE,
+           gpu=_call("inversesqrt", "inverseSqrt")),
+    OpSpec("rcp", 1, _ALL3, "same", "1 / x", "unary", tolerances=tol.RCP, math=ex.RCP,
+           numpy=k.f32_rcp, fast={"f32": k.f32_numpy}, vouched_finite=_F32,
+           ulp_inputs=(("normals", -125, 125, True),), gpu=Spelling("{one} / {0}", _GPU3, "{one} / {0}", _GPU3)),
+    OpSpec("log", 1, _F32_F16, "same", "log2(x)", "unary", tolerances=tol.LOG,
+           math=ex.LOG2, fast={"f32": k.f32_float64}, ulp_inputs=_ULP_POSITIVE,
+           gpu=_call("log2", "log2", _GLSL_NO_F64)),
+    OpSpec("exp", 1, _F32_F16, "same", "2^x", "unary", tolerances=tol.REL_2_21,
+           math=ex.EXP2, fast={"f32": k.f32_float64},
+           ulp_inputs=(("uniform", -125, 127, False),),
+           gpu=_call("exp2", "exp2", _GLSL_NO_F64)),
+    OpSpec("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", "frc",
+           tolerances=tol.FRC, fast={"f32": k.f32_frc}, gpu=_call("fract", "fract")),
+    _round("round_ne", "nearest even", np.rint,
+           _call("roundEven", "round", wgsl_note="round() (WGSL: round half to even)")),
+    _round("round_ni", "toward -INF", np.floor, _call("floor", "floor")),
+    _round("round_pi", "toward +INF", np.ceil, _call("ceil", "ceil")),
+    _round("round_z", "toward zero", np.trunc, _call("trunc", "trunc")),
+    OpSpec("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", "mov",
+           tolerances=tol.RAW,
+           gpu=Spelling("{0}", _GPU3, "{0}", _GPU3, shown="assignment (raw move)",
+                        shown_f16="assignment (raw move)")),
+] + [_compare(c, fn, sym) for c, fn, sym in (
+    ("eq", np.equal, "=="), ("ne", np.not_equal, "!="), ("lt", np.less, "<"),
+    ("le", np.less_equal, "<="), ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="))]
 
 
 def _conversion_specs() -> list[OpSpec]:
@@ -90,5 +154,28 @@ def _conversion_specs() -> list[OpSpec]:
 
 
 #: op name -> OpSpec: the math ops above, then the conversion ops (engine/conversions.py).
-OPS: dict[str, OpSpec] = {r[0]: OpSpec(*r) for r in _ROWS}
+OPS: dict[str, OpSpec] = {r.name: r for r in _ROWS}
 OPS.update((s.name, s) for s in _conversion_specs())
+
+_GENERATION = [0]
+
+
+def register_op(spec: OpSpec) -> None:
+    """Add an op row at run time (a plug-in, a test): every reader of :data:`OPS` (the
+    engine, the CLI, the pickers) and the shader tables built from the rows see it."""
+    if spec.name in OPS:
+        raise ValueError(f"op {spec.name!r} exists already")
+    OPS[spec.name] = spec
+    _GENERATION[0] += 1
+
+
+def unregister_op(name: str) -> None:
+    """Remove an op row added by :func:`register_op`."""
+    del OPS[name]
+    _GENERATION[0] += 1
+
+
+def generation() -> int:
+    """A count that changes whenever a row is added or removed (tables built from the
+    rows, such as gpu/shaders.py's, rebuild when it moved)."""
+    return _GENERATION[0]

@@ -1,6 +1,7 @@
-"""The path table: which kernel computes the model's bits of each (format, op).
+"""Which kernel computes the model's bits of each (format, op): the op row's ``fast``.
 
-One table, one place. ``evaluate(..., paths="reference")`` (or the environment variable
+Each op row (engine/optable.py) names its kernels per format.
+``evaluate(..., paths="reference")`` (or the environment variable
 ``FPINSPECTOR_ENGINE_PATHS=reference`` for a whole process, e.g. the test suite) turns
 every fast kernel off, and the finisher's ordinary-element shortcuts with it: every
 element then takes the general code (engine/compute.py, engine/finish/). The
@@ -16,8 +17,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import fastbits as k
 from .context import Ctx
+from .optable import OPS
 
 __all__ = ["PATHS", "FAST_KERNELS", "ENV", "use_reference", "bits_kernel"]
 
@@ -31,17 +32,10 @@ ENV = "FPINSPECTOR_ENGINE_PATHS"
 #: on the way (valid outside rest).
 Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
-#: (format, op) -> fast bits kernel (engine/fastbits.py); absent: reference only.
+#: (format, op) -> fast bits kernel (engine/fastbits.py) of the op table's rows at import
+#: (each row's ``fast``: the engine reads the row); absent: reference only.
 FAST_KERNELS: dict[tuple[str, str], Kernel] = {
-    **{("f32", op): k.f32_numpy for op in k.F32_NUMPY_OPS},
-    **{("f32", op): k.f32_float64 for op in ("rsq", "exp", "log")},
-    ("f32", "mad"): k.f32_mad,
-    **{("f32", op): k.f32_round for op in ("round_ne", "round_ni", "round_pi", "round_z")},
-    ("f32", "frc"): k.f32_frc,
-    **{(f, op): k.compare for f in ("f32", "f16", "f64") for op in k.COMPARE_OPS},
-    **{("f64", op): k.f64_numpy for op in k.F64_NUMPY_OPS},
-    **{("f16", op): k.f16_float64 for op in k.F64_NUMPY_OPS},
-}
+    (f, name): kernel for name, spec in OPS.items() for f, kernel in spec.fast.items()}
 
 
 def use_reference(paths: str | None) -> bool:
@@ -56,4 +50,4 @@ def bits_kernel(ctx: Ctx) -> Kernel | None:
     """The fast bits kernel of this evaluation, or None (the reference path computes all)."""
     if ctx.reference:
         return None
-    return FAST_KERNELS.get((ctx.fmt.name, ctx.op))
+    return ctx.spec.fast.get(ctx.fmt.name)

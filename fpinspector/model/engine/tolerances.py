@@ -1,7 +1,9 @@
-"""Tolerance table (one row per op group x format x rule set) and the AMBIGUOUS switches.
+"""Tolerance table (one group of rows per kind of op; rows per format x rule set) and the
+AMBIGUOUS switches.
 
-Each row cites the rule ID and the docs/rules.md / D3D11.3 section it comes from, so
-adding a rule set is adding rows. ``tolerance_for`` applies the options (OPTIONS) on
+Each op row (engine/optable.py) points at its group; the shared rows follow. Each row
+cites the rule ID and the docs/rules.md / D3D11.3 section it comes from, so adding a rule
+set is adding rows. ``tolerance_for`` applies the options (OPTIONS) on
 top of the table and reports which reading it used.
 """
 
@@ -9,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["Tolerance", "Option", "OPTIONS", "TOLERANCES", "tolerance_for", "resolve_options"]
+__all__ = ["Tolerance", "TolRow", "Option", "OPTIONS", "TOLERANCES", "tolerance_for",
+           "resolve_options"]
 
 
 @dataclass(frozen=True)
@@ -134,68 +137,90 @@ _D3D = ("d3d11", "d3d10")
 _ALL = ("d3d11", "d3d10", "ieee754")
 _F = ("f32", "f16", "f64")
 
-#: (ops, formats, rule sets, tolerance); the first matching row wins.
-TOLERANCES: list[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], Tolerance]] = [
-    (("add", "sub", "mul"), ("f32",), ("d3d11",), Tolerance("cr", 0.5, 0, "F32-PREC", _S313)),
-    (("add", "sub", "mul"), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-PREC", _S313)),
-    (("div",), ("f32",), ("d3d11",), Tolerance("div", 0.5, 0, "F32-DIV", _S22)),
-    (("div",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-DIV-D3D10", _S22)),
-    (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d11",),
-     Tolerance("fused", 0.5, 0, "F32-FUSED", _S22)),
-    (("mad", "dp2", "dp3", "dp4"), ("f32",), ("d3d10",),
-     Tolerance("fused", 1.0, 0, "F32-FUSED", _S22)),
-    (("sqrt",), ("f32",), _D3D, Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),
-    (("rcp",), ("f32",), ("d3d11",),
-     Tolerance("rel_or_ulp", 1.0, 2.0**-21, "F32-SQRT-RCP", _S22 + "; " + _S313)),
-    (("rcp",), ("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),
-    (("rsq", "exp"), ("f32",), _D3D, Tolerance("rel", 0.5, 2.0**-21, "F32-INSTR", _S22)),
-    (("log",), ("f32",), _D3D, Tolerance("log", 0.5, 2.0**-21, "F32-INSTR", _S22)),
-    (("mad", "dp2", "dp3", "dp4"), ("f16",), _D3D,
-     Tolerance("ulp", 0.6, 0, "F16-PREC", "D3D11_FLOAT16_FUSED_TOLERANCE_IN_ULP")),
-    (("rcp",), ("f64",), _D3D,
-     Tolerance("ulp", 1.0, 0, "F64-RCP", "D3D11.3 §22.14.5 (drcp)", True)),
-    (("frc",), _F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),
-    (("round_ne", "round_ni", "round_pi", "round_z"), _F, _ALL,
-     Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),
-    (("min", "max"), _F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "docs/rules.md")),
-    (("eq", "ne", "lt", "le", "gt", "ge"), _F, _ALL,
-     Tolerance("bool", 0.5, 0, "F32-CMPNAN", "docs/rules.md")),
-    (("mov",), _F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "docs/rules.md (raw move exempt)")),
-    # everything else: correctly rounded (ieee754 in every format, f16 and f64 under d3d)
-    (("*",), _F, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
-    (("*",), ("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "docs/rules.md F16-PREC")),
-    (("*",), ("f64",), _D3D, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
-]
 
 
-def tolerance_for(op: str, fmt: str, rules: str, opts: Mapping[str, Any]) -> tuple[Tolerance, list[str]]:
-    """The row for (op, format, rule set) with the options applied, and the readings used."""
-    for ops, fmts, sets, tol in TOLERANCES:
-        if (op in ops or "*" in ops) and fmt in fmts and rules in sets:
+class TolRow(NamedTuple):
+    """One tolerance row: in these formats under these rule sets (the first matching row
+    of an op's group wins, then the shared rows)."""
+
+    formats: tuple[str, ...]
+    rule_sets: tuple[str, ...]
+    tolerance: Tolerance
+
+
+#: The tolerance groups; each op row (engine/optable.py) points at its group.
+F32_PREC = (  # add, sub, mul
+    TolRow(("f32",), ("d3d11",), Tolerance("cr", 0.5, 0, "F32-PREC", _S313)),
+    TolRow(("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-PREC", _S313)),
+)
+DIV = (
+    TolRow(("f32",), ("d3d11",), Tolerance("div", 0.5, 0, "F32-DIV", _S22)),
+    TolRow(("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-DIV-D3D10", _S22)),
+)
+FUSED = (  # mad, dp2, dp3, dp4
+    TolRow(("f32",), ("d3d11",), Tolerance("fused", 0.5, 0, "F32-FUSED", _S22)),
+    TolRow(("f32",), ("d3d10",), Tolerance("fused", 1.0, 0, "F32-FUSED", _S22)),
+    TolRow(("f16",), _D3D,
+           Tolerance("ulp", 0.6, 0, "F16-PREC", "D3D11_FLOAT16_FUSED_TOLERANCE_IN_ULP")),
+)
+SQRT = (TolRow(("f32",), _D3D, Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),)
+RCP = (
+    TolRow(("f32",), ("d3d11",),
+           Tolerance("rel_or_ulp", 1.0, 2.0**-21, "F32-SQRT-RCP", _S22 + "; " + _S313)),
+    TolRow(("f32",), ("d3d10",), Tolerance("ulp", 1.0, 0, "F32-SQRT-RCP", _S313)),
+    TolRow(("f64",), _D3D, Tolerance("ulp", 1.0, 0, "F64-RCP", "D3D11.3 §22.14.5 (drcp)", True)),
+)
+REL_2_21 = (TolRow(("f32",), _D3D, Tolerance("rel", 0.5, 2.0**-21, "F32-INSTR", _S22)),)  # rsq, exp
+LOG = (TolRow(("f32",), _D3D, Tolerance("log", 0.5, 2.0**-21, "F32-INSTR", _S22)),)
+FRC = (TolRow(_F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),)
+EXACT = (TolRow(_F, _ALL, Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),)  # round_*
+SELECT = (TolRow(_F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "docs/rules.md")),)
+BOOL = (TolRow(_F, _ALL, Tolerance("bool", 0.5, 0, "F32-CMPNAN", "docs/rules.md")),)
+RAW = (TolRow(_F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "docs/rules.md (raw move exempt)")),)
+#: every op without a row of its own for (format, rule set): correctly rounded (ieee754 in
+#: every format, f16 and f64 under d3d)
+SHARED = (
+    TolRow(_F, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
+    TolRow(("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "docs/rules.md F16-PREC")),
+    TolRow(("f64",), _D3D, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
+)
+#: Every row of every group (the rule book's test reads their rule IDs).
+TOLERANCES: list[TolRow] = [r for g in (F32_PREC, DIV, FUSED, SQRT, RCP, REL_2_21, LOG, FRC,
+                                        EXACT, SELECT, BOOL, RAW, SHARED) for r in g]
+
+
+def tolerance_for(op: str, rows: tuple[TolRow, ...], fmt: str, rules: str,
+                  opts: Mapping[str, Any]) -> tuple[Tolerance, list[str]]:
+    """The op's row for (format, rule set) (its own ``rows``, then the shared ones) with
+    the options applied, and the readings used."""
+    for fmts, sets, tol in rows + SHARED:
+        if fmt in fmts and rules in sets:
             break
     else:
         raise ValueError(f"no tolerance row for {op} in {fmt} under {rules}")
     readings: list[str] = []
-    if fmt == "f32" and rules == "d3d11" and op in ("add", "sub", "mul"):
+    f32_d3d11 = fmt == "f32" and rules == "d3d11"
+    if f32_d3d11 and tol.rule == "F32-PREC":
         if opts["lenient_d3d11"]:
             tol = replace(tol, kind="ulp", ulp=1.0)
             readings.append("F32-PREC: lenient d3d11 reading (1 ULP, option lenient_d3d11)")
         else:
             readings.append("F32-PREC: strict d3d11 reading (0.5 ULP, D3D11.3 §3.1.3)")
-    if fmt == "f32" and rules == "d3d10" and op == "div":
+    if fmt == "f32" and rules == "d3d10" and tol.rule == "F32-DIV-D3D10":
         if opts["d3d10_div_route"]:
             readings.append("F32-DIV-D3D10: 1 ULP, and the two-step route x * rcp(y) "
                             "(option d3d10_div_route)")
         else:
             readings.append("F32-DIV-D3D10: 1 ULP with IEEE special values (the two-step "
                             "route is off; option d3d10_div_route)")
-    if fmt == "f32" and rules == "d3d11" and tol.kind == "fused":
+    if f32_d3d11 and tol.kind == "fused":
         tol = replace(tol, ulp=float(opts["fused_step_ulp"]))
         readings.append(f"F32-FUSED: {tol.ulp:g} ULP per serial step (option fused_step_ulp)")
-    if fmt == "f32" and rules == "d3d11" and op == "rcp" and opts["rcp_tolerance"] != "looser":
-        kind = "ulp" if opts["rcp_tolerance"] == "ulp" else "rel"
-        tol = replace(tol, kind=kind)
-        readings.append(f"F32-SQRT-RCP: rcp checked by {kind} only (option rcp_tolerance)")
-    elif fmt == "f32" and rules == "d3d11" and op == "rcp":
-        readings.append("F32-SQRT-RCP: rcp takes the looser of 1 ULP and 2^-21 relative")
+    if f32_d3d11 and tol.kind == "rel_or_ulp" and tol.rule == "F32-SQRT-RCP":
+        if opts["rcp_tolerance"] != "looser":
+            kind = "ulp" if opts["rcp_tolerance"] == "ulp" else "rel"
+            tol = replace(tol, kind=kind)
+            readings.append(f"F32-SQRT-RCP: rcp checked by {kind} only (option rcp_tolerance)")
+        else:
+            readings.append("F32-SQRT-RCP: rcp takes the looser of 1 ULP and 2^-21 relative")
     return tol, readings

@@ -68,10 +68,11 @@ class PasteResult:
 
 
 def operand_letters(op: str, arity: int) -> list[str]:
-    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products."""
-    if op.startswith("dp") and arity % 2 == 0 and arity > 3:
-        n = arity // 2
-        return [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
+    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products (the op row's
+    ``operand_names``)."""
+    spec = OPS.get(op)
+    if spec is not None:
+        return spec.operand_names(arity)
     return [chr(ord("A") + i) for i in range(arity)]
 
 

@@ -6,6 +6,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ...model.formats import CodeFormat, operand_format
 from ...model.state import MAX_OPERANDS, OP_FIELDS, InspectorState, Snapshot, edits
+from ...model.state.paste import operand_letters
 from .. import bridge_ops
 from ..inspector.bit_editor import BitFieldEditor
 from ..qt_utils import set_text, signals_blocked
@@ -16,11 +17,9 @@ __all__ = ["OperationsView", "operand_names"]
 
 
 def operand_names(op: str, arity: int) -> list[str]:
-    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products (dp ops)."""
-    if op.startswith("dp") and arity % 2 == 0 and arity > 3:
-        n = arity // 2
-        return [f"a{i}" for i in range(n)] + [f"b{i}" for i in range(n)]
-    return [chr(ord("A") + i) for i in range(arity)]
+    """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products (the op row's
+    ``operand_names``, as the paste message names them)."""
+    return operand_letters(op, arity)
 
 
 class OperationsView(QtWidgets.QWidget):

@@ -121,7 +121,7 @@ def _split(f: Facts, m: np.ndarray, lean_fn: Callable[[Facts], tuple[AllowedArra
 def _general_sets(f: Facts) -> AllowedArrays:
     ctx = f.ctx
     fam, kind = ctx.family, ctx.tol.kind
-    if ctx.op == "div" and ctx.flush:
+    if ctx.spec.rcp_route and ctx.flush:
         if kind == "div":
             sets = pin(div_route(f), f.identity, f)
         elif route_applies(ctx):  # d3d10 with option d3d10_div_route: window or route
@@ -148,7 +148,7 @@ def _general_sets(f: Facts) -> AllowedArrays:
 def route_applies(ctx: Ctx) -> bool:
     """The two-step route x * rcp(y) is part of an f32 divide's set: d3d11 (F32-DIV), or
     d3d10 with option d3d10_div_route (F32-DIV-D3D10)."""
-    return (ctx.op == "div" and ctx.flush and ctx.fmt.name == "f32"
+    return (ctx.spec.rcp_route and ctx.flush and ctx.fmt.name == "f32"
             and (ctx.tol.kind == "div" or bool(ctx.opts["d3d10_div_route"])))
 
 
@@ -169,8 +169,9 @@ def _window_sets(f: Facts) -> AllowedArrays:
     fam = ctx.family
     klo, khi = tolerance_window(f)
     pins = f.identity if fam == "arith" else np.zeros(f.n, dtype=bool)
-    if ctx.op == "exp":  # exp(+/-0) = 1 exactly, a flushed denormal too (F32-INSTR)
-        pins = pins | (f.vals[0] == 0)
+    math = ctx.spec.math
+    if math is not None and math.specials:  # the special-value table: exact results, a
+        pins = pins | math.special_inputs(f.vals[0])  # flushed denormal too (exp(0) = 1)
     if ctx.tol.exact_when_representable:  # F64-RCP: exact whenever 1/x is representable
         pins = pins | (f.finite & ~f.inexact)
     return finish_windows(f, klo, khi, pins)

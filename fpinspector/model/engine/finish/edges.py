@@ -14,7 +14,6 @@ is a power of two or an integer, and those are computed exactly).
 from __future__ import annotations
 
 from fractions import Fraction
-from math import isqrt
 from typing import Any
 
 import numpy as np
@@ -65,7 +64,8 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
     ``ends``: each window end as (float64 value, residual), before rounding to patterns.
     A result that is a value of the format (hi exact, lo = 0: 2^n, log2 of a power of two,
     the engine's refinement leaves no other float64 on the grid) has exactly computed
-    ends and is never in doubt. Where the exact value is known to ~2^-105 (``_ACCURATE`` ops, rcp, refined values
+    ends and is never in doubt. Where the exact value is known to ~2^-105 (``_ACCURATE``
+    families, a unary op whose exact function is ``accurate`` (rcp), refined values
     with a residual), an end is in doubt only when it lands on a pattern with a residual
     below 2^-100 of it (a tie of a rational value; otherwise rational ends are at least
     ~2^-70 away); elsewhere when it is within 2^-40 of a pattern.
@@ -74,7 +74,8 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
     fmt = ctx.fmt
     if fmt.bits > 32:  # f64 windows: the residual decides exactly (no pattern ties)
         return
-    accurate = (ctx.family in _ACCURATE or ctx.op == "rcp") | (f.lo != 0)
+    math = ctx.spec.math
+    accurate = (ctx.family in _ACCURATE or (math is not None and math.accurate)) | (f.lo != 0)
     near = np.zeros(f.n, dtype=bool)
     sh = 52 - fmt.frac_bits
     for e, r in ends:
@@ -87,9 +88,9 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
         loose = near_pattern(e, fmt)
         near |= np.where(accurate & ~irregular, on_grid & tiny, loose)
     near &= f.finite & (f.hi != 0) & f.inexact  # an exact result: its ends are exact too
-    if ctx.op == "exp":  # 2^x for 0 < |x| < 2^-20: a series with a relatively exact
-        x = f.vals[0]    # residual, irrational (no tie): its sign decides (exact.py)
-        near &= ~((np.abs(x) < 2.0**-20) & (x != 0))
+    if math is not None and math.series is not None:  # e.g. 2^x for 0 < |x| < 2^-20: a
+        # series with a relatively exact residual, irrational (no tie): its sign decides
+        near &= ~math.in_series(f.vals[0])
     idx = np.flatnonzero(near)
     if idx.size == 0:
         return
@@ -110,55 +111,30 @@ def _fr(v: float) -> Fraction:
     return Fraction(v)
 
 
-def _sqrt_exact(q: Fraction) -> Fraction | None:
-    """sqrt(q) when it is rational, else None."""
-    if q < 0:
-        return None
-    n, d = q.numerator, q.denominator
-    rn, rd = isqrt(n), isqrt(d)
-    if rn * rn == n and rd * rd == d:
-        return Fraction(rn, rd)
-    return None
-
-
 def exact_scalar(f: Facts, i: int, mp: Any) -> Any:
     """The exact result of element i: a Fraction where it is rational, else an mpmath
     number at the context's precision (square roots, 2^x, log2)."""
     ctx = f.ctx
-    op, fam = ctx.op, ctx.family
+    spec, fam = ctx.spec, ctx.family
     v = [float(a[i]) for a in f.vals]
     if fam == "arith":
-        a, b = _fr(v[0]), _fr(v[1])
-        return {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b}[op]
+        assert spec.scalar is not None, f"{spec.name}: an arith row needs its scalar function"
+        return spec.scalar(_fr(v[0]), _fr(v[1]))
     if fam == "fused":
         from ..compute import fused_terms
 
-        pairs, extra = fused_terms(op, [np.array([x]) for x in v])
+        pairs, extra = fused_terms([np.array([x]) for x in v])
         total = sum((_fr(float(x[0])) * _fr(float(y[0])) for x, y in pairs), Fraction(0))
         return total + sum((_fr(float(c[0])) for c in extra), Fraction(0))
     x = _fr(v[0])
-    if op == "rcp":
-        return 1 / x
-    if op in ("sqrt", "rsq"):
-        r = _sqrt_exact(x)
-        if r is not None:
-            return r if op == "sqrt" else 1 / r
-        s = mp.sqrt(mp.mpf(v[0]))
-        return s if op == "sqrt" else 1 / s
-    if op == "exp":
-        if x.denominator == 1:
-            return Fraction(2) ** int(x)
-        return mp.power(2, mp.mpf(v[0]))
-    if op == "log":
-        n, d = x.numerator, x.denominator
-        if n & (n - 1) == 0 and d & (d - 1) == 0:  # a power of two: log2 is an integer
-            return Fraction(n.bit_length() - d.bit_length())
-        return mp.log(mp.mpf(v[0]), 2)
+    if spec.math is not None:
+        r = spec.math.rational(x)
+        return r if r is not None else spec.math.mp(mp, v[0])
     if fam == "frc":
         import math
 
         return x - math.floor(x)
-    raise ValueError(f"exact_scalar: no exact value for {op}")
+    raise ValueError(f"exact_scalar: no exact value for {spec.name}")
 
 
 def _value_of_key(key: int, fmt: FloatFormat) -> tuple[Fraction, bool]:

@@ -222,16 +222,11 @@ class Facts:
     @cached_property
     def identity(self) -> np.ndarray:
         """F32-IDENT: x*(+/-1), x/(+/-1), x+0, x-0 are exact (on flushed operands)."""
-        op = self.ctx.op
         m = np.zeros(self.n, dtype=bool)
         if self.ctx.family != "arith":
             return m
-        if op in ("add", "sub"):
-            m = self.operand_is_zero(0) | self.operand_is_zero(1)
-        elif op == "mul":
-            m = self.operand_is_one(0) | self.operand_is_one(1)
-        elif op == "div":
-            m = self.operand_is_one(1)
+        for i, v in self.ctx.spec.identities:  # the op row's (operand, value) pairs
+            m = m | (self.operand_is_zero(i) if v == 0 else self.operand_is_one(i))
         return m & ~self.nan_in
 
     @cached_property
@@ -247,7 +242,7 @@ class Facts:
     def inf_div_huge(self) -> np.ndarray:
         """INF / y with |y| > 2^126: 1/y flushes, so x * rcp(y) gives INF * 0 = NaN (the
         §22 note to F32-DIV; option inf_div_huge_nan)."""
-        if self.ctx.op != "div":
+        if not self.ctx.spec.rcp_route:
             return np.zeros(self.n, dtype=bool)
         fmt = self.ctx.fmt
         mags = self._mags

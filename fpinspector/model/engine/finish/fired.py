@@ -60,7 +60,7 @@ def precision_rule(ctx: Ctx) -> str:
 def _f32_div_d3d(ctx: Ctx) -> bool:
     """The divide's set holds the two-step route (F32-DIV): d3d11, or d3d10 with option
     d3d10_div_route."""
-    return ctx.op == "div" and ctx.fmt.name == "f32" and (
+    return ctx.spec.rcp_route and ctx.fmt.name == "f32" and (
         ctx.rules == "d3d11" or (ctx.rules == "d3d10" and bool(ctx.opts["d3d10_div_route"])))
 
 
@@ -70,21 +70,16 @@ def _infinf(f: Facts) -> np.ndarray:
     if f.ctx.family == "fused":
         from ..compute import fused_terms
 
-        pairs, _ = fused_terms(op, f.vals)
+        pairs, _ = fused_terms(f.vals)
         m = np.zeros(f.n, dtype=bool)
         for x, y in pairs:
             m |= (np.isinf(x) & (y == 0)) | ((x == 0) & np.isinf(y))
         return m | (f.exact_nan & ~f.nan_in)
     if f.ctx.family == "frc":
         return np.isinf(f.vals[0])
-    ia, ib = f.operand_is_inf(0), f.operand_is_inf(1)
-    if op == "add":
-        return ia & ib & f.signs_differ()
-    if op == "sub":
-        return ia & ib & ~f.signs_differ()
-    if op == "mul":
-        return (ia & f.operand_is_zero(1)) | (f.operand_is_zero(0) & ib)
-    return ia & ib  # div
+    invalid = f.ctx.spec.invalid  # the arith row's invalid operations of INF and 0
+    assert invalid is not None, f"{op}: an arith row needs its invalid operations"
+    return invalid(f)
 
 
 def _denormal_kept(f: Facts) -> np.ndarray:
@@ -161,10 +156,9 @@ def _ordinary(f: Facts) -> np.ndarray:
     m = grid.is_normal(bits, fmt) if bits.dtype != bool else np.ones(f.n, dtype=bool)
     for o in f.ops:
         m &= grid.is_normal(o, fmt)
-    if f.ctx.op in ("mul", "div"):
-        m &= ~f.operand_is_one(1)
-        if f.ctx.op == "mul":
-            m &= ~f.operand_is_one(0)
+    for i, v in f.ctx.spec.identities:
+        if v == 1:
+            m &= ~f.operand_is_one(i)
     return m
 
 

@@ -35,8 +35,8 @@ def lean_applies(ctx: Ctx) -> bool:
         return False
     either = ctx.flush and not ctx.strict_out  # option ftz_output=either: unflushed too
     if ctx.tol.kind == "fused":
-        return ctx.op == "mad" and ctx.tol.ulp == 0.5 and not either
-    if ctx.op == "div" and ctx.opts["d3d10_div_route"] and ctx.rules == "d3d10":
+        return ctx.spec.arity == 3 and ctx.tol.ulp == 0.5 and not either  # a * b + c
+    if ctx.spec.rcp_route and ctx.opts["d3d10_div_route"] and ctx.rules == "d3d10":
         return False  # the route's products are not in a 1-ULP window
     return not (ctx.tol.kind == "div" and either)
 _F32_ONE = np.uint32(0x3F800000)
@@ -67,7 +67,8 @@ def _exp_field(b: np.ndarray) -> np.ndarray:
 def ordinary_mask(f: Facts) -> np.ndarray:
     """f32 elements whose set the lean code gives: every operand normal, the model result
     normal with its exponent field in 3..252 (a window of a few ULPs or 2^-21 relative
-    stays normal and finite), no F32-IDENT operand, and per op: log away from [0.5, 2] (an
+    stays normal and finite), no F32-IDENT operand, no operand of the special-value table
+    (its result is pinned), and per op: log away from [0.5, 2] (an
     absolute tolerance there reaches zero); div (the d3d11 route) any result, with every
     reciprocal candidate normal (|b| exponent field 3..251)."""
     ctx = f.ctx
@@ -79,14 +80,15 @@ def ordinary_mask(f: Facts) -> np.ndarray:
         m = (e >= np.uint32(3)) & (e <= np.uint32(252))
     for o in f.ops:
         m &= grid.is_normal(o, ctx.fmt)
-    op = ctx.op
-    if op in ("mul", "div"):
-        m &= (f.ops[1] & _ABS) != _F32_ONE
-    if op == "mul":
-        m &= (f.ops[0] & _ABS) != _F32_ONE
-    if op == "div":
+    for i, v in ctx.spec.identities:  # F32-IDENT's +/-1 operands (+/-0 are not normal)
+        if v == 1:
+            m &= (f.ops[i] & _ABS) != _F32_ONE
+    if ctx.spec.rcp_route:
         eb = _exp_field(f.ops[1])
         m &= (eb >= np.uint32(3)) & (eb <= np.uint32(251))
+    math = ctx.spec.math
+    if math is not None and math.specials:  # the special-value table's operands: pinned
+        m &= ~math.special_inputs(f.vals[0])
     if ctx.tol.kind == "log":
         a = f.ops[0]
         m &= (a < np.uint32(0x3F000000)) | (a > np.uint32(0x40000000))
@@ -164,7 +166,8 @@ def ordinary_sets(f: Facts) -> tuple[AllowedArrays, np.ndarray]:
             ulo, uhi = _window32(hi, lo, u, u, 0.0, 0.0)
             np.minimum(klo, ulo, out=klo)
             np.maximum(khi, uhi, out=khi)
-        accurate = (ctx.op == "rcp") | (lo != 0)
+        math = ctx.spec.math
+        accurate = (math is not None and math.accurate) | (lo != 0)
         for on, e in ends:  # an end exactly on the grid with a residual too small to trust
             s_abs = a[on]
             doubt[on] |= accurate[on] & (np.abs(e) < s_abs * 2.0**-100)
@@ -173,9 +176,8 @@ def ordinary_sets(f: Facts) -> tuple[AllowedArrays, np.ndarray]:
             li = np.flatnonzero(loose)
             for sgn in (-1.0, 1.0):
                 doubt[li] |= near_pattern(hi[li] + sgn * d[li], fmt)
-        if ctx.op == "exp":  # the 2^x series: relatively exact residual, no tie possible
-            x = f.vals[0]
-            doubt &= ~((np.abs(x) < 2.0**-20) & (x != 0))
+        if math is not None and math.series is not None:  # a series (2^x near 0): a
+            doubt &= ~math.in_series(f.vals[0])  # relatively exact residual, no tie
         if doubt.any():  # a result that is a value of the format has exact ends
             doubt &= f.inexact
     np.minimum(klo, kb, out=klo)  # the correctly rounded value is in

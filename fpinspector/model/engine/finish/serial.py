@@ -26,7 +26,7 @@ from ...formats import FloatFormat
 from .. import grid
 from ..allowed import AllowedArrays
 from ..compute import fused_terms
-from ..exact import binary_exact
+from ..exact import exact_div, exact_mul
 from .facts import Facts
 from .windows import value_window, window_top
 
@@ -154,12 +154,12 @@ def _serial_outcomes(f: Facts, t: float, flush: bool, nan: np.ndarray) -> _Resul
     the results of a set of terms are the union over its splits in two of the steps on
     every pair of the parts' results (shared by every tree that holds that part)."""
     fmt = f.ctx.fmt
-    pairs, extra = fused_terms(f.ctx.op, f.vals)
+    pairs, extra = fused_terms(f.vals)
     n = f.n
     idx = np.arange(n, dtype=np.int64)
     leaves: list[_Results] = []
     for x, y in pairs:
-        h, r = binary_exact("mul", x, y, fmt)
+        h, r = exact_mul(x, y, fmt)
         leaves.append(_step_outcomes(idx, h, r, f, t, flush, nan))
     for c in extra:  # an added operand is a term as it is (flushed on input)
         with np.errstate(invalid="ignore"):
@@ -248,7 +248,7 @@ def div_route(f: Facts) -> AllowedArrays:
     ctx = f.ctx
     fmt = ctx.fmt
     a, b = f.vals
-    q, ql = binary_exact("div", np.ones_like(b), b, fmt)
+    q, ql = exact_div(np.ones_like(b), b, fmt)
     u = grid.ulp_at(q, ql, fmt)
     with np.errstate(invalid="ignore"):
         u = np.where(np.isfinite(q), u, 0.0)
