@@ -33,6 +33,13 @@ RULE_TEXT: dict[str, str] = {
     "CONV-F2F-SAT": "a finite value too large for the target becomes its largest finite "
                     "value, never infinity (D3D11.3 §3.2.2)",
     "CONV-F2F-RTZ": "converting to a smaller float rounds toward zero (D3D11.3 §3.2.2)",
+    "CONV-OVERFLOW": "this mode does not saturate: a finite value beyond the target's range "
+                     "becomes infinity, or NaN in a format without one (OCP FP8 E4M3) "
+                     "(docs/rules.md CONV-OVERFLOW)",
+    "CONV-INF-NAN": "the target has no infinity (OCP FP8 E4M3): an infinity becomes NaN "
+                    "outside the saturating modes (docs/rules.md CONV-INF-NAN)",
+    "CONV-SAT-OCP": "OCP's saturation mode: a finite value beyond the target's range, and "
+                    "an infinity, become its largest finite value (OCP OFP8 rev 1.0, section 5)",
     "ROUND-NEAREST": "this variant rounds to nearest, ties to even (not the D3D rule)",
     "CONV-DTOF": "dtof rounds to nearest, ties to even (D3D11.3 §22)",
     "CONV-DENORM": "a value in the target's denormal range stays denormal where "
@@ -149,7 +156,13 @@ class ConversionResult:
             eff = np.where(f32den, 0.0, xs)
             ms, md = np.abs(eff), np.abs(xd)
             sat = fin & (ms > d.max) & (md == d.max)
-            out["CONV-F2F-SAT"] = sat
+            if s is F64 and d is F32 or var.policy(d.name).overflow != "clamp":
+                out["CONV-F2F-SAT"] = sat
+            else:  # the OCP SAT policy of a format D3D defines no conversion into
+                out["CONV-SAT-OCP"] = sat | (inf & np.isfinite(xd))
+            if not d.d3d_conversion:  # bf16, FP8: D3D's formats keep their own rule rows
+                out["CONV-OVERFLOW"] = fin & (ms > d.max) & ~np.isfinite(xd) & ~f32den
+                out["CONV-INF-NAN"] = inf & np.isnan(xd)
             inexact = fin & np.isfinite(xd) & (xd != eff) & ~sat & ~neg_u
             if s is F64 and d is F32:
                 out["CONV-DTOF"] = inexact
