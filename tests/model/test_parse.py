@@ -398,3 +398,14 @@ def test_big_valid_paste_throughput():
     dt = time.perf_counter() - t
     assert len(vals) == 60_000 and vals[0].bits == _f32(1.5) and vals[-1].bits == 0x3F800000
     assert dt < 5.0
+
+
+def test_two_tagged_fp8_patterns_are_two_values_not_a_byte_dump():
+    """FMT-E4M3, FMT-E5M2: 2-digit hex tokens are bytes of a dump ('0x00 0x00 0x80 0x3f'
+    is one f32), but tagged with an 8-bit format they are that format's patterns."""
+    got = [(v.format, int(v.bits)) for v in parse("e4m3 0x7e e4m3 0x38")]
+    assert got == [("e4m3", 0x7E), ("e4m3", 0x38)]
+    assert [(v.format, int(v.bits)) for v in parse("e5m2 0x3c, e5m2 0x40")] == [
+        ("e5m2", 0x3C), ("e5m2", 0x40)]
+    assert [(v.format, int(v.bits)) for v in parse("0x00 0x00 0x80 0x3f")] == [
+        ("f32", 0x3F800000)]

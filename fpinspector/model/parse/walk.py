@@ -109,7 +109,8 @@ def _walk(toks: list[Token], text: str) -> list[_Item | Token]:
 
 
 def _mark_bytes(items: list[_Item | Token]) -> None:
-    """0x-prefixed tokens of at most 2 digits, 2+ in a scope with no wider one, are bytes."""
+    """0x-prefixed tokens of at most 2 digits, 2+ in a scope with no wider one, are bytes;
+    not where one is tagged with an 8-bit format ("e4m3 0x7e e4m3 0x38": two FP8 values)."""
     by_scope: dict[int, list[_Item]] = {}
     for it in items:
         if isinstance(it, _Item) and it.tok.kind in ("hex", "byte"):
@@ -117,6 +118,8 @@ def _mark_bytes(items: list[_Item | Token]) -> None:
     for group in by_scope.values():
         hexes = [it for it in group if it.tok.kind == "hex"]
         if not hexes or any(len(it.tok.text) > 2 for it in hexes):
+            continue
+        if any(it.hint in FORMATS and FORMATS[it.hint].bits == 8 for it in hexes):
             continue
         if len(group) >= 2 and any(len(it.tok.text) == 2 for it in group):
             for it in hexes:
