@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from fpinspector.model import FORMATS, OPS, RULE_SETS, evaluate
 from fpinspector.model.engine import grid
+from fpinspector.model.engine.rules import arithmetic_gap
 
 SPECIAL = {
     "f32": np.array(F32_SPECIALS + [0x3EAAAAAB, 0x4B800001, 0xC2F00000], dtype=np.uint32),
@@ -20,6 +21,12 @@ SPECIAL = {
                      0x3FF0000000000000, 0xBFF8000000000000, 0x3FD5555555555555,
                      0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000,
                      0x7FF0000000000001], dtype=np.uint64),
+    # formats D3D defines no arithmetic for (FMT-BF16, FMT-E5M2, FMT-E4M3): every FP8
+    # pattern; bf16's zeros, denormals, limits, INF and both NaN kinds
+    "bf16": np.array([0, 0x8000, 1, 0x807F, 0x0080, 0x7F7F, 0x3F80, 0xBF80, 0x3EAB, 0x7F80,
+                      0xFF80, 0x7FC0, 0x7FA0, 0x4B80], dtype=np.uint16),
+    "e5m2": np.arange(256, dtype=np.uint8),
+    "e4m3": np.arange(256, dtype=np.uint8),
 }
 CASES = [(op, f, r) for op, s in OPS.items() if s.result in ("same", "bool")
          for f in s.formats for r in RULE_SETS]
@@ -38,8 +45,14 @@ def _operands(op: str, fmt: str) -> list[np.ndarray]:
 @pytest.mark.parametrize("op, fmt, rules", CASES)
 def test_model_result_is_always_allowed_and_inside_window(op, fmt, rules):
     """For every op/format/rule set on special operands: allowed(bits) holds, lo <= bits <= hi
-    in value order (or bits is NaN with nan_ok), and every explanation renders."""
+    in value order (or bits is NaN with nan_ok), and every explanation renders. A format
+    D3D defines no arithmetic for is refused under d3d10/d3d11 with the sentence that says
+    so (FMT-BF16, FMT-E5M2, FMT-E4M3)."""
     ops = _operands(op, fmt)
+    if arithmetic_gap(fmt, rules):
+        with pytest.raises(ValueError, match="D3D defines no arithmetic"):
+            evaluate(op, *ops, format=fmt, rules=rules)
+        return
     ev = evaluate(op, *ops, format=fmt, rules=rules)
     assert ev.allowed(ev.bits).all()
     if ev.result_format != "bool":

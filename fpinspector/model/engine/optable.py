@@ -21,7 +21,10 @@ from .oprow import OpSpec, Spelling, TolRow, UnaryMath
 __all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "OPS", "FAMILIES", "register_op",
            "unregister_op", "generation"]
 
-_ALL3 = ("f32", "f16", "f64")
+_IEEE3 = ("f32", "f16", "f64")
+#: + the formats D3D defines no arithmetic for (FloatFormat.d3d_arith False): IEEE 754 ops
+#: in their own range, under ieee754 only (engine/rules.py arithmetic_gap refuses d3d)
+_ALL3 = _IEEE3 + ("bf16", "e5m2", "e4m3")
 _F32_F16 = ("f32", "f16")
 _F32 = ("f32",)
 
@@ -32,7 +35,7 @@ FAMILIES = ("arith", "fused", "unary", "round", "frc", "select", "compare", "mov
 #: the fast kernels of the arithmetic ops of each kind, per format
 _NUMPY_EXACT = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_exact}
 _NUMPY_ROUNDED = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_rounded}
-_COMPARE = {f: k.compare for f in _ALL3}
+_COMPARE = {f: k.compare for f in _IEEE3}  # (numpy has float types for these)
 def _both_inf(f: Any) -> np.ndarray:
     """Both operands are infinities (f: the finisher's facts, engine/finish/facts.py)."""
     return f.operand_is_inf(0) & f.operand_is_inf(1)

@@ -38,7 +38,8 @@ def arithmetic_gap(fmt: str | FloatFormat, rules: str) -> str | None:
     if rs is None or not rs.d3d or f.d3d_arith:
         return None
     return (f"D3D defines no arithmetic for {f.name} ({f.rule_id}): its values convert to "
-            f"and from every format, but ops on it are not D3D's; under {rules} none exist")
+            f"and from every format, but ops on it are not D3D's: under {rules} none exist; "
+            f"under ieee754 they are IEEE 754 ops in {f.name}'s own range")
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,9 @@ _S22 = "D3D11.3 §22.10 (docs/rules.md per-instruction tolerances)"
 _D3D = ("d3d11", "d3d10")
 _ALL = ("d3d11", "d3d10", "ieee754")
 _F = ("f32", "f16", "f64")
+#: formats D3D defines no arithmetic for (FMT-BF16, FMT-E5M2, FMT-E4M3): their ops are
+#: IEEE-style in the format's own range, under ieee754 only (engine/rules.py arithmetic_gap)
+_OWN = ("bf16", "e5m2", "e4m3")
 
 
 
@@ -174,13 +177,13 @@ REL_2_21 = (TolRow(("f32",), _D3D, Tolerance("rel", 0.5, 2.0**-21, "F32-INSTR", 
 LOG = (TolRow(("f32",), _D3D, Tolerance("log", 0.5, 2.0**-21, "F32-INSTR", _S22)),)
 FRC = (TolRow(_F, _ALL, Tolerance("frc", 0.5, 0, "F32-INSTR", _S22)),)
 EXACT = (TolRow(_F, _ALL, Tolerance("exact", 0.5, 0, "F32-INSTR", _S22)),)  # round_*
-SELECT = (TolRow(_F, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "docs/rules.md")),)
-BOOL = (TolRow(_F, _ALL, Tolerance("bool", 0.5, 0, "F32-CMPNAN", "docs/rules.md")),)
-RAW = (TolRow(_F, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "docs/rules.md (raw move exempt)")),)
+SELECT = (TolRow(_F + _OWN, _ALL, Tolerance("select", 0.5, 0, "F32-MINMAX-NAN", "docs/rules.md")),)
+BOOL = (TolRow(_F + _OWN, _ALL, Tolerance("bool", 0.5, 0, "F32-CMPNAN", "docs/rules.md")),)
+RAW = (TolRow(_F + _OWN, _ALL, Tolerance("raw", 0.5, 0, "F32-FTZ", "docs/rules.md (raw move exempt)")),)
 #: every op without a row of its own for (format, rule set): correctly rounded (ieee754 in
 #: every format, f16 and f64 under d3d)
 SHARED = (
-    TolRow(_F, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
+    TolRow(_F + _OWN, ("ieee754",), Tolerance("cr", 0.5, 0, "IEEE-RNE", "IEEE 754-2008 §5.4")),
     TolRow(("f16",), _D3D, Tolerance("cr", 0.5, 0, "F16-PREC", "docs/rules.md F16-PREC")),
     TolRow(("f64",), _D3D, Tolerance("cr", 0.5, 0, "F64-IEEE", "IEEE 754-2008 §5.4")),
 )
