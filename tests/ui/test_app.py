@@ -319,3 +319,21 @@ def test_integer_results_read_as_integers(make_window, op, a, expect) -> None:
         win.state.update(op=op, op_format="f32")
         win.state.set_operand(0, a)
     assert win.ops_view.model_box.value.text().endswith(expect)
+
+
+def test_pasting_fp8_values_fills_every_view_and_back(qtbot, make_window) -> None:
+    """FMT-E4M3 (a source D3D converts nothing into): the Conversions view takes a column
+    more (f32 too) and back when an f32 is inspected again; the paste reads both values
+    (it failed inside the view with an AttributeError before)."""
+    win = make_window()
+    win.show()
+    win.state.update(rule_set="ieee754", op="mul")
+    assert win.ctl.paste("e4m3 0x7e e4m3 0x38")
+    assert not win.messages.is_error(), win.messages.text()
+    assert (win.state.fmt, win.state.bits) == ("e4m3", 0x7E)
+    _raise(qtbot, win, "conversions", win.conversions_view)
+    assert win.conversions_view.cell_text("d3d", "f32").startswith("0x43E00000")  # 448.0
+    win.state.update(fmt="f32", bits=_f32(-1.5))
+    _raise(qtbot, win, "conversions", win.conversions_view)
+    assert win.conversions_view.cell_text("d3d", "f16").startswith("0xBE00")
+    assert win.conversions_view.table.columnCount() == 4

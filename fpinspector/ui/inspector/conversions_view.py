@@ -150,6 +150,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             for r, name in enumerate(self._rows[:-1]):
                 self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
             self.table.setHorizontalHeaderLabels(targets)
+        elif len(targets) != self.table.columnCount():  # a source D3D does not convert
+            self.table.setColumnCount(len(targets))  # into (bf16, FP8): one column more
+            self.table.setHorizontalHeaderLabels(targets)
+            self._lay_out_headers_now()
         elif targets != self._targets:  # the columns' names, in place (new header items
             for c, name in enumerate(targets):  # re-lay out and repaint both headers)
                 self.table.horizontalHeaderItem(c).setText(name)
