@@ -337,3 +337,26 @@ def test_pasting_fp8_values_fills_every_view_and_back(qtbot, make_window) -> Non
     _raise(qtbot, win, "conversions", win.conversions_view)
     assert win.conversions_view.cell_text("d3d", "f16").startswith("0xBE00")
     assert win.conversions_view.table.columnCount() == 4
+
+
+@pytest.mark.parametrize("fmt, bits", [("bf16", 0x3F80), ("e5m2", 0x7B), ("e4m3", 0x7F)])
+def test_every_dock_shows_a_bf16_or_fp8_value(qtbot, make_window, fmt, bits) -> None:
+    """FMT-BF16, FMT-E5M2, FMT-E4M3: the inspected value and an op on it (ieee754) reach
+    every dock without an error, and an op under d3d11 says D3D defines none."""
+    from fpinspector.ui.shell.window_layout import raise_dock
+
+    win = make_window()
+    win.show()
+    win.state.update(rule_set="ieee754", op="add")
+    assert win.ctl.paste(f"{fmt} 0x{bits:x} {fmt} 0x{bits:x}")
+    assert not win.messages.is_error(), win.messages.text()
+    for name, dock in win.docks.items():
+        raise_dock(win, dock)
+        for _ in range(5):
+            QtWidgets.QApplication.processEvents()
+    assert win.state.fmt == fmt
+    win.state.update(rule_set="d3d11")
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    texts = [w.text() for w in win.findChildren(QtWidgets.QLabel) if w.isVisible()]
+    assert any("D3D defines no arithmetic" in t for t in texts), texts
