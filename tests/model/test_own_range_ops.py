@@ -53,13 +53,18 @@ def _assert_same(name: str, got: np.ndarray, want_f32: np.ndarray, what: str) ->
     assert bad.size == 0, f"{what}: {bad.size} differ, e.g. {[(int(i), hex(int(got[i])), hex(int(want[i]))) for i in bad[:4]]}"
 
 
-@pytest.mark.parametrize("name", sorted(ML))
-@pytest.mark.parametrize("op", sorted(BINARY))
-def test_binary_ops_are_ieee_in_the_formats_own_range_IEEE_RNE(name: str, op: str) -> None:
+def _binary(name: str, op: str, table: dict) -> tuple:
+    """The engine's answer for ``op`` over :func:`_pairs` and ml_dtypes' (float32)."""
     a, b = _pairs(name)
     ev = evaluate(op, a, b, format=name, rules="ieee754")
     with np.errstate(all="ignore"):
-        want = BINARY[op](_ml(name, a), _ml(name, b))
+        return ev, table[op](_ml(name, a), _ml(name, b))
+
+
+@pytest.mark.parametrize("name", sorted(ML))
+@pytest.mark.parametrize("op", sorted(BINARY))
+def test_binary_ops_are_ieee_in_the_formats_own_range_IEEE_RNE(name: str, op: str) -> None:
+    ev, want = _binary(name, op, BINARY)
     _assert_same(name, ev.bits, want, f"{op} {name}")
     assert ev.allowed(ev.bits).all()
 
@@ -80,10 +85,7 @@ def test_sqrt_and_rcp_of_every_pattern_IEEE_RNE(name: str, op: str) -> None:
 @pytest.mark.parametrize("op", sorted(COMPARE))
 def test_comparisons_of_every_pair(name: str, op: str) -> None:
     """IEEE comparisons: NaN unordered, -0 == +0 (E4M3's NaN is S.1111.111 only)."""
-    a, b = _pairs(name)
-    ev = evaluate(op, a, b, format=name, rules="ieee754")
-    with np.errstate(all="ignore"):
-        want = COMPARE[op](_ml(name, a), _ml(name, b))
+    ev, want = _binary(name, op, COMPARE)
     assert np.array_equal(np.asarray(ev.bits).astype(bool), want)
 
 
