@@ -90,5 +90,5 @@ def test_float_ops_take_the_asked_format_or_say_which_they_take() -> None:
     assert OPS["add"].operand_type("f16") is FORMATS["f16"]
     assert isinstance(OPS["to_f11"].operand_type("f64"), FloatFormat)
     assert OPS["ftoi"].operand_type("f16") is F32  # ftoi is defined on f32 only
-    with pytest.raises(ValueError, match="add takes f32, f16, f64 operands, not f11"):
+    with pytest.raises(ValueError, match="add takes f32, f16, f64, bf16, e5m2, e4m3 operands, not f11"):
         OPS["add"].operand_type("f11")
