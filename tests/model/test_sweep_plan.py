@@ -40,7 +40,7 @@ def test_plan_sweeps_a_code_ops_own_type_CONV_ITOF() -> None:
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"op": "pow"}, "unknown op"),
     ({"op": "add", "rules": "d3d12"}, "unknown rule set"),
-    ({"op": "add", "fmt": "f11"}, "add takes f32, f16, f64 operands, not f11"),
+    ({"op": "add", "fmt": "f11"}, "add takes f32, f16, f64, bf16, e5m2, e4m3 operands, not f11"),
     ({"op": "mad"}, r"give C \(the C field\): one value or pattern"),
     ({"op": "mad", "c": "1 2"}, "the C field takes one value, got 2"),
     ({"op": "mul", "c": "1"}, "the C field is for 3-operand ops"),
