@@ -16,6 +16,7 @@ deviation row then matches, and Mesa's own deviations must come out as findings.
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -26,7 +27,7 @@ if DRIVER:  # before any context exists: Mesa picks a driver once per process an
     os.environ["GALLIUM_DRIVER"] = DRIVER
 
 from device_checks import FINDINGS, DeviceBehaviour  # noqa: E402
-from wgpu_support import wgpu_gpu  # noqa: E402,F401 - the WebGPU session (test_wgpu_*)
+from wgpu_support import wgpu_behaviour, wgpu_gpu  # noqa: E402,F401 - WebGPU (test_wgpu_*)
 
 from fpinspector.gpu import DeviceUnavailable, GpuUnavailable, open_session  # noqa: E402
 from fpinspector.gpu.devices import renderer_family  # noqa: E402
@@ -41,10 +42,35 @@ if PRETEND:  # every in-process session reports this renderer (see the module do
 
     GpuSession.info = property(_pretend_info)  # type: ignore[assignment]
 
+    from fpinspector.gpu.wgpu_session import WgpuSession  # noqa: E402
+
+    _real_wgpu_info = WgpuSession.info
+
+    def _pretend_wgpu_info(self):  # noqa: ANN001, ANN202 - the real adapter only, not
+        info = _real_wgpu_info.fget(self)  # the stand-in D3D12 / Metal ones of the tests
+        if renderer_family(info["renderer"]) != "llvmpipe":
+            return info
+        return {**info, "renderer": f"{PRETEND} via {info['renderer'].rsplit(' via ', 1)[-1]}",
+                "vendor": "pretend", "driver": renderer_family(PRETEND)}
+
+    WgpuSession.info = property(_pretend_wgpu_info)  # type: ignore[assignment]
+
 
 @pytest.fixture
 def device_behaviour(gpu, request) -> DeviceBehaviour:
     return DeviceBehaviour(gpu.info["renderer"], request.node.nodeid.split("::", 1)[-1])
+
+
+def pytest_sessionfinish(session) -> None:  # noqa: ANN001
+    """Under pytest-xdist each worker keeps its own findings: hand them to the controller."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["device_findings"] = json.dumps(FINDINGS)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # noqa: ANN001, ARG001 - xdist's hook
+    FINDINGS.extend(json.loads(getattr(node, "workeroutput", {}).get("device_findings", "[]")))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ARG001

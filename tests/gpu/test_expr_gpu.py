@@ -36,9 +36,12 @@ TEXTS = ["saturate(a * b + c)", "mad(a, b, -c)", "lerp(a, b, saturate(c))",
 
 
 @pytest.mark.parametrize("text", TEXTS)
-def test_each_step_equals_the_single_op_capture_of_its_gpu_inputs(gpu, runner, path, text):
+def test_each_step_equals_the_single_op_capture_of_its_gpu_inputs(gpu, runner, path, text,
+                                                                  device_behaviour):
     """The expression shader computes each step as the per-op kernels do (same table):
-    step k's word equals session.capture(op) on the GPU's own inputs to step k."""
+    step k's word equals session.capture(op) on the GPU's own inputs to step k. A driver
+    may compile an instruction differently in context (NVIDIA's sqrt inside an expression
+    is not its correctly rounded single-op sqrt): a finding there, strict on Mesa."""
     a, b, c = normals(257, 1), normals(257, 2), normals(257, 3)
     r = evaluate_expr(text, {"a": a, "b": b, "c": c, "n": [a, b, c]})
     words = runner.run(r.program, r.slots, path=path)
@@ -52,7 +55,9 @@ def test_each_step_equals_the_single_op_capture_of_its_gpu_inputs(gpu, runner, p
             ins = [np.asarray(ins[0]) & U32(0xFFFF)]
         want = gpu.capture(step.op, *ins, format="f32", path=path)
         got = words[k].astype(bool) if want.dtype == bool else words[k]
-        assert np.array_equal(got, want.astype(got.dtype)), (text, k, step.op)
+        off = np.flatnonzero(np.asarray(got != want.astype(got.dtype)).reshape(-1))
+        device_behaviour.check(off.size == 0, f"{text!r} step {k} ({step.op}): {off.size} "
+                               "words differ from the single-op capture")
 
 
 @pytest.mark.parametrize("text", TEXTS)
@@ -76,15 +81,16 @@ def test_normal_inputs_are_judged_on_the_gpus_own_inputs(runner, path, text):
 
 
 @pytest.mark.parametrize("text", [t for t in TEXTS if "f32tof16" not in t])
-def test_normal_inputs_are_conformant_on_this_gpu(runner, path, text):
+def test_normal_inputs_are_conformant_on_this_gpu(runner, path, text, device_behaviour):
     """Normal inputs, no half conversion: a conformant GPU (llvmpipe for these ops)
     passes every step (f32tof16 through packHalf2x16 rounds to nearest, not toward zero:
-    a documented deviation, see docs/gpu.md)."""
+    a documented deviation, see docs/gpu.md); elsewhere a refused step is a finding."""
     a, b, c = normals(300, 4), normals(300, 5), normals(300, 6)
     r = evaluate_expr(text, {"a": a, "b": b, "c": c, "n": [a, b, c]})
     j = judge_gpu(r, runner.run(r.program, r.slots, path=path))
     bad = np.flatnonzero(j.first_bad >= 0)
-    assert bad.size == 0, [(int(i), int(j.first_bad[i])) for i in bad[:5]]
+    device_behaviour.check(bad.size == 0, f"{text!r}: {bad.size} of 300 diverge, (element, "
+                           f"step) {[(int(i), int(j.first_bad[i])) for i in bad[:5]]}")
 
 
 def test_denormal_dot_product_on_both_paths(runner, path):

@@ -58,6 +58,8 @@ def test_each_step_equals_the_single_op_wgsl_capture(wgpu_gpu, wrunner, text):
 def test_denormal_steps_equal_numpy_ieee(wrunner):
     """Independent oracle: on lavapipe (IEEE, denormals kept) a * b + c step by step is
     numpy float32's product then sum; the judge names LAVAPIPE-NO-FTZ for the flushes."""
+    if wrunner.session.info["driver"] != "lavapipe":
+        pytest.skip(f"pins lavapipe's kept denormals ({wrunner.session.info['renderer']})")
     rng = np.random.default_rng(5)
     a = rng.integers(0, 0x01000000, 4096, dtype=U32)  # zeros, denormals, tiny normals
     b = np.float32(rng.uniform(0.1, 2.0, 4096)).view(U32)

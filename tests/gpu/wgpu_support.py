@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from device_checks import DeviceBehaviour
 
 from fpinspector.gpu import GpuUnavailable, open_session
 
@@ -27,3 +28,10 @@ def wgpu_gpu():
         pytest.skip(f"no WebGPU {API} adapter: {exc.message}")
     yield session
     session.close()
+
+
+@pytest.fixture
+def wgpu_behaviour(wgpu_gpu, request) -> DeviceBehaviour:
+    """``device_behaviour`` for the WebGPU adapter: strict on lavapipe (it names itself
+    llvmpipe), findings on any other adapter."""
+    return DeviceBehaviour(wgpu_gpu.info["renderer"], request.node.nodeid.split("::", 1)[-1])
