@@ -16,8 +16,8 @@ import numpy as np
 
 from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result  # noqa: F401
 
-__all__ = ["Deviation", "DEVIATIONS", "SOFTPIPE_DEVIATIONS", "applicable", "behaviour_bits",
-           "explain_mismatches", "LAVAPIPE_DEVIATIONS", "renderer_api", "same_result"]
+__all__ = ["API_DEVIATIONS", "Deviation", "DEVIATIONS", "SOFTPIPE_DEVIATIONS", "applicable",
+           "behaviour_bits", "explain_mismatches", "LAVAPIPE_DEVIATIONS", "renderer_api", "same_result"]
 
 F32_MATH = ("add", "sub", "mul", "div", "mad", "mad_fma", "dp2", "dp3", "dp4", "min", "max",
             "eq", "ne", "lt", "le", "gt", "ge", "sqrt", "rsq", "rcp", "log", "exp", "frc",
@@ -32,6 +32,8 @@ class Deviation:
     """One driver behaviour that differs from the D3D rules (see module docstring)."""
 
     id: str
+    #: a regex on the renderer string; "" for every renderer of the API (a row of the
+    #: shading language or of the capture route, not of one driver)
     renderer: str
     paths: tuple[str, ...]
     format: str
@@ -105,13 +107,6 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "llvmpipe fragment shaders also flush f64 denormals on input and output (MXCSR "
         "DAZ/FTZ applies to doubles), where D3D requires f64 denormals to be kept.",
         "f64_ftz",
-    ),
-    Deviation(
-        "LLVMPIPE-FRC-ONE", "llvmpipe", ("compute", "fragment"), "f32", ("frc",),
-        ("F32-INSTR",),
-        "fract(x) is computed as x - floor(x) in one rounding: for tiny negative x it gives "
-        "exactly 1.0, outside frc's [+0, 1) range.",
-        "frc_sub_floor",
     ),
     Deviation(
         "LLVMPIPE-COMPUTE-EXP-DENORM", "llvmpipe", ("compute",), "f32", ("exp",),
@@ -217,14 +212,6 @@ DEVIATIONS: tuple[Deviation, ...] = (
         "above 0x80000000, instead of clamping to [0, 2^32 - 1] and NaN -> 0.",
         "x86_ftou_vector_or", host="no-avx512",
     ),
-    Deviation(
-        "LLVMPIPE-PACKHALF-RNE", "llvmpipe", ("compute", "fragment"), "f32",
-        ("to_f16", "f32tof16"),
-        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
-        "packHalf2x16 rounds to nearest even and overflows to INF (GLSL leaves the rounding "
-        "unspecified); NaN becomes 0x7FFF with its sign kept.",
-        "rne_f16",
-    ),
 )
 
 
@@ -245,12 +232,6 @@ SOFTPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "rsq_two_roundings",
     ),
     Deviation(
-        "SOFTPIPE-FRC-ONE", "softpipe", ("fragment",), "f32", ("frc",), ("F32-INSTR",),
-        "fract(x) is x - floor(x) in one rounding: for tiny negative x (denormals included, "
-        "which it does not flush) it gives exactly 1.0, outside frc's [+0, 1) range.",
-        "frc_sub_floor",
-    ),
-    Deviation(
         "SOFTPIPE-FTOI-INDEFINITE", "softpipe", ("fragment",), "f32", ("ftoi",),
         ("CONV-FTOI",),
         "int(x) is the x86 truncating conversion: NaN and values outside [-2^31, 2^31) give "
@@ -264,13 +245,6 @@ SOFTPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "0xFFFFFFFE, NaN and very negative values 0x80000000, 2^32 and above 0, instead of "
         "clamping to [0, 2^32 - 1] and NaN -> 0.",
         "x86_ftou_vector",
-    ),
-    Deviation(
-        "SOFTPIPE-PACKHALF-RNE", "softpipe", ("fragment",), "f32", ("to_f16", "f32tof16"),
-        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
-        "packHalf2x16 rounds to nearest even and overflows to INF (GLSL leaves the rounding "
-        "unspecified); NaN becomes 0x7FFF with its sign kept.",
-        "rne_f16",
     ),
     Deviation(
         "SOFTPIPE-SMALLFLOAT-DENORM-FLUSH", "softpipe", ("render",), "f32->f11",
@@ -339,12 +313,6 @@ LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "ieee754", "vulkan",
     ),
     Deviation(
-        "LAVAPIPE-FRC-ONE", "llvmpipe", ("compute",), "f32", ("frc",), ("F32-INSTR",),
-        "WGSL fract(x) is x - floor(x) in one rounding: for tiny negative x (denormals "
-        "included) it gives exactly 1.0, outside frc's [+0, 1) range.",
-        "frc_sub_floor", "vulkan",
-    ),
-    Deviation(
         "LAVAPIPE-DENORM-TRANSCENDENTALS", "llvmpipe", ("compute",), "f32", ("log", "rsq"),
         ("F32-FTZ", "F32-INSTR"),
         "log2 and inverseSqrt of a denormal input use approximations built for normal "
@@ -352,47 +320,11 @@ LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "denormal_input_any", "vulkan",
     ),
     Deviation(
-        "LAVAPIPE-NE-ORDERED", "llvmpipe", ("compute",), "f32", ("ne",), ("F32-CMPNAN",),
-        "WGSL a != b comes out false when an operand is NaN (an ordered not-equal), where "
-        "ne is true for unordered operands.",
-        "ne_ordered", "vulkan",
-    ),
-    Deviation(
-        "LAVAPIPE-F16-NE-ORDERED", "llvmpipe", ("compute",), "f16", ("ne",), ("F32-CMPNAN",),
-        "f16 a != b (shader-f16) is false when an operand is NaN, as for f32.",
-        "ne_ordered", "vulkan",
-    ),
-    Deviation(
-        "LAVAPIPE-F64-NE-ORDERED", "llvmpipe", ("compute",), "f64", ("ne",), ("F64-IEEE",),
-        "f64 a != b (shader-f64) is false when an operand is NaN, as for f32.",
-        "ne_ordered", "vulkan",
-    ),
-    Deviation(
         "LAVAPIPE-EXP-DENORM", "llvmpipe", ("compute",), "f32", ("exp",),
         ("F32-FTZ", "F32-INSTR"),
         "exp2 of a negative denormal (kept, not flushed) gives 1 - 2^-24 (0x3F7FFFFF) instead "
         "of exactly 1.0 (the input flushed to zero, and 2^0 is exact).",
         "exp_negative_denormal_below_one", "vulkan",
-    ),
-    Deviation(
-        "LAVAPIPE-FTOI-CLAMP", "llvmpipe", ("compute",), "f32", ("ftoi",), ("CONV-FTOI",),
-        "WGSL i32(x) clamps to the floats nearest the i32 range first: values from 2^31 up "
-        "(and +INF) give 0x7FFFFF80 (2^31 - 128) instead of 0x7FFFFFFF, NaN gives "
-        "0x80000000 instead of 0.",
-        "clamp_ftoi", "vulkan",
-    ),
-    Deviation(
-        "LAVAPIPE-FTOU-CLAMP", "llvmpipe", ("compute",), "f32", ("ftou",), ("CONV-FTOI",),
-        "WGSL u32(x) clamps to [0, 2^32 - 256] first: values from 2^32 up (and +INF) give "
-        "0xFFFFFF00 instead of 0xFFFFFFFF.",
-        "clamp_ftou", "vulkan",
-    ),
-    Deviation(
-        "LAVAPIPE-PACK2X16FLOAT-RNE", "llvmpipe", ("compute",), "f32",
-        ("to_f16", "f32tof16"), ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
-        "WGSL pack2x16float rounds to nearest even and overflows to INF (the r16float "
-        "render target is D3D-exact).",
-        "rne_f16", "vulkan",
     ),
     Deviation(
         "LAVAPIPE-SNORM8-MINUS-128", "llvmpipe", ("render",), "f32->snorm8", ("convert",),
@@ -443,12 +375,6 @@ LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "srgb_encode_bound", "vulkan",
     ),
     Deviation(
-        "LAVAPIPE-F16-FRC-ONE", "llvmpipe", ("compute",), "f16", ("frc",), ("F32-INSTR",),
-        "f16 fract(x) (shader-f16) is x - floor(x) in one f16 rounding: tiny negative x "
-        "gives exactly 1.0.",
-        "frc_sub_floor", "vulkan",
-    ),
-    Deviation(
         "LAVAPIPE-F16-RSQ-TWO-ROUNDINGS", "llvmpipe", ("compute",), "f16", ("rsq",),
         ("F16-PREC",),
         "f16 inverseSqrt(x) (shader-f16) is 1 / sqrt(x) in two f16 roundings, up to 1 ULP "
@@ -463,7 +389,78 @@ LAVAPIPE_DEVIATIONS: tuple[Deviation, ...] = (
         "exp2_via_f32", "vulkan",
     ),
 )
-DEVIATIONS = DEVIATIONS + SOFTPIPE_DEVIATIONS + LAVAPIPE_DEVIATIONS
+
+#: Rows of an API, not of a driver: what the shading language (GLSL) or wgpu's WGSL
+#: compiler for Vulkan makes every device do, measured on more than one driver (Mesa's
+#: llvmpipe / softpipe / lavapipe and NVIDIA's 580 driver on an H200, 2026-11-27).
+API_DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation(
+        "GLSL-FRC-ONE", "", ("compute", "fragment"), "f32", ("frc",), ("F32-INSTR",),
+        "GLSL defines fract(x) as x - floor(x), in one rounding: for tiny negative x it gives "
+        "exactly 1.0, outside frc's [+0, 1) range (llvmpipe, softpipe, NVIDIA).",
+        "frc_sub_floor",
+    ),
+    Deviation(
+        "GLSL-PACKHALF-RNE", "", ("compute", "fragment"), "f32", ("to_f16", "f32tof16"),
+        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "packHalf2x16 rounds to nearest even and overflows to INF (GLSL leaves the rounding "
+        "unspecified; llvmpipe, softpipe, NVIDIA); Mesa turns NaN into 0x7FFF with its sign "
+        "kept.",
+        "rne_f16",
+    ),
+    Deviation(
+        "WGSL-FRC-ONE", "", ("compute",), "f32", ("frc",), ("F32-INSTR",),
+        "WGSL defines fract(x) as x - floor(x), in one rounding: for tiny negative x "
+        "(denormals included where the device keeps them) it gives exactly 1.0, outside "
+        "frc's [+0, 1) range (lavapipe, NVIDIA).",
+        "frc_sub_floor", "vulkan",
+    ),
+    Deviation(
+        "WGSL-F16-FRC-ONE", "", ("compute",), "f16", ("frc",), ("F32-INSTR",),
+        "f16 fract(x) (shader-f16) is x - floor(x) in one f16 rounding: tiny negative x "
+        "gives exactly 1.0 (lavapipe, NVIDIA).",
+        "frc_sub_floor", "vulkan",
+    ),
+    Deviation(
+        "WGSL-NE-ORDERED", "", ("compute",), "f32", ("ne",), ("F32-CMPNAN",),
+        "a != b compiled from WGSL for Vulkan is an ordered not-equal: false when an operand "
+        "is NaN, where ne is true for unordered operands (lavapipe, NVIDIA).",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "WGSL-F16-NE-ORDERED", "", ("compute",), "f16", ("ne",), ("F32-CMPNAN",),
+        "f16 a != b (shader-f16) is false when an operand is NaN, as for f32 (lavapipe, "
+        "NVIDIA).",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "WGSL-F64-NE-ORDERED", "", ("compute",), "f64", ("ne",), ("F64-IEEE",),
+        "f64 a != b (shader-f64) is false when an operand is NaN, as for f32 (lavapipe, "
+        "NVIDIA).",
+        "ne_ordered", "vulkan",
+    ),
+    Deviation(
+        "WGSL-FTOI-CLAMP", "", ("compute",), "f32", ("ftoi",), ("CONV-FTOI",),
+        "WGSL i32(x) clamps to the floats nearest the i32 range first: values from 2^31 up "
+        "(and +INF) give 0x7FFFFF80 (2^31 - 128) instead of 0x7FFFFFFF, NaN gives "
+        "0x80000000 instead of 0 (lavapipe, NVIDIA).",
+        "clamp_ftoi", "vulkan",
+    ),
+    Deviation(
+        "WGSL-FTOU-CLAMP", "", ("compute",), "f32", ("ftou",), ("CONV-FTOI",),
+        "WGSL u32(x) clamps to [0, 2^32 - 256] first: values from 2^32 up (and +INF) give "
+        "0xFFFFFF00 instead of 0xFFFFFFFF (lavapipe, NVIDIA).",
+        "clamp_ftou", "vulkan",
+    ),
+    Deviation(
+        "WGSL-PACK2X16FLOAT-RNE", "", ("compute",), "f32", ("to_f16", "f32tof16"),
+        ("CONV-F2F-RTZ", "CONV-F2F-SAT"),
+        "WGSL pack2x16float rounds to nearest even and overflows to INF (lavapipe, NVIDIA; "
+        "the r16float render target is D3D-exact on both).",
+        "rne_f16", "vulkan",
+    ),
+)
+DEVIATIONS = DEVIATIONS + SOFTPIPE_DEVIATIONS + LAVAPIPE_DEVIATIONS + API_DEVIATIONS
 
 
 def applicable(renderer: str, path: str, op: str, fmt: str) -> list[Deviation]:
