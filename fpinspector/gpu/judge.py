@@ -54,8 +54,8 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     """
     from fpinspector.model import OPS, evaluate  # lazy: the engine is heavy to import
 
+    from .routes import CONVERSION_OPS
     from .serial import serial_unfused, within_fused_bound
-    from .session import CONVERSION_OPS
 
     if (op, fmt) in CONVERSION_OPS:
         src, dst, conv_path = CONVERSION_OPS[(op, fmt)]

@@ -50,7 +50,13 @@ PROBES: tuple[tuple[str, str, str, str, tuple[int, ...]], ...] = (
     ("ftoi-big", "ftoi(3e9) clamps to 2147483647?", "CONV-FTOI", "ftoi", (0x4F32D05E,)),
     ("ftou-neg", "ftou(-1) clamps to 0?", "CONV-FTOI", "ftou", (0xBF800000,)),
 )
-_f = lambda v: int(np.array([v], np.float32).view(np.uint32)[0])  # noqa: E731
+
+
+def f32_word(v: float) -> int:
+    """The float32 bit pattern of ``v`` (a probe's input)."""
+    return int(np.array([v], np.float32).view(np.uint32)[0])
+
+
 #: (id, question, rule, src, dst, hardware path, f32 value): conversion probes
 CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
     (f"{dst}-{name}-{path}", f"f32 -> {dst} ({path}) {q}", rule, "f32", dst, path, v)
@@ -111,10 +117,26 @@ def _hex(v: Any) -> str:
     return f"0x{int(a):0{a.dtype.itemsize * 2}X}"
 
 
-def _deviation_at(masks: dict[str, np.ndarray], i: int = 0) -> str | None:
+def deviation_at(masks: dict[str, np.ndarray], i: int = 0) -> str | None:
     """The deviation id that explains element ``i``, if any."""
     skip = ("conformant", "serial_order", "unexplained")
     return next((k for k, m in masks.items() if k not in skip and bool(m[i])), None)
+
+
+def conv_probe_masks(renderer: str, shader_path: str, src: str, dst: str, path: str,
+                     x: np.ndarray, got: np.ndarray) -> dict[str, np.ndarray]:
+    """A conversion probe judged: ``classify_conversion``'s masks, or for the ``pack``
+    path (packHalf2x16, a shader op) the engine's to_f16 on ``shader_path``."""
+    if path == "pack":
+        return classify_with_engine(renderer, shader_path, "to_f16", "f32", [x], got)
+    return classify_conversion(renderer, path, src, dst, x, got)
+
+
+def applicable_rows(renderer: str) -> list[dict[str, Any]]:
+    """The deviation rows a report on ``renderer`` lists (its ``deviations`` key)."""
+    return [{"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
+             "rules": list(d.rules), "summary": d.summary}
+            for d in DEVIATIONS if d.applies_to(renderer)]
 
 
 def _arith_probes(session: Any, path: str, fidelity: dict[str, Any]) -> list[Probe]:
@@ -127,8 +149,7 @@ def _arith_probes(session: Any, path: str, fidelity: dict[str, Any]) -> list[Pro
         got = session.capture(op, *ops, path=path)
         verdict = {rs: bool(evaluate(op, *ops, rules=rs).allowed(got)[0]) for rs in RULE_SETS}
         model = evaluate(op, *ops, rules="d3d11")
-        masks = classify_with_engine(renderer, path, op, "f32", ops, got)
-        dev = _deviation_at(masks)
+        dev = deviation_at(classify_with_engine(renderer, path, op, "f32", ops, got))
         note = fidelity_note(fidelity, path, "f32", got[0]) if got.dtype == np.uint32 else None
         out.append(Probe(pid, question, rule, path, [_hex(o[0]) for o in ops], _hex(got[0]),
                          _hex(np.asarray(model.bits)[0]), verdict, dev, note))
@@ -139,15 +160,12 @@ def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
     out = []
     renderer = session.info["renderer"]
     for pid, question, rule, src, dst, path, value in CONV_PROBES:
-        x = np.array([_f(value)], np.uint32)
+        x = np.array([f32_word(value)], np.uint32)
         got = session.convert(x, src, dst, path=path)
-        if path == "pack":  # packHalf2x16 is a shader op: judged as the engine's to_f16
-            masks = classify_with_engine(renderer, session.path, "to_f16", "f32", [x], got)
-        else:
-            masks = classify_conversion(renderer, path, src, dst, x, got)
+        masks = conv_probe_masks(renderer, session.path, src, dst, path, x, got)
         ok = bool(masks["conformant"][0])
         model = np.asarray(_conv_model(src, dst, x).bits)
-        dev = _deviation_at(masks)
+        dev = deviation_at(masks)
         note = fidelity_note(fidelity, path, dst, got[0]) if dst == "f32" else None
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
                          _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev, note))
@@ -167,7 +185,7 @@ def _rgb9e5_probes(session: Any) -> list[Probe]:
         ok = bool(channel["conformant"][0])
         out.append(Probe(pid, question, "CONV-RGB9E5", "sample", [_hex(x[0])],
                          _hex(got[0, ch]), _hex(model), {rs: ok for rs in RULE_SETS},
-                         _deviation_at(channel)))
+                         deviation_at(channel)))
     return out
 
 
@@ -242,9 +260,5 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
         report.ulp += [_ulp_stats(session, op, path, samples, seed) for op in ULP_OPS]
     report.probes += _conv_probes(session, report.fidelity)
     report.probes += _rgb9e5_probes(session)
-    report.deviations = [
-        {"id": d.id, "paths": list(d.paths), "format": d.format, "ops": list(d.ops),
-         "rules": list(d.rules), "summary": d.summary}
-        for d in DEVIATIONS if d.applies_to(info["renderer"])
-    ]
+    report.deviations = applicable_rows(info["renderer"])
     return report

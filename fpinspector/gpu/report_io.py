@@ -75,7 +75,8 @@ def report_from_dict(data: Any, source: str = "report") -> GpuReport:
 
 
 def load_report(path: str | Path) -> GpuReport:
-    """Read a report saved by ``gpu-report --json --out``.
+    """Read a report saved by ``gpu-report --json --out``, its probes' deviations judged
+    by this program's rows (:func:`.rejudge.rejudge`).
 
     Raises
     ------
@@ -88,7 +89,9 @@ def load_report(path: str | Path) -> GpuReport:
         data = load_json(read_bytes(p, MAX_REPORT_BYTES, str(p)), str(p), constants=True)
     except ValueError as exc:
         raise ReportFileError(str(exc)) from None
-    return report_from_dict(data, str(p))
+    from .rejudge import rejudge  # (the engine: only once a report is read)
+
+    return rejudge(report_from_dict(data, str(p)))
 
 
 def example_reports() -> dict[str, Path]:
