@@ -1,5 +1,5 @@
 """A test op added as one row: log10, with its exact function (numpy and mpmath), its
-tolerance, its special-value table and its GLSL/WGSL spellings. Nothing else in the
+tolerance, its special-value table and its GLSL/WGSL/HLSL spellings. Nothing else in the
 package knows it: the tests that register it prove that one row is enough."""
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ LOG10 = OpSpec(
                        Tolerance("rel", 0.5, 2.0**-21, "F32-INSTR", "a test row")),),
     math=UnaryMath(np.log10, lambda mp, x: mp.log10(mp.mpf(x)), _rational,
                    specials=((1.0, 0.0), (10.0, 1.0))),
-    gpu=Spelling(f"log2({{0}}) * {LOG10_2}", ("f32",), f"log2({{0}}) * {LOG10_2}", ("f32",)),
+    gpu=Spelling(f"log2({{0}}) * {LOG10_2}", ("f32",), f"log2({{0}}) * {LOG10_2}", ("f32",),
+                 hlsl="log10({0})"),
 )
 
 

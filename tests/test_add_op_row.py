@@ -113,3 +113,21 @@ def test_glsl_and_wgsl_sources_are_generated_for_a_registered_op():
         assert ("log10", "f16") not in shaders.KERNELS  # the row spells f32 only
     assert ("log10", "f32") not in shaders.KERNELS
     assert ("log10", "f32") not in wgsl_shaders.WGSL_EXPR
+
+
+def test_expressions_call_a_registered_op_by_its_hlsl_name_F32_INSTR():
+    """The row's HLSL spelling log10({0}) makes log10 an intrinsic of the expression
+    language: `log10(a) * 2` lowers to the row's op, and its step is the engine's log10
+    (log10(10) = 1 exactly, log10(1000) = 3); without the row, log10 is unknown."""
+    from fpinspector.model import evaluate_expr
+    from fpinspector.model.expr import ExprError
+
+    a = np.float32([10.0, 1000.0, 2.0]).view(np.uint32)
+    with log10_row():
+        r = evaluate_expr("log10(a) * 2", {"a": a})
+        assert [s.op for s in r.program.steps] == ["log10", "mul"]
+        direct = np.asarray(evaluate("log10", a).bits)
+        assert np.array_equal(r.steps[0].bits, direct)
+        assert np.asarray(r.bits).view(np.float32)[:2].tolist() == [2.0, 6.0]
+    with pytest.raises(ExprError, match="log10"):
+        evaluate_expr("log10(a)", {"a": a})

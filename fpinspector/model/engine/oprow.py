@@ -85,8 +85,10 @@ class Spelling:
     ``glsl_formats`` (f16: on f16vec2 pairs, gpu/shaders.py), ``wgsl`` for
     ``wgsl_formats`` (gpu/wgsl_shaders.py). ``shown`` / ``shown_f16``: the construct
     users see in reports, where it is not the expression itself. ``wgsl_note``: what the
-    WGSL route means where it differs from the GLSL one. (HLSL: wgpu writes it from the
-    WGSL for D3D12; fpinspector generates none.)
+    WGSL route means where it differs from the GLSL one. ``hlsl``: how an HLSL shader
+    writes it (fpinspector generates no HLSL: wgpu writes it from the WGSL for D3D12); an
+    op whose HLSL is a call of its operands, ``name({0}, ...)``, on floats, is an intrinsic
+    of the expression language (``model/expr/intrinsics.py`` reads it from here).
     """
 
     glsl: str = ""
@@ -96,6 +98,7 @@ class Spelling:
     shown: str = ""
     shown_f16: str = ""
     wgsl_note: str = ""
+    hlsl: str = ""
 
 
 @dataclass(frozen=True)

@@ -52,18 +52,21 @@ _GLSL_NO_F64 = ("f32", "f16")
 
 def _infix(sym: str) -> Spelling:
     return Spelling(f"{{0}} {sym} {{1}}", _GPU3, f"{{0}} {sym} {{1}}", _GPU3,
-                    shown_f16=f"float16_t a {sym} b")
+                    shown_f16=f"float16_t a {sym} b", hlsl=f"{{0}} {sym} {{1}}")
 
 
-def _call(glsl: str, wgsl: str, glsl_formats: tuple[str, ...] = _GPU3, **kw: str) -> Spelling:
-    return Spelling(f"{glsl}({{0}})", glsl_formats, f"{wgsl}({{0}})", _GPU3, **kw)
+def _call(glsl: str, wgsl: str, hlsl: str, glsl_formats: tuple[str, ...] = _GPU3,
+          **kw: str) -> Spelling:
+    return Spelling(f"{glsl}({{0}})", glsl_formats, f"{wgsl}({{0}})", _GPU3,
+                    hlsl=f"{hlsl}({{0}})", **kw)
 
 
 def _dot(n: int) -> Spelling:
     a = ", ".join(f"{{{i}}}" for i in range(n))
     b = ", ".join(f"{{{i + n}}}" for i in range(n))
     return Spelling(f"dot(vec{n}({a}), vec{n}({b}))", _F32,
-                    f"dot(vec{n}<f32>({a}), vec{n}<f32>({b}))", _F32)
+                    f"dot(vec{n}<f32>({a}), vec{n}<f32>({b}))", _F32,
+                    hlsl=f"dot(float{n}({a}), float{n}({b}))")
 
 
 def _arith(name: str, sym: str, tols: tuple[TolRow, ...], **kw: object) -> OpSpec:
@@ -108,42 +111,46 @@ _ROWS = [
                         shown="a * b + c (precise: not fused)",
                         shown_f16="float16_t a * b + c (precise)",
                         wgsl_note="a * b + c (WGSL has no 'precise': the compiler may "
-                                  "fuse it into an fma)")),
+                                  "fuse it into an fma)", hlsl="mad({0}, {1}, {2})")),
     _dp(2), _dp(3), _dp(4),
     OpSpec("min", 2, _ALL3, "same", "minimum (minNum rules)", "select",
            tolerances=tol.SELECT, numpy=np.minimum, fast={"f32": k.f32_numpy},
            picks_least=True,
-           gpu=Spelling("min({0}, {1})", _GPU3, "min({0}, {1})", _GPU3)),
+           gpu=Spelling("min({0}, {1})", _GPU3, "min({0}, {1})", _GPU3,
+                        hlsl="min({0}, {1})")),
     OpSpec("max", 2, _ALL3, "same", "maximum (maxNum rules)", "select",
            tolerances=tol.SELECT, numpy=np.maximum, fast={"f32": k.f32_numpy},
-           gpu=Spelling("max({0}, {1})", _GPU3, "max({0}, {1})", _GPU3)),
+           gpu=Spelling("max({0}, {1})", _GPU3, "max({0}, {1})", _GPU3,
+                        hlsl="max({0}, {1})")),
     OpSpec("sqrt", 1, _ALL3, "same", "square root", "unary", tolerances=tol.SQRT,
            math=ex.SQRT, numpy=np.sqrt, fast=_NUMPY_ROUNDED, vouches_nan=True,
-           ulp_inputs=_ULP_POSITIVE, gpu=_call("sqrt", "sqrt")),
+           ulp_inputs=_ULP_POSITIVE, gpu=_call("sqrt", "sqrt", "sqrt")),
     OpSpec("rsq", 1, _F32_F16, "same", "1 / sqrt(x)", "unary", tolerances=tol.REL_2_21,
            math=ex.RSQ, fast={"f32": k.f32_float64}, ulp_inputs=_ULP_POSITIVE,
-           gpu=_call("inversesqrt", "inverseSqrt")),
+           gpu=_call("inversesqrt", "inverseSqrt", "rsqrt")),
     OpSpec("rcp", 1, _ALL3, "same", "1 / x", "unary", tolerances=tol.RCP, math=ex.RCP,
            numpy=k.f32_rcp, fast={"f32": k.f32_numpy}, vouched_finite=_F32,
-           ulp_inputs=(("normals", -125, 125, True),), gpu=Spelling("{one} / {0}", _GPU3, "{one} / {0}", _GPU3)),
+           ulp_inputs=(("normals", -125, 125, True),), gpu=Spelling("{one} / {0}", _GPU3, "{one} / {0}", _GPU3,
+                                                      hlsl="rcp({0})")),
     OpSpec("log", 1, _F32_F16, "same", "log2(x)", "unary", tolerances=tol.LOG,
            math=ex.LOG2, fast={"f32": k.f32_float64}, ulp_inputs=_ULP_POSITIVE,
-           gpu=_call("log2", "log2", _GLSL_NO_F64)),
+           gpu=_call("log2", "log2", "log2", _GLSL_NO_F64)),
     OpSpec("exp", 1, _F32_F16, "same", "2^x", "unary", tolerances=tol.REL_2_21,
            math=ex.EXP2, fast={"f32": k.f32_float64},
            ulp_inputs=(("uniform", -125, 127, False),),
-           gpu=_call("exp2", "exp2", _GLSL_NO_F64)),
+           gpu=_call("exp2", "exp2", "exp2", _GLSL_NO_F64)),
     OpSpec("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", "frc",
-           tolerances=tol.FRC, fast={"f32": k.f32_frc}, gpu=_call("fract", "fract")),
+           tolerances=tol.FRC, fast={"f32": k.f32_frc}, gpu=_call("fract", "fract", "frac")),
     _round("round_ne", "nearest even", np.rint,
-           _call("roundEven", "round", wgsl_note="round() (WGSL: round half to even)")),
-    _round("round_ni", "toward -INF", np.floor, _call("floor", "floor")),
-    _round("round_pi", "toward +INF", np.ceil, _call("ceil", "ceil")),
-    _round("round_z", "toward zero", np.trunc, _call("trunc", "trunc")),
+           _call("roundEven", "round", "round",
+                 wgsl_note="round() (WGSL: round half to even)")),
+    _round("round_ni", "toward -INF", np.floor, _call("floor", "floor", "floor")),
+    _round("round_pi", "toward +INF", np.ceil, _call("ceil", "ceil", "ceil")),
+    _round("round_z", "toward zero", np.trunc, _call("trunc", "trunc", "trunc")),
     OpSpec("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", "mov",
            tolerances=tol.RAW,
            gpu=Spelling("{0}", _GPU3, "{0}", _GPU3, shown="assignment (raw move)",
-                        shown_f16="assignment (raw move)")),
+                        shown_f16="assignment (raw move)", hlsl="asfloat(asuint({0}))")),
 ] + [_compare(c, fn, sym) for c, fn, sym in (
     ("eq", np.equal, "=="), ("ne", np.not_equal, "!="), ("lt", np.less, "<"),
     ("le", np.less_equal, "<="), ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="))]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.optable import OPS
+
 __all__ = ["Instruction", "INSTRUCTIONS", "instruction"]
 
 
@@ -61,5 +63,12 @@ INSTRUCTIONS: dict[str, Instruction] = {r.name: r for r in _ROWS}
 
 
 def instruction(name: str) -> Instruction:
-    """The row of an instruction a step names (KeyError for one the lowering never emits)."""
-    return INSTRUCTIONS[name]
+    """The row of an instruction a step names: its row here, or for any other op of the
+    engine's table (a row registered at run time, say) a plain one: evaluated by the engine,
+    with a ``_sat`` form, nothing moved or fused. KeyError for a name that is neither."""
+    row = INSTRUCTIONS.get(name)
+    if row is not None:
+        return row
+    if name in OPS:  # (read at each call: the table can grow after this module is read)
+        return Instruction(name)
+    raise KeyError(name)

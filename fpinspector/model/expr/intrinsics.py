@@ -1,15 +1,21 @@
 """The names the language knows: intrinsics (with what each lowers to) and constructors.
 
-One table row per intrinsic: the UI completes from it, the docs table is written from it,
-and :mod:`.lower` refuses every name that is not in it.
+An intrinsic that is one instruction per component is its op row's HLSL spelling
+(``OpSpec.gpu.hlsl``, e.g. ``frac({0})`` for frc): the op table is the one place that says
+what ``frac`` is. The others are rows here. The UI completes from the table, and
+:mod:`.lower` refuses every name that is not in it.
 """
 
 from __future__ import annotations
 
 __all__ = ["Intrinsic", "INTRINSICS", "CONSTRUCTORS", "parse_type"]
 
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from ..engine.oprow import OpSpec
+from ..engine.optable import OPS
 from .program import ExprType
 
 
@@ -30,22 +36,10 @@ class Intrinsic:
     bits32: bool = False
 
 
-#: name -> its row
-INTRINSICS: dict[str, Intrinsic] = {
-    "mad": Intrinsic("mad(a, b, c)", "mad a, b, c", 3, "mad"),
+#: the intrinsics lowered by functions of their own (:mod:`.lower_calls`), not one
+#: instruction per component
+_OWN_LOWERING: dict[str, Intrinsic] = {
     "dot": Intrinsic("dot(a, b) on float2/3/4", "dp2 / dp3 / dp4 (dot of scalars: mul)", 2),
-    "min": Intrinsic("min(a, b)", "min a, b", 2, "min"),
-    "max": Intrinsic("max(a, b)", "max a, b", 2, "max"),
-    "sqrt": Intrinsic("sqrt(x)", "sqrt x", 1, "sqrt"),
-    "rsqrt": Intrinsic("rsqrt(x)", "rsq x", 1, "rsq"),
-    "rcp": Intrinsic("rcp(x)", "rcp x", 1, "rcp"),
-    "exp2": Intrinsic("exp2(x)", "exp x (2^x)", 1, "exp"),
-    "log2": Intrinsic("log2(x)", "log x (log2)", 1, "log"),
-    "frac": Intrinsic("frac(x)", "frc x", 1, "frc"),
-    "floor": Intrinsic("floor(x)", "round_ni x", 1, "round_ni"),
-    "ceil": Intrinsic("ceil(x)", "round_pi x", 1, "round_pi"),
-    "round": Intrinsic("round(x)", "round_ne x", 1, "round_ne"),
-    "trunc": Intrinsic("trunc(x)", "round_z x", 1, "round_z"),
     "abs": Intrinsic("abs(x)", "source modifier |x| on the consuming instruction (exact)"),
     "saturate": Intrinsic("saturate(x)", "_sat result modifier on the instruction that made x "
                                          "(mov_sat when x is not an instruction's plain result)"),
@@ -59,6 +53,45 @@ INTRINSICS: dict[str, Intrinsic] = {
     "f16tof32": Intrinsic("f16tof32(u)", "f16tof32 u (reads the low 16 bits of u)",
                           bits32=True),
 }
+_ARGS = {1: "x", 2: "a, b", 3: "a, b, c"}
+
+
+def _call_name(spec: OpSpec) -> str | None:
+    """The HLSL intrinsic an op row spells itself as (``frac({0})`` -> ``frac``), if it is
+    one: a call of exactly its operands, in order, on floats, giving a float."""
+    m = re.fullmatch(r"([a-z_][a-z0-9_]*)\((.*)\)", spec.gpu.hlsl)
+    if not m or spec.result != "same" or "f32" not in spec.formats:
+        return None
+    args = ", ".join(f"{{{i}}}" for i in range(spec.arity))
+    return m.group(1) if m.group(2) == args and spec.arity in _ARGS else None
+
+
+class _Intrinsics(Mapping[str, Intrinsic]):
+    """name -> its row: one per op row whose HLSL spelling is an intrinsic call (read at
+    each use, so an op row registered later is an intrinsic at once), then those lowered
+    by functions of their own."""
+
+    def _rows(self) -> dict[str, Intrinsic]:
+        rows = {}
+        for spec in OPS.values():
+            name = _call_name(spec)
+            if name is not None and name not in _OWN_LOWERING:
+                args = _ARGS[spec.arity]
+                rows[name] = Intrinsic(f"{name}({args})", f"{spec.name} {args}", spec.arity,
+                                       spec.name)
+        return {**rows, **_OWN_LOWERING}
+
+    def __getitem__(self, name: str) -> Intrinsic:
+        return self._rows()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows())
+
+    def __len__(self) -> int:
+        return len(self._rows())
+
+
+INTRINSICS: Mapping[str, Intrinsic] = _Intrinsics()
 
 #: vector/scalar constructors: name -> type
 CONSTRUCTORS: dict[str, ExprType] = {"float": ExprType("float"), "uint": ExprType("uint")}
