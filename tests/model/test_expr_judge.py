@@ -78,7 +78,7 @@ def test_engine_allowed_sets_and_verdict_sentences_are_used_where_the_engine_has
                         lambda self, i, obs: SimpleNamespace(reason="one sentence"))
     r = evaluate_expr("rcp(a) * 3.0", {"a": np.array([bits32(3.0)], U32)})
     s = r.steps[0].allowed_set(0)
-    assert s.patterns() == [(0x3F800000, 0x3F800001)] and s.any_nan
+    assert s.ranges == ((0x3F800000, 0x3F800001),) and s.any_nan
     rep = element_report(r, 0, judge_gpu(r, words(r)))
     assert rep["steps"][0]["gpu_why"] == "one sentence"
 

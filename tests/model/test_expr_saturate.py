@@ -9,8 +9,9 @@ import pytest
 from _engine_oracle import bits32, d3d_binary_bits, f32, is_nan32, minmax_bits
 
 from fpinspector.model import FORMATS, evaluate, evaluate_expr
+from fpinspector.model.engine import AllowedSet
 from fpinspector.model.engine.grid import to_key as key_of
-from fpinspector.model.expr.patterns import PatternSet
+from fpinspector.model.expr.allowed_sets import sat_image as set_sat_image
 
 ONE, S = 0x3F800000, 0x80000000
 F = FORMATS["f32"]
@@ -96,11 +97,11 @@ def test_sat_of_a_nan_result_allows_only_plus_zero():  # EXPR-SAT: sat(NaN) = +0
     assert int(st.bits) == 0 and st.rules_at(0) == sorted(st.rules_at(0))
     assert "EXPR-SAT" in st.rules_at(0)
     assert st.allowed(np.array([0, S, 0x7FC00000], np.uint32)).tolist() == [True, False, False]
-    assert st.allowed_set(0).describe() == "0x00000000"
+    assert st.allowed_set(0).hex_text() == "0x00000000"
 
 
 def test_pattern_set_image_agrees_with_the_vectorized_verdict():
-    """Differential: PatternSet.sat_image (per element) vs sat_allowed (whole arrays)."""
+    """Differential: sat_image (per element) vs sat_allowed (whole arrays)."""
     rng = np.random.default_rng(4)
     a = rng.integers(0, 1 << 32, 400, dtype=np.uint64).astype(np.uint32)
     a[:50] = np.array(SPECIAL * 3, np.uint32)[:50]
@@ -117,11 +118,11 @@ def test_pattern_set_image_agrees_with_the_vectorized_verdict():
 def test_pattern_set_sat_image_by_hand():
     f = F
     k = lambda p: int(key_of(np.uint32(p), f))  # noqa: E731
-    s = PatternSet(f, [(k(bits32(-2.0)), k(S | 1))], any_nan=False)  # [-2, -denormal_min]
-    img = s.sat_image()
+    s = AllowedSet.from_keys(f, [(k(bits32(-2.0)), k(S | 1))], False)  # [-2, -denormal_min]
+    img = set_sat_image(s, f)
     assert [img.contains(p) for p in (0, S, S | 1, S | 2, bits32(-1.0))] == [True, True, True,
                                                                              True, False]
-    s = PatternSet(f, [(k(bits32(0.5)), k(bits32(3.0)))])
-    assert s.sat_image().describe() == "0x3F000000..0x3F800000 (8388609)"
-    assert PatternSet(f, [], any_nan=True).sat_image().describe() == "0x00000000"
+    s = AllowedSet.from_keys(f, [(k(bits32(0.5)), k(bits32(3.0)))], False)
+    assert set_sat_image(s, f).hex_text() == "0x3F000000..0x3F800000 (8388609)"
+    assert set_sat_image(AllowedSet.from_keys(f, [], True), f).hex_text() == "0x00000000"
     assert d3d_binary_bits("mul", 1, ONE) == 0  # the oracle flushes (sanity of the helper)

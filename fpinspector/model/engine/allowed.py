@@ -257,6 +257,9 @@ class AllowedSet:
     keys: tuple[tuple[int, int], ...]
     any_nan: bool
     denormals_excluded: bool = False
+    #: False when only the set's hull is known (an expression step judged by samples of a
+    #: wide class): ``keys`` is then one range that holds the set
+    exact: bool = True
 
     @classmethod
     def from_keys(cls, fmt: FloatFormat, spans: list[tuple[int, int]], nan: bool,
@@ -269,6 +272,19 @@ class AllowedSet:
                 merged.append([a, b])
         keys = tuple((a, b) for a, b in merged)
         return cls(fmt.name, keys, nan, denormals_excluded)
+
+    @classmethod
+    def from_runs(cls, fmt: FloatFormat, keys: np.ndarray, ok: np.ndarray,
+                  nan: bool = False) -> AllowedSet:
+        """The runs of True in ``ok`` over sorted distinct ordered ``keys``."""
+        sel = np.asarray(keys, np.int64)[np.asarray(ok, bool)]
+        spans: list[tuple[int, int]] = []
+        if sel.size:
+            breaks = np.flatnonzero(np.diff(sel) != 1)
+            starts = np.concatenate([[0], breaks + 1])
+            ends = np.concatenate([breaks, [sel.size - 1]])
+            spans = [(int(sel[a]), int(sel[b])) for a, b in zip(starts, ends)]
+        return cls.from_keys(fmt, spans, nan)
 
     @property
     def is_code(self) -> bool:
@@ -326,6 +342,24 @@ class AllowedSet:
         if self.denormals_excluded:
             text += " (denormals excluded: F32-FTZ)"
         return text
+
+    def hex_text(self, limit: int = 6) -> str:
+        """Patterns only, for step tables: ``0x3F800000`` / ``0x3F7FFFFF..0x3F800001 (3)`` /
+        ``any NaN``, ranges in value order, at most ``limit`` of them; a hull says so."""
+        w = (self._bits() + 3) // 4
+        parts = [f"0x{a:0{w}X}" if ka == kb else f"0x{a:0{w}X}..0x{b:0{w}X} ({kb - ka + 1})"
+                 for (a, b), (ka, kb) in zip(self.ranges[:limit], self.keys[:limit])]
+        if len(self.keys) > limit:
+            parts.append(f"... {len(self.keys) - limit} more ranges")
+        if self.any_nan:
+            parts.append("any NaN")
+        text = " ∪ ".join(parts) if parts else "nothing"
+        return text if self.exact else f"within {text} (hull)"
+
+    def _bits(self) -> int:
+        from ..formats import get_format
+
+        return 32 if self.is_code else get_format(self.format).bits
 
     def __str__(self) -> str:
         return self.describe()

@@ -14,7 +14,6 @@ from .intrinsics import CONSTRUCTORS, INTRINSICS, parse_type
 from .judge import GpuJudgement, judge_gpu
 from .lower import lower
 from .parser import parse_expr, variables_in
-from .patterns import PatternSet
 from .program import Const, ExprType, Input, Program, Ref, Step
 from .rules import EXPR_RULES
 from .step_eval import StepEval
@@ -22,6 +21,6 @@ from .step_eval import StepEval
 __all__ = [
     "evaluate_expr", "ExprEvaluation", "ExprError", "BindingError", "bind", "lower",
     "parse_expr", "INTRINSICS", "CONSTRUCTORS", "parse_type", "Program", "Step", "Ref",
-    "Input", "Const", "ExprType", "StepEval", "PatternSet", "GpuJudgement", "judge_gpu",
+    "Input", "Const", "ExprType", "StepEval", "GpuJudgement", "judge_gpu",
     "EXPR_RULES", "variables_in",
 ]

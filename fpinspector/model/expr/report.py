@@ -96,8 +96,8 @@ def element_report(ev: ExprEvaluation, i: int = 0, judge: GpuJudgement | None = 
             "inputs": ins, "model": value_of(flat(se.bits)[i], s.kind, fmt),
             "exact": _num(float(flat(se.exact)[i])),
             "allowed": None if aset is None else {
-                "text": aset.describe(), "exact": aset.exact, "any_nan": aset.any_nan,
-                "ranges": [[int(a), int(b)] for a, b in aset.patterns()]},
+                "text": aset.hex_text(), "exact": aset.exact, "any_nan": aset.any_nan,
+                "ranges": [[int(a), int(b)] for a, b in aset.ranges]},
             "rules": se.rules_at(i), "explain": se.explain_at(i),
         }
         if judge is not None:

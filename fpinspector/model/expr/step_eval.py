@@ -7,13 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Evaluation, evaluate
+from ..engine import AllowedSet, Evaluation, evaluate
 from ..engine.conversions import ConvEvaluation
 from ..engine.ulp import ulp_error
 from ..formats import F16, FloatFormat
-from .allowed_sets import element_allowed_set
+from .allowed_sets import element_allowed_set, sat_image
 from .instructions import instruction
-from .patterns import PatternSet
 from .program import Ref, Step
 from .rules import expr_rule_text
 from .saturate import sat_allowed, sat_changed, sat_exact, sat_model
@@ -214,7 +213,7 @@ class StepEval:
             lines.append(f"_sat: 0x{raw:0{w}X} -> 0x{out:0{w}X} (EXPR-SAT: min(1, max(0, x)))")
         return lines
 
-    def allowed_set(self, i: int) -> PatternSet | None:
+    def allowed_set(self, i: int) -> AllowedSet | None:
         """The exact set of conformant results of element ``i`` (None for uint/bool slots)."""
         f = self.result_format
         if f is None:
@@ -222,7 +221,7 @@ class StepEval:
         flat = [np.asarray(np.broadcast_to(x, self.shape)).reshape(-1)[i] for x in self.inputs]
         one = StepEval(self.index, self.step, flat, self.fmt, self.rules, self.options, ())
         inner = element_allowed_set(one, f)
-        return inner.sat_image() if self.step.sat else inner
+        return sat_image(inner, f) if self.step.sat else inner
 
 
 def eval_step(index: int, step: Step, inputs: list[np.ndarray], fmt: FloatFormat, rules: str,
