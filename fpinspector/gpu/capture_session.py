@@ -14,6 +14,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .operands import capture_words, check_source, fill_result, result_array, result_words
 from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape, no_gpu_encoder
 from .shaders import KERNELS, Kernel, find_kernel
@@ -163,12 +164,10 @@ class CaptureSession:
         B) for rgb9e5.
         """
         a = np.asarray(bits)
-        if path == "pack" and (src, dst) == ("f32", "f16"):
-            return self.capture("to_f16", a, format="f32")
-        if path == "unpack" and (src, dst) == ("f16", "f32"):
-            return self.capture("to_f32", a, format="f16")
+        if (src, dst, path) in SHADER_PACKING:  # packHalf2x16 / unpackHalf2x16
+            return self.capture(f"to_{dst}", a, format=src)
         if path == "auto":
-            path = "render" if src == "f32" else "sample"
+            path = "render" if src == SHADER_FLOAT else "sample"
         if (src, dst, path) not in self.CONVERSIONS:
             raise ValueError(no_gpu_encoder(src, dst) or
                              f"no hardware conversion {src}->{dst} via {path!r}; "

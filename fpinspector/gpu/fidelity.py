@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import get_format
 from .shaders import Kernel
 
 __all__ = ["F32_CLASSES", "F64_CLASSES", "F16_CLASSES", "PathFidelity", "check_fidelity",
@@ -146,7 +147,8 @@ def classify_bits(bits: np.ndarray, fmt: str = "f32") -> np.ndarray:
     """The :data:`F32_CLASSES` / :data:`F64_CLASSES` / :data:`F16_CLASSES` class name of
     each pattern of ``fmt``."""
     b = np.asarray(bits, np.uint64)  # f32 / f16 words widen exactly
-    ebits, fbits = {"f64": (11, 52), "f16": (5, 10)}.get(fmt, (8, 23))
+    rec = get_format(fmt)
+    ebits, fbits = rec.exp_bits, rec.frac_bits
     one = np.uint64(1)
     exp = (b >> np.uint64(fbits)) & np.uint64((1 << ebits) - 1)
     frac = b & np.uint64((1 << fbits) - 1)

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..model.engine.optable import OPS
+from ..model.formats import get_format
+from .capture_formats import SHADER_FLOAT
 from .deviations import DEVIATIONS
 from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
@@ -57,14 +59,14 @@ CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
     for dst, path in (("f16", "render"), ("f16", "pack"), ("f11", "render"), ("f10", "render"))
     for name, q, rule, v in (
         ("halfway", "rounds 1 + 1.5 ULP toward zero (not to even)?", "CONV-F2F-RTZ",
-         1 + 3 * 2.0 ** -(11 if dst == "f16" else (7 if dst == "f11" else 6))),
+         1 + 3 * 2.0 ** -(get_format(dst).frac_bits + 1)),  # 1.5 ULP
         ("overflow", "saturates 1e6 to the largest finite?", "CONV-F2F-SAT", 1e6),
         ("nan", "keeps NaN a NaN?", "CONV-NAN", float("nan")),
         ("negative", "maps -1.5 to 0?", "CONV-UNSIGNED", -1.5),
         ("neg-inf", "gives 0 (f11/f10) or -INF (f16) for -INF?", "CONV-UNSIGNED",
          float("-inf")),
     )
-    if not (dst == "f16" and name == "negative")
+    if not (get_format(dst).signed and name == "negative")  # CONV-UNSIGNED only
 ) + (
     ("unorm8-nan", "f32 -> UNORM8 (render) gives 0 for NaN?", "CONV-UNORM", "f32", "unorm8",
      "render", float("nan")),
@@ -98,7 +100,7 @@ RGB9E5_PROBES: tuple[tuple[str, str, int, int], ...] = (
 #: rule of its f32 d3d11 tolerance row
 ULP_OPS = tuple(name for name, spec in OPS.items() if spec.ulp_inputs)
 ULP_RULE = {name: next(r.tolerance.rule for r in OPS[name].tolerances
-                       if "f32" in r.formats and "d3d11" in r.rule_sets) for name in ULP_OPS}
+                       if SHADER_FLOAT in r.formats and "d3d11" in r.rule_sets) for name in ULP_OPS}
 ULP_BINS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 16.0, 256.0, 1e300)
 
 
@@ -148,7 +150,7 @@ def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
         ok = bool(masks["conformant"][0])
         model = np.asarray(_conv_model(src, dst, x).bits)
         dev = _deviation_at(masks)
-        note = fidelity_note(fidelity, path, dst, got[0]) if dst == "f32" else None
+        note = fidelity_note(fidelity, path, dst, got[0]) if dst == SHADER_FLOAT else None
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
                          _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev, note))
     return out

@@ -9,6 +9,7 @@ roundings where D3D's conversion has one. That route is captured, but labelled a
 
 from __future__ import annotations
 
+from .capture_formats import SHADER_FLOAT
 from .shaders import HALF, KERNELS, missing_requirements
 
 __all__ = ["CONVERSION_OPS", "TWO_STEP_OPS", "HALF_FLOAT_EXTENSIONS", "route", "reason",
@@ -56,7 +57,7 @@ def conversion_shape(shape: tuple[int, ...], src: str) -> tuple[int, ...]:
 
 def no_gpu_encoder(src: str, dst: str) -> str | None:
     """Why no GPU converts ``src`` -> ``dst`` although the reverse is captured, or None."""
-    return RGB9E5_ENCODE_REASON if (src, dst) == ("f32", "rgb9e5") else None
+    return RGB9E5_ENCODE_REASON if (src, dst) == (SHADER_FLOAT, "rgb9e5") else None
 
 
 def route(op: str, fmt: str) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .capture_formats import SHADER_PACKING
 from .capture_session import CaptureSession
 from .compute_path import ComputePath
 from .context import create_context
@@ -148,7 +149,7 @@ class GpuSession(CaptureSession):
     @staticmethod
     def conversions() -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts (besides pack/unpack)."""
-        return sorted(HW_CONVERSIONS) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
+        return sorted(HW_CONVERSIONS) + SHADER_PACKING
 
     def _check_gl(self, what: str) -> None:
         err = self.ctx.error

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .capture_session import CaptureSession
 from .errors import GpuUnavailable, ShaderError
 from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape
@@ -263,7 +264,7 @@ class WgpuSession(CaptureSession):
             return f"fixed-function {src} -> {dst} ({fmt} {kind})"
         if (op, format) in TWO_STEP_OPS:
             dst = TWO_STEP_OPS[(op, format)]
-            fmt = WGPU_CONVERSIONS[("f32", dst, "render")][0]
+            fmt = WGPU_CONVERSIONS[(SHADER_FLOAT, dst, "render")][0]
             return (f"two roundings: f32(double) in WGSL, then the f32 -> {dst} {fmt} render "
                     f"target (D3D rounds f64 -> {dst} once)")
         kernel = KERNELS.get((op, format))
@@ -292,7 +293,7 @@ class WgpuSession(CaptureSession):
     def conversions(self) -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts on this adapter."""
         ok = [k for k in WGPU_CONVERSIONS if self.conversion_reason(*k) is None]
-        return sorted(ok) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
+        return sorted(ok) + SHADER_PACKING
 
     def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
         """Best of ``repeats`` read-backs of ``n`` words (a storage buffer copied to a mapped
