@@ -64,6 +64,41 @@ def test_no_gpu_module_compares_a_format_name():
     assert not over, f"format names compared in gpu/ (use gpu/capture_formats.py): {over}"
 
 
+#: The GPU modules that are tables keyed by format (kernels per (op, format), the
+#: conversion routes and texture formats per (src, dst, path), the report's probes), and
+#: why a format name is written there.
+TABLES = {
+    "shaders.py": "GLSL kernel per (op, format), the type of each operand kind",
+    "wgsl_shaders.py": "WGSL kernel per (op, format), the type of each operand kind",
+    "routes.py": "the fixed-function route of each conversion op",
+    "conversions.py": "GL texture formats per (src, dst, path)",
+    "wgpu_conversions.py": "WebGPU texture formats per (src, dst, path)",
+    "report.py": "the probes: what each one converts, from and to which format",
+    "expr_wgsl.py": "WGSL's own type name f32 (the dialect's float type)",
+    "deviations.py": "driver deviation rows (lead's area)",
+    "judge.py": "lead's area",
+}
+
+
+def _literal_modules() -> set[str]:
+    out = set()
+    for path in GPU.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {id(n.body[0].value) for n in ast.walk(tree)
+                if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                and ast.get_docstring(n, clean=False) is not None}
+        if any(isinstance(n, ast.Constant) and n.value in FORMATS and id(n) not in docs
+               for n in ast.walk(tree)):
+            out.add(path.name)
+    return out
+
+
+def test_format_names_are_written_only_in_the_tables():
+    """ISSUE-37: outside the tables keyed by format, gpu/ code names no format; it asks
+    gpu/capture_formats.py for a role (SHADER_FLOAT...) or reads the record."""
+    assert _literal_modules() - set(TABLES) == set()
+
+
 def test_shader_roles_are_the_records_of_the_shader_types():
     """GLSL float/double/float16_t and WGSL f32/f64/f16 are IEEE binary32/64/16."""
     for role, bits in ((cf.SHADER_FLOAT, 32), (cf.SHADER_DOUBLE, 64), (cf.SHADER_HALF, 16)):

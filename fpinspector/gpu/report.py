@@ -13,7 +13,7 @@ import numpy as np
 
 from ..model.engine.optable import OPS
 from ..model.formats import get_format
-from .capture_formats import SHADER_FLOAT
+from .capture_formats import SHADER_FLOAT, SHADER_HALF
 from .deviations import DEVIATIONS
 from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
@@ -129,9 +129,10 @@ def _arith_probes(session: Any, path: str, fidelity: dict[str, Any]) -> list[Pro
         got = session.capture(op, *ops, path=path)
         verdict = {rs: bool(evaluate(op, *ops, rules=rs).allowed(got)[0]) for rs in RULE_SETS}
         model = evaluate(op, *ops, rules="d3d11")
-        masks = classify_with_engine(renderer, path, op, "f32", ops, got)
+        masks = classify_with_engine(renderer, path, op, SHADER_FLOAT, ops, got)
         dev = _deviation_at(masks)
-        note = fidelity_note(fidelity, path, "f32", got[0]) if got.dtype == np.uint32 else None
+        note = (fidelity_note(fidelity, path, SHADER_FLOAT, got[0])
+                if got.dtype == np.uint32 else None)
         out.append(Probe(pid, question, rule, path, [_hex(o[0]) for o in ops], _hex(got[0]),
                          _hex(np.asarray(model.bits)[0]), verdict, dev, note))
     return out
@@ -144,7 +145,8 @@ def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
         x = np.array([_f(value)], np.uint32)
         got = session.convert(x, src, dst, path=path)
         if path == "pack":  # packHalf2x16 is a shader op: judged as the engine's to_f16
-            masks = classify_with_engine(renderer, session.path, "to_f16", "f32", [x], got)
+            masks = classify_with_engine(renderer, session.path, f"to_{dst}", src, [x],
+                                         got)
         else:
             masks = classify_conversion(renderer, path, src, dst, x, got)
         ok = bool(masks["conformant"][0])
@@ -162,10 +164,10 @@ def _rgb9e5_probes(session: Any) -> list[Probe]:
     renderer = session.info["renderer"]
     for pid, question, word, ch in RGB9E5_PROBES:
         x = np.array([word], np.uint32)
-        got = session.convert(x, "rgb9e5", "f32", path="sample")
-        masks = classify_conversion(renderer, "sample", "rgb9e5", "f32", x, got)
+        got = session.convert(x, "rgb9e5", SHADER_FLOAT, path="sample")
+        masks = classify_conversion(renderer, "sample", "rgb9e5", SHADER_FLOAT, x, got)
         channel = {k: np.asarray(m)[:, ch] for k, m in masks.items()}
-        model = np.asarray(_conv_model("rgb9e5", "f32", x).bits)[0, ch]
+        model = np.asarray(_conv_model("rgb9e5", SHADER_FLOAT, x).bits)[0, ch]
         ok = bool(channel["conformant"][0])
         out.append(Probe(pid, question, "CONV-RGB9E5", "sample", [_hex(x[0])],
                          _hex(got[0, ch]), _hex(model), {rs: ok for rs in RULE_SETS},
@@ -234,7 +236,7 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report = GpuReport(info=info, header=report_header(samples, seed, list(paths)))
     report.fidelity = {p: f.to_dict() for p, f in check_fidelity(session, paths).items()}
     ext = info["half_float_arithmetic"]
-    why = session.unsupported_reason("add", "f16")
+    why = session.unsupported_reason("add", SHADER_HALF)
     kernels = "vec2<f16> WGSL" if info.get("api", "gl") != "gl" else "float16_t"
     report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
                                 f"({kernels} kernels, two operands per 32-bit word)")

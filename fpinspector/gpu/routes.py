@@ -80,7 +80,7 @@ def reason(op: str, fmt: str, version: int, extensions: set[str], renderer: str)
     if (op, fmt) in CONVERSION_OPS:
         return None
     if (op, fmt) in TWO_STEP_OPS:
-        why = reason("to_f32", "f64", version, extensions, renderer)
+        why = reason(f"to_{SHADER_FLOAT}", fmt, version, extensions, renderer)
         return None if why is None else f"{op} ({fmt}) goes through float(double): {why}"
     kernel = KERNELS.get((op, fmt))
     if kernel is None:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..model.formats import FloatFormat, get_format
+from .capture_formats import SHADER_FLOAT
 
 __all__ = ["serial_unfused"]
 
@@ -40,7 +41,7 @@ def _flush(bits: np.ndarray, fmt: str) -> np.ndarray:
     return np.where(den, b & ut(smask), b)
 
 
-def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
+def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = SHADER_FLOAT,
                    flush: bool | str = True) -> np.ndarray:
     """Bits of ``a*b + c`` (mad) or ``((a0*b0 + a1*b1) + a2*b2) + ...`` (dpN), step by step.
 

@@ -8,7 +8,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
-from .capture_formats import SHADER_PACKING
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .capture_session import CaptureSession
 from .compute_path import ComputePath
 from .context import create_context
@@ -116,7 +116,7 @@ class GpuSession(CaptureSession):
         expression runners share its program and buffer caches."""
         return self._runner(path)
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         """Why ``op`` on ``format`` cannot be captured here (None when it can).
 
@@ -127,7 +127,7 @@ class GpuSession(CaptureSession):
         return reason(op, format, runner.version, runner.extensions, self.ctx.info["GL_RENDERER"])
 
     @staticmethod
-    def route(op: str, format: str = "f32") -> str:
+    def route(op: str, format: str = SHADER_FLOAT) -> str:
         """How ``op`` on ``format`` is captured: shader, fixed function, or two roundings."""
         return route(op, format)
 

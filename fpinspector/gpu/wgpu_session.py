@@ -225,7 +225,7 @@ class WgpuSession(CaptureSession):
             raise ValueError(f"capture path {path!r} is not available here (['compute'])")
         return self._compute
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         """Why ``op`` on ``format`` cannot be captured through this adapter (None if it can)."""
         self._runner(path)
@@ -233,7 +233,7 @@ class WgpuSession(CaptureSession):
         if (op, format) in CONVERSION_OPS:
             return self.conversion_reason(*CONVERSION_OPS[(op, format)])
         if (op, format) in TWO_STEP_OPS:
-            why = self.unsupported_reason("to_f32", "f64", path)
+            why = self.unsupported_reason(f"to_{SHADER_FLOAT}", format, path)
             return None if why is None else f"{op} ({format}) goes through float(double): {why}"
         kernel = KERNELS.get((op, format))
         if kernel is None or wgsl_expr(kernel) is None:
@@ -255,7 +255,7 @@ class WgpuSession(CaptureSession):
         return None if why is None else f"{src} -> {dst}: {why}"
 
     @staticmethod
-    def route(op: str, format: str = "f32") -> str:
+    def route(op: str, format: str = SHADER_FLOAT) -> str:
         """How ``op`` on ``format`` is captured through WebGPU (WGSL, or a texture format)."""
         if (op, format) in CONVERSION_OPS:
             src, dst, how = CONVERSION_OPS[(op, format)]
