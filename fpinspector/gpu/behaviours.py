@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import FORMATS
+
 __all__ = ["behaviour_bits", "same_result"]
 
 
@@ -186,12 +188,11 @@ def same_result(got: np.ndarray, want: np.ndarray, fmt: str) -> np.ndarray:
     return eq | (_is_nan(got, fmt) & _is_nan(want, fmt))
 
 
-#: (exponent mask, fraction mask) of the float formats: NaN is all-ones exponent, fraction
-#: not zero. f11 / f10 too: CONV-NAN compares "is NaN", not payloads (0x7C1 is as much a
-#: NaN as 0x7E0).
-_NAN_FIELDS = {"f10": (0x3E0, 0x1F), "f11": (0x7C0, 0x3F), "f16": (0x7C00, 0x03FF),
-               "f32": (0x7F800000, 0x007FFFFF),
-               "f64": (0x7FF0000000000000, 0x000FFFFFFFFFFFFF)}
+#: (exponent mask, fraction mask) of the IEEE-style float formats: NaN is all-ones exponent,
+#: fraction not zero. f11 / f10 too: CONV-NAN compares "is NaN", not payloads (0x7C1 is as
+#: much a NaN as 0x7E0).
+_NAN_FIELDS = {n: (f.exp_max << f.frac_bits, f.frac_mask) for n, f in FORMATS.items()
+               if f.has_inf}
 
 
 def _is_nan(bits: np.ndarray, fmt: str) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .operands import capture_words, check_source, fill_result, result_array, result_words
 from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape, no_gpu_encoder
 from .shaders import KERNELS, Kernel, find_kernel
@@ -41,7 +42,7 @@ class CaptureSession:
     def _runner(self, path: str | None) -> Any:
         raise NotImplementedError
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         raise NotImplementedError
 
@@ -58,21 +59,21 @@ class CaptureSession:
         return None
 
     # -- what can be captured ----------------------------------------------------------
-    def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
+    def supports(self, op: str, format: str = SHADER_FLOAT, path: str | None = None) -> bool:
         """True when ``op`` on ``format`` operands can run on this GPU by ``path``.
 
         Also True for the two-rounding f64 -> f16/f11/f10 route (see ``route``).
         """
         return self.unsupported_reason(op, format, path) is None
 
-    def ops(self, format: str = "f32") -> list[str]:
+    def ops(self, format: str = SHADER_FLOAT) -> list[str]:
         """Op names this GPU can capture for ``format`` on the default path."""
         names = {op for op, f in list(KERNELS) + list(CONVERSION_OPS) + list(TWO_STEP_OPS)
                  if f == format}
         return sorted(op for op in names if self.supports(op, format))
 
     # -- capture ---------------------------------------------------------------------
-    def capture(self, op: str, *operand_bits: Any, format: str = "f32",
+    def capture(self, op: str, *operand_bits: Any, format: str = SHADER_FLOAT,
                 path: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """Run ``op`` on the GPU and return the result bit patterns.
 
@@ -106,8 +107,8 @@ class CaptureSession:
             if (op, format) in CONVERSION_OPS:
                 return self.convert(operand_bits[0], *CONVERSION_OPS[(op, format)])
             # two roundings: float(double), then the target
-            mid = self.capture("to_f32", operand_bits[0], format="f64", path=path)
-            return self.convert(mid, "f32", TWO_STEP_OPS[(op, format)], path="render")
+            mid = self.capture(f"to_{SHADER_FLOAT}", operand_bits[0], format=format, path=path)
+            return self.convert(mid, SHADER_FLOAT, TWO_STEP_OPS[(op, format)], path="render")
         kernel = find_kernel(op, format)
         why = self.unsupported_reason(op, format, path)
         if why:
@@ -163,12 +164,10 @@ class CaptureSession:
         B) for rgb9e5.
         """
         a = np.asarray(bits)
-        if path == "pack" and (src, dst) == ("f32", "f16"):
-            return self.capture("to_f16", a, format="f32")
-        if path == "unpack" and (src, dst) == ("f16", "f32"):
-            return self.capture("to_f32", a, format="f16")
+        if (src, dst, path) in SHADER_PACKING:  # packHalf2x16 / unpackHalf2x16
+            return self.capture(f"to_{dst}", a, format=src)
         if path == "auto":
-            path = "render" if src == "f32" else "sample"
+            path = "render" if src == SHADER_FLOAT else "sample"
         if (src, dst, path) not in self.CONVERSIONS:
             raise ValueError(no_gpu_encoder(src, dst) or
                              f"no hardware conversion {src}->{dst} via {path!r}; "

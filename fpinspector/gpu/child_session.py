@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..model.sweep.child_start import main_not_rerun
+from .capture_formats import SHADER_FLOAT
 from .devices import DeviceChoice, selected_device
 from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable
 from .gpu_server import serve
@@ -85,7 +86,7 @@ class ChildSession:
         """The default capture path of the session in the child."""
         return str(self._info.get("path", "fragment"))
 
-    def capture(self, op: str, *operand_bits: Any, format: str = "f32",
+    def capture(self, op: str, *operand_bits: Any, format: str = SHADER_FLOAT,
                 path: str | None = None, out: np.ndarray | None = None) -> np.ndarray:
         arrays = tuple(np.asarray(a) for a in operand_bits)
         return self._call("capture", op, format, path, arrays=arrays, out=out)
@@ -97,17 +98,17 @@ class ChildSession:
                    ) -> np.ndarray:
         return self._call("run_kernel", kernel, path, arrays=tuple(np.asarray(w) for w in words))
 
-    def supports(self, op: str, format: str = "f32", path: str | None = None) -> bool:
+    def supports(self, op: str, format: str = SHADER_FLOAT, path: str | None = None) -> bool:
         return bool(self._call("supports", op, format, path))
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         return self._call("unsupported_reason", op, format, path)
 
-    def ops(self, format: str = "f32") -> list[str]:
+    def ops(self, format: str = SHADER_FLOAT) -> list[str]:
         return list(self._call("ops", format))
 
-    def route(self, op: str, format: str = "f32") -> str:
+    def route(self, op: str, format: str = SHADER_FLOAT) -> str:
         """The child session's route: a WebGPU adapter's differs from GL's (WGSL, texture
         formats)."""
         return str(self._call("route", op, format))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.formats import CODE_FORMATS
+from .capture_formats import SHADER_FLOAT
 
 __all__ = ["decode_note", "decode_source", "named_deviations"]
 
@@ -33,7 +34,7 @@ def named_deviations(renderer: str, src: str, operand: np.ndarray, got: int) -> 
     """
     from .judge import classify_conversion
 
-    verdicts = classify_conversion(renderer, DECODE_PATH, src, "f32",
+    verdicts = classify_conversion(renderer, DECODE_PATH, src, SHADER_FLOAT,
                                    np.asarray(operand).reshape(1), np.asarray([got], np.uint32))
     return sorted(k for k, mask in verdicts.items()
                   if k not in ("conformant", "unexplained") and bool(np.asarray(mask).any()))

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..model.formats import FORMATS, get_format
+from .capture_formats import SHADER_FLOAT
 
 __all__ = ["GpuConversions", "SAMPLED", "RENDERED", "BATCHED", "convert_via_f32", "route_text"]
 
@@ -43,7 +44,7 @@ F64_NAME = next(n for n, f in FORMATS.items() if f.d3d_conversion == "exact")
 #: Sources whose row can be asked for many patterns at once and split (:meth:`element`):
 #: every tip and reason is the same for each pattern. (An f64 row's tips name each
 #: pattern's own f32 starting point.)
-BATCHED = ("f32", "f16", "f11", "f10")
+BATCHED = (SHADER_FLOAT, *SAMPLED)
 
 
 @dataclass
@@ -65,18 +66,19 @@ class GpuConversions:
 def route_text(src: str) -> str:
     """How the row reaches the hardware from ``src``, in one line (the row's note and header
     tip). Known before the GPU answers, so the row waiting for an answer says the same."""
-    src = get_format(src).name
-    if src == "f32":
-        return "render target: f32 shader output stored as f16 / f11 / f10"
+    src, hub = get_format(src).name, SHADER_FLOAT
+    rendered = " / ".join(RENDERED)
+    if src == hub:
+        return f"render target: {src} shader output stored as {rendered}"
     if src in SAMPLED:
         others = " / ".join(d for d in RENDERED if d != src)
-        return (f"through f32: the {src} value sampled from a texture as f32 on the GPU, "
+        return (f"through {hub}: the {src} value sampled from a texture as {hub} on the GPU, "
                 f"then rendered to {others} render targets")
-    if src == "f64":
-        return ("through f32: f64 → f32 by the model's D3D rule (CONV-DTOF; no GPU format "
-                "holds f64), then f32 rendered to f16 / f11 / f10 render targets")
-    return (f"through f32: {src} → f32 by the model (exact; no GPU format holds {src}), "
-            "then f32 rendered to f16 / f11 / f10 render targets")
+    if src == F64_NAME:
+        return (f"through {hub}: {src} → {hub} by the model's D3D rule (CONV-DTOF; no GPU "
+                f"format holds {src}), then {hub} rendered to {rendered} render targets")
+    return (f"through {hub}: {src} → {hub} by the model (exact; no GPU format holds {src}), "
+            f"then {hub} rendered to {rendered} render targets")
 
 
 def _err(exc: BaseException) -> str:
@@ -101,44 +103,45 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
     src = get_format(src).name
     a = np.asarray(bits, dtype=get_format(src).dtype)
     out = GpuConversions(route=route_text(src))
-    if src == "f32":
-        x, start = a, "the inspected f32"
+    hub, word = SHADER_FLOAT, get_format(SHADER_FLOAT).dtype
+    if src == hub:
+        x, start = a, f"the inspected {hub}"
     elif src in SAMPLED:
-        start = f"the GPU's sample of the {src} texture as f32"
+        start = f"the GPU's sample of the {src} texture as {hub}"
         try:
-            x = np.asarray(session.convert(a, src, "f32")).astype(np.uint32)
+            x = np.asarray(session.convert(a, src, hub)).astype(word)
         except Exception as exc:  # noqa: BLE001 - shown in the cells
-            x, start = None, f"sampling {src} → f32 failed: {_err(exc)}"
-        if "f32" in dsts:
-            out.results["f32"] = x if x is not None else start
-            out.tips["f32"] = f"texture sample ({src} texture read as f32 by texelFetch)"
-    elif src == "f64":
+            x, start = None, f"sampling {src} → {hub} failed: {_err(exc)}"
+        if hub in dsts:
+            out.results[hub] = x if x is not None else start
+            out.tips[hub] = f"texture sample ({src} texture read as {hub} by texelFetch)"
+    elif src == F64_NAME:
         from ..model.convert import convert
 
-        x = np.asarray(convert(a, "f64", "f32", "d3d").bits).astype(np.uint32)
-        start = (f"the model's D3D f64 → f32 (CONV-DTOF) pattern 0x{int(x.reshape(-1)[0]):08X}, "
-                 "as no GPU format holds f64")
-        if "f32" in dsts:
-            out.results["f32"] = ("—: the f32 step is the model's CONV-DTOF, not the GPU "
-                                  "(no texture or render target holds f64)")
-            out.tips["f32"] = out.results["f32"]
+        x = np.asarray(convert(a, src, hub, "d3d").bits).astype(word)
+        start = (f"the model's D3D {src} → {hub} (CONV-DTOF) pattern "
+                 f"0x{int(x.reshape(-1)[0]):08X}, as no GPU format holds {src}")
+        if hub in dsts:
+            out.results[hub] = (f"—: the {hub} step is the model's CONV-DTOF, not the GPU "
+                                f"(no texture or render target holds {src})")
+            out.tips[hub] = out.results[hub]
     else:  # bf16, FP8: widened exactly by the model
         from ..model.convert import convert
 
-        x = np.asarray(convert(a, src, "f32", "ieee").bits).astype(np.uint32)
-        start = f"the model's exact {src} → f32 widening (no GPU format holds {src})"
-        if "f32" in dsts:
-            out.results["f32"] = out.tips["f32"] = f"—: {start}; the GPU has no step of it"
+        x = np.asarray(convert(a, src, hub, "ieee").bits).astype(word)
+        start = f"the model's exact {src} → {hub} widening (no GPU format holds {src})"
+        if hub in dsts:
+            out.results[hub] = out.tips[hub] = f"—: {start}; the GPU has no step of it"
     for dst in dsts:
         if dst == src or dst in out.results:
             continue
-        if dst != "f32" and dst not in RENDERED:
+        if dst != hub and dst not in RENDERED:
             out.results[dst] = _no_texture(dst)
         elif x is None:
             out.results[dst] = start
         else:
             try:
-                out.results[dst] = np.asarray(session.convert(x, "f32", dst))
+                out.results[dst] = np.asarray(session.convert(x, hub, dst))
             except Exception as exc:  # noqa: BLE001 - one target missing is not fatal
                 out.results[dst] = f"—: {_err(exc)}"
         out.tips[dst] = (f"render target f32 → {dst}, starting from {start}"

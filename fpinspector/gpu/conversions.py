@@ -17,6 +17,8 @@ from typing import cast
 import moderngl
 import numpy as np
 
+from ..model.formats import FORMATS
+from .capture_formats import PACKED_CHANNEL
 from .errors import ShaderError
 from .fragment_path import FULLSCREEN_VS
 from .glraw import (
@@ -105,14 +107,14 @@ def _fragment(src: Surface, dst: Surface, channel: str) -> str:
 
 def _to_pixels(src: str, dst: str, x: np.ndarray) -> np.ndarray:
     """Flat input codes -> stored pixels of the source surface (one row per element)."""
-    if src in ("f32", "rgb9e5"):
+    if src == "rgb9e5":
         return x.astype(np.uint32)
-    if src == "f16":
-        return x.astype(np.uint16)
-    if src == "f11":
-        return (x.astype(np.uint32) & 0x7FF) * np.uint32(0x801)  # same f11 in R and G
-    if src == "f10":
-        return (x.astype(np.uint32) & 0x3FF) << np.uint32(22)
+    if src in PACKED_CHANNEL:  # f11 in R and G, f10 in B
+        shift, spread = PACKED_CHANNEL[src]
+        word = (x.astype(np.uint32) & np.uint32(FORMATS[src].mask)) * np.uint32(spread)
+        return word << np.uint32(shift)
+    if src in FORMATS:  # a texture of the format's own width (R32F, R16F)
+        return x.astype(FORMATS[src].dtype)
     dtypes: dict[str, type[np.integer]] = {"snorm8": np.int8, "unorm16": np.uint16,
                                            "snorm16": np.int16}
     dtype = dtypes.get(src, np.uint8)
@@ -230,10 +232,10 @@ class HardwareConversions:
             pieces.append(self._download(fbo, dst_s, rows)[:m].copy())
         out = np.concatenate(pieces) if pieces else \
             np.empty((0, 3) if dst_s.name == "rgba32ui" else 0, dst_s.word)
-        if dst == "f11":
-            return (out & 0x7FF).astype(np.uint16)
-        if dst == "f10":
-            return (out >> np.uint32(22)).astype(np.uint16)
+        if dst in PACKED_CHANNEL:  # its channel of the R11G11B10F word
+            fmt = FORMATS[dst]
+            word = out >> np.uint32(PACKED_CHANNEL[dst][0])
+            return (word & np.uint32(fmt.mask)).astype(fmt.dtype)
         return out
 
     def release(self) -> None:

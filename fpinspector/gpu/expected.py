@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import get_format
 from .behaviours import behaviour_bits, same_result
+from .capture_formats import REPORT_ARITH, SHADER_FLOAT
 from .deviations import DEVIATIONS
 from .report import PROBES
 from .report_data import GpuReport
@@ -53,15 +55,16 @@ def expected_result(report: GpuReport, op: str, fmt: str, operands: list[int],
 
     Only f32 / f64 arithmetic is predicted; other formats and conversions say so.
     """
-    if fmt == "f32":
+    if fmt == SHADER_FLOAT:  # the report's probes are f32 operations
         hit = _measured(report, op, operands)
         if hit is not None:
             return hit
-    if fmt not in ("f32", "f64"):
-        return Expected(None, "none", "the report measures f32 / f64 arithmetic only")
+    if fmt not in REPORT_ARITH:
+        return Expected(None, "none",
+                        f"the report measures {' / '.join(REPORT_ARITH)} arithmetic only")
     renderer = str(report.info.get("renderer", ""))
     path = str(report.info.get("path", ""))
-    dtype = np.uint64 if fmt == "f64" else np.uint32
+    dtype = get_format(fmt).dtype
     arrays = [np.array([v], dtype) for v in operands]
     model = np.array([model_bits])
     rows = [d for d in DEVIATIONS if d.api != "any" and d.matches(renderer, path, op, fmt)]
@@ -88,9 +91,8 @@ def expected_result(report: GpuReport, op: str, fmt: str, operands: list[int],
 
 
 def _denormal_involved(patterns: list[int], fmt: str) -> bool:
-    exp, frac = ((0x7FF0000000000000, 0x000FFFFFFFFFFFFF) if fmt == "f64"
-                 else (0x7F800000, 0x007FFFFF))
-    return any((int(p) & exp) == 0 and (int(p) & frac) != 0 for p in patterns)
+    rec = get_format(fmt)
+    return any(bool(rec.is_denormal(int(p))) for p in patterns)
 
 
 def _reference(op: str, fmt: str, arrays: list[np.ndarray]) -> Any:

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
+from .capture_formats import EXPR_FORMAT, EXPR_FORMAT_REASON
 from .devices import DeviceChoice, selected_device
 from .expr_glsl import expr_shader
 from .expr_paths import ExprCompute, ExprFragment
@@ -44,8 +45,8 @@ class ExprRunner:
 
     def unsupported_reason(self, program: Program, path: str | None = None) -> str | None:
         """Why ``program`` cannot run here (None when it can)."""
-        if program.format != "f32":
-            return "GPU expression runs compute f32 expressions only"
+        if program.format != EXPR_FORMAT:
+            return EXPR_FORMAT_REASON
         if getattr(self.session, "api", "gl") != "gl":
             from .expr_wgsl import wgsl_unsupported
 
@@ -54,7 +55,7 @@ class ExprRunner:
                 return why
         p = self._path(path)
         for op in sorted({s.op for s in program.steps if instruction(s.op).engine}):
-            why = self.session.unsupported_reason(op, "f32", p)
+            why = self.session.unsupported_reason(op, EXPR_FORMAT, p)
             if why:
                 return why
         return None

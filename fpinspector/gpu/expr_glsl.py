@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
+from .capture_formats import EXPR_FORMAT, EXPR_FORMAT_REASON
 from .expr_source import Dialect, output_words, step_expressions, value_type
 from .shaders import Kernel, find_kernel
 
@@ -31,7 +32,7 @@ class ExprShader:
 
 
 def _op_expr(op: str) -> str:
-    return find_kernel(op, "f32").expr
+    return find_kernel(op, EXPR_FORMAT).expr
 
 
 GLSL = Dialect(as_float="uintBitsToFloat({})", as_uint="floatBitsToUint({})",
@@ -45,7 +46,7 @@ def requirements(program: Program) -> tuple:
     for s in program.steps:
         if not instruction(s.op).engine:
             continue
-        for r in find_kernel(s.op, "f32").requires:
+        for r in find_kernel(s.op, EXPR_FORMAT).requires:
             if r not in reqs:
                 reqs.append(r)
     return tuple(reqs)
@@ -53,13 +54,14 @@ def requirements(program: Program) -> tuple:
 
 def expr_shader(program: Program, precise: bool = True) -> ExprShader:
     """Statements and output words for ``program`` (f32 programs only)."""
-    if program.format != "f32":
-        raise ValueError("GPU expression runs compute f32 expressions only")
+    if program.format != EXPR_FORMAT:
+        raise ValueError(EXPR_FORMAT_REASON)
     body = []
     for k, (s, expr) in enumerate(zip(program.steps, step_expressions(GLSL, program))):
         t = value_type(GLSL, s.kind)
         qual = "PRECISE " if precise and t == "float" else ""
         body.append(f"    {qual}{t} s{k} = {expr};")
     words = output_words(GLSL, program, precise)
-    kernel = Kernel("expr", "f32", ("f32",), "f32", "", requirements(program), "expression")
+    kernel = Kernel("expr", EXPR_FORMAT, (EXPR_FORMAT,), EXPR_FORMAT, "", requirements(program),
+                    "expression")
     return ExprShader(body, words, kernel, len(program.inputs))

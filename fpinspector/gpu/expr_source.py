@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program, Ref
+from .capture_formats import EXPR_FORMAT, SHADER_HALF
 from .shaders import find_kernel
 
 __all__ = ["Dialect", "step_expressions", "output_words", "value_type"]
@@ -74,11 +75,11 @@ def step_expressions(d: Dialect, program: Program) -> list[str]:
             cond = args[0] if s.args[0].kind == "bool" else f"({args[0]} != 0u)"
             expr = d.select.format(c=cond, a=args[1], b=args[2])
         else:
-            kern = find_kernel(s.op, "f32")
-            args = [f"({a} & 0xFFFFu)" if kind == "f16" else a
+            kern = find_kernel(s.op, EXPR_FORMAT)
+            args = [f"({a} & 0xFFFFu)" if kind == SHADER_HALF else a
                     for a, kind in zip(args, kern.in_kinds)]
             expr = d.op_expr(s.op).format(*args)
-            if kern.out_kind == "f16":
+            if kern.out_kind == SHADER_HALF:
                 expr = f"({expr} & 0xFFFFu)"
         if s.sat:
             expr = f"clamp({expr}, 0.0, 1.0)"

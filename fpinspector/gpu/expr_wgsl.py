@@ -18,6 +18,7 @@ import numpy as np
 
 from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
+from .capture_formats import EXPR_FORMAT, EXPR_FORMAT_REASON
 from .expr_source import Dialect, output_words, step_expressions, value_type
 from .wgsl_shaders import LOCAL_SIZE, PER_INVOCATION, WGSL_EXPR
 
@@ -25,7 +26,7 @@ __all__ = ["expr_wgsl_source", "ExprWgsl", "wgsl_unsupported"]
 
 
 def _op_expr(op: str) -> str:
-    return WGSL_EXPR[(op, "f32")]
+    return WGSL_EXPR[(op, EXPR_FORMAT)]
 
 
 WGSL = Dialect(as_float="bitcast<f32>({})", as_uint="bitcast<u32>({})",
@@ -35,10 +36,10 @@ WGSL = Dialect(as_float="bitcast<f32>({})", as_uint="bitcast<u32>({})",
 
 def wgsl_unsupported(program: Program) -> str | None:
     """Why ``program`` has no WGSL form (None when it has)."""
-    if program.format != "f32":
-        return "GPU expression runs compute f32 expressions only"
+    if program.format != EXPR_FORMAT:
+        return EXPR_FORMAT_REASON
     for s in program.steps:
-        if instruction(s.op).engine and (s.op, "f32") not in WGSL_EXPR:
+        if instruction(s.op).engine and (s.op, EXPR_FORMAT) not in WGSL_EXPR:
             return f"{s.op} has no WGSL form in fpinspector"
     return None
 

@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import get_format
+from .capture_formats import SHADER_DOUBLE, SHADER_FLOAT, SHADER_HALF
 from .shaders import Kernel
 
 __all__ = ["F32_CLASSES", "F64_CLASSES", "F16_CLASSES", "PathFidelity", "check_fidelity",
@@ -57,8 +59,8 @@ F16_CLASSES: dict[str, tuple[int, ...]] = {
     "quiet NaN": (0x7E00, 0xFE01, 0x7FFF),
     "signaling NaN": (0x7C01, 0xFC01, 0x7DFF),
 }
-_TABLES = {"f32": F32_CLASSES, "f64": F64_CLASSES, "f16": F16_CLASSES}
-_KEYS = {"f32": "classes", "f64": "f64_classes", "f16": "f16_classes"}
+_TABLES = {SHADER_FLOAT: F32_CLASSES, SHADER_DOUBLE: F64_CLASSES, SHADER_HALF: F16_CLASSES}
+_KEYS = {SHADER_FLOAT: "classes", SHADER_DOUBLE: "f64_classes", SHADER_HALF: "f16_classes"}
 WIRE32 = Kernel("wire", "u32", ("u32",), "u32", "{0}", (), "integer pass-through")
 
 
@@ -91,7 +93,8 @@ class PathFidelity:
         bad64 = [f"f64 {c}" for c, ok in self.f64_classes.items() if not ok]
         bad16 = [f"f16 {c}" for c, ok in self.f16_classes.items() if not ok]
         if not bad and not bad64 and not bad16:
-            kinds = ["f32"] + ["f64"] * bool(self.f64_classes) + ["f16"] * bool(self.f16_classes)
+            kinds = ([SHADER_FLOAT] + [SHADER_DOUBLE] * bool(self.f64_classes)
+                     + [SHADER_HALF] * bool(self.f16_classes))
             named = " and ".join([", ".join(kinds[:-1]), kinds[-1]] if len(kinds) > 1 else kinds)
             return f"raw bits: every {named} class survives a raw move"
         return (f"a raw move on the {self.path} path changes {', '.join(bad + bad64 + bad16)}: "
@@ -126,27 +129,29 @@ def check_fidelity(session: Any, paths: tuple[str, ...] | None = None) -> dict[s
         fid = PathFidelity(path, bool(np.array_equal(wire, all32)))
         fid.classes = _check_classes(lambda x, p=path: session.capture("mov", x, path=p),
                                      F32_CLASSES, np.uint32, path, 8, fid)
-        if session.supports("mov", "f64", path=path):
+        if session.supports("mov", SHADER_DOUBLE, path=path):
             fid.f64_classes = _check_classes(
-                lambda x, p=path: session.capture("mov", x, format="f64", path=p),
+                lambda x, p=path: session.capture("mov", x, format=SHADER_DOUBLE, path=p),
                 F64_CLASSES, np.uint64, path, 16, fid)
-        if session.supports("mov", "f16", path=path):
+        if session.supports("mov", SHADER_HALF, path=path):
             fid.f16_classes = _check_classes(
-                lambda x, p=path: session.capture("mov", x, format="f16", path=p),
+                lambda x, p=path: session.capture("mov", x, format=SHADER_HALF, path=p),
                 F16_CLASSES, np.uint16, path, 4, fid)
         out[path] = fid
     render = PathFidelity("render", True)
-    render.classes = _check_classes(lambda x: session.convert(x, "f32", "f32", path="render"),
+    render.classes = _check_classes(lambda x: session.convert(x, SHADER_FLOAT, SHADER_FLOAT,
+                                                             path="render"),
                                     F32_CLASSES, np.uint32, "render", 8, render)
     out["render"] = render
     return out
 
 
-def classify_bits(bits: np.ndarray, fmt: str = "f32") -> np.ndarray:
+def classify_bits(bits: np.ndarray, fmt: str = SHADER_FLOAT) -> np.ndarray:
     """The :data:`F32_CLASSES` / :data:`F64_CLASSES` / :data:`F16_CLASSES` class name of
     each pattern of ``fmt``."""
     b = np.asarray(bits, np.uint64)  # f32 / f16 words widen exactly
-    ebits, fbits = {"f64": (11, 52), "f16": (5, 10)}.get(fmt, (8, 23))
+    rec = get_format(fmt)
+    ebits, fbits = rec.exp_bits, rec.frac_bits
     one = np.uint64(1)
     exp = (b >> np.uint64(fbits)) & np.uint64((1 << ebits) - 1)
     frac = b & np.uint64((1 << fbits) - 1)
@@ -157,7 +162,7 @@ def classify_bits(bits: np.ndarray, fmt: str = "f32") -> np.ndarray:
         ["zero", "denormal", "normal", "infinity", "quiet NaN"], "signaling NaN")
 
 
-def affected_classes(fidelity: dict[str, Any] | None, path: str, fmt: str = "f32") -> set[str]:
+def affected_classes(fidelity: dict[str, Any] | None, path: str, fmt: str = SHADER_FLOAT) -> set[str]:
     """Classes a path does not carry raw (from :func:`check_fidelity` results or their
     ``to_dict()`` form); every class when its wire check failed."""
     if not fidelity or path not in fidelity:

@@ -7,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import get_format
 from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result
+from .capture_formats import SHADER_DOUBLE, SHADER_FLOAT
 from .deviations import applicable
 
 __all__ = ["classify_with_engine", "classify_conversion", "two_rounding_intermediates",
@@ -36,7 +38,7 @@ def two_rounding_results(x64: np.ndarray, dst: str) -> list[np.ndarray]:
     D3D f32 -> ``dst`` conversion of each :func:`two_rounding_intermediates`."""
     from fpinspector.model.convert import convert
 
-    return [np.asarray(convert(m, "f32", dst, "d3d").bits)
+    return [np.asarray(convert(m, SHADER_FLOAT, dst, "d3d").bits)
             for m in two_rounding_intermediates(x64)]
 
 
@@ -66,7 +68,8 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     ok = np.asarray(ev.allowed(got), bool)
     serial = np.zeros_like(ok)
     if fused and rules != "ieee754":
-        serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, fmt == "f32"), fmt)
+        flushes = get_format(fmt).flushes(rules)
+        serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, flushes), fmt)
     out: dict[str, np.ndarray] = {"conformant": ok | serial, "serial_order": serial}
     rest = ~(ok | serial)
     for dev in applicable(renderer, path, op, fmt):
@@ -76,13 +79,13 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
             hit = np.asarray(evaluate(op, *operands, format=fmt, rules="ieee754").allowed(got))
             if fused:
                 hit = hit | same_result(got, serial_unfused(op, operands, fmt, False), fmt)
-                if fmt == "f32":
+                if fmt == SHADER_FLOAT:  # (its bound reads float32 operands)
                     hit = hit | within_fused_bound(op, operands, got)
         elif dev.behaviour == "f64_ftz":
             flushed = [_f64_ftz(o) for o in operands]
             ref = evaluate(op, *flushed, format=fmt, rules="ieee754")
             hit = np.asarray(ref.allowed(got)) | same_result(
-                got, _f64_ftz(ref.bits) if res_fmt == "f64" else ref.bits, res_fmt)
+                got, _f64_ftz(ref.bits) if res_fmt == SHADER_DOUBLE else ref.bits, res_fmt)
             if fused:
                 hit = hit | same_result(got, serial_unfused(op, flushed, fmt, True), fmt)
         elif dev.behaviour == "flush_min_normal" and fused:
@@ -93,7 +96,7 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
         elif dev.behaviour == "two_rounding":  # the second step judged as the render target
             hit = np.zeros_like(rest)
             for mid in two_rounding_intermediates(operands[0]):
-                step = classify_conversion(renderer, "render", "f32", res_fmt, mid, got)
+                step = classify_conversion(renderer, "render", SHADER_FLOAT, res_fmt, mid, got)
                 hit = hit | ~step["unexplained"]
         else:
             alt = behaviour_bits(dev, operands, np.asarray(ev.bits))
@@ -129,17 +132,21 @@ def _conv_model(src: str, dst: str, codes: np.ndarray) -> Any:
         ("f32", "snorm16"): lambda c: nm.f32_to_snorm(c, 16),
         ("unorm16", "f32"): lambda c: nm.unorm_to_f32(c, 16),
         ("snorm16", "f32"): lambda c: nm.snorm_to_f32(c, 16),
+        ("rgb9e5", "f32"): _rgb9e5_model,
     }
     if (src, dst) in table:
         return table[(src, dst)](codes)
-    if (src, dst) == ("rgb9e5", "f32"):  # CONV-RGB9E5 decode: exact, so one f32 per channel
-        from types import SimpleNamespace
-
-        from fpinspector.model.convert import decode_rgb9e5
-
-        values = decode_rgb9e5(np.asarray(codes, np.int64))
-        return SimpleNamespace(bits=values.astype(np.float32).view(np.uint32))
     return convert(codes, src, dst, "d3d")
+
+
+def _rgb9e5_model(codes: np.ndarray) -> Any:
+    """CONV-RGB9E5 decode: exact, so one f32 per channel."""
+    from types import SimpleNamespace
+
+    from fpinspector.model.convert import decode_rgb9e5
+
+    values = decode_rgb9e5(np.asarray(codes, np.int64))
+    return SimpleNamespace(bits=values.astype(np.float32).view(np.uint32))
 
 
 def _conv_alternative(kind: str, codes: np.ndarray, model: Any, dst: str) -> np.ndarray:
@@ -166,7 +173,7 @@ def _conv_alternative(kind: str, codes: np.ndarray, model: Any, dst: str) -> np.
             return np.where(np.isnan(x), np.int8(-127), np.asarray(model.bits))
         if kind == "smallfloat_flush":  # f11 / f10 denormal results stored as 0
             m = np.asarray(model.bits)
-            frac = {"f11": 6, "f10": 5}[dst]
+            frac = get_format(dst).frac_bits
             w = m.astype(np.int64)
             den = ((w >> frac) == 0) & ((w & ((1 << frac) - 1)) != 0)
             return np.where(den, np.zeros_like(m), m)

@@ -82,10 +82,9 @@ def result_words(result: np.ndarray, kernel: Kernel) -> np.ndarray | None:
         if kernel.out_kind != "h2" or result.size % 2 or sys.byteorder != "little":
             return None
         return result.reshape(-1).view(np.uint32)
-    if kernel.out_kind in ("f32", "u32", "i32"):
-        return result.reshape(-1).view(np.uint32)
-    if kernel.out_kind == "f64":
-        return result.reshape(-1).view(np.uint64)
+    size = kernel.result_dtype.itemsize  # one 32-bit (float, int, uint) or 64-bit word
+    if size in (4, 8):  # (double) per element; bools and halves are converted instead
+        return result.reshape(-1).view(np.uint32 if size == 4 else np.uint64)
     return None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..model import evaluate
+from .capture_formats import SHADER_FLOAT
 from .judge import _conv_model, classify_with_engine
 from .report import (
     CONV_PROBES,
@@ -53,7 +54,7 @@ def _arith(renderer: str, probe: Probe) -> Any:
     got = _word(probe.observed, np.asarray(evaluate(op, *ops).bits).dtype)
     if got is None:
         return probe.deviation
-    return deviation_at(classify_with_engine(renderer, probe.path, op, "f32", ops, got))
+    return deviation_at(classify_with_engine(renderer, probe.path, op, SHADER_FLOAT, ops, got))
 
 
 def _conv(renderer: str, shader_path: str, probe: Probe) -> Any:

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from ..model.engine.optable import OPS
+from ..model.formats import get_format
+from .capture_formats import SHADER_FLOAT, SHADER_HALF
 from .deviations import DEVIATIONS
 from .fidelity import check_fidelity, fidelity_note
 from .judge import _conv_model, classify_conversion, classify_with_engine
@@ -63,14 +65,14 @@ CONV_PROBES: tuple[tuple[str, str, str, str, str, str, float], ...] = tuple(
     for dst, path in (("f16", "render"), ("f16", "pack"), ("f11", "render"), ("f10", "render"))
     for name, q, rule, v in (
         ("halfway", "rounds 1 + 1.5 ULP toward zero (not to even)?", "CONV-F2F-RTZ",
-         1 + 3 * 2.0 ** -(11 if dst == "f16" else (7 if dst == "f11" else 6))),
+         1 + 3 * 2.0 ** -(get_format(dst).frac_bits + 1)),  # 1.5 ULP
         ("overflow", "saturates 1e6 to the largest finite?", "CONV-F2F-SAT", 1e6),
         ("nan", "keeps NaN a NaN?", "CONV-NAN", float("nan")),
         ("negative", "maps -1.5 to 0?", "CONV-UNSIGNED", -1.5),
         ("neg-inf", "gives 0 (f11/f10) or -INF (f16) for -INF?", "CONV-UNSIGNED",
          float("-inf")),
     )
-    if not (dst == "f16" and name == "negative")
+    if not (get_format(dst).signed and name == "negative")  # CONV-UNSIGNED only
 ) + (
     ("unorm8-nan", "f32 -> UNORM8 (render) gives 0 for NaN?", "CONV-UNORM", "f32", "unorm8",
      "render", float("nan")),
@@ -104,7 +106,7 @@ RGB9E5_PROBES: tuple[tuple[str, str, int, int], ...] = (
 #: rule of its f32 d3d11 tolerance row
 ULP_OPS = tuple(name for name, spec in OPS.items() if spec.ulp_inputs)
 ULP_RULE = {name: next(r.tolerance.rule for r in OPS[name].tolerances
-                       if "f32" in r.formats and "d3d11" in r.rule_sets) for name in ULP_OPS}
+                       if SHADER_FLOAT in r.formats and "d3d11" in r.rule_sets) for name in ULP_OPS}
 ULP_BINS = (0.0, 0.5, 1.0, 1.5, 2.0, 4.0, 16.0, 256.0, 1e300)
 
 
@@ -128,7 +130,7 @@ def conv_probe_masks(renderer: str, shader_path: str, src: str, dst: str, path: 
     """A conversion probe judged: ``classify_conversion``'s masks, or for the ``pack``
     path (packHalf2x16, a shader op) the engine's to_f16 on ``shader_path``."""
     if path == "pack":
-        return classify_with_engine(renderer, shader_path, "to_f16", "f32", [x], got)
+        return classify_with_engine(renderer, shader_path, f"to_{dst}", src, [x], got)
     return classify_conversion(renderer, path, src, dst, x, got)
 
 
@@ -149,8 +151,9 @@ def _arith_probes(session: Any, path: str, fidelity: dict[str, Any]) -> list[Pro
         got = session.capture(op, *ops, path=path)
         verdict = {rs: bool(evaluate(op, *ops, rules=rs).allowed(got)[0]) for rs in RULE_SETS}
         model = evaluate(op, *ops, rules="d3d11")
-        dev = deviation_at(classify_with_engine(renderer, path, op, "f32", ops, got))
-        note = fidelity_note(fidelity, path, "f32", got[0]) if got.dtype == np.uint32 else None
+        dev = deviation_at(classify_with_engine(renderer, path, op, SHADER_FLOAT, ops, got))
+        note = (fidelity_note(fidelity, path, SHADER_FLOAT, got[0])
+                if got.dtype == np.uint32 else None)
         out.append(Probe(pid, question, rule, path, [_hex(o[0]) for o in ops], _hex(got[0]),
                          _hex(np.asarray(model.bits)[0]), verdict, dev, note))
     return out
@@ -166,7 +169,7 @@ def _conv_probes(session: Any, fidelity: dict[str, Any]) -> list[Probe]:
         ok = bool(masks["conformant"][0])
         model = np.asarray(_conv_model(src, dst, x).bits)
         dev = deviation_at(masks)
-        note = fidelity_note(fidelity, path, dst, got[0]) if dst == "f32" else None
+        note = fidelity_note(fidelity, path, dst, got[0]) if dst == SHADER_FLOAT else None
         out.append(Probe(pid, question, rule, path, [_hex(x[0])], _hex(got[0]),
                          _hex(model[0]), {rs: ok for rs in RULE_SETS}, dev, note))
     return out
@@ -178,10 +181,10 @@ def _rgb9e5_probes(session: Any) -> list[Probe]:
     renderer = session.info["renderer"]
     for pid, question, word, ch in RGB9E5_PROBES:
         x = np.array([word], np.uint32)
-        got = session.convert(x, "rgb9e5", "f32", path="sample")
-        masks = classify_conversion(renderer, "sample", "rgb9e5", "f32", x, got)
+        got = session.convert(x, "rgb9e5", SHADER_FLOAT, path="sample")
+        masks = classify_conversion(renderer, "sample", "rgb9e5", SHADER_FLOAT, x, got)
         channel = {k: np.asarray(m)[:, ch] for k, m in masks.items()}
-        model = np.asarray(_conv_model("rgb9e5", "f32", x).bits)[0, ch]
+        model = np.asarray(_conv_model("rgb9e5", SHADER_FLOAT, x).bits)[0, ch]
         ok = bool(channel["conformant"][0])
         out.append(Probe(pid, question, "CONV-RGB9E5", "sample", [_hex(x[0])],
                          _hex(got[0, ch]), _hex(model), {rs: ok for rs in RULE_SETS},
@@ -250,7 +253,7 @@ def build_report(session: Any, samples: int = 1 << 18, seed: int = 2024,
     report = GpuReport(info=info, header=report_header(samples, seed, list(paths)))
     report.fidelity = {p: f.to_dict() for p, f in check_fidelity(session, paths).items()}
     ext = info["half_float_arithmetic"]
-    why = session.unsupported_reason("add", "f16")
+    why = session.unsupported_reason("add", SHADER_HALF)
     kernels = "vec2<f16> WGSL" if info.get("api", "gl") != "gl" else "float16_t"
     report.half_float = why or (f"f16 arithmetic captured with {', '.join(ext)} "
                                 f"({kernels} kernels, two operands per 32-bit word)")

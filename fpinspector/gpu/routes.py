@@ -9,6 +9,7 @@ roundings where D3D's conversion has one. That route is captured, but labelled a
 
 from __future__ import annotations
 
+from .capture_formats import SHADER_FLOAT
 from .shaders import HALF, KERNELS, missing_requirements
 
 __all__ = ["CONVERSION_OPS", "TWO_STEP_OPS", "HALF_FLOAT_EXTENSIONS", "route", "reason",
@@ -56,7 +57,7 @@ def conversion_shape(shape: tuple[int, ...], src: str) -> tuple[int, ...]:
 
 def no_gpu_encoder(src: str, dst: str) -> str | None:
     """Why no GPU converts ``src`` -> ``dst`` although the reverse is captured, or None."""
-    return RGB9E5_ENCODE_REASON if (src, dst) == ("f32", "rgb9e5") else None
+    return RGB9E5_ENCODE_REASON if (src, dst) == (SHADER_FLOAT, "rgb9e5") else None
 
 
 def route(op: str, fmt: str) -> str:
@@ -79,7 +80,7 @@ def reason(op: str, fmt: str, version: int, extensions: set[str], renderer: str)
     if (op, fmt) in CONVERSION_OPS:
         return None
     if (op, fmt) in TWO_STEP_OPS:
-        why = reason("to_f32", "f64", version, extensions, renderer)
+        why = reason(f"to_{SHADER_FLOAT}", fmt, version, extensions, renderer)
         return None if why is None else f"{op} ({fmt}) goes through float(double): {why}"
     kernel = KERNELS.get((op, fmt))
     if kernel is None:

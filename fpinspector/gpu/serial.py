@@ -11,21 +11,37 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import FloatFormat, get_format
+from .capture_formats import SHADER_FLOAT
+
 __all__ = ["serial_unfused"]
 
-_TYPES: dict[str, tuple[Any, Any, int, int]] = {"f32": (np.uint32, np.float32, 0x7F800000, 0x80000000),
-          "f64": (np.uint64, np.float64, 0x7FF0000000000000, 0x8000000000000000),
-          "f16": (np.uint16, np.float16, 0x7C00, 0x8000)}
+
+def _types(fmt: str) -> tuple[Any, Any, int, int]:
+    """The format's pattern and numpy float types, its exponent field and its sign bit."""
+    rec = get_format(fmt)
+    if rec.numpy_float is None:
+        raise ValueError(f"serial_unfused: numpy has no {fmt} arithmetic")
+    return (rec.dtype.type, rec.numpy_float.type, rec.exp_max << rec.frac_bits,
+            rec.sign_mask)
+
+
+def _sums_exact_in_float64(rec: FloatFormat) -> bool:
+    """float64 holds every product and every sum of two of the format's values exactly
+    (f16: products of 22 significant bits, sums from 2^-24 to below 2^17), so a step
+    computed in float64 and rounded once to the format is correctly rounded."""
+    return (2 * (rec.frac_bits + 1) <= 53
+            and rec.maxexp + 1 - (rec.minexp - rec.frac_bits) <= 53)
 
 
 def _flush(bits: np.ndarray, fmt: str) -> np.ndarray:
-    ut, _, emask, smask = _TYPES[fmt]
+    ut, _, emask, smask = _types(fmt)
     b = np.asarray(bits, ut)
     den = ((b & ut(emask)) == 0) & ((b & ~ut(smask | emask)) != 0)
     return np.where(den, b & ut(smask), b)
 
 
-def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
+def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = SHADER_FLOAT,
                    flush: bool | str = True) -> np.ndarray:
     """Bits of ``a*b + c`` (mad) or ``((a0*b0 + a1*b1) + a2*b2) + ...`` (dpN), step by step.
 
@@ -33,17 +49,19 @@ def serial_unfused(op: str, operands: list[np.ndarray], fmt: str = "f32",
     flushes a step whose exact value is below the smallest normal *before* rounding
     (x86 FTZ's tininess test; f32 only: the step is recomputed in float64).
     """
-    ut, ft, _, _ = _TYPES[fmt]
+    ut, ft, _, _ = _types(fmt)
+    rec = get_format(fmt)
     fl = (lambda b: _flush(b, fmt)) if flush else (lambda b: np.asarray(b, ut))
     x = [fl(o).view(ft) for o in np.broadcast_arrays(*[np.asarray(o, ut) for o in operands])]
-    before = flush == "before" and fmt == "f32"
-    if fmt == "f16":  # steps in float64 (exact for f16 products and sums), rounded once each
+    # "before": the tininess test of a format D3D flushes (F32-FTZ: f32 alone)
+    before = flush == "before" and bool(rec.flush_under)
+    if _sums_exact_in_float64(rec):  # steps in float64 (exact), rounded once each
         x = [v.astype(np.float64) for v in x]
 
     def step(v: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
             if before:  # v is a float64 (exact product / sum of two float32)
-                tiny = np.abs(v) < 2.0**-126
+                tiny = np.abs(v) < rec.smallest_normal
                 v = np.where(tiny, np.copysign(0.0, v), v).astype(ft)
             return fl(np.asarray(v, ft).view(ut)).view(ft)
 

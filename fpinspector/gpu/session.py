@@ -8,6 +8,7 @@ from typing import Any
 import moderngl
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .capture_session import CaptureSession
 from .compute_path import ComputePath
 from .context import create_context
@@ -115,7 +116,7 @@ class GpuSession(CaptureSession):
         expression runners share its program and buffer caches."""
         return self._runner(path)
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         """Why ``op`` on ``format`` cannot be captured here (None when it can).
 
@@ -126,7 +127,7 @@ class GpuSession(CaptureSession):
         return reason(op, format, runner.version, runner.extensions, self.ctx.info["GL_RENDERER"])
 
     @staticmethod
-    def route(op: str, format: str = "f32") -> str:
+    def route(op: str, format: str = SHADER_FLOAT) -> str:
         """How ``op`` on ``format`` is captured: shader, fixed function, or two roundings."""
         return route(op, format)
 
@@ -148,7 +149,7 @@ class GpuSession(CaptureSession):
     @staticmethod
     def conversions() -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts (besides pack/unpack)."""
-        return sorted(HW_CONVERSIONS) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
+        return sorted(HW_CONVERSIONS) + SHADER_PACKING
 
     def _check_gl(self, what: str) -> None:
         err = self.ctx.error

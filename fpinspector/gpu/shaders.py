@@ -83,7 +83,8 @@ class Kernel:
 
     @property
     def wide_in(self) -> tuple[bool, ...]:
-        return tuple(k == "f64" for k in self.in_kinds)
+        """Per operand: a 64-bit word (``uvec2`` in GLSL, a double)."""
+        return tuple(RESULT_DTYPES[k].itemsize == 8 for k in self.in_kinds)
 
     @property
     def pairs(self) -> bool:
@@ -92,7 +93,7 @@ class Kernel:
 
     @property
     def wide_out(self) -> bool:
-        return self.out_kind == "f64"
+        return self.result_dtype.itemsize == 8
 
     @property
     def result_dtype(self) -> np.dtype:

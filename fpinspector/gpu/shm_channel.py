@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT
 from .errors import DeviceUnavailable, GpuUnavailable
 from .operands import result_array
 
@@ -159,7 +160,7 @@ class GpuClient:
             self._chan = ShmChannel(self._conn, self.label)
         return self._chan
 
-    def submit(self, op: str, *operands: np.ndarray, format: str = "f32") -> _Pending:
+    def submit(self, op: str, *operands: np.ndarray, format: str = SHADER_FLOAT) -> _Pending:
         """Start a capture; ``.result()`` of the returned object gives the result bits."""
         if self._pending is not None:
             self._pending.result()  # one request at a time on this connection
@@ -172,7 +173,7 @@ class GpuClient:
         self._pending = None
         return self._channel().receive()
 
-    def __call__(self, op: str, *operands: np.ndarray, format: str = "f32") -> np.ndarray:
+    def __call__(self, op: str, *operands: np.ndarray, format: str = SHADER_FLOAT) -> np.ndarray:
         return self.submit(op, *operands, format=format).result()
 
     def close(self) -> None:

@@ -19,6 +19,7 @@ from ..model.engine import OPS
 from ..model.sweep.processes import WorkerPool
 from ..model.sweep.runner import default_workers
 from ..model.sweep.stages import ModelStage, engine_format, op_arity, result_format_of
+from .capture_formats import SHADER_FLOAT
 from .child_session import ChildSession, GpuClient, open_device
 from .devices import DeviceChoice, selected_device
 from .errors import GpuUnavailable
@@ -65,11 +66,11 @@ class GpuCapture:
     def info(self) -> dict[str, Any]:
         return self._info
 
-    def supports(self, op: str, format: str = "f32") -> bool:
+    def supports(self, op: str, format: str = SHADER_FLOAT) -> bool:
         """Whether the GPU can capture ``op`` on ``format`` operands."""
         return bool(self._pool.submit(self.session.supports, op, format).result())
 
-    def unsupported_reason(self, op: str, format: str = "f32") -> str | None:
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT) -> str | None:
         """Why the GPU cannot capture ``op`` on ``format`` (None when it can)."""
         return self._pool.submit(self.session.unsupported_reason, op, format).result()
 
@@ -79,11 +80,11 @@ class GpuCapture:
         self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
         return out
 
-    def submit(self, op: str, *operands: np.ndarray, format: str = "f32") -> Future:
+    def submit(self, op: str, *operands: np.ndarray, format: str = SHADER_FLOAT) -> Future:
         """Start a capture on the GPU thread; the Future resolves to the result bits."""
         return self._pool.submit(self._capture, op, operands, format)
 
-    def __call__(self, op: str, *operands: np.ndarray, format: str = "f32") -> np.ndarray:
+    def __call__(self, op: str, *operands: np.ndarray, format: str = SHADER_FLOAT) -> np.ndarray:
         return self.submit(op, *operands, format=format).result()
 
     def connect(self) -> GpuClient:

@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from ..model.formats import FORMATS as FLOAT_FORMATS
+
 __all__ = ["WGPU_CONVERSIONS", "TexFormat", "TextureConversions", "conversion_dtype",
            "conversion_requirement"]
 
@@ -69,7 +71,6 @@ WGPU_CONVERSIONS: dict[tuple[str, str, str], tuple[str, int]] = {
     ("snorm16", "f32", "sample"): ("r16snorm", 0),
     ("rgb9e5", "f32", "sample"): ("rgb9e5ufloat", 0),  # R, G, B: three f32 per word
 }
-_MASK = {"f11": 0x7FF, "f10": 0x3FF}
 
 _VS = """
 @vertex
@@ -192,7 +193,8 @@ class TextureConversions:
         tex.destroy()
         src.destroy()
         if fmt.name == "rg11b10ufloat":
-            return ((texels >> np.uint32(shift)) & np.uint32(_MASK[dst])).astype(np.uint16)
+            return ((texels >> np.uint32(shift)) & np.uint32(FLOAT_FORMATS[dst].mask)).astype(
+                FLOAT_FORMATS[dst].dtype)
         return texels.astype(conversion_dtype(dst))
 
     def _load_part(self, codes: np.ndarray, fmt: TexFormat, shift: int, src: str
@@ -248,6 +250,7 @@ class TextureConversions:
 
 
 def conversion_dtype(dst: str) -> np.dtype:
-    return np.dtype({"f32": np.uint32, "f16": np.uint16, "f11": np.uint16, "f10": np.uint16,
-                     "unorm8": np.uint8, "srgb8": np.uint8, "snorm8": np.int8,
+    if dst in FLOAT_FORMATS:  # a float format: its patterns' storage type
+        return FLOAT_FORMATS[dst].dtype
+    return np.dtype({"unorm8": np.uint8, "srgb8": np.uint8, "snorm8": np.int8,
                      "unorm16": np.uint16, "snorm16": np.int16}[dst])

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .capture_formats import SHADER_FLOAT, SHADER_PACKING
 from .capture_session import CaptureSession
 from .errors import GpuUnavailable, ShaderError
 from .routes import CONVERSION_OPS, TWO_STEP_OPS, conversion_shape
@@ -224,7 +225,7 @@ class WgpuSession(CaptureSession):
             raise ValueError(f"capture path {path!r} is not available here (['compute'])")
         return self._compute
 
-    def unsupported_reason(self, op: str, format: str = "f32",
+    def unsupported_reason(self, op: str, format: str = SHADER_FLOAT,
                            path: str | None = None) -> str | None:
         """Why ``op`` on ``format`` cannot be captured through this adapter (None if it can)."""
         self._runner(path)
@@ -232,7 +233,7 @@ class WgpuSession(CaptureSession):
         if (op, format) in CONVERSION_OPS:
             return self.conversion_reason(*CONVERSION_OPS[(op, format)])
         if (op, format) in TWO_STEP_OPS:
-            why = self.unsupported_reason("to_f32", "f64", path)
+            why = self.unsupported_reason(f"to_{SHADER_FLOAT}", format, path)
             return None if why is None else f"{op} ({format}) goes through float(double): {why}"
         kernel = KERNELS.get((op, format))
         if kernel is None or wgsl_expr(kernel) is None:
@@ -254,7 +255,7 @@ class WgpuSession(CaptureSession):
         return None if why is None else f"{src} -> {dst}: {why}"
 
     @staticmethod
-    def route(op: str, format: str = "f32") -> str:
+    def route(op: str, format: str = SHADER_FLOAT) -> str:
         """How ``op`` on ``format`` is captured through WebGPU (WGSL, or a texture format)."""
         if (op, format) in CONVERSION_OPS:
             src, dst, how = CONVERSION_OPS[(op, format)]
@@ -263,7 +264,7 @@ class WgpuSession(CaptureSession):
             return f"fixed-function {src} -> {dst} ({fmt} {kind})"
         if (op, format) in TWO_STEP_OPS:
             dst = TWO_STEP_OPS[(op, format)]
-            fmt = WGPU_CONVERSIONS[("f32", dst, "render")][0]
+            fmt = WGPU_CONVERSIONS[(SHADER_FLOAT, dst, "render")][0]
             return (f"two roundings: f32(double) in WGSL, then the f32 -> {dst} {fmt} render "
                     f"target (D3D rounds f64 -> {dst} once)")
         kernel = KERNELS.get((op, format))
@@ -292,7 +293,7 @@ class WgpuSession(CaptureSession):
     def conversions(self) -> list[tuple[str, str, str]]:
         """(src, dst, path) triples ``convert`` accepts on this adapter."""
         ok = [k for k in WGPU_CONVERSIONS if self.conversion_reason(*k) is None]
-        return sorted(ok) + [("f32", "f16", "pack"), ("f16", "f32", "unpack")]
+        return sorted(ok) + SHADER_PACKING
 
     def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
         """Best of ``repeats`` read-backs of ``n`` words (a storage buffer copied to a mapped

@@ -105,7 +105,7 @@ def needs_f16(kernel: Kernel) -> bool:
 
 
 def needs_f64(kernel: Kernel) -> bool:
-    return "f64" in kernel.in_kinds or kernel.out_kind == "f64"
+    return any(kernel.wide_in) or kernel.wide_out
 
 
 def kernel_function(kernel: Kernel) -> str:

@@ -129,7 +129,7 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     reference path computes every element (the differential test compares the two). Not
     in a format without infinity (E4M3): an overflow rounds to its NaN there, and the
     exact value of that element is finite."""
-    if not ctx.fmt.has_inf:
+    if not ctx.fmt.nan_only_from_nan:
         return exact_value(ctx, ops)
     nan = ctx.fmt.is_nan(bits)
     count = int(np.count_nonzero(nan))

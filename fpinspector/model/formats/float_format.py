@@ -158,6 +158,13 @@ class FloatFormat:
         return self.specials == IEEE_SPECIALS
 
     @cached_property
+    def nan_only_from_nan(self) -> bool:
+        """A NaN result means the exact result is NaN: rounding a finite value gives a
+        number or an INF, never a NaN. False where an overflow rounds to the NaN (no INF:
+        OCP E4M3), so a NaN there may stand for a finite exact value."""
+        return self.has_inf
+
+    @cached_property
     def pos_inf(self) -> int:
         """+INF; in a format without INF the pattern just above the largest finite value
         (its NaN): what a value that overflows without saturating encodes to, either way."""

@@ -45,7 +45,7 @@ def whole_array_points(ctx: Ctx) -> bool:
     """Whether every element's set is {model result} (+ any NaN where the model is NaN),
     so a verdict needs no per-chunk facts (not on the reference path)."""
     return (not ctx.reference and ctx.family not in ("select", "mov", "compare")
-            and _point_kind(ctx) and ctx.fmt.has_inf)
+            and _point_kind(ctx) and ctx.fmt.nan_only_from_nan)
 
 
 def nan_results_allow_any_nan(ctx: Ctx) -> bool:
@@ -55,7 +55,8 @@ def nan_results_allow_any_nan(ctx: Ctx) -> bool:
     element needs no facts. Not on the reference path: it builds every set, and the
     differential test compares the two. Not in a format without infinity (E4M3), where
     an overflow rounds to NaN: there the general sets say which NaN."""
-    return not ctx.reference and ctx.family not in ("mov", "compare") and ctx.fmt.has_inf
+    return (not ctx.reference and ctx.family not in ("mov", "compare")
+            and ctx.fmt.nan_only_from_nan)
 
 
 def _point_kind(ctx: Ctx) -> bool:
@@ -79,7 +80,7 @@ def _allowed_sets(f: Facts) -> Sets:
         return mov_allowed(f)
     if fam == "compare":
         raise ValueError("comparisons have a boolean result, not an allowed set")
-    if ctx.reference or not ctx.fmt.has_inf:  # (E4M3: a NaN model may be an overflow)
+    if ctx.reference or not ctx.fmt.nan_only_from_nan:  # (E4M3: a NaN may be an overflow)
         return _general_sets(f)
     if _point_kind(ctx):
         return point_sets(f)
