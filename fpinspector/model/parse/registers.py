@@ -233,7 +233,7 @@ def select_views(toks: list[Token], fmt: Any = None, text: str = "") -> list[Tok
         start = i
         views, i = _views(toks, i, kind)
         chosen = _chosen(toks, views, bits) if kind == "member" else (
-            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt))
+            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt, text))
         if chosen is None and kind == "member":
             raise ParseError(f"this register has no {bits}-bit or f32 lanes to read"
                              f"{f' as {fmt.name}' if fmt is not None else ''}", text,
@@ -283,8 +283,8 @@ def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
     return None
 
 
-def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any
-                ) -> list[Token] | None:
+def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any,
+                text: str = "") -> list[Token] | None:
     """AArch64's scalar views: ``p $s0`` / ``info registers s0`` print ``{f = 1, u =
     1065353216, s = 1065353216}`` (``h0`` adds ``bf``), ``p $q0`` ``{u = <128 bits>, s =
     ...}``: the ``u`` lane is the bits. Its width: ``bf`` says 16, the register's name
@@ -299,8 +299,8 @@ def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int
             return None
         t = body[0]
         n = int(t.text, 16) if t.kind == "hex" else int(t.text) if t.text.isdigit() else -1
-        if not 1 << 64 <= n < 1 << 128:  # (a field named u: as written)
-            return None
+        if not (1 << 64 <= n < 1 << 128 or 0 <= n < 1 << 64 and _same_u_s(text, t, n)):
+            return None  # (a field named u: as written)
         wide = Token("wide", f"{n:032x}", t.start, t.end, extra="number")
         return _lanes_of(wide, getattr(fmt, "bits", 32))
     if names not in ({"f", "u", "s"}, {"bf", "f", "u", "s"}):
@@ -322,6 +322,23 @@ def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int
         digits = candidates(f[0].text) if len(f) == 1 and f[0].kind == "dec" else None
         width = 64 if value >> 32 or digits == {"f64"} else 32
     return _as_patterns(u, width)
+
+
+_S_VIEW = re.compile(r"[ \t]*,[ \t]*s[ \t]*=[ \t]*(?P<n>-?(?:0x[0-9a-f]{1,32}|\d{1,40}))[ \t]*\}",
+                     _FLAGS)
+
+
+def _same_u_s(text: str, u: Token, n: int) -> bool:
+    """Whether ``u`` (the ``u`` view's number ``n``) is followed in ``text`` by ``, s = n}``:
+    gdb's q register whose top bits are zero (``p $q4`` after ``ldr d4``: a number below
+    2^64; :func:`plain` blanked ``s``, the same value). A struct of two such fields holding
+    the same number reads so too."""
+    m = _S_VIEW.match(text, u.end, u.end + 200)
+    if m is None:
+        return False
+    t = m.group("n")
+    v = int(t, 16) if "x" in t.lower() else int(t)
+    return v % (1 << 128) == n
 
 
 def _value_end(toks: list[Token], i: int) -> int:

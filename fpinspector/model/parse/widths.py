@@ -2,9 +2,11 @@
 
 gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 17 and a
 ``_Float16`` with 5: ``0.333333343`` is an f32, ``0.33333333333333331`` an f64, ``0.33325``
-an f16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
+an f16; gdb 13 prints a bfloat16 lane (``v8_bfloat16``, AArch64's ``h.bf``) with 4
+(``0.334``, ``9.184e-41``), a weaker cue, counted only where no other width's print gives the
+decimal back. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
 :func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
-``nan(0x8000000000123)``: wider than f32's fraction).
+``nan(0x8000000000123)``: wider than f32's fraction; ``nan(0x40)``: bfloat16's quiet bit).
 
 Per paste: where the decimals that name one width (one candidate) all name the same, every
 decimal that may be of that width, or names none, is; where they disagree (a struct of float, double and
@@ -58,7 +60,9 @@ def candidates(text: str) -> set[str] | None:
     decimal (a NaN or an infinity: see :func:`_special`).
 
     A print of N (or N-1: one trailing zero dropped) significant digits that gives the
-    decimal back names its width; only where none does, the weaker evidence counts: a
+    decimal back names its width (bfloat16's 4 digits only where no f32 or f64 print does;
+    with an f16 print both are candidates); only where none does, the
+    weaker evidence counts: a
     width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
     f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
     few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
@@ -81,21 +85,45 @@ def candidates(text: str) -> set[str] | None:
                     strong.add(fmt)
                 elif fmt != "f64":
                     weak.add(fmt)
+        bf = _bf16_print(x, d, sig)
+    if bf == "strong" and strong <= {"f16"}:  # (f16 and bf16 may hold the same value:
+        strong.add("bf16")                    # 0.1001 is both prints of 0.10009765625)
+    elif bf is not None:
+        weak.add("bf16")
     return strong or weak
+
+
+def _bf16_print(x: float, d: Decimal, sig: int) -> str | None:
+    """Whether ``d`` is a bfloat16's value (``"weak"``) or gdb's ``%.4g`` print of one
+    (``"strong"``: 3 or 4 significant digits; fewer are ``"weak"``), else None."""
+    u = int(np.float32(x).view(np.uint32))  # (the f32 first: off only within 2^-24 of a
+    u = (u + 0x7FFF + (u >> 16 & 1)) >> 16   # tie, far beyond 4 digits' reach), then RNE
+    v = float(np.uint32(u << 16).view(np.float32))
+    if not np.isfinite(v):
+        return None
+    if Decimal(v) == d:
+        return "weak"
+    if Decimal(f"{v:.4g}") == d:
+        return "strong" if sig >= 3 else "weak"
+    return None
 
 
 def _special(text: str) -> set[str]:
     m = _PAYLOAD.search(text)
     if m is None:
-        return {"f16", "f32", "f64"}
+        return {"f16", "f32", "f64", "bf16"}
     p = int(m.group("p").replace("_", ""), 16)
     if p > 0x7FFFFF:
         return {"f64"}
+    if p == 0x40:  # bfloat16's quiet NaN (0x7fc0): an f32 with it is signalling
+        return {"bf16"}
+    if 0x40 < p <= 0x7F:
+        return {"bf16", "f16", "f32", "f64"}
     if 0x200 <= p <= 0x3FF:
         return {"f16", "f32", "f64"} if p != 0x200 else {"f16"}
     if p >= 0x400000:
         return {"f32", "f64"}
-    return {"f16", "f32", "f64"}
+    return {"f16", "f32", "f64"} if p > 0x7F else {"f16", "f32", "f64", "bf16"}
 
 
 #: Most distinct decimals whose widths are weighed (a debugger's print holds a few dozen;
@@ -144,6 +172,8 @@ def _decide(cands: list[set[str]]) -> list[str | None]:
             out.append(next(iter(c)))
         elif group is not None and (group in c or not c):
             out.append(group)
+        elif c == {"f16", "bf16"}:  # the same value in both, no other cue: f16 as before
+            out.append("f16")
         else:
             out.append(None)
     return out

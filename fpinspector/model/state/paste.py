@@ -184,7 +184,10 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
     elif kinds <= {"decimal", "special"} or _REGISTER.search(text) or _lanes(base):
         # a decimal's width or a register's lanes the text may not say: the others
-        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16")]
+        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16", "bf16")]
+    elif kinds <= {"hex", "int"} and {v.format for v in base} == {"f16"}:
+        # 16-bit patterns (gdb's p/x of a v8_bfloat16 or v8_int16 view): f16 or bfloat16
+        alts.append(("bf16 width", {"format": "bf16"}))
     for key, kw in alts:
         try:
             vals = parse(text, **kw)
@@ -204,16 +207,23 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                          "f16 and f64 lanes offered")
     out += chunks
     out += _other_widths(base)
+    if _BF16_CUE.search(text):  # the view's name says bfloat16 (a command line echoed)
+        inspected = "bf16"
     halves = inspected in ("f32", "f64") and _typed_halves(text, base)
-    if halves or inspected in ("f16", "f64") and (
+    sixteen = inspected == "bf16" and all(v.kind in ("hex", "int") and v.format == "f16"
+                                          for v in base)  # (16-bit patterns, a bf16 at hand)
+    if halves or sixteen or inspected in ("f16", "f64", "bf16") and (
             _width_open(base, inspected) or bool(chunks)
             or ((_REGISTER.search(text) or _lanes(base)) and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
         out = keep + [r for r in out if r not in keep]
         if keep and halves:
             out[0] = replace(out[0], label=out[0].label + f", the inspector's {inspected} (no "
-                             "debugger's text around them; as a _Float16's 5-digit print: "
-                             "f16, offered)")
+                             "debugger's text around them; as gdb's print of a _Float16 (5 "
+                             "digits) or a bfloat16 (4): f16 or bf16, offered)")
+    if {f for f, _ in out[0].items} == {"bf16"} and kinds <= {"decimal", "special"}:
+        out[0] = replace(out[0], label=out[0].label + ": 4 significant digits, as gdb prints "
+                         "a bfloat16 lane; the other widths offered")
     seen: set[tuple] = set()
     unique = []
     for r in out:  # a reading that gives the same values as an earlier one is no choice
@@ -227,6 +237,9 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
                        r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+#: a bfloat16 view named in the text (gdb's ``v8_bfloat16``, AArch64's ``.h.bf``)
+#: in a command (``p $xmm4.v8_bfloat16``), not as one view of a whole union
+_BF16_CUE = re.compile(r"(?i)\.v\d{1,2}_bfloat16\b|\.h\.bf\b|\$h\d{1,2}\.bf\b")
 
 
 def _lanes(values: list[ParsedValue]) -> bool:
@@ -319,10 +332,10 @@ def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
         return []
     ints = [int(v.text) for v in base]
     out = []
-    for fmt, w in (("f16", 16), ("f32", 32)):
+    for fmt, w in (("f16", 16), ("bf16", 16), ("f32", 32)):
         if all(-(1 << (w - 1)) <= i < 1 << w for i in ints):
             items = tuple((fmt, i % (1 << w)) for i in ints)
-            out.append(Reading(f"{w}-bit patterns",
+            out.append(Reading(f"{w}-bit patterns" if fmt != "bf16" else "bf16 patterns",
                                f"{len(items)} integer{'s' if len(items) > 1 else ''} as "
                                f"{w}-bit patterns ({_count(items)})", items))
     return out
@@ -350,14 +363,15 @@ _BARE = re.compile(r"[\s\d.eE+\-,;(){}\[\]]*")
 
 
 def _typed_halves(text: str, base: list[ParsedValue]) -> bool:
-    """Whether ``base`` holds f16 decimals that only their digits made f16, in bare text
+    """Whether ``base`` holds f16 (or bf16) decimals that only their digits made so, in bare text
     (``1.2344``: 5 significant digits are how gdb prints a ``_Float16``, and how people
     type): the inspector's f32 or f64 width wins there, f16 stays one click away. About 4%
     of 5-digit decimals are an f16's %.5g print; with a debugger's cue around them
-    (``$1 = 0.33325``) they stay f16."""
+    (``$1 = 0.33325``) they stay f16. The same for bfloat16's 4 digits (``1.234``)."""
     return (len(text) <= 4096 and _BARE.fullmatch(text) is not None
             and any(v.kind == "decimal" for v in base)
-            and all(v.kind in ("decimal", "special") and v.format == "f16" for v in base))
+            and all(v.kind in ("decimal", "special") and v.format in ("f16", "bf16")
+                    for v in base))
 
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
