@@ -247,7 +247,16 @@ def expect_of(spec, m: dict, text: str) -> dict:
                 alt = [_exact_in(w, v) for v in values]
                 if all(a is not None for a in alt):
                     others.append(_reading(w, alt))  # type: ignore[arg-type]
-    elif spec.how == "reg":
+    elif spec.how == "low64" and ".uint128" not in text:  # (echoed: the command says 128
+        # bits) the number holds the low 64 bits, leading zeros dropped
+        low = sum(b << (WIDTH[f] * 8 * k) for k, (f, b) in enumerate(zip(fmts, bits)))
+        low &= (1 << 64) - 1
+        exp = _reading("f64", [low])
+        for w in ("f16", "f32"):
+            others.append(_reading(w, _lanes(["f64"], [low], w)))
+        for w in ("f16", "f32", "f64"):
+            others.append(_reading(w, _lanes(fmts, bits, w)))
+    elif spec.how in ("reg", "low64"):
         for w in ("f16", "f32", "f64"):
             if {w} != set(fmts):
                 others.append(_reading(w, _lanes(fmts, bits, w)))
@@ -325,7 +334,8 @@ def capture(out_dir: Path, tools: list[str]) -> int:
                 if cmd.startswith(ECHOED) and not text.startswith("error"):
                     # as an interactive session shows it: the prompt and command line, then
                     # the output (a paste often takes both; the command's letters are cues)
-                    echo = dict(doc, text=f"({tool}) {cmd}\n{text}",
+                    echoed = f"({tool}) {cmd}\n{text}"
+                    echo = dict(doc, text=echoed, expect=expect_of(spec, m, echoed),
                                 note="the prompt and command line prepended, as a terminal "
                                      "shows them")
                     (d / f"{name}_echo.json").write_text(json.dumps(echo, indent=1) + "\n")

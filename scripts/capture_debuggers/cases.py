@@ -170,6 +170,20 @@ def gdb_cases():
         # a register whose top 64 bits are zero (movq): its 128-bit views print < 2^64
         ("regs", "p_xmm6", "p $xmm6", _v("xmm6", "reg")),
         ("regs", "p_xmm6_v4_float", "p $xmm6.v4_float", _v("xmm6")),
+        # the register as one number below 2^64: the text holds its low 64 bits
+        ("regs", "p_xmm6_uint128", "p $xmm6.uint128", _v("xmm6", "low64")),
+        ("regs", "px_xmm6_uint128", "p/x $xmm6.uint128", _v("xmm6", "low64")),
+        # integer views whose lanes are not as wide as the values in the register
+        ("regs", "px_xmm1_v4_int32", "p/x $xmm1.v4_int32", _v("xmm1", "reg")),
+        ("regs", "p_xmm1_v4_int32", "p $xmm1.v4_int32", _v("xmm1", "reg")),
+        ("regs", "px_xmm0_v2_int64", "p/x $xmm0.v2_int64", _v("xmm0", "reg")),
+        ("regs", "p_xmm0_v2_int64", "p $xmm0.v2_int64", _v("xmm0", "reg")),
+        ("regs", "px_xmm2_v4_int32", "p/x $xmm2.v4_int32", _v("xmm2", "reg")),
+        ("regs", "px_xmm0_v8_int16", "p/x $xmm0.v8_int16", _v("xmm0", "reg")),
+        ("regs", "px_ymm3_v4_int64", "p/x $ymm3.v4_int64", _v("ymm3", "reg")),
+        ("locals", "x4xw_darr", "x/4xw darr", _v("darr", "reg", 0, 2)),
+        ("locals", "x2xg_farr", "x/2xg farr", _v("farr", "reg", 0, 4)),
+        ("locals", "x8xh_farr", "x/8xh farr", _v("farr", "reg", 0, 4)),
     ]
     return out
 
@@ -221,6 +235,10 @@ def lldb_cases():
         ("locals", "mem_B4_farr", "memory read -f B -s 4 -c 2 &farr",
          R("lldb's B format is boolean: true/false, no value")),
         ("locals", "mem_b4_farr", "memory read -f b -s 4 -c 2 &farr", _v("farr", "bin", 0, 2)),
+        # a unit size other than the values' (the lanes re-cut are offered)
+        ("locals", "mem_x4_darr", "memory read -f x -s 4 -c 4 &darr", _v("darr", "reg", 0, 2)),
+        ("locals", "mem_x8_farr", "memory read -f x -s 8 -c 2 &farr", _v("farr", "reg", 0, 4)),
+        ("regs", "reg_u64_xmm0", "register read -f uint64_t[] xmm0", _v("xmm0", "reg")),
         ("regs", "reg_xmm0", "register read xmm0", _v("xmm0", "reg")),
         ("regs", "reg_xmm1", "register read xmm1", _v("xmm1", "reg")),
         ("regs", "reg_xmm2", "register read xmm2", _v("xmm2", "reg")),

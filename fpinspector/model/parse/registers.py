@@ -108,6 +108,12 @@ _LONG_BIN = re.compile(r"[01]{65,256}", re.ASCII)
 _INTEGER = re.compile(r"[+-]?\d{19,78}", re.ASCII)
 _BINARY = re.compile(r"[01]+", re.ASCII)
 _GDB_OUTPUT = re.compile(r"\$\d{1,9}[ \t]*=|\bu?int(?:128|256)\b", re.ASCII)
+#: an echoed command that asks for a register as 128-bit numbers (``p $xmm6.uint128``):
+#: then a number of any size is the register (one whose top 64 bits are zero prints
+#: below 2^64), unless a whole union is printed (its other views: ``v4_int32 =``)
+_NAMED_128 = re.compile(r"\.(?:uint128|v2_int128)\b", re.ASCII)
+_MEMBER_WORD = re.compile(r"\b(?:v\d{1,2}_\w+|uint128)[ \t]*=", re.ASCII)
+_INTEGER_ANY = re.compile(r"[+-]?\d{1,40}", re.ASCII)
 
 
 def wide_values(toks: list[Token], text: str) -> list[Token]:
@@ -118,10 +124,16 @@ def wide_values(toks: list[Token], text: str) -> list[Token]:
     prints no float as 20 digits, but an exact decimal (``340282346638528859811704183484516925440``,
     FLT_MAX) elsewhere is a float."""
     gdb = _GDB_OUTPUT.search(text) is not None
+    named = _NAMED_128.search(text) is not None and _MEMBER_WORD.search(text) is None
     out: list[Token] = []
     for t in toks:
         digits = None
-        if t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
+        if named and t.kind in ("hex", "dec") and not t.fmt and (
+                t.kind == "hex" and t.extra == "0x" or _INTEGER_ANY.fullmatch(t.text)):
+            n = int(t.text, 16) if t.kind == "hex" else int(t.text)  # (the echoed command
+            if -(1 << 127) <= n < 1 << 128:  # says 128 bits: leading zeros were dropped)
+                digits = f"{n % (1 << 128):x}"
+        elif t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
             digits = t.text
         elif t.kind == "dec" and not t.fmt and _LONG_BIN.fullmatch(t.text):
             digits = f"{int(t.text, 2):x}"

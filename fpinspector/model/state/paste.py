@@ -207,6 +207,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                          "f16 and f64 lanes offered")
     out += chunks
     out += _other_widths(base)
+    out += _lane_widths(base)
     if _BF16_CUE.search(text):  # the view's name says bfloat16 (a command line echoed)
         inspected = "bf16"
     halves = inspected in ("f32", "f64") and _typed_halves(text, base)
@@ -323,6 +324,36 @@ def _other_widths(base: list[ParsedValue]) -> list[Reading]:
     items = ((half, bits & ((1 << w) - 1)), (half, bits >> w))
     return [Reading(f"two {half}", f"two {half}: "
                     + ", ".join(_value(f, b) for f, b in items) + " (low half first)", items)]
+
+
+_LANE_FORMAT = {16: ("f16", "bf16"), 32: ("f32",), 64: ("f64",)}
+
+
+def _lane_widths(base: list[ParsedValue]) -> list[Reading]:
+    """Patterns of one width (gdb's ``p/x $xmm1.v4_int32``, ``p $xmm0.v2_int64``, ``x/4xw``,
+    lldb's ``-s 4``) re-cut into lanes of the other widths, the lowest first (lane order is
+    little-endian memory order): the integer view asked for may not be as wide as the
+    values in the register. Several patterns (one 64-bit integer too; a lone hex pattern
+    has :func:`_other_widths`), all hex or integer, all of one width; offered, never taken."""
+    if not base or any(v.kind not in ("hex", "int") for v in base):
+        return []
+    widths = {get_format(v.format).bits for v in base}
+    if len(widths) != 1 or next(iter(widths)) not in _LANE_FORMAT or (
+            len(base) == 1 and (base[0].kind == "hex" or next(iter(widths)) != 64)):
+        return []
+    width = next(iter(widths))
+    whole = sum(int(v.bits) << (width * k) for k, v in enumerate(base))
+    total = width * len(base)
+    out = []
+    for w, fmts in _LANE_FORMAT.items():
+        if w == width or total % w:
+            continue
+        for fmt in fmts:
+            items = tuple((fmt, whole >> (w * k) & ((1 << w) - 1)) for k in range(total // w))
+            out.append(Reading(f"{fmt} lanes", f"{total} bits as {_count(items)} lanes, the "
+                               f"lowest first (the text's {width}-bit units re-cut, "
+                               "little-endian)", items))
+    return out
 
 
 def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
