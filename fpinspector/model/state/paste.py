@@ -147,7 +147,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     except ParseError as exc:
         codes = _integer_codes(text) if "RenderDoc text with no float" in exc.reason else None
         if codes is not None:
-            return [codes]
+            return [codes, *_as_numbers(text)]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
             return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
@@ -283,6 +283,19 @@ def _integer_codes(text: str) -> Reading | None:
     return Reading("integer codes", f"{len(found)} integer code{'s' if len(found) > 1 else ''} "
                    f"({', '.join(kinds)}) from RenderDoc's int/uint cells: an integer-code op "
                    "(itof, utof) takes them as operands", tuple(found))
+
+
+def _as_numbers(text: str) -> list[Reading]:
+    """A header-less RenderDoc row of integers only (``0  7 -7``: read so by its sign gaps)
+    as every number in it, the row index too: offered, in case it was typed."""
+    if text.lstrip().startswith(("Element, ", "VTX, IDX", "Name,Value")):
+        return []  # (a header says RenderDoc)
+    try:
+        vals = parse(text, renderdoc=False)
+    except ParseError:
+        return []
+    return [Reading("every number", f"{_label(vals)}: every number, the first too (not "
+                    "RenderDoc's row index and integer cells)", _items(vals))] if vals else []
 
 
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
