@@ -117,3 +117,18 @@ def test_typed_4_digit_decimals_keep_the_inspectors_width_FMT_BF16() -> None:
     assert (("bf16", 0x3F9E),) in [r.items for r in found]
     assert _value(0x3F9E) == 1.234375
     assert readings("$1 = 1.234", "f32")[0].items == (("bf16", 0x3F9E),)
+
+
+@pytest.mark.parametrize("text", [
+    "    xmm0 = {1.234 1.5 -0 2}\n",  # lldb's register read -f float32[] (6 digits)
+    "0x55555555a060: {1.234 1.5 -0 2}\n",  # lldb's memory read -f float32[]
+    "$1 = {x = 1.234, y = 0.1}",  # a 4-digit decimal beside one no bfloat16 prints
+])
+def test_bf16_needs_gdb_output_and_a_whole_bf16_print_FMT_F32(text) -> None:
+    """A 4-digit decimal is a bfloat16 lane only in gdb's output (``$1 =``, a bfloat16
+    view named) and only where every decimal may be one: lldb prints a float's vector
+    lanes with 6 significant digits (1.234f as ``1.234``), so those stay f32, rounded once
+    from the printed decimal (struct oracle)."""
+    found = readings(text, "f32")
+    want = struct.unpack("<I", struct.pack("<f", 1.234))[0]
+    assert found[0].items[0] == ("f32", want)

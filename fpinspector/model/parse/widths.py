@@ -3,8 +3,9 @@
 gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 17 and a
 ``_Float16`` with 5: ``0.333333343`` is an f32, ``0.33333333333333331`` an f64, ``0.33325``
 an f16; gdb 13 prints a bfloat16 lane (``v8_bfloat16``, AArch64's ``h.bf``) with 4
-(``0.334``, ``9.184e-41``), a weaker cue, counted only where no other width's print gives the
-decimal back. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
+(``0.334``, ``9.184e-41``), a weaker cue: weighed only in gdb's output (lldb prints a
+float's vector lanes with 6 digits, often 4), only where no f32/f64 print gives the decimal
+back, and taken only where every decimal of the paste may be a bfloat16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
 :func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
 ``nan(0x8000000000123)``: wider than f32's fraction; ``nan(0x40)``: bfloat16's quiet bit).
 
@@ -55,7 +56,7 @@ def _significant(d: Decimal) -> int:
     return n
 
 
-def candidates(text: str) -> set[str] | None:
+def candidates(text: str, bf16: bool = False) -> set[str] | None:
     """The widths ``text`` may be a debugger's print of; None when ``text`` is no finite
     decimal (a NaN or an infinity: see :func:`_special`).
 
@@ -66,7 +67,8 @@ def candidates(text: str) -> set[str] | None:
     width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
     f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
     few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
-    lldb's 6-digit print of a float)."""
+    lldb's 6-digit print of a float). ``bf16``: weigh bfloat16's print too (gdb's output
+    only: lldb's 6-digit vector prints of a float are often 4 digits)."""
     d = _value(text)
     if d is None or not d.is_finite():
         return None
@@ -85,7 +87,7 @@ def candidates(text: str) -> set[str] | None:
                     strong.add(fmt)
                 elif fmt != "f64":
                     weak.add(fmt)
-        bf = _bf16_print(x, d, sig)
+        bf = _bf16_print(x, d, sig) if bf16 else None
     if bf == "strong" and strong <= {"f16"}:  # (f16 and bf16 may hold the same value:
         strong.add("bf16")                    # 0.1001 is both prints of 0.10009765625)
     elif bf is not None:
@@ -108,7 +110,12 @@ def _bf16_print(x: float, d: Decimal, sig: int) -> str | None:
     return None
 
 
-def _special(text: str) -> set[str]:
+def _special(text: str, bf16: bool = False) -> set[str]:
+    out = _special_widths(text)
+    return out if bf16 else out - {"bf16"} or {"f16", "f32", "f64"}
+
+
+def _special_widths(text: str) -> set[str]:
     m = _PAYLOAD.search(text)
     if m is None:
         return {"f16", "f32", "f64", "bf16"}
@@ -131,25 +138,30 @@ def _special(text: str) -> set[str]:
 MAX_WEIGHED = 4096
 
 
-def decimal_widths(texts: list[tuple[str, bool]]) -> list[str | None]:
+def decimal_widths(texts: list[tuple[str, bool]], bf16: bool = False) -> list[str | None]:
     """The format of each decimal (``(text, is_special)``) of one paste, or None where
-    the default applies. Raises ValueError (with the text) for a decimal no format holds."""
+    the default applies. Raises ValueError (with the text) for a decimal no format holds.
+    ``bf16``: the text is gdb's output, where a 4-digit print may be a bfloat16 lane; that
+    width is taken only where every decimal of the paste may be one (a bfloat16 view is
+    printed whole)."""
     if len(set(texts)) > MAX_WEIGHED:
         return [None] * len(texts)
     memo: dict[tuple[str, bool], set[str]] = {}
     cands: list[set[str]] = []
     for key in texts:
         if key not in memo:
-            memo[key] = _weigh(*key)
+            memo[key] = _weigh(*key, bf16)
         cands.append(memo[key])
+    if bf16 and not all("bf16" in c for c in cands):
+        cands = [c - {"bf16"} if c != {"bf16"} else set() for c in cands]
     return _decide(cands)
 
 
-def _weigh(t: str, special: bool) -> set[str]:
+def _weigh(t: str, special: bool, bf16: bool = False) -> set[str]:
     """The candidate widths of one decimal; ValueError for one no format holds."""
     if special:
-        return _special(t)
-    c = candidates(t)
+        return _special(t, bf16)
+    c = candidates(t, bf16)
     d = _value(t)
     if c is not None and not c and d is not None and not d.is_zero():
         a = d.copy_abs()  # (abs() rounds in the context: Overflow for 1e99900000000)

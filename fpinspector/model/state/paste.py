@@ -223,8 +223,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                              "debugger's text around them; as gdb's print of a _Float16 (5 "
                              "digits) or a bfloat16 (4): f16 or bf16, offered)")
     if {f for f, _ in out[0].items} == {"bf16"} and kinds <= {"decimal", "special"}:
-        out[0] = replace(out[0], label=out[0].label + ": 4 significant digits, as gdb prints "
-                         "a bfloat16 lane; the other widths offered")
+        out[0] = replace(out[0], label=out[0].label + ": as gdb prints a bfloat16 lane (4 "
+                         "significant digits, a 7-bit NaN payload); the other widths offered")
     seen: set[tuple] = set()
     unique = []
     for r in out:  # a reading that gives the same values as an earlier one is no choice
@@ -423,11 +423,12 @@ def _width_open(base: list[ParsedValue], fmt: str) -> bool:
     written too (``1.5``, not ``0.100000001``, gdb's print of an f32), or already in ``fmt``
     (a value f32 cannot hold): the inspector's width then wins. A decimal rounded by its
     tool (RenderDoc's 5 places, noted "not bit-exact") says nothing about its width."""
+    bf16 = fmt == "bf16"
     return all(v.kind in ("decimal", "special")
                and (v.format == fmt
                     or v.format == "f32" and (v.kind == "special" or "not bit-exact" in v.note
-                                              or fmt in (candidates(v.text) or {fmt})
-                                              or not candidates(v.text)))
+                                              or fmt in (candidates(v.text, bf16) or {fmt})
+                                              or not candidates(v.text, bf16)))
                for v in base)
 
 
