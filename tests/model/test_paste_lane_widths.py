@@ -77,3 +77,16 @@ def test_an_echoed_uint128_command_reads_the_128_bit_lanes_FMT_F32(case) -> None
     """With ``(gdb) p $xmm6.uint128`` before it the number is the 128-bit register: 4 f32
     lanes, the top two zero."""
     assert _found("gdb", case)[0].items == _lanes(FARR[:8] + bytes(8), "f32")
+
+
+def test_repeats_are_not_re_cut_and_stay_fast() -> None:
+    """gdb's ``<repeats 131072 times>`` makes 2^17 patterns from 40 characters: no register
+    view, so no lane re-cut is offered (re-cutting them one big integer at a time took
+    101 s here; the reading alone takes under a second)."""
+    import time
+
+    t = time.perf_counter()
+    found = readings("$1 = {0x3f800000 <repeats 131072 times>}", "f32")
+    assert time.perf_counter() - t < 15.0  # generous: 2 shared cores under load
+    assert [r.key for r in found] == ["as written"]
+    assert len(found[0].items) == 131072

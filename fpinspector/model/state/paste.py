@@ -340,6 +340,9 @@ def _other_widths(base: list[ParsedValue]) -> list[Reading]:
 
 
 _LANE_FORMAT = {16: ("f16", "bf16"), 32: ("f32",), 64: ("f64",)}
+#: Most patterns re-cut (a 512-bit register holds 32 lanes of 16 bits; a dump of thousands
+#: from ``<repeats N times>`` is no register view, and 2^17 lanes cost seconds to offer)
+_MAX_RECUT = 1024
 
 
 def _lane_widths(base: list[ParsedValue]) -> list[Reading]:
@@ -348,21 +351,22 @@ def _lane_widths(base: list[ParsedValue]) -> list[Reading]:
     little-endian memory order): the integer view asked for may not be as wide as the
     values in the register. Several patterns (one 64-bit integer too; a lone hex pattern
     has :func:`_other_widths`), all hex or integer, all of one width; offered, never taken."""
-    if not base or any(v.kind not in ("hex", "int") for v in base):
+    if not base or len(base) > _MAX_RECUT or any(v.kind not in ("hex", "int") for v in base):
         return []
     widths = {get_format(v.format).bits for v in base}
     if len(widths) != 1 or next(iter(widths)) not in _LANE_FORMAT or (
             len(base) == 1 and (base[0].kind == "hex" or next(iter(widths)) != 64)):
         return []
     width = next(iter(widths))
-    whole = sum(int(v.bits) << (width * k) for k, v in enumerate(base))
+    raw = np.array([int(v.bits) for v in base], dtype=f"<u{width // 8}").tobytes()
     total = width * len(base)
     out = []
     for w, fmts in _LANE_FORMAT.items():
         if w == width or total % w:
             continue
+        lanes = np.frombuffer(raw, dtype=f"<u{w // 8}").tolist()
         for fmt in fmts:
-            items = tuple((fmt, whole >> (w * k) & ((1 << w) - 1)) for k in range(total // w))
+            items = tuple((fmt, b) for b in lanes)
             out.append(Reading(f"{fmt} lanes", f"{total} bits as {_count(items)} lanes, the "
                                f"lowest first (the text's {width}-bit units re-cut, "
                                "little-endian)", items))
