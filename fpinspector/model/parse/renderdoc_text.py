@@ -256,6 +256,7 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
         idx_like = bool(_UINT.match(t1)) and not (len(t1) >= 8 or (len(t1) > 1 and t1[0] == "0"))
         nlabels = 2 if (idx_like or t1 == "--") and text[toks[0][2]:toks[1][1]] == " " else 1
         evidence = False
+        int_row: bool | None = None
         for tok, a, _ in toks[1:]:
             if (_FLOAT.match(tok) and tok[0] != "-") or tok in ("NaN", "INF"):
                 if not _gap_ok(text, a):
@@ -265,8 +266,10 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
                 evidence = True
             elif _HEX.match(tok) and (not tok.isdigit() or tok[0] == "0"):
                 evidence = True  # xint & co: zero-padded, upper-case, no 0x
-            elif _UINT.match(tok) and _sign_gap(text, a) and _int_row(text, toks):
-                evidence = True  # an int column's " 5": the sign's space after the separator
+            elif _UINT.match(tok) and _sign_gap(text, a):
+                if int_row is None:  # (weighed once: the row's shape)
+                    int_row = _int_row(text, toks)
+                evidence = evidence or int_row  # an int column's " 5": the sign's space
         if not evidence:
             return None
         toks = _tokens(text, 0, len(text))
