@@ -5,8 +5,9 @@ gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 1
 an f16; gdb 13 prints a bfloat16 lane (``v8_bfloat16``, AArch64's ``h.bf``) with 4
 (``0.334``, ``9.184e-41``), a weaker cue: weighed only in gdb's output (lldb prints a
 float's vector lanes with 6 digits, often 4), only where no f32/f64 print gives the decimal
-back, and taken only where every decimal of the paste may be a bfloat16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
-:func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
+back, and taken only where every decimal of the paste may be a bfloat16. A decimal is a
+*candidate* of the widths whose ``%.Ng`` print it may be (see :func:`candidates`; ``0.1``
+typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
 ``nan(0x8000000000123)``: wider than f32's fraction; ``nan(0x40)``: bfloat16's quiet bit).
 
 Per paste: where the decimals that name one width (one candidate) all name the same, every
@@ -62,9 +63,8 @@ def candidates(text: str, bf16: bool = False) -> set[str] | None:
 
     A print of N (or N-1: one trailing zero dropped) significant digits that gives the
     decimal back names its width (bfloat16's 4 digits only where no f32 or f64 print does;
-    with an f16 print both are candidates); only where none does, the
-    weaker evidence counts: a
-    width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
+    with an f16 print both are candidates); only where none does, the weaker evidence
+    counts: a width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
     f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
     few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
     lldb's 6-digit print of a float). ``bf16``: weigh bfloat16's print too (gdb's output

@@ -220,8 +220,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out = keep + [r for r in out if r not in keep]
         if keep and halves:
             out[0] = replace(out[0], label=out[0].label + f", the inspector's {inspected} (no "
-                             "debugger's text around them; as gdb's print of a _Float16 (5 "
-                             "digits) or a bfloat16 (4): f16 or bf16, offered)")
+                             "debugger's text around them; as a _Float16's 5-digit print: "
+                             "f16, offered)")
     if {f for f, _ in out[0].items} == {"bf16"} and kinds <= {"decimal", "special"}:
         out[0] = replace(out[0], label=out[0].label + ": as gdb prints a bfloat16 lane (4 "
                          "significant digits, a 7-bit NaN payload); the other widths offered")
@@ -411,15 +411,14 @@ _BARE = re.compile(r"[\s\d.eE+\-,;(){}\[\]]*")
 
 
 def _typed_halves(text: str, base: list[ParsedValue]) -> bool:
-    """Whether ``base`` holds f16 (or bf16) decimals that only their digits made so, in bare text
+    """Whether ``base`` holds f16 decimals that only their digits made f16, in bare text
     (``1.2344``: 5 significant digits are how gdb prints a ``_Float16``, and how people
     type): the inspector's f32 or f64 width wins there, f16 stays one click away. About 4%
     of 5-digit decimals are an f16's %.5g print; with a debugger's cue around them
-    (``$1 = 0.33325``) they stay f16. The same for bfloat16's 4 digits (``1.234``)."""
+    (``$1 = 0.33325``) they stay f16. (bfloat16's 4 digits count only in gdb's output.)"""
     return (len(text) <= 4096 and _BARE.fullmatch(text) is not None
             and any(v.kind == "decimal" for v in base)
-            and all(v.kind in ("decimal", "special") and v.format in ("f16", "bf16")
-                    for v in base))
+            and all(v.kind in ("decimal", "special") and v.format == "f16" for v in base))
 
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
