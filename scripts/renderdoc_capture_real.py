@@ -189,7 +189,7 @@ def raw_bytes() -> bytes:
 def element_values(fields: list[tuple[str, int]], data: bytes, row: int) -> list[tuple[str, int]]:
     """(kind, raw pattern) in column order for one row of a tightly packed struct of
     ``fields`` (kind f32/f16/f64/xint, count)."""
-    size = {"f32": 4, "xint": 4, "f16": 2, "f64": 8}
+    size = {"f32": 4, "xint": 4, "f16": 2, "f64": 8, "i32": 4, "u32": 4}
     stride = sum(size[k] * n for k, n in fields)
     off = row * stride
     out = []
@@ -202,6 +202,9 @@ def element_values(fields: list[tuple[str, int]], data: bytes, row: int) -> list
 
 
 def expect_of(cells: list[str], vals: list[tuple[str, int]], fmt_arg: str | None) -> dict:
+    if vals and all(kind in ("i32", "u32") for kind, _ in vals):  # int/uint columns only:
+        return {"format": vals[0][0], "formats": [k for k, _ in vals],  # integer codes
+                "bits": [raw for _, raw in vals], "codes": True}
     fmts, bits, exact = [], [], True
     for text, (kind, raw) in zip(cells, vals):
         if kind == "xint":
@@ -312,6 +315,8 @@ VIEWS = [
     ("buffer_half4", "buffer", "half4 h;", [("f16", 4)], 6, 1, "f16"),
     ("buffer_double2", "buffer", "double2 d;", [("f64", 2)], 6, 1, "f64"),
     ("buffer_float2x2", "buffer", "float2x2 m;", [("f32", 4)], 4, 1, None),
+    # integer columns only: a Ctrl+C row holds no float, its cells are integer codes
+    ("buffer_int2_uint", "buffer", "int2 i; uint u;", [("i32", 2), ("u32", 1)], 6, 1, None),
 ]
 
 

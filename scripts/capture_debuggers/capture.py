@@ -35,11 +35,11 @@ import cases  # noqa: E402
 
 ROOT = HERE.parent.parent
 DEFAULT_OUT = ROOT / "tests" / "data" / "paste_corpus"
-WIDTH = {"f16": 2, "f32": 4, "f64": 8}
+WIDTH = {"f16": 2, "f32": 4, "f64": 8, "bf16": 2}
 #: commands whose output is also kept with the command line before it (``*_echo`` cases)
 ECHOED = ("x/", "memory read", "register read", "print", "p/", "p ")
 PACK = {"f16": "<e", "f32": "<f", "f64": "<d"}
-UINT = {"f16": "<H", "f32": "<I", "f64": "<Q"}
+UINT = {"f16": "<H", "f32": "<I", "f64": "<Q", "bf16": "<H"}
 
 
 def build(tmp: Path, source: str = "probe.c", compiler: str = "gcc") -> Path:
@@ -63,7 +63,9 @@ def _arm_manifest(raw: dict) -> dict[str, dict]:
     for k, v in raw.items():
         bits = [int(b, 16) for b in v["bits"]]
         m[k] = {"format": v["format"], "bits": bits, "formats": [v["format"]] * len(bits)}
-    m["v0"], m["v1"], m["v2"] = m["farr"], m["darr"], m["harr"]
+    m["v0"], m["v1"], m["v2"], m["v3"] = m["farr"], m["darr"], m["harr"], m["bfarr"]
+    f = m["farr"]  # v4: farr[0..1], its top 64 bits zero
+    m["v4"] = {"format": "f32", "bits": f["bits"][:2] + [0, 0], "formats": ["f32"] * 4}
     return m
 
 
@@ -80,6 +82,10 @@ def manifest(exe: Path) -> dict[str, dict]:
     m["xmm1"] = part("darr", range(2))
     m["xmm2"] = part("harr", range(8))
     m["ymm3"] = part("farr", range(8))
+    m["xmm4"] = part("bfarr", range(8))
+    m["ymm5"] = part("bfarr", range(16))
+    m["xmm4 as f16"] = dict(m["xmm4"], format="f16", formats=["f16"] * 8)  # (its v8_half)
+    m["xmm6"] = {"format": "f32", "bits": m["farr"]["bits"][:2] + [0, 0], "formats": ["f32"] * 4}
     m["farr[3]"] = part("farr", [3])
     m["darr[2]"] = part("darr", [2])
     m["harr[1]"] = part("harr", [1])
@@ -158,6 +164,8 @@ def _lldb_package(tmp: Path) -> Path:
 
 
 def _as_float(fmt: str, bits: int) -> float:
+    if fmt == "bf16":  # the top half of an f32 (struct has no bfloat16)
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
     return struct.unpack(PACK[fmt], struct.pack(UINT[fmt], bits))[0]
 
 
@@ -165,6 +173,9 @@ def _exact_in(fmt: str, value: float) -> int | None:
     """The pattern of ``value`` in ``fmt`` when it is exact there, else None."""
     if value != value:
         return None
+    if fmt == "bf16":  # an f32 whose low 16 bits are zero
+        b32 = _exact_in("f32", value)
+        return b32 >> 16 if b32 is not None and b32 & 0xFFFF == 0 else None
     try:
         b = struct.unpack(UINT[fmt], struct.pack(PACK[fmt], value))[0]
     except (OverflowError, struct.error):
@@ -172,7 +183,7 @@ def _exact_in(fmt: str, value: float) -> int | None:
     return b if _as_float(fmt, b) == value else None
 
 
-QNAN = {"f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+QNAN = {"f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000, "bf16": 0x7FC0}
 
 
 def _is_nan(fmt: str, bits: int) -> bool:
@@ -236,19 +247,32 @@ def expect_of(spec, m: dict, text: str) -> dict:
                 alt = [_exact_in(w, v) for v in values]
                 if all(a is not None for a in alt):
                     others.append(_reading(w, alt))  # type: ignore[arg-type]
-    elif spec.how == "reg":
+    elif spec.how == "low64" and ".uint128" not in text:  # (echoed: the command says 128
+        # bits) the number holds the low 64 bits, leading zeros dropped
+        low = sum(b << (WIDTH[f] * 8 * k) for k, (f, b) in enumerate(zip(fmts, bits)))
+        low &= (1 << 64) - 1
+        exp = _reading("f64", [low])
+        for w in ("f16", "f32"):
+            others.append(_reading(w, _lanes(["f64"], [low], w)))
+        for w in ("f16", "f32", "f64"):
+            others.append(_reading(w, _lanes(fmts, bits, w)))
+    elif spec.how in ("reg", "low64"):
         for w in ("f16", "f32", "f64"):
             if {w} != set(fmts):
                 others.append(_reading(w, _lanes(fmts, bits, w)))
     elif spec.how == "hex" and len(set(fmts)) == 1:
         # gdb's p/x drops leading zeros: where every printed pattern is shorter than the
         # width, the digits name none and the same numbers in another width are readings
+        if fmts[0] == "bf16":  # 16-bit patterns: f16 or bf16, the digits cannot say
+            others.append(_reading("f16", bits))
         digits = [len(h) for h in re.findall(r"0x([0-9a-f]+)", text, re.IGNORECASE)]
         if digits and max(digits) < WIDTH[fmts[0]] * 2:
             for w in ("f16", "f32", "f64"):
                 if w != fmts[0] and all(b < 1 << (8 * WIDTH[w]) for b in bits):
                     others.append(_reading(w, bits))
-    elif spec.how == "int16":
+    if spec.how == "bits":  # 16-bit lanes as integers: f16 or bf16, the text cannot say
+        others.append(_reading("f16" if fmts[0] == "bf16" else "bf16", bits))
+    if spec.how in ("int16", "bits"):
         for signed in (True, False):
             ints = [b - 0x10000 if signed and b & 0x8000 else b for b in bits]
             if all(re.search(rf"(?<![\w.-]){i}(?![\w.])", text) for i in ints):
@@ -310,7 +334,8 @@ def capture(out_dir: Path, tools: list[str]) -> int:
                 if cmd.startswith(ECHOED) and not text.startswith("error"):
                     # as an interactive session shows it: the prompt and command line, then
                     # the output (a paste often takes both; the command's letters are cues)
-                    echo = dict(doc, text=f"({tool}) {cmd}\n{text}",
+                    echoed = f"({tool}) {cmd}\n{text}"
+                    echo = dict(doc, text=echoed, expect=expect_of(spec, m, echoed),
                                 note="the prompt and command line prepended, as a terminal "
                                      "shows them")
                     (d / f"{name}_echo.json").write_text(json.dumps(echo, indent=1) + "\n")

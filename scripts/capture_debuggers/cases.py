@@ -2,7 +2,8 @@
 
 Each case: (tool, stop, name, command, expect). ``stop`` is where the command runs:
 ``locals`` (main's frame, every variable set), ``regs`` (after load_regs: xmm0 = farr[0:4],
-xmm1 = darr[0:2], xmm2 = harr, ymm3 = farr) or ``display`` (gdb's display, printed at the
+xmm1 = darr[0:2], xmm2 = harr, ymm3 = farr, xmm4 = bfarr[0:8] and ymm5 = bfarr (bfloat16),
+xmm6 = farr[0:2] with the top 64 bits zero) or ``display`` (gdb's display, printed at the
 next stop). ``expect`` is a spec :mod:`capture` turns into the corpus's ``expect``:
 
 - ``V(var)``: the bits of a variable of probe.c (a slice of it with ``V(var, a, b)``);
@@ -11,7 +12,8 @@ next stop). ``expect`` is a spec :mod:`capture` turns into the corpus's ``expect
   its expected pattern is the format's quiet NaN), ``dec6`` (lldb's vector formats
   print 6 significant digits: the expected patterns are the nearest to the printed
   decimals, in the variable's format, and the case says it is lossy), ``reg`` (a whole register: its bits in other lane
-  widths are other readings), ``int16`` (16-bit integers: the same digits read as float
+  widths are other readings), ``bits`` (16-bit lanes whose text says no float format: the
+same bits as f16 or bfloat16 are another reading), ``int16`` (16-bit integers: the same digits read as float
   decimals are another reading) or ``hex``/``int`` (the text decides);
 - ``R(why)``: the text holds no float value (refused).
 """
@@ -150,6 +152,38 @@ def gdb_cases():
         ("regs", "px_ymm3", "p/x $ymm3", _v("ymm3", "reg")),
         ("regs", "px_xmm1", "p/x $xmm1", _v("xmm1", "reg")),
         ("regs", "px_xmm2", "p/x $xmm2", _v("xmm2", "reg")),
+        # bfloat16 lanes (xmm4, ymm5): gdb's v8_bfloat16 view prints 4 significant digits
+        ("regs", "p_xmm4_v8_bfloat16", "p $xmm4.v8_bfloat16", _v("xmm4")),
+        ("regs", "px_xmm4_v8_bfloat16", "p/x $xmm4.v8_bfloat16", _v("xmm4", "hex")),
+        ("regs", "p_ymm5_v16_bfloat16", "p $ymm5.v16_bfloat16", _v("ymm5")),
+        ("regs", "px_ymm5_v16_bfloat16", "p/x $ymm5.v16_bfloat16", _v("ymm5", "hex")),
+        ("regs", "p_xmm4_v8_bfloat16_1", "p $xmm4.v8_bfloat16[1]", _v("bfarr", "dec", 1, 2)),
+        ("regs", "p_xmm4_v8_bfloat16_7", "p $xmm4.v8_bfloat16[7]", _v("bfarr", "dec", 7, 8)),
+        ("regs", "p_ymm5_v16_bfloat16_10", "p $ymm5.v16_bfloat16[10]",
+         _v("bfarr", "dec", 10, 11)),
+        ("regs", "px_xmm4_v8_int16", "p/x $xmm4.v8_int16", _v("xmm4", "bits")),
+        ("regs", "p_xmm4_v8_half", "p $xmm4.v8_half", _v("xmm4 as f16")),
+        ("regs", "p_xmm4", "p $xmm4", _v("xmm4", "reg")),
+        ("regs", "px_xmm4", "p/x $xmm4", _v("xmm4", "reg")),
+        ("regs", "info_xmm4", "info registers xmm4", _v("xmm4", "reg")),
+        ("regs", "p_ymm5", "p $ymm5", _v("ymm5", "reg")),
+        # a register whose top 64 bits are zero (movq): its 128-bit views print < 2^64
+        ("regs", "p_xmm6", "p $xmm6", _v("xmm6", "reg")),
+        ("regs", "p_xmm6_v4_float", "p $xmm6.v4_float", _v("xmm6")),
+        # the register as one number below 2^64: the text holds its low 64 bits
+        ("regs", "p_xmm6_uint128", "p $xmm6.uint128", _v("xmm6", "low64")),
+        ("regs", "px_xmm6_uint128", "p/x $xmm6.uint128", _v("xmm6", "low64")),
+        # integer views whose lanes are not as wide as the values in the register
+        ("regs", "px_xmm1_v4_int32", "p/x $xmm1.v4_int32", _v("xmm1", "reg")),
+        ("regs", "p_xmm1_v4_int32", "p $xmm1.v4_int32", _v("xmm1", "reg")),
+        ("regs", "px_xmm0_v2_int64", "p/x $xmm0.v2_int64", _v("xmm0", "reg")),
+        ("regs", "p_xmm0_v2_int64", "p $xmm0.v2_int64", _v("xmm0", "reg")),
+        ("regs", "px_xmm2_v4_int32", "p/x $xmm2.v4_int32", _v("xmm2", "reg")),
+        ("regs", "px_xmm0_v8_int16", "p/x $xmm0.v8_int16", _v("xmm0", "reg")),
+        ("regs", "px_ymm3_v4_int64", "p/x $ymm3.v4_int64", _v("ymm3", "reg")),
+        ("locals", "x4xw_darr", "x/4xw darr", _v("darr", "reg", 0, 2)),
+        ("locals", "x2xg_farr", "x/2xg farr", _v("farr", "reg", 0, 4)),
+        ("locals", "x8xh_farr", "x/8xh farr", _v("farr", "reg", 0, 4)),
     ]
     return out
 
@@ -201,6 +235,10 @@ def lldb_cases():
         ("locals", "mem_B4_farr", "memory read -f B -s 4 -c 2 &farr",
          R("lldb's B format is boolean: true/false, no value")),
         ("locals", "mem_b4_farr", "memory read -f b -s 4 -c 2 &farr", _v("farr", "bin", 0, 2)),
+        # a unit size other than the values' (the lanes re-cut are offered)
+        ("locals", "mem_x4_darr", "memory read -f x -s 4 -c 4 &darr", _v("darr", "reg", 0, 2)),
+        ("locals", "mem_x8_farr", "memory read -f x -s 8 -c 2 &farr", _v("farr", "reg", 0, 4)),
+        ("regs", "reg_u64_xmm0", "register read -f uint64_t[] xmm0", _v("xmm0", "reg")),
         ("regs", "reg_xmm0", "register read xmm0", _v("xmm0", "reg")),
         ("regs", "reg_xmm1", "register read xmm1", _v("xmm1", "reg")),
         ("regs", "reg_xmm2", "register read xmm2", _v("xmm2", "reg")),
@@ -287,4 +325,18 @@ def gdb_arm_cases():
         ("regs", "arm_px_v0_s_u", "p/x $v0.s.u", _v("v0", "hex")),
         ("regs", "arm_p_v0_s_u", "p $v0.s.u", _v("v0", "int")),
         ("regs", "arm_p_v0_q_u", "p $v0.q.u", _v("v0", "reg")),
+        # v3: bfloat16 lanes (h.bf prints 4 significant digits); v4: the top 64 bits zero
+        ("regs", "arm_p_v3", "p $v3", _v("v3", "reg")),
+        ("regs", "arm_px_v3", "p/x $v3", _v("v3", "reg")),
+        ("regs", "arm_info_v3", "info registers v3", _v("v3", "reg")),
+        ("regs", "arm_p_v3_h_bf", "p $v3.h.bf", _v("v3")),
+        ("regs", "arm_px_v3_h_bf", "p/x $v3.h.bf", _v("v3", "hex")),
+        ("regs", "arm_p_v3_h_u", "p $v3.h.u", _v("v3", "bits")),
+        ("regs", "arm_p_h3", "p $h3", _v("bfarr", "bits", 0, 1)),
+        ("regs", "arm_p_h3_bf", "p $h3.bf", _v("bfarr", "dec", 0, 1)),
+        ("regs", "arm_info_h3", "info registers h3", _v("bfarr", "bits", 0, 1)),
+        ("regs", "arm_p_v4", "p $v4", _v("v4", "reg")),
+        ("regs", "arm_p_q4", "p $q4", _v("v4", "reg")),
+        ("regs", "arm_px_q4", "p/x $q4", _v("v4", "reg")),
+        ("regs", "arm_info_q4", "info registers q4", _v("v4", "reg")),
     ]

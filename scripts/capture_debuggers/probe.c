@@ -33,12 +33,17 @@ static const uint64_t F64[6] = {0x3fd5555555555555, 0x3fb999999999999a, 0x000000
 static const uint16_t F16[8] = {0x3c00, 0x3555, 0x0001, 0x7e00, 0x8000, 0x7bff, 0xfc00,
                                 0x2e66};
 static const uint32_t U32[4] = {0x3f800000, 0x40490fdb, 0xbf800000, 0x00000000};
+/* bfloat16 patterns (the top half of an f32): gdb's v8_bfloat16 views of xmm4 / ymm5 */
+static const uint16_t BF16[16] = {0x3f80, 0x3eab, 0x0001, 0x7fc0, 0x8000, 0x7f7f, 0xff80,
+                                  0x3dcd, 0x4049, 0xc000, 0x0080, 0x007f, 0x7f80, 0x7fc1,
+                                  0xbf80, 0x4780};
 
 float farr[8];
 float fspec[6];
 double darr[6];
 _Float16 harr[8];
 uint32_t uarr[4];
+uint16_t bfarr[16];
 float fone, fthird, fdenorm, fnan, fneg0, finf;
 double done, dthird, ddenorm, dnan, dbig;
 _Float16 hone, hthird, hdenorm, hnan;
@@ -59,6 +64,7 @@ static void fill(void) {
     for (int i = 0; i < 6; i++) darr[i] = f64(F64[i]);
     for (int i = 0; i < 8; i++) harr[i] = f16(F16[i]);
     memcpy(uarr, U32, sizeof uarr);
+    memcpy(bfarr, BF16, sizeof bfarr);
     fone = f32(0x3f800000); fthird = f32(0x3eaaaaab); fdenorm = f32(0x00000001);
     fnan = f32(0x7fc00001); fneg0 = f32(0x80000000); finf = f32(0x7f800000);
     done = f64(0x3ff0000000000000); dthird = f64(0x3fd5555555555555);
@@ -81,13 +87,18 @@ __asm__(".text\n.globl regs_ready\n.type regs_ready, @function\nregs_ready:\n\tr
         ".size regs_ready, .-regs_ready\n");
 void regs_ready(void);
 
-/* xmm0 = farr[0..3], xmm1 = darr[0..1], xmm2 = harr[0..7]; ymm3 = farr[0..7] (AVX). */
+/* xmm0 = farr[0..3], xmm1 = darr[0..1], xmm2 = harr[0..7], xmm4 = bfarr[0..7], xmm6 =
+ * farr[0..1] with its top 64 bits zero (movq); ymm3 = farr[0..7], ymm5 = bfarr[0..15] (AVX). */
 static void __attribute__((noinline)) load_regs(int avx) {
     __asm__ volatile("movups farr(%%rip), %%xmm0\n\t"
                      "movups darr(%%rip), %%xmm1\n\t"
-                     "movups harr(%%rip), %%xmm2\n\t" ::: "xmm0", "xmm1", "xmm2");
+                     "movups harr(%%rip), %%xmm2\n\t"
+                     "movups bfarr(%%rip), %%xmm4\n\t"
+                     "movq farr(%%rip), %%xmm6\n\t"
+                     ::: "xmm0", "xmm1", "xmm2", "xmm4", "xmm6");
     if (avx)
-        __asm__ volatile("vmovups farr(%%rip), %%ymm3" ::: "xmm3");
+        __asm__ volatile("vmovups farr(%%rip), %%ymm3\n\t"
+                         "vmovups bfarr(%%rip), %%ymm5" ::: "xmm3", "xmm5");
     regs_ready();
 }
 
@@ -99,7 +110,7 @@ int main(int argc, char **argv) {
         printf("{\n");
         hexs("farr", "f32", farr, 8, 4, 0); hexs("fspec", "f32", fspec, 6, 4, 0);
         hexs("darr", "f64", darr, 6, 8, 0); hexs("harr", "f16", harr, 8, 2, 0);
-        hexs("uarr", "f32", uarr, 4, 4, 0);
+        hexs("uarr", "f32", uarr, 4, 4, 0); hexs("bfarr", "bf16", bfarr, 16, 2, 0);
         hexs("fone", "f32", &fone, 1, 4, 0); hexs("fthird", "f32", &fthird, 1, 4, 0);
         hexs("fdenorm", "f32", &fdenorm, 1, 4, 0); hexs("fnan", "f32", &fnan, 1, 4, 0);
         hexs("fneg0", "f32", &fneg0, 1, 4, 0); hexs("finf", "f32", &finf, 1, 4, 0);

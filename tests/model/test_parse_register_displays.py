@@ -320,3 +320,18 @@ def test_aarch64_q_register_is_one_128_bit_number_FMT_F32() -> None:
     n = _XMM0_INT
     assert [v.bits for v in parse(f"$6 = {{u = {n}, s = {n}}}")] == list(
         struct.unpack("<4I", XMM0_BYTES))
+
+
+@pytest.mark.parametrize("case", ["arm_p_q4", "arm_px_q4", "arm_info_q4", "arm_p_q4_echo"])
+def test_aarch64_q_register_with_its_top_64_bits_zero_is_lanes_FMT_F32(case) -> None:
+    """Real gdb-multiarch output of q4 after ``ldr d4`` (v4 = 1.0f, 1.5f, then zeros):
+    ``{u = 4593671620983259136, s = ...}`` is below 2^64 but still the 128-bit register:
+    4 f32 lanes, the top two zero (struct oracle), not one f64 (before)."""
+    import json
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "data" / "paste_corpus" / "gdb" / f"{case}.json"
+    text = json.loads(path.read_text())["text"]
+    want = list(struct.unpack("<4I", struct.pack("<2f", 1.0, 1.5) + bytes(8)))
+    assert [(v.format, int(v.bits)) for v in parse(text)] == [("f32", b) for b in want]
+    assert [int(v.bits) for v in parse(text, format="f64")] == [
+        struct.unpack("<Q", struct.pack("<2f", 1.0, 1.5))[0], 0]

@@ -152,6 +152,7 @@ def _real_views() -> dict:
         "buffer_half4": [col("h", "f16", 4)],
         "buffer_double2": [col("d", "f64", 2)],
         "buffer_float2x2": [col("m", "f32", 2, 2)],
+        "buffer_int2_uint": [col("i", "int", 2), col("u", "uint")],
     }
     fields = {name: f for name, _, _, f, *_ in real.VIEWS}
     return {"gen": gen, "real": real, "views": views, "fields": fields}
@@ -178,7 +179,8 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     name = stem.rsplit("_row", 1)[0] if "_row" in stem else stem[:-len("_csv")]
     cols, fields = env["views"][name], env["fields"][name]
     data = real.raw_bytes()
-    stride = sum({"f32": 4, "xint": 4, "f16": 2, "f64": 8}[k] * n for k, n in fields)
+    stride = sum({"f32": 4, "xint": 4, "f16": 2, "f64": 8, "i32": 4, "u32": 4}[k] * n
+                 for k, n in fields)
     per_row = []
     for r in range(len(data) // stride):
         vals = [b for _, b in real.element_values(fields, data, r)]
@@ -276,3 +278,46 @@ def test_int_cells_are_offered_as_codes_and_fill_an_integer_code_op() -> None:
 def test_a_uint_beyond_i32_reads_as_u32_code() -> None:
     assert renderdoc_integers("Element, u\n0, 3000000000\n") == [("u32", 3000000000)]
     assert renderdoc_integers("1.5 2.5") == []  # not RenderDoc's: no codes
+
+
+#: scripts/renderdoc_capture_real.py's first 18 patterns: buffer_int2_uint's rows 0-5 as
+#: (int i.x, int i.y, uint u), read straight from the buffer's little-endian words
+_INT2_UINT = [0x3F800000, 0xC0200000, 0x3DCCCCCD, 0x40490FDB, 0x358637BD, 0x7F7FFFFF,
+              0x000116C2, 0x00000001, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+              0x7F800001, 0x4B3C614E, 0x3727C5AC, 0x477FE000, 0x3EAAAAAB, 0xBF000000]
+
+
+@pytest.mark.parametrize("row", range(6))
+def test_header_less_int_only_row_reads_as_integer_codes(row: int) -> None:
+    """A real qrenderdoc 1.24 Ctrl+C of an ``int2 i; uint u;`` row (``0  1065353216
+    -1071644672 1036831949``) holds no float: its cells are integer codes (an int with the
+    sign's space, a uint without), the Element index a label. Before, the row read as 4 f32
+    bit patterns, the index 0 among them. Oracle: the buffer's words (struct)."""
+    from fpinspector.model.state.paste import readings
+
+    text = _load(CORPUS / f"real_buffer_int2_uint_row{row}_ctrl_c.json")["text"]
+    assert text.split()[0] == str(row)
+    words = struct.unpack("<3I", struct.pack("<3I", *_INT2_UINT[3 * row:3 * row + 3]))
+    signed = struct.unpack("<2i", struct.pack("<2I", *words[:2]))
+    assert text.split()[1:] == [str(signed[0]), str(signed[1]), str(words[2])]
+    found = readings(text, "f32")
+    assert found[0].items == (("i32", words[0]), ("i32", words[1]), ("u32", words[2]))
+    # every number, the index too, stays one click away (the row may have been typed)
+    assert found[1].key == "every number" and len(found[1].items) == 4
+
+
+def test_an_int_cell_of_8_digits_is_no_hex_cell() -> None:
+    """In the real CSV of ``int2 i; uint u;`` row 20 holds ``,  16777216`` (an int: the
+    sign's space): not an xint's 8 hex digits (before: the f32 pattern 0x16777216)."""
+    text = _load(CORPUS / "real_buffer_int2_uint_csv.json")["text"]
+    assert "20,  2130706432,  16777216, 1039980265" in text
+    with pytest.raises(ParseError, match="no float"):
+        parse(text)
+    assert ("i32", 16777216) in renderdoc_integers(text)
+
+
+def test_typed_integers_with_double_spaces_stay_numbers() -> None:
+    """The int-row shape needs the index and two or more cells joined by one or two
+    spaces: ``1  2`` or ``1  2   3`` typed are numbers, as before."""
+    for text in ("1  2", "1  2   3", "1\t 2  3"):
+        assert all(v.kind == "decimal" for v in parse(text)), text

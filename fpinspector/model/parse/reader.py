@@ -23,8 +23,8 @@ __all__ = ["ParsedValue", "ParseError", "parse", "MAX_INPUT_CHARS", "MAX_VALUES"
 MAX_INPUT_CHARS = 1 << 20
 
 
-def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str = "little"
-          ) -> list[ParsedValue]:
+def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str = "little",
+          renderdoc: bool = True) -> list[ParsedValue]:
     """Read every value in ``text``.
 
     Parameters
@@ -41,6 +41,9 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
         patterns wider than it are refused.
     byte_order : {"little", "big", "both"}
         How to read byte dumps (memory order); "both" returns both readings.
+    renderdoc : bool
+        False: do not read the text as RenderDoc's table (its row indexes are then values),
+        for the reading of a text whose RenderDoc shape is only a guess.
 
     Returns
     -------
@@ -66,7 +69,7 @@ def parse(text: str, format: str | FloatFormat | None = None, *, byte_order: str
         raise ParseError(
             f"input is {len(text)} characters; the limit is {MAX_INPUT_CHARS} (1 MiB)", "", 0
         )
-    rd = read_renderdoc(text, fmt)
+    rd = read_renderdoc(text, fmt) if renderdoc else None
     if rd is not None:
         return rd
     found = _csv_header(text)

@@ -108,6 +108,12 @@ _LONG_BIN = re.compile(r"[01]{65,256}", re.ASCII)
 _INTEGER = re.compile(r"[+-]?\d{19,78}", re.ASCII)
 _BINARY = re.compile(r"[01]+", re.ASCII)
 _GDB_OUTPUT = re.compile(r"\$\d{1,9}[ \t]*=|\bu?int(?:128|256)\b", re.ASCII)
+#: an echoed command that asks for a register as 128-bit numbers (``p $xmm6.uint128``):
+#: then a number of any size is the register (one whose top 64 bits are zero prints
+#: below 2^64), unless a whole union is printed (its other views: ``v4_int32 =``)
+_NAMED_128 = re.compile(r"\.(?:uint128|v2_int128)\b", re.ASCII)
+_MEMBER_WORD = re.compile(r"\b(?:v\d{1,2}_\w+|uint128)[ \t]*=", re.ASCII)
+_INTEGER_ANY = re.compile(r"[+-]?\d{1,40}", re.ASCII)
 
 
 def wide_values(toks: list[Token], text: str) -> list[Token]:
@@ -118,10 +124,16 @@ def wide_values(toks: list[Token], text: str) -> list[Token]:
     prints no float as 20 digits, but an exact decimal (``340282346638528859811704183484516925440``,
     FLT_MAX) elsewhere is a float."""
     gdb = _GDB_OUTPUT.search(text) is not None
+    named = _NAMED_128.search(text) is not None and _MEMBER_WORD.search(text) is None
     out: list[Token] = []
     for t in toks:
         digits = None
-        if t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
+        if named and t.kind in ("hex", "dec") and not t.fmt and (
+                t.kind == "hex" and t.extra == "0x" or _INTEGER_ANY.fullmatch(t.text)):
+            n = int(t.text, 16) if t.kind == "hex" else int(t.text)  # (the echoed command
+            if -(1 << 127) <= n < 1 << 128:  # says 128 bits: leading zeros were dropped)
+                digits = f"{n % (1 << 128):x}"
+        elif t.kind == "hex" and t.extra == "0x" and _LONG_HEX.fullmatch(t.text):
             digits = t.text
         elif t.kind == "dec" and not t.fmt and _LONG_BIN.fullmatch(t.text):
             digits = f"{int(t.text, 2):x}"
@@ -233,7 +245,7 @@ def select_views(toks: list[Token], fmt: Any = None, text: str = "") -> list[Tok
         start = i
         views, i = _views(toks, i, kind)
         chosen = _chosen(toks, views, bits) if kind == "member" else (
-            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt))
+            _chosen_arm(toks, views, bits) or _arm_scalar(toks, views, start, fmt, text))
         if chosen is None and kind == "member":
             raise ParseError(f"this register has no {bits}-bit or f32 lanes to read"
                              f"{f' as {fmt.name}' if fmt is not None else ''}", text,
@@ -283,8 +295,8 @@ def _chosen_arm(toks: list[Token], views: dict[str, tuple[int, int]], bits: int
     return None
 
 
-def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any
-                ) -> list[Token] | None:
+def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int, fmt: Any,
+                text: str = "") -> list[Token] | None:
     """AArch64's scalar views: ``p $s0`` / ``info registers s0`` print ``{f = 1, u =
     1065353216, s = 1065353216}`` (``h0`` adds ``bf``), ``p $q0`` ``{u = <128 bits>, s =
     ...}``: the ``u`` lane is the bits. Its width: ``bf`` says 16, the register's name
@@ -299,8 +311,8 @@ def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int
             return None
         t = body[0]
         n = int(t.text, 16) if t.kind == "hex" else int(t.text) if t.text.isdigit() else -1
-        if not 1 << 64 <= n < 1 << 128:  # (a field named u: as written)
-            return None
+        if not (1 << 64 <= n < 1 << 128 or 0 <= n < 1 << 64 and _same_u_s(text, t, n)):
+            return None  # (a field named u: as written)
         wide = Token("wide", f"{n:032x}", t.start, t.end, extra="number")
         return _lanes_of(wide, getattr(fmt, "bits", 32))
     if names not in ({"f", "u", "s"}, {"bf", "f", "u", "s"}):
@@ -322,6 +334,23 @@ def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int
         digits = candidates(f[0].text) if len(f) == 1 and f[0].kind == "dec" else None
         width = 64 if value >> 32 or digits == {"f64"} else 32
     return _as_patterns(u, width)
+
+
+_S_VIEW = re.compile(r"[ \t]*,[ \t]*s[ \t]*=[ \t]*(?P<n>-?(?:0x[0-9a-f]{1,32}|\d{1,40}))[ \t]*\}",
+                     _FLAGS)
+
+
+def _same_u_s(text: str, u: Token, n: int) -> bool:
+    """Whether ``u`` (the ``u`` view's number ``n``) is followed in ``text`` by ``, s = n}``:
+    gdb's q register whose top bits are zero (``p $q4`` after ``ldr d4``: a number below
+    2^64; :func:`plain` blanked ``s``, the same value). A struct of two such fields holding
+    the same number reads so too."""
+    m = _S_VIEW.match(text, u.end, u.end + 200)
+    if m is None:
+        return False
+    t = m.group("n")
+    v = int(t, 16) if "x" in t.lower() else int(t)
+    return v % (1 << 128) == n
 
 
 def _value_end(toks: list[Token], i: int) -> int:

@@ -5,8 +5,8 @@ Why a reader of its own: RenderDoc (qrenderdoc ``BufferViewer``, ``RDTableView``
 ``RDTreeView``, ``Formatter``) writes
 
 * a Ctrl+C of a buffer or mesh row without a header: the Element (or VTX and IDX) index
-  first, cells joined by one space, each positive float led by a space where its sign
-  would be (``"12 7  1.00 -2.50"``);
+  first, cells joined by one space, each positive float (and int) led by a space where its
+  sign would be (``"12 7  1.00 -2.50"``, ``"0  7 -7 3"``);
 * a CSV export with a ``", "``-joined header (``Element, pos.x, ...`` or ``VTX, IDX, ...``)
   and unquoted cells, a matrix cell's rows on new lines;
 * a constant buffer as ``Name,Value,Byte Offset,Type`` (values quoted, ``"1.00, 0.50"``)
@@ -99,7 +99,9 @@ class _Cells:
             bits, note = special_bits(tok, FORMATS[name])
             self.items.append([name, bits, a, b, "special", label,
                                note or (_NOTE_NAN if "nan" in tok.lower() else "")])
-        elif _HEX.match(tok) and width is None and _hex_cell(tok):
+        elif _HEX.match(tok) and width is None and _hex_cell(tok) and not (
+                tok.isdigit() and _blanks_before(self.text, a) > self.sep):  # (" 16777216":
+            # an int's sign gap; a hex cell has none)
             name = self.fmt.name if self.fmt is not None else _HEX_FMT[len(tok)]
             bits = int(tok, 16)
             if bits > FORMATS[name].mask:
@@ -143,6 +145,25 @@ class _Cells:
                     it[6] += "; outside f32's range, so read as f64"
         return [ParsedValue(it[0], int(it[1]), it[2], it[3], it[4], self.text[it[2]:it[3]],
                             it[5], it[6], g) for g, it in enumerate(self.items)]
+
+
+def _sign_gap(text: str, start: int) -> bool:
+    """Two or more spaces before ``start`` on its line, after a cell: the separator and the
+    space RenderDoc's ``interpretVariant`` puts where a non-negative int's sign would be
+    (an int/uint-only Ctrl+C row, ``"0  7 -7"``, has no float to show it is RenderDoc's)."""
+    i = start - 1
+    while i >= 0 and text[i] == " ":
+        i -= 1
+    return start - 1 - i >= 2 and i >= 0 and text[i] not in "\r\n\t,"
+
+
+def _int_row(text: str, toks: list[tuple[str, int, int]]) -> bool:
+    """Whether ``toks`` may be a Ctrl+C of integer cells only, by its shape: the index and
+    two or more cells, joined by one space or, before a non-negative int, two (a copy of
+    one row; several rows pad their cells to the column widths)."""
+    if len(toks) < 3 or "\n" in text.strip():
+        return "\n" in text.strip() and len(toks) >= 3
+    return all(text[b:a2] in (" ", "  ") for (_, _, b), (_, a2, _) in zip(toks, toks[1:]))
 
 
 def _blanks_before(text: str, start: int) -> int:
@@ -235,6 +256,7 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
         idx_like = bool(_UINT.match(t1)) and not (len(t1) >= 8 or (len(t1) > 1 and t1[0] == "0"))
         nlabels = 2 if (idx_like or t1 == "--") and text[toks[0][2]:toks[1][1]] == " " else 1
         evidence = False
+        int_row: bool | None = None
         for tok, a, _ in toks[1:]:
             if (_FLOAT.match(tok) and tok[0] != "-") or tok in ("NaN", "INF"):
                 if not _gap_ok(text, a):
@@ -244,6 +266,10 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
                 evidence = True
             elif _HEX.match(tok) and (not tok.isdigit() or tok[0] == "0"):
                 evidence = True  # xint & co: zero-padded, upper-case, no 0x
+            elif _UINT.match(tok) and _sign_gap(text, a):
+                if int_row is None:  # (weighed once: the row's shape)
+                    int_row = _int_row(text, toks)
+                evidence = evidence or int_row  # an int column's " 5": the sign's space
         if not evidence:
             return None
         toks = _tokens(text, 0, len(text))

@@ -201,6 +201,12 @@ def _integers_as_patterns(items: list[_Item | Token]) -> None:
         it.hint = None
 
 
+#: gdb's value line (``$1 = ...``; lldb writes its type first: ``(float) $0 = ...``) or a
+#: bfloat16 view named: the text where a decimal of 4 digits may be a bfloat16 lane
+_GDB_VALUE = re.compile(r"(?m)^[ \t]*\$\d{1,9}[ \t]*=|\bv\d{1,2}_bfloat16\b|\.h\.bf\b",
+                        re.ASCII)
+
+
 def _decimal_formats(items: list[_Item | Token], text: str) -> dict[int, str]:
     """id(item) -> format for decimals whose width only their digits say (see :mod:`.widths`)."""
     undecided = [it for it in items if isinstance(it, _Item) and it.tok.kind in ("dec", "special")
@@ -208,7 +214,8 @@ def _decimal_formats(items: list[_Item | Token], text: str) -> dict[int, str]:
     if not undecided:
         return {}
     try:
-        found = decimal_widths([(it.tok.text, it.tok.kind == "special") for it in undecided])
+        found = decimal_widths([(it.tok.text, it.tok.kind == "special") for it in undecided],
+                               bf16=_GDB_VALUE.search(text) is not None)
     except ValueError as exc:
         bad = next((it for it in undecided if str(exc).startswith(it.tok.text)), undecided[0])
         raise ParseError(str(exc), text, bad.tok.start) from None

@@ -2,9 +2,13 @@
 
 gdb and lldb print a float with 9 significant digits (``%.9g``), a double with 17 and a
 ``_Float16`` with 5: ``0.333333343`` is an f32, ``0.33333333333333331`` an f64, ``0.33325``
-an f16. A decimal is a *candidate* of the widths whose ``%.Ng`` print it may be (see
-:func:`candidates`; ``0.1`` typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
-``nan(0x8000000000123)``: wider than f32's fraction).
+an f16; gdb 13 prints a bfloat16 lane (``v8_bfloat16``, AArch64's ``h.bf``) with 4
+(``0.334``, ``9.184e-41``), a weaker cue: weighed only in gdb's output (lldb prints a
+float's vector lanes with 6 digits, often 4), only where no f32/f64 print gives the decimal
+back, and taken only where every decimal of the paste may be a bfloat16. A decimal is a
+*candidate* of the widths whose ``%.Ng`` print it may be (see :func:`candidates`; ``0.1``
+typed by hand: none). A NaN payload names a width too (``nan(0x200)``: f16's quiet bit;
+``nan(0x8000000000123)``: wider than f32's fraction; ``nan(0x40)``: bfloat16's quiet bit).
 
 Per paste: where the decimals that name one width (one candidate) all name the same, every
 decimal that may be of that width, or names none, is; where they disagree (a struct of float, double and
@@ -53,16 +57,18 @@ def _significant(d: Decimal) -> int:
     return n
 
 
-def candidates(text: str) -> set[str] | None:
+def candidates(text: str, bf16: bool = False) -> set[str] | None:
     """The widths ``text`` may be a debugger's print of; None when ``text`` is no finite
     decimal (a NaN or an infinity: see :func:`_special`).
 
     A print of N (or N-1: one trailing zero dropped) significant digits that gives the
-    decimal back names its width; only where none does, the weaker evidence counts: a
-    width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
+    decimal back names its width (bfloat16's 4 digits only where no f32 or f64 print does;
+    with an f16 print both are candidates); only where none does, the weaker evidence
+    counts: a width that holds the decimal exactly (``1.5``: all three; ``16777217``: f64), or an
     f16/f32 print shortened by its trailing zeros (``3.128324e+12``). A double's print of
     few digits counts for nothing: %.17g gives back many a short decimal (``1.4013e-45``,
-    lldb's 6-digit print of a float)."""
+    lldb's 6-digit print of a float). ``bf16``: weigh bfloat16's print too (gdb's output
+    only: lldb's 6-digit vector prints of a float are often 4 digits)."""
     d = _value(text)
     if d is None or not d.is_finite():
         return None
@@ -81,21 +87,50 @@ def candidates(text: str) -> set[str] | None:
                     strong.add(fmt)
                 elif fmt != "f64":
                     weak.add(fmt)
+        bf = _bf16_print(x, d, sig) if bf16 else None
+    if bf == "strong" and strong <= {"f16"}:  # (f16 and bf16 may hold the same value:
+        strong.add("bf16")                    # 0.1001 is both prints of 0.10009765625)
+    elif bf is not None:
+        weak.add("bf16")
     return strong or weak
 
 
-def _special(text: str) -> set[str]:
+def _bf16_print(x: float, d: Decimal, sig: int) -> str | None:
+    """Whether ``d`` is a bfloat16's value (``"weak"``) or gdb's ``%.4g`` print of one
+    (``"strong"``: 3 or 4 significant digits; fewer are ``"weak"``), else None."""
+    u = int(np.float32(x).view(np.uint32))  # (the f32 first: off only within 2^-24 of a
+    u = (u + 0x7FFF + (u >> 16 & 1)) >> 16   # tie, far beyond 4 digits' reach), then RNE
+    v = float(np.uint32(u << 16).view(np.float32))
+    if not np.isfinite(v):
+        return None
+    if Decimal(v) == d:
+        return "weak"
+    if Decimal(f"{v:.4g}") == d:
+        return "strong" if sig >= 3 else "weak"
+    return None
+
+
+def _special(text: str, bf16: bool = False) -> set[str]:
+    out = _special_widths(text)
+    return out if bf16 else out - {"bf16"} or {"f16", "f32", "f64"}
+
+
+def _special_widths(text: str) -> set[str]:
     m = _PAYLOAD.search(text)
     if m is None:
-        return {"f16", "f32", "f64"}
+        return {"f16", "f32", "f64", "bf16"}
     p = int(m.group("p").replace("_", ""), 16)
     if p > 0x7FFFFF:
         return {"f64"}
+    if p == 0x40:  # bfloat16's quiet NaN (0x7fc0): an f32 with it is signalling
+        return {"bf16"}
+    if 0x40 < p <= 0x7F:
+        return {"bf16", "f16", "f32", "f64"}
     if 0x200 <= p <= 0x3FF:
         return {"f16", "f32", "f64"} if p != 0x200 else {"f16"}
     if p >= 0x400000:
         return {"f32", "f64"}
-    return {"f16", "f32", "f64"}
+    return {"f16", "f32", "f64"} if p > 0x7F else {"f16", "f32", "f64", "bf16"}
 
 
 #: Most distinct decimals whose widths are weighed (a debugger's print holds a few dozen;
@@ -103,25 +138,30 @@ def _special(text: str) -> set[str]:
 MAX_WEIGHED = 4096
 
 
-def decimal_widths(texts: list[tuple[str, bool]]) -> list[str | None]:
+def decimal_widths(texts: list[tuple[str, bool]], bf16: bool = False) -> list[str | None]:
     """The format of each decimal (``(text, is_special)``) of one paste, or None where
-    the default applies. Raises ValueError (with the text) for a decimal no format holds."""
+    the default applies. Raises ValueError (with the text) for a decimal no format holds.
+    ``bf16``: the text is gdb's output, where a 4-digit print may be a bfloat16 lane; that
+    width is taken only where every decimal of the paste may be one (a bfloat16 view is
+    printed whole)."""
     if len(set(texts)) > MAX_WEIGHED:
         return [None] * len(texts)
     memo: dict[tuple[str, bool], set[str]] = {}
     cands: list[set[str]] = []
     for key in texts:
         if key not in memo:
-            memo[key] = _weigh(*key)
+            memo[key] = _weigh(*key, bf16)
         cands.append(memo[key])
+    if bf16 and not all("bf16" in c for c in cands):
+        cands = [c - {"bf16"} if c != {"bf16"} else set() for c in cands]
     return _decide(cands)
 
 
-def _weigh(t: str, special: bool) -> set[str]:
+def _weigh(t: str, special: bool, bf16: bool = False) -> set[str]:
     """The candidate widths of one decimal; ValueError for one no format holds."""
     if special:
-        return _special(t)
-    c = candidates(t)
+        return _special(t, bf16)
+    c = candidates(t, bf16)
     d = _value(t)
     if c is not None and not c and d is not None and not d.is_zero():
         a = d.copy_abs()  # (abs() rounds in the context: Overflow for 1e99900000000)
@@ -144,6 +184,8 @@ def _decide(cands: list[set[str]]) -> list[str | None]:
             out.append(next(iter(c)))
         elif group is not None and (group in c or not c):
             out.append(group)
+        elif c == {"f16", "bf16"}:  # the same value in both, no other cue: f16 as before
+            out.append("f16")
         else:
             out.append(None)
     return out

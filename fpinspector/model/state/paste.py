@@ -147,7 +147,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     except ParseError as exc:
         codes = _integer_codes(text) if "RenderDoc text with no float" in exc.reason else None
         if codes is not None:
-            return [codes]
+            return [codes, *_as_numbers(text)]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
             return _short_patterns(text, inspected, exc)
         if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
@@ -184,7 +184,10 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
     elif kinds <= {"decimal", "special"} or _REGISTER.search(text) or _lanes(base):
         # a decimal's width or a register's lanes the text may not say: the others
-        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16")]
+        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16", "bf16")]
+    elif kinds <= {"hex", "int"} and {v.format for v in base} == {"f16"}:
+        # 16-bit patterns (gdb's p/x of a v8_bfloat16 or v8_int16 view): f16 or bfloat16
+        alts.append(("bf16 width", {"format": "bf16"}))
     for key, kw in alts:
         try:
             vals = parse(text, **kw)
@@ -204,8 +207,13 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
                          "f16 and f64 lanes offered")
     out += chunks
     out += _other_widths(base)
+    out += _lane_widths(base)
+    if _BF16_CUE.search(text):  # the view's name says bfloat16 (a command line echoed)
+        inspected = "bf16"
     halves = inspected in ("f32", "f64") and _typed_halves(text, base)
-    if halves or inspected in ("f16", "f64") and (
+    sixteen = inspected == "bf16" and all(v.kind in ("hex", "int") and v.format == "f16"
+                                          for v in base)  # (16-bit patterns, a bf16 at hand)
+    if halves or sixteen or inspected in ("f16", "f64", "bf16") and (
             _width_open(base, inspected) or bool(chunks)
             or ((_REGISTER.search(text) or _lanes(base)) and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
@@ -214,6 +222,9 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             out[0] = replace(out[0], label=out[0].label + f", the inspector's {inspected} (no "
                              "debugger's text around them; as a _Float16's 5-digit print: "
                              "f16, offered)")
+    if {f for f, _ in out[0].items} == {"bf16"} and kinds <= {"decimal", "special"}:
+        out[0] = replace(out[0], label=out[0].label + ": as gdb prints a bfloat16 lane (4 "
+                         "significant digits, a 7-bit NaN payload); the other widths offered")
     seen: set[tuple] = set()
     unique = []
     for r in out:  # a reading that gives the same values as an earlier one is no choice
@@ -227,6 +238,9 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
                        r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
+#: a bfloat16 view named in the text (gdb's ``v8_bfloat16``, AArch64's ``.h.bf``)
+#: in a command (``p $xmm4.v8_bfloat16``), not as one view of a whole union
+_BF16_CUE = re.compile(r"(?i)\.v\d{1,2}_bfloat16\b|\.h\.bf\b|\$h\d{1,2}\.bf\b")
 
 
 def _lanes(values: list[ParsedValue]) -> bool:
@@ -271,6 +285,19 @@ def _integer_codes(text: str) -> Reading | None:
                    "(itof, utof) takes them as operands", tuple(found))
 
 
+def _as_numbers(text: str) -> list[Reading]:
+    """A header-less RenderDoc row of integers only (``0  7 -7``: read so by its sign gaps)
+    as every number in it, the row index too: offered, in case it was typed."""
+    if text.lstrip().startswith(("Element, ", "VTX, IDX", "Name,Value")):
+        return []  # (a header says RenderDoc)
+    try:
+        vals = parse(text, renderdoc=False)
+    except ParseError:
+        return []
+    return [Reading("every number", f"{_label(vals)}: every number, the first too (not "
+                    "RenderDoc's row index and integer cells)", _items(vals))] if vals else []
+
+
 def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]:
     """A pattern whose digits name no width (gdb's ``p/x`` drops leading zeros: ``0x1``)
     is read in the inspector's width, the others offered; ``exc`` where none holds it."""
@@ -312,6 +339,40 @@ def _other_widths(base: list[ParsedValue]) -> list[Reading]:
                     + ", ".join(_value(f, b) for f, b in items) + " (low half first)", items)]
 
 
+_LANE_FORMAT = {16: ("f16", "bf16"), 32: ("f32",), 64: ("f64",)}
+#: Most patterns re-cut (a 512-bit register holds 32 lanes of 16 bits; a dump of thousands
+#: from ``<repeats N times>`` is no register view, and 2^17 lanes cost seconds to offer)
+_MAX_RECUT = 1024
+
+
+def _lane_widths(base: list[ParsedValue]) -> list[Reading]:
+    """Patterns of one width (gdb's ``p/x $xmm1.v4_int32``, ``p $xmm0.v2_int64``, ``x/4xw``,
+    lldb's ``-s 4``) re-cut into lanes of the other widths, the lowest first (lane order is
+    little-endian memory order): the integer view asked for may not be as wide as the
+    values in the register. Several patterns (one 64-bit integer too; a lone hex pattern
+    has :func:`_other_widths`), all hex or integer, all of one width; offered, never taken."""
+    if not base or len(base) > _MAX_RECUT or any(v.kind not in ("hex", "int") for v in base):
+        return []
+    widths = {get_format(v.format).bits for v in base}
+    if len(widths) != 1 or next(iter(widths)) not in _LANE_FORMAT or (
+            len(base) == 1 and (base[0].kind == "hex" or next(iter(widths)) != 64)):
+        return []
+    width = next(iter(widths))
+    raw = np.array([int(v.bits) for v in base], dtype=f"<u{width // 8}").tobytes()
+    total = width * len(base)
+    out = []
+    for w, fmts in _LANE_FORMAT.items():
+        if w == width or total % w:
+            continue
+        lanes = np.frombuffer(raw, dtype=f"<u{w // 8}").tolist()
+        for fmt in fmts:
+            items = tuple((fmt, b) for b in lanes)
+            out.append(Reading(f"{fmt} lanes", f"{total} bits as {_count(items)} lanes, the "
+                               f"lowest first (the text's {width}-bit units re-cut, "
+                               "little-endian)", items))
+    return out
+
+
 def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
     """Integers of up to 5 digits (gdb's ``x/fh`` and ``p/d`` of a half print its bits so):
     as 16-bit and 32-bit patterns, where they fit (two's complement)."""
@@ -319,10 +380,10 @@ def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
         return []
     ints = [int(v.text) for v in base]
     out = []
-    for fmt, w in (("f16", 16), ("f32", 32)):
+    for fmt, w in (("f16", 16), ("bf16", 16), ("f32", 32)):
         if all(-(1 << (w - 1)) <= i < 1 << w for i in ints):
             items = tuple((fmt, i % (1 << w)) for i in ints)
-            out.append(Reading(f"{w}-bit patterns",
+            out.append(Reading(f"{w}-bit patterns" if fmt != "bf16" else "bf16 patterns",
                                f"{len(items)} integer{'s' if len(items) > 1 else ''} as "
                                f"{w}-bit patterns ({_count(items)})", items))
     return out
@@ -354,7 +415,7 @@ def _typed_halves(text: str, base: list[ParsedValue]) -> bool:
     (``1.2344``: 5 significant digits are how gdb prints a ``_Float16``, and how people
     type): the inspector's f32 or f64 width wins there, f16 stays one click away. About 4%
     of 5-digit decimals are an f16's %.5g print; with a debugger's cue around them
-    (``$1 = 0.33325``) they stay f16."""
+    (``$1 = 0.33325``) they stay f16. (bfloat16's 4 digits count only in gdb's output.)"""
     return (len(text) <= 4096 and _BARE.fullmatch(text) is not None
             and any(v.kind == "decimal" for v in base)
             and all(v.kind in ("decimal", "special") and v.format == "f16" for v in base))
@@ -365,11 +426,12 @@ def _width_open(base: list[ParsedValue], fmt: str) -> bool:
     written too (``1.5``, not ``0.100000001``, gdb's print of an f32), or already in ``fmt``
     (a value f32 cannot hold): the inspector's width then wins. A decimal rounded by its
     tool (RenderDoc's 5 places, noted "not bit-exact") says nothing about its width."""
+    bf16 = fmt == "bf16"
     return all(v.kind in ("decimal", "special")
                and (v.format == fmt
                     or v.format == "f32" and (v.kind == "special" or "not bit-exact" in v.note
-                                              or fmt in (candidates(v.text) or {fmt})
-                                              or not candidates(v.text)))
+                                              or fmt in (candidates(v.text, bf16) or {fmt})
+                                              or not candidates(v.text, bf16)))
                for v in base)
 
 
