@@ -321,3 +321,21 @@ def test_typed_integers_with_double_spaces_stay_numbers() -> None:
     spaces: ``1  2`` or ``1  2   3`` typed are numbers, as before."""
     for text in ("1  2", "1  2   3", "1\t 2  3"):
         assert all(v.kind == "decimal" for v in parse(text)), text
+
+
+def test_typed_numbers_with_double_spaces_paste_as_numbers_while_the_op_takes_floats() -> None:
+    """``1  2 3`` typed has RenderDoc's int-row spacing: its first reading is integer
+    codes, but while the op takes floats the paste takes the numbers (no error), and the
+    codes stay offered; with an integer-code op every number is a code, as before."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.model.state.paste import paste_text, readings
+
+    text = "1  2 3"
+    assert readings(text, "f32")[0].key == "integer codes"
+    state = InspectorState()
+    result = paste_text(state, text)
+    assert state.snapshot.operands[:2] == (0x3F800000, 0x40000000), result.message
+    assert "integer codes" in {r.key for r in result.others}
+    state.update(op="itof", op_format="i32")
+    paste_text(state, text)
+    assert state.snapshot.operands[:3] == (1, 2, 3)

@@ -473,6 +473,10 @@ def paste_text(state: InspectorState, text: str, reading: str | None = None,
             return PasteResult(_paste_codes(state, codes))
         found = readings(text, state.snapshot.fmt)
     taken = found[0]
+    if reading is None and _codes_only(taken) and not _takes_codes(state):
+        # "1  2 3" is also how a person types numbers: while the op takes floats, the first
+        # reading that has floats is taken, and the integer codes stay one click away
+        taken = next((r for r in found if not _codes_only(r)), taken)
     if reading is not None:
         match = [r for r in found if r.key == reading]
         if not match:
@@ -482,12 +486,20 @@ def paste_text(state: InspectorState, text: str, reading: str | None = None,
     return PasteResult(_fill(state, taken), taken, tuple(r for r in found if r is not taken))
 
 
+def _codes_only(reading: Reading) -> bool:
+    return all(isinstance(operand_format(f), CodeFormat) for f, _ in reading.items)
+
+
+def _takes_codes(state: InspectorState) -> bool:
+    return isinstance(operand_format(state.snapshot.op_format), CodeFormat)
+
+
 def _fill(state: InspectorState, reading: Reading) -> str:
     items = list(reading.items)
     s = state.snapshot
     spec = OPS.get(s.op)
     arity = spec.arity if spec else 2
-    if all(isinstance(operand_format(f), CodeFormat) for f, _ in items):
+    if _codes_only(reading):
         return _fill_codes(state, items)
     if reading.word is not None:  # a packed word: the word view, and R inspected
         with state.batch():
