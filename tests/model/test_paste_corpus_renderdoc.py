@@ -339,3 +339,12 @@ def test_typed_numbers_with_double_spaces_paste_as_numbers_while_the_op_takes_fl
     state.update(op="itof", op_format="i32")
     paste_text(state, text)
     assert state.snapshot.operands[:3] == (1, 2, 3)
+
+
+def test_a_typed_line_read_as_an_int_row_says_why_and_what_to_do() -> None:
+    """Where no context tells (`fpinspector decode "1  2 3"`), the refusal names the
+    RenderDoc reading, the two-space cue, and how to type numbers so they read as such."""
+    with pytest.raises(ParseError) as info:
+        parse("1  2 3")
+    assert "integer cells" in info.value.reason and "one space or a comma" in info.value.reason
+    assert [v.bits for v in parse("1 2 3")] == [0x3F800000, 0x40000000, 0x40400000]

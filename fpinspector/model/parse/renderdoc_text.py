@@ -32,7 +32,7 @@ from .lex import ParseError
 from .literals import encode_decimals, special_bits
 from .values import MAX_VALUES, ParsedValue
 
-__all__ = ["read_renderdoc", "renderdoc_integers"]
+__all__ = ["NoFloatInRenderDoc", "read_renderdoc", "renderdoc_integers"]
 
 _FLOAT = re.compile(r"-?\d+\.\d{2,5}$|-?\d\.\d{5}E[+-]\d{2,3}$", re.ASCII)
 _SPECIAL = re.compile(r"NaN$|nan$|-?INF$", re.ASCII)
@@ -73,6 +73,11 @@ def _gap_ok(text: str, start: int) -> bool:
     return n >= 2 or i < 0 or text[i] == "\n"
 
 
+class NoFloatInRenderDoc(ParseError):
+    """RenderDoc text whose cells hold no float (int/uint cells, indexes, paged or restart
+    rows): :func:`renderdoc_integers` may still read it as integer codes."""
+
+
 class _Cells:
     """Collects value cells and turns them into ParsedValues (decimals rounded in one go)."""
 
@@ -82,6 +87,8 @@ class _Cells:
         self.skipped: list[str] = []
         self.ints: list[tuple[str, str]] = []  # (text, "i32" | "u32"): int/uint cells
         self.sep = 1  # the cell separator's length: one space (Ctrl+C), ", " (CSV)
+        #: header-less, and RenderDoc's only by the sign gaps of its integer cells
+        self.by_int_spacing = False
 
     def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None,
              code: str | None = None, typed: bool = False) -> bool:
@@ -124,8 +131,14 @@ class _Cells:
     def values(self) -> list[ParsedValue]:
         if not self.items:
             seen = ", ".join(repr(s) for s in dict.fromkeys(self.skipped)) or "nothing"
-            raise ParseError(f"RenderDoc text with no float in it (only {seen}: indexes, "
-                             "integers, paged or restart rows)", self.text, 0)
+            if self.by_int_spacing:
+                raise NoFloatInRenderDoc(
+                    f"read as a RenderDoc Ctrl+C row of integer cells (an index, then {seen}"
+                    "; two spaces before a number are where RenderDoc puts an int's sign): "
+                    "no float in it. Typed numbers? Separate them with one space or a comma",
+                    self.text, 0)
+            raise NoFloatInRenderDoc(f"RenderDoc text with no float in it (only {seen}: "
+                                     "indexes, integers, paged or restart rows)", self.text, 0)
         groups: dict[str, list[int]] = {}
         for i, it in enumerate(self.items):
             if it[1] is None:
@@ -257,21 +270,23 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
         nlabels = 2 if (idx_like or t1 == "--") and text[toks[0][2]:toks[1][1]] == " " else 1
         evidence = False
         int_row: bool | None = None
+        other_evidence = False
         for tok, a, _ in toks[1:]:
             if (_FLOAT.match(tok) and tok[0] != "-") or tok in ("NaN", "INF"):
                 if not _gap_ok(text, a):
                     return None
-                evidence = True
+                evidence = other_evidence = True
             elif tok in ("-INF", "Restart", "...") or (tok.startswith("-") and _FLOAT.match(tok)):
-                evidence = True
+                evidence = other_evidence = True
             elif _HEX.match(tok) and (not tok.isdigit() or tok[0] == "0"):
-                evidence = True  # xint & co: zero-padded, upper-case, no 0x
+                evidence = other_evidence = True  # xint & co: zero-padded, upper-case, no 0x
             elif _UINT.match(tok) and _sign_gap(text, a):
                 if int_row is None:  # (weighed once: the row's shape)
                     int_row = _int_row(text, toks)
                 evidence = evidence or int_row  # an int column's " 5": the sign's space
         if not evidence:
             return None
+        cells.by_int_spacing = not other_evidence
         toks = _tokens(text, 0, len(text))
     row_label = ""
     labels_left = 0

@@ -20,7 +20,7 @@ from ..formats import CodeFormat, FloatFormat, get_format, operand_format
 from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.lex import type_hint
-from ..parse.renderdoc_text import renderdoc_integers
+from ..parse.renderdoc_text import NoFloatInRenderDoc, renderdoc_integers
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
 from .codec import snapshot_from_string
@@ -145,7 +145,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
     try:
         base = parse(text)
     except ParseError as exc:
-        codes = _integer_codes(text) if "RenderDoc text with no float" in exc.reason else None
+        codes = _integer_codes(text) if isinstance(exc, NoFloatInRenderDoc) else None
         if codes is not None:
             return [codes, *_as_numbers(text)]
         if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
