@@ -96,7 +96,7 @@ class Controller:
             if not text.strip():
                 return True, "the running app was raised"
             ok = self.paste(text)
-            return ok, box.message.text()
+            return ok, box.message.message()
         if box.busy():  # a long paste is read on a thread: it would land over the value
             return False, "the app is still reading a long paste; send again in a moment"
         try:
