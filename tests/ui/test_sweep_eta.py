@@ -27,7 +27,7 @@ def test_time_left_is_from_the_throughput_after_start_up(qtbot, monkeypatch) -> 
         now[0] += chunk / 1e6  # 1 M patterns/s from here on
         texts.append(p.show(k * chunk, total))
     last = texts[-1]
-    assert "1.00 Mpatterns/s" in last, last
+    assert "1.00 M patterns/s" in last, last
     left = (total - 8 * chunk) / 1e6  # 2 s at the measured rate
     assert f"{left:.0f} s left" in last, last
 

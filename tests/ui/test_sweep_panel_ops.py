@@ -172,3 +172,34 @@ def test_unary_plot_y_range_fits_the_curve_after_a_map(qtbot, panel) -> None:
     z = np.log2(1 + np.abs(res.columns["err_model"]))  # |error| < 1 ULP here: z < 1
     assert z.max() < 1
     assert -1.1 <= y0 <= -1.0 and 1.0 <= y1 <= 1.1
+
+
+def test_the_finished_sweep_says_its_rate_and_error_units(qtbot, panel) -> None:
+    """Numbers that say what they measure (issue 36): from_unorm8 over its 256 codes said
+    "(0.0 M/s)" and "max |model vs exact| 0.498039" without a unit. The rate now has a
+    unit that shows it and agrees with the elements and time printed beside it; the max
+    error is in ULP (model vs exact), as the map's hover says. Oracle for the max: the
+    largest |c/255 - f32(c/255)| over the codes, in ULP of f32 at c/255 (Fraction)."""
+    import re
+
+    panel.op.setCurrentText("from_unorm8")
+    panel.domain_a.setText("all")
+    panel.compare.setCurrentIndex(panel.compare.findData("model_vs_exact"))
+    _run(qtbot, panel)
+    fmt = panel.progress.format()
+    m = re.fullmatch(r"256 elements in (\d+) ms \(([\d,.]+) (M )?elements/s\)", fmt)
+    assert m, fmt
+    rate = float(m[2].replace(",", "")) * (1e6 if m[3] else 1)
+    assert rate > 0  # (was 0.0)
+    assert abs(rate - 256 / (int(m[1]) / 1e3)) / rate < 0.6 or int(m[1]) < 2  # ms rounded
+    worst = Fraction(0)
+    for c in range(256):
+        exact = Fraction(c, 255)
+        got = Fraction(_val(_f32(c / 255)))  # nearest f32 (the d3d11 model allows it)
+        if exact:
+            e = int(np.floor(np.log2(float(exact))))
+            worst = max(worst, abs(exact - got) / Fraction(2) ** (e - 23))
+    info = panel.map.info.text()
+    m = re.search(r"max \|model vs exact\| ([\d.e+-]+) ULP\.", info)
+    assert m, info
+    assert abs(float(m[1]) - float(worst)) < 1e-4

@@ -7,6 +7,7 @@ Offscreen; the same under Xvfb at real screen sizes is test_layout_screens.py.""
 
 from __future__ import annotations
 
+import pytest
 from PySide6 import QtCore, QtWidgets
 
 CENTRAL_MIN = 420  # (window_layout.CENTRAL_MIN; the issue's figure)
@@ -47,16 +48,44 @@ def test_the_central_area_keeps_its_width_through_resizes(make_window, qtbot) ->
 
 def test_the_docks_keep_their_share_of_the_width(make_window, qtbot) -> None:
     """Shrinking and growing back gives the docks their width back (Qt gave the whole
-    difference to the central area both ways)."""
+    difference to the central area both ways); here the user's separator leaves the central
+    area more than its content needs at both widths."""
     win = make_window()
     win.show()
     qtbot.waitExposed(win)
     _resize(win, qtbot, 1500, 900)
+    side = [d for d in win.docks.values() if d.isVisible() and not d.visibleRegion().isEmpty()
+            and win.dockWidgetArea(d) == QtCore.Qt.DockWidgetArea.RightDockWidgetArea][0]
+    win.resizeDocks([side], [500], QtCore.Qt.Orientation.Horizontal)  # the user's drag
+    _resize(win, qtbot, 1500, 900)
     before = _central_width(win)
-    _resize(win, qtbot, 1150, 900)
-    assert abs(_central_width(win) / 1150 - before / 1500) < 0.03
+    assert before > 900
+    _resize(win, qtbot, 1300, 900)
+    assert abs(_central_width(win) / 1300 - before / 1500) < 0.03
     _resize(win, qtbot, 1500, 900)
     assert abs(_central_width(win) - before) <= 4
+
+
+def _side_scroll(win) -> int:
+    return win.centralWidget().horizontalScrollBar().maximum()
+
+
+@pytest.mark.parametrize("start", [(1366, 768), (1500, 900), (2560, 1440)])
+def test_a_shrink_leaves_the_central_area_without_side_scrolling(make_window, qtbot,
+                                                                 start) -> None:
+    """Issue 36, nothing a user needs behind horizontal scrolling at 1280x720: the docks'
+    share of a wider window gave the central area 632 px at 1280x720, the inspector's and
+    the operands' last bit cells behind a side scroll bar; the docks give it the width
+    its content needs (and keep at least SIDE_MIN)."""
+    win = make_window()
+    win.show()
+    qtbot.waitExposed(win)
+    _resize(win, qtbot, *start)
+    assert _side_scroll(win) == 0
+    for w, h in [(1280, 720), (1100, 700), (1366, 768), (1280, 720)]:
+        _resize(win, qtbot, w, h)
+        assert _side_scroll(win) == 0, (start, w, h, _central_width(win))
+        assert win.width() - _central_width(win) >= 360, (w, h)
 
 
 def test_dock_tabs_show_whole_titles_after_a_restart(make_window, qtbot, settings) -> None:

@@ -517,8 +517,9 @@ def _fill(state: InspectorState, reading: Reading) -> str:
             state.update(op_format=target, operands=ops)
     head = f"read as {reading.label}"
     first = _value(*items[0])
-    if len(items) == 1:
-        return f"{head}: {first} into the inspector (operands unchanged)"
+    if len(items) == 1:  # (a width reading's label ends with the value: not twice)
+        said = "" if reading.label.endswith(f"= {first}") else f": {first}"
+        return f"{head}{said} into the inspector (operands unchanged)"
     snap = state.snapshot
     names = operand_letters(snap.op, arity)
     used = [f"{n} = {_value(snap.op_format, snap.operands[i])}"

@@ -47,6 +47,7 @@ class Controller:
         self.outcome: bridge_ops.OpOutcome | None = None
         self.gpu_result: tuple[str, int] | None = None
         self._gpu_req = 0
+        self._gpu_answered = True  # the GPU answered (a result or why not) _gpu_req
         self._conv_req = 0
         self._conv_pending = False  # asked the GPU for the row of the current value
         self._conv_deferred = False  # the row is behind another tab: asked for when raised
@@ -95,7 +96,7 @@ class Controller:
             if not text.strip():
                 return True, "the running app was raised"
             ok = self.paste(text)
-            return ok, box.message.text()
+            return ok, box.message.message()
         if box.busy():  # a long paste is read on a thread: it would land over the value
             return False, "the app is still reading a long paste; send again in a moment"
         try:
@@ -176,6 +177,7 @@ class Controller:
         spec = bridge_ops.op_infos().get(s.op)
         args, fmt = bridge_ops.operand_arrays(s.operands[:spec.arity if spec else 2], s.op_format)
         self._gpu_decode = decode_source(s.op, s.op_format), args[0]
+        self._gpu_answered = gpu.available is False  # (then its message stands)
         if self._gpu_decode[0]:  # from_unorm8, ...: the sampler's hardware decode
             self._gpu_req = gpu.request_convert(args[0], self._gpu_decode[0], "f32")
         else:
@@ -197,6 +199,10 @@ class Controller:
         self.sync_undo_actions()
         if w.gpu is not None and (self._conv_pending or OP_FIELDS & changed):
             w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU's answer, if it is quick
+        if w.gpu is not None and {"op", "op_format"} & changed and not self._gpu_answered:
+            # another op: the last op's GPU result and verdict must not stand beside it
+            # (an operand edit keeps them until its answer: no flicker on every edit)
+            w.ops_view.show_gpu(None, None, None, "waiting for the GPU…")
         if new_value and not (asked and not self._conv_pending):  # (unless it just came)
             self._show_gpu_pending()
         settle_layouts()  # (one paint for the edit, not one per layout level)
@@ -281,6 +287,7 @@ class Controller:
             return
         if req != self._gpu_req:
             return  # stale
+        self._gpu_answered = True
         arr = np.asarray(out).reshape(-1)
         o = self.outcome
         fmt = o.result_format if o is not None else self.state.snapshot.op_format
@@ -316,6 +323,7 @@ class Controller:
             settle_layouts()
             self.conv_update_s = time.perf_counter()
         elif req == self._gpu_req:
+            self._gpu_answered = True
             self.win.ops_view.show_gpu(None, None, None, message)
             settle_layouts()
             self.gpu_update_s = time.perf_counter()

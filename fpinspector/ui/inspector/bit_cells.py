@@ -87,6 +87,7 @@ class BitCells(QtWidgets.QWidget):
         self._room = width  # bits the size hints make room for (reserve_room)
         self._bits = 0
         self._diff = 0
+        self._blank = False  # no pattern to show: cells greyed, no digits (set_blank)
         self._cursor = width - 1  # bit number with keyboard focus
         self._paint_value: int | None = None
         self._painted: set[int] = set()
@@ -122,9 +123,24 @@ class BitCells(QtWidgets.QWidget):
     def set_bits(self, bits: int) -> None:
         """Show a pattern without emitting ``bits_changed`` (model -> widget)."""
         bits = int(bits) & ((1 << self._width) - 1)
+        self.set_blank(False)
         if bits != self._bits:
             self._update_cells(bits ^ self._bits)
             self._bits = bits
+
+    def set_blank(self, blank: bool = True) -> None:
+        """Show no pattern: the cells greyed and without digits, until :meth:`set_bits`.
+
+        Why: a result box with no result for the op now shown (the GPU cannot capture it)
+        must not keep the digits of the previous op's result beside it."""
+        if blank != self._blank:
+            self._blank = blank
+            if blank:
+                self._diff = 0
+            self.update()
+
+    def is_blank(self) -> bool:
+        return self._blank
 
     def set_diff_mask(self, mask: int) -> None:
         """Outline the bits set in ``mask`` (e.g. where the GPU differs from the model)."""
@@ -299,6 +315,11 @@ class BitCells(QtWidgets.QWidget):
         c = palette.colors()
         layer, pos = self._static_layer(c)
         p = QtGui.QPainter(self)
+        if self._blank:  # no pattern: the field layout, faded, and no digit
+            p.setOpacity(0.35)
+            p.drawPixmap(0, 0, layer)
+            p.end()
+            return
         p.drawPixmap(0, 0, layer)
         p.setPen(QtGui.QColor(c.text))
         # the digits as two pre-laid-out static texts: drawText would shape every cell's

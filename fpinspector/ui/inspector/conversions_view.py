@@ -46,6 +46,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         # took half a 600 px dock and f10 was behind horizontal scrolling (1280x720)
         self.table.verticalHeader().setDefaultSectionSize(
             2 * self.table.fontMetrics().lineSpacing() + 8)
+        # columns as wide as their text (widen_column), not Qt's 100 px each: f10 was
+        # behind side scrolling in a 470 px dock (960x1050)
+        self.table.horizontalHeader().setDefaultSectionSize(
+            self.table.fontMetrics().horizontalAdvance("f64") + 24)
         self.anatomy.setToolTip("Rounding anatomy: exact input, the two neighbouring patterns, "
                                 "guard/round/sticky bits and why this direction was taken.")
         self.note = QtWidgets.QLabel()
@@ -68,6 +72,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         lay.addWidget(split)
         self.table.currentCellChanged.connect(lambda r, c, *_: self._show_anatomy(r, c))
         self._rows_fitted = False  # (under each other, the split is fitted once shown)
+        self._columns_length = 0  # the columns' width when the split was last fitted
         self._src = "f32"
         self._bits = 0
         self._targets: list[str] = []
@@ -89,6 +94,30 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             self._rows_fitted = False
         if self._split.orientation() == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
             QtCore.QTimer.singleShot(0, self, self._fit_table_rows)  # (once it is laid out)
+        elif self._split.orientation() == QtCore.Qt.Orientation.Horizontal:
+            QtCore.QTimer.singleShot(0, self, self._fit_table_width)
+
+    #: What the anatomy keeps beside the table at least (its lines wrap below it).
+    ANATOMY_MIN = 260
+
+    def _table_width_need(self) -> int:
+        t = self.table
+        return (t.verticalHeader().width() + t.horizontalHeader().length()
+                + t.verticalScrollBar().sizeHint().width() + 2 * t.frameWidth())
+
+    def _fit_table_width(self, grow_only: bool = False) -> None:
+        """Side by side: the table as wide as its columns, the anatomy the rest (down to
+        ANATOMY_MIN). Why: at 3:2 the table had ~160 px of nothing right of its last
+        column while the anatomy wrapped every line. ``grow_only``: after a value widened
+        a column (no shrinking back as values change: nothing jumps on an edit)."""
+        if self._split.orientation() != QtCore.Qt.Orientation.Horizontal or not self.isVisible():
+            return
+        sizes = self._split.sizes()
+        total = sum(sizes)
+        need = min(self._table_width_need(), total - self.ANATOMY_MIN - self._split.handleWidth())
+        if need <= 0 or (grow_only and need <= sizes[0]) or abs(need - sizes[0]) <= 2:
+            return
+        self._split.setSizes([need, total - need])
 
     def _fit_table_rows(self) -> None:
         """Under each other: the table as high as its rows, the anatomy the rest."""
@@ -176,6 +205,13 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                     self._d3d[dst] = out
                 self._set(r, c, self._fmt(dst, out), rules, out, dst, shade=shade)
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
+        self._columns_widened()
+
+    def _columns_widened(self) -> None:
+        """A value widened a column: the table takes the room it now needs."""
+        if self.table.horizontalHeader().length() != self._columns_length:
+            self._columns_length = self.table.horizontalHeader().length()
+            self._fit_table_width(grow_only=True)
 
     def show_gpu(self, results: object, note: str, tips: dict[str, str] | None = None,
                  route: str = "") -> None:
@@ -207,6 +243,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 self._set(r, c, "—", why.removeprefix("—: "), None, shade=shade)
         if self.note.text() != (note or route):
             self.note.setText(note or route)
+        self._columns_widened()
 
     def _lay_out_headers_now(self) -> None:
         """Lay the headers and the table out now, after a header item changed (a name, a

@@ -60,7 +60,7 @@ def progress_text(done: int, total: int, seconds: float, rate: float | None = No
     left = (total - done) / rate if rate > 0 else float("inf")
     eta = ("—" if left == float("inf") else f"{left:.0f} s" if left < 120 else
            f"{left / 60:.0f} min" if left < 7200 else f"{left / 3600:.1f} h")
-    unit = f"{rate / 1e6:.2f} M" if rate >= 1e5 else f"{rate:,.0f} "
+    unit = f"{rate / 1e6:.2f} M " if rate >= 1e5 else f"{rate:,.0f} "
     return f"{done:,} of {total:,} ({unit}patterns/s, {eta} left)"
 
 

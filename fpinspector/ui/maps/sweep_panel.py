@@ -270,7 +270,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         s = res.summary
         col, label = COMPARES[self.sweep.settings.compare]
         text = (f"{s.total:,} elements; {s.nonconformant_count():,} non-conformant under "
-                f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g}. "
+                f"{res.meta.get('rules', '')}; max |{label}| {s.max_error(col):g} "
+                f"{'steps' if col == 'err_gpu_model' else 'ULP'}. "
                 "Hover for a cell's bits, click to inspect it.")
         if not res.complete:
             stopped = f"cancelled after {res.n_done:,} of {res.domain.size:,} elements"
@@ -284,8 +285,10 @@ class SweepPanel(SweepExportMixin, QWidget):
             took = res.timings.get("total")
             if took:
                 spent = f"{took:.1f} s" if took >= 1 else f"{took * 1e3:.0f} ms"
+                rate = res.domain.size / max(took, 1e-9)  # (256 in 8 ms read "0.0 M/s")
+                unit = f"{rate / 1e6:.1f} M " if rate >= 1e5 else f"{rate:,.0f} "
                 self.progress.setFormat(f"{res.domain.size:,} elements in {spent} "
-                                        f"({res.domain.size / max(took, 1e-9) / 1e6:.1f} M/s)")
+                                        f"({unit}elements/s)")
         self.map.info.setText(text)
 
     def _error(self, msg: str) -> None:

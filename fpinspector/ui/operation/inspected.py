@@ -110,7 +110,11 @@ class LinkedState(InspectorState):
 
     def follow_gpu(self, fmt: str | None, bits: int | None) -> None:
         """The GPU's result of the current operation (None: none yet / none at all)."""
+        had = self._gpu is not None
         self._gpu = None if fmt is None or bits is None else (fmt, int(bits))
+        if (self._gpu is not None) != had:  # what can be picked changed: the picker's
+            for listener in list(self.selection_listeners):  # "GPU result" on or off
+                listener(self.selection)
         if self.selection != GPU or self._gpu is None or self._batch_depth:
             return
         fmt, bits = self._gpu

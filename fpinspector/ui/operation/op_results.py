@@ -106,6 +106,7 @@ class ResultBox(QtWidgets.QGroupBox):
         set_tip(self.value, "")
         set_text(self.detail, message)
         self.cells.set_diff_mask(0)
+        self.cells.set_blank()  # (no digit of the previous result beside this op)
 
 
 class VerdictPanel(QtWidgets.QWidget):

@@ -52,6 +52,14 @@ class OperationsView(QtWidgets.QWidget):
             self.op_combo.setItemData(self.op_combo.count() - 1, info.description,
                                       QtCore.Qt.ItemDataRole.ToolTipRole)
         self.fmt_combo = QtWidgets.QComboBox()
+        # as wide as the longest format any op takes ("unorm16"), from the start: the
+        # first op's formats set it ("unorm" was cut), and a width that followed the
+        # items would move the pickers on each op switch
+        longest = max((f for info in self.ops.values() for f in info.formats), key=len,
+                      default="f32")
+        self.fmt_combo.setSizeAdjustPolicy(
+            QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.fmt_combo.setMinimumContentsLength(len(longest))
         self.fmt_combo.setToolTip("Operand format of the op." + bridge_ops.no_arithmetic_note())
         self.rules_combo = QtWidgets.QComboBox()
         self.rules_combo.addItems(list(bridge_ops.rule_sets()))

@@ -8,16 +8,24 @@ the operand editors down by up to ~60 px.
 
 A message describes the state as it was when it was shown; the values or the op changing
 afterwards (an edit, undo, a workspace opened) clear it, and a new message replaces it.
+
+A parse error's caret excerpt (its reason, then the text and a caret under the character it
+could not read: ``model/parse/tokens.py``) is three lines, one more than the bar has: it is
+shown as two lines of a monospaced font, the text, and the caret under its character with
+the reason beside it (as a compiler puts it), cut around the caret to the bar's width.
 """
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+import re
+from dataclasses import dataclass
+
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from ...model.state import InspectorState
 from ..qt_utils import set_style
 
-__all__ = ["MessageBar", "ERROR_STYLE"]
+__all__ = ["MessageBar", "ERROR_STYLE", "CaretMessage", "caret_message", "caret_lines"]
 
 #: How an error reads (the paste box's colour for a failed paste).
 ERROR_STYLE = "color: #c62828;"
@@ -52,6 +60,9 @@ class MessageBar(QtWidgets.QLabel):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.clear_message)
         self._error = False
+        self._message = ""  # the message as given (a caret one is shown laid out again)
+        self._caret: CaretMessage | None = None
+        self._plain_font = QtGui.QFont(self.font())
         self._state: InspectorState | None = None
         self._describes: object = None  # the state's snapshot when the message was shown
 
@@ -65,9 +76,11 @@ class MessageBar(QtWidgets.QLabel):
         the state changes)."""
         self._error = bool(error)
         set_style(self, ERROR_STYLE if error else "")
-        if self.text() != text:
-            self.setText(text)
-        self.setToolTip(text)
+        self._message = text
+        self._caret = caret_message(text)
+        self._lay_out()
+        # (a caret in the tooltip too stays under its character: a monospaced block)
+        self.setToolTip(f"<pre>{_html(text)}</pre>" if self._caret else text)
         self._describes = _described(self._state)
         if timeout_ms > 0:
             self._timer.start(timeout_ms)
@@ -79,10 +92,39 @@ class MessageBar(QtWidgets.QLabel):
         self._timer.stop()
         self._describes = None
         if self.text():
-            self.setText("")
+            self._message, self._caret = "", None
+            self._lay_out()
             self.setToolTip("")
             self._error = False
             self.message_changed.emit("")
+
+    def message(self) -> str:
+        """The message as given (:meth:`text` is as shown: a caret message laid out)."""
+        return self._message
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        if self._caret is not None:
+            self._lay_out()  # cut to the new width
+
+    def _lay_out(self) -> None:
+        """Show the message: plain and wrapped, or a caret message in two monospaced lines
+        of the bar's width (in a font small enough for two lines in the bar's height)."""
+        if self._caret is None:
+            if self.font() != self._plain_font:
+                self.setFont(self._plain_font)
+            self.setWordWrap(True)
+            text = self._message
+        else:
+            mono = _mono_font(self._plain_font, self.height() - 4)
+            if self.font() != mono:
+                self.setFont(mono)
+            self.setWordWrap(False)
+            per = QtGui.QFontMetrics(mono).horizontalAdvance("0" * 64) / 64  # (not rounded)
+            columns = int(self.contentsRect().width() // max(1.0, per))
+            text = "\n".join(caret_lines(self._caret, columns))
+        if self.text() != text:
+            self.setText(text)
 
     def is_error(self) -> bool:
         """The message shown is an error."""
@@ -118,7 +160,85 @@ class MessageStatusBar(QtWidgets.QStatusBar):
         self.messages.show_message(text, timeout, error=error)
 
     def currentMessage(self) -> str:  # noqa: N802 (Qt's name)
-        return self.messages.text()
+        return self.messages.message()
 
     def clearMessage(self) -> None:  # noqa: N802 (Qt's name)
         self.messages.clear_message()
+
+
+@dataclass(frozen=True)
+class CaretMessage:
+    """A message with a caret excerpt: ``head`` (the reason and where), the ``excerpt``
+    line and the caret's column in it."""
+
+    head: str
+    excerpt: str
+    column: int
+
+
+_CARET = re.compile(r"(?s)(?P<head>.*):\n  (?P<excerpt>[^\n]*)\n  (?P<pad> *)\^")
+
+
+def caret_message(text: str) -> CaretMessage | None:
+    """The parts of a caret message (``ParseError``'s "reason at …:\\n  excerpt\\n  ^"),
+    or None for any other text."""
+    m = _CARET.fullmatch(text)
+    if m is None or len(m["pad"]) > len(m["excerpt"]):
+        return None
+    # "at index 45 (line 1, column 46)": the caret shows where; the line and column say it
+    head = re.sub(r" at index \d+ \(line", " (line", m["head"], count=1)
+    return CaretMessage(head, m["excerpt"], len(m["pad"]))
+
+
+#: The least excerpt kept before the caret when the head goes on its left.
+_CONTEXT = 8
+
+
+def caret_lines(msg: CaretMessage, columns: int) -> tuple[str, str]:
+    """Two lines of at most ``columns`` characters: the excerpt, and under it the caret
+    below its character with the head beside it: right of the caret where it fits, else
+    left of it, else the excerpt is cut on its left so that the head fits beside the
+    caret. "…" stands for a part of the excerpt left out; a head too long for the line is
+    cut with "…" (the whole message is the bar's tooltip)."""
+    columns = max(columns, 2 * _CONTEXT + 4)
+    head = _elide(msg.head, columns - _CONTEXT - 2)
+    h, col = len(head), msg.column
+    if col + 2 + h <= columns:  # "   ^ head"
+        return _cut(msg.excerpt, 0, columns), " " * col + "^ " + head
+    if h + 1 <= col <= columns - 2:  # "head ^"
+        return _cut(msg.excerpt, 0, columns), " " * (col - h - 1) + head + " ^"
+    if col >= h + 2:  # the caret far right: cut so that it comes right after the head
+        start = col - h - 1
+        return _cut(msg.excerpt, start, columns), head + " ^"
+    start = col - (columns - 2 - h)  # room for neither: cut so that the head fits after it
+    return _cut(msg.excerpt, start, columns), " " * (col - start) + "^ " + head
+
+
+def _cut(text: str, start: int, columns: int) -> str:
+    """``text`` from ``start``, at most ``columns`` characters, with "…" where it is cut."""
+    piece = text[start:start + columns]
+    if start > 0:
+        piece = "…" + piece[1:]
+    if start + columns < len(text):
+        piece = piece[:-1] + "…"
+    return piece
+
+
+def _elide(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:max(0, n - 1)] + "…"
+
+
+def _mono_font(like: QtGui.QFont, height: int) -> QtGui.QFont:
+    """The system's fixed-pitch font at ``like``'s size, smaller where two of its lines
+    would not fit in ``height`` pixels."""
+    mono = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
+    size = like.pointSizeF() if like.pointSizeF() > 0 else 9.0
+    mono.setPointSizeF(size)
+    while size > 6 and QtGui.QFontMetrics(mono).lineSpacing() * 2 > height:
+        size -= 0.5
+        mono.setPointSizeF(size)
+    return mono
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

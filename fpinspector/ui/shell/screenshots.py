@@ -89,12 +89,16 @@ def take_screenshots(out_dir: str | Path) -> list[Path]:
         shot("min-nan.png")
         # 3b. integer-code ops: itof of -(2^24 + 1) rounds to -2^24 (CONV-ITOF), and
         # from_unorm8(3): the sampler's c * (1/255) against the correctly rounded 3/255
-        win.ops_view.op_combo.setCurrentText("itof")
-        win.state.set_operand(0, -(2**24 + 1))
+        # (pasted, so the paste line says what is shown; the inspector shows the f32 result:
+        # an integer code is not a float to inspect)
+        from ..operation.inspected import MODEL
+
+        paste(str(-(2**24 + 1)), "itof")
+        win.state.select(MODEL)
         _show_results(win)
         shot("op-itof.png")
-        win.ops_view.op_combo.setCurrentText("from_unorm8")
-        win.state.set_operand(0, 3)
+        paste("3", "from_unorm8")
+        win.state.select(MODEL)
         _show_results(win)
         shot("op-from-unorm8.png")
         # 4. a 32-bit word read four ways

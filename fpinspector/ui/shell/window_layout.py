@@ -281,6 +281,16 @@ def side_width(window_width: int, asked: int) -> int:
     return max(SIDE_MIN, min(asked, window_width - CENTRAL_MIN))
 
 
+def central_need(win: QtWidgets.QMainWindow) -> int:
+    """The width the central area needs to show its content without side scrolling: the
+    content's least width, a vertical scroll bar and the frame."""
+    view = win.centralWidget()
+    if not isinstance(view, QtWidgets.QScrollArea) or view.widget() is None:
+        return CENTRAL_MIN
+    return (view.widget().minimumSizeHint().width() + view.verticalScrollBar().sizeHint().width()
+            + 2 * view.frameWidth())
+
+
 def _side_docks(win: QtWidgets.QMainWindow) -> list[QtWidgets.QDockWidget]:
     """The docks on top of their groups at the left and right of the central area."""
     sides = (QtCore.Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -304,6 +314,10 @@ class Reflow(QtCore.QObject):
       the layout gave them, or the one the user set by dragging the separator), within
       :func:`side_width`'s bounds; Qt alone gives every pixel of a resize to the central
       area, which at 960 px was left ~70 px wide.
+    - Where that share would leave the central area less than its content needs
+      (:func:`central_need`: the bit cells and the fields row), the docks give it that
+      much, down to :data:`SIDE_MIN`: shrinking 1366x768 to 1280x720 had put the
+      inspector's last bit cells behind side scrolling.
     - Crossing :data:`WIDE_FROM` lays the docks out again for the new size (the tabs that
       were raised stay raised).
     - Every dock tab bar shows whole titles, also those Qt creates later (restoreState,
@@ -315,6 +329,7 @@ class Reflow(QtCore.QObject):
         self.win = win
         self.share: float | None = None  # None: measured at the next reflow
         self._at_width = -1  # the window's width when last reflowed
+        self._asked = -1  # the docks' extent the last reflow asked for
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)  # once per burst of resize events
@@ -340,7 +355,8 @@ class Reflow(QtCore.QObject):
                 self._titles_due = True  # (a tab bar is set up after it is added)
                 QtCore.QTimer.singleShot(0, self, self._full_titles)
         elif (kind == QtCore.QEvent.Type.Resize and self.win.width() == self._at_width
-              and not self._timer.isActive() and self.win.width() > 0):
+              and not self._timer.isActive() and self.win.width() > 0
+              and abs(side_extent(self.win) - self._asked) > 2):  # (not the reflow's own)
             self.share = side_extent(self.win) / self.win.width()  # the user's separator
         return False
 
@@ -374,7 +390,8 @@ class Reflow(QtCore.QObject):
         if self.share is None:
             self.share = extent / max(1, size.width())
         want = side_width(size.width(), round(self.share * size.width()))
-        self._at_width = size.width()
+        want = max(min(want, size.width() - central_need(win)), min(want, SIDE_MIN))
+        self._at_width, self._asked = size.width(), want
         if abs(want - extent) > 2:
             win.resizeDocks([docks[0]], [want - (extent - docks[0].width())],
                             QtCore.Qt.Orientation.Horizontal)
