@@ -15,7 +15,7 @@ from ..formats import F32, FORMATS, FloatFormat, get_format
 from . import grid
 from .allowed import AllowedArrays, AllowedSet
 from .explain import Verdict
-from .rules import rule_text
+from .rules import rule_set, rule_text
 
 __all__ = ["conversion_rows", "ConvEvaluation"]
 
@@ -136,10 +136,11 @@ def _float_handler(dst_name: str, fixed_src: str | None = None) -> Callable:
     def handler(op: str, operands: tuple, fmt: Any, rules: str, opts: dict) -> ConvEvaluation:
         src = get_format(fixed_src) if fixed_src else fmt
         dst = FORMATS[dst_name]
-        if src.name == "f64" and dst.name == "f32" and rules != "ieee754":
+        d3d = rule_set(rules).d3d
+        if d3d and dst.d3d_conversion == "dtof" and src.bits > dst.bits:
             return _DTOF(op, operands, fmt, rules, opts)  # CONV-DTOF: one rule, one place
         o = {"neg_inf_to_unsigned": opts["neg_inf_to_f11"]} if not dst.signed else None
-        variant = "d3d" if rules != "ieee754" else "ieee"
+        variant = "d3d" if d3d else "ieee"
         r = convert(operands[0], src, dst, variant, options=o)
         bits = np.asarray(r.bits)
         with np.errstate(invalid="ignore"):
