@@ -1,5 +1,6 @@
 """The engine and the CLI read rule sets as data (issue 37): no code in ``fpinspector/model``
-or ``fpinspector/commands`` compares a rule-set name; what a rule set does is its record
+or ``fpinspector/commands`` compares a rule-set name (nor, in ``model/engine`` and
+``commands``, a format name); what a rule set does is its record
 (engine/rules.py ``RuleSet``), what a format's D3D rules are is its record
 (formats ``FloatFormat``).
 
@@ -24,23 +25,28 @@ ROOT = Path(__file__).resolve().parents[2] / "fpinspector"
 CHECKED = (ROOT / "model", ROOT / "commands")
 
 
-def _names(node: ast.AST) -> set[str]:
-    """Rule-set names written as a literal, alone or in a tuple/list/set."""
+def _names(node: ast.AST, names: frozenset[str]) -> set[str]:
+    """``names`` written as a literal, alone or in a tuple/list/set."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return {node.value} & set(RULE_SETS)
+        return {node.value} & names
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return set().union(*(_names(e) for e in node.elts))
+        return set().union(*(_names(e, names) for e in node.elts))
     return set()
 
 
-def rule_set_name_comparisons(source: str) -> list[str]:
-    """Every comparison (``==``, ``!=``, ``in``...) with a rule-set name literal."""
+def name_comparisons(source: str, names: frozenset[str]) -> list[str]:
+    """Every comparison (``==``, ``!=``, ``in``...) with a literal of ``names``."""
     out = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare) and any(
-                _names(x) for x in (node.left, *node.comparators)):
+                _names(x, names) for x in (node.left, *node.comparators)):
             out.append(f"{node.lineno}: {ast.unparse(node)}")
     return out
+
+
+def rule_set_name_comparisons(source: str) -> list[str]:
+    """Every comparison with a rule-set name literal."""
+    return name_comparisons(source, frozenset(RULE_SETS))
 
 
 def test_the_counter_finds_rule_set_name_comparisons():
@@ -60,6 +66,19 @@ def test_no_engine_or_command_module_compares_a_rule_set_name():
             if hits:
                 found[str(path.relative_to(ROOT))] = hits
     assert not found, f"rule-set names compared (read engine/rules.py RuleSet): {found}"
+
+
+def test_no_engine_or_command_module_compares_a_format_name():
+    """ISSUE-37: the engine and the CLI read a format's record (FloatFormat: flushes,
+    d3d_div_route, denorm_rule, numpy_float...), never its name; the op table's format
+    lists and the tolerance rows are data, not comparisons."""
+    found = {}
+    for folder in (ROOT / "model" / "engine", ROOT / "commands"):
+        for path in sorted(folder.rglob("*.py")):
+            hits = name_comparisons(path.read_text(encoding="utf-8"), frozenset(FORMATS))
+            if hits:
+                found[str(path.relative_to(ROOT))] = hits
+    assert not found, f"format names compared (read the FloatFormat record): {found}"
 
 
 _D3D = ("d3d11", "d3d10")

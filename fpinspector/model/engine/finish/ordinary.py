@@ -31,7 +31,7 @@ LEAN_KINDS = ("ulp", "rel", "rel_or_ulp", "log", "div", "fused")
 
 def lean_applies(ctx: Ctx) -> bool:
     """Whether this evaluation's ordinary elements take the lean code."""
-    if ctx.fmt.name != "f32" or ctx.tol.kind not in LEAN_KINDS:
+    if ctx.fmt.numpy_float != np.float32 or ctx.tol.kind not in LEAN_KINDS:  # (float32 code)
         return False
     either = ctx.flush and not ctx.strict_out  # option ftz_output=either: unflushed too
     if ctx.tol.kind == "fused":
