@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from ..model.engine.rules import RULE_SETS
+
 NAME = "expr"
 HELP = ("evaluate an HLSL-like expression step by step under the D3D rules (model, allowed "
         "set, rules, exact value; --gpu: every GPU step and the first divergence)")
@@ -20,7 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "n=float3(1e-20,0,0), u=uint(0x3c00); repeatable")
     p.add_argument("--format", "-f", default="f32", choices=("f32", "f16"),
                    help="format of float values (default f32)")
-    p.add_argument("--rules", "-r", default="d3d11", choices=("d3d11", "d3d10", "ieee754"))
+    p.add_argument("--rules", "-r", default="d3d11", choices=RULE_SETS)
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
     p.add_argument("--gpu", action="store_true", help="also run it on the GPU, every step")

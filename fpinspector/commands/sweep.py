@@ -239,12 +239,14 @@ def _open_gpu(args: argparse.Namespace, fmt: str, meta: dict[str, Any], child: b
 
 def _report(args: argparse.Namespace, plan: Any, res: Any, meta: dict[str, Any], gpu: bool,
             prev: Any) -> int:
+    from ..model.formats import FORMATS  # noqa: PLC0415
     from ..model.sweep import save_npz, write_csv_elements, write_csv_summary  # noqa: PLC0415
 
     print(plan.describe()
           + (f" on {meta.get('device', meta.get('renderer'))}" if gpu else "")
           + (f" (resumed at element {prev.n_done})" if prev is not None else ""))
-    if getattr(plan, "rules", "ieee754") in ("d3d10", "d3d11") and getattr(plan, "fmt", "") == "f32":
+    swept = FORMATS.get(getattr(plan, "fmt", ""))
+    if swept is not None and swept.flushes(getattr(plan, "rules", "")):  # F32-FTZ's formats
         print("(ULP errors are vs the exact value after the rule set's input flush, F32-FTZ; "
               "`fpinspector eval` of one cell also gives it of the raw inputs)")
     print(res.summary.format_text())

@@ -223,7 +223,7 @@ def minmax_choice(ctx: Ctx, ops: list[np.ndarray]) -> MinMaxChoice:
     bits = np.where(zero_tie, zero_pat, bits)
     bits = np.where(na & ~nb, fb, bits)
     bits = np.where(nb & ~na, fa, bits)
-    snan_rule = ctx.rules == "ieee754" or (fmt.name == "f64" and ctx.opts["f64_minmax_snan"])
+    snan_rule = ctx.minmax_snan
     snan = (is_snan(ra, fmt) | is_snan(rb, fmt)) if snan_rule else np.zeros(a.shape, bool)
     nan_out = (na & nb) | snan
     bits = np.where(nan_out, fmt.dtype.type(fmt.quiet_nan), bits).astype(fmt.dtype)

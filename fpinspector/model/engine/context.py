@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..formats import FloatFormat
 from .oprow import OpSpec
+from .rules import RuleSet, rule_set
 from .tolerances import Tolerance
 
 __all__ = ["Ctx"]
@@ -17,7 +18,8 @@ class Ctx:
 
     ``spec``: the op's row (engine/optable.py): what the code needs to know of the op.
 
-    ``flush``: F32-FTZ applies (f32 math op under d3d10/d3d11; never for mov).
+    ``flush``: F32-FTZ applies (a math op in a format the rule set flushes,
+    ``FloatFormat.flushes``; never for mov).
     ``reference``: the caller asked for ``paths="reference"``: every element takes the
     general code (no fast kernel, no plain-element shortcut in the finisher).
     """
@@ -38,6 +40,26 @@ class Ctx:
     @property
     def family(self) -> str:
         return self.spec.family
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The record of the evaluation's rule set."""
+        return rule_set(self.rules)
+
+    @property
+    def div_route(self) -> bool:
+        """The two-step route x * rcp(y) is part of a divide's set: the format allows it
+        (F32-DIV) and the rule set takes it under these options (d3d11; d3d10 with option
+        d3d10_div_route, F32-DIV-D3D10)."""
+        return (self.spec.rcp_route and self.fmt.d3d_div_route
+                and self.rule_set.takes_div_route(self.opts))
+
+    @property
+    def minmax_snan(self) -> bool:
+        """A signalling NaN operand makes min/max give NaN (IEEE-MINMAX): the rule set's
+        minNum/maxNum, or the format's option (f64: f64_minmax_snan, F64-MINMAX-NAN)."""
+        opt = self.fmt.minmax_snan_option
+        return self.rule_set.minmax_snan or bool(opt and self.opts[opt])
 
     @property
     def strict_out(self) -> bool:

@@ -15,7 +15,7 @@ from ..formats import F32, FORMATS, FloatFormat, get_format
 from . import grid
 from .allowed import AllowedArrays, AllowedSet
 from .explain import Verdict
-from .rules import rule_text
+from .rules import rule_set, rule_text
 
 __all__ = ["conversion_rows", "ConvEvaluation"]
 
@@ -80,16 +80,20 @@ def _float_sets(fmt: FloatFormat, lo: np.ndarray, hi: np.ndarray, exact: np.ndar
 
 
 def _numeric_handler(fn: Callable, src: str, dst: str) -> Callable:
+    out = FORMATS.get(dst)  # a float result (f32), else an integer code
+    dtof = out is not None and src in FORMATS  # float to float: CONV-DTOF (the dtof op,
+    # to_f32 of an f64 operand)
+
     def handler(op: str, operands: tuple, fmt: Any, rules: str, opts: dict) -> ConvEvaluation:
         r = fn(operands[0])
         exact = np.asarray(r.exact, dtype=np.float64)
         bits = np.asarray(r.bits)
-        if r.kind == "f32":
-            if src == "f64":  # CONV-DTOF (the dtof op, to_f32 of an f64 operand)
+        if out is not None:
+            if dtof:
                 sets, bits = _dtof_sets(operands[0], bits, opts)
             else:
-                sets = _float_sets(F32, np.asarray(r.lo), np.asarray(r.hi), exact, bits)
-            return ConvEvaluation(op, "f32", rules, bits, exact, r.fired, F32, sets, [])
+                sets = _float_sets(out, np.asarray(r.lo), np.asarray(r.hi), exact, bits)
+            return ConvEvaluation(op, out.name, rules, bits, exact, r.fired, out, sets, [])
         lo = np.atleast_1d(np.asarray(r.lo)).astype(np.int64).reshape(-1)
         hi = np.atleast_1d(np.asarray(r.hi)).astype(np.int64).reshape(-1)
         return ConvEvaluation(op, dst, rules, bits, exact, r.fired, None, (lo, hi), [])
@@ -136,10 +140,11 @@ def _float_handler(dst_name: str, fixed_src: str | None = None) -> Callable:
     def handler(op: str, operands: tuple, fmt: Any, rules: str, opts: dict) -> ConvEvaluation:
         src = get_format(fixed_src) if fixed_src else fmt
         dst = FORMATS[dst_name]
-        if src.name == "f64" and dst.name == "f32" and rules != "ieee754":
+        d3d = rule_set(rules).d3d
+        if d3d and dst.d3d_conversion == "dtof" and src.bits > dst.bits:
             return _DTOF(op, operands, fmt, rules, opts)  # CONV-DTOF: one rule, one place
         o = {"neg_inf_to_unsigned": opts["neg_inf_to_f11"]} if not dst.signed else None
-        variant = "d3d" if rules != "ieee754" else "ieee"
+        variant = "d3d" if d3d else "ieee"
         r = convert(operands[0], src, dst, variant, options=o)
         bits = np.asarray(r.bits)
         with np.errstate(invalid="ignore"):

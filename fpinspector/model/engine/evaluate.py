@@ -105,7 +105,7 @@ def evaluate(
         raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
     shape = arrs[0].shape
     flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
-    flush = fmt.name == "f32" and rules != "ieee754" and spec.family != "mov"
+    flush = fmt.flushes(rules) and spec.family != "mov"
     tol, readings = tolerance_for(op, spec.tolerances, fmt.name, rules, opts)
     ctx = Ctx(spec, fmt, rules, opts, flush, tol, tuple(readings), reference)
     return Evaluation(spec, ctx, flat, shape)

@@ -177,13 +177,14 @@ def representable(x: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     The same answer as ``values(rne(x, 0), fmt) == x``, in a few whole-array passes for
     f16/f32/f64: an f16 value is a float32 whose bits below f16's precision are zero."""
     x = np.asarray(x, dtype=np.float64)
-    if fmt.name == "f64":
+    t = fmt.numpy_float  # numpy's own type of the format, if any
+    if t == np.float64:
         return x == x
-    if fmt.name in ("f32", "f16"):
+    if t == np.float32 or t == np.float16:
         with np.errstate(all="ignore"):
             x32 = x.astype(np.float32)
             ok = x32 == x
-            if fmt.name == "f16":  # (numpy's casts to float16 are slow where inexact)
+            if t == np.float16:  # (numpy's casts to float16 are slow where inexact)
                 m = np.abs(x32)
                 # normal f16 range: the 13 float32 fraction bits below f16's are zero
                 low = m.view(np.uint32) & np.uint32(0x1FFF)

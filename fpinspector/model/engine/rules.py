@@ -2,33 +2,70 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..formats import FORMATS, FloatFormat
 
 __all__ = ["Rule", "RULES", "RULE_SETS", "RuleSet", "RULE_SET_RECORDS", "rule_text",
-           "check_rules", "arithmetic_gap"]
+           "check_rules", "arithmetic_gap", "rule_set", "ALWAYS"]
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """One rule set: ``d3d`` says it is D3D's (ops exist only in formats whose record says
-    D3D defines arithmetic in them: ``FloatFormat.d3d_arith``); which formats it flushes is
-    each format's ``flush_under``."""
+    """One rule set: what the engine needs to know of it (nothing asks for it by name).
+
+    ``d3d``: it is D3D's: ops exist only in formats whose record says D3D defines
+    arithmetic in them (``FloatFormat.d3d_arith``), float conversions take D3D's policy
+    (the ``d3d`` encoder variant, CONV-DTOF for f64 to f32), and the formats' own D3D
+    rules (``FloatFormat.denorm_rule``) fire; else the IEEE 754 baseline (IEEE-RNE, the
+    ``ieee`` encoder variant). Which formats it flushes is each format's ``flush_under``.
+    ``minmax_snan``: min/max with a signalling NaN operand give NaN (IEEE-MINMAX, IEEE
+    754-2008 minNum/maxNum); D3D's make no difference between NaNs (F32-MINMAX-NAN).
+    ``div_route``: a divide in a format that D3D lets take the two-step route x * rcp(y)
+    (``FloatFormat.d3d_div_route``) may take it: ``ALWAYS`` (F32-DIV), the name of the
+    option that allows it (F32-DIV-D3D10), or ``""`` (never).
+    ``readings``: the options that pick a reading of its ambiguous text (docs/rules.md
+    "Options"); the tolerance of a rule that the option reads follows it.
+    """
 
     name: str
     d3d: bool
     text: str
+    minmax_snan: bool = False
+    div_route: str = ""
+    readings: tuple[str, ...] = ()
 
+    def takes_div_route(self, opts: Mapping[str, Any]) -> bool:
+        """A divide's set holds the two-step route under these options (in a format whose
+        record allows it)."""
+        return self.div_route == ALWAYS or bool(self.div_route and opts[self.div_route])
+
+
+#: ``RuleSet.div_route``: the route is always part of the divide's set.
+ALWAYS = "always"
 
 #: name -> rule set understood by :func:`fpinspector.model.evaluate` (d3d11 is the default).
 RULE_SET_RECORDS: dict[str, RuleSet] = {r.name: r for r in (
-    RuleSet("d3d11", True, "Direct3D 11.3 functional spec"),
-    RuleSet("d3d10", True, "Direct3D 10 rules (looser div and add/sub/mul)"),
-    RuleSet("ieee754", False, "IEEE 754-2008 baseline: nearest even, denormals kept"),
+    RuleSet("d3d11", True, "Direct3D 11.3 functional spec", div_route=ALWAYS,
+            readings=("lenient_d3d11", "fused_step_ulp", "rcp_tolerance")),
+    RuleSet("d3d10", True, "Direct3D 10 rules (looser div and add/sub/mul)",
+            div_route="d3d10_div_route", readings=("d3d10_div_route",)),
+    RuleSet("ieee754", False, "IEEE 754-2008 baseline: nearest even, denormals kept",
+            minmax_snan=True),
 )}
 #: The rule set names, in the order the pickers list them.
 RULE_SETS: tuple[str, ...] = tuple(RULE_SET_RECORDS)
+
+
+def rule_set(name: str) -> RuleSet:
+    """The record of a rule set, with a clear error for an unknown name."""
+    try:
+        return RULE_SET_RECORDS[name]
+    except KeyError:
+        raise ValueError(f"unknown rule set {name!r}; choose one of {', '.join(RULE_SETS)}"
+                         ) from None
 
 
 def arithmetic_gap(fmt: str | FloatFormat, rules: str) -> str | None:

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
+from .rules import rule_set
+
 __all__ = ["Tolerance", "TolRow", "Option", "OPTIONS", "TOLERANCES", "tolerance_for",
            "resolve_options"]
 
@@ -195,31 +197,32 @@ TOLERANCES: list[TolRow] = [r for g in (F32_PREC, DIV, FUSED, SQRT, RCP, REL_2_2
 def tolerance_for(op: str, rows: tuple[TolRow, ...], fmt: str, rules: str,
                   opts: Mapping[str, Any]) -> tuple[Tolerance, list[str]]:
     """The op's row for (format, rule set) (its own ``rows``, then the shared ones) with
-    the options applied, and the readings used."""
+    the options applied, and the readings used: the rule set's record says which options
+    it reads (``RuleSet.readings``); each reads one rule's tolerance (F32-* rows)."""
     for fmts, sets, tol in rows + SHARED:
         if fmt in fmts and rules in sets:
             break
     else:
         raise ValueError(f"no tolerance row for {op} in {fmt} under {rules}")
     readings: list[str] = []
-    f32_d3d11 = fmt == "f32" and rules == "d3d11"
-    if f32_d3d11 and tol.rule == "F32-PREC":
+    reads = rule_set(rules).readings
+    if "lenient_d3d11" in reads and tol.rule == "F32-PREC":
         if opts["lenient_d3d11"]:
             tol = replace(tol, kind="ulp", ulp=1.0)
             readings.append("F32-PREC: lenient d3d11 reading (1 ULP, option lenient_d3d11)")
         else:
             readings.append("F32-PREC: strict d3d11 reading (0.5 ULP, D3D11.3 §3.1.3)")
-    if fmt == "f32" and rules == "d3d10" and tol.rule == "F32-DIV-D3D10":
+    if "d3d10_div_route" in reads and tol.rule == "F32-DIV-D3D10":
         if opts["d3d10_div_route"]:
             readings.append("F32-DIV-D3D10: 1 ULP, and the two-step route x * rcp(y) "
                             "(option d3d10_div_route)")
         else:
             readings.append("F32-DIV-D3D10: 1 ULP with IEEE special values (the two-step "
                             "route is off; option d3d10_div_route)")
-    if f32_d3d11 and tol.kind == "fused":
+    if "fused_step_ulp" in reads and tol.rule == "F32-FUSED" and tol.kind == "fused":
         tol = replace(tol, ulp=float(opts["fused_step_ulp"]))
         readings.append(f"F32-FUSED: {tol.ulp:g} ULP per serial step (option fused_step_ulp)")
-    if f32_d3d11 and tol.kind == "rel_or_ulp" and tol.rule == "F32-SQRT-RCP":
+    if "rcp_tolerance" in reads and tol.kind == "rel_or_ulp" and tol.rule == "F32-SQRT-RCP":
         if opts["rcp_tolerance"] != "looser":
             kind = "ulp" if opts["rcp_tolerance"] == "ulp" else "rel"
             tol = replace(tol, kind=kind)

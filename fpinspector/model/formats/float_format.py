@@ -82,6 +82,11 @@ class FloatFormat:
     ``""``: D3D defines none and the format's own IEEE-style rounding stands in).
     ``d3d_arith``: D3D defines arithmetic in the format (ops under d3d10/d3d11).
     ``flush_under``: the rule sets under which math ops flush its denormals (F32-FTZ).
+    ``d3d_div_route``: D3D lets a divide in the format be the two-step x * rcp(y) (F32-DIV;
+    whether a rule set takes it is ``RuleSet.div_route``). ``denorm_rule``: the rule that
+    says D3D keeps its denormals in arithmetic (fired under the D3D rule sets).
+    ``minmax_nan_rule``: the rule of min/max with one NaN operand; ``minmax_snan_option``:
+    the option that makes a signalling NaN operand give NaN under D3D too (IEEE-MINMAX).
     ``aliases``: other names the parser and :func:`get_format` accept. ``rule_id`` names
     the format's row of docs/rules.md; where engine/rules.py has no row for it, the
     ``description`` and ``rule_source`` make one.
@@ -97,6 +102,10 @@ class FloatFormat:
     d3d_conversion: str = ""
     d3d_arith: bool = False
     flush_under: tuple[str, ...] = ()
+    d3d_div_route: bool = False
+    denorm_rule: str = ""
+    minmax_nan_rule: str = "F32-MINMAX-NAN"
+    minmax_snan_option: str = ""
     aliases: tuple[str, ...] = field(default=(), compare=False)
     rule_source: str = field(default="docs/rules.md", compare=False)
 
@@ -492,19 +501,21 @@ class FloatFormat:
 _D3D_RULE_SETS = ("d3d11", "d3d10")  # the rule sets of engine/rules.py RULE_SETS that flush
 
 F64 = FloatFormat("f64", 11, 52, True, "FMT-F64", "IEEE binary64; denormals kept (F64-DENORM)",
-                  d3d_conversion="exact", d3d_arith=True,
+                  d3d_conversion="exact", d3d_arith=True, denorm_rule="F64-DENORM",
+                  minmax_nan_rule="F64-MINMAX-NAN", minmax_snan_option="f64_minmax_snan",
                   aliases=("float64", "double", "fp64"))
 F32 = FloatFormat("f32", 8, 23, True, "FMT-F32",
                   "IEEE binary32; math ops flush denormals (F32-FTZ)",
                   d3d_conversion="dtof", d3d_arith=True, flush_under=_D3D_RULE_SETS,
+                  d3d_div_route=True,
                   aliases=("float32", "float", "fp32", "single"))
 F16 = FloatFormat("f16", 5, 10, True, "FMT-F16", "IEEE binary16; denormals kept (F16-DENORM)",
-                  d3d_conversion="rtz_sat", d3d_arith=True,
+                  d3d_conversion="rtz_sat", d3d_arith=True, denorm_rule="F16-DENORM",
                   aliases=("float16", "half", "fp16"))
 F11 = FloatFormat("f11", 5, 6, False, "FMT-F11", "unsigned; R and G of R11G11B10_FLOAT",
-                  d3d_conversion="rtz_sat", aliases=("float11", "fp11"))
+                  d3d_conversion="rtz_sat", denorm_rule="F11-DENORM", aliases=("float11", "fp11"))
 F10 = FloatFormat("f10", 5, 5, False, "FMT-F10", "unsigned; B of R11G11B10_FLOAT",
-                  d3d_conversion="rtz_sat", aliases=("float10", "fp10"))
+                  d3d_conversion="rtz_sat", denorm_rule="F11-DENORM", aliases=("float10", "fp10"))
 BF16 = FloatFormat("bf16", 8, 7, True, "FMT-BF16",
                    "bfloat16: sign, 8 exponent bits (bias 127), 7 fraction bits, IEEE-style INF "
                    "and NaN, denormals kept; the top half of a float32; no D3D arithmetic",

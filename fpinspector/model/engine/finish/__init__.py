@@ -150,8 +150,7 @@ def _general_sets(f: Facts) -> AllowedArrays:
 def route_applies(ctx: Ctx) -> bool:
     """The two-step route x * rcp(y) is part of an f32 divide's set: d3d11 (F32-DIV), or
     d3d10 with option d3d10_div_route (F32-DIV-D3D10)."""
-    return (ctx.spec.rcp_route and ctx.flush and ctx.fmt.name == "f32"
-            and (ctx.tol.kind == "div" or bool(ctx.opts["d3d10_div_route"])))
+    return ctx.div_route
 
 
 def union(a: AllowedArrays, b: AllowedArrays) -> AllowedArrays:

@@ -57,11 +57,10 @@ def precision_rule(ctx: Ctx) -> str:
     return ctx.tol.rule
 
 
-def _f32_div_d3d(ctx: Ctx) -> bool:
+def _div_route(ctx: Ctx) -> bool:
     """The divide's set holds the two-step route (F32-DIV): d3d11, or d3d10 with option
-    d3d10_div_route."""
-    return ctx.spec.rcp_route and ctx.fmt.name == "f32" and (
-        ctx.rules == "d3d11" or (ctx.rules == "d3d10" and bool(ctx.opts["d3d10_div_route"])))
+    d3d10_div_route (the rule set's and the format's records: ``Ctx.div_route``)."""
+    return ctx.div_route
 
 
 def _infinf(f: Facts) -> np.ndarray:
@@ -91,7 +90,17 @@ def _denormal_kept(f: Facts) -> np.ndarray:
 
 
 def _minmax_nan_rule(ctx: Ctx) -> str:
-    return "F64-MINMAX-NAN" if ctx.fmt.name == "f64" else "F32-MINMAX-NAN"
+    return ctx.fmt.minmax_nan_rule
+
+
+def _denorm_rule(ctx: Ctx) -> str:
+    return ctx.fmt.denorm_rule
+
+
+def _keeps_denormals_under_d3d(ctx: Ctx) -> bool:
+    """The format's own denormal rule (F16-DENORM, F64-DENORM) is D3D's: under ieee754
+    IEEE-RNE says it."""
+    return bool(ctx.fmt.denorm_rule) and ctx.rule_set.d3d
 
 
 _MATH = ("arith", "fused", "unary", "round", "frc")
@@ -116,28 +125,24 @@ ROWS: tuple[Row, ...] = (
     Row(precision_rule, ("add", "sub", "mul"), lambda f: f.inexact & f.finite, ordinary=True,
         ordinary_mask=lambda f: f.inexact_of_a_normal_result),
     Row(precision_rule, ("div",), lambda f: f.inexact & f.finite,
-        lambda ctx: not _f32_div_d3d(ctx), ordinary=True,
+        lambda ctx: not _div_route(ctx), ordinary=True,
         ordinary_mask=lambda f: f.inexact_of_a_normal_result),
-    Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _f32_div_d3d,
+    Row("F32-DIV", ("div",), lambda f: f.finite & (f.vals[1] != 0), _div_route,
         ordinary=ALWAYS),
     Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
-        lambda ctx: _f32_div_d3d(ctx) and ctx.opts["inf_div_huge_nan"]),
+        lambda ctx: _div_route(ctx) and ctx.opts["inf_div_huge_nan"]),
     Row(precision_rule, ("fused",), lambda f: f.finite, ordinary=ALWAYS),
     Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in, ordinary=ALWAYS),
     Row(precision_rule, ("round",), lambda f: ~f.nan_in, ordinary=ALWAYS),
     Row(precision_rule, ("frc",), lambda f: f.finite, ordinary=ALWAYS),
-    Row("F16-DENORM", ("arith", "fused"), _denormal_kept,
-        lambda ctx: ctx.fmt.name == "f16" and ctx.rules != "ieee754"),
-    Row("F64-DENORM", ("arith", "fused"), _denormal_kept,
-        lambda ctx: ctx.fmt.name == "f64" and ctx.rules != "ieee754"),
+    Row(_denorm_rule, ("arith", "fused"), _denormal_kept, _keeps_denormals_under_d3d),
     # min / max
     Row("F32-MINMAX-FTZ", ("select",), lambda f: f.any_ftz_in, _FLUSH),
     Row(_minmax_nan_rule, ("select",),
         lambda f: (f.choice.na ^ f.choice.nb) & ~f.choice.snan),
     Row("F32-NANOUT", ("select",), lambda f: f.choice.na & f.choice.nb),
     Row("IEEE-MINMAX", ("select",), lambda f: f.choice.snan,
-        lambda ctx: ctx.rules == "ieee754" or (ctx.fmt.name == "f64"
-                                               and ctx.opts["f64_minmax_snan"])),
+        lambda ctx: ctx.minmax_snan),
     Row("F32-MINMAX-ZERO", ("select",), lambda f: f.choice.zero_tie),
     # comparisons
     Row("F32-CMPNAN", ("compare",), lambda f: f.nan_in),

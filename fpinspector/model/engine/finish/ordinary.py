@@ -31,12 +31,12 @@ LEAN_KINDS = ("ulp", "rel", "rel_or_ulp", "log", "div", "fused")
 
 def lean_applies(ctx: Ctx) -> bool:
     """Whether this evaluation's ordinary elements take the lean code."""
-    if ctx.fmt.name != "f32" or ctx.tol.kind not in LEAN_KINDS:
+    if ctx.fmt.numpy_float != np.float32 or ctx.tol.kind not in LEAN_KINDS:  # (float32 code)
         return False
     either = ctx.flush and not ctx.strict_out  # option ftz_output=either: unflushed too
     if ctx.tol.kind == "fused":
         return ctx.spec.arity == 3 and ctx.tol.ulp == 0.5 and not either  # a * b + c
-    if ctx.spec.rcp_route and ctx.opts["d3d10_div_route"] and ctx.rules == "d3d10":
+    if ctx.div_route and ctx.tol.kind != "div":  # (d3d10 with option d3d10_div_route)
         return False  # the route's products are not in a 1-ULP window
     return not (ctx.tol.kind == "div" and either)
 _F32_ONE = np.uint32(0x3F800000)
