@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.engine.rules import rule_set
 from ..model.formats import get_format
 from .behaviours import _f64_ftz, _flush_min_normal, behaviour_bits, same_result
 from .capture_formats import SHADER_DOUBLE, SHADER_FLOAT
@@ -67,7 +68,7 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     res_fmt = ev.result_format
     ok = np.asarray(ev.allowed(got), bool)
     serial = np.zeros_like(ok)
-    if fused and rules != "ieee754":
+    if fused and rule_set(rules).d3d:  # (F32-FUSED: D3D's serial orders)
         flushes = get_format(fmt).flushes(rules)
         serial = ~ok & same_result(got, serial_unfused(op, operands, fmt, flushes), fmt)
     out: dict[str, np.ndarray] = {"conformant": ok | serial, "serial_order": serial}
