@@ -11,29 +11,17 @@ flag of the widget: a digit drawn in a cell makes the inside of that cell two-co
 from __future__ import annotations
 
 import numpy as np
+from _fake_gpu import FakeMulSession
 from PySide6 import QtGui
 
 REASON = "the fake GPU captures f32 only"
 
 
-class _F32OnlySession:
-    info = {"renderer": "fake GPU", "version": "test"}
+class _F32OnlySession(FakeMulSession):
+    REASON = REASON
 
-    def unsupported_reason(self, op, fmt):
-        return None if fmt == "f32" else REASON
-
-    def supports(self, op, fmt):
-        return self.unsupported_reason(op, fmt) is None
-
-    def capture(self, op, *operands, format="f32"):
-        a, b = (np.asarray(o, np.uint32).view(np.float32) for o in operands[:2])
-        return (a * b).view(np.uint32)
-
-    def convert(self, bits, src, dst):
-        raise ValueError(f"fake GPU has no {src}->{dst} conversion")
-
-    def close(self):
-        pass
+    def refuses(self, fmt: str) -> bool:
+        return fmt != "f32"
 
 
 def _cells_with_digits(cells) -> list[int]:

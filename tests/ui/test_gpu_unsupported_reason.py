@@ -7,29 +7,16 @@ what the column must show without consulting the code under test.
 
 from __future__ import annotations
 
-import numpy as np
+from _fake_gpu import FakeMulSession
 
 REASON = "f16 arithmetic needs GL_AMD_gpu_shader_half_float (fake driver lacks it)"
 
 
-class _PickySession:
-    info = {"renderer": "fake GPU", "version": "test"}
+class _PickySession(FakeMulSession):
+    REASON = REASON
 
-    def unsupported_reason(self, op, fmt):
-        return REASON if fmt == "f16" else None
-
-    def supports(self, op, fmt):
-        return self.unsupported_reason(op, fmt) is None
-
-    def capture(self, op, *operands, format="f32"):
-        a, b = (np.asarray(o, np.uint32).view(np.float32) for o in operands[:2])
-        return (a * b).view(np.uint32)
-
-    def convert(self, bits, src, dst):
-        raise ValueError(f"fake GPU has no {src}->{dst} conversion")
-
-    def close(self):
-        pass
+    def refuses(self, fmt: str) -> bool:
+        return fmt == "f16"
 
 
 def test_unsupported_reason_helper_prefers_the_session_reason() -> None:
