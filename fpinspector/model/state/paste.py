@@ -206,7 +206,11 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
                          "f16 and f64 lanes offered")
     out += chunks
-    out += _other_widths(base)
+    wider = _other_widths(base)
+    if inspected in ("f32", "f64"):  # an f16 held in the inspected f32 register: offered
+        out[1:1] = wider  # first, before the same 16 bits read as a bfloat16
+    else:
+        out += wider
     out += _lane_widths(base)
     if _BF16_CUE.search(text):  # the view's name says bfloat16 (a command line echoed)
         inspected = "bf16"
