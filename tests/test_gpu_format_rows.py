@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+from _name_literals import name_comparisons
 
 from fpinspector.gpu import capture_formats as cf
 from fpinspector.gpu.serial import _sums_exact_in_float64
@@ -24,25 +25,10 @@ GPU = Path(__file__).resolve().parents[1] / "fpinspector" / "gpu"
 PENDING: dict[str, int] = {}
 
 
-def _names(node: ast.AST) -> set[str]:
-    """Format names written as a literal, alone or in a tuple/list/set. (Not the aliases:
-    "float", "half", "double" are also GLSL / HLSL type names, which the shader code
-    compares as such.)"""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return {node.value} & set(FORMATS)
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return set().union(*(_names(e) for e in node.elts))
-    return set()
-
-
 def format_name_comparisons(source: str) -> list[str]:
-    """Every comparison (``==``, ``!=``, ``in``...) with a format-name literal in ``source``."""
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare) and any(
-                _names(x) for x in (node.left, *node.comparators)):
-            out.append(f"{node.lineno}: {ast.unparse(node)}")
-    return out
+    """Every comparison with a format-name literal. (Not the aliases: "float", "half",
+    "double" are also GLSL / HLSL type names, which the shader code compares as such.)"""
+    return name_comparisons(source, FORMATS)
 
 
 def test_the_counter_finds_name_comparisons():

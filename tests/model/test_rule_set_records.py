@@ -11,11 +11,11 @@ format, rule set and option value.
 
 from __future__ import annotations
 
-import ast
 import itertools
 from pathlib import Path
 
 import pytest
+from _name_literals import name_comparisons
 
 from fpinspector.model.engine import OPTIONS, evaluate
 from fpinspector.model.engine.rules import RULE_SET_RECORDS, RULE_SETS, RULES
@@ -23,25 +23,6 @@ from fpinspector.model.formats import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2] / "fpinspector"
 CHECKED = (ROOT / "model", ROOT / "commands")
-
-
-def _names(node: ast.AST, names: frozenset[str]) -> set[str]:
-    """``names`` written as a literal, alone or in a tuple/list/set."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return {node.value} & names
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return set().union(*(_names(e, names) for e in node.elts))
-    return set()
-
-
-def name_comparisons(source: str, names: frozenset[str]) -> list[str]:
-    """Every comparison (``==``, ``!=``, ``in``...) with a literal of ``names``."""
-    out = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare) and any(
-                _names(x, names) for x in (node.left, *node.comparators)):
-            out.append(f"{node.lineno}: {ast.unparse(node)}")
-    return out
 
 
 def rule_set_name_comparisons(source: str) -> list[str]:
