@@ -9,16 +9,15 @@ no float upload or read-back can flush, quiet or round anything behind our back.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeVar
 
 import numpy as np
 
-from ..model.engine.optable import OPS, OpSpec, generation
+from ..model.engine.optable import OPS, OpSpec, RowTable
 
 __all__ = ["Kernel", "KERNELS", "RESULT_DTYPES", "find_kernel", "kernel_function", "header",
-           "HALF", "EMULATE_HALF", "HALF_OPS", "pack_pairs", "unpack_pairs", "RowTable"]
+           "HALF", "EMULATE_HALF", "HALF_OPS", "pack_pairs", "unpack_pairs"]
 
 # GLSL type, load expression (from raw word x) for each operand kind.
 _LOAD = {
@@ -149,35 +148,6 @@ def _table() -> dict[tuple[str, str], Kernel]:
     add("to_f32", "f64", ("f64",), "f32", "float({0})", (FP64,))
     add("to_f64", "f64", ("f64",), "f64", "{0}", (FP64,), "assignment (raw move)")
     return {(k.op, k.format): k for k in rows}
-
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
-
-
-class RowTable(Mapping[_K, _V]):
-    """A table built from the op rows, built again when a row is added or removed
-    (engine/optable.py ``register_op``): readers index it like the dict it holds."""
-
-    def __init__(self, build: Callable[[], dict[_K, _V]]) -> None:
-        self._build = build
-        self._generation = -1
-        self._table: dict[_K, _V] = {}
-
-    def _current(self) -> dict[_K, _V]:
-        g = generation()
-        if g != self._generation:
-            self._table, self._generation = self._build(), g
-        return self._table
-
-    def __getitem__(self, key: _K) -> _V:
-        return self._current()[key]
-
-    def __iter__(self) -> Iterator[_K]:
-        return iter(list(self._current()))
-
-    def __len__(self) -> int:
-        return len(self._current())
 
 
 KERNELS: Mapping[tuple[str, str], Kernel] = RowTable(_table)

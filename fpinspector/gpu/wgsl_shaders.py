@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..model.engine.optable import OPS
-from .shaders import Kernel, RowTable
+from ..model.engine.optable import OPS, RowTable
+from .shaders import Kernel
 
 __all__ = ["WGSL_EXPR", "F64_REASON", "LOCAL_SIZE", "PER_INVOCATION", "compute_source",
            "kernel_function", "wgsl_expr", "needs_f16", "needs_f64"]

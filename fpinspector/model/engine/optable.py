@@ -9,7 +9,8 @@ app read the rows; an op is added by adding a row (or by :func:`register_op`).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from . import tolerances as tol
 from .oprow import OpSpec, Spelling, TolRow, UnaryMath
 
 __all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "OPS", "FAMILIES", "register_op",
-           "unregister_op", "generation"]
+           "unregister_op", "generation", "RowTable"]
 
 _IEEE3 = ("f32", "f16", "f64")
 #: + the formats D3D defines no arithmetic for (FloatFormat.d3d_arith False): IEEE 754 ops
@@ -189,3 +190,33 @@ def generation() -> int:
     """A count that changes whenever a row is added or removed (tables built from the
     rows, such as gpu/shaders.py's, rebuild when it moved)."""
     return _GENERATION[0]
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class RowTable(Mapping[_K, _V]):
+    """A table built from the op rows, built again when a row is added or removed
+    (:func:`register_op`): readers index it like the dict it holds (the GLSL and WGSL
+    kernels of gpu/, the expression language's intrinsics)."""
+
+    def __init__(self, build: Callable[[], dict[_K, _V]]) -> None:
+        self._build = build
+        self._generation = -1
+        self._table: dict[_K, _V] = {}
+
+    def _current(self) -> dict[_K, _V]:
+        g = generation()
+        if g != self._generation:
+            self._table, self._generation = self._build(), g
+        return self._table
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._current()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(list(self._current()))
+
+    def __len__(self) -> int:
+        return len(self._current())

@@ -11,11 +11,11 @@ from __future__ import annotations
 __all__ = ["Intrinsic", "INTRINSICS", "CONSTRUCTORS", "parse_type"]
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..engine.oprow import OpSpec
-from ..engine.optable import OPS
+from ..engine.optable import OPS, RowTable
 from .program import ExprType
 
 
@@ -66,32 +66,21 @@ def _call_name(spec: OpSpec) -> str | None:
     return m.group(1) if m.group(2) == args and spec.arity in _ARGS else None
 
 
-class _Intrinsics(Mapping[str, Intrinsic]):
-    """name -> its row: one per op row whose HLSL spelling is an intrinsic call (read at
-    each use, so an op row registered later is an intrinsic at once), then those lowered
-    by functions of their own."""
-
-    def _rows(self) -> dict[str, Intrinsic]:
-        rows = {}
-        for spec in OPS.values():
-            name = _call_name(spec)
-            if name is not None and name not in _OWN_LOWERING:
-                args = _ARGS[spec.arity]
-                rows[name] = Intrinsic(f"{name}({args})", f"{spec.name} {args}", spec.arity,
-                                       spec.name)
-        return {**rows, **_OWN_LOWERING}
-
-    def __getitem__(self, name: str) -> Intrinsic:
-        return self._rows()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._rows())
-
-    def __len__(self) -> int:
-        return len(self._rows())
+def _intrinsic_rows() -> dict[str, Intrinsic]:
+    """name -> its row: one per op row whose HLSL spelling is an intrinsic call, then those
+    lowered by functions of their own."""
+    rows = {}
+    for spec in OPS.values():
+        name = _call_name(spec)
+        if name is not None and name not in _OWN_LOWERING:
+            args = _ARGS[spec.arity]
+            rows[name] = Intrinsic(f"{name}({args})", f"{spec.name} {args}", spec.arity,
+                                   spec.name)
+    return {**rows, **_OWN_LOWERING}
 
 
-INTRINSICS: Mapping[str, Intrinsic] = _Intrinsics()
+#: built again when an op row is registered: a row with an HLSL call is an intrinsic at once
+INTRINSICS: Mapping[str, Intrinsic] = RowTable(_intrinsic_rows)
 
 #: vector/scalar constructors: name -> type
 CONSTRUCTORS: dict[str, ExprType] = {"float": ExprType("float"), "uint": ExprType("uint")}
