@@ -36,13 +36,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import load_average, print_header  # noqa: E402
 from c_peer import build, differences  # noqa: E402
 
-from fpinspector.model.sweep.chunk import MODEL_SPAN, compute_chunk  # noqa: E402
+from fpinspector.model.sweep.chunk import MODEL_SPAN, compute_chunk, default_chunk  # noqa: E402
 from fpinspector.model.sweep.domain import Axis, GridDomain, UnaryDomain  # noqa: E402
 from fpinspector.model.sweep.stages import ModelStage  # noqa: E402
 from fpinspector.model.sweep.summary import Summary  # noqa: E402
 
 SPAN = 1 << 20
-CHUNK = 1 << 17  # the sweep command's chunk without a GPU (chunk.default_chunk)
+CHUNK = default_chunk(True)  # the sweep command's chunk where workers take spans
 GOALS = {"sqrt": 1.5, "mul16": 2.0}
 
 
@@ -81,7 +81,8 @@ def model_setup(kind: str, lo: int, hi: int) -> tuple[Any, ModelStage, int]:
             ModelStage("mul", "f16"), lo << 16)
 
 
-def run_model(kind: str, rngs: list[tuple[int, int]]) -> tuple[float, Summary]:
+def run_model(kind: str, rngs: list[tuple[int, int]], chunk: int = CHUNK
+              ) -> tuple[float, Summary]:
     """CPU seconds of a worker's loop on every range (this process) and the summary of
     them all: each span prepared against the summary's snapshot so far, as a worker does
     (its parent sends one with each span), so the top-k passes see the sweep's kept worst
@@ -97,7 +98,7 @@ def run_model(kind: str, rngs: list[tuple[int, int]]) -> tuple[float, Summary]:
                 domain, stage, k0, min(domain.size, k0 + MODEL_SPAN),
                 lambda k, ops, out, sn=snap, b=base: summary.prepare(b + k, ops, out,
                                                                      snapshot=sn),
-                None, step=CHUNK)
+                None, step=chunk)
             summary.add(base + k0, (), {}, prepared=summary.fold_parts(parts))
     return time.process_time() - t0, summary
 
@@ -133,6 +134,9 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="rounds (best of each side)")
     ap.add_argument("--samples", type=int, default=16, help="ranges of 2^20 inputs")
     ap.add_argument("--only", choices=sorted(GOALS), help="one sweep")
+    ap.add_argument("--chunk", type=int, default=CHUNK,
+                    help=f"elements per chunk of the worker loop (default {CHUNK}, the sweep "
+                         "command's)")
     args = ap.parse_args()
     print_header("sweep CPU per core: worker loop vs C peer (one thread)")
     exe = build()
@@ -142,11 +146,11 @@ def main() -> int:
     status = 0
     for kind in [args.only] if args.only else list(GOALS):
         rngs = ranges(kind, args.samples)
-        run_model(kind, rngs[:1])  # warm-up: imports, first-use caches
+        run_model(kind, rngs[:1], args.chunk)  # warm-up: imports, first-use caches
         best_p, best_m = float("inf"), float("inf")
         for _ in range(args.repeat):
             p, outs = run_peer(exe, kind, rngs)
-            m, summary = run_model(kind, rngs)
+            m, summary = run_model(kind, rngs, args.chunk)
             best_p, best_m = min(best_p, p), min(best_m, m)
         diffs = differences(merged([json.loads(o) for o in outs]), as_peer(summary))
         status |= bool(diffs)

@@ -40,12 +40,18 @@ GPU_SPAN = 1 << 19
 MODEL_SPAN = 1 << 20
 
 
-def default_chunk(gpu_spans: bool) -> int:
-    """The sweep command's chunk size: 2^17 (a worker's chunk stays in cache-friendly,
-    bounded memory), 2^16 where the GPU takes spans (:func:`gpu_span_chunks`): the span's
-    request, sent ahead, adds to a worker's memory, and the smaller chunk keeps a 2^32
-    sweep under 256 MiB (figures at :data:`GPU_SPAN`)."""
-    return 1 << 16 if gpu_spans else 1 << 17
+def default_chunk(spans: bool) -> int:
+    """The sweep command's chunk size: 2^16 where a worker takes spans of several chunks
+    (a summary-only sweep on worker processes: :func:`span_chunks`), 2^17 elsewhere (a
+    chunk's outputs are kept or handed on whole, in cache-friendly, bounded memory).
+
+    Why smaller under spans: a worker computes a span one chunk at a time, so the chunk
+    bounds its buffers, and the span (not the chunk) is what the parent and the GPU see.
+    2^32 f16 x f16 mul on 2 workers: 121 MiB with chunks of 2^17, 106 MiB with 2^16, the
+    worker loop's CPU seconds within noise of each other
+    (``benchmarks/bench_sweep_per_core.py --chunk``); the sqrt sweep with a GPU stays
+    under 256 MiB (figures at :data:`GPU_SPAN`)."""
+    return 1 << 16 if spans else 1 << 17
 
 
 def _spans_ahead(stage: Any) -> bool:
