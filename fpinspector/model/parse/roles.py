@@ -28,18 +28,21 @@ class Print:
     ``short_counts``: a print of fewer digits that gives the value back is weak evidence of
     the width (an f16's or f32's print with trailing zeros dropped); not for a double, whose
     17 digits give back many a short decimal. ``gdb_lanes_only``: only gdb prints it, as a
-    lane of a vector view (bfloat16's ``%.4g``): weighed only in gdb's output."""
+    lane of a vector view (bfloat16's ``%.4g``): weighed only in gdb's output.
+    ``msvc_digits``: the digits of Visual Studio's print, where they differ (a float in a
+    memory window: ``1.0863247e+009``, 8 digits and the CRT's 3-digit exponent)."""
 
     digits: int
     numpy: type[np.floating] | None
     short_counts: bool = True
     gdb_lanes_only: bool = False
+    msvc_digits: int = 0
 
 
 #: format name -> its print, the widths gdb and lldb print decimals in
 PRINTS: dict[str, Print] = {
     "f16": Print(5, np.float16),
-    "f32": Print(9, np.float32),
+    "f32": Print(9, np.float32, msvc_digits=8),
     "f64": Print(17, np.float64, short_counts=False),
     "bf16": Print(4, None, gdb_lanes_only=True),
 }

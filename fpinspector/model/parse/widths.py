@@ -34,6 +34,7 @@ __all__ = ["decimal_widths", "int_width"]
 _ROUNDED = [(name, PRINTS[name]) for name in PRINTED]
 #: bfloat16, weighed by :func:`_bf16_print`
 _LANE_PRINT = next(iter(LANE_ONLY_PRINTS))
+_MSVC_EXP = re.compile(r"e[+-]\d{3}$", re.IGNORECASE)
 _PAYLOAD = re.compile(r"\(0x(?P<p>[0-9a-f_]+)\)", re.IGNORECASE)
 _F32_MAX = Decimal("3.4028235677973366e38")  # (halfway to the next binade: rounds to inf)
 _F32_MIN = Decimal("7.006492321624085e-46")  # half the smallest f32 denormal
@@ -91,6 +92,9 @@ def candidates(text: str, bf16: bool = False) -> set[str] | None:
                     strong.add(fmt)
                 elif pr.short_counts:
                     weak.add(fmt)
+            elif (pr.msvc_digits and sig == pr.msvc_digits and _MSVC_EXP.search(text)
+                  and Decimal(f"{v:.{pr.msvc_digits}g}") == d):
+                strong.add(fmt)  # (Visual Studio's print: the CRT's 3-digit exponent)
         bf = _bf16_print(x, d, sig) if bf16 else None
     lane_bits = FORMATS[_LANE_PRINT].bits  # (f16 and bf16 may hold the same value: 0.1001
     if bf == "strong" and all(FORMATS[f].bits <= lane_bits for f in strong):  # is both

@@ -245,6 +245,7 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
                        r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
+_MSVC_NAN = re.compile(r"#[QS]NAN", re.IGNORECASE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
 #: a bfloat16 view named in the text (gdb's ``v8_bfloat16``, AArch64's ``.h.bf``)
 #: in a command (``p $xmm4.v8_bfloat16``), not as one view of a whole union
@@ -428,6 +429,9 @@ def _losses(base: list[ParsedValue]) -> str:
     notes = []
     if any(v.kind == "special" and v.text.lstrip("+-") == "NaN" for v in base):
         notes.append("NaN as lldb prints it has no payload or sign: read as the quiet NaN")
+    if any(v.kind == "special" and _MSVC_NAN.search(v.text) for v in base):
+        notes.append("NaN as Visual Studio prints it (1.#QNAN, 1.#SNAN) has no payload: read "
+                     "as the quiet or signalling NaN of its sign, the payload lost")
     short = [v for v in base if v.kind == "decimal" and candidates(v.text) == set()
              and 5 <= len(v.text.lstrip("+-").split("e")[0].split("E")[0]
                           .replace(".", "").strip("0")) <= 7]
