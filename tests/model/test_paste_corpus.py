@@ -15,6 +15,9 @@ half/double buffer columns: the text does not say the width). A case passes when
 - the text holds no float (``refused``) and the paste is refused with a message;
 - a NaN whose payload the text does not hold (``nan_payload_lost``: Visual Studio's
   ``1.#QNAN``) is read as a NaN of its sign and the label says the payload is lost;
+- the text cannot tell and no other reading can be written down (``offered_only``: a
+  RenderDoc row of uint cells is typed numbers too): the expected one is offered and the
+  first reading's label names RenderDoc's;
 - RenderDoc's int/uint cells (``integer_codes``) are offered as a reading of integer codes
   (and where they are all the text holds, ``codes``, they are the first reading).
 
@@ -66,6 +69,8 @@ def judge(case: dict) -> tuple[str, str]:
     offered = [r.items for r in found]
     if first in others and want in offered:
         return "ambiguous", found[0].label
+    if exp.get("offered_only") and want in offered and "RenderDoc" in found[0].label:
+        return "ambiguous", found[0].label  # (the text cannot tell; the label says so)
     shown = ", ".join(f"{f}:{b:#x}" for f, b in first[:8])
     return "misread", f"read as {found[0].label}: {shown}"
 

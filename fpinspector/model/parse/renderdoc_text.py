@@ -94,7 +94,7 @@ class _Cells:
         self.by_int_spacing = False
 
     def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None,
-             code: str | None = None, typed: bool = False) -> bool:
+             code: str | None = None, typed: bool = False, hex_ok: bool = True) -> bool:
         """Take one cell; False when it is not RenderDoc's (the caller gives up). An
         integer is an int/uint cell where ``code`` names its type, or in a buffer row (not
         ``typed``); in a constant-buffer entry of another type (a float array's parent
@@ -109,7 +109,7 @@ class _Cells:
             bits, note = special_bits(tok, FORMATS[name])
             self.items.append([name, bits, a, b, "special", label,
                                note or (_NOTE_NAN if "nan" in tok.lower() else "")])
-        elif _HEX.match(tok) and width is None and _hex_cell(tok) and not (
+        elif hex_ok and _HEX.match(tok) and width is None and _hex_cell(tok) and not (
                 tok.isdigit() and _blanks_before(self.text, a) > self.sep):  # (" 16777216":
             # an int's sign gap; a hex cell has none)
             name = self.fmt.name if self.fmt is not None else _HEX_FMT[len(tok)]
@@ -291,6 +291,7 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
             return None
         cells.by_int_spacing = not other_evidence
         toks = _tokens(text, 0, len(text))
+    not_hex = _decimal_columns(text, toks, nlabels) if head else set()
     row_label = ""
     labels_left = 0
     col = 0
@@ -313,13 +314,33 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
             col += 1
             continue
         name = head[col] if head and col < len(head) else f"cell {col}"
-        if not cells.cell(tok, a, b, f"{row_label}: {name}" if row_label else name):
+        if not cells.cell(tok, a, b, f"{row_label}: {name}" if row_label else name,
+                          hex_ok=col not in not_hex):
             if head is None:
                 return None
             raise ParseError(f"cannot read {tok!r} in RenderDoc's CSV (a float, a hex "
                              "pattern, an integer, '...' or 'Restart' expected)", text, a)
         col += 1
     return cells
+
+
+def _decimal_columns(text: str, toks: list[tuple[str, int, int]], nlabels: int) -> set[int]:
+    """The columns of a CSV body that cannot be hex (xint, xshort, xlong): RenderDoc pads a
+    hex cell to its width, so a column whose cells differ in length or hold a token that is
+    no hex cell is decimal, and its 8-digit cells (``16777216`` of a uint) are integers."""
+    lengths: dict[int, set[int]] = {}
+    bad: set[int] = set()
+    col, prev_end = 0, 0
+    for tok, a, b in toks:
+        if prev_end == 0 or "\n" in text[prev_end:a]:
+            col = 0  # (counted as the reader counts: the row's labels first)
+        prev_end = b
+        if col >= nlabels:
+            lengths.setdefault(col, set()).add(len(tok))
+            if not _HEX.match(tok):
+                bad.add(col)
+        col += 1
+    return bad | {c for c, n in lengths.items() if len(n) > 1}
 
 
 def _split_csv(text: str) -> list[list[tuple[str, int, int]]]:

@@ -202,6 +202,10 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out[0] = replace(out[0], label=out[0].label + f"; {n} integer cell{'s' if n > 1 else ''}"
                          " (int/uint) left out: offered as integer codes")
         out.append(codes)
+    elif "bytes-le" not in kinds and (row := _uint_row(text)) is not None:  # (not a dump)
+        out[0] = replace(out[0], label=out[0].label + "; or a RenderDoc Ctrl+C row of uint "
+                         "cells (nothing marks it: no sign gap, no float): its codes offered")
+        out.append(row)
     chunks = _chunk_readings(text) if kinds == {"hex"} else []
     if chunks:
         out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
@@ -312,6 +316,25 @@ def _integer_codes(text: str) -> Reading | None:
     return Reading("integer codes", f"{len(found)} integer code{'s' if len(found) > 1 else ''} "
                    f"({', '.join(kinds)}) from RenderDoc's int/uint cells: an integer-code op "
                    "(itof, utof) takes them as operands", tuple(found))
+
+
+#: one line of 3 or more unsigned integers joined by single spaces: RenderDoc's Ctrl+C of a
+#: row of uint cells (its index, then the cells: a uint has no sign gap), or typed numbers
+_UINT_ROW = re.compile(r"[ \t]*\d{1,10}(?: \d{1,10}){2,64}[ \t]*(?:\r?\n)?")
+
+
+def _uint_row(text: str) -> Reading | None:
+    """The cells of a possible RenderDoc row of uint cells as u32 codes, the first number
+    (its row index) left out: offered, never taken, since the text may be typed."""
+    if len(text) > 1024 or not _UINT_ROW.fullmatch(text):
+        return None
+    nums = [int(t) for t in text.split()]
+    if any(v >= 1 << 32 for v in nums):
+        return None
+    items = tuple(("u32", v) for v in nums[1:])
+    return Reading("integer codes", f"{len(items)} integer codes (u32), as a RenderDoc Ctrl+C "
+                   f"row of uint cells (row {nums[0]}) holds them: an integer-code op (itof, "
+                   "utof) takes them as operands", items)
 
 
 def _as_numbers(text: str) -> list[Reading]:
