@@ -317,7 +317,23 @@ VIEWS = [
     ("buffer_float2x2", "buffer", "float2x2 m;", [("f32", 4)], 4, 1, None),
     # integer columns only: a Ctrl+C row holds no float, its cells are integer codes
     ("buffer_int2_uint", "buffer", "int2 i; uint u;", [("i32", 2), ("u32", 1)], 6, 1, None),
+    # uint columns only: nothing in a row marks it as RenderDoc's (no sign gap, no float)
+    ("buffer_uint2", "buffer", "uint2 u;", [("u32", 2)], 4, 1, None),
 ]
+#: views also copied after Shift+Down from the first row: the buffer and mesh tables select
+#: one row (BufferViewer.ui: SingleSelection, SelectRows), so the copy holds the current
+#: row only, as one row's copy does (no padded several-row copy exists)
+MULTI_ROWS = {"buffer_int2_uint": (2, 4), "buffer_uint2": (2, 4)}
+#: why a row of uint cells only is offered, not read: nothing in it is RenderDoc's mark
+UINT_ONLY = ("a row of uint cells has no RenderDoc mark (no sign gap, no float, no header): "
+             "it may be typed numbers")
+
+
+def _only(fields: list[tuple[str, int]], case: dict) -> dict:
+    """A Ctrl+C row of uint cells only: its codes are expected on offer (``offered_only``)."""
+    if {k for k, _ in fields} == {"u32"}:
+        case["expect"]["offered_only"] = UINT_ONLY
+    return case
 
 
 def _save(name: str, case: dict) -> None:
@@ -501,10 +517,26 @@ def main() -> int:
                             "expect": expect_of(copy_cells(text, nlabels), vals, fmt_arg)}
                     if fmt_arg:
                         case["format_arg"] = fmt_arg
-                    _save(f"{name}_row{row}_ctrl_c", case)
+                    _save(f"{name}_row{row}_ctrl_c", _only(fields, case))
                     written += 1
                     xdo("key", "Down")
                     time.sleep(0.3)
+                for count in MULTI_ROWS.get(name, ()):
+                    _click(FIRST_ROW[mode])
+                    for _ in range(count - 1):
+                        xdo("key", "shift+Down")
+                        time.sleep(0.3)
+                    text = _copy()
+                    if "\n" in text.strip():
+                        raise RuntimeError(f"several rows copied: {text!r}")
+                    vals = element_values(fields, data, count - 1)
+                    _save(f"{name}_shift_down{count - 1}_ctrl_c",
+                          _only(fields, {"tool": "renderdoc", "tool_version": TOOL_VERSION,
+                                         "command": f"{view} Shift+Down x{count - 1} from row 0, "
+                                         f"then Ctrl+C (one row selected){shown}", "text": text,
+                                         "expect": expect_of(copy_cells(text, nlabels), vals,
+                                                             fmt_arg)}))
+                    written += 1
                 text = _export_csv(EXPORT_BUTTON[mode], work / f"{name}.csv")
                 body = text.split("\n", 1)[1]
                 rows = sum(1 for line in body.splitlines() if line[:1].isdigit())

@@ -112,3 +112,24 @@ def test_packed_rgb9e5_word_CONV_RGB9E5() -> None:
     assert "R = 1.0, G = 0.0, B = 0.0" in res.message
     with pytest.raises(ValueError, match="one 32-bit pattern"):
         readings("RGB9E5 1.5")
+
+
+def test_vs_memory_row_with_one_space_after_the_address():
+    """Visual Studio's memory row as a web page shows it (one space after the address,
+    published: vs/memory_bytes_vs2008): the address is no value; a typed pattern followed
+    by fewer than 4 bytes or by an 8-digit word keeps every value."""
+    vals = parse("0x0012FF60 00 00 20 3e cc cc cc cc")
+    assert [(v.format, v.bits) for v in vals] == [("f32", 0x3E200000), ("f32", 0xCCCCCCCC)]
+    assert [v.bits for v in parse("0x3f800000 3f800000")] == [0x3F800000, 0x3F800000]
+
+
+def test_vs_float_print_with_the_crt_exponent_is_an_f32():
+    """``1.0863247e+009`` (a Visual Studio memory cell, 8 digits and the CRT's 3-digit
+    exponent) is the f32 0x4e818000, whose %.8g it is (struct oracle); the same digits
+    with gdb's 2-digit exponent name no width and stay exact in f64."""
+    (want,) = struct.unpack("<I", struct.pack("<f", 1.0863247e9))
+    assert f"{struct.unpack('<f', struct.pack('<I', want))[0]:.8g}" == "1.0863247e+09"
+    (v,) = parse("1.0863247e+009")
+    assert (v.format, v.bits) == ("f32", want)
+    (w,) = parse("1.0863247e+09")
+    assert w.format == "f64"

@@ -13,6 +13,11 @@ half/double buffer columns: the text does not say the width). A case passes when
 - the text cannot decide (``other_readings``: e.g. ``1.5`` is an f32 and an f64) and the
   first reading is one of those, with the expected one on offer, or
 - the text holds no float (``refused``) and the paste is refused with a message;
+- a NaN whose payload the text does not hold (``nan_payload_lost``: Visual Studio's
+  ``1.#QNAN``) is read as a NaN of its sign and the label says the payload is lost;
+- the text cannot tell and no other reading can be written down (``offered_only``: a
+  RenderDoc row of uint cells is typed numbers too): the expected one is offered and the
+  first reading's label names RenderDoc's;
 - RenderDoc's int/uint cells (``integer_codes``) are offered as a reading of integer codes
   (and where they are all the text holds, ``codes``, they are the first reading).
 
@@ -28,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from fpinspector.model.formats import FORMATS
 from fpinspector.model.state.paste import Reading, readings
 
 CORPUS = Path(__file__).resolve().parent.parent / "data" / "paste_corpus"
@@ -56,12 +62,29 @@ def judge(case: dict) -> tuple[str, str]:
         return "misread", f"its integer cells are not offered as codes: {codes}"
     if first == want:
         return "read", found[0].label
+    if exp.get("nan_payload_lost") and _same_but_payload(first, want) and (
+            "payload" in found[0].label):
+        return "read", found[0].label  # (Visual Studio's 1.#QNAN: the label says so)
     others = [_items(o) for o in exp.get("other_readings", [])]
     offered = [r.items for r in found]
     if first in others and want in offered:
         return "ambiguous", found[0].label
+    if exp.get("offered_only") and want in offered and "RenderDoc" in found[0].label:
+        return "ambiguous", found[0].label  # (the text cannot tell; the label says so)
     shown = ", ".join(f"{f}:{b:#x}" for f, b in first[:8])
     return "misread", f"read as {found[0].label}: {shown}"
+
+
+def _same_but_payload(got: tuple, want: tuple) -> bool:
+    """Equal but for NaN payloads: each NaN of ``want`` is a NaN of the same sign."""
+    if len(got) != len(want):
+        return False
+    for (gf, gb), (wf, wb) in zip(got, want):
+        f = FORMATS[wf]
+        if gf != wf or (gb != wb and not (bool(f.is_nan(gb)) and bool(f.is_nan(wb))
+                                          and gb & f.sign_mask == wb & f.sign_mask)):
+            return False
+    return True
 
 
 def _load(path: Path) -> dict:

@@ -52,6 +52,12 @@ def test_renderdoc_text_reads_as_expected(path: Path) -> None:
     case = _load(path)
     exp = case["expect"]
     text = case["text"]
+    if exp.get("offered_only"):  # a row of uint cells: no RenderDoc mark, codes offered
+        from fpinspector.model.state.paste import readings
+        want = tuple(zip(exp["formats"], exp["bits"]))
+        found = readings(text)
+        assert "RenderDoc" in found[0].label and want in [r.items for r in found]
+        return
     if exp.get("codes"):  # int/uint cells only: no float, the integer codes offered
         with pytest.raises(ParseError):
             parse(text, format=case.get("format_arg"))
@@ -153,6 +159,7 @@ def _real_views() -> dict:
         "buffer_double2": [col("d", "f64", 2)],
         "buffer_float2x2": [col("m", "f32", 2, 2)],
         "buffer_int2_uint": [col("i", "int", 2), col("u", "uint")],
+        "buffer_uint2": [col("u", "uint", 2)],
     }
     fields = {name: f for name, _, _, f, *_ in real.VIEWS}
     return {"gen": gen, "real": real, "views": views, "fields": fields}
@@ -176,7 +183,9 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     if stem.startswith(("mesh_indexed_restart", "buffer_page2")):
         _check_real_restart_and_pages(gen, real, stem, _load(path)["text"])
         return
-    name = stem.rsplit("_row", 1)[0] if "_row" in stem else stem[:-len("_csv")]
+    shifted = re.search(r"_shift_down(\d+)_ctrl_c$", stem)  # (one row: SingleSelection)
+    name = (stem[:shifted.start()] if shifted else stem.rsplit("_row", 1)[0] if "_row" in stem
+            else stem[:-len("_csv")])
     cols, fields = env["views"][name], env["fields"][name]
     data = real.raw_bytes()
     stride = sum({"f32": 4, "xint": 4, "f16": 2, "f64": 8, "i32": 4, "u32": 4}[k] * n
@@ -197,7 +206,7 @@ def test_generator_reproduces_real_qrenderdoc_text(path: Path) -> None:
     if stem.endswith("_csv"):
         assert gen.csv_export(cols, rows, mesh) == text
     else:
-        r = int(stem.rsplit("_row", 1)[1].split("_")[0])
+        r = int(shifted.group(1)) if shifted else int(stem.rsplit("_row", 1)[1].split("_")[0])
         assert gen.table_copy(rows, gen.row_selection(rows, r)) == text
 
 
@@ -348,3 +357,27 @@ def test_a_typed_line_read_as_an_int_row_says_why_and_what_to_do() -> None:
         parse("1  2 3")
     assert "integer cells" in info.value.reason and "one space or a comma" in info.value.reason
     assert [v.bits for v in parse("1 2 3")] == [0x3F800000, 0x40000000, 0x40400000]
+
+
+def test_an_8_digit_uint_cell_of_a_decimal_column_is_an_integer() -> None:
+    """Issue 33: in RenderDoc's CSV of ``uint2 u;`` (captured from qrenderdoc 1.24:
+    real_buffer_uint2_csv) the cell ``16777216`` sits in a column of 10-digit cells; a hex
+    column (xint) pads every cell to 8 digits, so this one is the uint 2^24, not the f32
+    pattern 0x16777216. Oracle: the numbers as written, as u32."""
+    text = ("Element, u.x, u.y\n0, 1065353216, 3223322624\n20, 16777216, 1039980265\n")
+    assert renderdoc_integers(text) == [("u32", 1065353216), ("u32", 3223322624),
+                                        ("u32", 16777216), ("u32", 1039980265)]
+    hexes = "Element, v.x\n0, 3F800000\n1, 16777216\n"  # (an xint column stays hex)
+    assert [v.bits for v in parse(hexes)] == [0x3F800000, 0x16777216]
+
+
+def test_a_row_of_uint_cells_offers_its_codes() -> None:
+    """Issue 33: RenderDoc's Ctrl+C of a ``uint2`` row (``0 1065353216 3223322624``, real
+    qrenderdoc 1.24) has no mark of RenderDoc's; the numbers stay the first reading and
+    the cells after the row index are offered as u32 codes, the label saying why. Two
+    numbers are no such row."""
+    from fpinspector.model.state.paste import readings
+    found = readings("0 1065353216 3223322624")
+    assert "RenderDoc" in found[0].label
+    assert (("u32", 1065353216), ("u32", 3223322624)) in [r.items for r in found]
+    assert all(r.key != "integer codes" for r in readings("0 1065353216"))

@@ -78,6 +78,10 @@ _GDB_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{1,16}(?:[ \t]+<[^>\n]{0,256}>)?:", _FL
 _VS_ADDR = re.compile(r"[ \t]*0x[0-9a-f]{8,16}(?: {2,}|\t)", _FLAGS)
 _VS_WORD = r"(?:[0-9a-f]{2,16}|\?\?)(?![^ \t\n\r])"
 _VS_DATA = re.compile(_VS_WORD + "(?: " + _VS_WORD + ")*", _FLAGS)
+#: the same row with one space after the address, as a web page shows it (HTML folds the
+#: two): only before 4 or more bytes, so a typed ``0x3f800000 3f800000`` keeps both values
+_VS_ADDR_1 = re.compile(r"[ \t]*0x(?:[0-9a-f]{8}|[0-9a-f]{16}) (?=(?:[0-9a-f]{2} ){3}[0-9a-f]{2}"
+                        r"(?![^ \t\n\r]))", _FLAGS)
 _BAD = re.compile(r"[^\s,;(){}\[\]" + _SPACES + "]{1,40}", re.ASCII)
 # Debugger command echoes pasted with their output: "(gdb) x/4xw &a", "(lldb) p f", "x/4xw 0x..".
 _PROMPT = re.compile(r"[ \t]*(?:\((?:gdb|lldb)\)|(?:x|p|print|output)/\d{0,9}[a-z]{0,3}(?=[ \t]))"
@@ -143,7 +147,7 @@ def tokenize(text: str) -> list[Token]:
                 out = _ECHO_ADDR.search(text, pos, m.end())
                 pos = out.end() if out else m.end()
                 continue
-            m = _VS_ADDR.match(text, pos, eol)
+            m = _VS_ADDR.match(text, pos, eol) or _VS_ADDR_1.match(text, pos, eol)
             if m and _VS_DATA.match(text, m.end(), eol):
                 # Visual Studio memory window: address, data, then an ASCII column
                 pos = _vs_memory_row(text, m.end(), eol, toks)

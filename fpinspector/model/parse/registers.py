@@ -33,6 +33,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..formats import FORMATS
+from .roles import lane_default
 from .tokens import ParseError, Token
 
 __all__ = ["MEMBER", "lldb_hex_chunks", "register_line", "select_views", "wide_register",
@@ -44,7 +46,6 @@ MEMBER = re.compile(r"v\d{1,2}_(?:bfloat16|half|float|double|u?int(?:8|16|32|64|
                     r"|u?int(?:128|256|512)", _FLAGS)
 _LANES = re.compile(r"v\d{1,2}_(?P<kind>bfloat16|half|float|double|u?int(?P<bits>\d+))", _FLAGS)
 _FLOAT_VIEW = {"half": 16, "float": 32, "double": 64}
-_FMT_OF_WIDTH = {16: "f16", 32: "f32", 64: "f64"}
 _VECTOR_NAME = re.compile(r"[ \t]*(?:[xyz]mm|[vq]|(?P<fp>[sdh]))\d{1,2}[ \t]+(?=\{)", _FLAGS)
 #: AArch64's vector register union: views by lane width, each with float, unsigned and
 #: signed lanes (names that are also ordinary field names: a union only when it is one)
@@ -161,7 +162,8 @@ def lldb_hex_chunks(toks: list[Token]) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
-        if (t.kind == "type" and t.fmt in ("f16", "f64") and i + 2 < len(toks)
+        lane = FORMATS[t.fmt].bits if t.kind == "type" and t.fmt in FORMATS else 32
+        if (lane in (16, 64) and i + 2 < len(toks)
                 and toks[i + 1].kind == "close" and toks[i + 2].kind == "open"
                 and toks[i + 2].text == "("):
             j = i + 3
@@ -169,14 +171,14 @@ def lldb_hex_chunks(toks: list[Token]) -> list[Token]:
                    and len(toks[j].text) == 8):
                 j += 1
             run = toks[i + 3:j]
-            per = 2 if t.fmt == "f64" else 1
+            per = lane // 32 or 1  # (chunks per lane: an f64 lane is two)
             if run and j < len(toks) and toks[j].kind == "close" and len(run) % per == 0:
                 out.extend(toks[i:i + 3])
                 for k in range(0, len(run), per):
                     group = run[k:k + per]
                     value = sum(int(c.text, 16) << (32 * n) for n, c in enumerate(group))
                     s, e = group[0].start, group[-1].end
-                    if t.fmt == "f64":
+                    if lane == 64:
                         out.append(Token("hex", f"{value:016x}", s, e, extra="0x"))
                     else:
                         out += [Token("hex", f"{value & 0xFFFF:04x}", s, e, extra="0x"),
@@ -326,13 +328,14 @@ def _arm_scalar(toks: list[Token], views: dict[str, tuple[int, int]], start: int
     if "bf" in names:
         width = 16
     elif named is not None and named.kind == "type" and named.extra == "gdb register":
-        width = {"f16": 16, "f32": 32, "f64": 64}[str(named.fmt)]
+        width = FORMATS[str(named.fmt)].bits
     elif fmt is not None and fmt.bits in (16, 32, 64):
         width = fmt.bits
     else:
         from .widths import candidates  # (widths imports formats: late, as lex does)
         digits = candidates(f[0].text) if len(f) == 1 and f[0].kind == "dec" else None
-        width = 64 if value >> 32 or digits == {"f64"} else 32
+        f64_digits = digits is not None and {FORMATS[d].bits for d in digits} == {64}
+        width = 64 if value >> 32 or f64_digits else 32
     return _as_patterns(u, width)
 
 
@@ -392,7 +395,7 @@ def _float_lanes(value: list[Token], bits: int, name: str) -> list[Token]:
     ``bits``, as a type hint on its brackets."""
     body = _without_designators(value)
     if body and body[0].kind == "open":
-        return [Token("type", name, body[0].start, body[0].start, fmt=_FMT_OF_WIDTH[bits],
+        return [Token("type", name, body[0].start, body[0].start, fmt=lane_default(bits),
                       extra=name), *body]
     return body
 

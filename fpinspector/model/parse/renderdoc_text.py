@@ -30,6 +30,7 @@ import re
 from ..formats import FORMATS, FloatFormat
 from .lex import ParseError
 from .literals import encode_decimals, special_bits
+from .roles import DEFAULT_DECIMAL
 from .values import MAX_VALUES, ParsedValue
 
 __all__ = ["NoFloatInRenderDoc", "read_renderdoc", "renderdoc_integers"]
@@ -43,6 +44,8 @@ _MESHLET = re.compile(r"\d+\[\d+\]$", re.ASCII)
 #: Cells that hold no value: paged rows, restart rows, out-of-bounds, bools, structs.
 _EMPTY = {"...", "--", "---", "Restart", "true", "false", "{", "}", "???"}
 _HEX_FMT = {4: "f16", 8: "f32", 16: "f64"}
+#: the widest format: a decimal the read width turns into inf or zero is read in it
+_F64 = max(FORMATS.values(), key=lambda f: f.bits)
 _TYPE_FMT = {"float": "f32", "half": "f16", "double": "f64"}
 _CB_HEADER = "Name,Value,Byte Offset,Type"
 #: A constant buffer tree line: name, value, byte offset (decimal, 0x..., '-' or none), type.
@@ -91,7 +94,7 @@ class _Cells:
         self.by_int_spacing = False
 
     def cell(self, tok: str, a: int, b: int, label: str, width: str | None = None,
-             code: str | None = None, typed: bool = False) -> bool:
+             code: str | None = None, typed: bool = False, hex_ok: bool = True) -> bool:
         """Take one cell; False when it is not RenderDoc's (the caller gives up). An
         integer is an int/uint cell where ``code`` names its type, or in a buffer row (not
         ``typed``); in a constant-buffer entry of another type (a float array's parent
@@ -102,11 +105,11 @@ class _Cells:
         if _FLOAT.match(tok):
             self.items.append([f, None, a, b, "decimal", label, ""])
         elif _SPECIAL.match(tok):
-            name = f or "f32"
+            name = f or DEFAULT_DECIMAL
             bits, note = special_bits(tok, FORMATS[name])
             self.items.append([name, bits, a, b, "special", label,
                                note or (_NOTE_NAN if "nan" in tok.lower() else "")])
-        elif _HEX.match(tok) and width is None and _hex_cell(tok) and not (
+        elif hex_ok and _HEX.match(tok) and width is None and _hex_cell(tok) and not (
                 tok.isdigit() and _blanks_before(self.text, a) > self.sep):  # (" 16777216":
             # an int's sign gap; a hex cell has none)
             name = self.fmt.name if self.fmt is not None else _HEX_FMT[len(tok)]
@@ -142,20 +145,21 @@ class _Cells:
         groups: dict[str, list[int]] = {}
         for i, it in enumerate(self.items):
             if it[1] is None:
-                groups.setdefault(it[0] or "f32", []).append(i)
+                groups.setdefault(it[0] or DEFAULT_DECIMAL, []).append(i)
         for name, idx in groups.items():
             texts = [self.text[self.items[i][2]:self.items[i][3]] for i in idx]
             pats = encode_decimals(texts, FORMATS[name])
-            wide = (self.fmt is None and name == "f32")
-            exact64 = encode_decimals(texts, FORMATS["f64"]) if wide else []
+            fmt = FORMATS[name]
+            wide = self.fmt is None and fmt.bits < _F64.bits  # (no format asked for)
+            exact64 = encode_decimals(texts, _F64) if wide else []
             for k, (i, p) in enumerate(zip(idx, pats)):
                 it = self.items[i]
                 it[0], it[1] = name, p
-                if wide and _lost_in_f32(p, exact64[k]):
-                    it[0], it[1] = "f64", exact64[k]
+                if wide and _lost_in(fmt, p, exact64[k]):
+                    it[0], it[1] = _F64.name, exact64[k]
                 it[6] = _NOTE_DEC.format(fmt=it[0])
                 if it[0] != name:
-                    it[6] += "; outside f32's range, so read as f64"
+                    it[6] += f"; outside {name}'s range, so read as {_F64.name}"
         return [ParsedValue(it[0], int(it[1]), it[2], it[3], it[4], self.text[it[2]:it[3]],
                             it[5], it[6], g) for g, it in enumerate(self.items)]
 
@@ -195,13 +199,12 @@ def _hex_cell(tok: str) -> bool:
     return not tok.isdigit() or tok[0] == "0" or len(tok) >= 8
 
 
-def _lost_in_f32(p32: int, p64: int) -> bool:
-    """A finite nonzero decimal that f32 turns into inf or zero."""
-    f32, f64 = FORMATS["f32"], FORMATS["f64"]
-    mag64 = p64 & ~f64.sign_mask
-    mag32 = p32 & ~f32.sign_mask
-    finite64 = mag64 < f64.pos_inf
-    return bool(mag64 and finite64 and (mag32 == 0 or mag32 == f32.pos_inf))
+def _lost_in(fmt: FloatFormat, p: int, p64: int) -> bool:
+    """A finite nonzero decimal that ``fmt`` (pattern ``p``) turns into inf or zero."""
+    mag64 = p64 & ~_F64.sign_mask
+    mag = p & ~fmt.sign_mask
+    finite64 = mag64 < _F64.pos_inf
+    return bool(mag64 and finite64 and (mag == 0 or mag == fmt.pos_inf))
 
 
 def read_renderdoc(text: str, fmt: FloatFormat | None) -> list[ParsedValue] | None:
@@ -288,6 +291,7 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
             return None
         cells.by_int_spacing = not other_evidence
         toks = _tokens(text, 0, len(text))
+    not_hex = _decimal_columns(text, toks, nlabels) if head else set()
     row_label = ""
     labels_left = 0
     col = 0
@@ -310,13 +314,33 @@ def _rows(text: str, start: int, fmt: FloatFormat | None, nlabels: int,
             col += 1
             continue
         name = head[col] if head and col < len(head) else f"cell {col}"
-        if not cells.cell(tok, a, b, f"{row_label}: {name}" if row_label else name):
+        if not cells.cell(tok, a, b, f"{row_label}: {name}" if row_label else name,
+                          hex_ok=col not in not_hex):
             if head is None:
                 return None
             raise ParseError(f"cannot read {tok!r} in RenderDoc's CSV (a float, a hex "
                              "pattern, an integer, '...' or 'Restart' expected)", text, a)
         col += 1
     return cells
+
+
+def _decimal_columns(text: str, toks: list[tuple[str, int, int]], nlabels: int) -> set[int]:
+    """The columns of a CSV body that cannot be hex (xint, xshort, xlong): RenderDoc pads a
+    hex cell to its width, so a column whose cells differ in length or hold a token that is
+    no hex cell is decimal, and its 8-digit cells (``16777216`` of a uint) are integers."""
+    lengths: dict[int, set[int]] = {}
+    bad: set[int] = set()
+    col, prev_end = 0, 0
+    for tok, a, b in toks:
+        if prev_end == 0 or "\n" in text[prev_end:a]:
+            col = 0  # (counted as the reader counts: the row's labels first)
+        prev_end = b
+        if col >= nlabels:
+            lengths.setdefault(col, set()).add(len(tok))
+            if not _HEX.match(tok):
+                bad.add(col)
+        col += 1
+    return bad | {c for c, n in lengths.items() if len(n) > 1}
 
 
 def _split_csv(text: str) -> list[list[tuple[str, int, int]]]:

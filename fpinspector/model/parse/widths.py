@@ -25,12 +25,16 @@ from decimal import Decimal, InvalidOperation
 
 import numpy as np
 
-from ..formats import read_decimal
+from ..formats import FORMATS, read_decimal
+from .roles import LANE_ONLY_PRINTS, LANES, PRINTED, PRINTS
 
 __all__ = ["decimal_widths", "int_width"]
 
-_DIGITS = {"f16": 5, "f32": 9, "f64": 17}
-_TYPES: dict[str, type[np.floating]] = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+#: the prints weighed by numpy's rounding (every width but gdb's bfloat16 lanes)
+_ROUNDED = [(name, PRINTS[name]) for name in PRINTED]
+#: bfloat16, weighed by :func:`_bf16_print`
+_LANE_PRINT = next(iter(LANE_ONLY_PRINTS))
+_MSVC_EXP = re.compile(r"e[+-]\d{3}$", re.IGNORECASE)
 _PAYLOAD = re.compile(r"\(0x(?P<p>[0-9a-f_]+)\)", re.IGNORECASE)
 _F32_MAX = Decimal("3.4028235677973366e38")  # (halfway to the next binade: rounds to inf)
 _F32_MIN = Decimal("7.006492321624085e-46")  # half the smallest f32 denormal
@@ -76,8 +80,9 @@ def candidates(text: str, bf16: bool = False) -> set[str] | None:
     sig = _significant(d)
     strong, weak = set(), set()
     with np.errstate(over="ignore", under="ignore"):
-        for fmt, n in _DIGITS.items():
-            v = float(_TYPES[fmt](x))
+        for fmt, pr in _ROUNDED:
+            n = pr.digits
+            v = float(pr.numpy(x)) if pr.numpy is not None else x
             if not np.isfinite(v):
                 continue
             if Decimal(v) == d:  # (a value a width holds exactly names none)
@@ -85,13 +90,17 @@ def candidates(text: str, bf16: bool = False) -> set[str] | None:
             elif Decimal(f"{v:.{n}g}") == d:
                 if sig >= n - 1:
                     strong.add(fmt)
-                elif fmt != "f64":
+                elif pr.short_counts:
                     weak.add(fmt)
+            elif (pr.msvc_digits and sig == pr.msvc_digits and _MSVC_EXP.search(text)
+                  and Decimal(f"{v:.{pr.msvc_digits}g}") == d):
+                strong.add(fmt)  # (Visual Studio's print: the CRT's 3-digit exponent)
         bf = _bf16_print(x, d, sig) if bf16 else None
-    if bf == "strong" and strong <= {"f16"}:  # (f16 and bf16 may hold the same value:
-        strong.add("bf16")                    # 0.1001 is both prints of 0.10009765625)
+    lane_bits = FORMATS[_LANE_PRINT].bits  # (f16 and bf16 may hold the same value: 0.1001
+    if bf == "strong" and all(FORMATS[f].bits <= lane_bits for f in strong):  # is both
+        strong.add(_LANE_PRINT)                         # prints of 0.10009765625)
     elif bf is not None:
-        weak.add("bf16")
+        weak.add(_LANE_PRINT)
     return strong or weak
 
 
@@ -152,8 +161,8 @@ def decimal_widths(texts: list[tuple[str, bool]], bf16: bool = False) -> list[st
         if key not in memo:
             memo[key] = _weigh(*key, bf16)
         cands.append(memo[key])
-    if bf16 and not all("bf16" in c for c in cands):
-        cands = [c - {"bf16"} if c != {"bf16"} else set() for c in cands]
+    if bf16 and not all(c & LANE_ONLY_PRINTS for c in cands):
+        cands = [set() if c <= LANE_ONLY_PRINTS else c - LANE_ONLY_PRINTS for c in cands]
     return _decide(cands)
 
 
@@ -184,8 +193,9 @@ def _decide(cands: list[set[str]]) -> list[str | None]:
             out.append(next(iter(c)))
         elif group is not None and (group in c or not c):
             out.append(group)
-        elif c == {"f16", "bf16"}:  # the same value in both, no other cue: f16 as before
-            out.append("f16")
+        elif len(c) > 1 and len(bits := {FORMATS[f].bits for f in c}) == 1:
+            out.append(LANES[bits.pop()][0])  # (f16 and bf16 hold the same value, no other
+            # cue: the width's pattern format, f16, as before)
         else:
             out.append(None)
     return out

@@ -21,6 +21,7 @@ from ..parse import MAX_VALUES, ParseError, parse
 from ..parse.codes import parse_codes
 from ..parse.lex import type_hint
 from ..parse.renderdoc_text import NoFloatInRenderDoc, renderdoc_integers
+from ..parse.roles import DEFAULT_DECIMAL, LANE_ONLY_PRINTS, LANES, PRINTED, THREE_DIGIT
 from ..parse.values import ParsedValue
 from ..parse.widths import candidates
 from .codec import snapshot_from_string
@@ -148,12 +149,12 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         codes = _integer_codes(text) if isinstance(exc, NoFloatInRenderDoc) else None
         if codes is not None:
             return [codes, *_as_numbers(text)]
-        if "-digit pattern" in exc.reason and inspected in ("f16", "f32", "f64"):
+        if "-digit pattern" in exc.reason and inspected in PRINTED:
             return _short_patterns(text, inspected, exc)
-        if "3-digit pattern" not in exc.reason or inspected not in ("f11", "f10"):
+        if "3-digit pattern" not in exc.reason or inspected not in THREE_DIGIT:
             raise
         out = []
-        for fmt in (inspected, "f10" if inspected == "f11" else "f11"):
+        for fmt in (inspected, *(f for f in THREE_DIGIT if f != inspected)):
             try:
                 vals = parse(text, format=fmt)
             except ParseError:
@@ -177,17 +178,17 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         alts.append(("big-endian", {"byte_order": "big"}))
         nbytes = len(base) * (get_format(base[0].format).bits // 8)
         width = get_format(base[0].format).bits // 8
-        for fmt in ("f16", "f32", "f64"):
+        for fmt in PRINTED:
             w = get_format(fmt).bits // 8
             if w != width and nbytes % w == 0:
                 alts.append((f"{fmt} width", {"format": fmt}))
                 alts.append((f"{fmt} width, big-endian", {"format": fmt, "byte_order": "big"}))
     elif kinds <= {"decimal", "special"} or _REGISTER.search(text) or _lanes(base):
         # a decimal's width or a register's lanes the text may not say: the others
-        alts += [(f"{fmt} width", {"format": fmt}) for fmt in ("f32", "f64", "f16", "bf16")]
-    elif kinds <= {"hex", "int"} and {v.format for v in base} == {"f16"}:
+        alts += [(f"{fmt} width", {"format": fmt}) for fmt in _DECIMAL_WIDTHS]
+    elif kinds <= {"hex", "int"} and len(fmts := {v.format for v in base}) == 1:
         # 16-bit patterns (gdb's p/x of a v8_bfloat16 or v8_int16 view): f16 or bfloat16
-        alts.append(("bf16 width", {"format": "bf16"}))
+        alts += [(f"{fmt} width", {"format": fmt}) for fmt in _same_width_lanes(fmts.pop())]
     for key, kw in alts:
         try:
             vals = parse(text, **kw)
@@ -201,23 +202,29 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
         out[0] = replace(out[0], label=out[0].label + f"; {n} integer cell{'s' if n > 1 else ''}"
                          " (int/uint) left out: offered as integer codes")
         out.append(codes)
+    elif "bytes-le" not in kinds and (row := _uint_row(text)) is not None:  # (not a dump)
+        out[0] = replace(out[0], label=out[0].label + "; or a RenderDoc Ctrl+C row of uint "
+                         "cells (nothing marks it: no sign gap, no float): its codes offered")
+        out.append(row)
     chunks = _chunk_readings(text) if kinds == {"hex"} else []
     if chunks:
         out[0] = replace(out[0], label=out[0].label + "; the type names no lane width: "
                          "f16 and f64 lanes offered")
     out += chunks
     wider = _other_widths(base)
-    if inspected in ("f32", "f64"):  # an f16 held in the inspected f32 register: offered
+    wide_inspector = inspected in PRINTED and get_format(inspected).bits > 16
+    if wide_inspector:  # an f16 held in the inspected f32 register: offered
         out[1:1] = wider  # first, before the same 16 bits read as a bfloat16
     else:
         out += wider
     out += _lane_widths(base)
     if _BF16_CUE.search(text):  # the view's name says bfloat16 (a command line echoed)
-        inspected = "bf16"
-    halves = inspected in ("f32", "f64") and _typed_halves(text, base)
-    sixteen = inspected == "bf16" and all(v.kind in ("hex", "int") and v.format == "f16"
-                                          for v in base)  # (16-bit patterns, a bf16 at hand)
-    if halves or sixteen or inspected in ("f16", "f64", "bf16") and (
+        inspected = _BF16_VIEW
+        wide_inspector = False
+    halves = wide_inspector and _typed_halves(text, base)
+    sixteen = inspected is not None and all(  # (16-bit patterns, a bf16 at hand)
+        v.kind in ("hex", "int") and inspected in _same_width_lanes(v.format) for v in base)
+    if halves or sixteen or inspected in _NOT_DEFAULT_LANES and (
             _width_open(base, inspected) or bool(chunks)
             or ((_REGISTER.search(text) or _lanes(base)) and kinds <= {"hex", "int"})):
         keep = [r for r in out if r.key == f"{inspected} width"]
@@ -226,7 +233,8 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
             out[0] = replace(out[0], label=out[0].label + f", the inspector's {inspected} (no "
                              "debugger's text around them; as a _Float16's 5-digit print: "
                              "f16, offered)")
-    if {f for f, _ in out[0].items} == {"bf16"} and kinds <= {"decimal", "special"}:
+    first = {f for f, _ in out[0].items}
+    if first and first <= LANE_ONLY_PRINTS and kinds <= {"decimal", "special"}:
         out[0] = replace(out[0], label=out[0].label + ": as gdb prints a bfloat16 lane (4 "
                          "significant digits, a 7-bit NaN payload); the other widths offered")
     seen: set[tuple] = set()
@@ -241,10 +249,31 @@ def readings(text: str, inspected: str | None = None) -> list[Reading]:
 #: a vector register (gdb's union views, an xmm/ymm name): its lanes may be of any width
 _REGISTER = re.compile(r"(?i)\bv\d{1,2}_(?:int|float|double|half)|\b[xyz]mm\d"
                        r"|\{d = \{f = |^[ \t]*[vq]\d{1,2}[ \t]+\{|\$[vq]\d{1,2}\b", re.MULTILINE)
+_MSVC_NAN = re.compile(r"#[QS]NAN", re.IGNORECASE)
 _INT_TEXT = re.compile(r"[+-]?\d{1,5}$")
 #: a bfloat16 view named in the text (gdb's ``v8_bfloat16``, AArch64's ``.h.bf``)
 #: in a command (``p $xmm4.v8_bfloat16``), not as one view of a whole union
 _BF16_CUE = re.compile(r"(?i)\.v\d{1,2}_bfloat16\b|\.h\.bf\b|\$h\d{1,2}\.bf\b")
+#: the format those views name (formats' alias table: one place for a format's names)
+_BF16_VIEW = get_format("bfloat16").name
+#: the widths offered for decimals whose width the text may not say: the default first,
+#: then the other prints widest first, then gdb's bfloat16 lanes
+_DECIMAL_WIDTHS = (DEFAULT_DECIMAL, *(f for f in reversed(PRINTED) if f != DEFAULT_DECIMAL),
+                   *sorted(LANE_ONLY_PRINTS))
+#: lane formats other than the default decimal width: where the inspector shows one, its
+#: width wins over the default for values the text leaves open
+_NOT_DEFAULT_LANES = frozenset(f for fs in LANES.values() for f in fs) - {DEFAULT_DECIMAL}
+
+
+#: the 16-bit width of the debuggers' decimal prints (a _Float16's 5 digits)
+_HALF_PRINTS = frozenset(f for f in PRINTED if get_format(f).bits == 16)
+
+
+def _same_width_lanes(fmt: str) -> tuple[str, ...]:
+    """The other formats a pattern read in ``fmt`` may be, where ``fmt`` is its width's
+    default lane format (16 bits: f16, then bfloat16); none for any other format."""
+    lanes = LANES.get(get_format(fmt).bits, ())
+    return lanes[1:] if lanes and lanes[0] == fmt else ()
 
 
 def _lanes(values: list[ParsedValue]) -> bool:
@@ -289,6 +318,25 @@ def _integer_codes(text: str) -> Reading | None:
                    "(itof, utof) takes them as operands", tuple(found))
 
 
+#: one line of 3 or more unsigned integers joined by single spaces: RenderDoc's Ctrl+C of a
+#: row of uint cells (its index, then the cells: a uint has no sign gap), or typed numbers
+_UINT_ROW = re.compile(r"[ \t]*\d{1,10}(?: \d{1,10}){2,64}[ \t]*(?:\r?\n)?")
+
+
+def _uint_row(text: str) -> Reading | None:
+    """The cells of a possible RenderDoc row of uint cells as u32 codes, the first number
+    (its row index) left out: offered, never taken, since the text may be typed."""
+    if len(text) > 1024 or not _UINT_ROW.fullmatch(text):
+        return None
+    nums = [int(t) for t in text.split()]
+    if any(v >= 1 << 32 for v in nums):
+        return None
+    items = tuple(("u32", v) for v in nums[1:])
+    return Reading("integer codes", f"{len(items)} integer codes (u32), as a RenderDoc Ctrl+C "
+                   f"row of uint cells (row {nums[0]}) holds them: an integer-code op (itof, "
+                   "utof) takes them as operands", items)
+
+
 def _as_numbers(text: str) -> list[Reading]:
     """A header-less RenderDoc row of integers only (``0  7 -7``: read so by its sign gaps)
     as every number in it, the row index too: offered, in case it was typed."""
@@ -306,7 +354,7 @@ def _short_patterns(text: str, inspected: str, exc: ParseError) -> list[Reading]
     """A pattern whose digits name no width (gdb's ``p/x`` drops leading zeros: ``0x1``)
     is read in the inspector's width, the others offered; ``exc`` where none holds it."""
     out: list[Reading] = []
-    for fmt in (inspected, *(f for f in ("f32", "f64", "f16") if f != inspected)):
+    for fmt in (inspected, *(f for f in _DECIMAL_WIDTHS if f in PRINTED and f != inspected)):
         try:
             vals = parse(text, format=fmt)
         except ParseError:
@@ -330,20 +378,23 @@ def _other_widths(base: list[ParsedValue]) -> list[Reading]:
     likely; the other reading is offered, never taken."""
     if len(base) != 1 or base[0].kind != "hex":
         return []
-    fmt, bits = get_format(base[0].format).name, int(base[0].bits)
-    if fmt == "f16":
-        return [Reading("f32 width", f"f32 pattern 0x{bits:08X} = {_value('f32', bits)}",
-                        (("f32", bits),))]
-    halves = {"f32": ("f16", 16), "f64": ("f32", 32)}.get(fmt)
-    if halves is None:
+    fmt, bits = get_format(base[0].format), int(base[0].bits)
+    if fmt.name != LANES.get(fmt.bits, ("",))[0]:
+        return []  # (a bfloat16, an f11...: no debugger's register or word of that width)
+    wider = LANES.get(fmt.bits * 2)
+    if fmt.bits < 32 and wider:
+        f = wider[0]
+        return [Reading(f"{f} width", f"{f} pattern 0x{bits:08X} = {_value(f, bits)}",
+                        ((f, bits),))]
+    w = fmt.bits // 2
+    half = LANES.get(w, ("",))[0]
+    if not half:
         return []
-    half, w = halves
     items = ((half, bits & ((1 << w) - 1)), (half, bits >> w))
     return [Reading(f"two {half}", f"two {half}: "
                     + ", ".join(_value(f, b) for f, b in items) + " (low half first)", items)]
 
 
-_LANE_FORMAT = {16: ("f16", "bf16"), 32: ("f32",), 64: ("f64",)}
 #: Most patterns re-cut (a 512-bit register holds 32 lanes of 16 bits; a dump of thousands
 #: from ``<repeats N times>`` is no register view, and 2^17 lanes cost seconds to offer)
 _MAX_RECUT = 1024
@@ -358,14 +409,14 @@ def _lane_widths(base: list[ParsedValue]) -> list[Reading]:
     if not base or len(base) > _MAX_RECUT or any(v.kind not in ("hex", "int") for v in base):
         return []
     widths = {get_format(v.format).bits for v in base}
-    if len(widths) != 1 or next(iter(widths)) not in _LANE_FORMAT or (
+    if len(widths) != 1 or next(iter(widths)) not in LANES or (
             len(base) == 1 and (base[0].kind == "hex" or next(iter(widths)) != 64)):
         return []
     width = next(iter(widths))
     raw = np.array([int(v.bits) for v in base], dtype=f"<u{width // 8}").tobytes()
     total = width * len(base)
     out = []
-    for w, fmts in _LANE_FORMAT.items():
+    for w, fmts in LANES.items():
         if w == width or total % w:
             continue
         lanes = np.frombuffer(raw, dtype=f"<u{w // 8}").tolist()
@@ -384,10 +435,11 @@ def _int_patterns(base: list[ParsedValue]) -> list[Reading]:
         return []
     ints = [int(v.text) for v in base]
     out = []
-    for fmt, w in (("f16", 16), ("bf16", 16), ("f32", 32)):
+    for w, fmt, first in ((w, f, k == 0) for w, fs in LANES.items() if w <= 32
+                          for k, f in enumerate(fs)):
         if all(-(1 << (w - 1)) <= i < 1 << w for i in ints):
             items = tuple((fmt, i % (1 << w)) for i in ints)
-            out.append(Reading(f"{w}-bit patterns" if fmt != "bf16" else "bf16 patterns",
+            out.append(Reading(f"{w}-bit patterns" if first else f"{fmt} patterns",
                                f"{len(items)} integer{'s' if len(items) > 1 else ''} as "
                                f"{w}-bit patterns ({_count(items)})", items))
     return out
@@ -400,6 +452,9 @@ def _losses(base: list[ParsedValue]) -> str:
     notes = []
     if any(v.kind == "special" and v.text.lstrip("+-") == "NaN" for v in base):
         notes.append("NaN as lldb prints it has no payload or sign: read as the quiet NaN")
+    if any(v.kind == "special" and _MSVC_NAN.search(v.text) for v in base):
+        notes.append("NaN as Visual Studio prints it (1.#QNAN, 1.#SNAN) has no payload: read "
+                     "as the quiet or signalling NaN of its sign, the payload lost")
     short = [v for v in base if v.kind == "decimal" and candidates(v.text) == set()
              and 5 <= len(v.text.lstrip("+-").split("e")[0].split("E")[0]
                           .replace(".", "").strip("0")) <= 7]
@@ -422,7 +477,7 @@ def _typed_halves(text: str, base: list[ParsedValue]) -> bool:
     (``$1 = 0.33325``) they stay f16. (bfloat16's 4 digits count only in gdb's output.)"""
     return (len(text) <= 4096 and _BARE.fullmatch(text) is not None
             and any(v.kind == "decimal" for v in base)
-            and all(v.kind in ("decimal", "special") and v.format == "f16" for v in base))
+            and all(v.kind in ("decimal", "special") and v.format in _HALF_PRINTS for v in base))
 
 
 def _width_open(base: list[ParsedValue], fmt: str) -> bool:
@@ -430,10 +485,10 @@ def _width_open(base: list[ParsedValue], fmt: str) -> bool:
     written too (``1.5``, not ``0.100000001``, gdb's print of an f32), or already in ``fmt``
     (a value f32 cannot hold): the inspector's width then wins. A decimal rounded by its
     tool (RenderDoc's 5 places, noted "not bit-exact") says nothing about its width."""
-    bf16 = fmt == "bf16"
+    bf16 = fmt in LANE_ONLY_PRINTS
     return all(v.kind in ("decimal", "special")
                and (v.format == fmt
-                    or v.format == "f32" and (v.kind == "special" or "not bit-exact" in v.note
+                    or v.format == DEFAULT_DECIMAL and (v.kind == "special" or "not bit-exact" in v.note
                                               or fmt in (candidates(v.text, bf16) or {fmt})
                                               or not candidates(v.text, bf16)))
                for v in base)
