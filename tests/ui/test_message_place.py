@@ -77,3 +77,29 @@ def test_a_rules_change_keeps_the_message_a_field_error_replaces_it(make_window)
     assert win.messages.text() == msg
     win.editor.error.emit("cannot read 'zz' as f32")
     assert win.messages.text() == "cannot read 'zz' as f32" and win.messages.is_error()
+
+
+def test_picking_the_inspected_value_keeps_the_message_an_edit_clears_it(make_window) -> None:
+    """Choosing which value to inspect (A, B, the model result, the GPU's answer shown)
+    changes none of the values a paste's message describes: the message stays. Before,
+    the picker cleared it (the inspected value changed). An edit still clears it."""
+    from fpinspector.ui.operation.inspected import GPU, MODEL
+
+    win = make_window()
+    win.state.update(op="mul")
+    assert win.ctl.paste("1.5 2.5")
+    msg = win.messages.text()
+    assert msg.startswith("read as")
+    for pick in (MODEL, 1, 0):
+        inspected = win.state.snapshot.bits
+        win.state.select(pick)
+        assert win.state.snapshot.bits != inspected  # (the inspector did change)
+        assert win.messages.text() == msg, pick
+    win.state.select(GPU)
+    win.state.follow_gpu("f32", 0x40700000)  # 3.75: the GPU's answer, shown
+    assert win.state.snapshot.bits == 0x40700000 and win.messages.text() == msg
+    win.state.follow_gpu("f32", 0x40700001)  # another answer shown: still no edit
+    assert win.state.snapshot.bits == 0x40700001 and win.messages.text() == msg
+    win.state.select(0)
+    win.state.update(bits=0x40000000)  # an edit of A: the pasted values changed
+    assert win.messages.text() == ""

@@ -8,6 +8,8 @@ the operand editors down by up to ~60 px.
 
 A message describes the state as it was when it was shown; the values or the op changing
 afterwards (an edit, undo, a workspace opened) clear it, and a new message replaces it.
+Picking which of the values to inspect (A, B, the model or GPU result) changes none of
+them: the message stays.
 
 A parse error's caret excerpt (its reason, then the text and a caret under the character it
 could not read: ``model/parse/tokens.py``) is three lines, one more than the bar has: it is
@@ -131,9 +133,17 @@ class MessageBar(QtWidgets.QLabel):
         return bool(self.text()) and self._error
 
     def _state_changed(self, changed: frozenset) -> None:
-        if self.text() and self._state is not None and \
-                _described(self._state) != self._describes:
-            self.clear_message()
+        if not self.text() or self._state is None:
+            return
+        now = _described(self._state)
+        if now == self._describes:
+            return
+        if getattr(self._state, "only_showing", False):
+            # another of the same values inspected (the picker, the GPU's answer shown):
+            # what the message says of them still holds; it now describes this state
+            self._describes = now
+            return
+        self.clear_message()
 
 
 def _described(state: InspectorState | None) -> tuple | None:
