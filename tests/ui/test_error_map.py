@@ -241,13 +241,60 @@ def test_log_axes_are_labelled_at_the_decades(qtbot, panel):
     assert len(set(np.diff(thin))) == 1 and np.diff(thin)[0] in (2, 5)
 
 
-def test_legend_names_every_mark_colour(qtbot, panel):
+def _marks_in(res) -> dict[str, bool]:
+    """Which marks the sweep holds, from its own columns and operands (numpy, not the map):
+    a result that is not conformant, NaN, infinite; a denormal input."""
+    model = res.columns["model"].view(np.float32)
+    ops = res.domain.operands(0, res.domain.size)
+    return {"nonconformant": not res.columns["ok_gpu"].all(),
+            "nan": bool(np.isnan(model).any()), "inf": bool(np.isinf(model).any()),
+            "denormal": any(bool(F32.is_denormal(o).any()) for o in ops)}
+
+
+def _legend_texts(panel) -> list[str]:
+    return [label.text for _, label in panel.map.legend.items]
+
+
+def test_legend_names_every_mark_colour_the_map_holds(qtbot, panel):
+    """A legend lists only what is drawn: a grid with every mark (64 f32 patterns over
+    all of them by 64 values from a denormal to 1e30: INF and NaN inputs, denormal ones,
+    products that overflow or flush) names
+    all four; the default grid (positive finite inputs) no NaN and no infinity."""
     from fpinspector.ui.maps.error_map import OVERLAY_TEXT
 
-    _run(qtbot, panel)
     panel.overlay_boxes["denormal"].setChecked(True)
-    names = [label.text for _, label in panel.map.legend.items]
-    assert names == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
+    res = _run(qtbot, panel)
+    held = _marks_in(res)
+    assert held == {"nonconformant": True, "nan": False, "inf": False, "denormal": True}
+    assert _legend_texts(panel) == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS if held[n]]
+    panel.domain_a.setText("bits:0:0xFFFFFFFF:64")
+    panel.domain_b.setText("log:1e-42:1e30:64")
+    held = _marks_in(_run(qtbot, panel))
+    assert all(held.values())
+    assert _legend_texts(panel) == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
+    panel.overlay_boxes["nan"].setChecked(False)  # a mark turned off leaves the legend
+    assert OVERLAY_TEXT["nan"] not in _legend_texts(panel)
+
+
+@pytest.mark.parametrize("domain, names", [
+    # sqrt of positive values: nothing marked; the legend's one line says so
+    ("lin:1:4:64", ["no non-conformant, NaN or infinite result"]),
+    # sqrt of negative values is NaN (numpy): that mark alone
+    ("lin:-4:4:64", ["NaN result"]),
+    # denormal inputs: a curve has no cell to grey, so no "denormal input" entry
+    ("log:1e-42:1e-36:64", ["no non-conformant, NaN or infinite result"]),
+])
+def test_a_curves_legend_lists_only_the_marks_it_draws(qtbot, panel, domain, names):
+    """A unary curve draws non-conformant, NaN and infinite points, never a denormal
+    mark: its legend lists the marks its points hold (before, all four always)."""
+    panel.overlay_boxes["denormal"].setChecked(True)
+    panel.op.setCurrentText("sqrt")
+    panel.domain_a.setText(domain)
+    res = _run(qtbot, panel)
+    assert res.domain.arity == 1
+    held = _marks_in(res)
+    assert held["nan"] == ("NaN result" in names) and not held["inf"]
+    assert _legend_texts(panel) == names
 
 
 def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
