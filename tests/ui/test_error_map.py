@@ -336,10 +336,11 @@ def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
 def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     """In a dock 590 x 620 px (the Sweep tab at 1280x720) the controls go above the plots
     two a row, and the map and histogram are tabs: the map has most of the height (it was a
-    few pixels high under a column of controls and the histogram). Wide again, the controls
-    are beside the plots, which are tabs while the panel is under STACKED_FROM high (in a
-    454 px dock at 1920x1080 the map over the histogram had 140 px) and the map over the
-    histogram from there on; every control and plot is still there."""
+    few pixels high under a column of controls and the histogram). Wide and short, the
+    controls are beside the plots, which are tabs (no room for the histogram under the
+    controls); wide and tall, the histogram is under the controls and the map alone beside
+    them; narrow and STACKED_FROM high, the map over the histogram. Every control and plot
+    is still there."""
     _run(qtbot, panel)
     panel.resize(590, 620)
     qtbot.wait(100)
@@ -348,17 +349,68 @@ def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     assert panel.map.graphics.height() >= 250
     panel.plot_tabs.setCurrentWidget(panel.histogram)
     assert panel.histogram.isVisible()
-    panel.resize(1000, 700)
+    panel.resize(1000, 400)
     qtbot.wait(100)
-    assert panel.controls.columns == 1
+    assert panel.controls.columns == 1 and not panel.histogram_beside_controls()
     assert panel.plot_tabs.currentWidget() is panel.histogram  # (the tab the user chose)
     panel.plot_tabs.setCurrentWidget(panel.map)
     qtbot.wait(50)
-    assert panel.map.graphics.height() >= 500
-    panel.resize(1000, panel.STACKED_FROM)
+    assert panel.map.graphics.height() >= 250
+    panel.resize(1000, 700)
     qtbot.wait(100)
-    assert panel.controls.columns == 1
+    assert panel.controls.columns == 1 and panel.histogram_beside_controls()
+    assert panel.map.isVisible() and panel.histogram.isVisible()
+    assert panel.map.graphics.height() >= 550
+    panel.resize(700, panel.STACKED_FROM)
+    qtbot.wait(100)
+    assert panel.controls.columns == 2
     assert panel.map.isVisible() and panel.histogram.isVisible()
     assert panel.map.parent() is panel.plots and panel.plot_tabs.count() == 0
     for w in (panel.controls.op, panel.controls.compare, panel.controls.domain_b):
         assert w.isVisible()
+
+
+@pytest.mark.parametrize("size", [(1300, 720), (1800, 1000), (1000, 500)])
+def test_beside_the_map_the_controls_column_has_no_empty_room(qtbot, panel, size):
+    """The Sweep panel undocked on a 1366x768 screen (1300x720), and larger: under the
+    controls the histogram takes the rest of the column (there were ~430 px of nothing),
+    and the map has the whole height beside them."""
+    _run(qtbot, panel)
+    panel.resize(*size)
+    qtbot.wait(100)
+    assert panel.histogram_beside_controls() and panel.histogram.isVisible()
+    side = panel.split.widget(0)
+    below = side.height() - panel.histogram.geometry().bottom()
+    above = panel.histogram.geometry().top() - panel.progress.geometry().bottom()
+    assert below <= 16 and above <= 16, (above, below)
+    assert panel.histogram.height() >= panel.HISTOGRAM_UNDER_CONTROLS_FROM - 20
+    assert panel.map.height() >= size[1] - 20
+
+
+@pytest.mark.parametrize("width", [420, 700, 1200])
+def test_histogram_labels_never_run_together(qtbot, width):
+    """Under the controls the histogram is ~420 px wide: a bin's label is written where it
+    has its width and a gap from the last one (a fixed dozen labels read "2^102^132^16"
+    there); wider, more of them."""
+    from PySide6.QtCore import QPointF
+
+    from fpinspector.model.sweep import hist_labels
+    from fpinspector.ui.maps.map_axes import HistogramWidget, _short_label
+
+    h = HistogramWidget()
+    qtbot.addWidget(h)
+    h.resize(width, 300)
+    h.show()
+    qtbot.waitExposed(h)
+    h.set_counts(np.arange(1, len(hist_labels()) + 1))
+    qtbot.wait(50)
+    major = h.getAxis("bottom")._tickLevels[0]
+    fm = h.fontMetrics()
+    xs = [h.plotItem.vb.mapViewToScene(QPointF(float(i), 0.0)).x() for i, _ in major]
+    widths = [fm.horizontalAdvance(text) for _, text in major]
+    assert [t for _, t in major] == [_short_label(hist_labels()[i]) for i, _ in major]
+    for k in range(1, len(major)):
+        room = xs[k] - xs[k - 1]
+        assert room >= (widths[k] + widths[k - 1]) / 2 + 4, (major[k - 1], major[k], room)
+    if width >= 1200:
+        assert len(major) >= 14  # (more than the fixed dozen: 10 of these 37 bins)

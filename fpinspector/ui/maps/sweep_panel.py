@@ -108,13 +108,13 @@ class SweepPanel(SweepExportMixin, QWidget):
             exports.addAction(label, lambda f=fn: self._export_dialog(f))
         self.export_button.setMenu(exports)
         buttons.addWidget(self.export_button)
-        controls = QVBoxLayout()
+        self._side_lay = controls = QVBoxLayout()
         controls.addWidget(self.controls)
         controls.addLayout(row)
         controls.addLayout(buttons)
         controls.addWidget(self.progress)
-        controls.addStretch(1)
-        side = QWidget()
+        controls.addStretch(1)  # (under the histogram, when it is here, it takes nothing)
+        self._side = side = QWidget()
         side.setLayout(controls)
         # beside the controls, the map over the histogram; under them (a narrow dock), the
         # two as tabs: stacked under a column of controls the map was a few pixels high
@@ -145,32 +145,74 @@ class SweepPanel(SweepExportMixin, QWidget):
     #: From this height on the map is over the histogram; below it the two are tabs (the
     #: map had ~140 px of a 454 px dock at 1920x1080 over the histogram).
     STACKED_FROM = 900
+    #: Beside the map, the histogram goes under the controls when it gets this many pixels
+    #: of height there: the controls' column had ~430 px of nothing under them (1300x720),
+    #: and the map the whole height beside it.
+    HISTOGRAM_UNDER_CONTROLS_FROM = 160
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        turned = turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM)
-        stacked = event.size().height() >= self.STACKED_FROM
-        if turned or stacked != (self._plot_area.currentWidget() is self.plots):
-            self._lay_out_plots(beside=self.split.orientation() == Qt.Horizontal,
-                                stacked=stacked)
+        turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM)
+        beside = self.split.orientation() == Qt.Horizontal
+        if beside:
+            room = event.size().height() - self._controls_height(1)
+            mode = ("beside", room >= self.HISTOGRAM_UNDER_CONTROLS_FROM)
+        else:
+            mode = ("above", event.size().height() >= self.STACKED_FROM)
+        if mode != getattr(self, "_mode", None):
+            self._mode = mode
+            self._lay_out_plots(beside=beside, stacked=mode[1])
+
+    def _controls_height(self, columns: int) -> int:
+        """The height the controls' column needs (its fields ``columns`` a row), the
+        histogram left out: from the parts' own hints (the column's cached hint still
+        held the other arrangement's height right after a turn)."""
+        if self.controls.columns != columns:
+            self.controls.arrange(columns)
+        lay = self._side_lay
+        m = lay.contentsMargins()
+        parts = [lay.itemAt(i) for i in range(lay.count())]
+        parts = [it for it in parts if it.widget() is not self.histogram and not it.spacerItem()]
+        # (a widget's own hint: its layout item caches the hint until a later event)
+        return (m.top() + m.bottom() + lay.spacing() * (len(parts) - 1)
+                + sum((it.widget().sizeHint() if it.widget() else it.sizeHint()).height()
+                      for it in parts))
+
+    def histogram_beside_controls(self) -> bool:
+        """The histogram is under the controls (and the map alone beside them)."""
+        return self.histogram.parent() is self._side
 
     def _lay_out_plots(self, beside: bool, stacked: bool = False) -> None:
         """Controls beside the plots: one field a row; above them (a narrow dock: at
         1280x720 the map was a few pixels high under a column of controls and the
-        histogram): two fields a row. The map over the histogram in a tall panel, else
-        the two as tabs (the map the whole height)."""
+        histogram): two fields a row. Beside: the histogram under the controls when it
+        has room there (``stacked``), the map alone the whole height; else the two as
+        tabs. Above: the map over the histogram in a tall panel (``stacked``), else the
+        two as tabs (the map the whole height)."""
         self.controls.arrange(1 if beside else 2)
-        if stacked:
+        if beside and stacked:
+            if not self.histogram_beside_controls():
+                self._side_lay.insertWidget(self._side_lay.count() - 1, self.histogram, 1)
+            self._side_lay.setStretch(self._side_lay.count() - 1, 0)
+            self.plots.insertWidget(0, self.map)
+            for w in (self.map, self.histogram):  # (the tab behind was hidden)
+                w.show()
+            self._plot_area.setCurrentWidget(self.plots)
+        elif stacked:
             self.plots.insertWidget(0, self.map)
             self.plots.insertWidget(1, self.histogram)
-            for w in (self.map, self.histogram):  # (the tab behind was hidden)
+            for w in (self.map, self.histogram):
                 w.show()
             self.plots.setSizes([600, 200])
             self._plot_area.setCurrentWidget(self.plots)
-        elif self.plot_tabs.count() == 0:
-            self.plot_tabs.addTab(self.map, "Error map")
-            self.plot_tabs.addTab(self.histogram, "Histogram")
+        else:
+            if self.plot_tabs.indexOf(self.map) < 0:
+                self.plot_tabs.insertTab(0, self.map, "Error map")
+            if self.plot_tabs.indexOf(self.histogram) < 0:
+                self.plot_tabs.addTab(self.histogram, "Histogram")
             self._plot_area.setCurrentWidget(self.plot_tabs)
+        if not self.histogram_beside_controls():
+            self._side_lay.setStretch(self._side_lay.count() - 1, 1)
         if beside:
             self.split.setSizes([260, 800])
         else:  # the controls as high as they need (once re-arranged), the plots the rest
