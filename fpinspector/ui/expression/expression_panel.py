@@ -80,6 +80,9 @@ class ExpressionPanel(QWidget):
         # panel's minimum width to ~1200 px, and a docked panel was cut at 1280x720
         self.result.setWordWrap(True)
         self.gpu_status = QLabel("GPU: off for this session" if not gpu else "GPU: not run yet")
+        # wrapped too: a long reason (a driver this process cannot switch to) set the
+        # panel's minimum width to ~2200 px
+        self.gpu_status.setWordWrap(True)
         self.why = WhyView()
         self.map_panel = ExprMapPanel()
         self._build()
