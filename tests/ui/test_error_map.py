@@ -414,3 +414,24 @@ def test_histogram_labels_never_run_together(qtbot, width):
         assert room >= (widths[k] + widths[k - 1]) / 2 + 4, (major[k - 1], major[k], room)
     if width >= 1200:
         assert len(major) >= 14  # (more than the fixed dozen: 10 of these 37 bins)
+
+
+def test_a_short_narrow_panel_puts_the_controls_beside_the_map(qtbot, panel):
+    """The Sweep dock of a 1280x720 window is ~590x440: under the controls (two fields a
+    row) the map had 29 px of data. There the controls go beside it, one field a row and
+    the mark boxes 2 x 2 (a narrow column), and the map has the height; every control is
+    whole inside its column."""
+    _run(qtbot, panel)
+    panel.resize(590, 440)
+    qtbot.wait(150)
+    assert panel.split.orientation() == Qt.Horizontal and panel.controls.columns == 1
+    data = panel.map.plot.vb.sceneBoundingRect()
+    assert data.height() >= 150 and panel.map.width() >= panel.BESIDE_MAP_WIDTH - 4, data
+    side = panel.split.widget(0)
+    for w in [*panel.overlay_boxes.values(), panel.run_button, panel.cancel_button,
+              panel.export_button, panel.controls.op, panel.controls.compare]:
+        r = w.geometry().translated(w.parentWidget().mapTo(side, w.parentWidget().rect().topLeft()))
+        assert side.rect().contains(r) and w.width() >= w.minimumSizeHint().width(), w
+    panel.resize(590, 620)  # taller: under the controls again, the map wide
+    qtbot.wait(150)
+    assert panel.split.orientation() == Qt.Vertical and panel.controls.columns == 2

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QMenu,
     QMessageBox,
@@ -36,7 +37,6 @@ from ...model.sweep.live_fill import BlockFeed
 from ...model.sweep.map_blocks import BlockMap
 from ...model.sweep.runner import KEEP_LIMIT
 from ..background import wait_in_event_loop
-from ..qt_utils import turn_splitter
 from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
 from .map_axes import HistogramWidget, axis_samples
 from .map_runner import MapRunner, progress_text
@@ -68,6 +68,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.sweep = state or SweepState()
         self.result: SweepResult | None = None
         self._starting = False
+        self._controls_heights: dict[int, int] = {}  # columns a row -> the column's height
+        self._side_min = 0  # the controls' column's least width beside the map
         self.controls = SweepControls(self.sweep, self.backend.ops())
         c = self.controls  # the inputs, by the names callers and tests use
         self.op, self.format, self.rules, self.compare = c.op, c.format, c.rules, c.compare
@@ -83,7 +85,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.map = ErrorMapWidget()
         self.histogram = HistogramWidget()
         self.overlay_boxes = {}
-        row = QHBoxLayout()
+        self._marks = row = QGridLayout()  # the mark boxes: one row, or 2 x 2 beside the map
         for name, rgba in OVERLAY_COLORS.items():
             box = QCheckBox(name)
             swatch = QPixmap(12, 12)  # the overlay legend: each box shows its colour
@@ -93,7 +95,7 @@ class SweepPanel(SweepExportMixin, QWidget):
             box.setChecked(DEFAULT_OVERLAYS[name])
             box.toggled.connect(lambda on, n=name: self.map.set_overlay(n, on))
             self.overlay_boxes[name] = box
-            row.addWidget(box)
+            row.addWidget(box, 0, len(self.overlay_boxes) - 1)
         buttons = QHBoxLayout()
         for w in (self.use_gpu, self.run_button, self.cancel_button):
             buttons.addWidget(w)
@@ -131,6 +133,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         split.addWidget(self._plot_area)
         split.setSizes([260, 800])
         split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 0)  # (a resize goes to the plots: the controls keep theirs)
+        split.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(split)
@@ -150,9 +154,31 @@ class SweepPanel(SweepExportMixin, QWidget):
     #: and the map the whole height beside it.
     HISTOGRAM_UNDER_CONTROLS_FROM = 160
 
+    #: Under this height left to the plots under the controls, the controls go beside the
+    #: map even in a narrow panel, where the map keeps BESIDE_MAP_WIDTH: under them, the
+    #: 590x440 Sweep dock of a 1280x720 window left the map 29 px of data.
+    SHORT_UNDER = 330
+    BESIDE_MAP_WIDTH = 280
+
+    def _wants_beside(self, width: int, height: int) -> bool:
+        if width >= self.SIDE_BY_SIDE_FROM:
+            return True
+        return (height - self._controls_height(2) < self.SHORT_UNDER
+                and width - self._side_width() >= self.BESIDE_MAP_WIDTH
+                and height >= self._controls_height(1))
+
+    def _side_width(self) -> int:
+        """The controls' column beside the map: as narrow as its fields allow."""
+        if 1 not in self._controls_heights:
+            self._controls_height(1)
+        return self._side_min
+
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM)
+        size = event.size()
+        want = Qt.Horizontal if self._wants_beside(size.width(), size.height()) else Qt.Vertical
+        if self.split.orientation() != want:
+            self.split.setOrientation(want)
         beside = self.split.orientation() == Qt.Horizontal
         if beside:
             room = event.size().height() - self._controls_height(1)
@@ -163,20 +189,43 @@ class SweepPanel(SweepExportMixin, QWidget):
             self._mode = mode
             self._lay_out_plots(beside=beside, stacked=mode[1])
 
+    def _arrange(self, columns: int) -> None:
+        """The fields ``columns`` a row; the mark boxes 2 x 2 beside the map (one field a
+        row: the column stays narrow), else in one row."""
+        self.controls.arrange(columns)
+        per_row = 2 if columns == 1 else 4
+        for k, box in enumerate(self.overlay_boxes.values()):
+            self._marks.removeWidget(box)
+            self._marks.addWidget(box, *divmod(k, per_row))
+
     def _controls_height(self, columns: int) -> int:
         """The height the controls' column needs (its fields ``columns`` a row), the
         histogram left out: from the parts' own hints (the column's cached hint still
-        held the other arrangement's height right after a turn)."""
-        if self.controls.columns != columns:
-            self.controls.arrange(columns)
+        held the other arrangement's height right after a turn). Measured once per
+        arrangement (laid out to be measured, then back)."""
+        cache = self._controls_heights
+        if columns in cache:
+            return cache[columns]
+        was = self.controls.columns
+        self._arrange(columns)  # (the mark boxes too: at first they are one row)
         lay = self._side_lay
         m = lay.contentsMargins()
         parts = [lay.itemAt(i) for i in range(lay.count())]
         parts = [it for it in parts if it.widget() is not self.histogram and not it.spacerItem()]
         # (a widget's own hint: its layout item caches the hint until a later event)
-        return (m.top() + m.bottom() + lay.spacing() * (len(parts) - 1)
-                + sum((it.widget().sizeHint() if it.widget() else it.sizeHint()).height()
-                      for it in parts))
+        for it in parts:
+            if it.layout() is not None:
+                it.layout().invalidate()
+        hint = [it.widget().sizeHint() if it.widget() else it.sizeHint() for it in parts]
+        cache[columns] = (m.top() + m.bottom() + lay.spacing() * (len(parts) - 1)
+                          + sum(h.height() for h in hint))
+        if columns == 1:
+            self._side_min = m.left() + m.right() + max(
+                (it.widget().minimumSizeHint() if it.widget() else it.minimumSize()).width()
+                for it in parts)
+        if was != columns:
+            self._arrange(was)
+        return cache[columns]
 
     def histogram_beside_controls(self) -> bool:
         """The histogram is under the controls (and the map alone beside them)."""
@@ -189,7 +238,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         has room there (``stacked``), the map alone the whole height; else the two as
         tabs. Above: the map over the histogram in a tall panel (``stacked``), else the
         two as tabs (the map the whole height)."""
-        self.controls.arrange(1 if beside else 2)
+        self._arrange(1 if beside else 2)
         if beside and stacked:
             if not self.histogram_beside_controls():
                 self._side_lay.insertWidget(self._side_lay.count() - 1, self.histogram, 1)
@@ -213,10 +262,18 @@ class SweepPanel(SweepExportMixin, QWidget):
             self._plot_area.setCurrentWidget(self.plot_tabs)
         if not self.histogram_beside_controls():
             self._side_lay.setStretch(self._side_lay.count() - 1, 1)
-        if beside:
-            self.split.setSizes([260, 800])
+        if beside:  # (once the boxes' new rows are laid out: the column's least width)
+            QTimer.singleShot(0, self, self._fit_side)
         else:  # the controls as high as they need (once re-arranged), the plots the rest
             QTimer.singleShot(0, self, self._fit_controls)
+
+    def _fit_side(self) -> None:
+        """Beside the map: the controls' column as narrow as its fields allow (at most
+        260 px), the map the rest."""
+        if self.split.orientation() == Qt.Horizontal:
+            total = sum(self.split.sizes())
+            side = max(self._side_width(), min(260, total - self.BESIDE_MAP_WIDTH))
+            self.split.setSizes([side, max(1, total - side)])
 
     def _fit_controls(self) -> None:
         if self.split.orientation() == Qt.Vertical:
