@@ -103,3 +103,24 @@ def test_picking_the_inspected_value_keeps_the_message_an_edit_clears_it(make_wi
     win.state.select(0)
     win.state.update(bits=0x40000000)  # an edit of A: the pasted values changed
     assert win.messages.text() == ""
+
+
+def test_an_other_reading_leaves_the_message_its_room_and_nothing_scrolls(
+        make_compact_window) -> None:
+    """"0x00000001 3f800000" can also be read as 64 bits as four f16 lanes: the offer's
+    button was the whole reading ("read as 64 bits as 4 f16 lanes, the lowest first (…)"),
+    which hid the paste's message beside it and made the central area ~110 px wider than
+    a 1280x720 window gives it (side scrolling). Now the button keeps READING_WIDTH, its
+    words cut in the middle and whole in its tooltip; the message has the rest."""
+    win = make_compact_window()
+    win.state.update(op="mul")
+    assert win.ctl.paste("0x00000001 3f800000")
+    _settle()
+    box = win.paste_box
+    assert box.first_reading.isVisible()
+    assert box.first_reading.width() <= box.READING_WIDTH
+    label = box.reading_actions[0].text()
+    assert "4 f16 lanes" in label and label in box.first_reading.toolTip()
+    assert win.messages.isVisible() and win.messages.width() >= 300
+    assert win.messages.text().startswith("read as")
+    assert win.centralWidget().horizontalScrollBar().maximum() == 0
