@@ -15,7 +15,10 @@ import tempfile
 from PySide6 import QtCore, QtGui, QtWidgets
 
 #: Operand sets the probe walks through: a three-operand op (tallest), a conversion.
-STATES = (("mad", "0x00800000 0.5 0"), ("to_f11", "0x7F7FFFFF"), ("dp4", None))
+#: (op, paste): the headline example last, whose text has another reading (64 bits as four
+#: f16 lanes) offered beside the message (its button widened the central area by ~110 px)
+STATES = (("mad", "0x00800000 0.5 0"), ("to_f11", "0x7F7FFFFF"), ("dp4", None),
+          ("mul", "0x00000001 3f800000"))
 
 
 def settle(ms: int = 150) -> None:
@@ -109,6 +112,9 @@ def check_window(win: QtWidgets.QMainWindow, where: str) -> list[str]:
         if not view.rect().contains(r):
             out.append(f"{where}: {name} {r.getRect()} is not fully visible in the central "
                        f"area {view.rect().getRect()} without scrolling")
+    if win.centralWidget().horizontalScrollBar().maximum() > 0:
+        out.append(f"{where}: the central area scrolls sideways by "
+                   f"{win.centralWidget().horizontalScrollBar().maximum()} px")
     for i, ed in enumerate(ops.editors):  # every operand's bits and fields, side by side
         if ed.isVisible():
             for w in (ed.cells, ed.hex_edit, ed.frac_edit, ed.up_btn):
