@@ -111,7 +111,7 @@ def test_an_other_reading_leaves_the_message_its_room_and_nothing_scrolls(
     button was the whole reading ("read as 64 bits as 4 f16 lanes, the lowest first (…)"),
     which hid the paste's message beside it and made the central area ~110 px wider than
     a 1280x720 window gives it (side scrolling). Now the button keeps READING_WIDTH, its
-    words cut in the middle and whole in its tooltip; the message has the rest."""
+    words cut at the end and whole in its tooltip; the message has the rest."""
     win = make_compact_window()
     win.state.update(op="mul")
     assert win.ctl.paste("0x00000001 3f800000")

@@ -199,7 +199,7 @@ class PasteBox(QtWidgets.QWidget):
             # from the message beside it and widened the central area by ~110 px
             # (side scrolling at 1280x720)
             fm = self.first_reading.fontMetrics()
-            first.setIconText(fm.elidedText(first.text(), QtCore.Qt.TextElideMode.ElideMiddle,
+            first.setIconText(fm.elidedText(first.text(), QtCore.Qt.TextElideMode.ElideRight,
                                             self.READING_WIDTH - 16))
             first.setToolTip(f"{first.text()}: {first.toolTip()}")
             self.first_reading.setDefaultAction(first)
