@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -77,6 +78,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.use_gpu = c.use_gpu
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.progress = QProgressBar()
+        # its text never widens the controls' column (a finished run's rate is long):
+        # beside the map that column takes CONTROLS_WIDTH where there is room
+        self.progress.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.runner = MapRunner(self, self.progress, self.run_button, self.cancel_button,
                                 lambda blocks, meta: self.map.show_blocks(blocks, meta))
         self.runner.progressed.connect(self._on_progress)
@@ -153,12 +157,17 @@ class SweepPanel(SweepExportMixin, QWidget):
     #: of height there: the controls' column had ~430 px of nothing under them (1300x720),
     #: and the map the whole height beside it.
     HISTOGRAM_UNDER_CONTROLS_FROM = 160
+    #: The histogram's least height in the plots (a tab, or under the map).
+    HISTOGRAM_LEAST = 150
 
     #: Under this height left to the plots under the controls, the controls go beside the
     #: map even in a narrow panel, where the map keeps BESIDE_MAP_WIDTH: under them, the
     #: 590x440 Sweep dock of a 1280x720 window left the map 29 px of data.
     SHORT_UNDER = 330
     BESIDE_MAP_WIDTH = 280
+    #: The controls' column beside the map where there is room: a finished run's rate
+    #: ("262,144 elements in 334 ms (0.8 M elements/s)") reads whole in the progress bar.
+    CONTROLS_WIDTH = 360
 
     def _wants_beside(self, width: int, height: int) -> bool:
         if width >= self.SIDE_BY_SIDE_FROM:
@@ -242,6 +251,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         if beside and stacked:
             if not self.histogram_beside_controls():
                 self._side_lay.insertWidget(self._side_lay.count() - 1, self.histogram, 1)
+                # (no least height of its own there: the panel's would be the controls'
+                # and the histogram's, and a shorter dock could not turn it back to tabs)
+                self.histogram.setMinimumHeight(0)
             self._side_lay.setStretch(self._side_lay.count() - 1, 0)
             self.plots.insertWidget(0, self.map)
             for w in (self.map, self.histogram):  # (the tab behind was hidden)
@@ -262,17 +274,19 @@ class SweepPanel(SweepExportMixin, QWidget):
             self._plot_area.setCurrentWidget(self.plot_tabs)
         if not self.histogram_beside_controls():
             self._side_lay.setStretch(self._side_lay.count() - 1, 1)
+            self.histogram.setMinimumHeight(self.HISTOGRAM_LEAST)
         if beside:  # (once the boxes' new rows are laid out: the column's least width)
             QTimer.singleShot(0, self, self._fit_side)
         else:  # the controls as high as they need (once re-arranged), the plots the rest
             QTimer.singleShot(0, self, self._fit_controls)
 
     def _fit_side(self) -> None:
-        """Beside the map: the controls' column as narrow as its fields allow (at most
-        260 px), the map the rest."""
+        """Beside the map: the controls' column CONTROLS_WIDTH wide where the map keeps
+        BESIDE_MAP_WIDTH, else as narrow as its fields allow; the map the rest."""
         if self.split.orientation() == Qt.Horizontal:
             total = sum(self.split.sizes())
-            side = max(self._side_width(), min(260, total - self.BESIDE_MAP_WIDTH))
+            side = max(self._side_width(),
+                       min(self.CONTROLS_WIDTH, total - self.BESIDE_MAP_WIDTH))
             self.split.setSizes([side, max(1, total - side)])
 
     def _fit_controls(self) -> None:
