@@ -8,6 +8,7 @@ wrapped one moved the A/B editors down by up to ~60 px."""
 from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
+from PySide6.QtCore import Qt
 
 
 def _settle() -> None:
@@ -124,3 +125,30 @@ def test_an_other_reading_leaves_the_message_its_room_and_nothing_scrolls(
     assert win.messages.isVisible() and win.messages.width() >= 300
     assert win.messages.text().startswith("read as")
     assert win.centralWidget().horizontalScrollBar().maximum() == 0
+
+
+def test_a_long_message_is_cut_to_its_two_lines_with_an_ellipsis(qtbot) -> None:
+    """A message longer than the bar's two lines is cut in its second line with "…" (the
+    whole of it in the tooltip and message()); clipped, the first-run intro at 1280x720
+    showed half of a third line. The intro itself fits the ~390 px it has there."""
+    from PySide6 import QtGui
+
+    from fpinspector.ui.shell.first_run import INTRO
+    from fpinspector.ui.shell.message_bar import MessageBar
+
+    bar = MessageBar()
+    qtbot.addWidget(bar)
+    bar.resize(390, bar.height())
+    bar.show()
+    long = ("read as 12 decimals (12 f32): A = 1.5, B = 2.5, C = 3.5; not used (mul takes 2): "
+            "4.5 5.5 6.5 7.5 8.5 9.5 10.5 11.5 12.5; the inspector shows 1.5")
+    for text, cut in ((long, True), (INTRO, False)):
+        bar.show_message(text)
+        shown = bar.text()
+        fm = QtGui.QFontMetrics(bar.font())
+        rect = fm.boundingRect(bar.contentsRect(), int(Qt.TextFlag.TextWordWrap), shown)
+        assert rect.height() <= 2 * fm.lineSpacing(), (shown, rect.height())
+        assert bar.message() == text and bar.toolTip() == text
+        assert shown.endswith("…") == cut and (shown == text) != cut
+        if cut:
+            assert text.startswith(shown[:-1].rstrip())
