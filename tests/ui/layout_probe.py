@@ -177,6 +177,10 @@ def map_problems(win: QtWidgets.QMainWindow, name: str, where: str) -> list[str]
 def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     out = []
     panel = win.all_formats
+    area = win.docks["all_formats"].widget()
+    if isinstance(area, QtWidgets.QScrollArea) and area.horizontalScrollBar().maximum() > 0:
+        out.append(f"{where}: All formats scrolls sideways by "
+                   f"{area.horizontalScrollBar().maximum()} px")
     for key, row in panel.rows.items():
         lab = row.rules
         need = lab.heightForWidth(lab.width()) if lab.wordWrap() else lab.sizeHint().height()

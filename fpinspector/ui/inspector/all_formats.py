@@ -322,6 +322,10 @@ class AllFormatsPanel(QtWidgets.QWidget):
         self._two_line = two_line
         for i, row in enumerate(self.rows.values()):
             row.place(self.grid, i, two_line)
+        # two lines (a narrow dock): no side margins, the f64 row's 64 cells have the
+        # whole width (with them the panel was 8 px wider than its dock at 1280x720, and
+        # scrolled sideways)
+        self.grid.setContentsMargins(0 if two_line else 4, 2, 0 if two_line else 4, 2)
         self._set_stretch()
 
     def two_line_width(self) -> int:
