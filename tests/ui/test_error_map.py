@@ -241,13 +241,60 @@ def test_log_axes_are_labelled_at_the_decades(qtbot, panel):
     assert len(set(np.diff(thin))) == 1 and np.diff(thin)[0] in (2, 5)
 
 
-def test_legend_names_every_mark_colour(qtbot, panel):
+def _marks_in(res) -> dict[str, bool]:
+    """Which marks the sweep holds, from its own columns and operands (numpy, not the map):
+    a result that is not conformant, NaN, infinite; a denormal input."""
+    model = res.columns["model"].view(np.float32)
+    ops = res.domain.operands(0, res.domain.size)
+    return {"nonconformant": not res.columns["ok_gpu"].all(),
+            "nan": bool(np.isnan(model).any()), "inf": bool(np.isinf(model).any()),
+            "denormal": any(bool(F32.is_denormal(o).any()) for o in ops)}
+
+
+def _legend_texts(panel) -> list[str]:
+    return [label.text for _, label in panel.map.legend.items]
+
+
+def test_legend_names_every_mark_colour_the_map_holds(qtbot, panel):
+    """A legend lists only what is drawn: a grid with every mark (64 f32 patterns over
+    all of them by 64 values from a denormal to 1e30: INF and NaN inputs, denormal ones,
+    products that overflow or flush) names
+    all four; the default grid (positive finite inputs) no NaN and no infinity."""
     from fpinspector.ui.maps.error_map import OVERLAY_TEXT
 
-    _run(qtbot, panel)
     panel.overlay_boxes["denormal"].setChecked(True)
-    names = [label.text for _, label in panel.map.legend.items]
-    assert names == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
+    res = _run(qtbot, panel)
+    held = _marks_in(res)
+    assert held == {"nonconformant": True, "nan": False, "inf": False, "denormal": True}
+    assert _legend_texts(panel) == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS if held[n]]
+    panel.domain_a.setText("bits:0:0xFFFFFFFF:64")
+    panel.domain_b.setText("log:1e-42:1e30:64")
+    held = _marks_in(_run(qtbot, panel))
+    assert all(held.values())
+    assert _legend_texts(panel) == [OVERLAY_TEXT[n] for n in OVERLAY_COLORS]
+    panel.overlay_boxes["nan"].setChecked(False)  # a mark turned off leaves the legend
+    assert OVERLAY_TEXT["nan"] not in _legend_texts(panel)
+
+
+@pytest.mark.parametrize("domain, names", [
+    # sqrt of positive values: nothing marked; the legend's one line says so
+    ("lin:1:4:64", ["no non-conformant, NaN or infinite result"]),
+    # sqrt of negative values is NaN (numpy): that mark alone
+    ("lin:-4:4:64", ["NaN result"]),
+    # denormal inputs: a curve has no cell to grey, so no "denormal input" entry
+    ("log:1e-42:1e-36:64", ["no non-conformant, NaN or infinite result"]),
+])
+def test_a_curves_legend_lists_only_the_marks_it_draws(qtbot, panel, domain, names):
+    """A unary curve draws non-conformant, NaN and infinite points, never a denormal
+    mark: its legend lists the marks its points hold (before, all four always)."""
+    panel.overlay_boxes["denormal"].setChecked(True)
+    panel.op.setCurrentText("sqrt")
+    panel.domain_a.setText(domain)
+    res = _run(qtbot, panel)
+    assert res.domain.arity == 1
+    held = _marks_in(res)
+    assert held["nan"] == ("NaN result" in names) and not held["inf"]
+    assert _legend_texts(panel) == names
 
 
 def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
@@ -289,10 +336,11 @@ def test_a_narrow_map_shows_its_whole_title_and_colour_bar(qtbot, panel):
 def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     """In a dock 590 x 620 px (the Sweep tab at 1280x720) the controls go above the plots
     two a row, and the map and histogram are tabs: the map has most of the height (it was a
-    few pixels high under a column of controls and the histogram). Wide again, the controls
-    are beside the plots, which are tabs while the panel is under STACKED_FROM high (in a
-    454 px dock at 1920x1080 the map over the histogram had 140 px) and the map over the
-    histogram from there on; every control and plot is still there."""
+    few pixels high under a column of controls and the histogram). Wide and short, the
+    controls are beside the plots, which are tabs (no room for the histogram under the
+    controls); wide and tall, the histogram is under the controls and the map alone beside
+    them; narrow and STACKED_FROM high, the map over the histogram. Every control and plot
+    is still there."""
     _run(qtbot, panel)
     panel.resize(590, 620)
     qtbot.wait(100)
@@ -301,17 +349,89 @@ def test_a_narrow_short_panel_gives_the_map_the_height(qtbot, panel):
     assert panel.map.graphics.height() >= 250
     panel.plot_tabs.setCurrentWidget(panel.histogram)
     assert panel.histogram.isVisible()
-    panel.resize(1000, 700)
+    panel.resize(1000, 400)
     qtbot.wait(100)
-    assert panel.controls.columns == 1
+    assert panel.controls.columns == 1 and not panel.histogram_beside_controls()
     assert panel.plot_tabs.currentWidget() is panel.histogram  # (the tab the user chose)
     panel.plot_tabs.setCurrentWidget(panel.map)
     qtbot.wait(50)
-    assert panel.map.graphics.height() >= 500
-    panel.resize(1000, panel.STACKED_FROM)
+    assert panel.map.graphics.height() >= 250
+    panel.resize(1000, 700)
     qtbot.wait(100)
-    assert panel.controls.columns == 1
+    assert panel.controls.columns == 1 and panel.histogram_beside_controls()
+    assert panel.map.isVisible() and panel.histogram.isVisible()
+    assert panel.map.graphics.height() >= 550
+    panel.resize(700, panel.STACKED_FROM)
+    qtbot.wait(100)
+    assert panel.controls.columns == 2
     assert panel.map.isVisible() and panel.histogram.isVisible()
     assert panel.map.parent() is panel.plots and panel.plot_tabs.count() == 0
     for w in (panel.controls.op, panel.controls.compare, panel.controls.domain_b):
         assert w.isVisible()
+
+
+@pytest.mark.parametrize("size", [(1300, 720), (1800, 1000), (1000, 500)])
+def test_beside_the_map_the_controls_column_has_no_empty_room(qtbot, panel, size):
+    """The Sweep panel undocked on a 1366x768 screen (1300x720), and larger: under the
+    controls the histogram takes the rest of the column (there were ~430 px of nothing),
+    and the map has the whole height beside them."""
+    _run(qtbot, panel)
+    panel.resize(*size)
+    qtbot.wait(100)
+    assert panel.histogram_beside_controls() and panel.histogram.isVisible()
+    side = panel.split.widget(0)
+    below = side.height() - panel.histogram.geometry().bottom()
+    above = panel.histogram.geometry().top() - panel.progress.geometry().bottom()
+    assert below <= 16 and above <= 16, (above, below)
+    assert panel.histogram.height() >= panel.HISTOGRAM_UNDER_CONTROLS_FROM - 20
+    assert panel.map.height() >= size[1] - 20
+
+
+@pytest.mark.parametrize("width", [420, 700, 1200])
+def test_histogram_labels_never_run_together(qtbot, width):
+    """Under the controls the histogram is ~420 px wide: a bin's label is written where it
+    has its width and a gap from the last one (a fixed dozen labels read "2^102^132^16"
+    there); wider, more of them."""
+    from PySide6.QtCore import QPointF
+
+    from fpinspector.model.sweep import hist_labels
+    from fpinspector.ui.maps.map_axes import HistogramWidget, _short_label
+
+    h = HistogramWidget()
+    qtbot.addWidget(h)
+    h.resize(width, 300)
+    h.show()
+    qtbot.waitExposed(h)
+    h.set_counts(np.arange(1, len(hist_labels()) + 1))
+    qtbot.wait(50)
+    major = h.getAxis("bottom")._tickLevels[0]
+    fm = h.fontMetrics()
+    xs = [h.plotItem.vb.mapViewToScene(QPointF(float(i), 0.0)).x() for i, _ in major]
+    widths = [fm.horizontalAdvance(text) for _, text in major]
+    assert [t for _, t in major] == [_short_label(hist_labels()[i]) for i, _ in major]
+    for k in range(1, len(major)):
+        room = xs[k] - xs[k - 1]
+        assert room >= (widths[k] + widths[k - 1]) / 2 + 4, (major[k - 1], major[k], room)
+    if width >= 1200:
+        assert len(major) >= 14  # (more than the fixed dozen: 10 of these 37 bins)
+
+
+def test_a_short_narrow_panel_puts_the_controls_beside_the_map(qtbot, panel):
+    """The Sweep dock of a 1280x720 window is ~590x440: under the controls (two fields a
+    row) the map had 29 px of data. There the controls go beside it, one field a row and
+    the mark boxes 2 x 2 (a narrow column), and the map has the height; every control is
+    whole inside its column."""
+    _run(qtbot, panel)
+    panel.resize(590, 440)
+    qtbot.wait(150)
+    assert panel.split.orientation() == Qt.Horizontal and panel.controls.columns == 1
+    data = panel.map.plot.vb.sceneBoundingRect()
+    assert data.height() >= 150 and panel.map.width() >= panel.BESIDE_MAP_WIDTH - 4, data
+    side = panel.split.widget(0)
+    for w in [*panel.overlay_boxes.values(), panel.run_button, panel.cancel_button,
+              panel.export_button, panel.controls.op, panel.controls.compare]:
+        r = w.geometry().translated(w.parentWidget().mapTo(side, w.parentWidget().rect().topLeft()))
+        assert side.rect().contains(r) and w.width() >= w.minimumSizeHint().width(), w
+    panel.resize(590, 620)  # taller: under the controls again, the map wide
+    qtbot.wait(150)
+    assert panel.split.orientation() == Qt.Vertical and panel.controls.columns == 2

@@ -159,3 +159,44 @@ def test_the_result_line_says_what_its_error_is_against(qtbot) -> None:
         assert "ULP vs exact of the raw inputs (f32)" in p.result.text(), p.result.text()
     finally:
         p.shutdown()
+
+
+def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for, monkeypatch):
+    """Mesa keeps a display's first driver for a whole process (checked on this machine:
+    a second EGL context asking for softpipe after llvmpipe got llvmpipe, released or not;
+    a fresh process got softpipe). GPU ▸ Device ▸ softpipe then cannot reach the
+    Expression dock, which runs in the window's process: the dock says so and names the
+    ways to run the expression there (the app started on softpipe; the CLI, whose expr
+    has no --driver, under Mesa's GALLIUM_DRIVER: checked to give softpipe)."""
+    import fpinspector.gpu.expr_capture as expr_capture
+    from fpinspector.gpu.errors import DriverSwitchNeeded
+
+    class _Refused(_FakeExprGpu):
+        def __init__(self, path="auto", api=None, adapter=None, choice=None) -> None:
+            if choice is not None and choice.driver == "softpipe":
+                raise DriverSwitchNeeded(
+                    f"{choice.label()}: this process already runs llvmpipe on that device "
+                    "and Mesa keeps a display's first driver for the whole process, so "
+                    "softpipe needs a separate GPU process")
+            super().__init__(path, api, adapter, choice)
+
+    monkeypatch.setattr(expr_capture, "ExprGpu", _Refused)
+    runner = _Runner(DeviceChoice(index=0))
+    monkeypatch.setattr("fpinspector.gpu.devices._SELECTED", runner.choice, raising=False)
+    p = ExpressionPanel(InspectorState(), gpu=True)
+    qtbot.addWidget(p)
+    try:
+        p.bridge.follow(runner)
+        p.evaluate()
+        assert wait_for(lambda: "renderer of device 0" in p.gpu_status.text(), 10000), p.gpu_status.text()
+        runner.switch(DeviceChoice(index=0, driver="softpipe"))
+        assert wait_for(lambda: "softpipe" in p.gpu_status.text()
+                        and "switching" not in p.gpu_status.text(), 10000), p.gpu_status.text()
+        text = p.gpu_status.text()
+        assert "Mesa keeps a display's first driver" in text
+        assert "fpinspector gui --driver softpipe" in text
+        assert 'GALLIUM_DRIVER=softpipe fpinspector expr "…" --gpu' in text
+        # wrapped: the long line never widens the dock (a docked panel was cut at 1280x720)
+        assert p.minimumSizeHint().width() < 700, p.minimumSizeHint()
+    finally:
+        p.shutdown()

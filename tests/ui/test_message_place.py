@@ -8,6 +8,7 @@ wrapped one moved the A/B editors down by up to ~60 px."""
 from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
+from PySide6.QtCore import Qt
 
 
 def _settle() -> None:
@@ -77,3 +78,77 @@ def test_a_rules_change_keeps_the_message_a_field_error_replaces_it(make_window)
     assert win.messages.text() == msg
     win.editor.error.emit("cannot read 'zz' as f32")
     assert win.messages.text() == "cannot read 'zz' as f32" and win.messages.is_error()
+
+
+def test_picking_the_inspected_value_keeps_the_message_an_edit_clears_it(make_window) -> None:
+    """Choosing which value to inspect (A, B, the model result, the GPU's answer shown)
+    changes none of the values a paste's message describes: the message stays. Before,
+    the picker cleared it (the inspected value changed). An edit still clears it."""
+    from fpinspector.ui.operation.inspected import GPU, MODEL
+
+    win = make_window()
+    win.state.update(op="mul")
+    assert win.ctl.paste("1.5 2.5")
+    msg = win.messages.text()
+    assert msg.startswith("read as")
+    for pick in (MODEL, 1, 0):
+        inspected = win.state.snapshot.bits
+        win.state.select(pick)
+        assert win.state.snapshot.bits != inspected  # (the inspector did change)
+        assert win.messages.text() == msg, pick
+    win.state.select(GPU)
+    win.state.follow_gpu("f32", 0x40700000)  # 3.75: the GPU's answer, shown
+    assert win.state.snapshot.bits == 0x40700000 and win.messages.text() == msg
+    win.state.follow_gpu("f32", 0x40700001)  # another answer shown: still no edit
+    assert win.state.snapshot.bits == 0x40700001 and win.messages.text() == msg
+    win.state.select(0)
+    win.state.update(bits=0x40000000)  # an edit of A: the pasted values changed
+    assert win.messages.text() == ""
+
+
+def test_an_other_reading_leaves_the_message_its_room_and_nothing_scrolls(
+        make_compact_window) -> None:
+    """"0x00000001 3f800000" can also be read as 64 bits as four f16 lanes: the offer's
+    button was the whole reading ("read as 64 bits as 4 f16 lanes, the lowest first (…)"),
+    which hid the paste's message beside it and made the central area ~110 px wider than
+    a 1280x720 window gives it (side scrolling). Now the button keeps READING_WIDTH, its
+    words cut at the end and whole in its tooltip; the message has the rest."""
+    win = make_compact_window()
+    win.state.update(op="mul")
+    assert win.ctl.paste("0x00000001 3f800000")
+    _settle()
+    box = win.paste_box
+    assert box.first_reading.isVisible()
+    assert box.first_reading.width() <= box.READING_WIDTH
+    label = box.reading_actions[0].text()
+    assert "4 f16 lanes" in label and label in box.first_reading.toolTip()
+    assert win.messages.isVisible() and win.messages.width() >= 300
+    assert win.messages.text().startswith("read as")
+    assert win.centralWidget().horizontalScrollBar().maximum() == 0
+
+
+def test_a_long_message_is_cut_to_its_two_lines_with_an_ellipsis(qtbot) -> None:
+    """A message longer than the bar's two lines is cut in its second line with "…" (the
+    whole of it in the tooltip and message()); clipped, the first-run intro at 1280x720
+    showed half of a third line. The intro itself fits the ~390 px it has there."""
+    from PySide6 import QtGui
+
+    from fpinspector.ui.shell.first_run import INTRO
+    from fpinspector.ui.shell.message_bar import MessageBar
+
+    bar = MessageBar()
+    qtbot.addWidget(bar)
+    bar.resize(390, bar.height())
+    bar.show()
+    long = ("read as 12 decimals (12 f32): A = 1.5, B = 2.5, C = 3.5; not used (mul takes 2): "
+            "4.5 5.5 6.5 7.5 8.5 9.5 10.5 11.5 12.5; the inspector shows 1.5")
+    for text, cut in ((long, True), (INTRO, False)):
+        bar.show_message(text)
+        shown = bar.text()
+        fm = QtGui.QFontMetrics(bar.font())
+        rect = fm.boundingRect(bar.contentsRect(), int(Qt.TextFlag.TextWordWrap), shown)
+        assert rect.height() <= 2 * fm.lineSpacing(), (shown, rect.height())
+        assert bar.message() == text and bar.toolTip() == text
+        assert shown.endswith("…") == cut and (shown == text) != cut
+        if cut:
+            assert text.startswith(shown[:-1].rstrip())

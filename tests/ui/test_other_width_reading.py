@@ -22,7 +22,7 @@ def test_0x3c00_reads_as_f16_and_offers_the_f32_pattern(make_window) -> None:
     assert (st.fmt, st.bits) == ("f16", 0x3C00)
     assert float(np.uint16(0x3C00).view(np.float16)) == 1.0
     assert "(one f16): 1.0 into the inspector" in win.messages.message()
-    offered = win.paste_box.first_reading.text()
+    offered = win.paste_box.first_reading.defaultAction().text()
     tiny = f"{_f32_value(0x3C00):.5g}"  # 2.1524e-41
     assert offered.startswith(f"read as f32 pattern 0x00003C00 = {tiny}"), offered
     assert win.paste_box.next_reading()
@@ -30,4 +30,4 @@ def test_0x3c00_reads_as_f16_and_offers_the_f32_pattern(make_window) -> None:
     msg = win.messages.message()
     assert msg == f"read as f32 pattern 0x00003C00 = {tiny} into the inspector " \
                   "(operands unchanged)", msg  # (said "= 2.1524e-41: 2.1524e-41")
-    assert win.paste_box.first_reading.text().startswith("read as a hex pattern (one f16)")
+    assert win.paste_box.first_reading.defaultAction().text().startswith("read as a hex pattern (one f16)")

@@ -8,6 +8,9 @@ from typing import Any
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
 
+from ...model.describe import hex_float
+from ...model.formats import FloatFormat, OperandType, get_format, operand_format
+
 __all__ = ["BindingsTable", "OPERAND_NAMES"]
 
 OPERAND_NAMES = "ABCDEFGH"
@@ -41,7 +44,8 @@ class BindingsTable(QTableWidget):
                         "float3(1e-20, 0, 0), uint(0x3c00)) or one of the inspector's operands")
         self._rows: dict[str, tuple[str, str]] = {}  # name -> (source, typed text)
         self._operands: tuple[int, ...] = ()
-        self._op_format = "f32"
+        self._op_format: OperandType = get_format("f32")
+        self._expr_format: FloatFormat = get_format("f32")
         self._filling = False
         self.itemChanged.connect(self._on_item)
 
@@ -56,7 +60,12 @@ class BindingsTable(QTableWidget):
     # -- content --------------------------------------------------------------------
     def set_operands(self, operands: tuple[int, ...], op_format: str) -> None:
         """The inspector's operands (patterns of ``op_format``) that rows may read."""
-        self._operands, self._op_format = tuple(operands), op_format
+        self._operands, self._op_format = tuple(operands), operand_format(op_format)
+        self._refresh_values()
+
+    def set_format(self, expr_format: str) -> None:
+        """The expression's float format: an operand of another format is bound by value."""
+        self._expr_format = get_format(expr_format)
         self._refresh_values()
 
     def set_variables(self, names: list[str]) -> None:
@@ -116,9 +125,20 @@ class BindingsTable(QTableWidget):
     def _operand(self, letter: str) -> Any:
         i = OPERAND_NAMES.index(letter)
         bits = self._operands[i] if i < len(self._operands) else 0
-        if self._op_format == "f32":
+        if self._op_format == self._expr_format:  # the expression's own pattern
             return int(bits)
-        return f"0x{int(bits):X}"  # another format's pattern: read through the parser
+        if not isinstance(self._op_format, FloatFormat):  # an integer code: its number
+            return str(int(self._op_format.values(int(bits))))
+        # another format's pattern (an f16 operand, an f11 one): its value as a hex float,
+        # which the parser rounds once into the expression's format. The pattern's hex was
+        # read as a pattern of the expression's format: f16 1.0 (0x3C00) bound 2.15e-41
+        return hex_float(int(bits), self._op_format.name)
+
+    def _pattern_text(self, v: Any) -> str:
+        """An operand's binding as shown: a pattern in the expression format's width."""
+        if not isinstance(v, int):
+            return str(v)
+        return f"0x{v:0{(self._expr_format.bits + 3) // 4}X}"
 
     def _refresh_values(self) -> None:
         self._filling = True
@@ -129,8 +149,7 @@ class BindingsTable(QTableWidget):
                 item.setText(text)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             else:
-                v = self._operand(src)
-                item.setText(f"0x{v:08X}" if isinstance(v, int) else v)
+                item.setText(self._pattern_text(self._operand(src)))
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
         self._filling = False
 
@@ -139,8 +158,7 @@ class BindingsTable(QTableWidget):
         old = self._rows[name]
         text = old[1]
         if src == _TYPED and old[0] != _TYPED:  # keep the operand's value as the typed one
-            v = self._operand(old[0])
-            text = f"0x{v:08X}" if isinstance(v, int) else v
+            text = self._pattern_text(self._operand(old[0]))
         self._rows[name] = (src, text)
         self._refresh_values()
         self.changed.emit()

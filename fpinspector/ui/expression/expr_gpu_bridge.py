@@ -10,7 +10,30 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..gpu.gpu_worker import import_gpu_layer
 
-__all__ = ["ExprGpuBridge"]
+__all__ = ["ExprGpuBridge", "unavailable_text"]
+
+
+def unavailable_text(exc: BaseException, choice: Any) -> str:
+    """Why the dock has no GPU, and what the user can do where the reason is Mesa's one
+    driver per process and device (a real limit: a second context asking for softpipe
+    after llvmpipe gets llvmpipe again, released or not; a fresh process gets softpipe).
+    The window's inspector and maps switch by starting a GPU process of their own; the
+    expression runner lives in the window's process, so it names the ways to get the
+    expression onto that driver: the app started on it, or the CLI under Mesa's variable."""
+    from ...gpu.errors import DriverSwitchNeeded  # noqa: PLC0415 (no GL at import)
+
+    text = str(getattr(exc, "message", None) or exc)
+    if not isinstance(exc, DriverSwitchNeeded):
+        return text
+    driver = getattr(choice, "driver", None)
+    if driver:  # (the CLI's expr has no --driver: Mesa's own variable picks it there)
+        how = (f"start the app with fpinspector gui --driver {driver} (on the command "
+               f"line: GALLIUM_DRIVER={driver} fpinspector expr \"…\" --gpu)")
+    else:
+        how = "start the app without --driver"
+    where = choice.label() if choice is not None else "that device"
+    return (f"{text}. Expressions run in this window's own process; to run them on "
+            f"{where}: {how}")
 
 
 class ExprGpuBridge(QObject):
@@ -89,7 +112,7 @@ class ExprGpuBridge(QObject):
             except Exception as exc:  # GpuUnavailable or a driver failure: say so, go on
                 if choice != self.choice:
                     continue
-                self.message = str(getattr(exc, "message", None) or exc)
+                self.message = unavailable_text(exc, choice)
                 self._opening = False
                 self.unavailable.emit(self.message)
                 with self._lock:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ...model.expr import BindingError, ExprError, evaluate_expr, judge_gpu, variables_in
 from ...model.expr.report import attach_deviations, element_report
+from ...model.formats import get_format
 from ..operation.why_view import WhyView
 from ..qt_utils import turn_splitter
 from .expr_bindings import BindingsTable
@@ -79,6 +80,9 @@ class ExpressionPanel(QWidget):
         # panel's minimum width to ~1200 px, and a docked panel was cut at 1280x720
         self.result.setWordWrap(True)
         self.gpu_status = QLabel("GPU: off for this session" if not gpu else "GPU: not run yet")
+        # wrapped too: a long reason (a driver this process cannot switch to) set the
+        # panel's minimum width to ~2200 px
+        self.gpu_status.setWordWrap(True)
         self.why = WhyView()
         self.map_panel = ExprMapPanel()
         self._build()
@@ -88,8 +92,8 @@ class ExpressionPanel(QWidget):
         self._timer.timeout.connect(self.evaluate)
         self.edit.textEdited.connect(lambda _t: self._timer.start())
         self.edit.returnPressed.connect(self.evaluate)
-        for combo in (self.format, self.rules):
-            combo.currentIndexChanged.connect(lambda _i: self.evaluate())
+        self.format.currentIndexChanged.connect(lambda _i: self._on_format())
+        self.rules.currentIndexChanged.connect(lambda _i: self.evaluate())
         self.use_gpu.toggled.connect(lambda _on: self.evaluate())
         self.bindings.changed.connect(self.evaluate)
         self.steps.step_selected.connect(self.show_why)
@@ -162,6 +166,11 @@ class ExpressionPanel(QWidget):
             rows = shown * self.bindings.verticalHeader().defaultSectionSize()
             first = min(hint.height(), self.bindings.horizontalHeader().height() + rows)
         self._side.setSizes([first, max(1, total - first)])
+
+    def _on_format(self) -> None:
+        """The operands bound by pattern or by value in the new format, then evaluated."""
+        self.bindings.set_format(self.format.currentText())
+        self.evaluate()
 
     # -- model --------------------------------------------------------------------------
     def evaluate(self) -> bool:
@@ -273,7 +282,7 @@ class ExpressionPanel(QWidget):
 
     def load_cell(self, values: dict[str, int]) -> None:
         """Type a map cell's patterns into the bindings and evaluate that point."""
-        fmt_digits = 4 if self.format.currentText() == "f16" else 8
+        fmt_digits = self._pattern_digits()
         for name, bits in values.items():
             var = name.partition(".")[0]
             if "." in name:  # one component of a vector: keep the others
@@ -290,7 +299,13 @@ class ExpressionPanel(QWidget):
         comps = [int(ev.slots[k]) if ev.slots[k].ndim == 0 else 0
                  for k, i in enumerate(ev.program.inputs) if i.name == var] if ev else []
         comps["xyzw".index(comp)] = bits
-        return f"float{len(comps)}(" + ", ".join(f"0x{c:08X}" for c in comps) + ")"
+        digits = self._pattern_digits()
+        return f"float{len(comps)}(" + ", ".join(f"0x{c:0{digits}X}" for c in comps) + ")"
+
+    def _pattern_digits(self) -> int:
+        """Hex digits of a pattern of the expression's format (the parser reads a pattern's
+        format from its digit count: 4 for f16, 8 for f32)."""
+        return (get_format(self.format.currentText()).bits + 3) // 4
 
     def shutdown(self) -> None:
         """Stop the map and the GPU (call on exit)."""

@@ -322,6 +322,10 @@ class AllFormatsPanel(QtWidgets.QWidget):
         self._two_line = two_line
         for i, row in enumerate(self.rows.values()):
             row.place(self.grid, i, two_line)
+        # two lines (a narrow dock): no side margins, the f64 row's 64 cells have the
+        # whole width (with them the panel was 8 px wider than its dock at 1280x720, and
+        # scrolled sideways)
+        self.grid.setContentsMargins(0 if two_line else 4, 2, 0 if two_line else 4, 2)
         self._set_stretch()
 
     def two_line_width(self) -> int:
@@ -379,19 +383,22 @@ class AllFormatsPanel(QtWidgets.QWidget):
 
     def _show_word(self, src: str, bits: int, conv: dict) -> None:
         row = self.rows[WORD_ROW]
-        fields = {}
-        for fmt in ("f11", "f10"):
-            fields[fmt] = (bits, []) if fmt == src else conv.get(fmt)
-        if fields["f11"] is None or fields["f10"] is None:
-            row.set_row(0, "—", "", "no word: the conversion into f11/f10 failed")
+        # each field's (pattern, fired rules), by WORD_FIELDS: the inspected value itself
+        # where it is of the field's format, else its conversion
+        fields = {fmt: (bits, []) if fmt == src else conv.get(fmt)
+                  for _, fmt, _, _ in WORD_FIELDS}
+        failed = [fmt for fmt, got in fields.items() if got is None]
+        if failed:
+            row.set_row(0, "—", "", f"no word: the conversion into {'/'.join(failed)} failed")
             return
-        (r, r_rules), (b, b_rules) = fields["f11"], fields["f10"]
-        word = int(pack_r11g11b10(np.uint16(r), np.uint16(r), np.uint16(b)))
-        rules = sorted(set(r_rules) | set(b_rules))
-        text = ", ".join(rules) or ("inspected value" if src in ("f11", "f10") else "exact")
-        row.set_row(word, word_value_text(bridge.value_text("f11", r),
-                                          bridge.value_text("f10", b)), text, "R, G: " + (", ".join(r_rules) or "none") + "; B: "
-                    + (", ".join(b_rules) or "none"))
+        word = int(pack_r11g11b10(*(np.uint16(fields[fmt][0]) for _, fmt, _, _ in WORD_FIELDS)))
+        rules = sorted(set().union(*(r for _, r in fields.values())))
+        text = ", ".join(rules) or ("inspected value" if src in fields else "exact")
+        (_, rg, _, _), (_, b, _, _) = WORD_FIELDS[0], WORD_FIELDS[-1]
+        row.set_row(word, word_value_text(bridge.value_text(rg, fields[rg][0]),
+                                          bridge.value_text(b, fields[b][0])), text,
+                    "R, G: " + (", ".join(fields[rg][1]) or "none") + "; B: "
+                    + (", ".join(fields[b][1]) or "none"))
 
     # -- rows -> state --------------------------------------------------------------
     def _push_value(self, row: FormatRow) -> None:

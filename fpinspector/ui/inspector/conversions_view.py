@@ -3,6 +3,9 @@ plus the local GPU's render-target conversion, differing bits highlighted, round
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -20,6 +23,26 @@ GPU_ROW = "this GPU (render target)"
 #: The GPU row's header (short: the header column's width is taken from the table's); its
 #: tooltip says how the GPU was reached (the render target route).
 GPU_ROW_LABEL = "this GPU"
+
+
+@functools.cache
+def widest_texts(fmt: str) -> tuple[str, ...]:
+    """Texts at least as wide as any cell of format ``fmt`` can be (its pattern over its
+    shortest decimal), from the format's record: every hex digit of the pattern, and the
+    decimal's longest shapes with ``d`` significant digits, as many as a round trip needs
+    (ceil(1 + p log10 2)), in 8s: scientific with the exponent's digits, positional from
+    1e-4 ("-0.000" and d digits) and from 1e-5 (one digit fewer: only a narrow format is
+    written so, where such values are subnormal: f16's "-0.00001013"). A test checks
+    every f16/f11/f10 pattern and f32/f64 samples against them."""
+    f = FORMATS[fmt]
+    digits = math.ceil(1 + (f.frac_bits + 1) * math.log10(2))
+    exp_digits = max(2, len(str(math.ceil(-math.log10(f.smallest_subnormal)))))
+    sign = "-" if f.signed else ""
+    return ("0x" + "8" * ((f.bits + 3) // 4),
+            sign + "8." + "8" * (digits - 1) + "e+" + "8" * exp_digits,
+            sign + "0.000" + "8" * digits,
+            sign + "0.0000" + "8" * (digits - 1),
+            sign + "8" * digits + ".0")
 
 
 def _variants() -> dict[str, str]:
@@ -92,6 +115,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         super().resizeEvent(event)
         if turn_splitter(self._split, event.size().width(), self.SIDE_BY_SIDE_FROM):
             self._rows_fitted = False
+            self._size_columns()
         if self._split.orientation() == QtCore.Qt.Orientation.Vertical and not self._rows_fitted:
             QtCore.QTimer.singleShot(0, self, self._fit_table_rows)  # (once it is laid out)
         elif self._split.orientation() == QtCore.Qt.Orientation.Horizontal:
@@ -99,6 +123,39 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
 
     #: What the anatomy keeps beside the table at least (its lines wrap below it).
     ANATOMY_MIN = 260
+
+    def _side_by_side(self) -> bool:
+        return self._split.orientation() == QtCore.Qt.Orientation.Horizontal
+
+    def _column_floor(self, dst: str) -> int:
+        """Side by side, a column is from the start as wide as any value of ``dst`` can
+        need: a value never widens it, so the table and the anatomy never move (it did,
+        once, the first time a value needed a wider column)."""
+        fm = self.table.fontMetrics()
+        return max(fm.horizontalAdvance(t) for t in widest_texts(dst)) + 14
+
+    def _size_columns(self, grow_only: bool = False) -> None:
+        """Each column's width: side by side its floor (what any value needs); under each
+        other (a narrow dock, where the widest values would put f10 behind side scrolling)
+        what the header and the texts shown need, growing as values do (widen_column).
+        ``grow_only``: for new columns (a source switch), which never narrow: a column
+        that narrowed on each switch was laid out and painted twice."""
+        if not self._targets:
+            return
+        t = self.table
+        fm = t.fontMetrics()
+        for c, dst in enumerate(self._targets):
+            if self._side_by_side():
+                need = self._column_floor(dst)  # (the texts shown are within it)
+            else:
+                need = fm.horizontalAdvance(dst) + 24
+                for r in range(t.rowCount()):
+                    item = t.item(r, c)
+                    if item is not None and item.text():
+                        need = max(need, max(fm.horizontalAdvance(line)
+                                             for line in item.text().split("\n")) + 14)
+            if t.columnWidth(c) != need and not (grow_only and need < t.columnWidth(c)):
+                t.setColumnWidth(c, need)
 
     def _table_width_need(self) -> int:
         t = self.table
@@ -187,7 +244,10 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             for c, name in enumerate(targets):  # re-lay out and repaint both headers)
                 self.table.horizontalHeaderItem(c).setText(name)
             self._lay_out_headers_now()
+        new_columns = targets != self._targets
         self._targets = targets
+        if new_columns and self._side_by_side():
+            self._size_columns(grow_only=True)  # (the new columns' floors, before any text)
         self._d3d = {}
         shade = palette.colors().diff  # (once per update: it follows a palette switch too)
         d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
@@ -208,7 +268,9 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._columns_widened()
 
     def _columns_widened(self) -> None:
-        """A value widened a column: the table takes the room it now needs."""
+        """A column widened: under each other for a longer value; side by side (where no
+        value widens one) for a source format whose columns are wider: the table takes
+        the room it now needs (never less: nothing jumps back and forth on switches)."""
         if self.table.horizontalHeader().length() != self._columns_length:
             self._columns_length = self.table.horizontalHeader().length()
             self._fit_table_width(grow_only=True)

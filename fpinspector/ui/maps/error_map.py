@@ -52,6 +52,21 @@ OVERLAY_TEXT = {
 }
 #: Marks shown at first (denormal inputs hide the errors under them: on request).
 DEFAULT_OVERLAYS = {"nonconformant": True, "nan": True, "inf": True, "denormal": False}
+#: The marks a unary curve can draw (a point has no cell to grey for a denormal input).
+CURVE_MARKS = ("nonconformant", "nan", "inf")
+
+
+def _no_mark_words(on: list[str]) -> str:
+    """The legend's line when none of the marks ``on`` is drawn: "no non-conformant, NaN
+    or infinite result" (and "no denormal input" where that mark is on)."""
+    results = [OVERLAY_TEXT[n].removesuffix(" result") for n in on
+               if OVERLAY_TEXT[n].endswith(" result")]
+    parts = []
+    if results:
+        parts.append("no " + (", ".join(results[:-1]) + " or " if len(results) > 1 else "")
+                     + results[-1] + " result")
+    parts += ["no " + OVERLAY_TEXT[n] for n in on if not OVERLAY_TEXT[n].endswith(" result")]
+    return "; ".join(parts) or "no marks shown (turn them on beside the map)"
 
 
 class ErrorMapWidget(QWidget):
@@ -113,6 +128,12 @@ class ErrorMapWidget(QWidget):
         for name, rgba in OVERLAY_COLORS.items():
             sample = pg.ScatterPlotItem(symbol="s", size=10, brush=pg.mkBrush(*rgba), pen=None)
             self._legend_items[name] = sample
+        # the legend's one line when no mark on is drawn: its words say which marks the
+        # map would show (an empty box read as a legend whose entries had been lost)
+        self._no_mark = pg.ScatterPlotItem(size=0, pen=None, brush=None)
+        self._legend_marks: tuple[tuple[str, ...], str] | None = None  # (drawn, words)
+        self._present: dict[str, bool] = {}  # which marks the drawn blocks hold
+        self._arity = 2
         self._fill_legend()
         self.info = QLabel("run a sweep to see its error map")
         self.info.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -130,11 +151,25 @@ class ErrorMapWidget(QWidget):
         scene.sigMouseMoved.connect(self._on_move)
         scene.sigMouseClicked.connect(self._on_click)
 
+    def legend_names(self) -> list[str]:
+        """The marks the legend lists: those turned on that the drawn map holds (a curve
+        draws no denormal mark). A legend lists only what is drawn."""
+        can = OVERLAY_COLORS if self._arity == 2 else CURVE_MARKS
+        return [n for n in OVERLAY_COLORS
+                if n in can and self.overlays[n] and self._present.get(n, False)]
+
     def _fill_legend(self) -> None:
+        drawn = tuple(self.legend_names())
+        can = OVERLAY_COLORS if self._arity == 2 else CURVE_MARKS
+        words = _no_mark_words([n for n in OVERLAY_TEXT if n in can and self.overlays[n]])
+        if self._legend_marks == (drawn, words):
+            return  # (the same entries: no new layout on each live frame)
+        self._legend_marks = (drawn, words)
         self.legend.clear()
-        for name, item in self._legend_items.items():
-            if self.overlays[name]:
-                self.legend.addItem(item, OVERLAY_TEXT[name])
+        for name in drawn:
+            self.legend.addItem(self._legend_items[name], OVERLAY_TEXT[name])
+        if not drawn:
+            self.legend.addItem(self._no_mark, words)
 
     # -- data ------------------------------------------------------------------------
     def set_result(self, result: SweepResult | None, compare: str | None = None,
@@ -222,6 +257,8 @@ class ErrorMapWidget(QWidget):
             self.curve.setData([], [])
             self.bad_points.setData([], [])
             self.values = self.rgba = None
+            self._present = {}
+            self._fill_legend()
             self.info.setText(f"this sweep has no '{COMPARES[self.compare][1]}' column "
                               "(GPU off?)" if bm is not None else "run a sweep to see its error map")
             return False
@@ -240,6 +277,7 @@ class ErrorMapWidget(QWidget):
         z, m = bm.values(COMPARES[compare][0])
         out: dict[str, Any] = {"z": z, "m": m}
         marks = bm.marks()
+        out["present"] = {n: bool(a.any()) for n, a in marks.items()}
         if bm.domain.arity == 2:
             shown = {n: c for n, c in OVERLAY_COLORS.items() if overlays[n]}
             out["rgba"] = colorize(z, m, self.lut, marks, shown)
@@ -254,6 +292,8 @@ class ErrorMapWidget(QWidget):
 
     def _show(self, data: dict) -> None:
         bm, m = self.blocks, data["m"]
+        self._present = data["present"]
+        self._fill_legend()
         self.values = data["z"]
         self.colorbar.setLevels((-m, m))
         if "rgba" in data:
@@ -286,6 +326,7 @@ class ErrorMapWidget(QWidget):
         self.bad_points.setData([], [])
         self.mark_points.setData([])
         d = bm.domain
+        self._arity = d.arity
         self.colorbar.setVisible(d.arity == 2)
         if d.arity == 2:
             self._y_axis.set_axis(d.axes[0])

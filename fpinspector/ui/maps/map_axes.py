@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSizeF, Qt
+from PySide6.QtCore import QSizeF, Qt, QTimer
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QWidget
 
@@ -159,9 +159,9 @@ class HistogramWidget(pg.PlotWidget):
         self.getAxis("bottom").setHeight(42)
         self.getAxis("left").setWidth(52)
         self.setMinimumHeight(150)
+        self._x = np.arange(0)  # the bins drawn (their labels are laid out on resize)
 
     def set_counts(self, counts: np.ndarray | None, title: str = "") -> None:
-        labels = hist_labels()
         if counts is None:
             self.bars.setOpts(x=[], height=[])
             return
@@ -170,11 +170,40 @@ class HistogramWidget(pg.PlotWidget):
         lo, hi = (used[0], used[-1]) if len(used) else (0, 1)
         x = np.arange(lo, hi + 1)
         self.bars.setOpts(x=x, height=np.log10(1 + c[lo : hi + 1]), width=0.8)
-        step = max(1, int(np.ceil(len(x) / 12)))  # about a dozen readable labels
-        short = [_short_label(lab) for lab in labels]
-        self.getAxis("bottom").setTicks([[(int(i), short[i]) for i in x[::step]],
-                                         [(int(i), "") for i in x]])
+        self._x = x
+        self._label_bins()
         self.setTitle(title)
+
+    def labelled_bins(self) -> list[int]:
+        """The bins whose label is written: from the left, each where it has its width
+        and a gap after the last one written (a fixed dozen labels ran together in a
+        420 px histogram: "2^102^132^16"); wider, more of them."""
+        x = self._x
+        if not len(x) or self.plotItem is None:
+            return []
+        short = [_short_label(lab) for lab in hist_labels()]
+        fm = self.fontMetrics()  # (the axis draws its labels in the view's font)
+        per_bin = max(1.0, self.plotItem.vb.width()) / len(x)
+        out, right = [], -math.inf
+        for k, i in enumerate(x):
+            half = fm.horizontalAdvance(short[i]) / 2
+            centre = (k + 0.5) * per_bin
+            if centre - half >= right + 8:
+                out.append(int(i))
+                right = centre + half
+        return out
+
+    def _label_bins(self) -> None:
+        if self.plotItem is None:  # (closed before a queued re-label)
+            return
+        short = [_short_label(lab) for lab in hist_labels()]
+        self.getAxis("bottom").setTicks([[(i, short[i]) for i in self.labelled_bins()],
+                                         [(int(i), "") for i in self._x]])
+
+    def resizeEvent(self, ev: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(ev)
+        if len(getattr(self, "_x", ())):  # (Qt resizes it inside its own __init__ too)
+            QTimer.singleShot(0, self, self._label_bins)  # (once the plot has its width)
 
 
 class WrappingTitle(pg.LabelItem):

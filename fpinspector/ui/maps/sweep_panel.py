@@ -15,11 +15,13 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
+    QGridLayout,
     QHBoxLayout,
     QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QTabWidget,
@@ -36,7 +38,6 @@ from ...model.sweep.live_fill import BlockFeed
 from ...model.sweep.map_blocks import BlockMap
 from ...model.sweep.runner import KEEP_LIMIT
 from ..background import wait_in_event_loop
-from ..qt_utils import turn_splitter
 from .error_map import DEFAULT_OVERLAYS, OVERLAY_COLORS, OVERLAY_TEXT, ErrorMapWidget
 from .map_axes import HistogramWidget, axis_samples
 from .map_runner import MapRunner, progress_text
@@ -68,6 +69,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.sweep = state or SweepState()
         self.result: SweepResult | None = None
         self._starting = False
+        self._controls_heights: dict[int, int] = {}  # columns a row -> the column's height
+        self._side_min = 0  # the controls' column's least width beside the map
         self.controls = SweepControls(self.sweep, self.backend.ops())
         c = self.controls  # the inputs, by the names callers and tests use
         self.op, self.format, self.rules, self.compare = c.op, c.format, c.rules, c.compare
@@ -75,6 +78,9 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.use_gpu = c.use_gpu
         self.run_button, self.cancel_button = QPushButton("Run"), QPushButton("Cancel")
         self.progress = QProgressBar()
+        # its text never widens the controls' column (a finished run's rate is long):
+        # beside the map that column takes CONTROLS_WIDTH where there is room
+        self.progress.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.runner = MapRunner(self, self.progress, self.run_button, self.cancel_button,
                                 lambda blocks, meta: self.map.show_blocks(blocks, meta))
         self.runner.progressed.connect(self._on_progress)
@@ -83,7 +89,7 @@ class SweepPanel(SweepExportMixin, QWidget):
         self.map = ErrorMapWidget()
         self.histogram = HistogramWidget()
         self.overlay_boxes = {}
-        row = QHBoxLayout()
+        self._marks = row = QGridLayout()  # the mark boxes: one row, or 2 x 2 beside the map
         for name, rgba in OVERLAY_COLORS.items():
             box = QCheckBox(name)
             swatch = QPixmap(12, 12)  # the overlay legend: each box shows its colour
@@ -93,7 +99,7 @@ class SweepPanel(SweepExportMixin, QWidget):
             box.setChecked(DEFAULT_OVERLAYS[name])
             box.toggled.connect(lambda on, n=name: self.map.set_overlay(n, on))
             self.overlay_boxes[name] = box
-            row.addWidget(box)
+            row.addWidget(box, 0, len(self.overlay_boxes) - 1)
         buttons = QHBoxLayout()
         for w in (self.use_gpu, self.run_button, self.cancel_button):
             buttons.addWidget(w)
@@ -108,13 +114,13 @@ class SweepPanel(SweepExportMixin, QWidget):
             exports.addAction(label, lambda f=fn: self._export_dialog(f))
         self.export_button.setMenu(exports)
         buttons.addWidget(self.export_button)
-        controls = QVBoxLayout()
+        self._side_lay = controls = QVBoxLayout()
         controls.addWidget(self.controls)
         controls.addLayout(row)
         controls.addLayout(buttons)
         controls.addWidget(self.progress)
-        controls.addStretch(1)
-        side = QWidget()
+        controls.addStretch(1)  # (under the histogram, when it is here, it takes nothing)
+        self._side = side = QWidget()
         side.setLayout(controls)
         # beside the controls, the map over the histogram; under them (a narrow dock), the
         # two as tabs: stacked under a column of controls the map was a few pixels high
@@ -131,6 +137,8 @@ class SweepPanel(SweepExportMixin, QWidget):
         split.addWidget(self._plot_area)
         split.setSizes([260, 800])
         split.setChildrenCollapsible(False)
+        split.setStretchFactor(0, 0)  # (a resize goes to the plots: the controls keep theirs)
+        split.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(split)
@@ -145,36 +153,141 @@ class SweepPanel(SweepExportMixin, QWidget):
     #: From this height on the map is over the histogram; below it the two are tabs (the
     #: map had ~140 px of a 454 px dock at 1920x1080 over the histogram).
     STACKED_FROM = 900
+    #: Beside the map, the histogram goes under the controls when it gets this many pixels
+    #: of height there: the controls' column had ~430 px of nothing under them (1300x720),
+    #: and the map the whole height beside it.
+    HISTOGRAM_UNDER_CONTROLS_FROM = 160
+    #: The histogram's least height in the plots (a tab, or under the map).
+    HISTOGRAM_LEAST = 150
+
+    #: Under this height left to the plots under the controls, the controls go beside the
+    #: map even in a narrow panel, where the map keeps BESIDE_MAP_WIDTH: under them, the
+    #: 590x440 Sweep dock of a 1280x720 window left the map 29 px of data.
+    SHORT_UNDER = 330
+    BESIDE_MAP_WIDTH = 280
+    #: The controls' column beside the map where there is room: a finished run's rate
+    #: ("262,144 elements in 334 ms (0.8 M elements/s)") reads whole in the progress bar.
+    CONTROLS_WIDTH = 360
+
+    def _wants_beside(self, width: int, height: int) -> bool:
+        if width >= self.SIDE_BY_SIDE_FROM:
+            return True
+        return (height - self._controls_height(2) < self.SHORT_UNDER
+                and width - self._side_width() >= self.BESIDE_MAP_WIDTH
+                and height >= self._controls_height(1))
+
+    def _side_width(self) -> int:
+        """The controls' column beside the map: as narrow as its fields allow."""
+        if 1 not in self._controls_heights:
+            self._controls_height(1)
+        return self._side_min
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        turned = turn_splitter(self.split, event.size().width(), self.SIDE_BY_SIDE_FROM)
-        stacked = event.size().height() >= self.STACKED_FROM
-        if turned or stacked != (self._plot_area.currentWidget() is self.plots):
-            self._lay_out_plots(beside=self.split.orientation() == Qt.Horizontal,
-                                stacked=stacked)
+        size = event.size()
+        want = Qt.Horizontal if self._wants_beside(size.width(), size.height()) else Qt.Vertical
+        if self.split.orientation() != want:
+            self.split.setOrientation(want)
+        beside = self.split.orientation() == Qt.Horizontal
+        if beside:
+            room = event.size().height() - self._controls_height(1)
+            mode = ("beside", room >= self.HISTOGRAM_UNDER_CONTROLS_FROM)
+        else:
+            mode = ("above", event.size().height() >= self.STACKED_FROM)
+        if mode != getattr(self, "_mode", None):
+            self._mode = mode
+            self._lay_out_plots(beside=beside, stacked=mode[1])
+
+    def _arrange(self, columns: int) -> None:
+        """The fields ``columns`` a row; the mark boxes 2 x 2 beside the map (one field a
+        row: the column stays narrow), else in one row."""
+        self.controls.arrange(columns)
+        per_row = 2 if columns == 1 else 4
+        for k, box in enumerate(self.overlay_boxes.values()):
+            self._marks.removeWidget(box)
+            self._marks.addWidget(box, *divmod(k, per_row))
+
+    def _controls_height(self, columns: int) -> int:
+        """The height the controls' column needs (its fields ``columns`` a row), the
+        histogram left out: from the parts' own hints (the column's cached hint still
+        held the other arrangement's height right after a turn). Measured once per
+        arrangement (laid out to be measured, then back)."""
+        cache = self._controls_heights
+        if columns in cache:
+            return cache[columns]
+        was = self.controls.columns
+        self._arrange(columns)  # (the mark boxes too: at first they are one row)
+        lay = self._side_lay
+        m = lay.contentsMargins()
+        parts = [lay.itemAt(i) for i in range(lay.count())]
+        parts = [it for it in parts if it.widget() is not self.histogram and not it.spacerItem()]
+        # (a widget's own hint: its layout item caches the hint until a later event)
+        for it in parts:
+            if it.layout() is not None:
+                it.layout().invalidate()
+        hint = [it.widget().sizeHint() if it.widget() else it.sizeHint() for it in parts]
+        cache[columns] = (m.top() + m.bottom() + lay.spacing() * (len(parts) - 1)
+                          + sum(h.height() for h in hint))
+        if columns == 1:
+            self._side_min = m.left() + m.right() + max(
+                (it.widget().minimumSizeHint() if it.widget() else it.minimumSize()).width()
+                for it in parts)
+        if was != columns:
+            self._arrange(was)
+        return cache[columns]
+
+    def histogram_beside_controls(self) -> bool:
+        """The histogram is under the controls (and the map alone beside them)."""
+        return self.histogram.parent() is self._side
 
     def _lay_out_plots(self, beside: bool, stacked: bool = False) -> None:
         """Controls beside the plots: one field a row; above them (a narrow dock: at
         1280x720 the map was a few pixels high under a column of controls and the
-        histogram): two fields a row. The map over the histogram in a tall panel, else
-        the two as tabs (the map the whole height)."""
-        self.controls.arrange(1 if beside else 2)
-        if stacked:
+        histogram): two fields a row. Beside: the histogram under the controls when it
+        has room there (``stacked``), the map alone the whole height; else the two as
+        tabs. Above: the map over the histogram in a tall panel (``stacked``), else the
+        two as tabs (the map the whole height)."""
+        self._arrange(1 if beside else 2)
+        if beside and stacked:
+            if not self.histogram_beside_controls():
+                self._side_lay.insertWidget(self._side_lay.count() - 1, self.histogram, 1)
+                # (no least height of its own there: the panel's would be the controls'
+                # and the histogram's, and a shorter dock could not turn it back to tabs)
+                self.histogram.setMinimumHeight(0)
+            self._side_lay.setStretch(self._side_lay.count() - 1, 0)
+            self.plots.insertWidget(0, self.map)
+            for w in (self.map, self.histogram):  # (the tab behind was hidden)
+                w.show()
+            self._plot_area.setCurrentWidget(self.plots)
+        elif stacked:
             self.plots.insertWidget(0, self.map)
             self.plots.insertWidget(1, self.histogram)
-            for w in (self.map, self.histogram):  # (the tab behind was hidden)
+            for w in (self.map, self.histogram):
                 w.show()
             self.plots.setSizes([600, 200])
             self._plot_area.setCurrentWidget(self.plots)
-        elif self.plot_tabs.count() == 0:
-            self.plot_tabs.addTab(self.map, "Error map")
-            self.plot_tabs.addTab(self.histogram, "Histogram")
+        else:
+            if self.plot_tabs.indexOf(self.map) < 0:
+                self.plot_tabs.insertTab(0, self.map, "Error map")
+            if self.plot_tabs.indexOf(self.histogram) < 0:
+                self.plot_tabs.addTab(self.histogram, "Histogram")
             self._plot_area.setCurrentWidget(self.plot_tabs)
-        if beside:
-            self.split.setSizes([260, 800])
+        if not self.histogram_beside_controls():
+            self._side_lay.setStretch(self._side_lay.count() - 1, 1)
+            self.histogram.setMinimumHeight(self.HISTOGRAM_LEAST)
+        if beside:  # (once the boxes' new rows are laid out: the column's least width)
+            QTimer.singleShot(0, self, self._fit_side)
         else:  # the controls as high as they need (once re-arranged), the plots the rest
             QTimer.singleShot(0, self, self._fit_controls)
+
+    def _fit_side(self) -> None:
+        """Beside the map: the controls' column CONTROLS_WIDTH wide where the map keeps
+        BESIDE_MAP_WIDTH, else as narrow as its fields allow; the map the rest."""
+        if self.split.orientation() == Qt.Horizontal:
+            total = sum(self.split.sizes())
+            side = max(self._side_width(),
+                       min(self.CONTROLS_WIDTH, total - self.BESIDE_MAP_WIDTH))
+            self.split.setSizes([side, max(1, total - side)])
 
     def _fit_controls(self) -> None:
         if self.split.orientation() == Qt.Vertical:

@@ -78,6 +78,10 @@ class LinkedState(InspectorState):
         self.selection_listeners: list = []
         self._gpu: tuple[str, int] | None = None
         self._linking = False
+        #: True while a change only shows another of the values the state holds (a pick
+        #: in the picker, the GPU's answer shown): no operand, op or value is new, so a
+        #: message about them (a paste's) still holds (the message bar reads it)
+        self.only_showing = False
 
     # -- the selection -------------------------------------------------------------
     def select(self, selection: object) -> None:
@@ -88,11 +92,13 @@ class LinkedState(InspectorState):
         self.selection = selection
         if selection != VALUE:
             self._linking = True  # (its own change is the link: not an edit to link back)
+            self.only_showing = True
             try:
                 with super().batch():
                     self._link_now(_OPERATION)
             finally:
                 self._linking = False
+                self.only_showing = False
         for listener in list(self.selection_listeners):
             listener(selection)
 
@@ -126,7 +132,11 @@ class LinkedState(InspectorState):
         # shown without an undo step: the GPU answering is not an edit
         old = self._snap
         self._snap = replace(old, fmt=fmt, bits=bits).validated()
-        self._emit(frozenset(f for f in _VALUES if getattr(old, f) != getattr(self._snap, f)))
+        self.only_showing = True
+        try:
+            self._emit(frozenset(f for f in _VALUES if getattr(old, f) != getattr(self._snap, f)))
+        finally:
+            self.only_showing = False
 
     # -- the link, inside every change ------------------------------------------------
     def update(self, **changes: Any) -> frozenset:

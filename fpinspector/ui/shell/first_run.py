@@ -9,10 +9,10 @@ from PySide6 import QtCore, QtWidgets
 
 __all__ = ["EXAMPLES", "INTRO", "is_first_run", "offer_examples"]
 
-#: What the screen shows, in two lines.
-INTRO = ("Top: one value's bits and what it reads as in every format. Below: an operation on "
-         "A, B, C — what the D3D rules allow (model) against what this GPU returned, and the "
-         "verdict. Try an example:")
+#: What the screen shows, in two lines (whole in the message line beside the examples at
+#: 1280x720, ~390 px: the longer first text was cut there)
+INTRO = ("Top: a value's bits in every format. Below: an op on A, B, C: what D3D allows "
+         "(model), what this GPU gave, the verdict. Try:")
 
 #: (button, tooltip, op, operands as f32 patterns)
 EXAMPLES = (

@@ -8,6 +8,8 @@ the operand editors down by up to ~60 px.
 
 A message describes the state as it was when it was shown; the values or the op changing
 afterwards (an edit, undo, a workspace opened) clear it, and a new message replaces it.
+Picking which of the values to inspect (A, B, the model or GPU result) changes none of
+them: the message stays.
 
 A parse error's caret excerpt (its reason, then the text and a caret under the character it
 could not read: ``model/parse/tokens.py``) is three lines, one more than the bar has: it is
@@ -104,7 +106,7 @@ class MessageBar(QtWidgets.QLabel):
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt's name)
         super().resizeEvent(event)
-        if self._caret is not None:
+        if self._message:
             self._lay_out()  # cut to the new width
 
     def _lay_out(self) -> None:
@@ -114,7 +116,10 @@ class MessageBar(QtWidgets.QLabel):
             if self.font() != self._plain_font:
                 self.setFont(self._plain_font)
             self.setWordWrap(True)
-            text = self._message
+            # cut to the bar's lines with "…" (the whole message is the tooltip): clipped,
+            # a longer one showed half of a third line (the first-run intro at 1280x720)
+            text = fit_lines(self._message, self._plain_font,
+                             max(1, self.contentsRect().width()), self.LINES)
         else:
             mono = _mono_font(self._plain_font, self.height() - 4)
             if self.font() != mono:
@@ -131,9 +136,49 @@ class MessageBar(QtWidgets.QLabel):
         return bool(self.text()) and self._error
 
     def _state_changed(self, changed: frozenset) -> None:
-        if self.text() and self._state is not None and \
-                _described(self._state) != self._describes:
-            self.clear_message()
+        if not self.text() or self._state is None:
+            return
+        now = _described(self._state)
+        if now == self._describes:
+            return
+        if getattr(self._state, "only_showing", False):
+            # another of the same values inspected (the picker, the GPU's answer shown):
+            # what the message says of them still holds; it now describes this state
+            self._describes = now
+            return
+        self.clear_message()
+
+
+def fit_lines(text: str, font: QtGui.QFont, width: int, lines: int) -> str:
+    """``text`` as it wraps (at words) into ``lines`` lines of ``width`` pixels: whole
+    where it fits, else cut in its last line with "…"."""
+    out: list[str] = []
+    fm = QtGui.QFontMetrics(font)
+    paragraphs = text.split("\n")
+    for k, para in enumerate(paragraphs):
+        layout = QtGui.QTextLayout(para, font)
+        option = QtGui.QTextOption()
+        option.setWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        layout.setTextOption(option)
+        layout.beginLayout()
+        starts = []
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            starts.append(line.textStart())
+        layout.endLayout()
+        starts = starts or [0]
+        room = lines - len(out)
+        if len(starts) > room or (len(starts) == room and k < len(paragraphs) - 1):
+            cut = starts[room - 1]  # (where the last line shown starts)
+            rest = " ".join([para[cut:], *paragraphs[k + 1:]])
+            out.append(para[:cut] + fm.elidedText(rest, QtCore.Qt.TextElideMode.ElideRight,
+                                                  width))
+            return "\n".join(out)
+        out.append(para)
+    return text
 
 
 def _described(state: InspectorState | None) -> tuple | None:

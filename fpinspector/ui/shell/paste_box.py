@@ -29,6 +29,8 @@ class PasteBox(QtWidgets.QWidget):
 
     submitted = QtCore.Signal(str)
     feedback = QtCore.Signal(str, bool)
+    #: The most the first other reading's button takes of the message line (px).
+    READING_WIDTH = 220
 
     def __init__(self, state: InspectorState | None = None, parent=None) -> None:
         super().__init__(parent)
@@ -44,6 +46,7 @@ class PasteBox(QtWidgets.QWidget):
         # the central area at 1280x720 ("10 20 30 40" has four): everything below was cut
         # and scrolled sideways
         self.first_reading = QtWidgets.QToolButton()
+        self.first_reading.setMaximumWidth(self.READING_WIDTH)
         self.more_readings = QtWidgets.QToolButton()
         self.more_readings.setPopupMode(QtWidgets.QToolButton.ToolButtonPopupMode.InstantPopup)
         self.more_readings.setMenu(QtWidgets.QMenu(self.more_readings))
@@ -190,7 +193,16 @@ class PasteBox(QtWidgets.QWidget):
             if i:
                 menu.addAction(a)
         if others:
-            self.first_reading.setDefaultAction(self.reading_actions[0])
+            first = self.reading_actions[0]
+            # the button's words cut to READING_WIDTH (whole in its tooltip and the menu):
+            # whole, "read as 64 bits as 4 f16 lanes, the lowest first (…)" took the line
+            # from the message beside it and widened the central area by ~110 px
+            # (side scrolling at 1280x720)
+            fm = self.first_reading.fontMetrics()
+            first.setIconText(fm.elidedText(first.text(), QtCore.Qt.TextElideMode.ElideRight,
+                                            self.READING_WIDTH - 16))
+            first.setToolTip(f"{first.text()}: {first.toolTip()}")
+            self.first_reading.setDefaultAction(first)
         more = len(others) - 1
         self.more_readings.setText(f"{more} more reading{'s' if more > 1 else ''}")
         self.first_reading.setVisible(bool(others))
