@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from ..model.engine.rules import RULE_SETS
+from ._gpu_args import add_device_arguments
 
 NAME = "expr"
 HELP = ("evaluate an HLSL-like expression step by step under the D3D rules (model, allowed "
@@ -27,10 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rule-engine option (AMBIGUOUS switches), repeatable")
     p.add_argument("--gpu", action="store_true", help="also run it on the GPU, every step")
     p.add_argument("--gpu-path", default="auto", choices=("auto", "compute", "fragment"))
-    p.add_argument("--api", default="gl", choices=("gl", "vulkan", "d3d12", "metal"),
-                   help="--gpu through OpenGL (default) or a WebGPU API (WGSL through wgpu)")
-    p.add_argument("--adapter", default=None, metavar="N|NAME",
-                   help="WebGPU adapter of --api (see `fpinspector gpu-devices`)")
+    add_device_arguments(p)  # --device, --driver (GL), --api, --adapter (WebGPU)
     p.add_argument("--json", action="store_true", help="one JSON object (docs/expressions.md)")
     p.add_argument("--fail-on-nonconformant", action="store_true",
                    help="exit 1 when a GPU step leaves the allowed set")
@@ -67,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(f"--set {exc}")
     judge = free = info = None
     if args.gpu:
-        judge, free, info = _gpu(ev, args.gpu_path, judge_gpu, args.api, args.adapter)
+        judge, free, info = _gpu(ev, args, judge_gpu)
     rep = element_report(ev, 0, judge, free, info)
     if judge is not None:
         from ..gpu.expr_deviations import step_deviations  # noqa: PLC0415
@@ -83,19 +81,26 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gpu(ev: Any, path: str, judge_gpu: Any, api: str = "gl",
-         adapter: str | None = None) -> tuple:
+def _gpu(ev: Any, args: argparse.Namespace, judge_gpu: Any) -> tuple:
+    """The expression on the GPU the options name: ``--api``/``--adapter`` (WebGPU) or
+    ``--device``/``--driver`` (GL; this process opens its first GL context here, so Mesa
+    gives it the driver asked for)."""
     from ..gpu import GpuUnavailable, open_session  # noqa: PLC0415
     from ..gpu.expr_capture import ExprRunner  # noqa: PLC0415
     from ..gpu.wgpu_devices import parse_adapter  # noqa: PLC0415
     from ._gpu_args import require_gl_package  # noqa: PLC0415
 
-    if api == "gl" and adapter is not None:
+    api = args.api
+    if api == "gl" and args.adapter is not None:
         raise ValueError("--adapter picks a WebGPU adapter: give --api vulkan, d3d12 or metal")
+    if api != "gl" and (args.device is not None or args.driver is not None):
+        raise ValueError("--device and --driver pick a GL device: leave out --api, or use "
+                         "--adapter with it")
     if api == "gl":
         require_gl_package()
     try:
-        session = open_session(path, api=api, adapter=parse_adapter(adapter))
+        session = open_session(args.gpu_path, api=api, adapter=parse_adapter(args.adapter),
+                               device=args.device, driver=args.driver)
     except GpuUnavailable as exc:
         raise ValueError(exc.message) from None
     try:

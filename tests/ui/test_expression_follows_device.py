@@ -166,8 +166,8 @@ def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for,
     a second EGL context asking for softpipe after llvmpipe got llvmpipe, released or not;
     a fresh process got softpipe). GPU ▸ Device ▸ softpipe then cannot reach the
     Expression dock, which runs in the window's process: the dock says so and names the
-    ways to run the expression there (the app started on softpipe; the CLI, whose expr
-    has no --driver, under Mesa's GALLIUM_DRIVER: checked to give softpipe)."""
+    ways to run the expression there (the app started on softpipe; the CLI's expr with
+    --driver softpipe: tests/gpu/test_expr_cli_driver.py runs it there)."""
     import fpinspector.gpu.expr_capture as expr_capture
     from fpinspector.gpu.errors import DriverSwitchNeeded
 
@@ -195,7 +195,7 @@ def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for,
         text = p.gpu_status.text()
         assert "Mesa keeps a display's first driver" in text
         assert "fpinspector gui --driver softpipe" in text
-        assert 'GALLIUM_DRIVER=softpipe fpinspector expr "…" --gpu' in text
+        assert 'fpinspector expr "…" --gpu --driver softpipe' in text
         # wrapped: the long line never widens the dock (a docked panel was cut at 1280x720)
         assert p.minimumSizeHint().width() < 700, p.minimumSizeHint()
     finally:

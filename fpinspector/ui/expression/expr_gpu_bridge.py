@@ -19,16 +19,16 @@ def unavailable_text(exc: BaseException, choice: Any) -> str:
     after llvmpipe gets llvmpipe again, released or not; a fresh process gets softpipe).
     The window's inspector and maps switch by starting a GPU process of their own; the
     expression runner lives in the window's process, so it names the ways to get the
-    expression onto that driver: the app started on it, or the CLI under Mesa's variable."""
+    expression onto that driver: the app started on it, or the CLI's expr on it."""
     from ...gpu.errors import DriverSwitchNeeded  # noqa: PLC0415 (no GL at import)
 
     text = str(getattr(exc, "message", None) or exc)
     if not isinstance(exc, DriverSwitchNeeded):
         return text
     driver = getattr(choice, "driver", None)
-    if driver:  # (the CLI's expr has no --driver: Mesa's own variable picks it there)
+    if driver:
         how = (f"start the app with fpinspector gui --driver {driver} (on the command "
-               f"line: GALLIUM_DRIVER={driver} fpinspector expr \"…\" --gpu)")
+               f"line: fpinspector expr \"…\" --gpu --driver {driver})")
     else:
         how = "start the app without --driver"
     where = choice.label() if choice is not None else "that device"
