@@ -13,9 +13,8 @@ import pytest
 from _engine_oracle import bits32, f32
 
 from fpinspector.model import evaluate_expr, get_format
-from fpinspector.model.expr.exact import exact_element
-from fpinspector.model.expr.exact_fast import fast_exact
-from fpinspector.model.expr.exact_scalar import to_pair
+from fpinspector.model.engine.exact.scalar import to_pair
+from fpinspector.model.expr.exact import exact_element, fast_exact
 
 U32 = np.uint32
 
@@ -167,7 +166,7 @@ def test_the_exact_path_does_not_depend_on_mpmaths_global_precision():
     import sys
     import threading
 
-    from fpinspector.model.expr.exact_scalar import exact_op
+    from fpinspector.model.engine.exact.scalar import exact_op
 
     with mpmath.workprec(400):
         want = [mpmath.sqrt(2), mpmath.power(2, mpmath.mpf(1) / 3), mpmath.log(3, 2)]

@@ -37,7 +37,7 @@ class UnaryMath:
     ``approx(x)``: the float64 value on float64 operands (numpy, vectorised; IEEE special
     values: NaN for NaN, what the function gives at 0 and INF). ``mp(ctx, x)``: the same
     function in an mpmath context: the engine recomputes the elements whose float64 value
-    lies too close to a rounding boundary (engine/exact.py), and the finisher the edges of
+    lies too close to a rounding boundary (engine/exact/vector.py), and the finisher the edges of
     a tolerance window (finish/edges.py). ``rational(x)``: the exact value where it is
     rational (``None`` elsewhere: mpmath decides).
 

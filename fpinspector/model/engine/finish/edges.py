@@ -121,7 +121,7 @@ def exact_scalar(f: Facts, i: int, mp: Any) -> Any:
         assert spec.scalar is not None, f"{spec.name}: an arith row needs its scalar function"
         return spec.scalar(_fr(v[0]), _fr(v[1]))
     if fam == "fused":
-        from ..compute import fused_terms
+        from ..exact.vector import fused_terms
 
         pairs, extra = fused_terms([np.array([x]) for x in v])
         total = sum((_fr(float(x[0])) * _fr(float(y[0])) for x, y in pairs), Fraction(0))

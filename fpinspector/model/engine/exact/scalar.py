@@ -1,4 +1,4 @@
-"""The exact value of an expression for one element: Fractions for rational steps, mpmath
+"""The scalar entry of the exact values: one element's exact value per instruction: Fractions for rational steps, mpmath
 (PREC bits) once a square root, 2^x or log2 is irrational.
 
 Values are Fraction (finite, nonzero, rational), mpmath.mpf (finite, nonzero, irrational to
@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 
 import mpmath
 
-from ..engine.exact import mp_context
+from .mpcontext import mp_context
 
 __all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction"]
 
@@ -33,10 +33,8 @@ _EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could 
 
 
 def _mp() -> Any:
-    """This thread's private mpmath context at PREC bits (the engine's: model/engine/exact.py
-    mp_context). Why not ``mpmath.workprec``: it sets the precision of mpmath's one global
-    context, so two threads refining elements at once (an expression map's stage threads)
-    could leave one computing at the precision the other restored (53 bits)."""
+    """This thread's private mpmath context at PREC bits (:mod:`.mpcontext` says why
+    private)."""
     return mp_context(PREC)
 
 
