@@ -27,8 +27,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..engine.exact.bounded import STEPS, Approx, exact_approx, saturate
+from ..engine.exact.bounded import Approx, exact_approx, saturate, step_of
 from ..engine.exact.scalar import Real, exact_op, exact_sat, to_pair
+from ..engine.optable import OPS
 from ..engine.ulp import ulp_at
 from ..formats import F16, FloatFormat
 from .instructions import instruction
@@ -109,7 +110,7 @@ def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np
                     and program.steps[r.index].kind == "half"):
                 args = [_read(program, Ref(r.src, r.index, "half", cast=True), slots, model,
                               values, fmt, shape)]
-            v = STEPS[step.op](*args)
+            v = step_of(step.op, OPS.get(step.op))(*args)
             if step.sat:
                 v = saturate(v)
             values.append(v)
@@ -133,7 +134,7 @@ def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) 
                 kind = "half" if half else r.kind
                 v = _scalar_of(int(bits), kind, fmt)
             args.append(_modify(v, r))
-        v = exact_op(step.op, args)
+        v = exact_op(step.op, args, OPS.get(step.op))
         vals.append(exact_sat(v) if step.sat else v)
     return vals
 

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from ..oprow import OpSpec, UnaryMath
 
-__all__ = ["Approx", "STEPS", "exact_approx", "saturate"]
+__all__ = ["Approx", "STEPS", "step_of", "exact_approx", "saturate"]
 
 LN2 = np.log(2.0)
 #: relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs). Why numpy and not the
@@ -266,3 +267,24 @@ STEPS: dict[str, Callable[..., Approx]] = {
 def saturate(a: Approx) -> Approx:
     """The ``_sat`` result modifier: the clamp to [0, 1] (EXPR-SAT)."""
     return _sat(a)
+
+
+def step_of(op: str, spec: OpSpec | None = None) -> Callable[..., Approx]:
+    """The bounded exact function of an instruction: its own (:data:`STEPS`), or for a unary
+    op row without one (a row registered at run time) :func:`_unbounded` of its exact
+    function. KeyError for an instruction with neither."""
+    fn = STEPS.get(op)
+    if fn is not None:
+        return fn
+    if spec is not None and spec.math is not None:
+        um = spec.math
+        return lambda a: _unbounded(um, a)
+    raise KeyError(op)
+
+
+def _unbounded(um: UnaryMath, a: Approx) -> Approx:
+    """A unary op known only by its row's exact function: its float64 value with no bound,
+    every element marked for the scalar entry (which reads the row: engine/exact/scalar.py)."""
+    with np.errstate(all="ignore"):
+        hi = np.asarray(um.approx(a.hi), dtype=np.float64)
+    return Approx(hi, np.zeros(hi.shape), np.full(hi.shape, np.inf), np.ones(hi.shape, bool))

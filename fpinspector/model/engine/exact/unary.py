@@ -126,6 +126,7 @@ LOG2 = UnaryMath(elementary.log2, lambda mp, x: mp.log(mp.mpf(x), 2), _log2_rati
                  _log2_hits, kernel_domain=_POSITIVE)
 EXP2 = UnaryMath(elementary.exp2, lambda mp, x: mp.power(2, mp.mpf(x)), _exp2_rational,
                  _exp2_hits, series=(2.0**-20, _exp2_tiny), specials=((0.0, 1.0),),
+                 saturates_beyond=2.0**16,
                  kernel_domain=(-128.0, 128.0))
 _BY_NAME = {"sqrt": SQRT, "rcp": RCP, "rsq": RSQ, "log": LOG2, "exp": EXP2}
 
