@@ -51,9 +51,10 @@ class NumericResult:
         """Whether observed results lie in the window (float32 patterns compared by value)."""
         o = np.asarray(observed)
         fmt = self.fmt
-        if fmt is not None:  # patterns compared by value (the format's numpy float)
-            v, lo, hi = (np.asarray(a).astype(fmt.dtype).view(fmt.numpy_float)
-                         for a in (o, self.lo, self.hi))
+        if fmt is not None:  # patterns compared by value (decoded: -0 == +0, NaN nowhere)
+            with np.errstate(invalid="ignore"):
+                v, lo, hi = (fmt.decode(np.asarray(a).astype(fmt.dtype))
+                             for a in (o, self.lo, self.hi))
             return (v >= lo) & (v <= hi)
         return (o >= np.asarray(self.lo)) & (o <= np.asarray(self.hi))
 

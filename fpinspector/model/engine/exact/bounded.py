@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -58,12 +59,19 @@ def _plain(*xs: Approx) -> bool:
     return not any(x.lo.any() for x in xs)
 
 
-def _mul(a: Approx, b: Approx) -> Approx:
+def _eft(a: Approx, b: Approx, plain: Callable[..., tuple[np.ndarray, np.ndarray]],
+         dd: Callable[..., tuple[np.ndarray, np.ndarray, Any]]
+         ) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(hi, lo, rounding bound) of a sum or product: the error-free transformation ``plain``
+    on one-float64 values (bound 0), else the double-double operation ``dd``."""
     if _plain(a, b):
-        hi, lo = two_prod(a.hi, b.hi)
-        r: float | np.ndarray = 0.0
-    else:
-        hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
+        hi, lo = plain(a.hi, b.hi)
+        return hi, lo, 0.0
+    return dd(a.hi, a.lo, b.hi, b.lo)
+
+
+def _mul(a: Approx, b: Approx) -> Approx:
+    hi, lo, r = _eft(a, b, two_prod, dd_mul)
     exact_in = not (a.err.any() or b.err.any())
     err = r if exact_in else r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
     err = np.broadcast_to(err, hi.shape)
@@ -72,11 +80,7 @@ def _mul(a: Approx, b: Approx) -> Approx:
 
 
 def _add(a: Approx, b: Approx) -> Approx:
-    if _plain(a, b):
-        hi, lo = two_sum(a.hi, b.hi)
-        r: float | np.ndarray = 0.0
-    else:
-        hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
+    hi, lo, r = _eft(a, b, two_sum, dd_add)
     return Approx(hi, lo, np.broadcast_to(r + a.err + b.err, hi.shape), a.bad | b.bad)
 
 
