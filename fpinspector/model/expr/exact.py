@@ -23,12 +23,12 @@ module only walks the program. Two purposes:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..engine.exact.bounded import Approx, exact_approx, saturate, step_of
-from ..engine.exact.scalar import Real, exact_op, exact_sat, to_pair
+from ..engine.exact.scalar import Real, entry, exact_sat, to_pair
 from ..engine.optable import OPS
 from ..engine.ulp import ulp_at
 from ..formats import F16, FloatFormat
@@ -117,11 +117,14 @@ def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np
     return values
 
 
-def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) -> list[Real]:
-    """Exact value of every step for one element (Fraction / mpf / float / bool / int)."""
+def exact_element(program: Program, slots: Sequence[int], model: Sequence[int],
+                  fns: Sequence[Callable[..., Real]] | None = None) -> list[Real]:
+    """Exact value of every step for one element (Fraction / mpf / float / bool / int).
+    ``fns``: :func:`step_functions` of the program, when the caller has them."""
     fmt = _fmt(program)
+    fns = step_functions(program) if fns is None else fns
     vals: list[Real] = []
-    for step in program.steps:
+    for step, fn in zip(program.steps, fns):
         half = instruction(step.op).reads_half
         args = []
         for r in step.args:
@@ -134,9 +137,21 @@ def exact_element(program: Program, slots: Sequence[int], model: Sequence[int]) 
                 kind = "half" if half else r.kind
                 v = _scalar_of(int(bits), kind, fmt)
             args.append(_modify(v, r))
-        v = exact_op(step.op, args, OPS.get(step.op))
+        v = fn(*args)
         vals.append(exact_sat(v) if step.sat else v)
     return vals
+
+
+def step_functions(program: Program) -> list[Callable[..., Real]]:
+    """Each step's scalar exact function (engine/exact/scalar.py: from its op row where the
+    row has one); ValueError for an instruction with none."""
+    fns = []
+    for step in program.steps:
+        fn = entry(step.op, OPS.get(step.op))
+        if fn is None:
+            raise ValueError(f"no exact semantics for {step.op!r}")
+        fns.append(fn)
+    return fns
 
 
 def _fmt(program: Program) -> FloatFormat:
@@ -174,9 +189,10 @@ def expression_exact(program: Program, slots: Sequence[np.ndarray], model: Seque
     if idx.size:
         flat_slots = [np.broadcast_to(np.asarray(s), shape).reshape(-1) for s in slots]
         flat_model = [np.broadcast_to(np.asarray(m), shape).reshape(-1) for m in model]
+        fns = step_functions(program)
         for k in idx:
             vals = exact_element(program, [int(s[k]) for s in flat_slots],
-                                 [int(m[k]) for m in flat_model])
+                                 [int(m[k]) for m in flat_model], fns)
             for o, (si, kind) in enumerate(program.outputs):
                 hi, lo = to_pair(vals[si])
                 his[o].reshape(-1)[k] = hi

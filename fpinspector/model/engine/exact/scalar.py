@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any, TypeAlias
 
 import mpmath
@@ -231,35 +232,32 @@ def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
 
 def entry(op: str, spec: OpSpec | None = None) -> Callable[..., Real] | None:
     """The scalar exact function of an instruction (``spec``: its op row, if any), or None."""
-    if spec is not None and _row_family(spec) is not None:
-        return lambda *args: of_row(spec, args)
-    return _EXACT.get(op)
+    fn = _row_entry(spec) if spec is not None else None
+    return fn if fn is not None else _EXACT.get(op)
 
 
-def _row_family(spec: OpSpec) -> str | None:
-    """The family whose exact function the row carries (None: the row has none)."""
+def _row_entry(spec: OpSpec) -> Callable[..., Real] | None:
+    """The exact function an op row carries, by its family: an arith row's ``scalar``, the
+    fused sum of products, a unary row's ``math`` (:func:`unary`), frc; None: it has none."""
     fam = spec.family
-    if (fam == "arith" and spec.scalar is not None) or (fam == "unary" and spec.math is not None):
-        return fam
-    return fam if fam in ("fused", "frc") else None
+    if fam == "arith":
+        return spec.scalar
+    if fam == "unary" and spec.math is not None:
+        return partial(unary, spec.math)
+    own: dict[str, Callable[..., Real]] = {"fused": fused, "frc": _frc}
+    return own.get(fam)
 
 
 def of_row(spec: OpSpec, args: Sequence[Real], mp: Any = None) -> Real:
-    """The exact value of an op row's operation on exact operands: an arith row's ``scalar``,
-    the fused sum of products, a unary row's ``math`` (:func:`unary`), frc. ``mp``: the
-    mpmath context of irrational results (default: this thread's at PREC bits)."""
-    fam = _row_family(spec)
-    if fam == "arith":
-        assert spec.scalar is not None
-        return spec.scalar(*args)
-    if fam == "fused":
-        return fused(*args)
-    if fam == "unary":
-        assert spec.math is not None
+    """The exact value of an op row's operation on exact operands (:func:`_row_entry`);
+    ``mp``: the mpmath context of a unary op's irrational results (default: this thread's
+    at PREC bits)."""
+    if spec.family == "unary" and spec.math is not None:
         return unary(spec.math, args[0], mp)
-    if fam == "frc":
-        return _frc(args[0])
-    raise ValueError(f"{spec.name}: its row has no exact function")
+    fn = _row_entry(spec)
+    if fn is None:
+        raise ValueError(f"{spec.name}: its row has no exact function")
+    return fn(*args)
 
 
 def of_float(x: float) -> Real:
@@ -278,22 +276,48 @@ def unary(um: UnaryMath, a: Real, mp: Any = None) -> Real:
     or beyond ``um.saturates_beyond``, the float64 function's (IEEE's) result; NaN outside
     the domain (the ops' domains are a sign: the float64 function at -1 or +1 says);
     else the rational value where there is one, and mpmath (``mp``, default PREC bits)."""
-    for v, r in um.specials:
-        if a == v:
-            return _exact_float(r)
-    x = a if isinstance(a, float) else None
-    if x is None and abs(a) > um.saturates_beyond:
-        x = math.copysign(math.inf, _sign(a))
-    with np.errstate(all="ignore"):
-        if x is not None:
-            return _exact_float(float(um.approx(np.array([x]))[0]))
-        if math.isnan(float(um.approx(np.array([_sign(a)]))[0])):
-            return math.nan
+    if isinstance(a, float):
+        for v, r in um.specials:
+            if a == v:
+                return _exact_float(r)
+        return _exact_float(_float64_value(um, repr(a)))
+    specials, limit = _exact_bounds(um)
+    if isinstance(a, Fraction):  # (an mpf is irrational to PREC bits: no table names one)
+        for exact_v, r in specials:
+            if a == exact_v:
+                return _exact_float(r)
+    if limit is not None and abs(a) > limit:
+        return _exact_float(_float64_value(um, repr(math.copysign(math.inf, _sign(a)))))
+    if _outside_domain(um)[a > 0]:
+        return math.nan
     if isinstance(a, Fraction):
         q = um.rational(a)
         if q is not None:
             return _norm(q)
     return um.mp(mp if mp is not None else _mp(), _mpf(a))
+
+
+@lru_cache(maxsize=64)
+def _exact_bounds(um: UnaryMath) -> tuple[tuple[tuple[Fraction, float], ...], Fraction | None]:
+    """The special-value table's finite nonzero operands and ``saturates_beyond`` as
+    Fractions (cached: a Fraction compared with a float converts the float every time)."""
+    specials = tuple((Fraction(v), r) for v, r in um.specials if v != 0 and math.isfinite(v))
+    limit = Fraction(um.saturates_beyond) if math.isfinite(um.saturates_beyond) else None
+    return specials, limit
+
+
+@lru_cache(maxsize=64)
+def _outside_domain(um: UnaryMath) -> tuple[bool, bool]:
+    """(negative operands, positive operands) give NaN: the float64 function at -1, +1."""
+    return math.isnan(_float64_value(um, "-1.0")), math.isnan(_float64_value(um, "1.0"))
+
+
+@lru_cache(maxsize=256)
+def _float64_value(um: UnaryMath, x: str) -> float:
+    """The float64 function at ``float(x)`` (a signed zero, +-INF, NaN, +-1: a handful of
+    points per op, so cached; keyed by repr, as -0.0 == 0.0 share a hash)."""
+    with np.errstate(all="ignore"):
+        return float(um.approx(np.array([float(x)]))[0])
 
 
 def add(a: Real, b: Real) -> Real:
