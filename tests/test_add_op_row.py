@@ -131,3 +131,25 @@ def test_expressions_call_a_registered_op_by_its_hlsl_name_F32_INSTR():
         assert np.asarray(r.bits).view(np.float32)[:2].tolist() == [2.0, 6.0]
     with pytest.raises(ExprError, match="log10"):
         evaluate_expr("log10(a)", {"a": a})
+
+
+def test_expression_exact_value_of_a_registered_op_comes_from_its_row_EXPR_EXACT():
+    """The whole expression's exact value over a registered op reads the row's exact function
+    (engine/exact/: the scalar entry takes the row's rational and mpmath forms; there is no
+    bounded form, so every element goes the exact way): `log10(a) * 2` against mpmath's
+    log10 at 200 bits times 2 (hi + lo within 2^-70), log10(1000) * 2 = 6 exactly, and
+    IEEE's -INF at +0 and NaN at -1 (numpy's log10, the row's float64 function)."""
+    from fpinspector.model import evaluate_expr
+
+    xs = [1000.0, 2.0, 0.1, 3.0e-30, 0.0, -1.0]
+    a = np.float32(xs).view(np.uint32)
+    with log10_row():
+        r = evaluate_expr("log10(a) * 2", {"a": a})
+        hi, lo = np.asarray(r.exact[0]), np.asarray(r.exact_lo[0])
+    with mpmath.workprec(200):
+        for k, x in enumerate(np.float32(xs)[:4]):
+            want = 2 * mpmath.log10(mpmath.mpf(float(x)))
+            got = mpmath.mpf(float(hi[k])) + mpmath.mpf(float(lo[k]))
+            assert abs(got - want) <= abs(want) * mpmath.mpf(2) ** -70, (x, got, want)
+    assert hi[0] == 6.0 and lo[0] == 0.0
+    assert hi[4] == -np.inf and np.isnan(hi[5])

@@ -22,7 +22,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "fpinspector"
 
 #: Third-party packages each layer may import (the standard library is always allowed).
 THIRD_PARTY = {
-    # mpmath: the engine's exact reference for transcendental ops (engine/exact.py)
+    # mpmath: the engine's exact reference for transcendental ops (engine/exact/)
     "model": {"numpy", "mpmath"},
     # wgpu: the WebGPU capture backend, imported only in gpu/wgpu_devices.py, lazily
     "gpu": {"numpy", "moderngl", "glcontext", "wgpu"},

@@ -1,4 +1,4 @@
-"""Vectorized shortcuts of the exact reference (engine/exact.py) against mpmath: the
+"""Vectorized shortcuts of the exact reference (engine/exact/) against mpmath: the
 double-double 2^x series for tiny x and the exact-result skips (F32-INSTR windows of exp,
 log, rsq are built around this reference, so its error must stay far below 2^-60)."""
 
@@ -8,7 +8,7 @@ import mpmath
 import numpy as np
 
 from fpinspector.model import evaluate, get_format
-from fpinspector.model.engine.exact import _exp2_tiny, transcendental
+from fpinspector.model.engine.exact.unary import _exp2_tiny, transcendental
 
 RNG = np.random.default_rng(11)
 
@@ -63,8 +63,7 @@ def test_f32_mad_two_sum_equals_the_expansion_and_fractions_F32_FUSED() -> None:
     (Fraction oracle)."""
     from fractions import Fraction
 
-    from fpinspector.model.engine.compute import fused_exact
-    from fpinspector.model.engine.exact import sum_exact
+    from fpinspector.model.engine.exact.vector import fused_exact, sum_exact
 
     f32 = get_format("f32")
     n = 20000

@@ -65,7 +65,7 @@ def test_exp2_and_log2_on_the_array_path_stay_within_their_bound_against_mpmath(
     the bound it reports of mpmath at 200 bits, for f32 inputs of every range (near 1 too,
     where log2 goes through log1p)."""
     from fpinspector.model.expr import lower
-    from fpinspector.model.expr.exact_fast import fast_exact
+    from fpinspector.model.expr.exact import fast_exact
     from fpinspector.model.formats import get_format
 
     rng = np.random.default_rng(5)

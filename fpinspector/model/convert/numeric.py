@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..formats import F32, encode_exact
+from ..formats import F32, FloatFormat, encode_exact
 from ..numerics.elementary import power
 from .floats import convert
 
@@ -36,7 +36,8 @@ class NumericResult:
     ``bits``: integer codes (ftoi/ftou/UNORM/SNORM/sRGB) or float32 patterns (uint32);
     ``exact``: float64 value of the infinitely precise result (for display);
     ``lo``/``hi``: inclusive window of allowed results, same kind as ``bits`` (float32
-    patterns of the smallest and largest allowed value); ``fired``: rule ID -> bool mask.
+    patterns of the smallest and largest allowed value); ``fired``: rule ID -> bool mask;
+    ``fmt``: the float format of the patterns (None: integer codes).
     """
 
     bits: Any
@@ -44,13 +45,16 @@ class NumericResult:
     lo: Any
     hi: Any
     fired: dict[str, np.ndarray]
-    kind: str = "code"  # "code" (integers) or "f32" (float32 patterns)
+    fmt: FloatFormat | None = None
 
     def allowed(self, observed: Any) -> np.ndarray:
         """Whether observed results lie in the window (float32 patterns compared by value)."""
         o = np.asarray(observed)
-        if self.kind == "f32":
-            v, lo, hi = (np.asarray(a).astype(U32).view(np.float32) for a in (o, self.lo, self.hi))
+        fmt = self.fmt
+        if fmt is not None:  # patterns compared by value (decoded: -0 == +0, NaN nowhere)
+            with np.errstate(invalid="ignore"):
+                v, lo, hi = (fmt.decode(np.asarray(a).astype(fmt.dtype))
+                             for a in (o, self.lo, self.hi))
             return (v >= lo) & (v <= hi)
         return (o >= np.asarray(self.lo)) & (o <= np.asarray(self.hi))
 
@@ -59,12 +63,12 @@ def _sc(a: np.ndarray) -> Any:
     return a[()] if a.ndim == 0 else a
 
 
-def _result(bits: Any, exact: Any, lo: Any, hi: Any, fired: dict[str, Any], kind: str = "code"
-            ) -> NumericResult:
+def _result(bits: Any, exact: Any, lo: Any, hi: Any, fired: dict[str, Any],
+            fmt: FloatFormat | None = None) -> NumericResult:
     shape = np.shape(bits)
     fired = {k: np.broadcast_to(v, shape).copy() for k, v in fired.items() if np.any(v)}
     return NumericResult(_sc(np.asarray(bits)), _sc(np.asarray(exact)), _sc(np.asarray(lo)),
-                         _sc(np.asarray(hi)), fired, kind)
+                         _sc(np.asarray(hi)), fired, fmt)
 
 
 def _f32_in(bits: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -132,7 +136,7 @@ def _itof(values: np.ndarray) -> NumericResult:
     exact = values.astype(np.float64)  # every 32-bit integer is exact in float64
     near = exact.astype(np.float32).view(U32)  # one rounding: nearest even
     lo, hi = _f32_window(exact, near)
-    return _result(near, exact, lo, hi, {"CONV-ITOF": np.ones(exact.shape, bool)}, "f32")
+    return _result(near, exact, lo, hi, {"CONV-ITOF": np.ones(exact.shape, bool)}, F32)
 
 
 def itof(values: Any) -> NumericResult:
@@ -152,7 +156,7 @@ def dtof(bits: Any) -> NumericResult:
         exact = np.asarray(r.src_bits, np.uint64).view(np.float64)
     fired = dict(r.fired)
     fired.setdefault("CONV-DTOF", np.zeros(np.shape(r.bits), bool))
-    return _result(r.bits, exact, r.bits, r.bits, fired, "f32")
+    return _result(r.bits, exact, r.bits, r.bits, fired, F32)
 
 
 # ------------------------------------------------------------------------------ norm formats
@@ -234,7 +238,7 @@ def unorm_to_f32(code: Any, n: int, method: str = "divide") -> NumericResult:
         raise ValueError(f"method must be 'divide' or 'reciprocal', got {method!r}")
     ref = _div_to_f32(c, d)
     fired = {"CONV-UNORM": np.ones(c.shape, bool)}
-    return _result(out, c / float(d), ref, ref, fired, "f32")
+    return _result(out, c / float(d), ref, ref, fired, F32)
 
 
 def snorm_to_f32(code: Any, n: int) -> NumericResult:
@@ -245,7 +249,7 @@ def snorm_to_f32(code: Any, n: int) -> NumericResult:
     mag = _div_to_f32(np.minimum(np.abs(c), m), m)
     out = np.where(c < 0, mag | U32(0x80000000), mag)
     fired = {"CONV-SNORM": np.ones(c.shape, bool)}
-    return _result(out, np.maximum(c / float(m), -1.0), out, out, fired, "f32")
+    return _result(out, np.maximum(c / float(m), -1.0), out, out, fired, F32)
 
 
 def _srgb_encode(c: np.ndarray) -> np.ndarray:
@@ -284,4 +288,4 @@ def srgb8_to_f32(code: Any) -> NumericResult:
     edge = (c == 0) | (c == 255)
     lo = np.where(edge, near.view(np.float32), lo).astype(np.float32).view(U32)
     hi = np.where(edge, near.view(np.float32), hi).astype(np.float32).view(U32)
-    return _result(near, exact, lo, hi, {"CONV-SRGB": np.ones(c.shape, bool)}, "f32")
+    return _result(near, exact, lo, hi, {"CONV-SRGB": np.ones(c.shape, bool)}, F32)

@@ -20,7 +20,7 @@ import numpy as np
 from ..formats import FloatFormat
 from . import grid
 from .context import Ctx
-from .exact import exact_mul, sum_exact, unary_exact
+from .exact.vector import fused_exact, unary_exact
 from .residual import zero_residual
 
 __all__ = ["Core", "compute", "operand_values", "minmax_choice", "is_snan",
@@ -121,45 +121,6 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
         with np.errstate(all="ignore"):
             return grid.two_sum(x, -np.floor(x))
     raise ValueError(f"exact_value: no exact computation for family {fam!r}")
-
-
-def fused_terms(vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray, np.ndarray]],
-                                                  list[np.ndarray]]:
-    """(product operand pairs, added terms) of a fused op: three operands are a*b + c
-    (mad), an even count a0..an, b0..bn is sum a_i*b_i (dpN)."""
-    if len(vals) == 3:
-        return [(vals[0], vals[1])], [vals[2]]
-    n = len(vals) // 2
-    return list(zip(vals[:n], vals[n:])), []
-
-
-def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat, finite: bool = False
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
-    term is -0: mad(-0, 1, -0) = -0; F32-FUSED). ``finite``: the caller knows every
-    operand is a finite f32 or f16 value (then so is the exact sum in float64). ``op``:
-    the op's name, for messages (the operand count says which terms)."""
-    if len(vals) < 2:
-        raise ValueError(f"fused_exact: {op} needs products, got {len(vals)} operand(s)")
-    pairs, extra = fused_terms(vals)
-    prods = [exact_mul(x, y, fmt) for x, y in pairs]
-    terms = prods + [(c, zero_residual(c)) for c in extra]
-    if len(pairs) == 1 and extra and fmt.bits <= 32:
-        # a*b is exact in float64 (48 bits at most), so a*b + c is one TwoSum: the
-        # expansion's result (sum_exact on [(a*b, 0), (c, 0)] gives this same pair,
-        # INF and NaN included), at a tenth of its passes. Its sum is 0 only where the
-        # exact sum is (float64 has denormals), and then so is the residual
-        hi, lo = grid.two_sum(prods[0][0], extra[0], finite)
-        zero = hi == 0
-    else:
-        hi, lo = sum_exact(terms)
-        zero = (hi == 0) & (lo == 0)
-    if zero.any():
-        all_neg = np.ones(hi.shape, dtype=bool)
-        for t, _ in terms:
-            all_neg &= (t == 0) & np.signbit(t)
-        hi = np.where(zero, np.where(all_neg, -0.0, 0.0), hi)
-    return hi, lo
 
 
 def round_model(ctx: Ctx, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:

@@ -24,7 +24,7 @@ import numpy as np
 from ..formats import FORMATS
 from . import grid
 from .context import Ctx
-from .exact import unary_exact
+from .exact.vector import unary_exact
 from .masked import indices
 from .residual import is_zero_residual, zero_residual
 
@@ -235,7 +235,7 @@ def _in_chunks(body: Kernel) -> Kernel:
 
 def _f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     """f32 rsq / exp / log: the exact-enough float64 value (refined near rounding
-    boundaries, engine/exact.py) rounded once; vouched for: a normal operand (rsq, log: a
+    boundaries, engine/exact/vector.py) rounded once; vouched for: a normal operand (rsq, log: a
     positive one; exp: below 128 in magnitude) and a normal result. Only those operands are computed here (the others,
     NaN results of negative operands among them, are the reference path's). Also returns
     the exact value (hi, lo), the reference's own where vouched for, so an evaluation does

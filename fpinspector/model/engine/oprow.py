@@ -37,7 +37,7 @@ class UnaryMath:
     ``approx(x)``: the float64 value on float64 operands (numpy, vectorised; IEEE special
     values: NaN for NaN, what the function gives at 0 and INF). ``mp(ctx, x)``: the same
     function in an mpmath context: the engine recomputes the elements whose float64 value
-    lies too close to a rounding boundary (engine/exact.py), and the finisher the edges of
+    lies too close to a rounding boundary (engine/exact/vector.py), and the finisher the edges of
     a tolerance window (finish/edges.py). ``rational(x)``: the exact value where it is
     rational (``None`` elsewhere: mpmath decides).
 
@@ -49,6 +49,9 @@ class UnaryMath:
     ``vector(x, fmt)``: an op's own vectorised (hi, lo), where it is not ``approx``
     refined near boundaries (rcp: a divide with its residual; sqrt: IEEE's root).
     ``accurate``: ``vector`` knows the exact value to ~2^-100 (its residual is exact).
+    ``saturates_beyond``: |x| beyond which the exact value is taken as the float64
+    function's at +-INF (2^x: beyond 2^16 it is INF or +0 in every format; the scalar entry,
+    engine/exact/scalar.py, then keeps no 65536-bit Fraction).
     ``kernel_domain``: the open interval of normal f32 operands the float64 fast kernel
     vouches for (engine/fastbits.py; its result must be normal too).
     """
@@ -61,6 +64,7 @@ class UnaryMath:
     specials: tuple[tuple[float, float], ...] = ()
     vector: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
     accurate: bool = False
+    saturates_beyond: float = math.inf
     kernel_domain: tuple[float, float] = (-math.inf, math.inf)
 
     def in_series(self, x: np.ndarray) -> np.ndarray:
@@ -110,7 +114,9 @@ class OpSpec:
     ``handler``: conversion ops only (engine/conversions.py builds their evaluation).
     ``tolerances``: the op's own tolerance rows (engine/tolerances.py adds the shared
     ones). ``exact(vals, fmt, finite)``: the exact value (hi, lo) of arith and fused ops;
-    ``scalar(xs)``: its exact rational value on Fractions (the finisher's edge checks).
+    ``scalar(a, b)``: its exact value on exact operands (engine/exact/scalar.py: Fraction,
+    mpmath, IEEE's signed zeros, INF, NaN), for the finisher's edge checks and the
+    expression layer's exact path.
     ``math``: a unary op's exact function. ``numpy``: the ufunc the fast kernels call.
     ``fast``: format -> fast bits kernel (engine/fastbits.py; absent: reference only).
     ``vouched_finite``: formats where the exact value of every element a fast kernel

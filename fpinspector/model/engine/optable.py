@@ -14,9 +14,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import exact as ex
 from . import fastbits as k
 from . import tolerances as tol
+from .exact import scalar as sc
+from .exact import unary as ex
+from .exact import vector as exv
 from .oprow import OpSpec, Spelling, TolRow, UnaryMath
 
 __all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "OPS", "FAMILIES", "register_op",
@@ -92,18 +94,18 @@ def _compare(name: str, fn: np.ufunc, sym: str) -> OpSpec:
 
 
 _ROWS = [
-    _arith("add", "+", tol.F32_PREC, exact=ex.exact_add, scalar=lambda a, b: a + b,
+    _arith("add", "+", tol.F32_PREC, exact=exv.exact_add, scalar=sc.add,
            numpy=np.add, fast=_NUMPY_EXACT, vouched_finite=_F32_F16, identities=_ZERO_EITHER,
            invalid=lambda f: _both_inf(f) & f.signs_differ()),
-    _arith("sub", "-", tol.F32_PREC, exact=ex.exact_sub, scalar=lambda a, b: a - b,
+    _arith("sub", "-", tol.F32_PREC, exact=exv.exact_sub, scalar=sc.sub,
            numpy=np.subtract, fast=_NUMPY_EXACT, vouched_finite=_F32_F16,
            identities=_ZERO_EITHER, invalid=lambda f: _both_inf(f) & ~f.signs_differ()),
-    _arith("mul", "*", tol.F32_PREC, exact=ex.exact_mul, scalar=lambda a, b: a * b,
+    _arith("mul", "*", tol.F32_PREC, exact=exv.exact_mul, scalar=sc.mul,
            numpy=np.multiply, fast={**_NUMPY_EXACT, "f16": k.f16_mul},
            vouched_finite=_F32_F16, identities=((0, 1.0), (1, 1.0)),
            invalid=lambda f: ((f.operand_is_inf(0) & f.operand_is_zero(1))
                               | (f.operand_is_zero(0) & f.operand_is_inf(1)))),
-    _arith("div", "/", tol.DIV, exact=ex.exact_div, scalar=lambda a, b: a / b,
+    _arith("div", "/", tol.DIV, exact=exv.exact_div, scalar=sc.div,
            numpy=np.divide, fast=_NUMPY_ROUNDED, vouched_finite=_F32, identities=((1, 1.0),),
            rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2, invalid=_both_inf),
     OpSpec("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused", tolerances=tol.FUSED,

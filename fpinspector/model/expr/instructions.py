@@ -12,10 +12,12 @@ engine reads its operand in, whether it has a ``_sat`` form, and how a ``mul`` f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from ..engine.optable import OPS
+from ..formats import FORMATS
 
-__all__ = ["Instruction", "INSTRUCTIONS", "instruction"]
+__all__ = ["Instruction", "INSTRUCTIONS", "instruction", "expression_formats"]
 
 
 @dataclass(frozen=True)
@@ -72,3 +74,12 @@ def instruction(name: str) -> Instruction:
     if name in OPS:  # (read at each call: the table can grow after this module is read)
         return Instruction(name)
     raise KeyError(name)
+
+
+@cache
+def expression_formats() -> tuple[str, ...]:
+    """The formats expressions compute in: those every instruction the engine evaluates in
+    the program's own format exists in (its op row's formats: f32 and f16; f64 has no rsq,
+    exp, log or dp)."""
+    own = [OPS[r.name] for r in _ROWS if r.engine and r.operand_format is None]
+    return tuple(f for f in FORMATS if all(f in spec.formats for spec in own))

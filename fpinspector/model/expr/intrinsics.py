@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..engine.oprow import OpSpec
 from ..engine.optable import OPS, RowTable
+from .instructions import expression_formats
 from .program import ExprType
 
 
@@ -58,9 +59,10 @@ _ARGS = {1: "x", 2: "a, b", 3: "a, b, c"}
 
 def _call_name(spec: OpSpec) -> str | None:
     """The HLSL intrinsic an op row spells itself as (``frac({0})`` -> ``frac``), if it is
-    one: a call of exactly its operands, in order, on floats, giving a float."""
+    one: a call of exactly its operands, in order, on floats (it takes every format
+    expressions compute in), giving a float."""
     m = re.fullmatch(r"([a-z_][a-z0-9_]*)\((.*)\)", spec.gpu.hlsl)
-    if not m or spec.result != "same" or "f32" not in spec.formats:
+    if not m or spec.result != "same" or not set(expression_formats()) <= set(spec.formats):
         return None
     args = ", ".join(f"{{{i}}}" for i in range(spec.arity))
     return m.group(1) if m.group(2) == args and spec.arity in _ARGS else None

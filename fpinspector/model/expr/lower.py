@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from ..formats import FloatFormat, get_format
 from .builder import ProgramBuilder, Value, short_text
 from .errors import ExprError
+from .instructions import expression_formats
 from .intrinsics import CONSTRUCTORS, INTRINSICS
 from .literals import read_literal
 from .lower_calls import lower_call
@@ -169,7 +170,8 @@ def lower(text: str, var_types: Mapping[str, ExprType | str], format: str = "f32
         Syntax, unknown names, type errors and unbound variables, with position.
     """
     fmt = get_format(format)
-    if fmt.name not in ("f32", "f16"):
-        raise ValueError(f"expressions compute in f32 or f16, not {fmt.name}")
+    if fmt.name not in expression_formats():
+        raise ValueError(f"expressions compute in {' or '.join(expression_formats())}, "
+                         f"not {fmt.name}")
     low = Lowerer(text, var_types, fmt)
     return low.finish(low.value(parse_expr(text)))

@@ -9,7 +9,7 @@ residual, and a NaN there would leak into every later step that reads ``lo``.
 
 ``dd_add`` / ``dd_mul`` / ``dd_div`` / ``dd_sqrt`` work on pairs ``hi + lo`` and return an
 absolute bound on their own rounding error: the expression layer's bound tracking
-(:mod:`..expr.exact_fast`) adds these up to decide which elements need the exact path.
+(:mod:`..engine.exact.bounded`) adds these up to decide which elements need the exact path.
 """
 
 from __future__ import annotations

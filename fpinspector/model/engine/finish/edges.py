@@ -21,6 +21,7 @@ import numpy as np
 from ...formats import FloatFormat
 from .. import grid
 from ..exact import mp_context
+from ..exact import scalar as sc
 from .facts import Facts
 
 __all__ = ["refine_edges", "near_pattern", "exact_scalar", "within"]
@@ -107,34 +108,12 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
             khi[i] = max(ins)
 
 
-def _fr(v: float) -> Fraction:
-    return Fraction(v)
-
-
 def exact_scalar(f: Facts, i: int, mp: Any) -> Any:
-    """The exact result of element i: a Fraction where it is rational, else an mpmath
-    number at the context's precision (square roots, 2^x, log2)."""
-    ctx = f.ctx
-    spec, fam = ctx.spec, ctx.family
-    v = [float(a[i]) for a in f.vals]
-    if fam == "arith":
-        assert spec.scalar is not None, f"{spec.name}: an arith row needs its scalar function"
-        return spec.scalar(_fr(v[0]), _fr(v[1]))
-    if fam == "fused":
-        from ..compute import fused_terms
-
-        pairs, extra = fused_terms([np.array([x]) for x in v])
-        total = sum((_fr(float(x[0])) * _fr(float(y[0])) for x, y in pairs), Fraction(0))
-        return total + sum((_fr(float(c[0])) for c in extra), Fraction(0))
-    x = _fr(v[0])
-    if spec.math is not None:
-        r = spec.math.rational(x)
-        return r if r is not None else spec.math.mp(mp, v[0])
-    if fam == "frc":
-        import math
-
-        return x - math.floor(x)
-    raise ValueError(f"exact_scalar: no exact value for {spec.name}")
+    """The exact result of element i (the scalar entry, engine/exact/scalar.py, on the op
+    row): a Fraction where it is rational, else an mpmath number at the context's
+    precision (square roots, 2^x, log2)."""
+    args = [sc.of_float(float(a[i])) for a in f.vals]
+    return sc.of_row(f.ctx.spec, args, mp)
 
 
 def _value_of_key(key: int, fmt: FloatFormat) -> tuple[Fraction, bool]:

@@ -67,7 +67,7 @@ def _infinf(f: Facts) -> np.ndarray:
     """F32-INFINF: INF - INF, INF / INF, INF * 0 (and fused products INF * 0)."""
     op = f.ctx.op
     if f.ctx.family == "fused":
-        from ..compute import fused_terms
+        from ..exact.vector import fused_terms
 
         pairs, _ = fused_terms(f.vals)
         m = np.zeros(f.n, dtype=bool)

@@ -25,8 +25,7 @@ import numpy as np
 from ...formats import FloatFormat
 from .. import grid
 from ..allowed import AllowedArrays
-from ..compute import fused_terms
-from ..exact import exact_div, exact_mul
+from ..exact.vector import exact_div, exact_mul, fused_terms
 from .facts import Facts
 from .windows import value_window, window_top
 

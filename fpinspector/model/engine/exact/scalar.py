@@ -1,4 +1,4 @@
-"""The exact value of an expression for one element: Fractions for rational steps, mpmath
+"""The scalar entry of the exact values: one element's exact value per instruction: Fractions for rational steps, mpmath
 (PREC bits) once a square root, 2^x or log2 is irrational.
 
 Values are Fraction (finite, nonzero, rational), mpmath.mpf (finite, nonzero, irrational to
@@ -12,15 +12,19 @@ steps on irrational values decide at PREC bits: a contrived identity such as
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache, partial
 from typing import Any, TypeAlias
 
 import mpmath
+import numpy as np
 
-from ..engine.exact import mp_context
+from ..oprow import OpSpec, UnaryMath
+from .mpcontext import mp_context
 
-__all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction"]
+__all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction", "of_float",
+           "add", "sub", "mul", "div", "fused", "unary", "frc", "of_row", "entry"]
 
 #: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
 #: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
@@ -29,14 +33,11 @@ Real: TypeAlias = Fraction | float | int | mpmath.mpf
 
 #: Working precision (bits) of irrational values.
 PREC = 320
-_EXP_LIMIT = 1 << 16  # |x| above this: 2^x is INF or +0 whatever float64 could hold
 
 
 def _mp() -> Any:
-    """This thread's private mpmath context at PREC bits (the engine's: model/engine/exact.py
-    mp_context). Why not ``mpmath.workprec``: it sets the precision of mpmath's one global
-    context, so two threads refining elements at once (an expression map's stage threads)
-    could leave one computing at the precision the other restored (53 bits)."""
+    """This thread's private mpmath context at PREC bits (:mod:`.mpcontext` says why
+    private)."""
     return mp_context(PREC)
 
 
@@ -127,42 +128,6 @@ def _div(a: Real, b: Real) -> Real:
     return x / y
 
 
-def _sqrt(a: Real) -> Real:
-    if isinstance(a, float):
-        return a if (a == 0 or a == math.inf) else math.nan
-    if a < 0:
-        return math.nan
-    if isinstance(a, Fraction):
-        n, d = math.isqrt(a.numerator), math.isqrt(a.denominator)
-        if n * n == a.numerator and d * d == a.denominator:
-            return Fraction(n, d)
-    return _mp().sqrt(_mpf(a))
-
-
-def _exp2(a: Real) -> Real:
-    if isinstance(a, float):
-        return Fraction(1) if a == 0 else (a if a != -math.inf else 0.0)
-    if abs(a) > _EXP_LIMIT:
-        return math.inf if a > 0 else 0.0
-    if isinstance(a, Fraction) and a.denominator == 1:
-        return Fraction(2) ** a.numerator
-    return _mp().power(2, _mpf(a))
-
-
-def _log2(a: Real) -> Real:
-    if isinstance(a, float):
-        return -math.inf if a == 0 else (math.inf if a == math.inf else math.nan)
-    if a < 0:
-        return math.nan
-    if isinstance(a, Fraction):
-        n, d = a.numerator, a.denominator
-        if n == 1 and d & (d - 1) == 0:
-            return _norm(Fraction(-(d.bit_length() - 1)))
-        if d == 1 and n & (n - 1) == 0:
-            return _norm(Fraction(n.bit_length() - 1))
-    return _mp().log(_mpf(a), 2)
-
-
 _FRACTION_ROUNDING: dict[str, Callable[[Fraction], int]] = {
     "ni": math.floor, "pi": math.ceil, "z": math.trunc, "ne": round}
 
@@ -238,36 +203,154 @@ def _dot(*args: Real) -> Real:
     return acc
 
 
-def _rsq(a: Real) -> Real:
-    return _div(Fraction(1), _sqrt(a)) if not _zero(a) else math.copysign(math.inf, _sign(a))
-
-
 def _same(a: Real) -> Real:
     """mov, f32tof16, f16tof32: the same real value."""
     return a
 
 
-#: instruction -> its exact result on exact operand values
+#: the instructions no op row gives an exact function of (selects, comparisons, rounding,
+#: moves): instruction -> its exact result on exact operand values
 _EXACT: dict[str, Callable[..., Real]] = {
-    "add": _add, "sub": lambda a, b: _add(a, _neg(b)), "mul": _mul, "div": _div,
-    "mad": lambda a, b, c: _add(_mul(a, b), c), "dp2": _dot, "dp3": _dot, "dp4": _dot,
     "min": lambda a, b: _minmax(a, b, True), "max": lambda a, b: _minmax(a, b, False),
     "eq": _cmp_op(lambda c: c == 0, False), "ne": _cmp_op(lambda c: c != 0, True),
     "lt": _cmp_op(lambda c: c < 0, False), "ge": _cmp_op(lambda c: c >= 0, False),
     "movc": lambda c, a, b: a if c else b,
-    "sqrt": _sqrt, "rsq": _rsq, "rcp": lambda a: _div(Fraction(1), a), "exp": _exp2,
-    "log": _log2, "frc": _frc, "round_ne": lambda a: _round(a, "ne"),
+    "frc": _frc, "round_ne": lambda a: _round(a, "ne"),
     "round_ni": lambda a: _round(a, "ni"), "round_pi": lambda a: _round(a, "pi"),
     "round_z": lambda a: _round(a, "z"), "mov": _same, "f32tof16": _same, "f16tof32": _same,
 }
 
 
-def exact_op(op: str, args: list[Real]) -> Real:
-    """The exact result of one step's operation on exact operand values."""
-    fn = _EXACT.get(op)
+def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
+    """The exact result of one step's operation on exact operand values: from its op row
+    ``spec`` where the row has an exact function (:func:`of_row`), else by instruction."""
+    fn = entry(op, spec)
     if fn is None:
         raise ValueError(f"no exact semantics for {op!r}")
     return fn(*args)
+
+
+def entry(op: str, spec: OpSpec | None = None) -> Callable[..., Real] | None:
+    """The scalar exact function of an instruction (``spec``: its op row, if any), or None."""
+    fn = _row_entry(spec) if spec is not None else None
+    return fn if fn is not None else _EXACT.get(op)
+
+
+def _row_entry(spec: OpSpec) -> Callable[..., Real] | None:
+    """The exact function an op row carries, by its family: an arith row's ``scalar``, the
+    fused sum of products, a unary row's ``math`` (:func:`unary`), frc; None: it has none."""
+    fam = spec.family
+    if fam == "arith":
+        return spec.scalar
+    if fam == "unary" and spec.math is not None:
+        return partial(unary, spec.math)
+    own: dict[str, Callable[..., Real]] = {"fused": fused, "frc": _frc}
+    return own.get(fam)
+
+
+def of_row(spec: OpSpec, args: Sequence[Real], mp: Any = None) -> Real:
+    """The exact value of an op row's operation on exact operands (:func:`_row_entry`);
+    ``mp``: the mpmath context of a unary op's irrational results (default: this thread's
+    at PREC bits)."""
+    if spec.family == "unary" and spec.math is not None:
+        return unary(spec.math, args[0], mp)
+    fn = _row_entry(spec)
+    if fn is None:
+        raise ValueError(f"{spec.name}: its row has no exact function")
+    return fn(*args)
+
+
+def of_float(x: float) -> Real:
+    """A float64 operand as an exact value: a Fraction, or the float itself where it is a
+    signed zero, an infinity or NaN (module docstring)."""
+    return x if (x == 0 or not math.isfinite(x)) else Fraction(x)
+
+
+def _exact_float(r: float) -> Real:
+    return Fraction(r) if (r != 0 and math.isfinite(r)) else r
+
+
+def unary(um: UnaryMath, a: Real, mp: Any = None) -> Real:
+    """A unary op's exact value from its exact function (engine/exact/unary.py): the
+    special-value table's result where it names the operand; at a zero, an infinity, NaN
+    or beyond ``um.saturates_beyond``, the float64 function's (IEEE's) result; NaN outside
+    the domain (the ops' domains are a sign: the float64 function at -1 or +1 says);
+    else the rational value where there is one, and mpmath (``mp``, default PREC bits)."""
+    if isinstance(a, float):
+        for v, r in um.specials:
+            if a == v:
+                return _exact_float(r)
+        return _exact_float(_float64_value(um, repr(a)))
+    specials, limit = _exact_bounds(um)
+    if isinstance(a, Fraction):  # (an mpf is irrational to PREC bits: no table names one)
+        for exact_v, r in specials:
+            if a == exact_v:
+                return _exact_float(r)
+    if limit is not None and abs(a) > limit:
+        return _exact_float(_float64_value(um, repr(math.copysign(math.inf, _sign(a)))))
+    if _outside_domain(um)[a > 0]:
+        return math.nan
+    if isinstance(a, Fraction):
+        q = um.rational(a)
+        if q is not None:
+            return _norm(q)
+    return um.mp(mp if mp is not None else _mp(), _mpf(a))
+
+
+@lru_cache(maxsize=64)
+def _exact_bounds(um: UnaryMath) -> tuple[tuple[tuple[Fraction, float], ...], Fraction | None]:
+    """The special-value table's finite nonzero operands and ``saturates_beyond`` as
+    Fractions (cached: a Fraction compared with a float converts the float every time)."""
+    specials = tuple((Fraction(v), r) for v, r in um.specials if v != 0 and math.isfinite(v))
+    limit = Fraction(um.saturates_beyond) if math.isfinite(um.saturates_beyond) else None
+    return specials, limit
+
+
+@lru_cache(maxsize=64)
+def _outside_domain(um: UnaryMath) -> tuple[bool, bool]:
+    """(negative operands, positive operands) give NaN: the float64 function at -1, +1."""
+    return math.isnan(_float64_value(um, "-1.0")), math.isnan(_float64_value(um, "1.0"))
+
+
+@lru_cache(maxsize=256)
+def _float64_value(um: UnaryMath, x: str) -> float:
+    """The float64 function at ``float(x)`` (a signed zero, +-INF, NaN, +-1: a handful of
+    points per op, so cached; keyed by repr, as -0.0 == 0.0 share a hash)."""
+    with np.errstate(all="ignore"):
+        return float(um.approx(np.array([float(x)]))[0])
+
+
+def add(a: Real, b: Real) -> Real:
+    """a + b exactly (IEEE's signs of zero sums, INF and NaN)."""
+    return _add(a, b)
+
+
+def sub(a: Real, b: Real) -> Real:
+    """a - b exactly."""
+    return _add(a, _neg(b))
+
+
+def mul(a: Real, b: Real) -> Real:
+    """a * b exactly (IEEE's signed zeros, INF and NaN)."""
+    return _mul(a, b)
+
+
+def div(a: Real, b: Real) -> Real:
+    """a / b exactly (IEEE's x / 0, 0 / 0, INF / INF)."""
+    return _div(a, b)
+
+
+def fused(*args: Real) -> Real:
+    """A fused op's exact sum of products: three operands are a*b + c (mad), an even
+    count a0..an, b0..bn is sum a_i*b_i (dpN), as engine/exact/vector.py's fused_terms."""
+    if len(args) == 3:
+        return _add(_mul(args[0], args[1]), args[2])
+    return _dot(*args)
+
+
+def frc(a: Real) -> Real:
+    """a - floor(a) exactly."""
+    return _frc(a)
 
 
 def exact_sat(a: Real) -> Real:

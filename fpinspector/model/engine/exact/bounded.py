@@ -1,5 +1,6 @@
-"""The exact value of an expression for whole arrays: double-double values with a running
-absolute error bound per element, and a "needs the exact path" mask.
+"""The bounded vector entry of the exact values: each instruction's exact value over whole
+arrays of double-double operands with a running absolute error bound per element, and a
+"needs the exact path" mask (the expression layer chains them, model/expr/exact.py).
 
 Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
 double-double (error-free transformations, bounds from :mod:`..numerics.eft`), exp/log in
@@ -12,17 +13,16 @@ zero, a division by a value within its bound of zero, or an overflow of the pair
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..formats import F16, FloatFormat
-from ..numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
-from .instructions import instruction
-from .program import Program, Ref
+from ...numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from ..oprow import OpSpec, UnaryMath
 
-__all__ = ["Approx", "fast_exact"]
+__all__ = ["Approx", "STEPS", "step_of", "exact_approx", "saturate"]
 
 LN2 = np.log(2.0)
 #: relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs). Why numpy and not the
@@ -44,41 +44,10 @@ class Approx:
     bad: np.ndarray
 
 
-def _exact(v: np.ndarray) -> Approx:
+def exact_approx(v: np.ndarray) -> Approx:
     z = np.zeros(v.shape)
     return Approx(v, z, z, np.zeros(v.shape, bool))
 
-
-def _decode(bits: np.ndarray, kind: str, fmt: FloatFormat) -> np.ndarray:
-    with np.errstate(invalid="ignore"):
-        if kind == "float":
-            return fmt.decode(np.asarray(bits).astype(fmt.dtype))
-        if kind == "half":
-            return F16.decode((np.asarray(bits).astype(np.uint32) & 0xFFFF).astype(np.uint16))
-        if kind == "bool":
-            return np.asarray(bits).astype(bool)
-        return np.asarray(bits).astype(np.float64)
-
-
-def _read(program: Program, ref: Ref, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
-          values: list[Approx], fmt: FloatFormat, shape: tuple[int, ...]) -> Approx:
-    if ref.src == "step" and not ref.cast:
-        a = values[ref.index]
-    else:
-        if ref.src == "input":
-            bits = slots[ref.index]
-        elif ref.src == "const":
-            bits = np.asarray(program.consts[ref.index].bits)
-        else:
-            bits = model[ref.index]
-        a = _exact(np.broadcast_to(_decode(bits, ref.kind, fmt), shape).astype(
-            bool if ref.kind == "bool" else np.float64))
-    if ref.abs:
-        s = np.where(a.hi < 0, -1.0, 1.0)
-        a = Approx(np.abs(a.hi), a.lo * s, a.err, a.bad)
-    if ref.neg:
-        a = Approx(-a.hi, -a.lo, a.err, a.bad)
-    return a
 
 
 def _mag(a: Approx) -> np.ndarray:
@@ -90,12 +59,19 @@ def _plain(*xs: Approx) -> bool:
     return not any(x.lo.any() for x in xs)
 
 
-def _mul(a: Approx, b: Approx) -> Approx:
+def _eft(a: Approx, b: Approx, plain: Callable[..., tuple[np.ndarray, np.ndarray]],
+         dd: Callable[..., tuple[np.ndarray, np.ndarray, Any]]
+         ) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(hi, lo, rounding bound) of a sum or product: the error-free transformation ``plain``
+    on one-float64 values (bound 0), else the double-double operation ``dd``."""
     if _plain(a, b):
-        hi, lo = two_prod(a.hi, b.hi)
-        r: float | np.ndarray = 0.0
-    else:
-        hi, lo, r = dd_mul(a.hi, a.lo, b.hi, b.lo)
+        hi, lo = plain(a.hi, b.hi)
+        return hi, lo, 0.0
+    return dd(a.hi, a.lo, b.hi, b.lo)
+
+
+def _mul(a: Approx, b: Approx) -> Approx:
+    hi, lo, r = _eft(a, b, two_prod, dd_mul)
     exact_in = not (a.err.any() or b.err.any())
     err = r if exact_in else r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
     err = np.broadcast_to(err, hi.shape)
@@ -104,11 +80,7 @@ def _mul(a: Approx, b: Approx) -> Approx:
 
 
 def _add(a: Approx, b: Approx) -> Approx:
-    if _plain(a, b):
-        hi, lo = two_sum(a.hi, b.hi)
-        r: float | np.ndarray = 0.0
-    else:
-        hi, lo, r = dd_add(a.hi, a.lo, b.hi, b.lo)
+    hi, lo, r = _eft(a, b, two_sum, dd_add)
     return Approx(hi, lo, np.broadcast_to(r + a.err + b.err, hi.shape), a.bad | b.bad)
 
 
@@ -268,7 +240,7 @@ def _movc(c: Approx, x: Approx, y: Approx) -> Approx:
 
 
 def _rcp(a: Approx) -> Approx:
-    return _div(_exact(np.ones(a.hi.shape)), a)
+    return _div(exact_approx(np.ones(a.hi.shape)), a)
 
 
 def _same(a: Approx) -> Approx:
@@ -277,7 +249,7 @@ def _same(a: Approx) -> Approx:
 
 
 #: instruction -> its exact value over all elements, from its operands' approximations
-_STEPS: dict[str, Callable[..., Approx]] = {
+STEPS: dict[str, Callable[..., Approx]] = {
     "add": _add, "mul": _mul, "div": _div, "rcp": _rcp,
     "mad": lambda a, b, c: _add(_mul(a, b), c),
     "dp2": lambda *a: _dot(list(a)), "dp3": lambda *a: _dot(list(a)),
@@ -296,24 +268,27 @@ _STEPS: dict[str, Callable[..., Approx]] = {
 }
 
 
-def fast_exact(program: Program, slots: Sequence[np.ndarray], model: Sequence[np.ndarray],
-               fmt: FloatFormat, shape: tuple[int, ...]) -> list[Approx]:
-    """Approximations (with bounds) of every step's exact value over all elements.
+def saturate(a: Approx) -> Approx:
+    """The ``_sat`` result modifier: the clamp to [0, 1] (EXPR-SAT)."""
+    return _sat(a)
 
-    ``model`` are the model's step results (read where a value is reinterpreted).
-    """
-    values: list[Approx] = []
+
+def step_of(op: str, spec: OpSpec | None = None) -> Callable[..., Approx]:
+    """The bounded exact function of an instruction: its own (:data:`STEPS`), or for a unary
+    op row without one (a row registered at run time) :func:`_unbounded` of its exact
+    function. KeyError for an instruction with neither."""
+    fn = STEPS.get(op)
+    if fn is not None:
+        return fn
+    if spec is not None and spec.math is not None:
+        um = spec.math
+        return lambda a: _unbounded(um, a)
+    raise KeyError(op)
+
+
+def _unbounded(um: UnaryMath, a: Approx) -> Approx:
+    """A unary op known only by its row's exact function: its float64 value with no bound,
+    every element marked for the scalar entry (which reads the row: engine/exact/scalar.py)."""
     with np.errstate(all="ignore"):
-        for step in program.steps:
-            args = [_read(program, r, slots, model, values, fmt, shape) for r in step.args]
-            r = step.args[0]
-            if instruction(step.op).reads_half and not (
-                    r.src == "step" and r.plain and not r.cast
-                    and program.steps[r.index].kind == "half"):
-                args = [_read(program, Ref(r.src, r.index, "half", cast=True), slots, model,
-                              values, fmt, shape)]
-            v = _STEPS[step.op](*args)
-            if step.sat:
-                v = _sat(v)
-            values.append(v)
-    return values
+        hi = np.asarray(um.approx(a.hi), dtype=np.float64)
+    return Approx(hi, np.zeros(hi.shape), np.full(hi.shape, np.inf), np.ones(hi.shape, bool))

@@ -1,4 +1,5 @@
-"""Exact references: the infinitely precise result of each op as a float64 pair (hi, lo).
+"""The vector entry of the exact values: the infinitely precise result of each op on whole
+arrays of float64 operands, as a float64 pair (hi, lo).
 
 Exactness, per op (operands are already-decoded float64 values of the operand format):
 
@@ -32,22 +33,16 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 
 from __future__ import annotations
 
-import threading
-from fractions import Fraction
-from math import isqrt
-from typing import Any
-
 import numpy as np
 
-from ..formats import FloatFormat
-from ..numerics import elementary
-from . import grid
-from .oprow import UnaryMath
-from .residual import zero_residual
+from ...formats import FloatFormat
+from .. import grid
+from ..oprow import UnaryMath
+from ..residual import zero_residual
+from .mpcontext import mp_context
 
-__all__ = ["exact_add", "exact_sub", "exact_mul", "exact_div", "sum_exact", "unary_exact",
-           "transcendental", "refine_near_boundaries", "mp_context",
-           "SQRT", "RCP", "RSQ", "LOG2", "EXP2"]
+__all__ = ["exact_add", "exact_sub", "exact_mul", "exact_div", "sum_exact", "fused_terms",
+           "fused_exact", "unary_exact", "refine_near_boundaries"]
 
 
 def exact_add(a: np.ndarray, b: np.ndarray, fmt: FloatFormat, finite: bool = False
@@ -119,45 +114,43 @@ def sum_exact(terms: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, n
     return np.where(special, naive, hi), np.where(special, 0.0, lo2)
 
 
-_MP = threading.local()
+def fused_terms(vals: list[np.ndarray]) -> tuple[list[tuple[np.ndarray, np.ndarray]],
+                                                  list[np.ndarray]]:
+    """(product operand pairs, added terms) of a fused op: three operands are a*b + c
+    (mad), an even count a0..an, b0..bn is sum a_i*b_i (dpN)."""
+    if len(vals) == 3:
+        return [(vals[0], vals[1])], [vals[2]]
+    n = len(vals) // 2
+    return list(zip(vals[:n], vals[n:])), []
 
 
-def mp_context(prec: int = 120) -> Any:
-    """A private mpmath context at ``prec`` bits, one per thread (imported lazily: the
-    model stays numpy-only until a reference value is needed). Why private: mpmath's
-    global ``mp`` belongs to the caller (and to other threads); the engine never changes
-    its precision."""
-    cache = getattr(_MP, "contexts", None)
-    if cache is None:
-        cache = _MP.contexts = {}
-    ctx = cache.get(prec)
-    if ctx is None:
-        import mpmath
-
-        ctx = cache[prec] = mpmath.MPContext()
-        ctx.prec = prec
-    return ctx
-
-
-_LN2_HI = 0.6931471805599453  # float64 nearest ln 2
-_LN2_LO = 2.3190468138462996e-17  # ln 2 - _LN2_HI
-
-
-def _exp2_tiny(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """2^x = e^y, y = x ln 2, for |x| < 2^-20 as a float64 pair (hi, lo).
-
-    Error budget: y in double-double from TwoProduct (x has 24 bits) plus x * ln2_lo
-    (error < 2^-125); y^2 / 2 via TwoProduct; y^3/6 + y^4/24 in float64 (|y| < 2^-20.5:
-    their float64 error and the omitted y^5/120 are below 2^-95). Total < 2^-90 absolute.
-    """
-    yh, yl = grid.two_prod(x, np.full_like(x, _LN2_HI))
-    yl = yl + x * _LN2_LO
-    p, pe = grid.two_prod(yh, yh)
-    y3 = p * yh
-    t = yl + (pe * 0.5 + yh * yl) + y3 * (1.0 / 6.0) + (p * p) * (1.0 / 24.0)
-    t = t + p * 0.5  # |t| < 2^-40: the sum's rounding error is below 2^-93
-    s1, e1 = grid.two_sum(np.ones_like(x), yh)
-    return grid.two_sum(s1, e1 + t)
+def fused_exact(op: str, vals: list[np.ndarray], fmt: FloatFormat, finite: bool = False
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Exact a*b + c / sum a_i*b_i; an exact zero sum has the IEEE sign (-0 only when every
+    term is -0: mad(-0, 1, -0) = -0; F32-FUSED). ``finite``: the caller knows every
+    operand is a finite f32 or f16 value (then so is the exact sum in float64). ``op``:
+    the op's name, for messages (the operand count says which terms)."""
+    if len(vals) < 2:
+        raise ValueError(f"fused_exact: {op} needs products, got {len(vals)} operand(s)")
+    pairs, extra = fused_terms(vals)
+    prods = [exact_mul(x, y, fmt) for x, y in pairs]
+    terms = prods + [(c, zero_residual(c)) for c in extra]
+    if len(pairs) == 1 and extra and fmt.bits <= 32:
+        # a*b is exact in float64 (48 bits at most), so a*b + c is one TwoSum: the
+        # expansion's result (sum_exact on [(a*b, 0), (c, 0)] gives this same pair,
+        # INF and NaN included), at a tenth of its passes. Its sum is 0 only where the
+        # exact sum is (float64 has denormals), and then so is the residual
+        hi, lo = grid.two_sum(prods[0][0], extra[0], finite)
+        zero = hi == 0
+    else:
+        hi, lo = sum_exact(terms)
+        zero = (hi == 0) & (lo == 0)
+    if zero.any():
+        all_neg = np.ones(hi.shape, dtype=bool)
+        for t, _ in terms:
+            all_neg &= (t == 0) & np.signbit(t)
+        hi = np.where(zero, np.where(all_neg, -0.0, 0.0), hi)
+    return hi, lo
 
 
 def unary_exact(math: UnaryMath, x: np.ndarray, fmt: FloatFormat
@@ -215,98 +208,3 @@ def refine_near_boundaries(
         hi[i] = h
         lo[i] = float(v - mp.mpf(h))
     return hi, lo
-
-
-# -- the unary ops' exact functions (the rows of engine/optable.py point at these) ----------
-
-def _sqrt_rational(q: Fraction) -> Fraction | None:
-    """sqrt(q) when it is rational, else None."""
-    if q < 0:
-        return None
-    n, d = q.numerator, q.denominator
-    rn, rd = isqrt(n), isqrt(d)
-    if rn * rn == n and rd * rd == d:
-        return Fraction(rn, rd)
-    return None
-
-
-def _rsq_rational(q: Fraction) -> Fraction | None:
-    r = _sqrt_rational(q)
-    return None if r is None else 1 / r
-
-
-def _exp2_rational(q: Fraction) -> Fraction | None:
-    return Fraction(2) ** int(q) if q.denominator == 1 else None
-
-
-def _log2_rational(q: Fraction) -> Fraction | None:
-    n, d = q.numerator, q.denominator
-    if n & (n - 1) == 0 and d & (d - 1) == 0:  # a power of two: log2 is an integer
-        return Fraction(n.bit_length() - d.bit_length())
-    return None
-
-
-def _pow2_operand(x: np.ndarray, fin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    m, e = np.frexp(np.where(fin, x, 3.0))
-    return fin & (m == 0.5), e  # x = 2^(e-1)
-
-
-def _exp2_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
-    """2^n: exp2 is exact on integers (checked: == ldexp)."""
-    with np.errstate(all="ignore"):
-        xi = np.where(fin, x, 0.5)
-        n = np.rint(xi)
-        return fin & (n == xi) & (elementary.exp2(xi) == np.ldexp(1.0, n.astype(np.int32)))
-
-
-def _log2_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
-    """log2 of a power of two: an integer."""
-    return _pow2_operand(x, fin)[0]
-
-
-def _rsq_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
-    """1/sqrt of a power of four: a power of two."""
-    pow2, e = _pow2_operand(x, fin)
-    return pow2 & ((e - 1) % 2 == 0)
-
-
-def _sqrt_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """IEEE's root; f64: the residual a - q*q by TwoProduct (module docstring)."""
-    with np.errstate(all="ignore"):
-        hi = np.sqrt(x)
-    if fmt.bits != 64:
-        return hi, zero_residual(hi)
-    p, e = grid.two_prod(hi, hi)
-    with np.errstate(all="ignore"):
-        r = (x - p) - e
-        lo = np.where(np.isfinite(hi) & (hi > 0), r / (2 * np.where(hi > 0, hi, 1.0)), 0.0)
-    return hi, lo
-
-
-def _rcp_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    return exact_div(np.ones_like(x), x, fmt)
-
-
-def _rsq_approx(x: np.ndarray) -> np.ndarray:
-    return 1.0 / np.sqrt(x)
-
-
-SQRT = UnaryMath(np.sqrt, lambda mp, x: mp.sqrt(mp.mpf(x)), _sqrt_rational,
-                 vector=_sqrt_vector)
-RCP = UnaryMath(lambda x: 1.0 / x, lambda mp, x: 1 / mp.mpf(x), lambda q: 1 / q,
-                vector=_rcp_vector, accurate=True)
-_POSITIVE = (0.0, np.inf)
-RSQ = UnaryMath(_rsq_approx, lambda mp, x: 1 / mp.sqrt(mp.mpf(x)), _rsq_rational, _rsq_hits,
-                kernel_domain=_POSITIVE)
-LOG2 = UnaryMath(elementary.log2, lambda mp, x: mp.log(mp.mpf(x), 2), _log2_rational,
-                 _log2_hits, kernel_domain=_POSITIVE)
-EXP2 = UnaryMath(elementary.exp2, lambda mp, x: mp.power(2, mp.mpf(x)), _exp2_rational,
-                 _exp2_hits, series=(2.0**-20, _exp2_tiny), specials=((0.0, 1.0),),
-                 kernel_domain=(-128.0, 128.0))
-_BY_NAME = {"sqrt": SQRT, "rcp": RCP, "rsq": RSQ, "log": LOG2, "exp": EXP2}
-
-
-def transcendental(name: str, x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """Exact-enough (hi, lo) for rcp, rsq, log (log2), exp (2^x), sqrt on float64 values,
-    by the name tests and scripts use (the engine reads the op row's ``math``)."""
-    return unary_exact(_BY_NAME[name], x, fmt)
