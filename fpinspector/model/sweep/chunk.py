@@ -47,10 +47,12 @@ def default_chunk(spans: bool) -> int:
 
     Why smaller under spans: a worker computes a span one chunk at a time, so the chunk
     bounds its buffers, and the span (not the chunk) is what the parent and the GPU see.
-    2^32 f16 x f16 mul on 2 workers: 121 MiB with chunks of 2^17, 106 MiB with 2^16, the
-    worker loop's CPU seconds within noise of each other
-    (``benchmarks/bench_sweep_per_core.py --chunk``); the sqrt sweep with a GPU stays
-    under 256 MiB (figures at :data:`GPU_SPAN`)."""
+    2^32 f16 x f16 mul on 2 workers (2-core machine, quiet): 108 MiB with chunks of 2^16
+    against 121 MiB with 2^17, within the memory the sweep had before spans (109 MiB).
+    The price is each chunk's fixed cost (about 0.55 ms of Python and numpy calls),
+    paid twice as often: 101 s and 196 CPU s against 91 s and 174 CPU s
+    (docs/sweeps.md, "Chunk size"). The sqrt sweep with a GPU stays under 256 MiB
+    (figures at :data:`GPU_SPAN`)."""
     return 1 << 16 if spans else 1 << 17
 
 
