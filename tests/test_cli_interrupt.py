@@ -23,7 +23,17 @@ def _blocked_signals(q) -> None:
     q.put(int(line.split()[1], 16))
 
 
-def test_first_interrupt_stops_second_aborts(capsys):
+@pytest.fixture
+def sigint(request):
+    """SIGINT set to the disposition the test names (Python's default handler, or ignored
+    as a shell leaves it for a background command), put back afterwards."""
+    old = signal.signal(signal.SIGINT, request.param)
+    yield request.param
+    signal.signal(signal.SIGINT, old)
+
+
+@pytest.mark.parametrize("sigint", [signal.default_int_handler], indirect=True)
+def test_first_interrupt_stops_second_aborts(capsys, sigint):
     with stop_on_interrupt("stopping") as stop:
         os.kill(os.getpid(), signal.SIGINT)
         assert stop.is_set() and "stopping" in capsys.readouterr().err
@@ -34,8 +44,22 @@ def test_first_interrupt_stops_second_aborts(capsys):
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.parametrize("sigint", [signal.SIG_IGN], indirect=True)
+def test_an_ignored_interrupt_stays_ignored(capsys, sigint):
+    """A sweep a shell started in the background (SIGINT ignored) is not stopped by the
+    terminal's Ctrl-C meant for the foreground job."""
+    with stop_on_interrupt("stopping") as stop:
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+        assert not stop.is_set() and "stopping" not in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+
+
 @linux
-def test_children_start_with_sigint_held_and_ours_is_not_lost():
+@pytest.mark.parametrize("sigint", [signal.default_int_handler], indirect=True)
+def test_children_start_with_sigint_held_and_ours_is_not_lost(sigint):
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
     with stop_on_interrupt("stopping") as stop:

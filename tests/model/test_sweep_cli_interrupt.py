@@ -71,13 +71,21 @@ def test_sigkill_after_a_checkpoint_then_resume_equals_an_uninterrupted_run_F16_
     assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
 
+def _as_from_a_terminal() -> None:
+    """The child's SIGINT as a terminal's foreground command has it (the default), whatever
+    the test run's own (a run started in the background has it ignored, which the sweep
+    then honours: tests/test_cli_interrupt.py)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @posix_only
 @pytest.mark.parametrize("what", sorted(WHAT))
 def test_ctrl_c_saves_the_partial_sweep_and_says_so(tmp_path, what):
     out = tmp_path / "s.npz"
     p = subprocess.Popen([sys.executable, "-m", "fpinspector", "sweep", *WHAT[what], "-d", "all",
                           "--summary-only", "--out", str(out)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=_as_from_a_terminal)
     try:
         seen = ""
         while "M/s" not in seen:  # the sweep is under way: its progress line is out

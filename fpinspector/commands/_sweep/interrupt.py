@@ -27,9 +27,12 @@ def _main_thread() -> bool:
 @contextmanager
 def stop_on_interrupt(note: str) -> Iterator[threading.Event]:
     """An Event set by the first Ctrl-C (``note`` is printed to stderr then); a second Ctrl-C
-    raises KeyboardInterrupt as usual. Outside the main thread: an Event nothing sets."""
+    raises KeyboardInterrupt as usual. Outside the main thread, or where SIGINT is ignored
+    (a command a shell started in the background, or under ``nohup``-style wrappers: the
+    terminal's Ctrl-C is not meant for it, and Python itself leaves it ignored): an Event
+    nothing sets."""
     stop = threading.Event()
-    if not _main_thread():
+    if not _main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield stop
         return
 
