@@ -42,7 +42,7 @@ from fpinspector.model.sweep.stages import ModelStage  # noqa: E402
 from fpinspector.model.sweep.summary import Summary  # noqa: E402
 
 SPAN = 1 << 20
-CHUNK = default_chunk(True)  # the sweep command's chunk where workers take spans
+CHUNK = default_chunk(False)  # the sweep command's chunk without a GPU
 GOALS = {"sqrt": 1.5, "mul16": 2.0}
 
 

@@ -157,7 +157,7 @@ def main() -> int:
     try:
         if not args.skip_f16:
             bench_f16(cap, args.repeat, goals)
-        chunk = args.chunk or default_chunk(args.workers > 1)  # (workers take spans)
+        chunk = args.chunk or default_chunk(cap is not None and args.workers > 1)
         for op in args.ops.split(","):
             bench_f32(op.strip(), args.full, cap, chunk, args.workers, goals)
     finally:

@@ -57,9 +57,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep only summaries, not per-element columns (for 2^32 sweeps)")
     p.add_argument("--chunk", type=count(1, 1 << 24, "a chunk size"), default=None,
                    help="elements per chunk, 1..2^24 (default 2^17: a worker's chunk stays "
-                        "in cache-friendly, bounded memory; 2^16 where the workers take "
-                        "spans of chunks, --summary-only on 2^24 elements and more: "
-                        "2^32 sweeps in under 256 MiB)")
+                        "in cache-friendly, bounded memory; 2^16 where the workers hand the "
+                        "GPU 2^19 elements per request, --gpu --summary-only on 2^24 "
+                        "elements and more; 2^32 sweeps in under 256 MiB)")
     p.add_argument("--workers", type=workers, default=None,
                    help="chunks evaluated in parallel (default: one per core); sweeps of "
                         "2^24 elements and more run them as worker processes")
@@ -191,16 +191,15 @@ def _same_device(args: argparse.Namespace, prev: Any, meta: dict[str, Any]) -> N
                          f"{prev.meta.get(key)!r}, this GPU is {meta[key]!r}")
 
 
-def _chunk(args: argparse.Namespace, keep: bool, size: int, gpu_spans: bool = True) -> int:
-    """``--chunk``, else the default for whether the workers take spans of chunks
-    (model.sweep.chunk.span_chunks): no kept columns, worker processes, and with a GPU a
-    stage whose GPU takes spans (``gpu_spans``)."""
+def _chunk(args: argparse.Namespace, keep: bool, size: int, spans: bool = True) -> int:
+    """``--chunk``, else the default for whether the workers hand the GPU spans (a GPU,
+    no kept columns, worker processes, a stage that takes spans: model.sweep.chunk.
+    gpu_span_chunks)."""
     from ..model.sweep.chunk import default_chunk  # noqa: PLC0415
 
     if args.chunk is not None:
         return int(args.chunk)
-    spans = not keep and _in_processes(args, size) and (gpu_spans or not args.gpu)
-    return default_chunk(spans)
+    return default_chunk(spans and bool(args.gpu) and not keep and _in_processes(args, size))
 
 
 def _workers(args: argparse.Namespace) -> int:

@@ -65,16 +65,14 @@ def test_the_argument_types():
             seconds(0, 10)(bad)
 
 
-def test_the_default_chunk_is_smaller_where_the_workers_take_spans(tmp_path, capsys):
-    """2^16 where the workers take spans of chunks (--summary-only on worker processes,
-    from 2^24 elements, with or without a GPU: the chunk bounds a worker's buffers, and
-    the 2-worker f16 mul stays under the README's memory figure), 2^17 elsewhere (kept
-    columns, one process); --chunk always wins. Read back from the saved sweep."""
+def test_the_default_chunk_is_smaller_where_the_gpu_takes_spans(tmp_path, capsys):
+    """2^16 where the workers hand the GPU spans of 2^19 elements (--gpu, --summary-only,
+    worker processes from 2^24 elements: the workers stay under the README's memory
+    figure), 2^17 elsewhere; --chunk always wins. Read back from the saved sweep."""
     from fpinspector.model.sweep import load_npz
 
     small, big = "bits:0x3F800000:0x3F80000F", "bits:0x3F000000:0x3FFFFFFF"  # 16, 2^24
-    cases = ((small, [], 1 << 17), (big, ["--summary-only"], 1 << 16),
-             (big, ["--summary-only", "--workers", "1"], 1 << 17),
+    cases = ((small, [], 1 << 17), (big, ["--summary-only"], 1 << 17),
              (small, ["--gpu"], 1 << 17), (big, ["--gpu", "--summary-only"], 1 << 16),
              (big, ["--gpu", "--summary-only", "--workers", "1"], 1 << 17),
              (small, ["--gpu", "--chunk", "512"], 512))

@@ -40,20 +40,17 @@ GPU_SPAN = 1 << 19
 MODEL_SPAN = 1 << 20
 
 
-def default_chunk(spans: bool) -> int:
-    """The sweep command's chunk size: 2^16 where a worker takes spans of several chunks
-    (a summary-only sweep on worker processes: :func:`span_chunks`), 2^17 elsewhere (a
-    chunk's outputs are kept or handed on whole, in cache-friendly, bounded memory).
+def default_chunk(gpu_spans: bool) -> int:
+    """The sweep command's chunk size: 2^17, and 2^16 where the workers hand the GPU spans
+    (:func:`gpu_span_chunks`): the span's request, sent ahead, adds to a worker's memory,
+    and the smaller chunk keeps a 2^32 sweep under 256 MiB (figures at :data:`GPU_SPAN`).
 
-    Why smaller under spans: a worker computes a span one chunk at a time, so the chunk
-    bounds its buffers, and the span (not the chunk) is what the parent and the GPU see.
-    2^32 f16 x f16 mul on 2 workers (2-core machine, quiet): 108 MiB with chunks of 2^16
-    against 121 MiB with 2^17, within the memory the sweep had before spans (109 MiB).
-    The price is each chunk's fixed cost (about 0.55 ms of Python and numpy calls),
-    paid twice as often: 101 s and 196 CPU s against 91 s and 174 CPU s
-    (docs/sweeps.md, "Chunk size"). The sqrt sweep with a GPU stays under 256 MiB
-    (figures at :data:`GPU_SPAN`)."""
-    return 1 << 16 if spans else 1 << 17
+    Why not 2^16 under the model's spans too: a chunk has a fixed cost (about 0.55 ms of
+    Python and numpy calls), and on the f16 mul sweep 2^16 costs the worker loop 44 ns an
+    input against 30 with 2^17 (``benchmarks/bench_sweep_per_core.py --chunk``, 2-core
+    machine, quiet), for 13 MiB less on 2 workers (108 against 121 MiB): ``--chunk
+    65536`` makes that trade (docs/sweeps.md, "Chunk size")."""
+    return 1 << 16 if gpu_spans else 1 << 17
 
 
 def _spans_ahead(stage: Any) -> bool:
