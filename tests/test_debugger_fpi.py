@@ -52,6 +52,9 @@ XMM = {
     "d": ("f64", [f"0x{v:016x}" for v in struct.unpack("<2Q", struct.pack("<4f", *ARR))]),
     "h": ("f16", [f"0x{v:04x}" for v in struct.unpack("<8H", struct.pack("<4f", *ARR))]),
 }
+#: gdb's bfloat16 view of the same register (``builtin_type_bfloat16`` lanes): bf16, the
+#: format of the lanes' type, not f16 (struct: the halves of arr's f32 words)
+XMM_BF16 = ("bf16", [f"0x{v:04x}" for v in struct.unpack("<8H", struct.pack("<4f", *ARR))])
 ERRORS = {"nosuch": "fpi: ", "text": "is a pointer", "s": "not all one float type",
           "*ptr@100": "1 to 64"}
 
@@ -76,7 +79,8 @@ def test_gdb_fpi_json_gives_exact_bytes_width_and_lanes(program) -> None:
         pytest.skip("gdb is not installed (scripts/bootstrap.sh installs it)")
     cmds = [f"fpi --json {e}" for e in EXPECTED]
     if X86:
-        cmds += ["fpi --json $xmm0", "fpi/d --json $xmm0", "fpi/h --json --to b $xmm0"]
+        cmds += ["fpi --json $xmm0", "fpi/d --json $xmm0", "fpi/h --json --to b $xmm0",
+                 "fpi --json $xmm0.v8_bfloat16"]
     cmds += [f"fpi --json {e}" for e in ERRORS] + ["fpi/q x", "fpi"]
     argv = [gdb, "-nx", "-batch", "-ex", f"source {script_path('gdb')}", "-ex", "break stop",
             "-ex", "run"]
@@ -87,6 +91,10 @@ def test_gdb_fpi_json_gives_exact_bytes_width_and_lanes(program) -> None:
     assert "Traceback" not in out, out
     got = _json_lines(res.stdout)
     want = list(EXPECTED.items()) + ([(f"$xmm0{k}", v) for k, v in XMM.items()] if X86 else [])
+    if X86:
+        bf16 = got.pop()
+        assert (bf16["format"], bf16["lanes"]) == XMM_BF16, bf16
+        assert bf16["label"] == "$xmm0.v8_bfloat16"
     assert len(got) == len(want), out
     for (expr, (fmt, lanes)), msg in zip(want, got):
         assert (msg["format"], msg["lanes"], msg["source"]) == (fmt, lanes, "gdb"), expr

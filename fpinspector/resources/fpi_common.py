@@ -20,6 +20,17 @@ _SEND = os.path.join(os.path.dirname(_HERE), "model", "send")
 
 #: A float element's format by its size in bytes; an integer's code type by (size, signed).
 FLOATS = {2: "f16", 4: "f32", 8: "f64"}
+#: Words in a 2-byte float type's name that make it bfloat16, not IEEE half: gdb's register
+#: lanes (``builtin_type_bfloat16``), GCC's and Clang's ``__bf16``, C++23's ``bfloat16_t``.
+BFLOAT16_NAMES = ("bf16", "bfloat16")
+
+
+def float_format(type_name: str, size: int) -> str | None:
+    """The format of a float type of ``size`` bytes named ``type_name``, None for a size
+    the app has no float of."""
+    if size == 2 and any(w in type_name.lower() for w in BFLOAT16_NAMES):
+        return "bf16"
+    return FLOATS.get(size)
 INTS = {(4, True): "i32", (4, False): "u32", (2, False): "u16", (1, False): "u8"}
 #: ``fpi/d`` and friends: the float format to read the bytes as.
 LETTERS = {"f": "f32", "d": "f64", "h": "f16"}

@@ -27,7 +27,7 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 common = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(common)
-_FLOATS, _INTS = common.FLOATS, common.INTS
+_INTS = common.INTS
 
 
 def _scalar_format(t, asked: str | None) -> tuple[str, int]:  # type: ignore[no-untyped-def]
@@ -35,15 +35,14 @@ def _scalar_format(t, asked: str | None) -> tuple[str, int]:  # type: ignore[no-
     t = t.strip_typedefs()
     name = str(t)
     if t.code == gdb.TYPE_CODE_FLT:
-        if "bf16" in name or "bfloat" in name:
-            raise gdb.GdbError(f"fpi: {name} is bfloat16, a format fpinspector does not have")
-        if t.sizeof not in _FLOATS:
+        fmt = common.float_format(name, t.sizeof)
+        if fmt is None:
             raise gdb.GdbError(f"fpi: {name} is {t.sizeof * 8} bits wide: fpinspector takes "
                                "16, 32 and 64-bit floats")
-        if asked and asked != _FLOATS[t.sizeof]:
-            raise gdb.GdbError(f"fpi: {name} is {_FLOATS[t.sizeof]}; /f /d /h read the bits "
+        if asked and asked != fmt:
+            raise gdb.GdbError(f"fpi: {name} is {fmt}; /f /d /h read the bits "
                                "of registers and integers")
-        return _FLOATS[t.sizeof], t.sizeof
+        return fmt, t.sizeof
     if t.code in (gdb.TYPE_CODE_INT, gdb.TYPE_CODE_CHAR, gdb.TYPE_CODE_BOOL, gdb.TYPE_CODE_ENUM):
         if asked:
             return asked, t.sizeof

@@ -29,7 +29,7 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 common = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(common)
-_FLOATS, _INTS = common.FLOATS, common.INTS
+_INTS = common.INTS
 _SLICE = re.compile(r"^\*(?P<ptr>.+)@(?P<n>\d+)$")  # gdb's *ptr@N, which lldb lacks
 
 
@@ -53,15 +53,14 @@ def _scalar(t, asked):  # type: ignore[no-untyped-def]
     flags = t.GetTypeFlags()
     name = t.GetName()
     if flags & lldb.eTypeIsFloat or t.GetBasicType() in _FLOAT_BASIC:
-        if "bf16" in name or "bfloat" in name:
-            raise FpiError(f"{name} is bfloat16, a format fpinspector does not have")
-        if size not in _FLOATS:
+        fmt = common.float_format(name, size)
+        if fmt is None:
             raise FpiError(f"{name} is {size * 8} bits wide: fpinspector takes 16, 32 and "
                            "64-bit floats")
-        if asked and asked != _FLOATS[size]:
-            raise FpiError(f"{name} is {_FLOATS[size]}; -f -d -h read the bits of registers "
+        if asked and asked != fmt:
+            raise FpiError(f"{name} is {fmt}; -f -d -h read the bits of registers "
                            "and integers")
-        return _FLOATS[size], size
+        return fmt, size
     if flags & lldb.eTypeIsInteger or flags & lldb.eTypeIsEnumeration:
         if asked:
             return asked, size

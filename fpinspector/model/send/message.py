@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: Bits per lane of every format a message may name. Float formats are the model's
-#: (bf16, e4m3 and e5m2 are not: the model has no such formats); ``r11g11b10`` and
+#: (a test checks them against its records); ``r11g11b10`` and
 #: ``rgb9e5`` are packed 32-bit words; the rest are the integer code types of ops such as
 #: itof and from_unorm8.
 WIDTHS: dict[str, int] = {
