@@ -119,3 +119,15 @@ def make_compact_window(make_window, qtbot):
         return win
 
     return make
+
+
+@pytest.fixture
+def expression_panel(qtbot):
+    """An Expression panel on a fresh inspector state, without a GPU, shut down after."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.expression.expression_panel import ExpressionPanel
+
+    p = ExpressionPanel(InspectorState(), gpu=False)
+    qtbot.addWidget(p)
+    yield p
+    p.shutdown()

@@ -15,12 +15,8 @@ from fpinspector.ui.expression.expression_panel import ExpressionPanel
 
 
 @pytest.fixture
-def panel(qtbot):
-    state = InspectorState()
-    p = ExpressionPanel(state, gpu=False)
-    qtbot.addWidget(p)
-    yield p
-    p.shutdown()
+def panel(expression_panel):
+    return expression_panel
 
 
 def type_expr(p, text):

@@ -18,8 +18,6 @@ import pytest
 from _name_literals import name_comparisons
 
 from fpinspector.model.formats import FORMATS
-from fpinspector.model.state import InspectorState
-from fpinspector.ui.expression.expression_panel import ExpressionPanel
 from fpinspector.ui.inspector.all_formats import WORD_ROW, AllFormatsPanel
 
 UI = Path(__file__).resolve().parents[2] / "fpinspector" / "ui"
@@ -44,12 +42,8 @@ def test_no_ui_module_compares_a_format_name():
 
 
 @pytest.fixture
-def panel(qtbot):
-    state = InspectorState()
-    p = ExpressionPanel(state, gpu=False)
-    qtbot.addWidget(p)
-    yield p
-    p.shutdown()
+def panel(expression_panel):
+    return expression_panel
 
 
 def _f32_bits(x: float) -> int:
