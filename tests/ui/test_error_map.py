@@ -426,7 +426,8 @@ def test_a_short_narrow_panel_puts_the_controls_beside_the_map(qtbot, panel):
     qtbot.wait(150)
     assert panel.split.orientation() == Qt.Horizontal and panel.controls.columns == 1
     data = panel.map.plot.vb.sceneBoundingRect()
-    assert data.height() >= 150 and panel.map.width() >= panel.BESIDE_MAP_WIDTH - 4, data
+    # (the floors tier's PySide6 6.8 gives the map 275 px of its 280: frame metrics)
+    assert data.height() >= 150 and panel.map.width() >= panel.BESIDE_MAP_WIDTH - 8, data
     side = panel.split.widget(0)
     for w in [*panel.overlay_boxes.values(), panel.run_button, panel.cancel_button,
               panel.export_button, panel.controls.op, panel.controls.compare]:
