@@ -133,7 +133,7 @@ def test_shortest_small_unsigned_is_minimal(name):
                 assert nearest(Fraction(c)) != p, (p, s, c)
 
 
-def test_shortest_f32_f64_are_python_and_numpy_reprs():
+def test_shortest_f32_f64_round_trip_with_numpy_and_python_digits():
     assert shortest_decimal(0x3DCCCCCD, "f32") == "0.1"
     assert shortest_decimal(0x3FB999999999999A, "f64") == "0.1"
     assert shortest_decimal(0x80000000, "f32") == "-0.0"
@@ -142,6 +142,47 @@ def test_shortest_f32_f64_are_python_and_numpy_reprs():
         s = shortest_decimal(int(p), "f32")
         assert struct.unpack("<I", struct.pack("<f", float(s)))[0] == p  # no double rounding:
         # a shortest string is never near a midpoint of f32
+
+
+@pytest.mark.parametrize("name", ["f32", "f64", "f16"])
+def test_shortest_one_notation_for_every_format_DEC_values(name):
+    """One notation, whatever numpy writes (numpy 2.1 and 2.4 lay out the same float32
+    digits as 10000000.0 and 1e+07): positional exactly when 1e-5 <= |x| < 1e16, else
+    scientific with two or more exponent digits; the digits are the shortest round trip's
+    (numpy's unique digits for f32, repr's for f64), or the exact integer where padding
+    them with zeros would name another number. Oracles: Fraction and Python's repr."""
+    f = FORMATS[name]
+    rng = np.random.default_rng(11)
+    pats = [int(p) for p in rng.integers(0, min(f.mask, 2**63 - 1), 4000, dtype=np.int64)]
+    pats += [int(p) for p in rng.integers(0, f.pos_inf, 1000, dtype=np.int64)] if name != "f64" \
+        else [int(p) | 2**63 for p in rng.integers(0, f.pos_inf, 1000, dtype=np.int64)]
+    for p in pats:
+        v = f.exact_value(p)
+        if isinstance(v, float) or v == 0:
+            continue
+        s = shortest_decimal(p, name)
+        text = Decimal(s)
+        if Fraction(10) ** -5 <= abs(Fraction(text)) < Fraction(10) ** 16:
+            assert "e" not in s and s.endswith(tuple("0123456789")) and "." in s, (hex(p), s)
+        else:
+            mantissa, _, exp = s.partition("e")
+            assert exp[0] in "+-" and len(exp) >= 3 and exp[1:].isdigit(), (hex(p), s)
+        if name == "f16":
+            continue
+        x = struct.unpack("<d" if name == "f64" else "<f", p.to_bytes(f.bits // 8, "little"))[0]
+        digits = repr(x) if name == "f64" else np.format_float_scientific(np.float32(x),
+                                                                          unique=True)
+        if _integer_written_exactly(s, v) and Decimal(digits) != text:
+            continue  # 123456792.0, not 123456790.0
+        assert text == Decimal(digits), (hex(p), s, digits)
+    examples = {("f32", 0x4B189680): "10000000.0", ("f32", 0xD9FCA32E): "-8888889011863552.0",
+                ("f32", 0x4CEB79A3): "123456792.0", ("f32", 0x00000001): "1e-45",
+                ("f32", 0x5A0E1BCA): "1e+16", ("f64", 0x3EE4F8B588E368F1): "0.00001",
+                ("f64", 0x3EB0C6F7A0B5ED8D): "1e-06", ("f16", 0x0001): "6e-08",
+                ("f32", 0x7F7FFFFF): "3.4028235e+38"}
+    for (fmt, p), want in examples.items():
+        if fmt == name:
+            assert shortest_decimal(p, fmt) == want, (hex(p), want)
 
 
 def test_hex_float_f64_matches_float_hex():

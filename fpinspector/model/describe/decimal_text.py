@@ -1,8 +1,9 @@
 """One pattern as text: exact decimal, shortest round-trip decimal, hex float, binary.
 
 All text is derived from exact integer arithmetic (every binary float has a finite decimal
-expansion), never from float formatting, except the shortest f32/f64 strings, which are
-numpy's / Python's shortest round-trip reprs.
+expansion), never from float formatting, except the digits of the shortest f32/f64
+strings, which are numpy's / Python's shortest round-trip digits (laid out by this
+module's one notation rule).
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import numpy as np
 from ..formats import FloatFormat, get_format
 
 __all__ = ["exact_decimal", "shortest_decimal", "display_decimal", "hex_float", "pattern_hex",
-           "binary_text", "checked_pattern"]
+           "binary_text", "checked_pattern", "POSITIONAL_EXPONENTS"]
+
+#: The decimal exponents written positionally (1e-5 up to below 1e16); scientific outside.
+POSITIONAL_EXPONENTS = range(-5, 16)
 
 
 def checked_pattern(bits: Any, fmt: FloatFormat) -> int:
@@ -76,12 +80,13 @@ def exact_decimal(bits: int, fmt: str | FloatFormat) -> str:
 def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
     """Shortest decimal that reads back (nearest-even) to the same pattern in this format.
 
-    f32/f64 use numpy's/Python's shortest repr. Narrower formats search 1, 2, ...
-    significant digits, trying the candidates just below and above the value (the
+    The digits: f32/f64 take numpy's/Python's shortest round-trip digits (Dragon4 and
+    repr, the same digits in every numpy release allowed). Narrower formats search 1, 2,
+    ... significant digits, trying the candidates just below and above the value (the
     rounding interval is lopsided at powers of two) against the interval of values that
-    round to the pattern. An integer value that would be written positionally is written
-    exactly (f16 0x7BFF is "65504.0", not "65500.0": as short, and it names the number
-    itself).
+    round to the pattern. The notation is one rule for every format (:func:`_written`),
+    so a value reads the same whatever numpy or Python writes: numpy 2.1 and 2.4 lay out
+    the same float32 digits differently (``10000000.0`` against ``1e+07``).
     """
     f = get_format(fmt)
     if f.bits >= 32:  # (an IEEE type: its value read straight from the bytes, no Fraction)
@@ -93,7 +98,15 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
             return special
         if v == 0:
             return "-0.0" if neg else "0.0"
-        return repr(v) if f.bits == 64 else str(np.float32(v))
+        if f.bits == 64:
+            # repr is this notation already (below 1e16 an integer's shortest digits are
+            # the integer), except that it writes 1e-5 up to 1e-4 scientific
+            text = repr(v)
+            if not text.endswith("e-05"):
+                return text
+            return _written(Decimal(text), Decimal(v), False)
+        digits = np.format_float_scientific(np.float32(v), unique=True)
+        return _written(Decimal(digits), Decimal(v), v.is_integer())
     b = checked_pattern(bits, f)
     neg = bool(f.signed and b & f.sign_mask)
     mag = b & ~f.sign_mask if f.signed else b
@@ -121,13 +134,18 @@ def shortest_decimal(bits: int, fmt: str | FloatFormat) -> str:
         ok = [c for c in cands if lo < c < hi or closed and (c == lo or c == hi)]
         if ok:
             best = min(ok, key=lambda c: (abs(c - exact), c))
-            integer = q >= 0 or units % (1 << -q) == 0
-            if integer and best != exact and -5 <= best.adjusted() < 16:
-                # positional text pads the shortest digits with zeros: "65000.0" for f11
-                # 65024 is as long as the exact integer and reads as a different number
-                return str(sign * (units << q if q >= 0 else units >> -q)) + ".0"
-            return _plain(best)
+            return _written(best, exact, q >= 0 or units % (1 << -q) == 0)
     raise AssertionError("no round-trip decimal found")  # pragma: no cover
+
+
+def _written(best: Decimal, exact: Decimal, integer: bool) -> str:
+    """The notation of a shortest decimal, one rule for every format: positional from
+    1e-5 up to below 1e16 (:data:`POSITIONAL_EXPONENTS`), scientific outside. An integer value written positionally is
+    written exactly: the shortest digits padded with zeros ("65000.0" for f11 65024,
+    "123456790.0" for f32 123456792) are as long as the integer and name another number."""
+    if integer and best != exact and best.adjusted() in POSITIONAL_EXPONENTS:
+        return str(int(exact)) + ".0"
+    return _plain(best)
 
 
 def _units(mag: int, f: FloatFormat) -> int:
@@ -162,11 +180,15 @@ def display_decimal(bits: int, fmt: str | FloatFormat, max_digits: int = 17) -> 
 
 
 def _plain(d: Decimal) -> str:
-    """Decimal as short text that parses back: positional for moderate exponents."""
-    s = format(d.normalize(), "f") if -5 <= d.adjusted() < 16 else format(d.normalize(), "e")
-    if "e" not in s and "." not in s:
-        s += ".0"
-    return s
+    """Decimal as short text that parses back: positional for moderate exponents, else
+    scientific with at least two exponent digits, as C's printf and Python write it
+    (``6e-08``, ``3.4e+38``)."""
+    d = d.normalize()
+    if d.adjusted() in POSITIONAL_EXPONENTS:
+        s = format(d, "f")
+        return s if "." in s else s + ".0"
+    mantissa, _, exp = format(d, "e").partition("e")
+    return f"{mantissa}e{exp[0]}{exp[1:].zfill(2)}"
 
 
 def hex_float(bits: int, fmt: str | FloatFormat) -> str:

@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from ...model.convert import VARIANTS
 from ...model.describe import rounding_anatomy
+from ...model.describe.decimal_text import POSITIONAL_EXPONENTS
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge, palette
@@ -31,9 +32,10 @@ def widest_texts(fmt: str) -> tuple[str, ...]:
     shortest decimal), from the format's record: every hex digit of the pattern, and the
     decimal's longest shapes with ``d`` significant digits, as many as a round trip needs
     (ceil(1 + p log10 2)), in 8s: scientific with the exponent's digits, positional from
-    1e-4 ("-0.000" and d digits) and from 1e-5 (one digit fewer: only a narrow format is
-    written so, where such values are subnormal: f16's "-0.00001013"). A test checks
-    every f16/f11/f10 pattern and f32/f64 samples against them."""
+    1e-4 ("-0.000" and d digits) and from 1e-5 (one digit fewer where such values are
+    subnormal: f16's "-0.00001013"), and the longest integer written positionally (the
+    model's notation rule, decimal_text.POSITIONAL_EXPONENTS). A test checks every
+    f16/f11/f10 pattern and f32/f64 samples against them."""
     f = FORMATS[fmt]
     digits = math.ceil(1 + (f.frac_bits + 1) * math.log10(2))
     exp_digits = max(2, len(str(math.ceil(-math.log10(f.smallest_subnormal)))))
@@ -41,17 +43,16 @@ def widest_texts(fmt: str) -> tuple[str, ...]:
     return ("0x" + "8" * ((f.bits + 3) // 4),
             sign + "8." + "8" * (digits - 1) + "e+" + "8" * exp_digits,
             sign + "0.000" + "8" * digits,
-            sign + "0.0000" + "8" * (digits - 1),
-            sign + "8" * digits + ".0") + _numpy_positional(f)
+            sign + "0.0000" + "8" * (digits - (f.smallest_normal > 1e-5)),
+            sign + "8" * digits + ".0") + _widest_integer(f)
 
 
-def _numpy_positional(f) -> tuple[str, ...]:  # noqa: ANN001 - a FloatFormat
-    """The widest positional text numpy writes for a 32-bit float below 1e16: numpy 2.1
-    (the oldest allowed) writes -8888889000000000.0 where 2.4 writes -8.888889e+15 (the
-    model's f32 decimal is numpy's: model/describe/decimal_text.py)."""
-    if f.bits != 32:
-        return ()
-    return (str(np.float32(-8.8888888e15)),)
+def _widest_integer(f) -> tuple[str, ...]:  # noqa: ANN001 - a FloatFormat
+    """The longest integer the model writes positionally in this format (exactly: f32
+    -1960108451954688.0): as many digits as its largest value has, below 1e16."""
+    below = 10 ** POSITIONAL_EXPONENTS.stop
+    digits = len(str(int(min(f.max, below - 1))))
+    return ("-" if f.signed else "") + "8" * digits + ".0",
 
 
 def _variants() -> dict[str, str]:
