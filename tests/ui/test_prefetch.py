@@ -419,3 +419,34 @@ def test_a_batch_the_model_refuses_leaves_the_other_steps_running(
     assert ("f32", 0x40490FDA, "f16", "mesa") in bridge._LAZY
     win.state.update(bits=0x40490FDA)  # its D3D row converted by the edit itself
     assert win.conversions_view.cell_text("d3d", "f16").startswith("0x4248")
+
+
+def test_the_prefetch_waits_for_the_edits_own_gpu_answers(qtbot, wait_for) -> None:
+    """While the edit's GPU answers are still to come nothing is prefetched (a step run
+    before them puts their paint off); once they came, after an idle moment, it is."""
+    from PySide6 import QtWidgets
+
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.inspector.prefetch import IDLE_MS, NeighbourPrefetch
+
+    state, pending = InspectorState(), [True]
+    pf = NeighbourPrefetch(state, ["d3d"], QtWidgets.QWidget(), wait=lambda: pending[0])
+    state.update(fmt="f16", bits=0x3C00)
+    qtbot.wait(4 * IDLE_MS)
+    assert pf.busy() and ("f16", 0x3C00 ^ 1) not in bridge._D3D
+    pending[0] = False
+    assert wait_for(lambda: not pf.busy(), 5000)
+    assert ("f16", 0x3C00 ^ 1) in bridge._D3D
+
+
+def test_a_gpu_that_never_answers_delays_the_prefetch_only_a_while(qtbot, wait_for) -> None:
+    from PySide6 import QtWidgets
+
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.inspector.prefetch import NeighbourPrefetch
+
+    state = InspectorState()
+    pf = NeighbourPrefetch(state, ["d3d"], QtWidgets.QWidget(), wait=lambda: True)
+    state.update(fmt="f16", bits=0x3C00)
+    assert wait_for(lambda: not pf.busy(), 5000)
+    assert ("f16", 0x3C00 ^ 1) in bridge._D3D

@@ -80,6 +80,11 @@ class Controller:
         """The GPU row of the current value was asked for and is not shown yet."""
         return self._conv_pending
 
+    def answers_pending(self) -> bool:
+        """The GPU's answers to the last edit (its conversion row, its op result) are not
+        all shown yet: the idle work (the neighbour prefetch) waits for them."""
+        return self._conv_pending or not self._gpu_answered
+
     def paste(self, text: str) -> bool:
         """Paste ``text`` as if typed into the paste box (its message says what happened)."""
         return self.win.paste_box.paste(text)

@@ -12,7 +12,11 @@ rows of the neighbours are then asked for in one job (``Controller.prefetch_gpu_
 each edit's row otherwise costs a GPU round trip whose worker thread shares the
 interpreter with the UI. The work runs in short steps after the edit is on screen, the
 inspected value's neighbours first, the narrow rows' before the wide ones'; any new edit
-starts over from its own value.
+starts over from its own value. It waits while the edit's own GPU answers are still to
+come (``wait``), and starts an idle moment after they came: a step is a few ms of model
+calls on the UI thread, and steps run between an edit and its GPU answer, or between the
+answer and its paint, put them off by as much (on a loaded machine, where the answer came
+after the idle moment, most clicks paid for several steps).
 """
 
 from __future__ import annotations
@@ -31,6 +35,11 @@ __all__ = ["NeighbourPrefetch", "IDLE_MS"]
 #: Wait after an edit before the first step: its repaint comes first, and a drag over the
 #: bits (an edit every few ms) only prefetches when it pauses.
 IDLE_MS = 25
+#: While the edit's GPU answers are still to come: look again this often, and give up
+#: waiting (prefetch anyway) after ``MAX_WAIT_MS``, so a GPU that never answers (a hung
+#: driver) does not leave every click unprefetched.
+WAIT_POLL_MS = 4
+MAX_WAIT_MS = 500
 
 
 class NeighbourPrefetch(QtCore.QObject):
@@ -40,12 +49,15 @@ class NeighbourPrefetch(QtCore.QObject):
 
     def __init__(self, state: InspectorState, variants: list[str],
                  variants_view: QtWidgets.QWidget, parent: QtCore.QObject | None = None,
-                 gpu_rows: Callable[[str, list[int]], None] | None = None) -> None:
+                 gpu_rows: Callable[[str, list[int]], None] | None = None,
+                 wait: Callable[[], bool] | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.variants = [v for v in variants if v != "d3d"]
         self.view = variants_view
         self.gpu_rows = gpu_rows  # asks the GPU for the neighbours' rows (last: one job)
+        self.wait = wait  # True while the edit's own answers (the GPU's) are to come
+        self._waited_ms = 0
         self._steps: Iterator[Callable[[], None]] | None = None
         self._timer = QtCore.QTimer(self)
         self._timer.setSingleShot(True)
@@ -56,6 +68,7 @@ class NeighbourPrefetch(QtCore.QObject):
         if {"fmt", "bits"} & changed:
             s = self.state.snapshot
             self._steps = self._plan(s.fmt, s.bits)
+            self._waited_ms = 0
             self._timer.start(IDLE_MS)
 
     def _plan(self, fmt: str, bits: int) -> Iterator[Callable[[], None]]:
@@ -85,6 +98,15 @@ class NeighbourPrefetch(QtCore.QObject):
     def _step(self) -> None:
         if self._steps is None:
             return
+        if self.wait is not None and self._waited_ms < MAX_WAIT_MS:
+            if self.wait():
+                self._waited_ms += WAIT_POLL_MS
+                self._timer.start(WAIT_POLL_MS)
+                return
+            if self._waited_ms:  # they came: their paint first, then an idle moment
+                self._waited_ms = MAX_WAIT_MS  # (this edit waits no more)
+                self._timer.start(IDLE_MS)
+                return
         try:
             step = next(self._steps, None)
         except ValueError:  # (reading the rows' values: the plan cannot go on)

@@ -163,7 +163,8 @@ class MainWindow(QtWidgets.QMainWindow):
         # the next bit click's conversions, computed while the app waits for it
         self.prefetch = NeighbourPrefetch(st, list(self.conversions_view.variants),
                                           self.conversions_view, self,
-                                          gpu_rows=self.ctl.prefetch_gpu_rows)
+                                          gpu_rows=self.ctl.prefetch_gpu_rows,
+                                          wait=self.ctl.answers_pending)
         self.docks = {
             "all_formats": self._dock("All formats",
                                       self.all_formats, A.TopDockWidgetArea, "dock-all-formats"),

@@ -1,0 +1,246 @@
+"""Where a click's time goes: the clicks of ``bench_ui_latency.py``, broken down.
+
+For each kind of click (cold inspector, inspector, all-formats row, operand; the same
+walk and idle moments as the benchmark) it prints:
+
+* the wall time to every view updated, painted and the GPU's part shown (median, p95)
+  and the UI thread's CPU time over the same window (``time.thread_time``: what the UI
+  thread itself did, not the time it waited for the GIL or for a core);
+* each state listener's time per click (the views' update code, the GPU adapter);
+* with ``--events``: the time inside Qt's handling of paint, layout, resize and the other
+  events a click causes, per widget class (an ``QApplication.notify`` override: it slows
+  every event, so the totals are inflated; the counts and the shares are what to read);
+* the neighbour prefetch's model calls that ran inside the click windows;
+* with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, and the top
+  functions printed).
+
+The machine is shared: the call counts and the shares are what hold under load, not the
+milliseconds. Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python
+benchmarks/profile_ui_clicks.py --layout compact -n 30``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import cProfile
+import io
+import os
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_ui_latency as bench  # noqa: E402
+from PySide6 import QtCore, QtTest, QtWidgets  # noqa: E402
+
+_WATCHED = ("Paint", "LayoutRequest", "Resize", "UpdateRequest", "MetaCall", "Timer",
+            "Move", "Show", "Hide", "Polish", "ToolTipChange", "StyleChange", "FontChange")
+
+
+class _Counting(QtWidgets.QApplication):
+    """Times the events of :data:`_WATCHED` while ``active`` (per event name, widget class,
+    and whether it was delivered inside another timed event)."""
+
+    active = False
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        self.stats: dict[tuple[str, str, bool], list[float]] = collections.defaultdict(
+            lambda: [0, 0.0])
+        self.names = {getattr(QtCore.QEvent.Type, n): n for n in _WATCHED}
+        self.depth = 0
+
+    def notify(self, obj: QtCore.QObject, ev: QtCore.QEvent) -> bool:  # noqa: N802
+        name = self.names.get(ev.type()) if self.active else None
+        if name is None:
+            return super().notify(obj, ev)
+        self.depth += 1
+        t0 = time.perf_counter()
+        try:
+            return super().notify(obj, ev)
+        finally:
+            self.depth -= 1
+            s = self.stats[(name, type(obj).__name__, self.depth > 0)]
+            s[0] += 1
+            s[1] += time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=20, help="rounds of the four clicks")
+    ap.add_argument("--layout", choices=("wide", "compact"), default="compact")
+    ap.add_argument("--no-gpu", action="store_true")
+    ap.add_argument("--events", action="store_true", help="time Qt's events per widget class")
+    ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
+    args = ap.parse_args()
+
+    app = _Counting([]) if args.events else QtWidgets.QApplication([])
+    from fpinspector.ui import bridge, bridge_ops
+    from fpinspector.ui.shell import window_layout
+    from fpinspector.ui.shell.app import MainWindow
+
+    active = [False]
+    where = [""]
+    in_window: collections.Counter = collections.Counter()
+    real_prefetch = bridge.prefetch_conversions
+
+    def counted_prefetch(*a, **k):  # type: ignore[no-untyped-def]
+        if active[0]:
+            in_window[where[0]] += 1
+        return real_prefetch(*a, **k)
+
+    bridge.prefetch_conversions = counted_prefetch  # (the prefetch looks it up per call)
+
+    tmp = tempfile.TemporaryDirectory()
+    settings = QtCore.QSettings(str(Path(tmp.name) / "s.ini"), QtCore.QSettings.Format.IniFormat)
+    win = MainWindow(settings=settings, restore=False, gpu="off" if args.no_gpu else "auto")
+    size = QtCore.QSize(1800, 1000) if args.layout == "wide" else QtCore.QSize(1280, 720)
+    win.resize(size)
+    win.layout_mode = window_layout.arrange_docks(win, size)
+    win.show()
+    if win.gpu is not None:
+        loop = QtCore.QEventLoop()
+        win.gpu.ready.connect(loop.quit)
+        win.gpu.unavailable.connect(loop.quit)
+        QtCore.QTimer.singleShot(15000, loop.quit)
+        loop.exec()
+    gpu_ok = bool(win.gpu and win.gpu.available)
+    bench._settle(app, 300)
+    win.ctl.paste("0x00000001 3f800000")
+    win.ops_view.op_combo.setCurrentText("mul")
+    win.history.set_entries([("f32", 0x40000000 + k) for k in range(win.history.limit)])
+    state = win.state
+
+    listeners: dict[tuple[str, str], list[float]] = collections.defaultdict(lambda: [0, 0.0])
+
+    def timed(fn):  # type: ignore[no-untyped-def]
+        name = getattr(fn, "__qualname__", repr(fn))
+
+        def run(changed: frozenset) -> None:
+            t0 = time.perf_counter()
+            fn(changed)
+            if active[0]:
+                x = listeners[(where[0], name)]
+                x[0] += 1
+                x[1] += time.perf_counter() - t0
+
+        return run
+
+    state._listeners[:] = [timed(f) for f in state._listeners]
+    prof = cProfile.Profile() if args.cprofile else None
+    bits = [0, 5, 12, 22, 23, 30, 31]
+    rng = random.Random(2026)
+    seen = {state.snapshot.bits}
+
+    def walk_bit() -> int:
+        cur = state.snapshot.bits
+        new = ([b for b in bits if cur ^ (1 << b) not in seen]
+               or [b for b in range(32) if cur ^ (1 << b) not in seen])
+        b = rng.choice(new)
+        seen.add(cur ^ (1 << b))
+        return b
+
+    def idle() -> None:
+        bench._settle(app)
+        deadline = time.perf_counter() + 2
+        while (win.prefetch.busy() or (gpu_ok and not win.gpu.idle)) \
+                and time.perf_counter() < deadline:
+            bench._settle(app, 5)
+
+    def cold() -> None:
+        bridge_ops.clear_caches()
+        win.ctl.forget_gpu_rows()
+
+    def wait_until(stamp: str, before: float) -> None:
+        deadline = time.perf_counter() + 2.0
+        while getattr(win.ctl, stamp) == before and time.perf_counter() < deadline:
+            el = QtCore.QEventLoop()
+            QtCore.QTimer.singleShot(5, el.quit)
+            el.exec()
+
+    times: dict[str, list[tuple[float, float, float]]] = collections.defaultdict(list)
+
+    def click(key: str, widget, bit: int, stamp: str, gpu_part) -> None:  # type: ignore[no-untyped-def]
+        pos = widget.cell_rect(bit).center().toPoint()
+        before = getattr(win.ctl, stamp)
+        where[0] = key
+        active[0] = _Counting.active = True
+        if prof is not None:
+            prof.enable()
+        c0, t0 = time.thread_time(), time.perf_counter()
+        QtTest.QTest.mouseClick(widget, QtCore.Qt.MouseButton.LeftButton, pos=pos)
+        bench._drain(app)
+        t_paint = time.perf_counter() - t0
+        if gpu_ok and gpu_part():
+            wait_until(stamp, before)
+        bench._drain(app)
+        t_all, cpu = time.perf_counter() - t0, time.thread_time() - c0
+        if prof is not None:
+            prof.disable()
+        active[0] = _Counting.active = False
+        times[key].append((t_paint, t_all, cpu))
+
+    conv = lambda: win.ctl.conv_in_flight  # noqa: E731
+    for i in range(args.n):
+        bit = bits[i % len(bits)]
+        idle()
+        cold()
+        click("cold inspector", win.editor.cells, walk_bit(), "conv_update_s", conv)
+        idle()
+        click("inspector", win.editor.cells, walk_bit(), "conv_update_s", conv)
+        idle()
+        prev = state.snapshot
+        click("all-formats row", win.all_formats.rows["f16"].cells, bit % 16,
+              "conv_update_s", conv)
+        stamp = win.ctl.conv_update_s
+        state.update(fmt=prev.fmt, bits=prev.bits)
+        bench._drain(app)
+        if gpu_ok and win.ctl.conv_in_flight:
+            wait_until("conv_update_s", stamp)
+        idle()
+        cold()
+        click("operand", win.ops_view.editors[0].cells, bit, "gpu_update_s", lambda: True)
+
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"layout {args.layout}, {win.gpu.message if win.gpu else 'GPU off'}, load {load}")
+    for key, xs in times.items():
+        print(f"{key:>16}: painted median {statistics.median(x[0] for x in xs) * 1e3:6.2f} "
+              f"p95 {bench._pct([x[0] for x in xs], 0.95) * 1e3:6.2f} | +gpu median "
+              f"{statistics.median(x[1] for x in xs) * 1e3:6.2f} p95 "
+              f"{bench._pct([x[1] for x in xs], 0.95) * 1e3:6.2f} | UI thread CPU median "
+              f"{statistics.median(x[2] for x in xs) * 1e3:6.2f} ms (n={len(xs)})")
+    print("state listeners, ms per click:")
+    for (key, name), (count, secs) in sorted(listeners.items(), key=lambda kv: (kv[0][0], -kv[1][1])):
+        n = len(times[key])
+        if secs / n > 5e-5:
+            print(f"  {key:>16} {secs / n * 1e3:7.3f}  {name} ({count / n:.2f} calls)")
+    print("prefetch model calls inside the click windows, per click:",
+          {k: round(v / len(times[k]), 2) for k, v in in_window.items()} or "none")
+    if args.events:
+        clicks = sum(len(v) for v in times.values())
+        print("events (per click: count, ms inside Qt's handling; 'nested' = inside another)")
+        for (ev, cls, nested), (count, secs) in sorted(app.stats.items(),
+                                                       key=lambda kv: -kv[1][1])[:40]:
+            print(f"  {count / clicks:6.2f} {secs / clicks * 1e3:7.3f}  {ev:14} {cls}"
+                  f"{' (nested)' if nested else ''}")
+    if prof is not None:
+        prof.dump_stats(args.cprofile)
+        out = io.StringIO()
+        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
+        print(out.getvalue())
+    win.shutdown()
+    win.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
