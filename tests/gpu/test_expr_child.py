@@ -16,7 +16,12 @@ import numpy as np
 import pytest
 
 from fpinspector.gpu.devices import SOFTWARE_DRIVERS, DeviceChoice, renderer_family
-from fpinspector.gpu.errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable, ShaderError
+from fpinspector.gpu.errors import (
+    DeviceUnavailable,
+    DriverSwitchNeeded,
+    GpuUnavailable,
+    ShaderError,
+)
 from fpinspector.gpu.expr_capture import ExprRunner
 from fpinspector.gpu.expr_child import ExprChild, open_expr_gpu
 from fpinspector.gpu.gpu_server import _reply
