@@ -113,6 +113,7 @@ class _SplitCells(QtWidgets.QWidget):
         self._box.addWidget(self.hi)
         self._box.addWidget(self.lo)
         self._wrapped = False
+        self._grab: _Cells | None = None  # the half a press went to (it has the drag)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
                            QtWidgets.QSizePolicy.Policy.Fixed)
 
@@ -153,6 +154,45 @@ class _SplitCells(QtWidgets.QWidget):
 
     def _emit(self, _half: int) -> None:
         self.bits_changed.emit(self.bits())
+
+    # -- BitCells' geometry and mouse API, for the row as a whole ------------------------
+    def _half(self, bit: int) -> _Cells:
+        return self.hi if bit >= 32 else self.lo
+
+    def cell_rect(self, bit: int) -> QtCore.QRectF:
+        """Bit ``bit`` (0..63)'s cell in this widget's coordinates."""
+        half = self._half(bit)
+        return half.cell_rect(bit & 31).translated(QtCore.QPointF(half.pos()))
+
+    def bit_at(self, pos: QtCore.QPointF) -> int | None:
+        for base, half in ((32, self.hi), (0, self.lo)):
+            if half.geometry().contains(pos.toPoint()):
+                bit = half.bit_at(pos - QtCore.QPointF(half.pos()))
+                return None if bit is None else base + bit
+        return None
+
+    def _forward(self, half: _Cells, event: QtGui.QMouseEvent) -> QtGui.QMouseEvent:
+        return QtGui.QMouseEvent(event.type(), event.position() - QtCore.QPointF(half.pos()),
+                                 event.globalPosition(), event.button(), event.buttons(),
+                                 event.modifiers())
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        """A press on the gap between the halves or sent to the row as a whole (a
+        synthetic click) goes to the half under it, which then has the drag."""
+        bit = self.bit_at(event.position())
+        if bit is None:
+            return super().mousePressEvent(event)
+        self._grab = self._half(bit)
+        self._grab.mousePressEvent(self._forward(self._grab, event))
+
+    def mouseMoveEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        if self._grab is not None:
+            self._grab.mouseMoveEvent(self._forward(self._grab, event))
+
+    def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        grab, self._grab = self._grab, None
+        if grab is not None:
+            grab.mouseReleaseEvent(self._forward(grab, event))
 
 
 def _line_width(cells: QtWidgets.QWidget) -> int:
