@@ -121,6 +121,27 @@ class ChildSession:
     def readback_seconds(self, n: int, itemsize: int = 4, repeats: int = 3) -> float:
         return float(self._call("readback", n, itemsize, repeats))
 
+    # -- expressions (ExprRunner's API, run by the session in the child) ------------------
+    def expr_run(self, program: Any, slots: Any, *, path: str | None = None,
+                 variant: str = "precise") -> list[np.ndarray]:
+        """:meth:`~.expr_capture.ExprRunner.run` in the GPU process: the words per step
+        ("precise") or per result component ("free"), input-shaped; the slots' words and
+        the result travel through the shared block."""
+        arrays = tuple(np.asarray(s) for s in slots)
+        try:
+            n = int(np.prod(np.broadcast_shapes(*(a.shape for a in arrays)), dtype=np.int64))
+        except ValueError:  # the runner in the child says which shapes do not broadcast
+            n = max((a.size for a in arrays), default=1)
+        width = len(program.steps) if variant == "precise" else len(program.outputs)
+        out = self._call("expr", program, path, variant, arrays=arrays,
+                         result_bytes=4 * max(width, 1) * max(n, 1))
+        return [out[k, ...].copy() for k in range(out.shape[0])]  # (0-d stays 0-d)
+
+    def expr_unsupported_reason(self, program: Any, path: str | None = None) -> str | None:
+        """Why ``program`` cannot run on the child's session (None when it can)."""
+        why = self._call("expr_unsupported", program, path)
+        return None if why is None else str(why)
+
     def connect(self) -> GpuClient:
         """A connection to this GPU process for another process (a sweep worker): captures
         through it are served beside this session's own; picklable until first used."""
@@ -140,15 +161,32 @@ class ChildSession:
 
     # -- transport ----------------------------------------------------------------------
     def _call(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = (),
-              out: np.ndarray | None = None) -> Any:
+              out: np.ndarray | None = None, result_bytes: int = 0) -> Any:
         with self._lock:
             if self._closed:
                 raise ValueError("this GPU session is closed; open a new one")
             try:
-                return self._chan.call(cmd, *args, arrays=arrays, out=out)
+                return self._chan.call(cmd, *args, arrays=arrays, out=out,
+                                       result_bytes=result_bytes)
             except GpuUnavailable:
                 raise GpuUnavailable(f"the GPU process ({self.choice.label()}) stopped "
                                      f"(exit code {self._proc.exitcode})") from None
+
+    @property
+    def alive(self) -> bool:
+        """Is the GPU process still running (False once it stopped or was closed)?"""
+        return not self._closed and self._proc.is_alive()
+
+    @property
+    def exitcode(self) -> int | None:
+        """The GPU process's exit code once it stopped (None while it runs)."""
+        return self._proc.exitcode
+
+    def kill(self) -> None:
+        """Stop the GPU process now, without waiting for the request in flight (which then
+        fails with GpuUnavailable); :meth:`close` still frees the rest."""
+        if self._proc.is_alive():
+            self._proc.terminate()
 
     def close(self) -> None:
         """Stop the child (its GL context goes with it) and free the shared block."""

@@ -2,7 +2,9 @@
 any connection it hands over (sweep workers) until the parent says "close" or goes.
 
 Each connection has its own shared block (named in its requests): operands are read from
-it in place and a shader capture writes its result straight into it (no copies).
+it in place and a shader capture writes its result straight into it (no copies). An
+expression capture ("expr") runs on an :class:`~.expr_capture.ExprRunner` of the session,
+made on the first one, and writes its words, one row per step, into the block.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import numpy as np
 
 from . import routes
 from .devices import DeviceChoice
-from .errors import GpuUnavailable, ShaderError
+from .errors import GpuUnavailable
 from .shaders import KERNELS
+from .shm_channel import error_payload
 
 __all__ = ["serve", "readback_seconds"]
 
@@ -34,6 +37,7 @@ def serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
         return
     conn.send(("ready", session.info))
     blocks: dict[Any, Any] = {}  # connection -> its shared block, opened here
+    runners: dict[str, Any] = {}  # "expr": the session's expression runner, once used
     conns: list[Any] = [conn]
     try:
         while True:
@@ -53,12 +57,14 @@ def serve(conn: Any, path: str, choice: dict[str, Any]) -> None:
                     conns.append(args[0])
                     c_ready.send(("value", True))
                     continue
-                _reply(session, c_ready, msg, blocks)
+                _reply(session, c_ready, msg, blocks, runners)
     finally:
         for c_other in list(conns[1:]):
             _drop(c_other, conns, blocks)
         for shm in blocks.values():
             shm.close()
+        if "expr" in runners:
+            runners["expr"].close()
         session.close()
 
 
@@ -70,18 +76,19 @@ def _drop(c: Any, conns: list[Any], blocks: dict[Any, Any]) -> None:
     c.close()
 
 
-def _reply(session: Any, conn: Any, msg: tuple, blocks: dict[Any, Any]) -> None:
+def _reply(session: Any, conn: Any, msg: tuple, blocks: dict[Any, Any],
+           runners: dict[str, Any]) -> None:
     from multiprocessing import shared_memory
 
     cmd, args, specs, name, res_off = msg
     shm = blocks.get(conn)
     try:
-        if specs and (shm is None or shm.name != name.lstrip("/")):
+        if name and (shm is None or shm.name != name.lstrip("/")):
             if shm is not None:
                 shm.close()
             shm = blocks[conn] = shared_memory.SharedMemory(name=name)
         arrays = _views(shm, specs)
-        res = _answer(session, cmd, args, arrays, shm, res_off)
+        res = _answer(session, cmd, args, arrays, shm, res_off, runners)
         del arrays
         if isinstance(res, np.ndarray):
             if shm is None:
@@ -96,9 +103,8 @@ def _reply(session: Any, conn: Any, msg: tuple, blocks: dict[Any, Any]) -> None:
         else:
             conn.send(("value", res))
         res = None  # no view of the block may outlive it (shm.close() refuses)
-    except (GpuUnavailable, ShaderError, ValueError, KeyError, TypeError, RuntimeError,
-            FileNotFoundError) as exc:
-        conn.send(("error", (type(exc).__name__, getattr(exc, "message", str(exc)))))
+    except Exception as exc:  # noqa: BLE001 - one request's failure, not the process's:
+        conn.send(("error", error_payload(exc)))  # the requester raises it (same type)
 
 
 def _views(shm: Any, specs: list[tuple[str, tuple, int]]) -> list[np.ndarray]:
@@ -135,10 +141,45 @@ def _capture_into(session: Any, args: tuple, arrays: list[np.ndarray], shm: Any,
     return session.capture(op, *arrays, format=fmt, path=path, out=out)
 
 
+def _expr_runner(session: Any, runners: dict[str, Any]) -> Any:
+    runner = runners.get("expr")
+    if runner is None:
+        from .expr_capture import ExprRunner
+
+        runner = runners["expr"] = ExprRunner(session)
+    return runner
+
+
+def _expr_into(runner: Any, args: tuple, arrays: list[np.ndarray], shm: Any,
+               res_off: int) -> np.ndarray:
+    """An expression capture: its words (W per element) as one (W, *shape) uint32 array,
+    in the shared block at the result offset when it fits there (else a copy follows)."""
+    program, path, variant = args
+    words = runner.run(program, arrays, path=path, variant=variant)
+    shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+    n = int(np.prod(shape, dtype=np.int64))
+    out: np.ndarray | None = None
+    if shm is not None and res_off + 4 * n * len(words) <= shm.size:
+        out = np.frombuffer(shm.buf, np.uint32, n * len(words), res_off)
+        out = out.reshape((len(words), *shape))
+    else:
+        out = np.empty((len(words), *shape), np.uint32)
+    for k, w in enumerate(words):
+        out[k] = w
+    return out
+
+
 def _answer(session: Any, cmd: str, args: tuple, arrays: list[np.ndarray], shm: Any = None,
-            res_off: int = 0) -> Any:
+            res_off: int = 0, runners: dict[str, Any] | None = None) -> Any:
+    """The answer to one request (``runners`` keeps the session's expression runner)."""
+    runners = {} if runners is None else runners
     if cmd == "capture":
         return _capture_into(session, args, arrays, shm, res_off)
+    if cmd == "expr":
+        return _expr_into(_expr_runner(session, runners), args, arrays, shm, res_off)
+    if cmd == "expr_unsupported":
+        program, path = args
+        return _expr_runner(session, runners).unsupported_reason(program, path)
     if cmd == "convert":
         src, dst, path = args
         return session.convert(arrays[0], src, dst, path=path)

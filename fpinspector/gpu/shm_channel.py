@@ -4,7 +4,10 @@ connection a sweep worker process takes along to capture its own chunks.
 
 Message: ``(cmd, args, specs, block name, result offset)``; ``specs`` are the operands'
 (dtype, shape, offset) in the block; the reply is ``("array", (dtype, shape))`` (the result
-at the result offset), ``("value", x)`` or ``("error", (type name, message))``.
+at the result offset), ``("value", x)`` or ``("error", (type name, message[, fields]))``
+(``fields``: what rebuilds a :class:`~.errors.ShaderError` with its op, log and source).
+A request may reserve more room for its result than the widest single result
+(``result_bytes``: an expression capture's words of every step).
 """
 
 from __future__ import annotations
@@ -14,22 +17,37 @@ from typing import Any
 import numpy as np
 
 from .capture_formats import SHADER_FLOAT
-from .errors import DeviceUnavailable, GpuUnavailable
+from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable, ShaderError
 from .operands import result_array
 
-__all__ = ["ShmChannel", "GpuClient", "rebuild_error"]
+__all__ = ["ShmChannel", "GpuClient", "error_payload", "rebuild_error"]
 
 _ERRORS: dict[str, type[Exception]] = {
     "ValueError": ValueError, "GpuUnavailable": GpuUnavailable,
-    "DeviceUnavailable": DeviceUnavailable, "DriverSwitchNeeded": DeviceUnavailable,
+    "DeviceUnavailable": DeviceUnavailable, "DriverSwitchNeeded": DriverSwitchNeeded,
     "KeyError": KeyError, "TypeError": TypeError,
 }
 
 
-def rebuild_error(payload: tuple[str, str]) -> Exception:
-    """The exception for an ``("error", payload)`` reply."""
-    name, message = payload
+def error_payload(exc: BaseException) -> tuple:
+    """What an ``("error", payload)`` reply carries for ``exc`` (see :func:`rebuild_error`)."""
+    message = str(getattr(exc, "message", None) or exc)
+    if isinstance(exc, ShaderError):
+        return (type(exc).__name__, message,
+                {"op": exc.op, "log": exc.log, "source": exc.source})
+    return (type(exc).__name__, message)
+
+
+def rebuild_error(payload: tuple) -> Exception:
+    """The exception for an ``("error", payload)`` reply: the same type as the GPU
+    process raised where it is one of the GPU layer's or a builtin the callers tell apart
+    (a :class:`ShaderError` with its op, log and source), else a RuntimeError."""
+    name, message = payload[0], payload[1]
     if name == "ShaderError":
+        fields = payload[2] if len(payload) > 2 and isinstance(payload[2], dict) else {}
+        if fields:
+            return ShaderError(str(fields.get("op", "")), str(fields.get("log", "")),
+                               str(fields.get("source", "")))
         return RuntimeError(message)
     return _ERRORS.get(name, RuntimeError)(message)
 
@@ -46,10 +64,11 @@ class ShmChannel:
         self._shm: Any = None
         self._res_off = 0
 
-    def _block(self, arrays: tuple[np.ndarray, ...]) -> list[tuple[str, tuple, int]]:
+    def _block(self, arrays: tuple[np.ndarray, ...], result_bytes: int = 0
+               ) -> list[tuple[str, tuple, int]]:
         """Copy ``arrays`` into the shared block (grown as needed); their (dtype, shape,
         offset) specs. The result follows them (8 bytes per element of the broadcast
-        operands: the widest result)."""
+        operands, the widest single result, or ``result_bytes`` where more)."""
         specs, off = [], 0
         for a in arrays:
             specs.append((a.dtype.str, a.shape, off))
@@ -58,7 +77,7 @@ class ShmChannel:
             n = int(np.prod(np.broadcast_shapes(*(a.shape for a in arrays)), dtype=np.int64))
         except ValueError:  # the session in the GPU process says which shapes do not broadcast
             n = max(a.size for a in arrays)
-        need = off + 8 * n + 64
+        need = off + max(8 * n, int(result_bytes)) + 64
         if self._shm is None or self._shm.size < need:
             from multiprocessing import shared_memory
 
@@ -70,12 +89,15 @@ class ShmChannel:
         self._res_off = off
         return specs
 
-    def send(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = ()) -> None:
-        """Send a request (its operands copied into the block first)."""
-        specs = self._block(arrays) if arrays else []
+    def send(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = (),
+             result_bytes: int = 0) -> None:
+        """Send a request (its operands copied into the block first; ``result_bytes``
+        reserves room for an array result even without operands)."""
+        block = bool(arrays) or result_bytes > 0
+        specs = self._block(arrays, result_bytes) if block else []
         name = self._shm.name if self._shm is not None else ""
         try:
-            self.conn.send((cmd, args, specs, name, self._res_off if arrays else 0))
+            self.conn.send((cmd, args, specs, name, self._res_off if block else 0))
         except (EOFError, OSError, BrokenPipeError):
             raise GpuUnavailable(f"the GPU process ({self.label}) stopped") from None
 
@@ -100,8 +122,8 @@ class ShmChannel:
         return payload
 
     def call(self, cmd: str, *args: Any, arrays: tuple[np.ndarray, ...] = (),
-             out: np.ndarray | None = None) -> Any:
-        self.send(cmd, *args, arrays=arrays)
+             out: np.ndarray | None = None, result_bytes: int = 0) -> Any:
+        self.send(cmd, *args, arrays=arrays, result_bytes=result_bytes)
         return self.receive(out)
 
     def drop_block(self) -> None:

@@ -178,10 +178,9 @@ def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     out = []
     panel = win.all_formats
     area = win.docks["all_formats"].widget()
-    # (from 1280 px screens on, issue 36's "nothing behind horizontal scrolling"; in the
-    # 470 px dock of a 960 px screen the f64 row's 64 cells still scroll)
-    if isinstance(area, QtWidgets.QScrollArea) and area.horizontalScrollBar().maximum() > 0 \
-            and win.screen().size().width() >= 1280:
+    # issue 36's "nothing behind horizontal scrolling", at every size (the 470 px dock of a
+    # 960 px screen too: the f64 row's 64 cells wrap onto two lines of 32 there)
+    if isinstance(area, QtWidgets.QScrollArea) and area.horizontalScrollBar().maximum() > 0:
         out.append(f"{where}: All formats scrolls sideways by "
                    f"{area.horizontalScrollBar().maximum()} px")
     for key, row in panel.rows.items():
@@ -193,12 +192,13 @@ def check_all_formats(win: QtWidgets.QMainWindow, where: str) -> list[str]:
         if lab.isVisible() and not lab.wordWrap() and \
                 lab.fontMetrics().horizontalAdvance(lab.text()) > lab.width():
             out.append(f"{where}: All formats {key} rules {lab.text()!r} cut at the right")
-        cells = row.cells
-        fm = QtGui.QFontMetrics(cells.number_font())
-        spans = cells.number_spans(fm)
-        for (b1, _l1, r1), (b2, l2, _r2) in zip(spans, spans[1:]):
-            if l2 - r1 < 3:
-                out.append(f"{where}: All formats {key}: bit numbers {b1} and {b2} run together")
+        for cells in getattr(row.cells, "parts", lambda c=row.cells: [c])():  # (f64: halves)
+            fm = QtGui.QFontMetrics(cells.number_font())
+            spans = cells.number_spans(fm)
+            for (b1, _l1, r1), (b2, l2, _r2) in zip(spans, spans[1:]):
+                if l2 - r1 < 3:
+                    out.append(f"{where}: All formats {key}: bit numbers {b1} and {b2} run "
+                               "together")
         for w in (row.hex_edit, row.value_edit):
             if w.isVisible() and w.fontMetrics().horizontalAdvance(w.text()) + 8 > w.width():
                 out.append(f"{where}: All formats {key}: {w.text()!r} cut in its field")

@@ -161,14 +161,16 @@ def test_the_result_line_says_what_its_error_is_against(qtbot) -> None:
         p.shutdown()
 
 
-def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for, monkeypatch):
+def test_a_driver_this_process_cannot_open_runs_in_a_gpu_process(qtbot, wait_for,
+                                                                 monkeypatch):
     """Mesa keeps a display's first driver for a whole process (checked on this machine:
     a second EGL context asking for softpipe after llvmpipe got llvmpipe, released or not;
-    a fresh process got softpipe). GPU ▸ Device ▸ softpipe then cannot reach the
-    Expression dock, which runs in the window's process: the dock says so and names the
-    ways to run the expression there (the app started on softpipe; the CLI's expr with
-    --driver softpipe: tests/gpu/test_expr_cli_driver.py runs it there)."""
+    a fresh process got softpipe). GPU ▸ Device ▸ softpipe then reaches the Expression
+    dock through a GPU child process (ExprChild), as it reaches the inspector and the maps;
+    the label says so. Before, the dock refused with "Expressions run in this window's own
+    process" and named `fpinspector expr --driver`."""
     import fpinspector.gpu.expr_capture as expr_capture
+    import fpinspector.gpu.expr_child as expr_child
     from fpinspector.gpu.errors import DriverSwitchNeeded
 
     class _Refused(_FakeExprGpu):
@@ -180,7 +182,15 @@ def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for,
                     "softpipe needs a separate GPU process")
             super().__init__(path, api, adapter, choice)
 
+    class _Child(_FakeExprGpu):
+        def __init__(self, path="auto", choice=None) -> None:
+            super().__init__(path, choice=choice)
+            self.info = {**self.info, "renderer": "softpipe", "path": "fragment",
+                         "process": "child"}
+
+    _FakeExprGpu.opened = []
     monkeypatch.setattr(expr_capture, "ExprGpu", _Refused)
+    monkeypatch.setattr(expr_child, "ExprChild", _Child)
     runner = _Runner(DeviceChoice(index=0))
     monkeypatch.setattr("fpinspector.gpu.devices._SELECTED", runner.choice, raising=False)
     p = ExpressionPanel(InspectorState(), gpu=True)
@@ -188,15 +198,53 @@ def test_a_driver_this_process_cannot_switch_to_says_what_to_do(qtbot, wait_for,
     try:
         p.bridge.follow(runner)
         p.evaluate()
-        assert wait_for(lambda: "renderer of device 0" in p.gpu_status.text(), 10000), p.gpu_status.text()
+        assert wait_for(lambda: "renderer of device 0" in p.gpu_status.text(), 10000), \
+            p.gpu_status.text()
         runner.switch(DeviceChoice(index=0, driver="softpipe"))
         assert wait_for(lambda: "softpipe" in p.gpu_status.text()
                         and "switching" not in p.gpu_status.text(), 10000), p.gpu_status.text()
-        text = p.gpu_status.text()
-        assert "Mesa keeps a display's first driver" in text
-        assert "fpinspector gui --driver softpipe" in text
-        assert 'fpinspector expr "…" --gpu --driver softpipe' in text
+        assert p.gpu_status.text() == ("GPU: softpipe (device 0 / softpipe, fragment path, "
+                                       "GPU process)")
+        assert isinstance(p.bridge.gpu, _Child) and "gpu" in p.report
         # wrapped: the long line never widens the dock (a docked panel was cut at 1280x720)
         assert p.minimumSizeHint().width() < 700, p.minimumSizeHint()
+    finally:
+        p.shutdown()
+
+
+def test_a_runner_in_a_gpu_process_sends_the_dock_straight_to_one(qtbot, wait_for,
+                                                                  monkeypatch):
+    """The window's runner says it opened the device in a GPU process: the dock opens a
+    GPU process too, without trying (and importing GL for) this process first."""
+    import fpinspector.gpu.expr_capture as expr_capture
+    import fpinspector.gpu.expr_child as expr_child
+
+    tried = []
+
+    class _InProcess(_FakeExprGpu):
+        def __init__(self, *a, **kw) -> None:
+            tried.append(kw.get("choice"))
+            super().__init__(*a, **kw)
+
+    class _Child(_FakeExprGpu):
+        def __init__(self, path="auto", choice=None) -> None:
+            super().__init__(path, choice=choice)
+            self.info = {**self.info, "process": "child"}
+
+    monkeypatch.setattr(expr_capture, "ExprGpu", _InProcess)
+    monkeypatch.setattr(expr_child, "ExprChild", _Child)
+    runner = _Runner(DeviceChoice(index=0))
+    p = ExpressionPanel(InspectorState(), gpu=True)
+    qtbot.addWidget(p)
+    try:
+        p.bridge.follow(runner)
+        soft = DeviceChoice(index=0, driver="softpipe")
+        runner.choice = soft
+        runner.switched.emit({"renderer": "softpipe", "process": "child"})
+        p.evaluate()
+        assert wait_for(lambda: "GPU process" in p.gpu_status.text(), 10000), \
+            p.gpu_status.text()
+        assert isinstance(p.bridge.gpu, _Child) and p.bridge.gpu.choice == soft
+        assert soft not in tried
     finally:
         p.shutdown()

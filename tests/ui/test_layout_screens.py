@@ -9,8 +9,8 @@ Then through a sequence of resizes (960x1050, 960x600, 1280x720, the whole scree
 at least 420 px wide, no dock tab is elided or behind the tab bar's scroll arrows, nothing
 overlaps, a raised map's legend is outside its data and at 1920x1080 its plot is at least
 300x200 px; at 1280x720 and 1366x768 no column of Conversions, the Expression steps or the
-GPUs report (two reports) is behind horizontal scrolling. The checks are in
-``layout_probe.py``."""
+GPUs report (two reports) is behind horizontal scrolling, and at every size none of All
+formats (the 960x1050 dock too). The checks are in ``layout_probe.py``."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ columns, the GPUs report's second report. Offscreen, each table in a widget of t
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
 
@@ -100,3 +100,64 @@ def test_fit_cap(widths, room, cap) -> None:
     assert fit_cap(widths, room, 56) == cap
     if cap > 56:
         assert sum(min(w, cap) for w in widths) <= room
+
+
+def _all_formats_in(qtbot, width: int):
+    """All formats in a scroll area of ``width`` px, as its dock holds it."""
+    from fpinspector.ui.inspector.all_formats import AllFormatsPanel
+
+    state = InspectorState()
+    area = QtWidgets.QScrollArea()
+    area.setWidgetResizable(True)
+    panel = AllFormatsPanel(state)
+    area.setWidget(panel)
+    qtbot.addWidget(area)
+    area.resize(width, 500)
+    area.show()
+    state.update(fmt="f64", bits=0xC0F1170800000000)  # -70000.5: bits set in both halves
+    _settle(qtbot)
+    return state, area, panel
+
+
+@pytest.mark.parametrize("width", [477, 440, 380])  # the dock at 960x1050; narrower ones
+def test_all_formats_fits_the_dock_of_a_960_px_screen(qtbot, width) -> None:
+    """Issue 36: nothing a user needs behind horizontal scrolling. At 960x1050 All formats'
+    dock is ~477 px and the f64 row's 64 cells (9 px each at the least) and its hex and
+    value beside its rules scrolled it sideways by 123 px. Now the cells wrap onto two
+    lines of 32 (63-32 above 31-0, each numbered) and the rules take a line of their own;
+    every field shows its whole text and nothing overlaps. Narrower still (a larger font,
+    a dock dragged narrower), each value takes a line of its own too."""
+    state, area, panel = _all_formats_in(qtbot, width)
+    assert area.horizontalScrollBar().maximum() == 0, area.horizontalScrollBar().maximum()
+    assert panel.width() <= area.viewport().width()
+    cells = panel.rows["f64"].cells
+    hi, lo = cells.parts()
+    assert cells.is_wrapped() and hi.y() > lo.y() - hi.height() - 1 and lo.y() > hi.y()
+    assert (hi.bits(), lo.bits()) == (0xC0F11708, 0)
+    for key, row in panel.rows.items():
+        for w in (row.hex_edit, row.value_edit):
+            assert w.fontMetrics().horizontalAdvance(w.text()) + 8 <= w.width(), (key, w.text())
+        parts = [w for w in row.widgets() if w.isVisible()]
+        for i, a in enumerate(parts):
+            for b in parts[i + 1:]:
+                assert not a.geometry().intersects(b.geometry()), (key, a, b)
+    fm = QtGui.QFontMetrics(hi.number_font())
+    assert [b for b, _, _ in hi.number_spans(fm)][:1] == [31]  # drawn as 63 (NUMBER_BASE 32)
+    # a click on the upper line edits bits 63-32 of the f64 pattern, the lower line 31-0
+    qtbot.mouseClick(lo, QtCore.Qt.MouseButton.LeftButton, pos=lo.cell_rect(0).center().toPoint())
+    assert (state.fmt, state.bits) == ("f64", 0xC0F1170800000001)
+    qtbot.mouseClick(hi, QtCore.Qt.MouseButton.LeftButton, pos=hi.cell_rect(31).center().toPoint())
+    assert (state.fmt, state.bits) == ("f64", 0x40F1170800000001)  # the sign: +70000.5...
+
+
+def test_all_formats_keeps_64_cells_in_a_line_where_they_fit(qtbot) -> None:
+    """In a dock about as wide as 1280x720 gives it the f64 cells stay one line of 64, and
+    the rules stay beside the value, as before."""
+    _state, area, panel = _all_formats_in(qtbot, DOCK_WIDTH + 20)
+    assert area.horizontalScrollBar().maximum() == 0
+    cells = panel.rows["f64"].cells
+    hi, lo = cells.parts()
+    assert not cells.is_wrapped() and hi.y() == lo.y() and lo.x() >= hi.x() + hi.width()
+    row = panel.rows["f32"]
+    assert row.rules_box.y() == row.value_edit.y() or \
+        abs(row.rules_box.geometry().center().y() - row.value_edit.geometry().center().y()) < 12

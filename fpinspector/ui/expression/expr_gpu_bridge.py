@@ -1,5 +1,9 @@
-"""The expression panel's GPU: an ExprGpu opened off the UI thread, requests answered by
-Qt signals (the newest request wins while one is running)."""
+"""The expression panel's GPU: an expression runner on the selected device, opened off the
+UI thread, requests answered by Qt signals (the newest request wins while one is running).
+
+The runner is an ExprGpu in this process where Mesa allows it (no pipe round trip), else an
+ExprChild in a GPU child process (:func:`fpinspector.gpu.expr_child.open_expr_gpu`), so the
+dock follows GPU ▸ Device onto any driver, as the inspector and the maps do."""
 
 from __future__ import annotations
 
@@ -14,26 +18,19 @@ __all__ = ["ExprGpuBridge", "unavailable_text"]
 
 
 def unavailable_text(exc: BaseException, choice: Any) -> str:
-    """Why the dock has no GPU, and what the user can do where the reason is Mesa's one
-    driver per process and device (a real limit: a second context asking for softpipe
-    after llvmpipe gets llvmpipe again, released or not; a fresh process gets softpipe).
-    The window's inspector and maps switch by starting a GPU process of their own; the
-    expression runner lives in the window's process, so it names the ways to get the
-    expression onto that driver: the app started on it, or the CLI's expr on it."""
-    from ...gpu.errors import DriverSwitchNeeded  # noqa: PLC0415 (no GL at import)
+    """Why the dock has no GPU on ``choice``: the error's own words, prefixed with the
+    device where they do not name it."""
+    text = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+    where = choice.label() if choice is not None else ""
+    if where and where not in text:
+        text = f"{where}: {text}"
+    return text
 
-    text = str(getattr(exc, "message", None) or exc)
-    if not isinstance(exc, DriverSwitchNeeded):
-        return text
-    driver = getattr(choice, "driver", None)
-    if driver:
-        how = (f"start the app with fpinspector gui --driver {driver} (on the command "
-               f"line: fpinspector expr \"…\" --gpu --driver {driver})")
-    else:
-        how = "start the app without --driver"
-    where = choice.label() if choice is not None else "that device"
-    return (f"{text}. Expressions run in this window's own process; to run them on "
-            f"{where}: {how}")
+
+def _stopped_text(exc: BaseException) -> str:
+    """A GPU process that stopped during a capture: what happened and what comes next."""
+    text = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+    return f"{text}; the next evaluation starts it again"
 
 
 class ExprGpuBridge(QObject):
@@ -59,8 +56,12 @@ class ExprGpuBridge(QObject):
     _answered = Signal(int, object, object)
     _refused = Signal(int, str)
 
-    def __init__(self, path: str = "auto", parent: QObject | None = None) -> None:
+    def __init__(self, path: str = "auto", parent: QObject | None = None, *,
+                 process: bool | None = None) -> None:
         super().__init__(parent)
+        #: True: run in a GPU child process (no GL in this process); None: this process
+        #: where Mesa allows the device, else a child
+        self.process = process
         self._answered.connect(self.captured, Qt.ConnectionType.QueuedConnection)
         self._refused.connect(self.failed, Qt.ConnectionType.QueuedConnection)
         self.path = path
@@ -95,22 +96,33 @@ class ExprGpuBridge(QObject):
                 self._pending = req
                 if self.gpu is None and not self._opening:
                     self._opening = True
-                    import_gpu_layer()  # (on this, the UI thread: see there)
+                    self._import_layer()
                     threading.Thread(target=self._open, daemon=True).start()
                 return req[0]
             self._busy = True
         self._send(req)
         return req[0]
 
+    def _import_layer(self, process: bool | None = None) -> None:
+        """Import the GPU modules on this, the UI thread (see ``import_gpu_layer``): only
+        the GL-free child-process ones when the runner will be a child."""
+        if process or (process is None and self.process):
+            import fpinspector.gpu.expr_child  # noqa: F401, PLC0415
+        else:
+            import_gpu_layer()
+
     def _open(self) -> None:
-        from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
+        from ...gpu.expr_child import open_expr_gpu  # noqa: PLC0415
 
         while True:  # (again when the device was switched while this one opened)
-            choice = self.choice
+            with self._lock:
+                choice, process = self.choice, self.process
             try:
-                gpu = ExprGpu(self.path, choice=choice)
+                gpu = open_expr_gpu(self.path, choice, process=process)
             except Exception as exc:  # GpuUnavailable or a driver failure: say so, go on
-                if choice != self.choice:
+                with self._lock:
+                    switched = (choice, process) != (self.choice, self.process)
+                if switched:
                     continue
                 self.message = unavailable_text(exc, choice)
                 self._opening = False
@@ -123,11 +135,13 @@ class ExprGpuBridge(QObject):
             if self._closed:
                 gpu.close()
                 return
-            if choice == self.choice:
+            with self._lock:  # (a switch now either sees this runner or is seen here)
+                current = (choice, process) == (self.choice, self.process)
+                if current:
+                    self.gpu, self.info, self._opening = gpu, dict(gpu.info), False
+            if current:
                 break
             gpu.close()
-        with self._lock:
-            self.gpu, self.info, self._opening = gpu, dict(gpu.info), False
         self.ready.emit(self.info)
         self._next_pending()
 
@@ -136,16 +150,20 @@ class ExprGpuBridge(QObject):
         switches (GPU ▸ Device), so the Expression dock's GPU column is the device the rest
         of the window shows."""
         self.choice = runner.choice
-        runner.switched.connect(lambda _info: self.switch_to(runner.choice))
+        runner.switched.connect(lambda info: self.switch_to(
+            runner.choice, process=True if (info or {}).get("process") == "child" else None))
 
-    def switch_to(self, choice: Any) -> None:
+    def switch_to(self, choice: Any, process: bool | None = None) -> None:
         """Drop the session and open ``choice`` (off the UI thread); a request waits for
-        it, and ``reopening`` is sent so the panel asks again."""
+        it, and ``reopening`` is sent so the panel asks again. ``process=True``: the
+        window's runner opened that device in a GPU process, so the dock goes straight to
+        one (this process could not open it either)."""
         if self._closed:
             return
+        self._import_layer(process)
         with self._lock:
             old, self.gpu = self.gpu, None
-            self.choice, self.info, self.message = choice, {}, ""
+            self.choice, self.process, self.info, self.message = choice, process, {}, ""
             start, self._opening = not self._opening, True
         self.reopening.emit(choice)
 
@@ -179,10 +197,22 @@ class ExprGpuBridge(QObject):
                 else:
                     self._answered.emit(rid, out[0], out[1])
             except Exception as exc:  # shown in the panel, never raised into Qt
-                self._refused.emit(rid, str(getattr(exc, "message", None) or exc))
+                if getattr(gpu, "alive", True) is False:  # its GPU process stopped
+                    self._drop(gpu)
+                    self._refused.emit(rid, _stopped_text(exc))
+                else:
+                    self._refused.emit(rid, str(getattr(exc, "message", None) or exc))
             self._done()
 
         gpu.submit_job(job).add_done_callback(finished)
+
+    def _drop(self, gpu: Any) -> None:
+        """Forget a runner whose GPU process stopped: the next request opens a new one.
+        (Closed on a thread of its own: this runs on the runner's only thread.)"""
+        with self._lock:
+            if self.gpu is gpu:
+                self.gpu, self.info = None, {}
+        threading.Thread(target=gpu.close, daemon=True).start()
 
     def _done(self) -> None:
         with self._lock:

@@ -206,10 +206,10 @@ class ExprMapPanel(QWidget):
         if self._gpu is not None and self._gpu.choice != selected_device():
             self._gpu.close()  # GPU ▸ Device switched since: the map runs on the new one
             self._gpu = None
-        if self._gpu is None:
-            from ...gpu.expr_capture import ExprGpu  # noqa: PLC0415
+        if self._gpu is None:  # in this process, or a GPU process for another Mesa driver
+            from ...gpu.expr_child import open_expr_gpu  # noqa: PLC0415
 
-            self._gpu = ExprGpu()
+            self._gpu = open_expr_gpu()
         why = self._gpu.unsupported_reason(program)
         if why:
             raise ValueError(f"GPU: {why} (untick GPU to map the model alone)")

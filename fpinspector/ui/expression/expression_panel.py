@@ -36,11 +36,14 @@ DEFAULT = "saturate(a * b + c)"
 
 def gpu_label(info: dict, gpu: Any = None) -> str:
     """Which device ran the expression: its renderer, the device as GPU ▸ Device names it
-    (a GL device and driver, or a WebGPU adapter) and the capture path."""
+    (a GL device and driver, or a WebGPU adapter), the capture path, and "GPU process"
+    where it ran in one (a driver this process cannot switch to)."""
     choice = getattr(gpu, "choice", None)
     where = [choice.label()] if choice is not None else []
     if info.get("path"):
         where.append(f"{info['path']} path")
+    if info.get("process") == "child":
+        where.append("GPU process")
     return f"GPU: {info.get('renderer', '?')}" + (f" ({', '.join(where)})" if where else "")
 
 
@@ -53,16 +56,20 @@ class ExpressionPanel(QWidget):
         The inspector's state: bindings may read its operands A, B, C, ...
     gpu : bool
         Run expressions on the local GPU too (off: the model alone, said so).
+    gpu_process : bool, optional
+        True: run them in a GPU child process from the start (no GL in this process);
+        None: in this process where Mesa allows the device, else in a GPU process.
     """
 
-    def __init__(self, state: Any = None, gpu: bool = True, parent: QWidget | None = None):
+    def __init__(self, state: Any = None, gpu: bool = True, parent: QWidget | None = None,
+                 gpu_process: bool | None = None):
         super().__init__(parent)
         self.state = state
         self.evaluation = None
         self.report: dict[str, Any] | None = None
         self._gpu_words: tuple | None = None
         self._req = 0
-        self.bridge = ExprGpuBridge() if gpu else None
+        self.bridge = ExprGpuBridge(process=gpu_process) if gpu else None
         self.edit = ExpressionEdit()
         self.format = QComboBox()
         self.format.addItems(["f32", "f16"])

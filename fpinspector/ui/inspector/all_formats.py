@@ -20,7 +20,7 @@ from .. import bridge
 from ..hover_select import HoverSelectLabel
 from ..qt_utils import is_seen, set_tip, signals_blocked
 from ..steady_label import SteadyLabel
-from .bit_cells import BitCells, format_segments, r11g11b10_segments
+from .bit_cells import BitCells, Segment, format_segments, r11g11b10_segments
 
 __all__ = ["AllFormatsPanel", "FormatRow", "WORD_ROW", "WORD_FIELDS", "word_value_text"]
 
@@ -35,6 +35,8 @@ _WIDEST_VALUE = {"f64": "-2.2250738585072014e-308", "f32": "-1.17549435e-38",
                  WORD_ROW: "R and G 6.1035156e-05, B 6.1035156e-05"}
 _CELL_W = 13  # px per bit: the same in every row so the rows read as one table
 _ROW_GAP = 6  # px between formats in the two-line layout
+#: grid rows of one format in the two-line layouts: cells, up to three lines, the gap
+ROWS_PER_FORMAT = 5
 
 
 def word_value_text(rg: str, b: str) -> str:
@@ -55,6 +57,154 @@ class _Cells(BitCells):
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
         return QtCore.QSize(self._width * 9 + 2, 17 + self.FOOTER)
+
+
+class _HighCells(_Cells):
+    """The upper 32 bits of a 64-bit row: numbered 63..32."""
+
+    NUMBER_BASE = 32
+
+
+class _LowCells(_Cells):
+    """The lower 32 bits of a 64-bit row. Beside the upper half its top number (31) is
+    left out, as one row of 64 cells leaves it out: "32" just left of it ran into it."""
+
+    joined = True
+
+    def number_spans(self, fm: QtGui.QFontMetrics) -> list[tuple[int, float, float]]:
+        spans = super().number_spans(fm)
+        return [s for s in spans if s[0] != 31] if self.joined else spans
+
+
+def _half_segments(segments, lo: int) -> list[Segment]:
+    """``segments`` clipped to bits ``lo .. lo+31``, renumbered from 0."""
+    out = []
+    for s in segments:
+        hi, low = min(s.hi, lo + 31), max(s.lo, lo)
+        if hi >= low:
+            out.append(replace(s, label="", hi=hi - lo, lo=low - lo))
+    return out
+
+
+class _SplitCells(QtWidgets.QWidget):
+    """A 64-bit row's cells as two halves of 32 (bits 63-32, 31-0), side by side or, in a
+    narrow dock, one above the other: the f64 row then needs the width of 32 cells, not 64
+    (at 960x1050 All formats' ~470 px dock scrolled sideways by ~120 px for them).
+
+    The same signals and pattern API as :class:`BitCells` (``bits_changed`` carries the
+    whole 64-bit pattern); :meth:`parts` gives the two halves."""
+
+    bits_changed = QtCore.Signal(object)
+    edit_started = QtCore.Signal()
+    edit_finished = QtCore.Signal()
+
+    def __init__(self, segments, parent=None) -> None:
+        super().__init__(parent)
+        self.hi = _HighCells(32, _half_segments(segments, 32))
+        self.lo = _LowCells(32, _half_segments(segments, 0))
+        for half in (self.hi, self.lo):
+            half.setMaximumWidth(32 * _CELL_W + 2)
+            half.bits_changed.connect(self._emit)
+            half.edit_started.connect(self.edit_started)
+            half.edit_finished.connect(self.edit_finished)
+        self._box = QtWidgets.QBoxLayout(QtWidgets.QBoxLayout.Direction.LeftToRight, self)
+        self._box.setContentsMargins(0, 0, 0, 0)
+        self._box.setSpacing(0)
+        self._box.addWidget(self.hi)
+        self._box.addWidget(self.lo)
+        self._wrapped = False
+        self._grab: _Cells | None = None  # the half a press went to (it has the drag)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
+                           QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def parts(self) -> list[_Cells]:
+        return [self.hi, self.lo]
+
+    def is_wrapped(self) -> bool:
+        return self._wrapped
+
+    def set_wrapped(self, wrapped: bool) -> None:
+        """Halves one above the other (True) or side by side."""
+        if wrapped == self._wrapped:
+            return
+        self._wrapped = wrapped
+        self._box.setDirection(QtWidgets.QBoxLayout.Direction.TopToBottom if wrapped
+                               else QtWidgets.QBoxLayout.Direction.LeftToRight)
+        self.lo.joined = not wrapped
+        self.lo._layers.clear()  # (its bit numbers change: draw them again)
+        self.lo.update()
+        self.setMaximumWidth(32 * _CELL_W + 2 if wrapped else 64 * _CELL_W + 4)
+        self.updateGeometry()
+
+    def line_width(self) -> int:
+        """The least width of the 64 cells side by side."""
+        return 2 * self.lo.minimumSizeHint().width()
+
+    def least_width(self) -> int:
+        """The least width of the halves one above the other."""
+        return self.lo.minimumSizeHint().width()
+
+    def bits(self) -> int:
+        return (self.hi.bits() << 32) | self.lo.bits()
+
+    def set_bits(self, bits: int) -> None:
+        bits = int(bits)
+        self.hi.set_bits(bits >> 32 & 0xFFFFFFFF)
+        self.lo.set_bits(bits & 0xFFFFFFFF)
+
+    def _emit(self, _half: int) -> None:
+        self.bits_changed.emit(self.bits())
+
+    # -- BitCells' geometry and mouse API, for the row as a whole ------------------------
+    def _half(self, bit: int) -> _Cells:
+        return self.hi if bit >= 32 else self.lo
+
+    def cell_rect(self, bit: int) -> QtCore.QRectF:
+        """Bit ``bit`` (0..63)'s cell in this widget's coordinates."""
+        half = self._half(bit)
+        return half.cell_rect(bit & 31).translated(QtCore.QPointF(half.pos()))
+
+    def bit_at(self, pos: QtCore.QPointF) -> int | None:
+        for base, half in ((32, self.hi), (0, self.lo)):
+            if half.geometry().contains(pos.toPoint()):
+                bit = half.bit_at(pos - QtCore.QPointF(half.pos()))
+                return None if bit is None else base + bit
+        return None
+
+    def _forward(self, half: _Cells, event: QtGui.QMouseEvent) -> QtGui.QMouseEvent:
+        return QtGui.QMouseEvent(event.type(), event.position() - QtCore.QPointF(half.pos()),
+                                 event.globalPosition(), event.button(), event.buttons(),
+                                 event.modifiers())
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        """A press on the gap between the halves or sent to the row as a whole (a
+        synthetic click) goes to the half under it, which then has the drag."""
+        bit = self.bit_at(event.position())
+        if bit is None:
+            return super().mousePressEvent(event)
+        self._grab = self._half(bit)
+        self._grab.mousePressEvent(self._forward(self._grab, event))
+
+    def mouseMoveEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        if self._grab is not None:
+            self._grab.mouseMoveEvent(self._forward(self._grab, event))
+
+    def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:  # noqa: N802
+        grab, self._grab = self._grab, None
+        if grab is not None:
+            grab.mouseReleaseEvent(self._forward(grab, event))
+
+
+def _line_width(cells: QtWidgets.QWidget) -> int:
+    """The least width of a row's cells on one line."""
+    return cells.line_width() if isinstance(cells, _SplitCells) \
+        else cells.minimumSizeHint().width()
+
+
+def _least_width(cells: QtWidgets.QWidget) -> int:
+    """The least width of a row's cells, wrapped where they can be."""
+    return cells.least_width() if isinstance(cells, _SplitCells) \
+        else cells.minimumSizeHint().width()
 
 
 _MIDDLE_LEFT = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft
@@ -88,8 +238,13 @@ class FormatRow(QtCore.QObject):
         self.name.setFixedSize(self.name.fontMetrics().horizontalAdvance("R11G11B10") + 12,
                                self.name.sizeHint().height())
         self.set_inspected(False)
-        self.cells = _Cells(width, [replace(s, label="") for s in segments])
-        self.cells.setMaximumWidth(width * _CELL_W + 2)
+        self.cells: _Cells | _SplitCells
+        if width > 32:  # (f64) two halves that wrap in a narrow dock
+            self.cells = _SplitCells(segments)
+            self.cells.setMaximumWidth(width * _CELL_W + 4)
+        else:
+            self.cells = _Cells(width, [replace(s, label="") for s in segments])
+            self.cells.setMaximumWidth(width * _CELL_W + 2)
         self.hex_edit = QtWidgets.QLineEdit()
         fm = self.hex_edit.fontMetrics()  # every digit of the widest pattern shows
         self.hex_edit.setFixedWidth(fm.horizontalAdvance("0x" + "D" * ((width + 3) // 4)) + 16)
@@ -126,20 +281,26 @@ class FormatRow(QtCore.QObject):
     def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
         return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules_box)
 
-    def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False) -> None:
+    def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False,
+              narrow: int = 0) -> None:
         """Put the row's widgets into row ``r`` of ``grid`` (one line: name, cells, hex,
-        value, rules), or, ``two_line``, the cells across grid row 3r, the rest under them
+        value, rules), or, ``two_line``, the cells across grid row 5r, the rest under them
         and a gap below (a narrow dock: the f64 row's 64 cells need the whole width; the
-        gap keeps each format's two lines together)."""
+        gap keeps each format's lines together). ``narrow`` where two lines do not fit
+        either (the ~470 px dock of a 960 px screen): 1, the rules on a line of their own
+        (and R11G11B10's long value too); 2, the value on one too."""
         for w in self.widgets():
             grid.removeWidget(w)
         if two_line:
-            top = 3 * r
+            top = ROWS_PER_FORMAT * r
             grid.addWidget(self.cells, top, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
             grid.addWidget(self.name, top + 1, 0, _MIDDLE_LEFT)
             grid.addWidget(self.hex_edit, top + 1, 1)
-            if self.key == WORD_ROW:  # three values: the value and rules columns, and the
-                # rules on the gap line (the last row)
+            if narrow >= 2 or (narrow and self.key == WORD_ROW):  # a line each
+                grid.addWidget(self.value_edit, top + 2, 1, 1, 3)
+                grid.addWidget(self.rules_box, top + 3, 1, 1, 3)
+            elif self.key == WORD_ROW or narrow:  # three values: the value and rules
+                # columns, and the rules on the line below
                 grid.addWidget(self.value_edit, top + 1, 2, 1, 2)
                 grid.addWidget(self.rules_box, top + 2, 1, 1, 3)
             else:
@@ -154,7 +315,7 @@ class FormatRow(QtCore.QObject):
 
     def one_line_width(self) -> int:
         """The least width the row needs on one line."""
-        return (self.name.minimumWidth() + self.cells.minimumSizeHint().width()
+        return (self.name.minimumWidth() + _line_width(self.cells)
                 + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
                 + self.rules_box.minimumWidth() + 4 * 6)
 
@@ -227,6 +388,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         lay.setHorizontalSpacing(6)
         lay.setVerticalSpacing(1)
         self._two_line = False
+        self._narrow = 0
         for name, f in FORMATS.items():
             row = FormatRow(name, f.bits, format_segments(f))
             row.value_tip = (f"The inspected value converted to {name} by the D3D rules; type "
@@ -304,8 +466,9 @@ class AllFormatsPanel(QtWidgets.QWidget):
             lay.setRowMinimumHeight(r, 0)
         if self._two_line:
             for i in range(len(self.rows)):
-                lay.setRowMinimumHeight(3 * i + 2, _ROW_GAP)
-        lay.setRowStretch(3 * len(self.rows) if self._two_line else len(self.rows) + 1, 1)
+                lay.setRowMinimumHeight(ROWS_PER_FORMAT * i + ROWS_PER_FORMAT - 1, _ROW_GAP)
+        lay.setRowStretch(ROWS_PER_FORMAT * len(self.rows) if self._two_line
+                          else len(self.rows) + 1, 1)
 
     def one_line_width(self) -> int:
         """The width below which each format takes two lines."""
@@ -313,15 +476,26 @@ class AllFormatsPanel(QtWidgets.QWidget):
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        self.set_two_line(event.size().width() < self.one_line_width())
+        width = event.size().width()
+        two_line = width < self.one_line_width()
+        # (two_line_width has the one-line layout's side margins, which two lines drop)
+        narrow = 0 if width >= self.two_line_width() - 8 else \
+            1 if width >= self.narrow_width() else 2
+        self.set_two_line(two_line, narrow)
+        for row in self.rows.values():  # the f64 cells in two lines of 32 where 64 do not fit
+            if isinstance(row.cells, _SplitCells):
+                row.cells.set_wrapped(two_line and width < row.cells.line_width())
 
-    def set_two_line(self, two_line: bool) -> None:
-        """Lay the rows out on one line each or on two (cells, then hex/value/rules)."""
-        if two_line == self._two_line:
+    def set_two_line(self, two_line: bool, narrow: int = 0) -> None:
+        """Lay the rows out on one line each or on two (cells, then hex/value/rules);
+        ``narrow`` 1: the rules (and R11G11B10's value) on lines of their own too; 2: every
+        value as well."""
+        narrow = narrow if two_line else 0
+        if (two_line, narrow) == (self._two_line, self._narrow):
             return
-        self._two_line = two_line
+        self._two_line, self._narrow = two_line, narrow
         for i, row in enumerate(self.rows.values()):
-            row.place(self.grid, i, two_line)
+            row.place(self.grid, i, two_line, narrow)
         # two lines (a narrow dock): no side margins, the f64 row's 64 cells have the
         # whole width (with them the panel was 8 px wider than its dock at 1280x720, and
         # scrolled sideways)
@@ -329,20 +503,40 @@ class AllFormatsPanel(QtWidgets.QWidget):
         self._set_stretch()
 
     def two_line_width(self) -> int:
-        """The least width of the two-line layout: the widest row's cells, or the line of
-        name, hex, value and rules under them (R11G11B10's value spans two columns)."""
+        """The least width of the two-line layout: the f64 row's 64 cells, or the line of
+        name, hex, value and rules under the cells (R11G11B10's value spans two columns)."""
         rows = [r for r in self.rows.values() if r.key != WORD_ROW]
-        cells = max(r.cells.minimumSizeHint().width() for r in self.rows.values())
+        cells = max(_line_width(r.cells) for r in self.rows.values())
         fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
                   + max(r.hex_edit.minimumWidth() for r in self.rows.values())
                   + max(r.value_edit.minimumWidth() for r in rows)
                   + max(r.rules_box.minimumWidth() for r in rows) + 3 * 6)
         return max(cells, fields) + 8
 
+    def narrow_width(self) -> int:
+        """The least width of the first narrow layout: 32 cells, or name, hex and value
+        (every row's but R11G11B10's, whose value has a line of its own), or that value or
+        the rules under name."""
+        rows = [r for r in self.rows.values() if r.key != WORD_ROW]
+        name = max(r.name.minimumSizeHint().width() for r in self.rows.values())
+        hex_w = max(r.hex_edit.minimumWidth() for r in self.rows.values())
+        fields = name + hex_w + max(r.value_edit.minimumWidth() for r in rows) + 2 * 6
+        return max(fields, self.narrowest_width())
+
+    def narrowest_width(self) -> int:
+        """The least width of the second narrow layout: 32 cells, name and hex, or any
+        value or rules under name."""
+        every = list(self.rows.values())
+        name = max(r.name.minimumSizeHint().width() for r in every)
+        cells = max(_least_width(r.cells) for r in every)
+        under = max(max(r.value_edit.minimumWidth(), r.rules_box.minimumWidth()) for r in every)
+        return max(cells, name + 6 + max(r.hex_edit.minimumWidth() for r in every),
+                   name + 6 + under)
+
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
-        """As narrow as the two-line layout allows (no field runs into the next)."""
+        """As narrow as the narrowest layout allows (no field runs into the next)."""
         hint = super().minimumSizeHint()
-        return QtCore.QSize(min(hint.width(), self.two_line_width()), hint.height())
+        return QtCore.QSize(min(hint.width(), self.narrowest_width()), hint.height())
 
     # -- state -> rows --------------------------------------------------------------
     def show_value(self, src: str, bits: int,

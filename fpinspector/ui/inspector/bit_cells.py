@@ -78,6 +78,7 @@ class BitCells(QtWidgets.QWidget):
 
     HEADER = 14  # label row
     FOOTER = 13  # bit-number row
+    NUMBER_BASE = 0  # the number under bit 0 (32: the upper half of a 64-bit row)
 
     def __init__(self, width: int, segments: list[Segment], parent=None) -> None:
         super().__init__(parent)
@@ -246,7 +247,7 @@ class BitCells(QtWidgets.QWidget):
         for bit in range(self._width - 1, -1, -1):
             if bit % every == 0 or bit in edges:
                 center = 1 + (self._width - 1 - bit) * w + w / 2
-                half = fm.horizontalAdvance(str(bit)) / 2
+                half = fm.horizontalAdvance(str(bit + self.NUMBER_BASE)) / 2
                 if center - half < last_right + gap:
                     continue
                 last_right = center + half
@@ -295,7 +296,7 @@ class BitCells(QtWidgets.QWidget):
         p.setFont(self.number_font())
         for bit, left, right in self.number_spans(p.fontMetrics()):
             nr = QtCore.QRectF(left - 4, rects[bit].bottom(), right - left + 8, self.FOOTER)
-            p.drawText(nr, center, str(bit))
+            p.drawText(nr, center, str(bit + self.NUMBER_BASE))
         for seg in self._segments:
             left = self.cell_rect(seg.hi).left()
             right = self.cell_rect(seg.lo).right()
