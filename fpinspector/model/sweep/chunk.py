@@ -176,6 +176,9 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
         t2 = time.perf_counter()
         if prepare is not None:
             prepared.append(prepare(k0 + s, sub, out))
+        # the chunk's arrays go before the next one's are made: a worker's peak is then one
+        # chunk's stage, not that plus the previous chunk's outputs (3 MiB at 2^17, f16 mul)
+        del sub, out
         took["stage"] += t2 - t1
         took["summary_prepare"] += time.perf_counter() - t2
     return (), {}, prepared, None, took
