@@ -36,6 +36,11 @@ ERROR_COLUMNS: dict[str, str] = {
 }
 
 
+#: Elements a top-k pass looks at at once (:meth:`Summary._top_k`): its temporaries stay
+#: small beside a chunk's own arrays.
+TOP_K_BLOCK = 1 << 14
+
+
 @dataclass(frozen=True)
 class SummarySnapshot:
     """:meth:`Summary.snapshot`: per error column (the kept k-th largest |error|, the largest
@@ -198,7 +203,7 @@ class Summary:
             # and its very rows where the same kept k-th worst admits them
             same_floor = snap.floors.get("err_gpu") == snap.floors.get("err_model")
             cand = cand_m if same_floor else self._top_k("err_gpu", k0, operands, out, t_m,
-                                                         eg, None, snap)
+                                                         None, snap)
             return h_m.copy(), cand, t_m
         em = np.asarray(out["err_model"], dtype=np.float64).ravel()
         sub = eg[diff]
@@ -206,7 +211,7 @@ class Summary:
         h = h_m - _hist_key(em[diff])[0] + h_g
         t = t_m.copy()
         t[diff] = t_sub
-        return h, self._top_k("err_gpu", k0, operands, out, t, eg, None, snap), t
+        return h, self._top_k("err_gpu", k0, operands, out, t, None, snap), t
 
     def _row_fields(self, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
@@ -238,48 +243,64 @@ class Summary:
             h, t = _hist_key(sub)
             h[0] += n - diff.size
             if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
-                return h, self._top_k(col, k0, operands, out, t, sub, diff, snap), t
+                return h, self._top_k(col, k0, operands, out, t, diff, snap), t
             # fewer nonzero than k: zeros (lowest indices first) fill the top k
             t = np.bitwise_and(err.view(np.uint64), _ABS)
-            return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
+            return h, self._top_k(col, k0, operands, out, t, None, snap), t
         work = getattr(self._local, "work", None)  # per thread: prepare runs in several
         if work is None or work.shape[1] < err.size:
             work = self._local.work = np.empty((2, err.size), np.uint64)
         h, t = _hist_key(err, work)
-        return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
+        return h, self._top_k(col, k0, operands, out, t, None, snap), t
 
     def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any],
-               t: np.ndarray, err: np.ndarray, where: np.ndarray | None,
+               t: np.ndarray, where: np.ndarray | None,
                snap: SummarySnapshot) -> dict[str, np.ndarray] | None:
         """Rows of the chunk's largest |err| that may enter the kept top k (ties: lowest
         index), or None.
 
-        ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``);
-        ``where`` maps positions of ``err`` to chunk elements (None: identity).
+        ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``; equal bits are equal
+        |err|); ``where`` maps positions of ``t`` to chunk elements (None: identity).
+
+        Why by blocks of :data:`TOP_K_BLOCK`: where candidates may enter (a sweep's first
+        spans, before k rows are kept), a pass over the whole chunk made five chunk-sized
+        temporaries (indices, keys, their negation, partition's copy): at 2^17 elements,
+        the largest moment of a worker's memory. Each block keeps its own k largest (ties:
+        lowest index), and the k largest of those are the chunk's: a row of the chunk's
+        top k has fewer than k rows before it in the whole chunk, so in its block too.
         """
         floor = snap.floors.get(col)  # (the kept k-th key only grows)
+        lo = None
+        strict = False
         if floor is not None:
-            thr = np.float64(floor[0]).view(np.uint64)
+            lo = np.float64(floor[0]).view(np.uint64)
             strict = k0 > floor[1]  # in-order chunk: ties lose to older indices
             if t.size:  # one reduction where no element can enter (most chunks past the
-                # sweep's first spans): the mask and its indices are two passes more
+                # sweep's first spans): the mask and its indices are passes more
                 top = t.max()
-                if top < thr or (strict and top == thr):
+                if top < lo or (strict and top == lo):
                     return None
-            pre = np.flatnonzero(t > thr) if strict else np.flatnonzero(t >= thr)
-            pre = pre[t[pre] <= _INF]
-        else:
-            pre = np.flatnonzero(t <= _INF)
-        k = min(self.top_k, len(pre))
+        k = self.top_k
         if k == 0:
             return None
-        kp = np.abs(err[pre])
+        pos: list[np.ndarray] = []
+        keys: list[np.ndarray] = []
+        for b0 in range(0, t.size, TOP_K_BLOCK):
+            tb = t[b0:b0 + TOP_K_BLOCK]
+            ok = tb <= _INF
+            if lo is not None:
+                ok &= (tb > lo) if strict else (tb >= lo)
+            p = np.flatnonzero(ok)
+            if p.size:
+                p, kb = _k_largest(p, tb[p], k)
+                pos.append(p + b0)
+                keys.append(kb)
+        if not pos:
+            return None
+        sel = pos[0] if len(pos) == 1 else _k_largest(np.concatenate(pos),
+                                                      np.concatenate(keys), k)[0]
         if where is not None:
-            pre = where[pre]
-        # the k largest, ties broken by lowest index (so chunking never changes the answer)
-        thr = -np.partition(-kp, k - 1)[k - 1]
-        above = pre[kp > thr]
-        sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
+            sel = where[sel]
         return self._candidates(col, sel, k0, operands, out)
 
     def _candidates(self, col: str, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray],
@@ -373,6 +394,17 @@ class Summary:
             ops = " ".join(f"0x{r[k]:X}" for k in r if k.startswith("op"))
             lines.append(f"non-conformant: #{r['index']} operands {ops}")
         return "\n".join(lines)
+
+
+def _k_largest(pos: np.ndarray, keys: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` largest ``keys`` (ties: the first ones), with their ``pos``, in order."""
+    if keys.size <= k:
+        return pos, keys
+    thr = np.partition(keys, keys.size - k)[keys.size - k]  # the k-th largest
+    above = keys > thr
+    ties = np.flatnonzero(keys == thr)[: k - int(np.count_nonzero(above))]
+    take = np.sort(np.concatenate([np.flatnonzero(above), ties]))
+    return pos[take], keys[take]
 
 
 def _py(v: Any) -> Any:
