@@ -120,7 +120,7 @@ class WorkerPool:
         if tune_malloc is None:
             from . import alloc
 
-            tune_malloc = bool(alloc._done)
+            tune_malloc = alloc.freed_buffers_kept()
         ctx = worker_context()
         environ = dict(os.environ)
         self._conns: list[Connection] = []

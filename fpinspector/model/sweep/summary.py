@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS, operand_format
+from . import alloc
 from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
     _ABS,
     _INF,
@@ -247,11 +248,25 @@ class Summary:
             # fewer nonzero than k: zeros (lowest indices first) fill the top k
             t = np.bitwise_and(err.view(np.uint64), _ABS)
             return h, self._top_k(col, k0, operands, out, t, None, snap), t
-        work = getattr(self._local, "work", None)  # per thread: prepare runs in several
-        if work is None or work.shape[1] < err.size:
-            work = self._local.work = np.empty((2, err.size), np.uint64)
-        h, t = _hist_key(err, work)
+        h, t = _hist_key(err, self._work(err.size))
         return h, self._top_k(col, k0, operands, out, t, None, snap), t
+
+    def _work(self, n: int) -> np.ndarray | None:
+        """Scratch for :func:`_hist_key` (two rows of ``n``): a fresh one (None) where
+        malloc keeps freed buffers (:func:`.alloc.keep_freed_buffers`, a sweep's worker
+        processes), else this thread's, kept (prepare runs in several threads).
+
+        Why not always kept: held between chunks, its 2 MiB (2^17 elements) add to the
+        stage's own peak in every worker; freed, the stage's arrays reuse them. Where
+        malloc returns freed blocks to the system, a fresh one each chunk would fault its
+        pages in again."""
+        if alloc.freed_buffers_kept():
+            self._local.work = None
+            return None
+        work = getattr(self._local, "work", None)
+        if work is None or work.shape[1] < n:
+            work = self._local.work = np.empty((2, n), np.uint64)
+        return work
 
     def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any],
                t: np.ndarray, where: np.ndarray | None,
