@@ -79,6 +79,8 @@ class Summary:
         self.conformant: dict[str, int] = {}
         self.nonconformant: dict[str, np.ndarray] | None = None
         self._local = threading.local()  # reused histogram buffers (no per-chunk churn)
+        #: the kept rows :meth:`snapshot` last read (the objects) and what it made of them
+        self._last_snapshot: tuple[tuple[Any, ...], Any, SummarySnapshot] | None = None
 
     # --------------------------------------------------------------------------------
     def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
@@ -138,14 +140,52 @@ class Summary:
             "nonconformant": acc.nonconformant,
         }
 
+    @staticmethod
+    def packed(part: dict[str, Any]) -> dict[str, Any]:
+        """``part`` (:meth:`prepare`'s or :meth:`fold_parts`') for a pipe: its count arrays
+        (operand and result classes, histograms) as their int64 bytes.
+
+        Why: the parent unpickles every part a worker sends, and an ndarray unpickles
+        through numpy's reduce protocol at several times the cost of a bytes object (a
+        span's part holds six such arrays); :meth:`unpacked` reads them back without a
+        copy."""
+        def raw(a: Any) -> bytes:
+            return np.ascontiguousarray(a, dtype=np.int64).tobytes()
+
+        return {**part,
+                "op_classes": [raw(c) for c in part["op_classes"]],
+                "res_classes": {col: raw(c) for col, c in part["res_classes"].items()},
+                "errors": {col: (raw(h), cand) for col, (h, cand) in part["errors"].items()}}
+
+    @staticmethod
+    def unpacked(part: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`packed`'s inverse (read-only arrays over the bytes)."""
+        def arr(b: bytes) -> np.ndarray:
+            return np.frombuffer(b, np.int64)
+
+        return {**part,
+                "op_classes": [arr(c) for c in part["op_classes"]],
+                "res_classes": {col: arr(c) for col, c in part["res_classes"].items()},
+                "errors": {col: (arr(h), cand) for col, (h, cand) in part["errors"].items()}}
+
     def snapshot(self) -> SummarySnapshot:
         """What :meth:`prepare` reads of the merged state: per error column the kept top-k's
         smallest key and largest index (once k rows are kept), and how many non-conformant
-        rows are kept. Small and picklable: worker processes prepare against it."""
+        rows are kept. Small and picklable: worker processes prepare against it.
+
+        Why remembered: the parent takes one for every span it hands a worker, and past a
+        sweep's first spans the kept rows rarely change; it is made again when they are
+        other objects than last time (``add`` replaces them, never changes them)."""
+        kept, rows = tuple(self.worst.items()), self.nonconformant
+        last = self._last_snapshot
+        if last is not None and last[1] is rows and len(last[0]) == len(kept) and all(
+                a[1] is b[1] for a, b in zip(last[0], kept)):
+            return last[2]
         floors = {col: (float(w["key"][-1]), int(w["index"].max()))
-                  for col, w in self.worst.items() if len(w["key"]) >= self.top_k}
-        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
-        return SummarySnapshot(floors, have)
+                  for col, w in kept if len(w["key"]) >= self.top_k}
+        snap = SummarySnapshot(floors, 0 if rows is None else len(rows["index"]))
+        self._last_snapshot = (kept, rows, snap)  # (holds them: their ids are not reused)
+        return snap
 
     def prepare(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
                 snapshot: SummarySnapshot | None = None) -> dict[str, Any]:
