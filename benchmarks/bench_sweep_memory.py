@@ -3,7 +3,10 @@
 Run: ``.venv/bin/python benchmarks/bench_sweep_memory.py [--domain A] [--chunk N]
 [--workers N] [--skip-tree]``.
 
-Two figures, neither of which depends on the machine's load:
+Two figures (the tracemalloc ones and the private memory do not depend on the machine's
+load; PSS does a little: a shared library's pages, libpython's and libc's, are split among
+every process on the machine that maps them, so a busy machine reads a few MiB lower;
+compare PSS only at the same load):
 
 - **The process tree** (Linux /proc): ``fpinspector sweep mul -f f16 -d A --domain-b all
   --summary-only`` (the README's f16 x f16 sweep on the A patterns of ``--domain``; every
