@@ -229,3 +229,23 @@ def test_freed_chunk_buffers_are_reused_not_faulted_in_again():
         t.join()
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
     assert faults < 20000  # tuned: ~2,300 (first touch of each block only)
+
+
+@pytest.mark.parametrize("chunk", [1 << 16, 5000])
+def test_top_k_by_blocks_equals_sorted_over_block_edges_F32_PREC(chunk):
+    """A chunk of several top-k blocks (summary.TOP_K_BLOCK): each block's k largest, then
+    theirs, are the chunk's, ties by lowest index across the blocks' edges, with and
+    without a kept floor from earlier chunks; NaN errors never enter."""
+    from fpinspector.model.sweep.summary import TOP_K_BLOCK
+
+    rng = np.random.default_rng(7)
+    n = 3 * TOP_K_BLOCK + 123
+    err = rng.choice([0.0, 0.5, -0.5, np.nan, 2.0], n)
+    for edge in (TOP_K_BLOCK, 2 * TOP_K_BLOCK):  # big ties straddling the block edges
+        err[edge - 20:edge + 20] = rng.choice([7.0, -7.0, np.inf, -np.inf], 40)
+    dom = UnaryDomain(Axis.bit_range("f32", 0, n - 1))
+    res = run_sweep(dom, lambda ops: {"err_model": err[ops[0].astype(np.int64)],
+                                      "model": ops[0], "ok_model": np.ones(len(ops[0]), bool)},
+                    result_format="f32", chunk_size=chunk, top_k=50, prefetch=False)
+    w = res.summary.worst["err_model"]
+    assert list(zip(w["key"].tolist(), w["index"].tolist())) == _worst_oracle(err, 50)

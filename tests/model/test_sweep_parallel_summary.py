@@ -266,3 +266,32 @@ def test_top_k_chunks_at_the_kept_floor_equal_definition_SWEEP_SUMMARY():
     both = {f: np.concatenate([kept[f], cand[f]]) for f in kept}
     merged = both["index"][np.lexsort((both["index"], -both["key"]))][:k]
     assert merged.tolist() == top([*range(0, chunk), *range(2000, n)])
+
+
+def test_snapshot_follows_every_add_and_packed_parts_merge_the_same_F32_PREC():
+    """The parent's snapshot is remembered between adds that keep no new rows, and made
+    again after each add that does: after every chunk it equals the definition (the k-th
+    kept |error| and the largest kept index per column, the count of kept non-conformant
+    rows), read off the kept rows here. A part packed for the pipe (pickled, unpacked)
+    merges to the same summary as the part itself."""
+    import pickle
+
+    stage = ModelStage("sqrt", "f32", gpu=_FakeGpu())
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3FFF0000, 0x3FFF0000 + 24 * 2048 - 1))
+    plain, packed = Summary("f32", "f32", top_k=5, first_n=7), Summary("f32", "f32", top_k=5,
+                                                                       first_n=7)
+    for k0 in range(0, dom.size, 2048):
+        ops = dom.operands(k0, k0 + 2048)
+        out = stage(ops)
+        part = plain.prepare(k0, ops, out, snapshot=plain.snapshot())
+        plain.add(k0, ops, out, prepared=part)
+        wire = pickle.loads(pickle.dumps(Summary.packed(part)))
+        packed.add(k0, ops, out, prepared=Summary.unpacked(wire))
+        snap = plain.snapshot()
+        want = {col: (float(w["key"][-1]), int(w["index"].max()))
+                for col, w in plain.worst.items() if len(w["key"]) == 5}
+        have = 0 if plain.nonconformant is None else len(plain.nonconformant["index"])
+        assert (snap.floors, snap.have) == (want, have)
+        assert snap is plain.snapshot()  # (nothing added since: the same one)
+    assert json.dumps(packed.to_dict(), default=repr) == json.dumps(plain.to_dict(),
+                                                                    default=repr)

@@ -18,7 +18,7 @@ import ctypes
 import ctypes.util
 import sys
 
-__all__ = ["keep_freed_buffers"]
+__all__ = ["freed_buffers_kept", "keep_freed_buffers", "release_freed_buffers"]
 
 _M_TRIM_THRESHOLD, _M_TOP_PAD, _M_MMAP_THRESHOLD = -1, -2, -3
 _done: bool | None = None
@@ -50,3 +50,26 @@ def keep_freed_buffers(mmap_mib: int = 32, trim_mib: int = 1024, top_pad_mib: in
         ok = mallopt(param, int(mib) << 20) == 1 and ok
     _done = ok
     return ok
+
+
+def freed_buffers_kept() -> bool:
+    """Has :func:`keep_freed_buffers` been applied in this process (so a buffer freed and
+    allocated again costs no page faults)?"""
+    return bool(_done)
+
+
+def release_freed_buffers() -> bool:
+    """Give the pages of freed heap blocks back to the system now (glibc ``malloc_trim``):
+    for a process about to be forked, so its children do not inherit them as resident
+    memory. True when done (glibc), False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    trim(0)
+    return True

@@ -48,8 +48,8 @@ def default_chunk(gpu_spans: bool) -> int:
     Why not 2^16 under the model's spans too: a chunk has a fixed cost (about 0.55 ms of
     Python and numpy calls), and on the f16 mul sweep 2^16 costs the worker loop 44 ns an
     input against 30 with 2^17 (``benchmarks/bench_sweep_per_core.py --chunk``, 2-core
-    machine, quiet), for 13 MiB less on 2 workers (108 against 121 MiB): ``--chunk
-    65536`` makes that trade (docs/sweeps.md, "Chunk size")."""
+    machine, quiet); with 2^17 the 2-worker f16 mul sweep peaks at 108 MiB, under the
+    109 it had before spans (docs/sweeps.md, "Chunk size" and "Memory")."""
     return 1 << 16 if gpu_spans else 1 << 17
 
 
@@ -176,6 +176,9 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
         t2 = time.perf_counter()
         if prepare is not None:
             prepared.append(prepare(k0 + s, sub, out))
+        # the chunk's arrays go before the next one's are made: a worker's peak is then one
+        # chunk's stage, not that plus the previous chunk's outputs (3 MiB at 2^17, f16 mul)
+        del sub, out
         took["stage"] += t2 - t1
         took["summary_prepare"] += time.perf_counter() - t2
     return (), {}, prepared, None, took

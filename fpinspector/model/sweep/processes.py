@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .child_start import interrupts_held, main_not_rerun
+from .summary import Summary
 from .worker import work
 
 __all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error", "run_chunks"]
@@ -120,7 +121,7 @@ class WorkerPool:
         if tune_malloc is None:
             from . import alloc
 
-            tune_malloc = bool(alloc._done)
+            tune_malloc = alloc.freed_buffers_kept()
         ctx = worker_context()
         environ = dict(os.environ)
         self._conns: list[Connection] = []
@@ -219,6 +220,7 @@ class WorkerPool:
         if msg[0] == "failed":
             return ChunkFailed(k0, rebuild_error(*msg[2]))
         _, k0, k1, prepared, timings, manifest, part = msg
+        prepared = [Summary.unpacked(p) for p in prepared]  # (worker._chunk packed them)
         for key, v in timings.items():
             self.timings[key] = self.timings.get(key, 0.0) + v
         columns, fired = self._columns(i, manifest) if manifest else ({}, {})

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..formats import CLASS_NAMES, FORMATS, operand_format
+from . import alloc
 from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
     _ABS,
     _INF,
@@ -34,6 +35,11 @@ ERROR_COLUMNS: dict[str, str] = {
     "err_gpu": "GPU vs exact (ULP)",
     "err_model": "model vs exact (ULP)",
 }
+
+
+#: Elements a top-k pass looks at at once (:meth:`Summary._top_k`): its temporaries stay
+#: small beside a chunk's own arrays.
+TOP_K_BLOCK = 1 << 14
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,8 @@ class Summary:
         self.conformant: dict[str, int] = {}
         self.nonconformant: dict[str, np.ndarray] | None = None
         self._local = threading.local()  # reused histogram buffers (no per-chunk churn)
+        #: the kept rows :meth:`snapshot` last read (the objects) and what it made of them
+        self._last_snapshot: tuple[tuple[Any, ...], Any, SummarySnapshot] | None = None
 
     # --------------------------------------------------------------------------------
     def add(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
@@ -132,14 +140,52 @@ class Summary:
             "nonconformant": acc.nonconformant,
         }
 
+    @staticmethod
+    def packed(part: dict[str, Any]) -> dict[str, Any]:
+        """``part`` (:meth:`prepare`'s or :meth:`fold_parts`') for a pipe: its count arrays
+        (operand and result classes, histograms) as their int64 bytes.
+
+        Why: the parent unpickles every part a worker sends, and an ndarray unpickles
+        through numpy's reduce protocol at several times the cost of a bytes object (a
+        span's part holds six such arrays); :meth:`unpacked` reads them back without a
+        copy."""
+        def raw(a: Any) -> bytes:
+            return np.ascontiguousarray(a, dtype=np.int64).tobytes()
+
+        return {**part,
+                "op_classes": [raw(c) for c in part["op_classes"]],
+                "res_classes": {col: raw(c) for col, c in part["res_classes"].items()},
+                "errors": {col: (raw(h), cand) for col, (h, cand) in part["errors"].items()}}
+
+    @staticmethod
+    def unpacked(part: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`packed`'s inverse (read-only arrays over the bytes)."""
+        def arr(b: bytes) -> np.ndarray:
+            return np.frombuffer(b, np.int64)
+
+        return {**part,
+                "op_classes": [arr(c) for c in part["op_classes"]],
+                "res_classes": {col: arr(c) for col, c in part["res_classes"].items()},
+                "errors": {col: (arr(h), cand) for col, (h, cand) in part["errors"].items()}}
+
     def snapshot(self) -> SummarySnapshot:
         """What :meth:`prepare` reads of the merged state: per error column the kept top-k's
         smallest key and largest index (once k rows are kept), and how many non-conformant
-        rows are kept. Small and picklable: worker processes prepare against it."""
+        rows are kept. Small and picklable: worker processes prepare against it.
+
+        Why remembered: the parent takes one for every span it hands a worker, and past a
+        sweep's first spans the kept rows rarely change; it is made again when they are
+        other objects than last time (``add`` replaces them, never changes them)."""
+        kept, rows = tuple(self.worst.items()), self.nonconformant
+        last = self._last_snapshot
+        if last is not None and last[1] is rows and len(last[0]) == len(kept) and all(
+                a[1] is b[1] for a, b in zip(last[0], kept)):
+            return last[2]
         floors = {col: (float(w["key"][-1]), int(w["index"].max()))
-                  for col, w in self.worst.items() if len(w["key"]) >= self.top_k}
-        have = 0 if self.nonconformant is None else len(self.nonconformant["index"])
-        return SummarySnapshot(floors, have)
+                  for col, w in kept if len(w["key"]) >= self.top_k}
+        snap = SummarySnapshot(floors, 0 if rows is None else len(rows["index"]))
+        self._last_snapshot = (kept, rows, snap)  # (holds them: their ids are not reused)
+        return snap
 
     def prepare(self, k0: int, operands: tuple[np.ndarray, ...], out: Mapping[str, Any],
                 snapshot: SummarySnapshot | None = None) -> dict[str, Any]:
@@ -198,7 +244,7 @@ class Summary:
             # and its very rows where the same kept k-th worst admits them
             same_floor = snap.floors.get("err_gpu") == snap.floors.get("err_model")
             cand = cand_m if same_floor else self._top_k("err_gpu", k0, operands, out, t_m,
-                                                         eg, None, snap)
+                                                         None, snap)
             return h_m.copy(), cand, t_m
         em = np.asarray(out["err_model"], dtype=np.float64).ravel()
         sub = eg[diff]
@@ -206,7 +252,7 @@ class Summary:
         h = h_m - _hist_key(em[diff])[0] + h_g
         t = t_m.copy()
         t[diff] = t_sub
-        return h, self._top_k("err_gpu", k0, operands, out, t, eg, None, snap), t
+        return h, self._top_k("err_gpu", k0, operands, out, t, None, snap), t
 
     def _row_fields(self, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any]) -> dict[str, np.ndarray]:
         rows = {"index": (k0 + sel).astype(np.int64)}
@@ -238,48 +284,78 @@ class Summary:
             h, t = _hist_key(sub)
             h[0] += n - diff.size
             if np.count_nonzero((t > 0) & (t <= _INF)) >= self.top_k:
-                return h, self._top_k(col, k0, operands, out, t, sub, diff, snap), t
+                return h, self._top_k(col, k0, operands, out, t, diff, snap), t
             # fewer nonzero than k: zeros (lowest indices first) fill the top k
             t = np.bitwise_and(err.view(np.uint64), _ABS)
-            return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
-        work = getattr(self._local, "work", None)  # per thread: prepare runs in several
-        if work is None or work.shape[1] < err.size:
-            work = self._local.work = np.empty((2, err.size), np.uint64)
-        h, t = _hist_key(err, work)
-        return h, self._top_k(col, k0, operands, out, t, err, None, snap), t
+            return h, self._top_k(col, k0, operands, out, t, None, snap), t
+        h, t = _hist_key(err, self._work(err.size))
+        return h, self._top_k(col, k0, operands, out, t, None, snap), t
+
+    def _work(self, n: int) -> np.ndarray | None:
+        """Scratch for :func:`_hist_key` (two rows of ``n``): a fresh one (None) where
+        malloc keeps freed buffers (:func:`.alloc.keep_freed_buffers`, a sweep's worker
+        processes), else this thread's, kept (prepare runs in several threads).
+
+        Why not always kept: held between chunks, its 2 MiB (2^17 elements) add to the
+        stage's own peak in every worker; freed, the stage's arrays reuse them. Where
+        malloc returns freed blocks to the system, a fresh one each chunk would fault its
+        pages in again."""
+        if alloc.freed_buffers_kept():
+            self._local.work = None
+            return None
+        work = getattr(self._local, "work", None)
+        if work is None or work.shape[1] < n:
+            work = self._local.work = np.empty((2, n), np.uint64)
+        return work
 
     def _top_k(self, col: str, k0: int, operands: Sequence[np.ndarray], out: Mapping[str, Any],
-               t: np.ndarray, err: np.ndarray, where: np.ndarray | None,
+               t: np.ndarray, where: np.ndarray | None,
                snap: SummarySnapshot) -> dict[str, np.ndarray] | None:
         """Rows of the chunk's largest |err| that may enter the kept top k (ties: lowest
         index), or None.
 
-        ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``);
-        ``where`` maps positions of ``err`` to chunk elements (None: identity).
+        ``t`` is the |err| bits (orders like |err|, NaN above ``_INF``; equal bits are equal
+        |err|); ``where`` maps positions of ``t`` to chunk elements (None: identity).
+
+        Why by blocks of :data:`TOP_K_BLOCK`: where candidates may enter (a sweep's first
+        spans, before k rows are kept), a pass over the whole chunk made five chunk-sized
+        temporaries (indices, keys, their negation, partition's copy): at 2^17 elements,
+        the largest moment of a worker's memory. Each block keeps its own k largest (ties:
+        lowest index), and the k largest of those are the chunk's: a row of the chunk's
+        top k has fewer than k rows before it in the whole chunk, so in its block too.
         """
         floor = snap.floors.get(col)  # (the kept k-th key only grows)
+        lo = None
+        strict = False
         if floor is not None:
-            thr = np.float64(floor[0]).view(np.uint64)
+            lo = np.float64(floor[0]).view(np.uint64)
             strict = k0 > floor[1]  # in-order chunk: ties lose to older indices
             if t.size:  # one reduction where no element can enter (most chunks past the
-                # sweep's first spans): the mask and its indices are two passes more
+                # sweep's first spans): the mask and its indices are passes more
                 top = t.max()
-                if top < thr or (strict and top == thr):
+                if top < lo or (strict and top == lo):
                     return None
-            pre = np.flatnonzero(t > thr) if strict else np.flatnonzero(t >= thr)
-            pre = pre[t[pre] <= _INF]
-        else:
-            pre = np.flatnonzero(t <= _INF)
-        k = min(self.top_k, len(pre))
+        k = self.top_k
         if k == 0:
             return None
-        kp = np.abs(err[pre])
+        pos: list[np.ndarray] = []
+        keys: list[np.ndarray] = []
+        for b0 in range(0, t.size, TOP_K_BLOCK):
+            tb = t[b0:b0 + TOP_K_BLOCK]
+            ok = tb <= _INF
+            if lo is not None:
+                ok &= (tb > lo) if strict else (tb >= lo)
+            p = np.flatnonzero(ok)
+            if p.size:
+                p, kb = _k_largest(p, tb[p], k)
+                pos.append(p + b0)
+                keys.append(kb)
+        if not pos:
+            return None
+        sel = pos[0] if len(pos) == 1 else _k_largest(np.concatenate(pos),
+                                                      np.concatenate(keys), k)[0]
         if where is not None:
-            pre = where[pre]
-        # the k largest, ties broken by lowest index (so chunking never changes the answer)
-        thr = -np.partition(-kp, k - 1)[k - 1]
-        above = pre[kp > thr]
-        sel = np.concatenate([above, pre[kp == thr][: k - len(above)]])
+            sel = where[sel]
         return self._candidates(col, sel, k0, operands, out)
 
     def _candidates(self, col: str, sel: np.ndarray, k0: int, operands: Sequence[np.ndarray],
@@ -373,6 +449,17 @@ class Summary:
             ops = " ".join(f"0x{r[k]:X}" for k in r if k.startswith("op"))
             lines.append(f"non-conformant: #{r['index']} operands {ops}")
         return "\n".join(lines)
+
+
+def _k_largest(pos: np.ndarray, keys: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` largest ``keys`` (ties: the first ones), with their ``pos``, in order."""
+    if keys.size <= k:
+        return pos, keys
+    thr = np.partition(keys, keys.size - k)[keys.size - k]  # the k-th largest
+    above = keys > thr
+    ties = np.flatnonzero(keys == thr)[: k - int(np.count_nonzero(above))]
+    take = np.sort(np.concatenate([np.flatnonzero(above), ties]))
+    return pos[take], keys[take]
 
 
 def _py(v: Any) -> Any:

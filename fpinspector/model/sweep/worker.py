@@ -150,6 +150,7 @@ def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, step: int | 
             step=step, ahead=ahead)
         if len(prepared) > 1:  # a span's chunks: one part to send and merge
             prepared = [summary.fold_parts(prepared)]
+        prepared = [summary.packed(p) for p in prepared]  # (processes.next_done unpacks)
         manifest = outbox.put(out, not_elements) if keep else None
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))

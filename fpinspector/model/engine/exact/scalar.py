@@ -15,9 +15,8 @@ import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-import mpmath
 import numpy as np
 
 from ..oprow import OpSpec, UnaryMath
@@ -29,7 +28,9 @@ __all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction", "o
 #: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
 #: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
 #: mpf member is Any, so operations are checked on the other members only.
-Real: TypeAlias = Fraction | float | int | mpmath.mpf
+Real: TypeAlias = "Fraction | float | int | mpmath.mpf"
+if TYPE_CHECKING:  # (mpmath itself is imported where a value needs it: mp_context)
+    import mpmath
 
 #: Working precision (bits) of irrational values.
 PREC = 320
