@@ -166,8 +166,8 @@ _ROWS = [
 def _conversion_specs() -> list[OpSpec]:
     from .conversions import conversion_rows
 
-    return [OpSpec(name, 1, formats, result, text, "conversion", handler)
-            for name, formats, result, text, handler in conversion_rows()]
+    return [OpSpec(name, 1, formats, result, text, "conversion", handler, scalar=scalar)
+            for name, formats, result, text, handler, scalar in conversion_rows()]
 
 
 #: op name -> OpSpec: the math ops above, then the conversion ops (engine/conversions.py).

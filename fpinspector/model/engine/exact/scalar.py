@@ -210,11 +210,9 @@ def _same(a: Real) -> Real:
     return a
 
 
-#: the expression instructions whose op row carries no scalar exact function (movc has no
-#: row; the f32tof16 / f16tof32 rows are conversions): instruction -> its exact result
-_EXACT: dict[str, Callable[..., Real]] = {
-    "movc": lambda c, a, b: a if c else b, "f32tof16": _same, "f16tof32": _same,
-}
+#: the expression instructions that have no op row (movc: a select on a condition) ->
+#: their exact result on exact operand values
+_EXACT: dict[str, Callable[..., Real]] = {"movc": lambda c, a, b: a if c else b}
 
 
 def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
@@ -228,15 +226,15 @@ def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
 
 def entry(op: str, spec: OpSpec | None = None) -> Callable[..., Real] | None:
     """The scalar exact function of an instruction: its op row's (``spec``), else, for an
-    expression instruction whose row has none (movc, f32tof16, f16tof32), its own; or None."""
+    expression instruction without a row (movc), its own; or None."""
     fn = _row_entry(spec) if spec is not None else None
     return fn if fn is not None else _EXACT.get(op)
 
 
 def _row_entry(spec: OpSpec) -> Callable[..., Real] | None:
     """The exact function an op row carries: a unary row's ``math`` (:func:`unary`), every
-    other row's ``scalar`` (arith, fused, frc, round, min/max, comparisons, mov); None for
-    a row with neither (conversions)."""
+    other row's ``scalar`` (arith, fused, frc, round, min/max, comparisons, mov, f32tof16,
+    f16tof32); None for a row with neither (the other conversions)."""
     if spec.math is not None:
         return partial(unary, spec.math)
     return spec.scalar
