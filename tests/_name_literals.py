@@ -25,3 +25,8 @@ def name_comparisons(source: str, names: Iterable[str]) -> list[str]:
                 _names(x, wanted) for x in (node.left, *node.comparators)):
             out.append(f"{node.lineno}: {ast.unparse(node)}")
     return out
+
+
+def literal_names(node: ast.AST, names: Iterable[str]) -> set[str]:
+    """The ``names`` a node writes as a literal, alone or in a tuple/list/set."""
+    return _names(node, frozenset(names))

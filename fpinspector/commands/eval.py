@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"unknown op {args.op!r}; choose one of {', '.join(OPS)}")
     opts = _options(args.option)
     get_format(args.format)
-    gap = None if OPS[args.op].family == "conversion" else arithmetic_gap(args.format, args.rules)
+    gap = None if OPS[args.op].traits.converts else arithmetic_gap(args.format, args.rules)
     if gap is not None:  # bf16, FP8 under d3d10/d3d11: say why, before the op table's refusal
         raise ValueError(gap)
     if args.batch is not None:

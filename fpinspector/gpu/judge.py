@@ -63,7 +63,7 @@ def classify_with_engine(renderer: str, path: str, op: str, fmt: str, operands: 
     if (op, fmt) in CONVERSION_OPS:
         src, dst, conv_path = CONVERSION_OPS[(op, fmt)]
         return classify_conversion(renderer, conv_path, src, dst, operands[0], got)
-    fused = OPS[op].family == "fused"
+    fused = OPS[op].traits.sums_products
     ev = evaluate(op, *operands, format=fmt, rules=rules, options=options)
     res_fmt = ev.result_format
     ok = np.asarray(ev.allowed(got), bool)

@@ -101,26 +101,24 @@ def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
     is one the input flush would change (:func:`operand_values`), and the sums and
     quotients :func:`vouched_exact_is_finite` names need no INF/NaN pass."""
     (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
-    fam, spec, fmt = ctx.family, ctx.spec, ctx.fmt
+    t, spec, fmt = ctx.traits, ctx.spec, ctx.fmt
     finite = vouched and vouched_exact_is_finite(ctx)
-    if fam == "arith":
-        assert spec.exact is not None, f"{spec.name}: an arith row needs its exact function"
-        return spec.exact(vals[0], vals[1], fmt, finite)
-    if fam == "fused":
+    if t.sums_products:
         return fused_exact(spec.name, vals, fmt, finite)
-    if fam == "unary":
-        assert spec.math is not None, f"{spec.name}: a unary row needs its exact function"
-        return unary_exact(spec.math, vals[0], fmt)
-    x = vals[0]
-    if fam == "round":
+    if t.integral:
         assert spec.numpy is not None, f"{spec.name}: a round row needs its numpy function"
         with np.errstate(all="ignore"):
-            hi = spec.numpy(x)
+            hi = spec.numpy(vals[0])
         return hi, zero_residual(hi)
-    if fam == "frc":
+    if t.fractional:
         with np.errstate(all="ignore"):
-            return grid.two_sum(x, -np.floor(x))
-    raise ValueError(f"exact_value: no exact computation for family {fam!r}")
+            return grid.two_sum(vals[0], -np.floor(vals[0]))
+    if spec.math is not None:
+        return unary_exact(spec.math, vals[0], fmt)
+    if spec.exact is not None:
+        return spec.exact(vals[0], vals[1], fmt, finite)
+    raise ValueError(f"exact_value: {spec.name} (family {spec.family!r}) has no exact "
+                     "function (its row's exact or math, or its family's)")
 
 
 def round_model(ctx: Ctx, hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
@@ -193,25 +191,25 @@ def minmax_choice(ctx: Ctx, ops: list[np.ndarray]) -> MinMaxChoice:
 
 def compute(ctx: Ctx, ops: list[np.ndarray]) -> Core:
     """Model bits and exact value of every element of a chunk (the general path)."""
-    fam, fmt = ctx.family, ctx.fmt
-    if fam == "select":
+    t, fmt = ctx.traits, ctx.fmt
+    if t.picks_operand:
         ch = minmax_choice(ctx, ops)
         with np.errstate(invalid="ignore"):
             hi = np.where(ch.nan_out, np.nan, fmt.decode(ch.bits))
         return Core(ch.bits, hi, zero_residual(hi))
-    if fam == "compare":
+    if t.predicate:
         (a, b), _ = operand_values(ctx, ops)
         with np.errstate(invalid="ignore"):
             assert ctx.spec.numpy is not None, f"{ctx.op}: a compare row needs its numpy"
             res = ctx.spec.numpy(a, b)
         return Core(res, res.astype(np.float64), zero_residual(res))
-    if fam == "mov":
+    if t.moves_bits:
         b = np.asarray(ops[0]).astype(fmt.dtype)
         with np.errstate(invalid="ignore"):
             v = fmt.decode(b)
         return Core(b.copy(), v, zero_residual(v))
     hi, lo = exact_value(ctx, ops)
     bits = round_model(ctx, hi, lo)
-    if fam == "frc":
+    if t.fractional:
         bits = frc_clamp(bits, fmt)
     return Core(bits, hi, lo)

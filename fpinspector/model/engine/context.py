@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..formats import FloatFormat
+from .families import OpFamily
 from .oprow import OpSpec
 from .rules import RuleSet, rule_set
 from .tolerances import Tolerance
@@ -19,7 +20,7 @@ class Ctx:
     ``spec``: the op's row (engine/optable.py): what the code needs to know of the op.
 
     ``flush``: F32-FTZ applies (a math op in a format the rule set flushes,
-    ``FloatFormat.flushes``; never for mov).
+    ``FloatFormat.flushes``; never for a raw move: ``OpFamily.flushes_inputs``).
     ``reference``: the caller asked for ``paths="reference"``: every element takes the
     general code (no fast kernel, no plain-element shortcut in the finisher).
     """
@@ -39,7 +40,13 @@ class Ctx:
 
     @property
     def family(self) -> str:
+        """The name of the op's family (a key: the code reads :attr:`traits`)."""
         return self.spec.family
+
+    @property
+    def traits(self) -> OpFamily:
+        """The record of the op's family: what it computes and how (engine/families.py)."""
+        return self.spec.traits
 
     @property
     def rule_set(self) -> RuleSet:

@@ -14,6 +14,7 @@ from ..convert import convert, numeric
 from ..formats import F32, FORMATS, FloatFormat, get_format
 from . import grid
 from .allowed import AllowedArrays, AllowedSet
+from .exact import scalar as sc
 from .explain import Verdict
 from .rules import rule_set, rule_text
 
@@ -47,18 +48,24 @@ def _numeric_rows() -> list[tuple[str, str, str, str, Callable]]:
     return rows
 
 
-def conversion_rows() -> list[tuple[str, tuple[str, ...], str, str, Callable]]:
-    """(op, operand formats, result, text, handler) of every conversion op (the op table
-    registers them)."""
-    rows: list[tuple[str, tuple[str, ...], str, str, Callable]] = []
+ConversionRow = tuple[str, tuple[str, ...], str, str, Callable, Callable | None]
+
+
+def conversion_rows() -> list[ConversionRow]:
+    """(op, operand formats, result, text, handler, scalar) of every conversion op (the op
+    table registers them). ``scalar``: the exact value on an exact operand, for the
+    expression instructions f32tof16 and f16tof32 (the value itself: the rounding is
+    the step's); None for the others."""
+    rows: list[ConversionRow] = []
     for op, src, dst, text, fn in _numeric_rows():
-        rows.append((op, (src,), dst, text, _numeric_handler(fn, src, dst)))
+        rows.append((op, (src,), dst, text, _numeric_handler(fn, src, dst), None))
     for d in _FLOATS:
-        rows.append((f"to_{d}", _FLOATS, d, f"convert to {d} (d3d rules)", _float_handler(d)))
+        rows.append((f"to_{d}", _FLOATS, d, f"convert to {d} (d3d rules)", _float_handler(d),
+                     None))
     rows.append(("f32tof16", ("f32",), "f16", "f32 -> f16 (CONV-F16-INSTR)",
-                 _float_handler("f16", "f32")))
+                 _float_handler("f16", "f32"), sc.same))
     rows.append(("f16tof32", ("f16",), "f32", "f16 -> f32 (CONV-F16-INSTR)",
-                 _float_handler("f32", "f16")))
+                 _float_handler("f32", "f16"), sc.same))
     return rows
 
 

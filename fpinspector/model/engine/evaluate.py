@@ -84,11 +84,13 @@ def evaluate(
     if rules not in RULE_SETS:
         raise ValueError(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SETS)}")
     fmt = get_format(format)
-    conversion = spec.family == "conversion"
+    conversion = spec.traits.converts
     gap = None if conversion else arithmetic_gap(fmt, rules)
     if gap is not None:  # bf16, FP8 under d3d10/d3d11 (FloatFormat.d3d_arith)
         raise ValueError(gap)
-    if fmt.name not in spec.formats and (not conversion or op.startswith("to_f")):
+    # (a conversion of one operand type converts that type whatever format is asked:
+    # OpSpec.operand_type; one of several types, to_f32's, must be asked for)
+    if fmt.name not in spec.formats and (not conversion or len(spec.formats) > 1):
         raise ValueError(f"{op} does not exist for {fmt.name}; formats: {', '.join(spec.formats)}")
     if len(operands) != spec.arity:
         raise ValueError(f"{op} takes {spec.arity} operand(s), got {len(operands)}")
@@ -105,7 +107,7 @@ def evaluate(
         raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
     shape = arrs[0].shape
     flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
-    flush = fmt.flushes(rules) and spec.family != "mov"
+    flush = fmt.flushes(rules) and spec.traits.flushes_inputs
     tol, readings = tolerance_for(op, spec.tolerances, fmt.name, rules, opts)
     ctx = Ctx(spec, fmt, rules, opts, flush, tol, tuple(readings), reference)
     return Evaluation(spec, ctx, flat, shape)
@@ -303,7 +305,7 @@ class Evaluation:
         # (not where the kernel vouches for NaN results, which the careful path gives as
         # the positive quiet NaN: sqrt)
         if (rest is not None and self._exact is None and not self._ctx.spec.vouches_nan
-                and self._ctx.family not in ("select", "compare", "mov")):
+                and not self._ctx.traits.exact_is_result):
             i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
             if 0 < (i1 - i0) * _FEW_LEFT <= e - s:
                 return self._core_mostly_vouched(s, e, rest[i0:i1] - s)
@@ -335,7 +337,7 @@ class Evaluation:
         bits = self._flat_bits()[at]  # (a kernel may also give the exact value)
         if self._exact is not None:
             return Core(bits, self._exact[0][at], self._exact[1][at])
-        if ctx.family in ("select", "compare", "mov"):  # the exact result is the value
+        if ctx.traits.exact_is_result:  # the exact result is the value
             return Core(bits, exact=lambda: _value_of_result(ctx, bits))
         if ops is None:
             ops = [a[at] for a in self._flat]

@@ -65,13 +65,14 @@ def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
     out: list[str] = []
     names = _operand_names(ev)
     fired = list(finish.fired_rules(f))
-    ftz_in = [bool(m[0]) for m in f.ftz_in] if ev._ctx.family != "mov" else []
+    traits = ev._ctx.traits
+    ftz_in = [bool(m[0]) for m in f.ftz_in] if traits.flushes_inputs else []
     for k, flushed in enumerate(ftz_in):
         if flushed:
             raw = int(f.ops[k][0])
             zero = "-0" if raw & fmt.sign_mask else "+0"
-            rule = "F32-MINMAX-FTZ" if ev._ctx.family == "select" else "F32-FTZ"
-            tail = "; the result may be flushed or not" if rule == "F32-MINMAX-FTZ" else ""
+            rule = traits.input_flush_rule
+            tail = "; the result may be flushed or not" if traits.picks_operand else ""
             out.append(f"{names[k]} was a denormal ({_num(_value(raw, fmt))}):"
                        f" flushed to {zero} by {rule}{tail}")
     ftz_out = bool(f.ftz_out[0]) if ev.result_format != "bool" else False
@@ -86,8 +87,8 @@ def sentences(ev: Any, f: finish.Facts, i: int) -> list[str]:
         if r == "F32-FTZ" and ftz_out:
             continue
         out.append(f"{r}: {rule_text(r)}")
-    if ev._ctx.family == "mov":
-        out.append("mov is a raw move: exempt from F32-FTZ, every bit (NaN payload too) is kept")
+    if traits.note:
+        out.append(traits.note)
     for reading in ev.readings:  # a reading of a rule that fired goes on that rule's line:
         # one line per rule ("F32-PREC" was listed twice, once for the rule, once for it)
         rule, _, how = reading.partition(": ")
@@ -107,7 +108,7 @@ def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
     out = [f"{ev.op} in {fmt.name} under {ev.rules}: {ev.spec.description}"]
     for k, b in enumerate(f.ops):
         out.append(f"{names[k]} = {fmt_pattern(int(b[0]), fmt)}")
-    if ctx.family != "mov":
+    if ctx.traits.flushes_inputs:
         for k, m in enumerate(f.ftz_in):
             if m[0]:
                 out.append(f"{names[k]} is a denormal: flushed to a signed zero first (F32-FTZ)")
@@ -117,7 +118,7 @@ def steps(ev: Any, f: finish.Facts, i: int) -> list[str]:
     hi, lo = float(f.hi[0]), float(f.lo[0])
     ex = _num(hi) + (f" {'+' if lo > 0 else '-'} {abs(lo)!r}" if lo else "")
     out.append(f"exact result: {ex}")
-    if ev._ctx.family not in ("select", "mov"):
+    if ctx.traits.rounds:
         # an exact NaN has no sign: the sign bit float64 gives it depends on which path
         # computed the exact value (numpy's sqrt of a negative, or a NaN put in), so the
         # step names the quiet NaN the model gives
@@ -213,7 +214,7 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
                 reason = f"NaN, and any NaN is allowed here ({nan_rule(rules)})"
         elif o_nan:
             reason = f"NaN, and any NaN is allowed here ({nan_rule(rules)})"
-        elif ctx.family == "select" and grid.is_den(o, fmt)[0]:
+        elif ctx.traits.picks_operand and grid.is_den(o, fmt)[0]:
             reason = "the unflushed operand: min/max may or may not flush (F32-MINMAX-FTZ)"
         else:
             reason = f"within the allowed set: {ctx.tol.describe()}"
@@ -225,11 +226,7 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
 def _model_result_words(ctx: Any) -> str:
     """What the model's result is, in words that fit the op: min/max select an operand and
     a raw move keeps one (nothing is rounded); the others round the exact value."""
-    if ctx.family == "select":
-        return "the operand min/max selects"
-    if ctx.family == "mov":
-        return "the operand, moved unchanged"
-    return "correctly rounded"
+    return str(ctx.traits.model_words)
 
 
 def _why_not(ev: Any, f: finish.Facts, aset: AllowedSet, obs: int, o_val: float,

@@ -149,7 +149,7 @@ def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     whole before any index is taken."""
     fn: Any = _numpy(ctx)
     sqrt = ctx.spec.vouches_nan  # (sqrt: a normal operand gives a root or the default NaN)
-    picks = ctx.family == "select"
+    picks = ctx.traits.picks_operand
     n = ops[0].size
     views = [b.view(np.float32) for b in ops]
     rb = np.empty(n, dtype=np.uint32)

@@ -1,9 +1,9 @@
 """What one op row holds: the types of the op table's rows (engine/optable.py).
 
 An op is one :class:`OpSpec`: its operand count and formats, its family (which computation
-and which allowed-set shape), its tolerance rows, its exact function, its numpy kernels
+and which allowed-set shape: the family's record, engine/families.py), its tolerance rows, its exact function, its numpy kernels
 and its GPU spellings. The engine, the GPU layer, the CLI and the app read these fields;
-none of them compares an op's name. This module holds the types only (no engine import),
+none of them compares an op's or a family's name. This module holds the types only (no engine import),
 so the evaluation context (engine/context.py) can name the row without a cycle.
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..formats import OperandType, operand_format
+from .families import OpFamily, family
 from .tolerances import TolRow
 
 __all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "GPU_FORMATS"]
@@ -114,9 +115,10 @@ class OpSpec:
     ``handler``: conversion ops only (engine/conversions.py builds their evaluation).
     ``tolerances``: the op's own tolerance rows (engine/tolerances.py adds the shared
     ones). ``exact(vals, fmt, finite)``: the exact value (hi, lo) of arith and fused ops;
-    ``scalar(a, b)``: its exact value on exact operands (engine/exact/scalar.py: Fraction,
-    mpmath, IEEE's signed zeros, INF, NaN), for the finisher's edge checks and the
-    expression layer's exact path.
+    ``scalar(*operands)``: its exact value on exact operands (engine/exact/scalar.py:
+    Fraction, mpmath, IEEE's signed zeros, INF, NaN), for the finisher's edge checks and
+    the expression layer's exact path: every row's but a unary op's (its ``math`` is its
+    exact function) and a conversion's.
     ``math``: a unary op's exact function. ``numpy``: the ufunc the fast kernels call.
     ``fast``: format -> fast bits kernel (engine/fastbits.py; absent: reference only).
     ``vouched_finite``: formats where the exact value of every element a fast kernel
@@ -126,6 +128,8 @@ class OpSpec:
     input flush) the result is the other operand, exactly (F32-IDENT).
     ``invalid(facts)``: an arith op's invalid operations of INF and zero (F32-INFINF:
     INF - INF, INF * 0, INF / INF), from the finisher's operand classes.
+    ``family``: the name of its family's record (engine/families.py), read as
+    :attr:`traits`.
     ``picks_least``: min (True) or max (False), for the select family.
     ``rcp_route``: an f32 result may come from the two-step route x * rcp(y) (F32-DIV).
     ``ulp_inputs``: the GPU report measures the op's f32 ULP error on random operands,
@@ -142,7 +146,7 @@ class OpSpec:
     handler: Callable[..., Any] | None = None
     tolerances: tuple[TolRow, ...] = ()
     exact: Callable[..., tuple[np.ndarray, np.ndarray]] | None = None
-    scalar: Callable[..., Fraction] | None = None
+    scalar: Callable[..., Any] | None = None
     math: UnaryMath | None = None
     numpy: Callable[..., Any] | None = None
     fast: Mapping[str, Callable[..., tuple]] = field(default_factory=dict)
@@ -155,12 +159,20 @@ class OpSpec:
     ulp_inputs: tuple[tuple[str, int, int, bool], ...] = ()
     gpu: Spelling = Spelling()
 
+    def __post_init__(self) -> None:
+        family(self.family)  # a family no record describes: ValueError here, not later
+
+    @property
+    def traits(self) -> OpFamily:
+        """The record of the op's family: what the engine asks of it (engine/families.py)."""
+        return family(self.family)
+
     def operand_names(self, count: int | None = None) -> list[str]:
         """What the operands are called: A, B, C...; a0..an-1, b0..bn-1 for a dot product
         (a fused op of an even operand count). ``count``: that many names (default: the
         op's operand count)."""
         n = self.arity if count is None else count
-        if self.family == "fused" and self.arity % 2 == 0 and n % 2 == 0 and n > 3:
+        if self.traits.sums_products and self.arity % 2 == 0 and n % 2 == 0 and n > 3:
             h = n // 2
             return [f"a{i}" for i in range(h)] + [f"b{i}" for i in range(h)]
         return [chr(ord("A") + i) for i in range(n)]

@@ -1,7 +1,8 @@
 """The op table: one OpSpec row per operation (engine/oprow.py says what a row holds).
 
-A row carries the op's operand count, formats, result kind, family (which computation,
-engine/compute.py, and which allowed-set shape, engine/finish/), its tolerance rows
+A row carries the op's operand count, formats, result kind, family (the name of its
+record, engine/families.py: which computation, engine/compute.py, and which allowed-set
+shape, engine/finish/), its tolerance rows
 (a group of engine/tolerances.py), its exact function, its numpy kernels and its GPU
 spellings. The engine, the shaders (gpu/shaders.py, gpu/wgsl_shaders.py), the CLI and the
 app read the rows; an op is added by adding a row (or by :func:`register_op`).
@@ -19,6 +20,7 @@ from . import tolerances as tol
 from .exact import scalar as sc
 from .exact import unary as ex
 from .exact import vector as exv
+from .families import FAMILIES  # (re-exported: family name -> its record)
 from .oprow import OpSpec, Spelling, TolRow, UnaryMath
 
 __all__ = ["OpSpec", "TolRow", "UnaryMath", "Spelling", "OPS", "FAMILIES", "register_op",
@@ -31,9 +33,6 @@ _ALL3 = _IEEE3 + ("bf16", "e5m2", "e4m3")
 _F32_F16 = ("f32", "f16")
 _F32 = ("f32",)
 
-#: Op families: how the exact value and the allowed set are formed.
-FAMILIES = ("arith", "fused", "unary", "round", "frc", "select", "compare", "mov",
-            "conversion")
 
 #: the fast kernels of the arithmetic ops of each kind, per format
 _NUMPY_EXACT = {"f32": k.f32_numpy, "f64": k.f64_numpy, "f16": k.f16_exact}
@@ -80,17 +79,21 @@ def _arith(name: str, sym: str, tols: tuple[TolRow, ...], **kw: object) -> OpSpe
 def _dp(n: int) -> OpSpec:
     return OpSpec(f"dp{n}", 2 * n, _F32_F16, "same",
                   f"{n}-term dot product (a0..a{n - 1}, b0..b{n - 1})" if n > 2
-                  else "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", "fused", tolerances=tol.FUSED, gpu=_dot(n))
+                  else "a0*b0 + a1*b1 (operands a0 a1 b0 b1)", "fused", tolerances=tol.FUSED,
+                  scalar=sc.fused, gpu=_dot(n))
 
 
-def _round(name: str, text: str, fn: np.ufunc, gpu: Spelling) -> OpSpec:
+def _round(name: str, text: str, fn: np.ufunc, scalar: Callable[[Any], Any],
+           gpu: Spelling) -> OpSpec:
     return OpSpec(name, 1, _F32_F16, "same", f"round to integral, {text}", "round",
-                  tolerances=tol.EXACT, numpy=fn, fast={"f32": k.f32_round}, gpu=gpu)
+                  tolerances=tol.EXACT, scalar=scalar, numpy=fn, fast={"f32": k.f32_round},
+                  gpu=gpu)
 
 
-def _compare(name: str, fn: np.ufunc, sym: str) -> OpSpec:
+def _compare(name: str, fn: np.ufunc, scalar: Callable[[Any, Any], Any], sym: str) -> OpSpec:
     return OpSpec(name, 2, _ALL3, "bool", f"comparison {name}", "compare",
-                  tolerances=tol.BOOL, numpy=fn, fast=_COMPARE, gpu=_infix(sym))
+                  tolerances=tol.BOOL, scalar=scalar, numpy=fn, fast=_COMPARE,
+                  gpu=_infix(sym))
 
 
 _ROWS = [
@@ -109,7 +112,7 @@ _ROWS = [
            numpy=np.divide, fast=_NUMPY_ROUNDED, vouched_finite=_F32, identities=((1, 1.0),),
            rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2, invalid=_both_inf),
     OpSpec("mad", 3, _ALL3, "same", "a * b + c (fused)", "fused", tolerances=tol.FUSED,
-           fast={"f32": k.f32_mad}, vouched_finite=_F32_F16,
+           scalar=sc.fused, fast={"f32": k.f32_mad}, vouched_finite=_F32_F16,
            gpu=Spelling("{0} * {1} + {2}", _GPU3, "{0} * {1} + {2}", _GPU3,
                         shown="a * b + c (precise: not fused)",
                         shown_f16="float16_t a * b + c (precise)",
@@ -117,13 +120,13 @@ _ROWS = [
                                   "fuse it into an fma)", hlsl="mad({0}, {1}, {2})")),
     _dp(2), _dp(3), _dp(4),
     OpSpec("min", 2, _ALL3, "same", "minimum (minNum rules)", "select",
-           tolerances=tol.SELECT, numpy=np.minimum, fast={"f32": k.f32_numpy},
-           picks_least=True,
+           tolerances=tol.SELECT, scalar=sc.minimum, numpy=np.minimum,
+           fast={"f32": k.f32_numpy}, picks_least=True,
            gpu=Spelling("min({0}, {1})", _GPU3, "min({0}, {1})", _GPU3,
                         hlsl="min({0}, {1})")),
     OpSpec("max", 2, _ALL3, "same", "maximum (maxNum rules)", "select",
-           tolerances=tol.SELECT, numpy=np.maximum, fast={"f32": k.f32_numpy},
-           gpu=Spelling("max({0}, {1})", _GPU3, "max({0}, {1})", _GPU3,
+           tolerances=tol.SELECT, scalar=sc.maximum, numpy=np.maximum,
+           fast={"f32": k.f32_numpy}, gpu=Spelling("max({0}, {1})", _GPU3, "max({0}, {1})", _GPU3,
                         hlsl="max({0}, {1})")),
     OpSpec("sqrt", 1, _ALL3, "same", "square root", "unary", tolerances=tol.SQRT,
            math=ex.SQRT, numpy=np.sqrt, fast=_NUMPY_ROUNDED, vouches_nan=True,
@@ -143,27 +146,28 @@ _ROWS = [
            ulp_inputs=(("uniform", -125, 127, False),),
            gpu=_call("exp2", "exp2", "exp2", _GLSL_NO_F64)),
     OpSpec("frc", 1, _F32_F16, "same", "x - round_ni(x), in [+0, 1)", "frc",
-           tolerances=tol.FRC, fast={"f32": k.f32_frc}, gpu=_call("fract", "fract", "frac")),
-    _round("round_ne", "nearest even", np.rint,
+           tolerances=tol.FRC, scalar=sc.frc, fast={"f32": k.f32_frc}, gpu=_call("fract", "fract", "frac")),
+    _round("round_ne", "nearest even", np.rint, sc.round_ne,
            _call("roundEven", "round", "round",
                  wgsl_note="round() (WGSL: round half to even)")),
-    _round("round_ni", "toward -INF", np.floor, _call("floor", "floor", "floor")),
-    _round("round_pi", "toward +INF", np.ceil, _call("ceil", "ceil", "ceil")),
-    _round("round_z", "toward zero", np.trunc, _call("trunc", "trunc", "trunc")),
+    _round("round_ni", "toward -INF", np.floor, sc.round_ni, _call("floor", "floor", "floor")),
+    _round("round_pi", "toward +INF", np.ceil, sc.round_pi, _call("ceil", "ceil", "ceil")),
+    _round("round_z", "toward zero", np.trunc, sc.round_z, _call("trunc", "trunc", "trunc")),
     OpSpec("mov", 1, _ALL3, "same", "raw move: keeps every bit (F32-FTZ exempt)", "mov",
-           tolerances=tol.RAW,
+           tolerances=tol.RAW, scalar=sc.same,
            gpu=Spelling("{0}", _GPU3, "{0}", _GPU3, shown="assignment (raw move)",
                         shown_f16="assignment (raw move)", hlsl="asfloat(asuint({0}))")),
-] + [_compare(c, fn, sym) for c, fn, sym in (
-    ("eq", np.equal, "=="), ("ne", np.not_equal, "!="), ("lt", np.less, "<"),
-    ("le", np.less_equal, "<="), ("gt", np.greater, ">"), ("ge", np.greater_equal, ">="))]
+] + [_compare(c, fn, exact, sym) for c, fn, exact, sym in (
+    ("eq", np.equal, sc.eq, "=="), ("ne", np.not_equal, sc.ne, "!="),
+    ("lt", np.less, sc.lt, "<"), ("le", np.less_equal, sc.le, "<="),
+    ("gt", np.greater, sc.gt, ">"), ("ge", np.greater_equal, sc.ge, ">="))]
 
 
 def _conversion_specs() -> list[OpSpec]:
     from .conversions import conversion_rows
 
-    return [OpSpec(name, 1, formats, result, text, "conversion", handler)
-            for name, formats, result, text, handler in conversion_rows()]
+    return [OpSpec(name, 1, formats, result, text, "conversion", handler, scalar=scalar)
+            for name, formats, result, text, handler, scalar in conversion_rows()]
 
 
 #: op name -> OpSpec: the math ops above, then the conversion ops (engine/conversions.py).

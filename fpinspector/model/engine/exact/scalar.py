@@ -23,7 +23,9 @@ from ..oprow import OpSpec, UnaryMath
 from .mpcontext import mp_context
 
 __all__ = ["PREC", "Real", "exact_op", "exact_sat", "to_pair", "as_fraction", "of_float",
-           "add", "sub", "mul", "div", "fused", "unary", "frc", "of_row", "entry"]
+           "add", "sub", "mul", "div", "fused", "unary", "frc", "of_row", "entry",
+           "minimum", "maximum", "eq", "ne", "lt", "le", "gt", "ge", "round_ne", "round_ni",
+           "round_pi", "round_z", "same"]
 
 #: An exact value (module docstring): Fraction, mpmath.mpf, float (signed zero, INF, NaN),
 #: bool (a comparison) or int (a uint slot). mpmath has no type information: to mypy its
@@ -209,17 +211,9 @@ def _same(a: Real) -> Real:
     return a
 
 
-#: the instructions no op row gives an exact function of (selects, comparisons, rounding,
-#: moves): instruction -> its exact result on exact operand values
-_EXACT: dict[str, Callable[..., Real]] = {
-    "min": lambda a, b: _minmax(a, b, True), "max": lambda a, b: _minmax(a, b, False),
-    "eq": _cmp_op(lambda c: c == 0, False), "ne": _cmp_op(lambda c: c != 0, True),
-    "lt": _cmp_op(lambda c: c < 0, False), "ge": _cmp_op(lambda c: c >= 0, False),
-    "movc": lambda c, a, b: a if c else b,
-    "frc": _frc, "round_ne": lambda a: _round(a, "ne"),
-    "round_ni": lambda a: _round(a, "ni"), "round_pi": lambda a: _round(a, "pi"),
-    "round_z": lambda a: _round(a, "z"), "mov": _same, "f32tof16": _same, "f16tof32": _same,
-}
+#: the expression instructions that have no op row (movc: a select on a condition) ->
+#: their exact result on exact operand values
+_EXACT: dict[str, Callable[..., Real]] = {"movc": lambda c, a, b: a if c else b}
 
 
 def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
@@ -232,28 +226,26 @@ def exact_op(op: str, args: list[Real], spec: OpSpec | None = None) -> Real:
 
 
 def entry(op: str, spec: OpSpec | None = None) -> Callable[..., Real] | None:
-    """The scalar exact function of an instruction (``spec``: its op row, if any), or None."""
+    """The scalar exact function of an instruction: its op row's (``spec``), else, for an
+    expression instruction without a row (movc), its own; or None."""
     fn = _row_entry(spec) if spec is not None else None
     return fn if fn is not None else _EXACT.get(op)
 
 
 def _row_entry(spec: OpSpec) -> Callable[..., Real] | None:
-    """The exact function an op row carries, by its family: an arith row's ``scalar``, the
-    fused sum of products, a unary row's ``math`` (:func:`unary`), frc; None: it has none."""
-    fam = spec.family
-    if fam == "arith":
-        return spec.scalar
-    if fam == "unary" and spec.math is not None:
+    """The exact function an op row carries: a unary row's ``math`` (:func:`unary`), every
+    other row's ``scalar`` (arith, fused, frc, round, min/max, comparisons, mov, f32tof16,
+    f16tof32); None for a row with neither (the other conversions)."""
+    if spec.math is not None:
         return partial(unary, spec.math)
-    own: dict[str, Callable[..., Real]] = {"fused": fused, "frc": _frc}
-    return own.get(fam)
+    return spec.scalar
 
 
 def of_row(spec: OpSpec, args: Sequence[Real], mp: Any = None) -> Real:
     """The exact value of an op row's operation on exact operands (:func:`_row_entry`);
     ``mp``: the mpmath context of a unary op's irrational results (default: this thread's
     at PREC bits)."""
-    if spec.family == "unary" and spec.math is not None:
+    if spec.math is not None:
         return unary(spec.math, args[0], mp)
     fn = _row_entry(spec)
     if fn is None:
@@ -352,6 +344,52 @@ def fused(*args: Real) -> Real:
 def frc(a: Real) -> Real:
     """a - floor(a) exactly."""
     return _frc(a)
+
+
+def minimum(a: Real, b: Real) -> Real:
+    """min: the lesser; one NaN gives the other operand (F32-MINMAX-NAN), -0 below +0
+    (F32-MINMAX-ZERO)."""
+    return _minmax(a, b, True)
+
+
+def maximum(a: Real, b: Real) -> Real:
+    """max: the greater; one NaN gives the other operand, +0 above -0."""
+    return _minmax(a, b, False)
+
+
+#: the comparisons: true or false by the exact order; a NaN operand gives false, but true
+#: for ne (F32-CMPNAN); -0 equals +0 (F32-CMPZERO)
+eq = _cmp_op(lambda c: c == 0, False)
+ne = _cmp_op(lambda c: c != 0, True)
+lt = _cmp_op(lambda c: c < 0, False)
+le = _cmp_op(lambda c: c <= 0, False)
+gt = _cmp_op(lambda c: c > 0, False)
+ge = _cmp_op(lambda c: c >= 0, False)
+
+
+def round_ne(a: Real) -> Real:
+    """a rounded to an integral value, ties to even."""
+    return _round(a, "ne")
+
+
+def round_ni(a: Real) -> Real:
+    """a rounded toward -INF (floor)."""
+    return _round(a, "ni")
+
+
+def round_pi(a: Real) -> Real:
+    """a rounded toward +INF (ceil)."""
+    return _round(a, "pi")
+
+
+def round_z(a: Real) -> Real:
+    """a rounded toward zero (trunc)."""
+    return _round(a, "z")
+
+
+def same(a: Real) -> Real:
+    """mov: the operand's value, unchanged."""
+    return _same(a)
 
 
 def exact_sat(a: Real) -> Real:

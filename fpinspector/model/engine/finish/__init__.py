@@ -44,25 +44,26 @@ def allowed_sets(f: Facts) -> Sets:
 def whole_array_points(ctx: Ctx) -> bool:
     """Whether every element's set is {model result} (+ any NaN where the model is NaN),
     so a verdict needs no per-chunk facts (not on the reference path)."""
-    return (not ctx.reference and ctx.family not in ("select", "mov", "compare")
+    return (not ctx.reference and ctx.traits.rounds
             and _point_kind(ctx) and ctx.fmt.nan_only_from_nan)
 
 
 def nan_results_allow_any_nan(ctx: Ctx) -> bool:
     """Whether every element whose model result is a NaN has the set {any NaN} and no
-    number (F32-NANOUT: the exact result is a NaN): every family but mov, which keeps a
-    NaN's payload (and compare, whose results are not patterns). A verdict on such an
+    number (F32-NANOUT: the exact result is a NaN): every family but a raw move's, which
+    keeps a NaN's payload, and a comparison's, whose results are not patterns
+    (``OpFamily.any_nan_result``). A verdict on such an
     element needs no facts. Not on the reference path: it builds every set, and the
     differential test compares the two. Not in a format without infinity (E4M3), where
     an overflow rounds to NaN: there the general sets say which NaN."""
-    return (not ctx.reference and ctx.family not in ("mov", "compare")
+    return (not ctx.reference and ctx.traits.any_nan_result
             and ctx.fmt.nan_only_from_nan)
 
 
 def _point_kind(ctx: Ctx) -> bool:
     """Tolerance kinds whose set is {model result} (+ any NaN) on every element."""
     either = ctx.flush and not ctx.strict_out
-    if ctx.family == "frc":
+    if ctx.traits.fractional:
         return not either and not ctx.opts["frc_allow_one"]
     return ctx.tol.kind in ("cr", "exact") and not either
 
@@ -70,15 +71,15 @@ def _point_kind(ctx: Ctx) -> bool:
 def _allowed_sets(f: Facts) -> Sets:
     """Dispatch: min/max, mov, point kinds, ordinary f32 elements, the general code."""
     ctx = f.ctx
-    fam = ctx.family
-    if fam == "select":
+    t = ctx.traits
+    if t.picks_operand:
         if ctx.reference:
             return minmax_allowed(f)
         return _split(f, minmax_ordinary(f), lambda sub: (point_sets(sub), None),
                       minmax_allowed)
-    if fam == "mov":
+    if t.moves_bits:
         return mov_allowed(f)
-    if fam == "compare":
+    if t.predicate:
         raise ValueError("comparisons have a boolean result, not an allowed set")
     if ctx.reference or not ctx.fmt.nan_only_from_nan:  # (E4M3: a NaN may be an overflow)
         return _general_sets(f)
@@ -122,7 +123,7 @@ def _split(f: Facts, m: np.ndarray, lean_fn: Callable[[Facts], tuple[AllowedArra
 
 def _general_sets(f: Facts) -> AllowedArrays:
     ctx = f.ctx
-    fam, kind = ctx.family, ctx.tol.kind
+    kind = ctx.tol.kind
     if ctx.spec.rcp_route and ctx.flush:
         if kind == "div":
             sets = pin(div_route(f), f.identity, f)
@@ -139,7 +140,7 @@ def _general_sets(f: Facts) -> AllowedArrays:
         return pin(div_route(f), f.identity, f)
     if kind == "fused":
         return fused_union(f)
-    if fam == "frc":
+    if ctx.traits.fractional:
         out = finish_windows(f, *frc_window(f))
         if ctx.opts["frc_allow_one"]:
             out.points.append(frc_one_points(f))
@@ -167,9 +168,8 @@ def union(a: AllowedArrays, b: AllowedArrays) -> AllowedArrays:
 def _window_sets(f: Facts) -> AllowedArrays:
     """Sets of the window-shaped tolerance kinds (cr, exact, ulp, rel, log)."""
     ctx = f.ctx
-    fam = ctx.family
     klo, khi = tolerance_window(f)
-    pins = f.identity if fam == "arith" else np.zeros(f.n, dtype=bool)
+    pins = f.identity  # (F32-IDENT: none where the op row names no identities)
     math = ctx.spec.math
     if math is not None and math.specials:  # the special-value table: exact results, a
         pins = pins | math.special_inputs(f.vals[0])  # flushed denormal too (exp(0) = 1)

@@ -53,11 +53,6 @@ def near_pattern(s: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     return near & np.isfinite(s)
 
 
-#: Ops whose exact value hi + lo is known to ~2^-100 (error-free transforms, or a residual
-#: computed to first order); the others carry a float64 value (2^-52) unless refined.
-_ACCURATE = ("arith", "fused", "round", "frc")
-
-
 def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
                  ends: list[tuple[np.ndarray, np.ndarray]]) -> None:
     """Fix, in place, the window ends of elements whose exact edge may sit on a pattern.
@@ -65,8 +60,9 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
     ``ends``: each window end as (float64 value, residual), before rounding to patterns.
     A result that is a value of the format (hi exact, lo = 0: 2^n, log2 of a power of two,
     the engine's refinement leaves no other float64 on the grid) has exactly computed
-    ends and is never in doubt. Where the exact value is known to ~2^-105 (``_ACCURATE``
-    families, a unary op whose exact function is ``accurate`` (rcp), refined values
+    ends and is never in doubt. Where the exact value is known to ~2^-105 (families whose
+    exact value is ``error_free``: error-free transforms, or a residual computed to first
+    order; the others carry a float64 value (2^-52) unless refined), a unary op whose exact function is ``accurate`` (rcp), refined values
     with a residual), an end is in doubt only when it lands on a pattern with a residual
     below 2^-100 of it (a tie of a rational value; otherwise rational ends are at least
     ~2^-70 away); elsewhere when it is within 2^-40 of a pattern.
@@ -76,7 +72,7 @@ def refine_edges(f: Facts, klo: np.ndarray, khi: np.ndarray,
     if fmt.bits > 32:  # f64 windows: the residual decides exactly (no pattern ties)
         return
     math = ctx.spec.math
-    accurate = (ctx.family in _ACCURATE or (math is not None and math.accurate)) | (f.lo != 0)
+    accurate = (ctx.traits.error_free or (math is not None and math.accurate)) | (f.lo != 0)
     near = np.zeros(f.n, dtype=bool)
     sh = 52 - fmt.frac_bits
     for e, r in ends:

@@ -172,7 +172,7 @@ class Facts:
         """The rounded result was a denormal flushed on output (F32-FTZ). Only a zero model
         result of a nonzero exact value can be one, so only those are rounded again."""
         out = np.zeros(self.n, dtype=bool)
-        if not self.ctx.flush or self.ctx.family not in _ROUNDED:
+        if not self.ctx.flush or not self.ctx.traits.rounds:
             return out
         fmt = self.ctx.fmt
         zero = (self.core.bits & fmt.dtype.type(fmt.mask & ~fmt.sign_mask)) == 0
@@ -194,7 +194,7 @@ class Facts:
         exactly when that is a value of the format (overflow: INF; NaN: never equal), so
         the decoded results stand in for grid.representable's rounding test."""
         ctx = self.ctx
-        if not ctx.flush and ctx.family in ("arith", "fused"):
+        if not ctx.flush and ctx.traits.inexact_from_result:
             return self._result_is_not_exact()
         m = ~grid.representable(self.core.hi, ctx.fmt)
         if not is_zero_residual(self.core.lo):
@@ -223,7 +223,7 @@ class Facts:
     def identity(self) -> np.ndarray:
         """F32-IDENT: x*(+/-1), x/(+/-1), x+0, x-0 are exact (on flushed operands)."""
         m = np.zeros(self.n, dtype=bool)
-        if self.ctx.family != "arith":
+        if not self.ctx.spec.identities:  # (arith rows name theirs; no other row has any)
             return m
         for i, v in self.ctx.spec.identities:  # the op row's (operand, value) pairs
             m = m | (self.operand_is_zero(i) if v == 0 else self.operand_is_one(i))
@@ -255,7 +255,7 @@ class Facts:
 
     @cached_property
     def choice(self) -> MinMaxChoice:
-        """How min/max chose (select family only)."""
+        """How min/max chose (a family that picks an operand only)."""
         return minmax_choice(self.ctx, self.ops)
 
     @cached_property
@@ -269,6 +269,3 @@ class Facts:
 #: subset holds (the rest of a sweep chunk's ordinary elements), and the gather is not free.
 #: A row that did would compute them again on the subset: slower, never different.
 _NOT_SLICED = frozenset({"result_values"})
-
-#: Families whose result is a rounded exact value (output flush applies).
-_ROUNDED = ("arith", "fused", "unary", "round", "frc")

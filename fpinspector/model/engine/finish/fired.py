@@ -1,6 +1,7 @@
 """Which rules decided each element: one table row per (rule ID, where it applies).
 
-Rows are data: a rule ID, the op families (or ops) it belongs to, an optional condition
+Rows are data: a rule ID, the op families (their records, engine/families.py) or ops it
+belongs to, an optional condition
 on the evaluation (rule set, format, flush) and the element mask from :class:`Facts`.
 Every path (fast or reference) ends here, so an element's fired rules never depend on how
 its bits were computed. IDs are defined in docs/rules.md.
@@ -16,6 +17,7 @@ import numpy as np
 
 from .. import grid
 from ..context import Ctx
+from ..families import ARITH, COMPARE, FAMILIES, FRC, FUSED, MOV, ROUND, SELECT, UNARY, OpFamily
 from ..masked import indices
 from .facts import Facts
 
@@ -35,14 +37,14 @@ class Row:
     """
 
     rule: str | Callable[[Ctx], str]
-    scope: tuple[str, ...]  # family names, or op names
+    scope: tuple[OpFamily | str, ...]  # family records, or op names
     mask: Callable[[Facts], np.ndarray]
     when: Callable[[Ctx], bool] = lambda ctx: True
     ordinary: bool | str = False
     ordinary_mask: Callable[[Facts], np.ndarray] | None = None
 
     def applies(self, ctx: Ctx) -> bool:
-        return (ctx.family in self.scope or ctx.op in self.scope) and self.when(ctx)
+        return (ctx.traits in self.scope or ctx.op in self.scope) and self.when(ctx)
 
     def rule_id(self, ctx: Ctx) -> str:
         return self.rule(ctx) if callable(self.rule) else self.rule
@@ -66,7 +68,7 @@ def _div_route(ctx: Ctx) -> bool:
 def _infinf(f: Facts) -> np.ndarray:
     """F32-INFINF: INF - INF, INF / INF, INF * 0 (and fused products INF * 0)."""
     op = f.ctx.op
-    if f.ctx.family == "fused":
+    if f.ctx.traits.sums_products:
         from ..exact.vector import fused_terms
 
         pairs, _ = fused_terms(f.vals)
@@ -74,7 +76,7 @@ def _infinf(f: Facts) -> np.ndarray:
         for x, y in pairs:
             m |= (np.isinf(x) & (y == 0)) | ((x == 0) & np.isinf(y))
         return m | (f.exact_nan & ~f.nan_in)
-    if f.ctx.family == "frc":
+    if f.ctx.traits.fractional:
         return np.isinf(f.vals[0])
     invalid = f.ctx.spec.invalid  # the arith row's invalid operations of INF and 0
     assert invalid is not None, f"{op}: an arith row needs its invalid operations"
@@ -103,20 +105,21 @@ def _keeps_denormals_under_d3d(ctx: Ctx) -> bool:
     return bool(ctx.fmt.denorm_rule) and ctx.rule_set.d3d
 
 
-_MATH = ("arith", "fused", "unary", "round", "frc")
+#: the families whose result is the exact value rounded (``OpFamily.rounds``)
+_MATH = tuple(f for f in FAMILIES.values() if f.rounds)
 _FLUSH = lambda ctx: ctx.flush  # noqa: E731
 
 #: The rule table. Order does not matter: ``fired`` is reported sorted by rule ID.
 ROWS: tuple[Row, ...] = (
     # inputs and outputs
     Row("F32-FTZ", _MATH, lambda f: f.any_ftz_in | f.ftz_out, _FLUSH),
-    Row("F32-FTZ", ("compare",), lambda f: f.any_ftz_in, _FLUSH),
+    Row("F32-FTZ", (COMPARE,), lambda f: f.any_ftz_in, _FLUSH),
     Row("F32-NANOUT", _MATH, lambda f: f.exact_nan & f.nan_in),  # (an invalid operation's
     # NaN without a NaN operand is its own rule's: F32-SQRTNEG, F32-INFINF, F32-LOG0, F32-DIV0)
     Row("F32-NANPROP", _MATH, lambda f: f.nan_in),
     # IEEE special cases
-    Row("F32-INFINF", ("arith", "fused", "frc"), _infinf),
-    Row("F32-IDENT", ("arith",), lambda f: f.identity),
+    Row("F32-INFINF", (ARITH, FUSED, FRC), _infinf),
+    Row("F32-IDENT", (ARITH,), lambda f: f.identity),
     Row("F32-DIV0", ("div",), lambda f: (f.vals[1] == 0) & ~np.isnan(f.vals[0])),
     Row("F32-DIV0", ("rcp",), lambda f: f.vals[0] == 0),
     Row("F32-SQRTNEG", ("sqrt", "rsq"), lambda f: f.negative_operand),
@@ -131,26 +134,26 @@ ROWS: tuple[Row, ...] = (
         ordinary=ALWAYS),
     Row("F32-DIV", ("div",), lambda f: f.inf_div_huge,
         lambda ctx: _div_route(ctx) and ctx.opts["inf_div_huge_nan"]),
-    Row(precision_rule, ("fused",), lambda f: f.finite, ordinary=ALWAYS),
-    Row(precision_rule, ("unary",), lambda f: f.finite & ~f.nan_in, ordinary=ALWAYS),
-    Row(precision_rule, ("round",), lambda f: ~f.nan_in, ordinary=ALWAYS),
-    Row(precision_rule, ("frc",), lambda f: f.finite, ordinary=ALWAYS),
-    Row(_denorm_rule, ("arith", "fused"), _denormal_kept, _keeps_denormals_under_d3d),
+    Row(precision_rule, (FUSED,), lambda f: f.finite, ordinary=ALWAYS),
+    Row(precision_rule, (UNARY,), lambda f: f.finite & ~f.nan_in, ordinary=ALWAYS),
+    Row(precision_rule, (ROUND,), lambda f: ~f.nan_in, ordinary=ALWAYS),
+    Row(precision_rule, (FRC,), lambda f: f.finite, ordinary=ALWAYS),
+    Row(_denorm_rule, (ARITH, FUSED), _denormal_kept, _keeps_denormals_under_d3d),
     # min / max
-    Row("F32-MINMAX-FTZ", ("select",), lambda f: f.any_ftz_in, _FLUSH),
-    Row(_minmax_nan_rule, ("select",),
+    Row("F32-MINMAX-FTZ", (SELECT,), lambda f: f.any_ftz_in, _FLUSH),
+    Row(_minmax_nan_rule, (SELECT,),
         lambda f: (f.choice.na ^ f.choice.nb) & ~f.choice.snan),
-    Row("F32-NANOUT", ("select",), lambda f: f.choice.na & f.choice.nb),
-    Row("IEEE-MINMAX", ("select",), lambda f: f.choice.snan,
+    Row("F32-NANOUT", (SELECT,), lambda f: f.choice.na & f.choice.nb),
+    Row("IEEE-MINMAX", (SELECT,), lambda f: f.choice.snan,
         lambda ctx: ctx.minmax_snan),
-    Row("F32-MINMAX-ZERO", ("select",), lambda f: f.choice.zero_tie),
+    Row("F32-MINMAX-ZERO", (SELECT,), lambda f: f.choice.zero_tie),
     # comparisons
-    Row("F32-CMPNAN", ("compare",), lambda f: f.nan_in),
-    Row("F32-CMPZERO", ("compare",), lambda f: (f.vals[0] == 0) & (f.vals[1] == 0)),
-    Row("F32-CMPINF", ("compare",),
+    Row("F32-CMPNAN", (COMPARE,), lambda f: f.nan_in),
+    Row("F32-CMPZERO", (COMPARE,), lambda f: (f.vals[0] == 0) & (f.vals[1] == 0)),
+    Row("F32-CMPINF", (COMPARE,),
         lambda f: ~f.nan_in & (np.isinf(f.vals[0]) | np.isinf(f.vals[1]))),
     # raw move: the one exception where a NaN keeps its payload
-    Row("F32-NANOUT", ("mov",), lambda f: f.ctx.fmt.is_nan(f.core.bits)),
+    Row("F32-NANOUT", (MOV,), lambda f: f.ctx.fmt.is_nan(f.core.bits)),
 )
 
 
@@ -175,7 +178,7 @@ def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
     mask is constant over the chunk. Returns that class (sign and exponent, fraction not
     0, the first result pattern), else None."""
     ctx = facts.ctx
-    if ctx.family not in ("unary", "round", "frc") or facts.n < 2:
+    if not (ctx.traits.rounds and ctx.spec.arity == 1) or facts.n < 2:
         return None
     fmt = ctx.fmt
     x = facts.ops[0]
@@ -311,7 +314,7 @@ def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     rows = _rows_of(ctx, ctx_key)
     out: dict[str, np.ndarray] = {}
     n = facts.n
-    if ctx.reference or ctx.family == "mov":
+    if ctx.reference or ctx.traits.moves_bits:
         _evaluate_rows(facts, rows, out, None, n)
         return dict(sorted(out.items()))
     cls = _uniform_nan_chunk(facts)
