@@ -82,14 +82,6 @@ def _tiny(hi: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     return t
 
 
-def _overflow(hi: np.ndarray, a: Approx, b: Approx) -> np.ndarray | bool:
-    """INF or NaN out of finite operands: the double-double steps past float64's range
-    give NaN, not the INF the value rounds to."""
-    if np.isfinite(hi).all():
-        return False
-    return ~np.isfinite(hi) & np.isfinite(a.hi) & np.isfinite(b.hi)
-
-
 def _mul(a: Approx, b: Approx) -> Approx:
     hi, lo, r = mul_pair(a.hi, a.lo, b.hi, b.lo)
     exact_in = not (a.err.any() or b.err.any())
@@ -98,7 +90,7 @@ def _mul(a: Approx, b: Approx) -> Approx:
     if tiny.any():  # a TwoProduct below TINY: its error term is off by a few denormals
         err = err + np.where(tiny, UNDERFLOW, 0.0)
     err = np.broadcast_to(err, hi.shape)
-    big = (np.abs(a.hi) > SPLIT_MAX) | (np.abs(b.hi) > SPLIT_MAX) | _overflow(hi, a, b)
+    big = (np.abs(a.hi) > SPLIT_MAX) | (np.abs(b.hi) > SPLIT_MAX)
     return Approx(hi, lo, err, a.bad | b.bad | big)
 
 
@@ -120,10 +112,15 @@ def _div(a: Approx, b: Approx) -> Approx:
         if a.err.any() or b.err.any():
             den = _mag(b) * (1 - 4 * U) - b.err
             err = (r + (a.err + np.abs(hi) * b.err) / np.where(den > 0, den, 1.0)) * _UP
-    big = (np.abs(b.hi) > SPLIT_MAX) | ((np.abs(hi) > SPLIT_MAX) & np.isfinite(hi))
-    big |= _overflow(hi, a, b) & (b.hi != 0)
-    bad = a.bad | b.bad | _near_zero(b) | big  # (an INF quotient of exact operands is IEEE's)
-    return Approx(hi, lo, err, bad | _tiny(hi, a.hi) | _tiny(a.hi, a.hi))
+    ahi = np.abs(hi)
+    big = ahi > SPLIT_MAX  # a finite quotient there: the residual is not exact
+    if big.any():
+        big &= np.isfinite(hi)  # (INF is IEEE's: an exact zero divisor, an overflow)
+    tiny = (ahi < TINY) | (np.abs(a.hi) < TINY)  # a TwoProduct of about a's size underflows
+    if tiny.any():
+        tiny &= a.hi != 0
+    bad = a.bad | b.bad | _near_zero(b) | (np.abs(b.hi) > SPLIT_MAX) | big | tiny
+    return Approx(hi, lo, err, bad)
 
 
 def _sqrt(a: Approx, recip: bool) -> Approx:

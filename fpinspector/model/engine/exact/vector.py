@@ -43,6 +43,8 @@ takes numpy's value with a 2^-50 relative bound (:func:`exp2_pair`, :func:`log2_
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ...formats import F64, FloatFormat
@@ -280,7 +282,7 @@ def mul_pair(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
     if _plain(al, bl):
         hi, lo = exact_mul(ah, bh, F64)
         return hi, lo, 0.0
-    return dd_mul(ah, al, bh, bl)
+    return _ieee_beyond(*dd_mul(ah, al, bh, bl), np.multiply, ah, bh)
 
 
 def div_pair(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
@@ -296,7 +298,21 @@ def div_pair(ah: np.ndarray, al: np.ndarray, bh: np.ndarray, bl: np.ndarray
         with np.errstate(all="ignore"):
             err = np.where(lo == 0, 0.0, 2.0 ** -98 * np.abs(hi) + 4 * U * np.abs(lo))
         return hi, lo, err
-    return dd_div(ah, al, bh, bl)
+    return _ieee_beyond(*dd_div(ah, al, bh, bl), np.divide, ah, bh)
+
+
+def _ieee_beyond(hi: np.ndarray, lo: np.ndarray, err: np.ndarray,
+                 op: Callable[[np.ndarray, np.ndarray], np.ndarray], ah: np.ndarray,
+                 bh: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where a double-double product or quotient is INF or NaN (an operand INF or NaN, a
+    division by zero, an overflow: its steps give NaN), the float64 operation's IEEE
+    result, as the one-float64 form gives it (lo 0, bound 0)."""
+    fin = np.isfinite(hi)
+    if fin.all():
+        return hi, lo, err
+    with np.errstate(all="ignore"):
+        ieee = op(ah, bh)
+    return np.where(fin, hi, ieee), np.where(fin, lo, 0.0), np.where(fin, err, 0.0)
 
 
 def sqrt_pair(xh: np.ndarray, xl: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
