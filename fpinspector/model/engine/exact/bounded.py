@@ -67,11 +67,6 @@ def _mag(a: Approx) -> np.ndarray:
     return np.abs(a.hi) + np.abs(a.lo)
 
 
-def _plain(*xs: Approx) -> bool:
-    """Every value is one float64 (lo = 0): the error-free transformations are exact."""
-    return not any(x.lo.any() for x in xs)
-
-
 def _tiny(hi: np.ndarray, *operands: np.ndarray) -> np.ndarray:
     """Results below TINY (zero included) of nonzero operands: a TwoProduct there may have
     lost its error term to underflow."""

@@ -366,10 +366,12 @@ def row_pair(math: UnaryMath, h: np.ndarray, lo: np.ndarray, err: np.ndarray
     exactly as one float64 (``unsure`` marks the rest, and results that are INF, NaN or
     zero, for the scalar entry); the special-value table's results and the exact hits
     with bound 0."""
-    rel = math.approx_error if math.approx_error is not None else np.inf
     with np.errstate(all="ignore"):
         v = np.asarray(math.approx(h), dtype=np.float64)
-        e = np.abs(v) * (rel / (1 - rel))  # the bound is stated relative to the exact value
+    if math.approx_error is None:  # no stated bound: nothing is vouched for
+        return v, np.full(v.shape, np.inf), np.ones(v.shape, dtype=bool)
+    rel = math.approx_error
+    e = np.abs(v) * (rel / (1 - rel))  # the bound is stated relative to the exact value
     exact = np.zeros(v.shape, dtype=bool)
     fin = np.isfinite(h)
     if math.exact_hits is not None:
