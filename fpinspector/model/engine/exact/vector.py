@@ -307,9 +307,10 @@ def _ieee_beyond(hi: np.ndarray, lo: np.ndarray, err: np.ndarray,
     """Where a double-double product or quotient is INF or NaN (an operand INF or NaN, a
     division by zero, an overflow: its steps give NaN), the float64 operation's IEEE
     result, as the one-float64 form gives it (lo 0, bound 0)."""
+    with np.errstate(all="ignore"):
+        if np.isfinite(np.sum(hi)):  # (one read pass: every element is finite)
+            return hi, lo, err
     fin = np.isfinite(hi)
-    if fin.all():
-        return hi, lo, err
     with np.errstate(all="ignore"):
         ieee = op(ah, bh)
     return np.where(fin, hi, ieee), np.where(fin, lo, 0.0), np.where(fin, err, 0.0)
