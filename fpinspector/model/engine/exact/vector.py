@@ -33,9 +33,10 @@ Exactness, per op (operands are already-decoded float64 values of the operand fo
 The bounded entry (:mod:`.bounded`, the expression layer's) reads the same computations
 through the pair forms at the end of this module: an op on double-double operands
 (hi + lo) with an absolute bound on its rounding error. On one-float64 operands (every lo
-0, the usual first step of an expression) a pair form is the engine's f64 computation
-above, bit for bit; on double-double operands it is the double-double operation of
-:mod:`...numerics.eft`. exp and log are the exception, and why: the engine's float64 2^x and
+0, the usual first step of an expression) a pair form calls the engine's f64 computation
+above (on finite values the same (hi, lo) as the double-double operation, which it
+replaces there); on double-double operands it is the double-double operation of
+:mod:`...numerics.eft`. rsq, mad and dp are chains of these in the bounded entry. exp and log are the exception, and why: the engine's float64 2^x and
 log2 (numerics.elementary) give the same bits on every CPU, which the stored digests need,
 at ~20x the cost of numpy's exp2 / log2; the bounded entry only needs a proven bound, so it
 takes numpy's value with a 2^-50 relative bound (:func:`exp2_pair`, :func:`log2_pair`).
