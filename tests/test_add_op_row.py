@@ -135,8 +135,9 @@ def test_expressions_call_a_registered_op_by_its_hlsl_name_F32_INSTR():
 
 def test_expression_exact_value_of_a_registered_op_comes_from_its_row_EXPR_EXACT():
     """The whole expression's exact value over a registered op reads the row's exact function
-    (engine/exact/: the scalar entry takes the row's rational and mpmath forms; there is no
-    bounded form, so every element goes the exact way): `log10(a) * 2` against mpmath's
+    (engine/exact/: the scalar entry takes the row's rational and mpmath forms; the row's
+    bounded form, numpy's log10 within 2^-50, is too wide for a value's 2^-70, so every
+    element goes the exact way): `log10(a) * 2` against mpmath's
     log10 at 200 bits times 2 (hi + lo within 2^-70), log10(1000) * 2 = 6 exactly, and
     IEEE's -INF at +0 and NaN at -1 (numpy's log10, the row's float64 function)."""
     from fpinspector.model import evaluate_expr

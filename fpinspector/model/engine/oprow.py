@@ -55,6 +55,9 @@ class UnaryMath:
     engine/exact/scalar.py, then keeps no 65536-bit Fraction).
     ``kernel_domain``: the open interval of normal f32 operands the float64 fast kernel
     vouches for (engine/fastbits.py; its result must be normal too).
+    ``approx_error``: a relative bound on ``approx``'s error against the exact value, where
+    that is finite and nonzero: with it, the expression layer's bounded entry runs the op
+    on whole arrays (engine/exact/vector.py ``row_pair``) instead of element by element.
     """
 
     approx: Callable[[np.ndarray], np.ndarray]
@@ -67,6 +70,7 @@ class UnaryMath:
     accurate: bool = False
     saturates_beyond: float = math.inf
     kernel_domain: tuple[float, float] = (-math.inf, math.inf)
+    approx_error: float | None = None
 
     def in_series(self, x: np.ndarray) -> np.ndarray:
         """The operands the series serves (none without one)."""

@@ -2,35 +2,43 @@
 arrays of double-double operands with a running absolute error bound per element, and a
 "needs the exact path" mask (the expression layer chains them, model/expr/exact.py).
 
-Each step maps (hi, lo, err) operands to a result: +, -, *, /, mad, dp, sqrt, rsq, rcp in
-double-double (error-free transformations, bounds from :mod:`..numerics.eft`), exp/log in
-float64 with a 2^-50 relative bound (plus the operand's bound through the derivative),
-min/max/_sat/moves exactly on the pairs. An element is marked ``bad`` (handed to the exact
-per-element path) when a decision depends on digits the bound does not fix: a comparison,
-floor/round/frac near its threshold, a square root or log of a value within its bound of
-zero, a division by a value within its bound of zero, or an overflow of the pair range.
+Each step maps (hi, lo, err) operands to a result. The values of +, -, *, /, mad, dp,
+sqrt, rsq, rcp, exp and log are the pair forms of the vector entry (:mod:`.vector`: the
+engine's own computation on one-float64 operands, double-double beyond, each with the
+bound of its own rounding); this module adds the operands' bounds through each op and
+decides which elements the bound does not vouch for. A unary op row that states a bound on
+its float64 function (``UnaryMath.approx_error``) gets its step from the row
+(:func:`.vector.row_pair`). min/max/_sat/moves are exact on the pairs. An element is marked
+``bad`` (handed to the exact per-element path) when a decision depends on digits the bound
+does not fix: a comparison, floor/round/frac near its threshold, a square root or log of a
+value within its bound of zero, a division by a value within its bound of zero, an
+overflow of the pair range, or a quotient or root below :data:`.vector.TINY` (where a
+TwoProduct's error term underflows; a product or power there gets the absolute bound
+:data:`.vector.UNDERFLOW` instead).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ...numerics.eft import SPLIT_MAX, U, dd_add, dd_div, dd_mul, dd_sqrt, two_prod, two_sum
+from ...numerics.eft import SPLIT_MAX, U
 from ..oprow import OpSpec, UnaryMath
+from .vector import (
+    TINY,
+    UNDERFLOW,
+    add_pair,
+    div_pair,
+    exp2_pair,
+    log2_pair,
+    mul_pair,
+    row_pair,
+    sqrt_pair,
+)
 
 __all__ = ["Approx", "STEPS", "step_of", "exact_approx", "saturate"]
-
-LN2 = np.log(2.0)
-#: relative bound of numpy's float64 exp2 / log1p / log2 (a few ULPs). Why numpy and not the
-#: engine's deterministic numerics.elementary here: this bound covers the last-bit
-#: differences between CPUs (a "value" element is refined exactly anyway: 2^-50 > 2^-70,
-#: and a map's error stays within its 2^-20 ULP), and the double-double functions cost about
-#: 1.7x on exp/log maps
-_TRANS = 2.0 ** -50
 
 
 @dataclass
@@ -50,38 +58,41 @@ def exact_approx(v: np.ndarray) -> Approx:
 
 
 
+#: the bounds are sums and products of float64 values, each rounded to nearest: this factor
+#: (2^-49, against at most 7 roundings of 2^-53 in one step) keeps the sum an upper bound
+_UP = 1 + 2.0 ** -49
+
+
 def _mag(a: Approx) -> np.ndarray:
     return np.abs(a.hi) + np.abs(a.lo)
 
 
-def _plain(*xs: Approx) -> bool:
-    """Every value is one float64 (lo = 0): the error-free transformations are exact."""
-    return not any(x.lo.any() for x in xs)
-
-
-def _eft(a: Approx, b: Approx, plain: Callable[..., tuple[np.ndarray, np.ndarray]],
-         dd: Callable[..., tuple[np.ndarray, np.ndarray, Any]]
-         ) -> tuple[np.ndarray, np.ndarray, Any]:
-    """(hi, lo, rounding bound) of a sum or product: the error-free transformation ``plain``
-    on one-float64 values (bound 0), else the double-double operation ``dd``."""
-    if _plain(a, b):
-        hi, lo = plain(a.hi, b.hi)
-        return hi, lo, 0.0
-    return dd(a.hi, a.lo, b.hi, b.lo)
+def _tiny(hi: np.ndarray, *operands: np.ndarray) -> np.ndarray:
+    """Results below TINY (zero included) of nonzero operands: a TwoProduct there may have
+    lost its error term to underflow."""
+    t = np.abs(hi) < TINY
+    if t.any():
+        for x in operands:
+            t &= x != 0
+    return t
 
 
 def _mul(a: Approx, b: Approx) -> Approx:
-    hi, lo, r = _eft(a, b, two_prod, dd_mul)
+    hi, lo, r = mul_pair(a.hi, a.lo, b.hi, b.lo)
     exact_in = not (a.err.any() or b.err.any())
-    err = r if exact_in else r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err
+    err = r if exact_in else (r + _mag(a) * b.err + _mag(b) * a.err + a.err * b.err) * _UP
+    tiny = _tiny(hi, a.hi, b.hi)
+    if tiny.any():  # a TwoProduct below TINY: its error term is off by a few denormals
+        err = err + np.where(tiny, UNDERFLOW, 0.0)
     err = np.broadcast_to(err, hi.shape)
     big = (np.abs(a.hi) > SPLIT_MAX) | (np.abs(b.hi) > SPLIT_MAX)
     return Approx(hi, lo, err, a.bad | b.bad | big)
 
 
 def _add(a: Approx, b: Approx) -> Approx:
-    hi, lo, r = _eft(a, b, two_sum, dd_add)
-    return Approx(hi, lo, np.broadcast_to(r + a.err + b.err, hi.shape), a.bad | b.bad)
+    hi, lo, r = add_pair(a.hi, a.lo, b.hi, b.lo)
+    err = r if not (a.err.any() or b.err.any()) else (r + a.err + b.err) * _UP
+    return Approx(hi, lo, np.broadcast_to(err, hi.shape), a.bad | b.bad)
 
 
 def _near_zero(a: Approx) -> np.ndarray:
@@ -91,10 +102,19 @@ def _near_zero(a: Approx) -> np.ndarray:
 
 def _div(a: Approx, b: Approx) -> Approx:
     with np.errstate(all="ignore"):
-        hi, lo, r = dd_div(a.hi, a.lo, b.hi, b.lo)
-        den = _mag(b) * (1 - 4 * U) - b.err
-        err = r + (a.err + np.abs(hi) * b.err) / np.where(den > 0, den, 1.0)
-    bad = a.bad | b.bad | _near_zero(b) | (np.abs(b.hi) > SPLIT_MAX) | (np.abs(hi) > SPLIT_MAX)
+        hi, lo, r = div_pair(a.hi, a.lo, b.hi, b.lo)
+        err = r
+        if a.err.any() or b.err.any():
+            den = _mag(b) * (1 - 4 * U) - b.err
+            err = (r + (a.err + np.abs(hi) * b.err) / np.where(den > 0, den, 1.0)) * _UP
+    ahi = np.abs(hi)
+    big = ahi > SPLIT_MAX  # a finite quotient there: the residual is not exact
+    if big.any():
+        big &= np.isfinite(hi)  # (INF is IEEE's: an exact zero divisor, an overflow)
+    tiny = (ahi < TINY) | (np.abs(a.hi) < TINY)  # a TwoProduct of about a's size underflows
+    if tiny.any():
+        tiny &= a.hi != 0
+    bad = a.bad | b.bad | _near_zero(b) | (np.abs(b.hi) > SPLIT_MAX) | big | tiny
     return Approx(hi, lo, err, bad)
 
 
@@ -105,18 +125,18 @@ def _sqrt(a: Approx, recip: bool) -> Approx:
     xh = np.where(special, 1.0, a.hi) if some else a.hi
     xl = np.where(special, 0.0, a.lo) if some else a.lo
     with np.errstate(all="ignore"):
-        hi, lo, r = dd_sqrt(xh, xl)
+        hi, lo, r = sqrt_pair(xh, xl)
         if recip:
             one = np.ones(hi.shape)
-            hi, lo, r2 = dd_div(one, np.zeros(hi.shape), hi, lo)
-            r = r2 + r * hi * hi  # sqrt's relative error carries over to 1/sqrt
+            hi, lo, r2 = div_pair(one, np.zeros(hi.shape), hi, lo)
+            r = r2 + (r * hi) * hi  # sqrt's relative error carries over to 1/sqrt
         err = r
         if a.err.any():  # the operand's own bound, through the derivative at its low end
             low = np.maximum(_mag(a) - a.err, 0.0)
             root = np.sqrt(low)
-            d = 0.5 * a.err / (low * root) if recip else a.err / root
-            err = err + np.where(low > 0, d, np.inf)
-    bad = a.bad | _near_zero(a)
+            d = 0.5 * (a.err / low) / root if recip else a.err / root  # (no x^1.5 to overflow)
+            err = (err + np.where(low > 0, d, np.inf)) * _UP
+    bad = a.bad | _near_zero(a) | _tiny(xh, xh)
     if some:
         with np.errstate(all="ignore"):
             ieee = 1.0 / np.sqrt(a.hi) if recip else np.sqrt(a.hi)
@@ -128,28 +148,20 @@ def _sqrt(a: Approx, recip: bool) -> Approx:
 
 
 def _exp2(a: Approx) -> Approx:
-    with np.errstate(all="ignore"):
-        v = np.exp2(a.hi)
-        v = v + v * (LN2 * a.lo)
-        err = np.abs(v) * (_TRANS + np.expm1(LN2 * (a.err + 4 * U * np.abs(a.lo))) * 1.01)
-        ovf = ~np.isfinite(v) & np.isfinite(a.hi)
-    exact = (a.err == 0) & (a.lo == 0) & (a.hi == np.round(a.hi)) & (np.abs(a.hi) < 1000)
-    return Approx(v, np.zeros(v.shape), np.where(exact, 0.0, err), a.bad | ovf)
+    v, err = exp2_pair(a.hi, a.lo, a.err)
+    ovf = ~np.isfinite(v) & np.isfinite(a.hi)
+    low = (np.abs(v) < TINY) & np.isfinite(a.hi)
+    if low.any():  # a denormal or zero float64 power: off by a few denormals at most
+        err = err + np.where(low, UNDERFLOW, 0.0)
+    return Approx(v, np.zeros(v.shape), err, a.bad | ovf)
 
 
 def _log2(a: Approx) -> Approx:
     """log2(a); IEEE's specials (log2 of either zero is -INF, of a negative NaN)."""
-    with np.errstate(all="ignore"):
-        near1 = (a.hi >= 0.5) & (a.hi <= 2.0)
-        v1 = np.log1p((a.hi - 1.0) + a.lo) / LN2
-        v2 = np.log2(a.hi) + np.where(a.lo != 0, a.lo / (a.hi * LN2), 0.0)  # (0/0 at a zero)
-        v = np.where(near1, v1, v2)
+    with np.errstate(invalid="ignore"):
         low = _mag(a) - a.err
-        err = np.abs(v) * _TRANS + a.err / (np.where(low > 0, low, 1.0) * LN2) * 1.01
-    m, e = np.frexp(a.hi)
-    pow2 = (m == 0.5) & (a.lo == 0) & (a.err == 0)
-    v = np.where(pow2, (e - 1).astype(np.float64), v)
-    return Approx(v, np.zeros(v.shape), np.where(pow2, 0.0, err), a.bad | _near_zero(a))
+    v, err = log2_pair(a.hi, a.lo, low, a.err)
+    return Approx(v, np.zeros(v.shape), err, a.bad | _near_zero(a))
 
 
 def _rint_dd(hi: np.ndarray, lo: np.ndarray) -> np.ndarray:
@@ -275,15 +287,25 @@ def saturate(a: Approx) -> Approx:
 
 def step_of(op: str, spec: OpSpec | None = None) -> Callable[..., Approx]:
     """The bounded exact function of an instruction: its own (:data:`STEPS`), or for a unary
-    op row without one (a row registered at run time) :func:`_unbounded` of its exact
-    function. KeyError for an instruction with neither."""
+    op row without one (a row registered at run time) :func:`_from_row` when the row
+    states a bound on its float64 function, else :func:`_unbounded`. KeyError for an
+    instruction with neither."""
     fn = STEPS.get(op)
     if fn is not None:
         return fn
     if spec is not None and spec.math is not None:
         um = spec.math
+        if um.approx_error is not None:
+            return lambda a: _from_row(um, a)
         return lambda a: _unbounded(um, a)
     raise KeyError(op)
+
+
+def _from_row(um: UnaryMath, a: Approx) -> Approx:
+    """A unary op from its row: its float64 value within the row's stated bound, for
+    operands known exactly (:func:`.vector.row_pair`); the rest go to the scalar entry."""
+    v, err, unsure = row_pair(um, a.hi, a.lo, a.err)
+    return Approx(v, np.zeros(v.shape), err, a.bad | unsure)
 
 
 def _unbounded(um: UnaryMath, a: Approx) -> Approx:

@@ -409,8 +409,8 @@ def to_pair(x: Real) -> tuple[float, float]:
         return x, 0.0
     try:
         hi = float(x)
-    except OverflowError:
-        return math.copysign(math.inf, x), 0.0
+    except OverflowError:  # (a Fraction beyond float64: copysign would convert it again)
+        return (math.inf if x > 0 else -math.inf), 0.0
     if not math.isfinite(hi):
         return hi, 0.0
     rest = as_fraction(x) - Fraction(hi)

@@ -17,8 +17,7 @@ from ...formats import FloatFormat
 from ...numerics import elementary
 from .. import grid
 from ..oprow import UnaryMath
-from ..residual import zero_residual
-from .vector import exact_div, unary_exact
+from .vector import exact_div, exact_sqrt, unary_exact
 
 __all__ = ["SQRT", "RCP", "RSQ", "LOG2", "EXP2", "transcendental"]
 
@@ -94,19 +93,6 @@ def _rsq_hits(x: np.ndarray, fin: np.ndarray) -> np.ndarray:
     return pow2 & ((e - 1) % 2 == 0)
 
 
-def _sqrt_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
-    """IEEE's root; f64: the residual a - q*q by TwoProduct (module docstring)."""
-    with np.errstate(all="ignore"):
-        hi = np.sqrt(x)
-    if fmt.bits != 64:
-        return hi, zero_residual(hi)
-    p, e = grid.two_prod(hi, hi)
-    with np.errstate(all="ignore"):
-        r = (x - p) - e
-        lo = np.where(np.isfinite(hi) & (hi > 0), r / (2 * np.where(hi > 0, hi, 1.0)), 0.0)
-    return hi, lo
-
-
 def _rcp_vector(x: np.ndarray, fmt: FloatFormat) -> tuple[np.ndarray, np.ndarray]:
     return exact_div(np.ones_like(x), x, fmt)
 
@@ -116,7 +102,7 @@ def _rsq_approx(x: np.ndarray) -> np.ndarray:
 
 
 SQRT = UnaryMath(np.sqrt, lambda mp, x: mp.sqrt(mp.mpf(x)), _sqrt_rational,
-                 vector=_sqrt_vector)
+                 vector=exact_sqrt)
 RCP = UnaryMath(lambda x: 1.0 / x, lambda mp, x: 1 / mp.mpf(x), lambda q: 1 / q,
                 vector=_rcp_vector, accurate=True)
 _POSITIVE = (0.0, np.inf)
