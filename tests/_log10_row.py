@@ -4,19 +4,17 @@ package knows it: the tests that register it prove that one row is enough."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from fractions import Fraction
 
 import numpy as np
+from _row_registry import registered
 
 from fpinspector.model.engine.optable import (
     OpSpec,
     Spelling,
     TolRow,
     UnaryMath,
-    register_op,
-    unregister_op,
 )
 from fpinspector.model.engine.tolerances import Tolerance
 
@@ -52,11 +50,6 @@ LOG10 = OpSpec(
 )
 
 
-@contextmanager
-def log10_row() -> Iterator[OpSpec]:
+def log10_row() -> AbstractContextManager[OpSpec]:
     """The row registered for the duration of a test, removed after."""
-    register_op(LOG10)
-    try:
-        yield LOG10
-    finally:
-        unregister_op(LOG10.name)
+    return registered(LOG10)

@@ -7,15 +7,15 @@ are all the engine needs: nothing else in the package knows it."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from _row_registry import registered
 
 from fpinspector.model.engine import tolerances as tol
-from fpinspector.model.engine.optable import OpSpec, register_op, unregister_op
+from fpinspector.model.engine.optable import OpSpec
 
 
 def _half_away(x: np.ndarray) -> np.ndarray:
@@ -39,11 +39,6 @@ ROUND_HA = OpSpec("round_ha", 1, ("f32", "f16"), "same",
                   tolerances=tol.EXACT, scalar=_half_away_exact, numpy=_half_away)
 
 
-@contextmanager
-def round_half_away_row() -> Iterator[OpSpec]:
+def round_half_away_row() -> AbstractContextManager[OpSpec]:
     """The row registered for the duration of a test, removed after."""
-    register_op(ROUND_HA)
-    try:
-        yield ROUND_HA
-    finally:
-        unregister_op(ROUND_HA.name)
+    return registered(ROUND_HA)

@@ -8,9 +8,8 @@ compiles the expression freely; on the compute or the fragment path of a GpuSess
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from ..model.expr.instructions import instruction
 from ..model.expr.program import Program
 from .capture_formats import EXPR_FORMAT, EXPR_FORMAT_REASON
 from .devices import DeviceChoice, selected_device
+from .expr_front import ExprThreadFront
 from .expr_glsl import expr_shader
 from .expr_paths import ExprCompute, ExprFragment
 from .session import GpuSession, open_session
@@ -120,7 +120,7 @@ class ExprRunner:
         self._paths.clear()
 
 
-class ExprGpu:
+class ExprGpu(ExprThreadFront):
     """A GPU session on its own thread running expressions: ``submit`` returns a Future.
 
     ``choice`` is the device (a GL device and driver, or a WebGPU adapter); by default the
@@ -153,28 +153,6 @@ class ExprGpu:
         self.runner = ExprRunner(self.session)
         self.info = self._pool.submit(lambda: dict(self.session.info)).result()
 
-    def unsupported_reason(self, program: Program, path: str | None = None) -> str | None:
-        return self._pool.submit(self.runner.unsupported_reason, program, path).result()
-
-    def _run(self, program: Program, slots: list[np.ndarray], path: str | None, variant: str
-             ) -> list[np.ndarray]:
-        t = time.perf_counter()
-        out = self.runner.run(program, slots, path=path, variant=variant)
-        self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
-        return out
-
-    def submit(self, program: Program, slots: Sequence[np.ndarray], *, path: str | None = None,
-               variant: str = "precise") -> Future:
-        return self._pool.submit(self._run, program, list(slots), path, variant)
-
-    def run(self, program: Program, slots: Sequence[np.ndarray], *, path: str | None = None,
-            variant: str = "precise") -> list[np.ndarray]:
-        return self.submit(program, slots, path=path, variant=variant).result()
-
-    def submit_job(self, job: Any) -> Future:
-        """Run ``job(runner)`` on the GL thread (several captures as one unit of work)."""
-        return self._pool.submit(job, self.runner)
-
     def close(self) -> None:
         """Release everything on the GL thread, then stop it."""
         try:
@@ -184,9 +162,3 @@ class ExprGpu:
             self._pool.submit(_close).result()
         finally:
             self._pool.shutdown(wait=True)
-
-    def __enter__(self) -> ExprGpu:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()

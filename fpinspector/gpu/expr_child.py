@@ -13,9 +13,8 @@ child never loads moderngl itself.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
+from concurrent.futures import ThreadPoolExecutor, TimeoutError
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,7 @@ import numpy as np
 from .child_session import ChildSession
 from .devices import DeviceChoice, selected_device
 from .errors import DriverSwitchNeeded
+from .expr_front import ExprThreadFront
 
 __all__ = ["ChildExprRunner", "ExprChild", "open_expr_gpu", "CLOSE_TIMEOUT_S"]
 
@@ -47,7 +47,7 @@ class ChildExprRunner:
         """Nothing to release here: the child releases its runner with its session."""
 
 
-class ExprChild:
+class ExprChild(ExprThreadFront):
     """Expressions on ``choice`` run by a GPU child process; ``submit`` returns a Future.
 
     Raises :class:`~.errors.DeviceUnavailable` / :class:`~.errors.GpuUnavailable` from the
@@ -67,28 +67,6 @@ class ExprChild:
         """Is the GPU process still running?"""
         return self.session.alive
 
-    def unsupported_reason(self, program: Any, path: str | None = None) -> str | None:
-        return self._pool.submit(self.runner.unsupported_reason, program, path).result()
-
-    def _run(self, program: Any, slots: list[np.ndarray], path: str | None, variant: str
-             ) -> list[np.ndarray]:
-        t = time.perf_counter()
-        out = self.runner.run(program, slots, path=path, variant=variant)
-        self.timings["gpu"] = self.timings.get("gpu", 0.0) + time.perf_counter() - t
-        return out
-
-    def submit(self, program: Any, slots: Sequence[np.ndarray], *, path: str | None = None,
-               variant: str = "precise") -> Future:
-        return self._pool.submit(self._run, program, list(slots), path, variant)
-
-    def run(self, program: Any, slots: Sequence[np.ndarray], *, path: str | None = None,
-            variant: str = "precise") -> list[np.ndarray]:
-        return self.submit(program, slots, path=path, variant=variant).result()
-
-    def submit_job(self, job: Any) -> Future:
-        """Run ``job(runner)`` on this object's thread (several captures as one unit)."""
-        return self._pool.submit(job, self.runner)
-
     def close(self) -> None:
         """Stop the GPU process (after the job in flight) and the thread; a capture that
         does not end within ``CLOSE_TIMEOUT_S`` (a hung driver) ends with the process."""
@@ -100,12 +78,6 @@ class ExprChild:
             closing.result()
         finally:
             self._pool.shutdown(wait=True)
-
-    def __enter__(self) -> ExprChild:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
 
 
 def open_expr_gpu(path: str = "auto", choice: DeviceChoice | None = None, *,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from _name_literals import literal_names
+from _name_literals import comparisons_in, literal_names
 
 from fpinspector.model.engine import OPS, evaluate
 from fpinspector.model.engine.exact import scalar as sc
@@ -81,11 +81,7 @@ def test_no_module_compares_a_family_or_an_op_name():
     """ISSUE-37: an op family is one record (OpFamily) and an op one row (OpSpec); the
     engine, the finisher, the explanations, the GPU judge and the CLI ask the record or
     the row (``traits.picks_operand``, ``spec.scalar``), never the name."""
-    found = {}
-    for path in sorted(ROOT.rglob("*.py")):
-        hits = family_or_op_name_comparisons(path.read_text(encoding="utf-8"))
-        if hits:
-            found[str(path.relative_to(ROOT))] = hits
+    found = comparisons_in([ROOT], ROOT, family_or_op_name_comparisons)
     assert not found, f"family or op names compared (read engine/families.py): {found}"
 
 

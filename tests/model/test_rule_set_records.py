@@ -15,7 +15,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from _name_literals import name_comparisons
+from _name_literals import comparisons_in, name_comparisons
 
 from fpinspector.model.engine import OPTIONS, evaluate
 from fpinspector.model.engine.rules import RULE_SET_RECORDS, RULE_SETS, RULES
@@ -40,12 +40,7 @@ def test_the_counter_finds_rule_set_name_comparisons():
 
 def test_no_engine_or_command_module_compares_a_rule_set_name():
     """ISSUE-37: a rule set is one row (RuleSet); the code asks the row, not the name."""
-    found = {}
-    for folder in CHECKED:
-        for path in sorted(folder.rglob("*.py")):
-            hits = rule_set_name_comparisons(path.read_text(encoding="utf-8"))
-            if hits:
-                found[str(path.relative_to(ROOT))] = hits
+    found = comparisons_in(CHECKED, ROOT, rule_set_name_comparisons)
     assert not found, f"rule-set names compared (read engine/rules.py RuleSet): {found}"
 
 
@@ -53,12 +48,8 @@ def test_no_engine_or_command_module_compares_a_format_name():
     """ISSUE-37: the engine and the CLI read a format's record (FloatFormat: flushes,
     d3d_div_route, denorm_rule, numpy_float...), never its name; the op table's format
     lists and the tolerance rows are data, not comparisons."""
-    found = {}
-    for folder in (ROOT / "model" / "engine", ROOT / "commands"):
-        for path in sorted(folder.rglob("*.py")):
-            hits = name_comparisons(path.read_text(encoding="utf-8"), frozenset(FORMATS))
-            if hits:
-                found[str(path.relative_to(ROOT))] = hits
+    found = comparisons_in((ROOT / "model" / "engine", ROOT / "commands"), ROOT,
+                           lambda src: name_comparisons(src, frozenset(FORMATS)))
     assert not found, f"format names compared (read the FloatFormat record): {found}"
 
 

@@ -77,12 +77,17 @@ def test_top_k_over_chunks_equals_sorted_with_ties_by_index_F32_PREC(chunk):
     n = 5000
     err = rng.choice([0.0, 0.25, 0.5, -0.5, 3.0, np.nan, np.inf, -np.inf], n)
     err[rng.integers(0, n, 40)] = rng.standard_normal(40) * 1e3
-    dom = UnaryDomain(Axis.bit_range("f32", 0, n - 1))
+    assert _swept_worst(err, chunk, 25) == _worst_oracle(err, 25)
+
+
+def _swept_worst(err: np.ndarray, chunk: int, k: int) -> list[tuple]:
+    """The sweep's top ``k`` (key, index) of ``err`` over f32 patterns 0..n-1, in chunks."""
+    dom = UnaryDomain(Axis.bit_range("f32", 0, len(err) - 1))
     res = run_sweep(dom, lambda ops: {"err_model": err[ops[0].astype(np.int64)],
                                       "model": ops[0], "ok_model": np.ones(len(ops[0]), bool)},
-                    result_format="f32", chunk_size=chunk, top_k=25, prefetch=False)
+                    result_format="f32", chunk_size=chunk, top_k=k, prefetch=False)
     w = res.summary.worst["err_model"]
-    assert list(zip(w["key"].tolist(), w["index"].tolist())) == _worst_oracle(err, 25)
+    return list(zip(w["key"].tolist(), w["index"].tolist()))
 
 
 class FakeGpu:
@@ -243,9 +248,4 @@ def test_top_k_by_blocks_equals_sorted_over_block_edges_F32_PREC(chunk):
     err = rng.choice([0.0, 0.5, -0.5, np.nan, 2.0], n)
     for edge in (TOP_K_BLOCK, 2 * TOP_K_BLOCK):  # big ties straddling the block edges
         err[edge - 20:edge + 20] = rng.choice([7.0, -7.0, np.inf, -np.inf], 40)
-    dom = UnaryDomain(Axis.bit_range("f32", 0, n - 1))
-    res = run_sweep(dom, lambda ops: {"err_model": err[ops[0].astype(np.int64)],
-                                      "model": ops[0], "ok_model": np.ones(len(ops[0]), bool)},
-                    result_format="f32", chunk_size=chunk, top_k=50, prefetch=False)
-    w = res.summary.worst["err_model"]
-    assert list(zip(w["key"].tolist(), w["index"].tolist())) == _worst_oracle(err, 50)
+    assert _swept_worst(err, chunk, 50) == _worst_oracle(err, 50)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import sys
+from typing import Any
 
 __all__ = ["freed_buffers_kept", "keep_freed_buffers", "release_freed_buffers"]
 
@@ -35,15 +36,9 @@ def keep_freed_buffers(mmap_mib: int = 32, trim_mib: int = 1024, top_pad_mib: in
     if _done is not None:
         return _done
     _done = False
-    if not sys.platform.startswith("linux"):
+    mallopt = _glibc("mallopt", [ctypes.c_int, ctypes.c_int])
+    if mallopt is None:
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
     ok = True
     for param, mib in ((_M_MMAP_THRESHOLD, mmap_mib), (_M_TRIM_THRESHOLD, trim_mib),
                        (_M_TOP_PAD, top_pad_mib)):
@@ -62,14 +57,22 @@ def release_freed_buffers() -> bool:
     """Give the pages of freed heap blocks back to the system now (glibc ``malloc_trim``):
     for a process about to be forked, so its children do not inherit them as resident
     memory. True when done (glibc), False elsewhere."""
-    if not sys.platform.startswith("linux"):
+    trim = _glibc("malloc_trim", [ctypes.c_size_t])
+    if trim is None:
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim = libc.malloc_trim
-    except (OSError, AttributeError):
-        return False
-    trim.argtypes = [ctypes.c_size_t]
-    trim.restype = ctypes.c_int
     trim(0)
     return True
+
+
+def _glibc(name: str, argtypes: list[Any]) -> Any:
+    """glibc's function ``name`` (returning int) with its argument types, or None where
+    the C library is not glibc or has no such function."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn = getattr(ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6"), name)
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = argtypes
+    fn.restype = ctypes.c_int
+    return fn
