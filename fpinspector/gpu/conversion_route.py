@@ -21,6 +21,7 @@ import numpy as np
 
 from ..model.formats import FORMATS, get_format
 from .capture_formats import SHADER_FLOAT
+from .errors import error_text
 
 __all__ = ["GpuConversions", "SAMPLED", "RENDERED", "BATCHED", "convert_via_f32", "route_text"]
 
@@ -81,10 +82,6 @@ def route_text(src: str) -> str:
             f"then {hub} rendered to {rendered} render targets")
 
 
-def _err(exc: BaseException) -> str:
-    return str(getattr(exc, "message", None) or exc) or type(exc).__name__
-
-
 def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) -> GpuConversions:
     """Convert patterns ``bits`` of ``src`` to each of ``dsts`` on the GPU, through f32.
 
@@ -111,7 +108,7 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
         try:
             x = np.asarray(session.convert(a, src, hub)).astype(word)
         except Exception as exc:  # noqa: BLE001 - shown in the cells
-            x, start = None, f"sampling {src} → {hub} failed: {_err(exc)}"
+            x, start = None, f"sampling {src} → {hub} failed: {error_text(exc)}"
         if hub in dsts:
             out.results[hub] = x if x is not None else start
             out.tips[hub] = f"texture sample ({src} texture read as {hub} by texelFetch)"
@@ -143,7 +140,7 @@ def convert_via_f32(session: Any, bits: Any, src: str, dsts: tuple[str, ...]) ->
             try:
                 out.results[dst] = np.asarray(session.convert(x, hub, dst))
             except Exception as exc:  # noqa: BLE001 - one target missing is not fatal
-                out.results[dst] = f"—: {_err(exc)}"
+                out.results[dst] = f"—: {error_text(exc)}"
         out.tips[dst] = (f"render target f32 → {dst}, starting from {start}"
                          if dst in RENDERED else _no_texture(dst))
     return out

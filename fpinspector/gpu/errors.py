@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-__all__ = ["DeviceUnavailable", "DriverSwitchNeeded", "GpuUnavailable", "ShaderError"]
+__all__ = ["DeviceUnavailable", "DriverSwitchNeeded", "GpuUnavailable", "ShaderError",
+           "error_text"]
 
 
 class GpuUnavailable(Exception):
@@ -35,3 +36,10 @@ class ShaderError(Exception):
         self.op = op
         self.log = log
         self.source = source
+
+
+def error_text(exc: BaseException) -> str:
+    """The words to show for ``exc``: a GPU error's ``message`` (the driver's own words,
+    without the exception's wrapping), else its text, else its type's name: an exception
+    raised with no text must still say something."""
+    return str(getattr(exc, "message", None) or exc) or type(exc).__name__

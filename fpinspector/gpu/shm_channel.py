@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .capture_formats import SHADER_FLOAT
-from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable, ShaderError
+from .errors import DeviceUnavailable, DriverSwitchNeeded, GpuUnavailable, ShaderError, error_text
 from .operands import result_array
 
 __all__ = ["ShmChannel", "GpuClient", "error_payload", "rebuild_error"]
@@ -31,7 +31,7 @@ _ERRORS: dict[str, type[Exception]] = {
 
 def error_payload(exc: BaseException) -> tuple:
     """What an ``("error", payload)`` reply carries for ``exc`` (see :func:`rebuild_error`)."""
-    message = str(getattr(exc, "message", None) or exc)
+    message = error_text(exc)
     if isinstance(exc, ShaderError):
         return (type(exc).__name__, message,
                 {"op": exc.op, "log": exc.log, "source": exc.source})

@@ -7,7 +7,7 @@ exhaustive 2^32 sweep needs no per-element storage. Everything is vectorized per
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,24 +149,12 @@ class Summary:
         through numpy's reduce protocol at several times the cost of a bytes object (a
         span's part holds six such arrays); :meth:`unpacked` reads them back without a
         copy."""
-        def raw(a: Any) -> bytes:
-            return np.ascontiguousarray(a, dtype=np.int64).tobytes()
-
-        return {**part,
-                "op_classes": [raw(c) for c in part["op_classes"]],
-                "res_classes": {col: raw(c) for col, c in part["res_classes"].items()},
-                "errors": {col: (raw(h), cand) for col, (h, cand) in part["errors"].items()}}
+        return _with_counts(part, lambda a: np.ascontiguousarray(a, dtype=np.int64).tobytes())
 
     @staticmethod
     def unpacked(part: dict[str, Any]) -> dict[str, Any]:
         """:meth:`packed`'s inverse (read-only arrays over the bytes)."""
-        def arr(b: bytes) -> np.ndarray:
-            return np.frombuffer(b, np.int64)
-
-        return {**part,
-                "op_classes": [arr(c) for c in part["op_classes"]],
-                "res_classes": {col: arr(c) for col, c in part["res_classes"].items()},
-                "errors": {col: (arr(h), cand) for col, (h, cand) in part["errors"].items()}}
+        return _with_counts(part, lambda b: np.frombuffer(b, np.int64))
 
     def snapshot(self) -> SummarySnapshot:
         """What :meth:`prepare` reads of the merged state: per error column the kept top-k's
@@ -468,3 +456,13 @@ def _py(v: Any) -> Any:
     if isinstance(v, (np.integer, np.bool_)):
         return int(v)
     return v
+
+
+def _with_counts(part: dict[str, Any], each: Callable[[Any], Any]) -> dict[str, Any]:
+    """``part`` with ``each`` applied to every count array it holds (operand and result
+    classes, error histograms): :meth:`Summary.packed` and :meth:`Summary.unpacked` walk
+    the same fields, so the list of fields lives here once."""
+    return {**part,
+            "op_classes": [each(c) for c in part["op_classes"]],
+            "res_classes": {col: each(c) for col, c in part["res_classes"].items()},
+            "errors": {col: (each(h), cand) for col, (h, cand) in part["errors"].items()}}

@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from ...gpu.errors import error_text
 from ..gpu.gpu_worker import import_gpu_layer
 
 __all__ = ["ExprGpuBridge", "unavailable_text"]
@@ -20,7 +21,7 @@ __all__ = ["ExprGpuBridge", "unavailable_text"]
 def unavailable_text(exc: BaseException, choice: Any) -> str:
     """Why the dock has no GPU on ``choice``: the error's own words, prefixed with the
     device where they do not name it."""
-    text = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+    text = error_text(exc)
     where = choice.label() if choice is not None else ""
     if where and where not in text:
         text = f"{where}: {text}"
@@ -29,7 +30,7 @@ def unavailable_text(exc: BaseException, choice: Any) -> str:
 
 def _stopped_text(exc: BaseException) -> str:
     """A GPU process that stopped during a capture: what happened and what comes next."""
-    text = str(getattr(exc, "message", None) or exc) or type(exc).__name__
+    text = error_text(exc)
     return f"{text}; the next evaluation starts it again"
 
 
@@ -201,7 +202,7 @@ class ExprGpuBridge(QObject):
                     self._drop(gpu)
                     self._refused.emit(rid, _stopped_text(exc))
                 else:
-                    self._refused.emit(rid, str(getattr(exc, "message", None) or exc))
+                    self._refused.emit(rid, error_text(exc))
             self._done()
 
         gpu.submit_job(job).add_done_callback(finished)

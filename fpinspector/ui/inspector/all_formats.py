@@ -58,6 +58,14 @@ class _Cells(BitCells):
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802
         return QtCore.QSize(self._width * 9 + 2, 17 + self.FOOTER)
 
+    def line_width(self) -> int:
+        """The least width of the cells on one line (the panel asks every row's cells)."""
+        return self.minimumSizeHint().width()
+
+    def least_width(self) -> int:
+        """The least width of the cells wrapped where they can be: one line never wraps."""
+        return self.line_width()
+
 
 class _HighCells(_Cells):
     """The upper 32 bits of a 64-bit row: numbered 63..32."""
@@ -195,18 +203,6 @@ class _SplitCells(QtWidgets.QWidget):
             grab.mouseReleaseEvent(self._forward(grab, event))
 
 
-def _line_width(cells: QtWidgets.QWidget) -> int:
-    """The least width of a row's cells on one line."""
-    return cells.line_width() if isinstance(cells, _SplitCells) \
-        else cells.minimumSizeHint().width()
-
-
-def _least_width(cells: QtWidgets.QWidget) -> int:
-    """The least width of a row's cells, wrapped where they can be."""
-    return cells.least_width() if isinstance(cells, _SplitCells) \
-        else cells.minimumSizeHint().width()
-
-
 _MIDDLE_LEFT = QtCore.Qt.AlignmentFlag.AlignVCenter | QtCore.Qt.AlignmentFlag.AlignLeft
 
 
@@ -315,7 +311,7 @@ class FormatRow(QtCore.QObject):
 
     def one_line_width(self) -> int:
         """The least width the row needs on one line."""
-        return (self.name.minimumWidth() + _line_width(self.cells)
+        return (self.name.minimumWidth() + self.cells.line_width()
                 + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
                 + self.rules_box.minimumWidth() + 4 * 6)
 
@@ -506,7 +502,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         """The least width of the two-line layout: the f64 row's 64 cells, or the line of
         name, hex, value and rules under the cells (R11G11B10's value spans two columns)."""
         rows = [r for r in self.rows.values() if r.key != WORD_ROW]
-        cells = max(_line_width(r.cells) for r in self.rows.values())
+        cells = max(r.cells.line_width() for r in self.rows.values())
         fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
                   + max(r.hex_edit.minimumWidth() for r in self.rows.values())
                   + max(r.value_edit.minimumWidth() for r in rows)
@@ -528,7 +524,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         value or rules under name."""
         every = list(self.rows.values())
         name = max(r.name.minimumSizeHint().width() for r in every)
-        cells = max(_least_width(r.cells) for r in every)
+        cells = max(r.cells.least_width() for r in every)
         under = max(max(r.value_edit.minimumWidth(), r.rules_box.minimumWidth()) for r in every)
         return max(cells, name + 6 + max(r.hex_edit.minimumWidth() for r in every),
                    name + 6 + under)

@@ -17,6 +17,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtWidgets import QAbstractButton, QProgressBar
 
+from ...gpu.errors import error_text
+
 __all__ = ["MapRunner", "SweepJob", "SweepProgress", "progress_text"]
 
 
@@ -45,7 +47,7 @@ class SweepJob(QObject):
         try:
             res = self._job(lambda d, t: self.progress.emit(int(d), int(t)), self._cancel)
         except Exception as exc:  # shown to the user, never a traceback
-            self.failed.emit(str(getattr(exc, "message", None) or exc))
+            self.failed.emit(error_text(exc))
             return
         self.done.emit(res)
 
