@@ -13,6 +13,11 @@ walk and idle moments as the benchmark) it prints:
 * the neighbour prefetch's model calls that ran inside the click windows;
 * with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, and the top
   functions printed).
+* with ``--gpu``: the GPU's part of each click (:class:`_GpuParts`): the worker's jobs
+  (count, wall and worker CPU time), the job time that fell inside the views' update (the
+  worker holds the GIL through a job: the views wait for it), the UI thread's wait for
+  the answer (``deliver_ready``, GIL released), the time to show the answer, and how many
+  answers came in the same frame as the edit.
 
 The machine is shared: the call counts and the shares are what hold under load, not the
 milliseconds. Run: ``QT_QPA_PLATFORM=offscreen .venv/bin/python
@@ -74,6 +79,69 @@ class _Counting(QtWidgets.QApplication):
             s[1] += time.perf_counter() - t0
 
 
+class _GpuParts:
+    """Stamps of the GPU's part of the clicks: the worker's jobs (a conversion row, a
+    capture), the runner's wait for the answer and the controller's showing of the
+    answers. Only plain functions are wrapped (a wrapped slot of a QObject would be called
+    on the emitting thread): made before the window, :meth:`watch` once its session is
+    open."""
+
+    def __init__(self) -> None:
+        from fpinspector.ui.gpu import controller, gpu_worker
+
+        self.jobs: list[tuple[float, float, float]] = []  # (start, end, worker CPU)
+        self.waits: list[tuple[float, float, bool]] = []  # (start, wall, answered)
+        self.shown: list[tuple[float, float]] = []  # (start, wall) of showing an answer
+        deliver, shown = gpu_worker.GpuRunner.deliver_ready, controller.Controller._gpu_captured
+        gpu_worker.convert_via_f32 = self._timed(gpu_worker.convert_via_f32)
+
+        def timed_deliver(runner, wait_s=0.0):  # type: ignore[no-untyped-def]
+            t, busy = time.perf_counter(), runner._busy
+            ok = deliver(runner, wait_s)
+            if busy:
+                self.waits.append((t, time.perf_counter() - t, ok))
+            return ok
+
+        def timed_shown(ctl, req, out):  # type: ignore[no-untyped-def]
+            t = time.perf_counter()
+            shown(ctl, req, out)
+            self.shown.append((t, time.perf_counter() - t))
+
+        gpu_worker.GpuRunner.deliver_ready = timed_deliver  # type: ignore[method-assign]
+        controller.Controller._gpu_captured = timed_shown  # type: ignore[method-assign]
+
+    def _timed(self, fn):  # type: ignore[no-untyped-def]
+        def run(*a, **k):  # type: ignore[no-untyped-def]
+            t, c = time.perf_counter(), time.thread_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                self.jobs.append((t, time.perf_counter(), time.thread_time() - c))
+
+        return run
+
+    def watch(self, runner) -> None:  # type: ignore[no-untyped-def]
+        """Time the open session's captures too (an op's GPU result)."""
+        session = getattr(runner._worker, "_session", None)
+        if session is not None:
+            session.capture = self._timed(session.capture)
+
+    def click(self, t0: float, t1: float) -> tuple[int, float, float, float, float, float, int, int]:
+        """For the click window [t0, t1]: (jobs, their wall, their worker CPU, job time
+        inside the views' update, the UI's wait for the answer less showing it, showing
+        the answers, answered inside the edit, waits)."""
+        waits = [(s, w, ok) for s, w, ok in self.waits if t0 <= s <= t1]
+        views_end = min((s for s, _, _ in waits), default=t1)  # (the wait follows the views)
+        jobs = [j for j in self.jobs if t0 <= j[0] <= t1]
+        during = sum(max(0.0, min(views_end, e) - max(t0, s)) for s, e, _ in self.jobs)
+        shows = [w for s, w in self.shown if t0 <= s <= t1]
+        shown_in_wait = sum(w for s, w in self.shown
+                            if any(ws <= s <= ws + ww for ws, ww, _ in waits))
+        return (len(jobs), sum(e - s for s, e, _ in jobs), sum(c for *_, c in jobs), during,
+                sum(w for _, w, _ in waits) - shown_in_wait, sum(shows),
+                sum(ok for *_, ok in waits), len(waits))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=20, help="rounds of the four clicks")
@@ -81,7 +149,9 @@ def main() -> int:
     ap.add_argument("--no-gpu", action="store_true")
     ap.add_argument("--events", action="store_true", help="time Qt's events per widget class")
     ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
+    ap.add_argument("--gpu", action="store_true", help="the GPU's part of each click")
     args = ap.parse_args()
+    gpu_parts = _GpuParts() if args.gpu else None
 
     app = _Counting([]) if args.events else QtWidgets.QApplication([])
     from fpinspector.ui import bridge, bridge_ops
@@ -114,6 +184,8 @@ def main() -> int:
         QtCore.QTimer.singleShot(15000, loop.quit)
         loop.exec()
     gpu_ok = bool(win.gpu and win.gpu.available)
+    if gpu_parts is not None and gpu_ok:
+        gpu_parts.watch(win.gpu)
     bench._settle(app, 300)
     win.ctl.paste("0x00000001 3f800000")
     win.ops_view.op_combo.setCurrentText("mul")
@@ -168,6 +240,7 @@ def main() -> int:
             el.exec()
 
     times: dict[str, list[tuple[float, float, float]]] = collections.defaultdict(list)
+    gpu_times: dict[str, list[tuple]] = collections.defaultdict(list)
 
     def click(key: str, widget, bit: int, stamp: str, gpu_part) -> None:  # type: ignore[no-untyped-def]
         pos = widget.cell_rect(bit).center().toPoint()
@@ -188,6 +261,8 @@ def main() -> int:
             prof.disable()
         active[0] = _Counting.active = False
         times[key].append((t_paint, t_all, cpu))
+        if gpu_parts is not None:
+            gpu_times[key].append(gpu_parts.click(t0, t0 + t_all))
 
     conv = lambda: win.ctl.conv_in_flight  # noqa: E731
     for i in range(args.n):
@@ -218,6 +293,18 @@ def main() -> int:
               f"{statistics.median(x[1] for x in xs) * 1e3:6.2f} p95 "
               f"{bench._pct([x[1] for x in xs], 0.95) * 1e3:6.2f} | UI thread CPU median "
               f"{statistics.median(x[2] for x in xs) * 1e3:6.2f} ms (n={len(xs)})")
+    if gpu_parts is not None:
+        print("the GPU's part, per click: jobs | job wall, worker CPU (medians) | job time "
+              "inside the views' update, the UI's wait for the answer, showing it (means, ms)"
+              " | answered inside the edit")
+        for key, gs in gpu_times.items():
+            jobs = [g for g in gs if g[0]]
+            med = (lambda i: statistics.median(g[i] / g[0] for g in jobs) * 1e3) if jobs \
+                else (lambda i: 0.0)
+            mean = lambda i: statistics.mean(g[i] for g in gs) * 1e3  # noqa: E731
+            print(f"  {key:>16}: {sum(g[0] for g in gs) / len(gs):4.2f} | {med(1):5.2f} "
+                  f"{med(2):5.2f} | {mean(3):5.2f} {mean(4):5.2f} {mean(5):5.2f} | "
+                  f"{sum(g[6] for g in gs)}/{sum(g[7] for g in gs)}")
     print("state listeners, ms per click:")
     for (key, name), (count, secs) in sorted(listeners.items(), key=lambda kv: (kv[0][0], -kv[1][1])):
         n = len(times[key])
