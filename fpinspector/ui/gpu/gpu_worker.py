@@ -14,6 +14,7 @@ import numpy as np
 from PySide6 import QtCore
 
 from ...gpu.conversion_route import convert_via_f32
+from ...gpu.errors import error_text
 
 __all__ = ["GpuRunner", "NO_GPU_PREFIX", "device_message", "import_gpu_layer", "unsupported_reason"]
 
@@ -67,7 +68,7 @@ def device_message(info: dict) -> str:
 
 
 def _unavailable_message(exc: BaseException) -> str:
-    msg = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    msg = error_text(exc)
     return f"{NO_GPU_PREFIX}: {msg}. The model works fully without one."
 
 
@@ -95,8 +96,7 @@ class _Worker(QtCore.QObject):
         try:
             new = _open_session(self._path, choice)
         except Exception as exc:  # GpuUnavailable / DeviceUnavailable / driver failure
-            self.switch_failed.emit(getattr(exc, "message", None) or str(exc)
-                                    or type(exc).__name__)
+            self.switch_failed.emit(error_text(exc))
             return
         old, self._session, self._choice = self._session, new, choice
         if old is not None:
@@ -160,9 +160,9 @@ class _Worker(QtCore.QObject):
                         try:
                             out[dst] = np.asarray(self._session.convert(bits, src, dst))
                         except Exception as exc:  # one target missing is not fatal
-                            out[dst] = str(getattr(exc, "message", None) or exc)
+                            out[dst] = error_text(exc)
         except Exception as exc:  # a failed capture is shown, never raised into Qt
-            self.failed.emit(req_id, str(getattr(exc, "message", None) or exc))
+            self.failed.emit(req_id, error_text(exc))
         else:
             # one signal carries the result and "the worker is free" (the runner treats it
             # as idle): a second emit would hand the GIL to the UI thread between the two
