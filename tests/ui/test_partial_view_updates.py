@@ -1,0 +1,139 @@
+"""A click updates and repaints only what changed, and every view still shows the new value.
+
+Issue 36's latency must-hold: each edit rewrote the Conversions view's whole rounding
+anatomy (its scroll bar repainted on every edit, a second paint pass when a line wrapped
+anew). These tests prove the partial updates leave exactly the new value on screen, and
+that what did not change is not rewritten or repainted.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from fpinspector.model.state import InspectorState
+from fpinspector.ui.inspector.conversions_view import ConversionsView, replace_lines
+
+
+def _f32_fraction(bits: int) -> Fraction:
+    """The exact value of a positive normal f32 pattern, by hand (oracle)."""
+    e, m = bits >> 23 & 0xFF, bits & 0x7FFFFF
+    return Fraction(0x800000 + m, 0x800000) * Fraction(2) ** (e - 127)
+
+
+def _doc(text: str) -> tuple[QtGui.QTextDocument, list[tuple[int, int, int]]]:
+    doc = QtGui.QTextDocument()
+    doc.setDocumentLayout(QtWidgets.QPlainTextDocumentLayout(doc))
+    doc.setPlainText(text)
+    changes: list[tuple[int, int, int]] = []
+    doc.contentsChange.connect(lambda pos, removed, added: changes.append((pos, removed, added)))
+    return doc, changes
+
+
+def test_replace_lines_rewrites_only_the_lines_that_differ(qapp) -> None:
+    """Same number of lines: the document ends as the new text, and its only changes lie
+    inside the lines that differ (the second and the fourth, one of them emptied)."""
+    old = "f32 → f16 by d3d\nexact 1\nkept\nguard 0\nend"
+    new = "f32 → f16 by d3d\nexact 8392703/8388608\nkept\n\nend"
+    doc, changes = _doc(old)
+    replace_lines(doc, new)
+    assert doc.toPlainText() == new
+    line2 = (old.index("exact"), old.index("exact") + len("exact 1"))
+    assert changes and all(line2[0] <= pos <= line2[1] + 64 for pos, _, _ in changes)
+    kept = doc.findBlockByNumber(2)
+    assert kept.text() == "kept"
+    touched = [pos for pos, removed, added in changes if removed or added]
+    assert not any(kept.position() <= pos < kept.position() + kept.length() for pos in touched)
+
+
+def test_replace_lines_same_text_changes_nothing_and_other_counts_are_set_whole(qapp) -> None:
+    doc, changes = _doc("a\nb\nc")
+    replace_lines(doc, "a\nb\nc")
+    assert changes == [] and doc.toPlainText() == "a\nb\nc"
+    replace_lines(doc, "a\nb")  # fewer lines
+    assert doc.toPlainText() == "a\nb"
+    replace_lines(doc, "x\ny\nz\nw")  # more
+    assert doc.toPlainText() == "x\ny\nz\nw"
+    empty, _ = _doc("")
+    replace_lines(empty, "one")
+    assert empty.toPlainText() == "one"
+
+
+class _Paints(QtCore.QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QtCore.QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_a_new_values_anatomy_shows_it_without_repainting_the_scroll_bar(qtbot) -> None:
+    """1.0000001 then 1.0004882 (f32 -> f16 by d3d): the anatomy names the new value's
+    exact fraction, is read from its top, and its scroll bar (same number of lines, same
+    range) is not repainted: on main it was, on every edit."""
+    state = InspectorState()
+    view = ConversionsView(state)
+    qtbot.addWidget(view)
+    view.resize(600, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    state.update(fmt="f32", bits=0x3F800001)
+    view.select("d3d", "f16")
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    bar = view.anatomy.verticalScrollBar()
+    view.anatomy.setFixedHeight(60)  # (a few lines: the anatomy scrolls)
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    assert bar.maximum() > 0
+    lines_before = view.anatomy.document().blockCount()
+    spy = _Paints()
+    bar.installEventFilter(spy)
+    state.update(bits=0x3F800FFF)
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    text = view.anatomy.toPlainText()
+    frac = _f32_fraction(0x3F800FFF)
+    assert f"{frac.numerator}/{frac.denominator}" in text  # 8392703/8388608
+    assert text.startswith("f32 → f16 by d3d")
+    assert view.anatomy.document().blockCount() == lines_before
+    assert bar.value() == 0
+    assert spy.count == 0
+
+
+def test_a_changed_conversions_cell_shows_the_new_value_and_the_others_are_left_alone(
+        qtbot) -> None:
+    """1.0000001 -> 1.0000002 (f32): the f64 cells change (the exact value carries over),
+    the f16 cells do not (both round to 0x3C00, by the same rules). Oracle: numpy's own
+    conversions. Only the changed cells are rewritten: the table's model announces no
+    other cell (each announced cell is repainted)."""
+    state = InspectorState()
+    view = ConversionsView(state)
+    qtbot.addWidget(view)
+    view.show()
+    state.update(fmt="f32", bits=0x3F800001)
+    QtWidgets.QApplication.processEvents()
+    t = view.table
+    rewritten: set[tuple[int, int]] = set()
+
+    def note(top, bottom, roles=()) -> None:  # noqa: ANN001
+        for r in range(top.row(), bottom.row() + 1):
+            for c in range(top.column(), bottom.column() + 1):
+                rewritten.add((r, c))
+
+    t.model().dataChanged.connect(note)
+    bits = 0x3F800002
+    state.update(bits=bits)
+    x = np.array([bits], dtype=np.uint32).view(np.float32)[0]
+    f64 = int(np.float64(x).view(np.uint64))
+    f16 = int(np.float16(x).view(np.uint16))
+    assert view.cell_text("ieee", "f64").startswith(f"0x{f64:016X}\n")
+    assert view.cell_text("ieee", "f16").startswith(f"0x{f16:04X}\n")
+    rows, cols = view._rows, view._targets
+    assert (rows.index("ieee"), cols.index("f64")) in rewritten
+    assert not any(c != cols.index("f64") for _, c in rewritten)
