@@ -137,3 +137,40 @@ def test_a_changed_conversions_cell_shows_the_new_value_and_the_others_are_left_
     rows, cols = view._rows, view._targets
     assert (rows.index("ieee"), cols.index("f64")) in rewritten
     assert not any(c != cols.index("f64") for _, c in rewritten)
+
+
+class _Count(QtCore.QObject):
+    def __init__(self, kind: QtCore.QEvent.Type) -> None:
+        super().__init__()
+        self.kind, self.count = kind, 0
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == self.kind:
+            self.count += 1
+        return False
+
+
+def test_a_seen_history_list_shows_the_new_entry_in_the_edits_one_paint_pass(
+        make_compact_window) -> None:
+    """The History tab raised (1280x720): each edit's entry is on top of the list, with
+    its pattern and shortest decimal (1.5 = 0x3FC00000, 2.75 = 0x40300000: exact binary
+    fractions, the oracle), and the window repaints once per edit. Before, the list was
+    laid out on Qt's zero-timer after the edit's paint: a second paint pass of the window
+    on every edit, for the list alone."""
+    win = make_compact_window()
+    win.docks["history"].raise_()
+    for _ in range(10):
+        QtWidgets.QApplication.processEvents()
+    h = win.history
+    assert h.isVisible()
+    for value, bits in ((1.5, 0x3FC00000), (2.75, 0x40300000)):
+        passes = _Count(QtCore.QEvent.Type.UpdateRequest)
+        win.installEventFilter(passes)
+        win.state.update(fmt="f32", bits=bits)
+        for _ in range(8):
+            QtWidgets.QApplication.processEvents()
+        win.removeEventFilter(passes)
+        top = h.item(0).text()
+        assert top.startswith(f"f32  0x{bits:08X}  ") and top.endswith(str(value))
+        assert h.visualItemRect(h.item(0)).top() <= 2  # shown at the top, laid out
+        assert passes.count == 1
