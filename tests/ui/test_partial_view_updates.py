@@ -174,3 +174,47 @@ def test_a_seen_history_list_shows_the_new_entry_in_the_edits_one_paint_pass(
         assert top.startswith(f"f32  0x{bits:08X}  ") and top.endswith(str(value))
         assert h.visualItemRect(h.item(0)).top() <= 2  # shown at the top, laid out
         assert passes.count == 1
+
+
+def test_decode_other_formats_value_tips_follow_each_new_pattern(qtbot) -> None:
+    """Decode's "In the other formats" value cells: the tooltip is the exact value of the
+    pattern shown (worked out again only for a new pattern), after 1.5 then 0.1 then 1.5.
+    Oracle: 1.5 and 0.1f's exact binary values written out by hand (Fraction)."""
+    from fpinspector.ui.inspector.value_panel import ValuePanel
+
+    state = InspectorState()
+    panel = ValuePanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    t = panel.others
+    row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f64")
+    tenth = Fraction(0xCCCCCD, 0x800000) / 16  # f32 0x3DCCCCCD = 0.1f: 1.6 x 2^-4
+    for bits, exact in ((0x3FC00000, Fraction(3, 2)), (0x3DCCCCCD, tenth),
+                        (0x3FC00000, Fraction(3, 2))):
+        state.update(fmt="f32", bits=bits)
+        tip = t.item(row, 2).toolTip()
+        digits = tip.split("is exactly\n")[1].split("\n=")[0].replace("\n", "")
+        assert Fraction(digits) == exact, tip
+
+
+def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, monkeypatch) -> None:
+    """1.5 -> 1.5000001 (f32): the f16 row still shows 0x3E00 (1.5; RNE and D3D agree, the
+    f32 step is below half an f16 ulp), so its exact expansion is not worked out again; the
+    f64 row's pattern is new, so its is."""
+    from fpinspector.ui import bridge
+    from fpinspector.ui.inspector.value_panel import ValuePanel
+
+    state = InspectorState()
+    panel = ValuePanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    state.update(fmt="f32", bits=0x3FC00000)
+    asked: list[tuple[str, int]] = []
+    real = bridge.exact_tip
+    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    state.update(bits=0x3FC00001)
+    t = panel.others
+    f16_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f16")
+    assert t.item(f16_row, 1).text() == "0x3E00"
+    assert not [a for a in asked if a[0] == "f16"]
+    assert ("f64", 0x3FF8000020000000) in asked
