@@ -218,3 +218,29 @@ def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, mon
     assert t.item(f16_row, 1).text() == "0x3E00"
     assert not [a for a in asked if a[0] == "f16"]
     assert ("f64", 0x3FF8000020000000) in asked
+
+
+def test_a_history_list_scrolled_down_keeps_the_entries_in_view_still(
+        make_compact_window) -> None:
+    """Scrolled down to older entries, an edit adds its entry on top (out of view) and
+    the entries in view stay where they were; back at the top, the next edit's entry is
+    the first row in view."""
+    win = make_compact_window()
+    win.history.set_entries([("f32", 0x40000000 + k) for k in range(100)])
+    win.docks["history"].raise_()
+    for _ in range(10):
+        QtWidgets.QApplication.processEvents()
+    h = win.history
+    h.scrollToItem(h.item(40), QtWidgets.QAbstractItemView.ScrollHint.PositionAtTop)
+    QtWidgets.QApplication.processEvents()
+    top = h.itemAt(QtCore.QPoint(2, 2)).text()
+    win.state.update(fmt="f32", bits=0x3FC00000)
+    for _ in range(8):
+        QtWidgets.QApplication.processEvents()
+    assert h.item(0).text().startswith("f32  0x3FC00000")
+    assert h.itemAt(QtCore.QPoint(2, 2)).text() == top
+    h.scrollToTop()
+    win.state.update(fmt="f32", bits=0x40300000)
+    for _ in range(8):
+        QtWidgets.QApplication.processEvents()
+    assert h.itemAt(QtCore.QPoint(2, 2)).text().startswith("f32  0x40300000")
