@@ -10,6 +10,9 @@ walk and idle moments as the benchmark) it prints:
 * with ``--events``: the time inside Qt's handling of paint, layout, resize and the other
   events a click causes, per widget class (an ``QApplication.notify`` override: it slows
   every event, so the totals are inflated; the counts and the shares are what to read);
+  with ``--owners`` each widget is named by the project's view it sits in ("QScrollBar
+  of QPlainTextEdit in ConversionsView"), each paint by the share of the widget it
+  covered, and the paints of a click's second and later paint passes are marked;
 * the neighbour prefetch's model calls that ran inside the click windows;
 * with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, and the top
   functions printed).
@@ -57,26 +60,55 @@ class _Counting(QtWidgets.QApplication):
 
     active = False
 
+    owners = False  # name a widget by the project's view it sits in (``--owners``)
+
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
+        self.area: dict[tuple[str, str, bool], float] = collections.defaultdict(float)
         self.stats: dict[tuple[str, str, bool], list[float]] = collections.defaultdict(
             lambda: [0, 0.0])
         self.names = {getattr(QtCore.QEvent.Type, n): n for n in _WATCHED}
         self.depth = 0
+        self.passes = 0  # the window's paint passes (UpdateRequests) in this click
 
     def notify(self, obj: QtCore.QObject, ev: QtCore.QEvent) -> bool:  # noqa: N802
         name = self.names.get(ev.type()) if self.active else None
         if name is None:
             return super().notify(obj, ev)
+        if name == "UpdateRequest" and not self.depth:
+            self.passes += 1
         self.depth += 1
         t0 = time.perf_counter()
         try:
             return super().notify(obj, ev)
         finally:
             self.depth -= 1
-            s = self.stats[(name, type(obj).__name__, self.depth > 0)]
+            who = _owner(obj) if self.owners else type(obj).__name__
+            if self.owners and self.passes > 1 and name == "Paint":
+                who += " [a later pass]"
+            key = (name, who, self.depth > 0)
+            s = self.stats[key]
             s[0] += 1
             s[1] += time.perf_counter() - t0
+            if name == "Paint" and isinstance(obj, QtWidgets.QWidget):
+                whole = max(1, obj.width() * obj.height())
+                r = ev.rect()  # type: ignore[attr-defined]
+                self.area[key] += min(1.0, r.width() * r.height() / whole)
+
+
+def _owner(obj: QtCore.QObject) -> str:
+    """``obj``'s class, the scroll area it is part of (a viewport, a scroll bar) and the
+    first class of the project above it (its view): "QScrollBar of QPlainTextEdit in
+    ConversionsView"."""
+    name = type(obj).__name__
+    if type(obj).__module__.startswith("fpinspector"):
+        return name
+    area, up = "", obj.parent()
+    while up is not None and not type(up).__module__.startswith("fpinspector"):
+        if not area and isinstance(up, QtWidgets.QAbstractScrollArea):
+            area = f" of {type(up).__name__}"
+        up = up.parent()
+    return name + area + (f" in {type(up).__name__}" if up is not None else "")
 
 
 class _GpuParts:
@@ -148,11 +180,17 @@ def main() -> int:
     ap.add_argument("--layout", choices=("wide", "compact"), default="compact")
     ap.add_argument("--no-gpu", action="store_true")
     ap.add_argument("--events", action="store_true", help="time Qt's events per widget class")
+    ap.add_argument("--owners", action="store_true",
+                    help="with --events: per widget class and the view it sits in, and the "
+                         "share of each widget a paint covered")
+    ap.add_argument("--events-of", metavar="KIND", default="",
+                    help="with --events: only the clicks of this kind (e.g. 'inspector')")
     ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
     ap.add_argument("--gpu", action="store_true", help="the GPU's part of each click")
     args = ap.parse_args()
     gpu_parts = _GpuParts() if args.gpu else None
 
+    _Counting.owners = args.owners
     app = _Counting([]) if args.events else QtWidgets.QApplication([])
     from fpinspector.ui import bridge, bridge_ops
     from fpinspector.ui.shell import window_layout
@@ -246,7 +284,10 @@ def main() -> int:
         pos = widget.cell_rect(bit).center().toPoint()
         before = getattr(win.ctl, stamp)
         where[0] = key
-        active[0] = _Counting.active = True
+        active[0] = True
+        _Counting.active = not args.events_of or key == args.events_of
+        if isinstance(app, _Counting):
+            app.passes = 0
         if prof is not None:
             prof.enable()
         c0, t0 = time.thread_time(), time.perf_counter()
@@ -313,12 +354,15 @@ def main() -> int:
     print("prefetch model calls inside the click windows, per click:",
           {k: round(v / len(times[k]), 2) for k, v in in_window.items()} or "none")
     if args.events:
-        clicks = sum(len(v) for v in times.values())
-        print("events (per click: count, ms inside Qt's handling; 'nested' = inside another)")
-        for (ev, cls, nested), (count, secs) in sorted(app.stats.items(),
-                                                       key=lambda kv: -kv[1][1])[:40]:
+        clicks = (len(times[args.events_of]) if args.events_of
+                  else sum(len(v) for v in times.values()))
+        print("events (per click: count, ms inside Qt's handling; 'nested' = inside another"
+              "; a paint's mean share of its widget)")
+        for key, (count, secs) in sorted(app.stats.items(), key=lambda kv: -kv[1][1])[:40]:
+            ev, cls, nested = key
+            share = f" ({app.area[key] / count:.0%} of it)" if ev == "Paint" else ""
             print(f"  {count / clicks:6.2f} {secs / clicks * 1e3:7.3f}  {ev:14} {cls}"
-                  f"{' (nested)' if nested else ''}")
+                  f"{' (nested)' if nested else ''}{share}")
     if prof is not None:
         prof.dump_stats(args.cprofile)
         out = io.StringIO()

@@ -113,6 +113,8 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._d3d: dict[str, int] = {}
         self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
         self._gpu_shown: tuple | None = None  # the last GPU row asked for
+        self._floors: dict[tuple[str, str], list[int]] = {}  # (font, source) -> floors
+        self._fit: list[int] = []  # this update's column floors
         self.table.viewport().installEventFilter(self)
         if state is not None:
             self.bind(state)
@@ -143,6 +145,23 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         once, the first time a value needed a wider column)."""
         fm = self.table.fontMetrics()
         return max(fm.horizontalAdvance(t) for t in widest_texts(dst)) + 14
+
+    def _fit_bounds(self) -> None:
+        """Each column's floor in the table's font, for this update's cells (:meth:`_widen`;
+        measured once per font and source format)."""
+        key = (self.table.font().key(), self._src)
+        floors = self._floors.get(key)
+        if floors is None:
+            floors = self._floors[key] = [self._column_floor(dst) for dst in self._targets]
+        self._fit = floors
+
+    def _widen(self, c: int, text: str) -> None:
+        """A cell of column ``c`` shows ``text`` now: widen the column where it may not
+        hold it. Not measured where the column is as wide as its floor (side by side
+        always): no value of the format is wider (widest_texts), and measuring each new
+        text was a tenth of the view's update."""
+        if self.table.columnWidth(c) < self._fit[c]:
+            widen_column(self.table, c, text)
 
     def _size_columns(self, grow_only: bool = False) -> None:
         """Each column's width: side by side its floor (what any value needs); under each
@@ -259,6 +278,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         if new_columns and self._side_by_side():
             self._size_columns(grow_only=True)  # (the new columns' floors, before any text)
         self._d3d = {}
+        self._fit_bounds()
         shade = palette.colors().diff  # (once per update: it follows a palette switch too)
         d3d = bridge.d3d_conversions(self._src, self._bits)  # shared with the other panels
         for r, var in enumerate(self._rows[:-1]):
@@ -299,6 +319,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         res = results if isinstance(results, dict) else {}
         tips = tips or {}
         head = self.table.verticalHeaderItem(r)
+        self._fit_bounds()
         shade = palette.colors().diff
         head_tip = route or note or "The local GPU's own conversion (render target)."
         if head is not None and head.toolTip() != head_tip:  # (a change re-lays the table out)
@@ -368,7 +389,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
         if item.text() != text:
             item.setText(text)
-            widen_column(self.table, c, text)
+            self._widen(c, text)
         if callable(tip):
             self._lazy[(r, c)] = (prefix, tip)
             item.setData(R.ToolTipRole, None)
@@ -399,11 +420,55 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             text = f"{self._src} → {dst} ({var}): {exc}"
         else:
             text = f"{self._src} → {dst} by {var}\n{an.text()}"
-        # the document's own setPlainText: the view's goes through its text control, twice
-        # the time (~0.3 ms per edit) for the same text. A new anatomy is read from its
-        # first line, as the view's own call showed it
-        self.anatomy.document().setPlainText(text)
+        replace_lines(self.anatomy.document(), text)
+        # a new anatomy is read from its first line, with nothing of the old one selected
+        cursor = self.anatomy.textCursor()
+        if cursor.hasSelection() or cursor.position():
+            cursor.setPosition(0)
+            self.anatomy.setTextCursor(cursor)
         self.anatomy.verticalScrollBar().setValue(0)
+        # the view fits its scroll bar to the new lines on a queued call, which came after
+        # the edit's paint and asked for a second paint pass (of the scroll bar): now
+        QtCore.QCoreApplication.sendPostedEvents(self.anatomy, QtCore.QEvent.Type.MetaCall)
+
+
+def replace_lines(doc: QtGui.QTextDocument, text: str) -> None:
+    """Make ``doc``'s plain text ``text``, rewriting only the lines that differ.
+
+    Why: an anatomy of the next value has the same lines, most of them unchanged; the
+    document's ``setPlainText`` emptied and refilled it, so its view repainted every line
+    and its scroll bar (whose range went to nothing and back: ~0.9 ms of Fusion drawing, a
+    fifth of an inspector click's paint), and a queued relayout asked for a second paint
+    pass. Line by line in one edit block, the view repaints the lines that changed, and
+    the scroll bar only when the number of lines (its range) does. A different number of
+    lines is set whole (the document's own ``setPlainText``: the view's goes through its
+    text control, twice the time)."""
+    lines = text.split("\n")
+    if doc.isEmpty() or doc.blockCount() != len(lines):
+        doc.setPlainText(text)
+        return
+    cursor: QtGui.QTextCursor | None = None
+    changed = []
+    for n, line in enumerate(lines):
+        block = doc.findBlockByNumber(n)
+        if block.text() == line:
+            continue
+        if cursor is None:
+            cursor = QtGui.QTextCursor(doc)
+            cursor.beginEditBlock()
+        start = block.position()
+        cursor.setPosition(start)
+        cursor.setPosition(start + block.length() - 1, QtGui.QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(line)
+        changed.append(n)
+    if cursor is not None:
+        cursor.endEditBlock()
+    # the changed lines wrapped now, not in the view's paint: a line that wraps over more
+    # (or fewer) rows than before changes the scroll bar's range, which the view then
+    # fitted on a queued call after that paint, a second paint pass
+    layout = doc.documentLayout()
+    for n in changed:
+        layout.blockBoundingRect(doc.findBlockByNumber(n))
 
 
 def _tip_text(prefix: str, tip) -> str:

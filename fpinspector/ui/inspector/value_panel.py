@@ -50,6 +50,7 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             # a label's new text re-lays out the panel only when it needs another height
             form.addRow(name, SteadyLabel(lab) if isinstance(lab, QtWidgets.QLabel) else lab)
             self.labels[key] = lab
+        self._value_tips: dict[int, tuple[str, int]] = {}  # row -> the value tip's pattern
         self.others = QtWidgets.QTableWidget(0, 4)
         self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
         self.others.horizontalHeader().setStretchLastSection(True)
@@ -132,5 +133,12 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                 if item.text() != text:
                     item.setText(text)
                     widen_column(self.others, col, text)
-                item.setToolTip(bridge.exact_tip(dst, out) if col == 2 and text else text)
+                if col == 2 and text:  # the exact expansion, worked out for a new pattern
+                    if self._value_tips.get(row) != (dst, out):
+                        self._value_tips[row] = (dst, out)
+                        item.setToolTip(bridge.exact_tip(dst, out))
+                else:
+                    if col == 2:
+                        self._value_tips.pop(row, None)
+                    item.setToolTip(text)
 

@@ -35,6 +35,8 @@ class HistoryList(QtWidgets.QListWidget):
         self._held_key: tuple[str, int] | None = None
         self._keys: list[tuple[str, int]] = []  # the entries' (format, bits), top first
         self._row_edits: list[tuple] = []  # row changes waiting while the list is unseen
+        self._laying_out = False  # a layout of the rows is asked for (:meth:`event`)
+        self._anchor: QtWidgets.QListWidgetItem | None = None  # the entry kept in place
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
@@ -97,7 +99,32 @@ class HistoryList(QtWidgets.QListWidget):
             if len(self._row_edits) > 2 * self._limit:  # (rebuilt whole on catch-up)
                 self._row_edits[:] = [("rebuild",)]
             return
+        if not self._laying_out:  # (once for the edit's row changes)
+            self._laying_out = True
+            bar = self.verticalScrollBar()  # scrolled down: that entry stays where it is
+            self._anchor = self.itemAt(QtCore.QPoint(2, 2)) if bar.value() > bar.minimum() \
+                else None
+            QtCore.QCoreApplication.postEvent(
+                self, QtCore.QEvent(QtCore.QEvent.Type.LayoutRequest))
         self._apply(edit)
+
+    def event(self, event: QtCore.QEvent) -> bool:  # type: ignore[override]
+        """Lay the rows out once for an edit's row changes, before the edit's paint.
+
+        Why: Qt lays a list out on a zero-timer after a row change, which fires after the
+        edit's repaint: the list (every row moves down by one on each edit) was repainted
+        in a second paint pass of the window, on every edit while the list is seen. A
+        posted layout request is delivered before the paint by the window's layout
+        settling (qt_utils.settle_layouts, after the views' updates). A list scrolled
+        down keeps the entry at its top where it was: the rows a user was reading do not
+        move down by one on each edit (at the top, the new entry shows on top)."""
+        if event.type() == QtCore.QEvent.Type.LayoutRequest and self._laying_out:
+            self._laying_out = False
+            self.doItemsLayout()  # (it stops Qt's timer)
+            anchor, self._anchor = self._anchor, None
+            if anchor is not None and self.row(anchor) >= 0:
+                self.scrollToItem(anchor, QtWidgets.QAbstractItemView.ScrollHint.PositionAtTop)
+        return super().event(event)
 
     def _apply(self, edit: tuple) -> None:
         if edit[0] == "take":
