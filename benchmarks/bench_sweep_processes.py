@@ -10,7 +10,9 @@ into user time, system time (page faults, memory given back to the OS and taken 
 show there) and minor page faults, sampled from ``/proc/PID/stat`` every 50 ms (a
 process's last 50 ms before it exits are missed). With ``--loop`` it then times the worker
 loop of ``bench_sweep_per_core.py`` in this process on the same inputs, so the two can be
-compared in ns an input. Default: the f16 x f16 mul sweep on A 0x3800..0x3FFF x every B
+compared in ns an input. With ``--peer`` (f16 mul only) it runs the C peer of
+``benchmarks/c_peer.py`` on the same pairs afterwards: its CPU seconds, and whether the
+two summaries agree. Default: the f16 x f16 mul sweep on A 0x3800..0x3FFF x every B
 (2^27 pairs; about 4 CPU s quiet).
 """
 
@@ -28,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _sweep_tools import _children  # noqa: E402
 from _timing import load_average, print_header  # noqa: E402
+from c_peer import build, differences, read_sweep_csv, run_peer  # noqa: E402
 
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -84,6 +87,14 @@ class ProcessCpu:
         self._thread.join()
 
 
+def _bit_range(domain: str) -> tuple[int, int]:
+    """(lo, hi) of an f16 domain "all" or "bits:LO:HI"."""
+    if domain == "all":
+        return 0, 0xFFFF
+    lo, hi = (int(x, 0) for x in domain.split(":")[1:])
+    return lo, hi
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--op", default="mul")
@@ -92,6 +103,8 @@ def main() -> int:
     ap.add_argument("--domain-b", default="bits:0:0xffff")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--chunk", type=int, default=None)
+    ap.add_argument("--peer", action="store_true",
+                    help="f16 mul: also run the C peer on the same pairs, compare summaries")
     ap.add_argument("--loop", action="store_true",
                     help="also time the worker loop in this process on the same inputs")
     args = ap.parse_args()
@@ -114,6 +127,7 @@ def main() -> int:
         if proc.returncode:
             print(err.strip()[-800:])
             return 1
+        summary = read_sweep_csv(Path(d) / "s.csv") if args.peer else None
     rows = sorted(cpu.seen.values(), key=lambda r: ("main resource fork worker".find(
         r[0].split()[0]), -r[1][0]))
     total_u = sum(s[0] for _, s in rows)
@@ -123,10 +137,22 @@ def main() -> int:
     for role, (u, s, flt) in rows:
         print(f"{role:18} {u:8.2f} {s:9.2f} {flt:13d}")
     print(f"{'all':18} {total_u:8.2f} {total_s:9.2f}   = {total_u + total_s:.2f} CPU s")
+    if summary is not None:
+        exe = build()
+        if exe is None:
+            print("C peer: skipped (no C compiler on PATH)")
+        else:
+            a = _bit_range(args.domain)
+            b = _bit_range(args.domain_b) if args.domain_b else a
+            peer, p_wall, p_cpu = run_peer(exe, ["mul16", *map(hex, a), *map(hex, b)])
+            diffs = differences(peer, summary)
+            print(f"C peer: wall {p_wall:.2f} s, {p_cpu:.2f} CPU s; the command / the peer: "
+                  f"{(total_u + total_s) / p_cpu:.2f}; summaries "
+                  + ("DIFFER in " + ", ".join(diffs) if diffs else "agree"))
     if args.loop:
         from bench_sweep_per_core import run_model  # noqa: PLC0415
 
-        lo, hi = (int(x, 16) for x in args.domain.split(":")[1:])
+        lo, hi = _bit_range(args.domain)
         run_model("mul16", [(lo, min(hi, lo + 15))])  # warm-up
         m, summary = run_model("mul16", [(a, min(hi, a + 15)) for a in range(lo, hi + 1, 16)])
         n = summary.total
