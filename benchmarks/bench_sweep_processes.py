@@ -74,7 +74,10 @@ class ProcessCpu:
                 s = _stat(p)
                 if s is None:
                     continue
-                role = self.seen[p][0] if p in self.seen else _role(p, self.pid)
+                # (asked again while it reads "worker": a process just forked still has
+                # its parent's command line until it starts its own program)
+                known = self.seen.get(p)
+                role = known[0] if known and known[0] != "worker" else _role(p, self.pid)
                 self.seen[p] = (role, s)
             self._stop.wait(self.every)
 
