@@ -1,6 +1,7 @@
 """CPU seconds per core: a sweep worker's loop next to the C brute force, on one core each.
 
-Run: ``.venv/bin/python benchmarks/bench_sweep_per_core.py [--repeat N] [--samples N]``.
+Run: ``.venv/bin/python benchmarks/bench_sweep_per_core.py [--repeat N] [--samples N]
+[--parallel N]``.
 
 Issue 41's efficiency goals compare CPU seconds, per core, of the model sweep and the tuned
 C peer (``benchmarks/c_peer/sweep_peer.c``): at most 1.5x on f32 sqrt and at most 2x on f16
@@ -17,12 +18,18 @@ patterns), so every class (zeros, denormals, normals, negatives, infinities, NaN
 what it weighs in the full sweep. Each round runs the peer and the model in turn (the
 same neighbours on a shared machine); the figures are the best round of each. The
 summaries of the two are compared on every range (as ``c_peer.py`` does).
+
+``--parallel N`` then runs the same loop in N processes at once (as a sweep's N workers
+run) and prints their CPU seconds per input beside the one-process figure: a worker that
+shares the machine's caches and memory with another spends more CPU seconds on the same
+inputs than one alone (the C peer, which keeps everything in registers, does not).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -103,6 +110,27 @@ def run_model(kind: str, rngs: list[tuple[int, int]], chunk: int = CHUNK
     return time.process_time() - t0, summary
 
 
+def _loop_alone(job: tuple[str, list[tuple[int, int]], int]) -> float:
+    """CPU seconds of the worker loop on ``job``'s ranges in this (pool) process."""
+    kind, rngs, chunk = job
+    np.seterr(all="ignore")
+    run_model(kind, rngs[:1], chunk)  # warm-up, as in main()
+    return run_model(kind, rngs, chunk)[0]
+
+
+def run_parallel(kind: str, rngs: list[tuple[int, int]], chunk: int, n: int, repeat: int
+                 ) -> list[float]:
+    """CPU seconds of each of ``n`` processes running the loop at once on the same ranges
+    (the best round: the one with the smallest mean)."""
+    best: list[float] = []
+    with multiprocessing.Pool(n) as pool:
+        for _ in range(repeat):
+            got = pool.map(_loop_alone, [(kind, rngs, chunk)] * n, chunksize=1)
+            if not best or sum(got) < sum(best):
+                best = got
+    return best
+
+
 def merged(peers: list[dict[str, Any]]) -> dict[str, Any]:
     """The peer's summaries of several ranges as one (counts add up, max of max)."""
     out = dict(peers[0])
@@ -134,6 +162,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="rounds (best of each side)")
     ap.add_argument("--samples", type=int, default=16, help="ranges of 2^20 inputs")
     ap.add_argument("--only", choices=sorted(GOALS), help="one sweep")
+    ap.add_argument("--parallel", type=int, default=0,
+                    help="also run the loop in this many processes at once")
     ap.add_argument("--chunk", type=int, default=CHUNK,
                     help=f"elements per chunk of the worker loop (default {CHUNK}, the sweep "
                          "command's)")
@@ -162,6 +192,11 @@ def main() -> int:
         print(f"  C peer (1 thread)   {best_p:7.3f} CPU s  {best_p / n * 1e9:6.2f} ns/input")
         print(f"  model worker loop   {best_m:7.3f} CPU s  {best_m / n * 1e9:6.2f} ns/input")
         print(f"  ratio {ratio:.2f} (goal <= {goal}): {'met' if ratio <= goal else 'MISSED'}")
+        if args.parallel > 1:
+            each = run_parallel(kind, rngs, args.chunk, args.parallel, args.repeat)
+            per = [c / n * 1e9 for c in each]
+            print(f"  {args.parallel} loops at once   " + ", ".join(f"{p:.2f}" for p in per)
+                  + f" ns/input (one alone: {best_m / n * 1e9:.2f})")
     print(f"\nload average after: {load_average()}")
     return status
 

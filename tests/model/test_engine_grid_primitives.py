@@ -332,6 +332,67 @@ def test_indices_are_numpys_flatnonzero_at_every_density(n: int) -> None:
             np.testing.assert_array_equal(indices(mask.reshape(3, -1)), want)
 
 
+@pytest.mark.parametrize("n", [2, 41, 4800, 1 << 17])
+def test_indices_of_masks_in_runs_are_numpys_flatnonzero(n: int) -> None:
+    """masked.indices on masks whose true elements lie in runs (a sweep chunk over a grid
+    of patterns: INF and NaN operand ranges, denormal and overflowing ranges), where it
+    keeps numpy's skipping loop instead of padding the mask: the same indices as
+    np.flatnonzero, and the run test says "runs" exactly where the runs average at least
+    _RUN_LENGTH elements (a mask of scattered elements at the same density is no run)."""
+    from fpinspector.model.engine.masked import _RUN_LENGTH, _in_runs, indices
+
+    for runs, length in ((1, n // 30), (4, n // 100), (n // 600, 20), (n // 400, 70)):
+        if runs < 1 or length < 1:
+            continue
+        mask = np.zeros(n, dtype=bool)
+        starts = np.sort(RNG.choice(max(1, n - length), size=runs, replace=False))
+        for s in starts:
+            mask[s:s + length] = True
+        for m in (mask, ~mask, mask[::-1]):
+            c = int(np.count_nonzero(m))
+            got = indices(m)
+            want = np.flatnonzero(m)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+            edges = int(np.count_nonzero(m[1:] != m[:-1]))
+            if 0 < c < n:
+                assert _in_runs(m, c) == ((edges + 2) * _RUN_LENGTH <= 2 * c)
+        if n >= 4800 and length >= 2 * _RUN_LENGTH and runs * length * 40 > n:
+            assert _in_runs(mask, int(np.count_nonzero(mask)))
+            scattered = np.zeros(n, dtype=bool)
+            scattered[RNG.permutation(n)[:int(np.count_nonzero(mask))]] = True
+            assert not _in_runs(scattered, int(np.count_nonzero(scattered)))
+
+
+@pytest.mark.parametrize("name", ["f16", "bf16", "f11", "f10", "e5m2", "e4m3", "f32", "f64"])
+def test_values32_widen_to_the_decoded_values_bit_for_bit(name: str) -> None:
+    """grid.values32 (the float32 table the finisher decodes f16 and narrower results
+    with, and the f16 mul kernel its operands): every pattern's float32 value widens to
+    the format's own float64 decode bit for bit (NaNs and their signs too); no table for
+    formats wider than 16 bits. Oracle for the finite values: Fraction of the pattern's
+    fields (FloatFormat.exact_value)."""
+    from fractions import Fraction
+
+    from fpinspector.model.engine.fastbits import _f16_as_f32
+
+    f = get_format(name)
+    table = grid.values32(f)
+    if f.bits > 16:
+        assert table is None
+        return
+    assert table is not None and table.dtype == np.float32 and table.size == 1 << f.bits
+    pats = np.arange(1 << f.bits, dtype=np.uint64).astype(f.dtype)
+    with np.errstate(invalid="ignore"):
+        want = f.decode(pats)
+    np.testing.assert_array_equal(table.astype(np.float64).view(np.uint64), want.view(np.uint64))
+    for p in RNG.choice(1 << f.bits, size=200, replace=False):
+        exact = f.exact_value(int(p))
+        if isinstance(exact, Fraction):
+            assert Fraction(float(table[p])) == exact
+    if name == "f16":
+        assert _f16_as_f32() is table  # one table in the cache for operands and results
+
+
 def test_zero_residual_is_a_constant_view_and_becomes_an_array_to_write() -> None:
     """engine/residual.py: the +0 residual is recognised (not a -0 constant, not an array
     that happens to hold zeros), refuses writes, and writable_residual gives an array of

@@ -377,11 +377,12 @@ def f64_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return r.view(np.uint64), np.flatnonzero(np.isnan(r))
 
 
-@functools.cache
 def _f16_as_f32() -> np.ndarray:
-    """Every f16 pattern's value as float32 (exact: f16 is a subset), for table decodes."""
-    with np.errstate(invalid="ignore"):
-        return FORMATS["f16"].decode(np.arange(1 << 16, dtype=np.uint16)).astype(np.float32)
+    """Every f16 pattern's value as float32 (exact: f16 is a subset), for table decodes;
+    the table the finisher decodes f16 results with too (:func:`grid.values32`)."""
+    table = grid.values32(FORMATS["f16"])
+    assert table is not None  # (every f16 value is a float32 one)
+    return table
 
 
 def _f16_finite(ctx: Ctx, ops: list[np.ndarray]) -> np.ndarray:

@@ -127,6 +127,28 @@ def pattern_of(value: float, fmt: FloatFormat) -> int:
     return int(fmt.encode(value))
 
 
+@functools.cache
+def values32(fmt: FloatFormat) -> np.ndarray | None:
+    """Every pattern's value as float32, for a format of 16 bits or fewer whose values are
+    all float32 values (widened, each is bit for bit ``fmt.decode``'s float64, NaNs and
+    their signs included); else None.
+
+    Why: a table decode (``take``) of such patterns moves half the bytes through a table
+    half the size (256 KiB for f16, against 512), and the engine's f16 kernels read the
+    same table for the operands, so the result's decode finds it in the cache. Callers
+    compare the values with float64 ones or copy them into float64 arrays: both widen
+    exactly."""
+    if fmt.bits > 16:
+        return None
+    with np.errstate(invalid="ignore"):
+        wide = fmt.decode(np.arange(1 << fmt.bits, dtype=np.uint64).astype(fmt.dtype))
+        narrow = wide.astype(np.float32)
+    if not np.array_equal(narrow.astype(np.float64).view(np.uint64), wide.view(np.uint64)):
+        return None
+    narrow.flags.writeable = False
+    return narrow
+
+
 def is_normal(pat: np.ndarray, fmt: FloatFormat) -> np.ndarray:
     """Normal patterns (exponent field 1..max-1), given in ``fmt``'s storage dtype.
 

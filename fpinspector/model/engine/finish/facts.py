@@ -159,8 +159,12 @@ class Facts:
     def result_values(self) -> np.ndarray:
         """The model results' values (the format's value view of their patterns). Why
         here: a sweep's model columns decode them once for the model's own ULP error and
-        the precision rule's ordinary mask."""
-        return self.ctx.fmt.value_view(self.core.bits)
+        the precision rule's ordinary mask. A format whose values are all float32 ones
+        (f16 and narrower) decodes into float32 (:func:`grid.values32`): both readers widen
+        them exactly."""
+        fmt, bits = self.ctx.fmt, self.core.bits
+        narrow = grid.values32(fmt) if bits.dtype == fmt.dtype else None
+        return fmt.value_view(bits) if narrow is None else narrow.take(bits)
 
     @cached_property
     def unrounded(self) -> np.ndarray:
