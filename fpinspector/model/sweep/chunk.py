@@ -48,7 +48,7 @@ def default_chunk(gpu_spans: bool) -> int:
     Why not 2^16 under the model's spans too: a chunk has a fixed cost (about 0.55 ms of
     Python and numpy calls), and on the f16 mul sweep 2^16 costs the worker loop 44 ns an
     input against 30 with 2^17 (``benchmarks/bench_sweep_per_core.py --chunk``, 2-core
-    machine, quiet); with 2^17 the 2-worker f16 mul sweep peaks at 108 MiB, under the
+    machine, quiet); with 2^17 the 2-worker f16 mul sweep peaks at 101 MiB, under the
     109 it had before spans (docs/sweeps.md, "Chunk size" and "Memory")."""
     return 1 << 16 if gpu_spans else 1 << 17
 
