@@ -59,7 +59,8 @@ def panel(qtbot) -> AllFormatsPanel:
 
 
 def test_every_row_is_the_d3d_conversion_of_f32_values(panel) -> None:
-    """CONV-F2F-RTZ, CONV-F2F-SAT, CONV-UNSIGNED, CONV-WIDEN over 300 random normal f32 values."""
+    """CONV-F2F-RTZ, CONV-F2F-SAT, CONV-UNSIGNED, CONV-WIDEN over 300 random normal f32 values,
+    and the R11G11B10 word of each (FMT-R11G11B10)."""
     rng = np.random.default_rng(5)
     bits = rng.integers(0, 2**32, 300, dtype=np.uint64).astype(np.uint32)
     exp = (bits >> 23) & 0xFF
@@ -71,6 +72,9 @@ def test_every_row_is_the_d3d_conversion_of_f32_values(panel) -> None:
         assert panel.rows["f64"].bits() == _f64(v)  # widening is exact
         for name, (e, m, signed) in SMALL.items():
             assert panel.rows[name].bits() == _rtz(Fraction(v), e, m, signed), (name, hex(b))
+        # FMT-R11G11B10: f11 in R (bits 10-0) and G (21-11), f10 in B (31-22)
+        f11, f10 = _rtz(Fraction(v), *SMALL["f11"]), _rtz(Fraction(v), *SMALL["f10"])
+        assert panel.rows[WORD_ROW].bits() == f11 | f11 << 11 | f10 << 22, hex(b)
 
 
 def test_rules_are_named_per_row(panel) -> None:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from ...model.convert import pack_r11g11b10
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
@@ -250,6 +248,10 @@ class FormatRow(QtCore.QObject):
         widest = _WIDEST_VALUE.get(key, "-1.17549435e-38")
         self.value_edit.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
         self.value_tip = ""
+        #: the (format, pattern) whose exact expansion the value field's tooltip shows when
+        #: hovered (:meth:`exact_tip`); None: the tooltip stands as set (an error message)
+        self._exact_of: tuple[str, int] | None = None
+        self.value_edit.installEventFilter(self)
         self.rules = HoverSelectLabel()  # (copyable, cheap to update)
         # new rule text must not re-layout the panel on every edit (latency), and rule IDs
         # are never cut: they wrap onto a second line where the column is narrow. Two
@@ -333,11 +335,39 @@ class FormatRow(QtCore.QObject):
                 self.value_edit.setText(value)
                 self.value_edit.setCursorPosition(0)
                 if self.key in FORMATS:  # the exact expansion one hover away
-                    self.value_edit.setToolTip(f"{bridge.exact_tip(self.key, bits)}\n\n"
-                                               f"{self.value_tip}")
+                    self._exact_later(bits)
         if self.rules.text() != rules:
             self.rules.setText(rules)
         set_tip(self.rules, tip or rules)
+
+    def _exact_later(self, bits: int) -> None:
+        """The value field shows ``bits`` now: its tooltip gets the exact expansion when it
+        is hovered (:meth:`eventFilter`), not on every value. Why: five expansions (hundreds
+        of digits for a tiny f64, and a hex float each) per edit were about a seventh of
+        the panel's update, for tooltips seldom read. Until the hover the tooltip is the
+        field's explanation, never an earlier value's expansion."""
+        self._exact_of = (self.key, int(bits))
+        set_tip(self.value_edit, self.value_tip)
+
+    def exact_tip(self) -> str:
+        """The value field's tooltip as a hover shows it: the exact expansion of the
+        pattern shown (the model's, worked out now) and the field's explanation; the
+        tooltip as set where it says something else (a typed text it could not read)."""
+        if self._exact_of is None:
+            return self.value_edit.toolTip()
+        return f"{bridge.exact_tip(*self._exact_of)}\n\n{self.value_tip}"
+
+    def set_value_tip(self, tip: str) -> None:
+        """The value field's tooltip is ``tip`` until the next value (a hover keeps it)."""
+        self._exact_of = None
+        self.value_edit.setToolTip(tip)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over the value field: the tooltip is filled before the field shows it."""
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.value_edit \
+                and self._exact_of is not None:
+            set_tip(self.value_edit, self.exact_tip())
+        return super().eventFilter(obj, event)
 
     def _emit(self, bits: int) -> None:
         self._bits = int(bits)
@@ -581,7 +611,9 @@ class AllFormatsPanel(QtWidgets.QWidget):
         if failed:
             row.set_row(0, "—", "", f"no word: the conversion into {'/'.join(failed)} failed")
             return
-        word = int(pack_r11g11b10(*(np.uint16(fields[fmt][0]) for _, fmt, _, _ in WORD_FIELDS)))
+        # each field's pattern at its bits (WORD_FIELDS, FMT-R11G11B10), in Python ints as
+        # word_field reads them back: numpy's packer on three scalars was ~0.1 ms an edit
+        word = sum(int(fields[fmt][0]) << lo for _, fmt, lo, _ in WORD_FIELDS)
         rules = sorted(set().union(*(r for _, r in fields.values())))
         text = ", ".join(rules) or ("inspected value" if src in fields else "exact")
         (_, rg, _, _), (_, b, _, _) = WORD_FIELDS[0], WORD_FIELDS[-1]
@@ -598,7 +630,7 @@ class AllFormatsPanel(QtWidgets.QWidget):
         try:
             bits = bridge.encode_text(row.key, text)
         except ValueError as exc:
-            row.value_edit.setToolTip(f"cannot read {text[:60]!r}: {exc}")
+            row.set_value_tip(f"cannot read {text[:60]!r}: {exc}")
             row.value_edit.setStyleSheet("color: #c62828;")
             self.error.emit(f"{row.key}: {exc}")
             return
