@@ -1,0 +1,79 @@
+"""Tooltips worked out when they are asked for (a hover), not on every value.
+
+Issue 36's latency must-hold: Decode wrote the exact expansion of three values (the
+shortest decimal's, next up's, next down's) into their tooltips on every edit. These
+tests prove an edit works out none of them, and that a hover still shows the exact value
+of the pattern in view (never an earlier value's).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from fpinspector.model.state import InspectorState
+
+
+def _f32_fraction(bits: int) -> Fraction:
+    """The exact value of a positive normal f32 pattern, by hand (oracle)."""
+    e, m = bits >> 23 & 0xFF, bits & 0x7FFFFF
+    return Fraction(0x800000 + m, 0x800000) * Fraction(2) ** (e - 127)
+
+
+def _digits(tip: str) -> Fraction:
+    """The exact decimal of a value tooltip ("f32 0x... is exactly\\n<digits>\\n= <hex>")."""
+    return Fraction(tip.split("is exactly\n")[1].split("\n=")[0].replace("\n", ""))
+
+
+def _hover(label: QtWidgets.QWidget) -> str:
+    """What a hover over ``label`` shows: the ToolTip event Qt sends, then its tooltip."""
+    pos = label.rect().center()
+    event = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, label.mapToGlobal(pos))
+    QtWidgets.QApplication.sendEvent(label, event)
+    return label.toolTip()
+
+
+def test_decode_edit_works_out_no_exact_tip(qtbot, monkeypatch) -> None:
+    """An edit (1.5 -> 1.5000001, f32) asks the model for no exact expansion of the
+    shortest / next up / next down rows (on main it asked for three)."""
+    from fpinspector.ui import bridge
+    from fpinspector.ui.inspector.value_panel import ValuePanel
+
+    state = InspectorState()
+    panel = ValuePanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    state.update(fmt="f32", bits=0x3FC00000)
+    asked: list[tuple[str, int]] = []
+    real = bridge.exact_tip
+    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    state.update(bits=0x3FC00001)
+    labelled = {(f, b) for f, b in asked if b in (0x3FC00000, 0x3FC00001, 0x3FC00002)
+                and f == "f32"}
+    assert labelled == set(), asked
+    assert panel.text("shortest") == "1.5000001"  # (the edit did show the new value)
+
+
+def test_decode_hover_shows_the_exact_value_of_the_pattern_in_view(qtbot) -> None:
+    """Hovering shortest / next up / next down shows the exact value of the pattern each
+    row shows, after 1.5 then 0.1f: never the earlier value's (before the hover, the
+    tooltip is the row's explanation). Oracle: the f32 patterns' values by hand
+    (Fraction), 1.5 = 0x3FC00000 and 0.1f = 0x3DCCCCCD."""
+    from fpinspector.ui.inspector.value_panel import _ROWS, ValuePanel
+
+    state = InspectorState()
+    panel = ValuePanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    explain = dict(_ROWS)
+    for bits in (0x3FC00000, 0x3DCCCCCD, 0x3FC00000):
+        state.update(fmt="f32", bits=bits)
+        for key, pattern in (("shortest", bits), ("next up", bits + 1),
+                             ("next down", bits - 1)):
+            lab = panel.labels[key]
+            assert lab.toolTip() == explain[key]  # no earlier value's expansion
+            tip = _hover(lab)
+            assert tip.startswith(f"f32 0x{pattern:X} is exactly"), tip
+            assert _digits(tip) == _f32_fraction(pattern), tip
+            assert panel.exact_tip(key) == tip
