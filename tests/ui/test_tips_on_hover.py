@@ -77,3 +77,76 @@ def test_decode_hover_shows_the_exact_value_of_the_pattern_in_view(qtbot) -> Non
             assert tip.startswith(f"f32 0x{pattern:X} is exactly"), tip
             assert _digits(tip) == _f32_fraction(pattern), tip
             assert panel.exact_tip(key) == tip
+
+
+def _cell(view, r: int, c: int) -> str:
+    item = view.table.item(r, c)
+    return item.text() if item else ""
+
+
+def test_conversions_shading_and_tips_follow_each_value_and_the_palette(qtbot) -> None:
+    """Conversions, values in and out of disagreement (1.5: every encoder agrees; 65504+
+    0x477FF000 and 2^-14-ish 0x387FC000: some round another way), then a dark palette:
+    a cell is shaded exactly when its pattern (its text's first line) differs from the
+    D3D row's in its column (oracle: the texts shown), in the palette's colour of the
+    moment; D3D cells name their rules, the others work theirs out on hover."""
+    from fpinspector.ui import palette
+    from fpinspector.ui.inspector.conversions_view import ConversionsView
+
+    state = InspectorState()
+    view = ConversionsView(state)
+    qtbot.addWidget(view)
+    view.show()
+    app = QtWidgets.QApplication.instance()
+    old = app.palette()
+    R = QtCore.Qt.ItemDataRole
+    try:
+        for bits, dark in ((0x477FF000, False), (0x3FC00000, False), (0x387FC000, False),
+                           (0x477FF000, False), (0x387FC000, True), (0x3FC00000, True),
+                           (0x477FF000, True)):
+            if dark:
+                pal = QtGui.QPalette(app.palette())
+                pal.setColor(QtGui.QPalette.ColorRole.Window, QtGui.QColor("#202020"))
+                app.setPalette(pal)
+            state.update(fmt="f32", bits=bits)
+            shade = QtGui.QColor(palette.colors().diff).lighter(160)
+            shaded = 0
+            for c, dst in enumerate(view._targets):
+                ref = _cell(view, 0, c).split("\n")[0]
+                for r, var in enumerate(view._rows[:-1]):
+                    differs = _cell(view, r, c).split("\n")[0] != ref
+                    shaded += differs
+                    item = view.table.item(r, c)
+                    assert view.is_highlighted(var, dst) == differs, (hex(bits), var, dst)
+                    bg = item.data(R.BackgroundRole)
+                    if differs:
+                        assert bg is not None and bg.color() == shade, (hex(bits), var, dst)
+                        assert view.cell_tooltip(var, dst).startswith("differs from d3d")
+                    else:
+                        assert bg is None, (hex(bits), var, dst)
+                        assert not view.cell_tooltip(var, dst).startswith("differs")
+                    assert "rules: " in view.cell_tooltip(var, dst)
+                    if var == "d3d":
+                        assert item.toolTip() == view.cell_tooltip(var, dst)
+            assert shaded == 0 if bits == 0x3FC00000 else shaded > 0
+    finally:
+        app.setPalette(old)
+
+
+def test_decode_other_format_cells_tooltips_are_their_text(qtbot) -> None:
+    """Decode's "In the other formats": after each of 1.5, FLT_MAX, 1.5, 1 ulp above 1.5,
+    the format, pattern and rules cells' tooltips are their text (the value cells', the
+    exact expansion: test_partial_view_updates)."""
+    from fpinspector.ui.inspector.value_panel import ValuePanel
+
+    state = InspectorState()
+    panel = ValuePanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    t = panel.others
+    for bits in (0x3FC00000, 0x7F7FFFFF, 0x3FC00000, 0x3FC00001):
+        state.update(fmt="f32", bits=bits)
+        for r in range(t.rowCount()):
+            for c in (0, 1, 3):
+                assert t.item(r, c).toolTip() == t.item(r, c).text(), (hex(bits), r, c)
+            assert t.item(r, 1).text().startswith("0x")

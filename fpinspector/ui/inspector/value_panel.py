@@ -165,6 +165,8 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                 if item is None:  # items updated in place: a new item re-lays the table out
                     item = QtWidgets.QTableWidgetItem()
                     self.others.setItem(row, col, item)
+                if item.text() == text and (col != 2 or not text):
+                    continue  # (its tooltip is its text: both unchanged)
                 if item.text() != text:
                     item.setText(text)
                     widen_column(self.others, col, text)
