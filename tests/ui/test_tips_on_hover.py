@@ -150,3 +150,67 @@ def test_decode_other_format_cells_tooltips_are_their_text(qtbot) -> None:
             for c in (0, 1, 3):
                 assert t.item(r, c).toolTip() == t.item(r, c).text(), (hex(bits), r, c)
             assert t.item(r, 1).text().startswith("0x")
+
+
+def _hover_cell(table: QtWidgets.QTableWidget, r: int, c: int) -> str:
+    """What a hover over cell (r, c) shows: the ToolTip event Qt sends its viewport."""
+    QtWidgets.QToolTip.hideText()
+    pos = table.visualItemRect(table.item(r, c)).center()
+    vp = table.viewport()
+    event = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, vp.mapToGlobal(pos))
+    QtWidgets.QApplication.sendEvent(vp, event)
+    return QtWidgets.QToolTip.text()
+
+
+def _small_fraction(bits: int, exp_bits: int, frac_bits: int) -> Fraction:
+    """A positive f16/f11/f10 pattern's exact value by hand (oracle)."""
+    bias = (1 << (exp_bits - 1)) - 1
+    e, m = bits >> frac_bits, bits & ((1 << frac_bits) - 1)
+    if e == 0:
+        return Fraction(m, 1 << frac_bits) * Fraction(2) ** (1 - bias)
+    return (1 + Fraction(m, 1 << frac_bits)) * Fraction(2) ** (e - bias)
+
+
+def test_word_view_works_out_exact_tips_on_hover_only(qtbot, monkeypatch) -> None:
+    """The word view: a new word asks for no exact expansion; hovering a float reading
+    shows its pattern's exact value; the integer and RGB9E5 readings keep the model's
+    tooltips. Words 0x3FC03C00 (f32 1.5000715..., f16 halves 1.875 and 1.0), then
+    0x40490FDB (pi). Oracle: each field's value by hand (Fraction)."""
+    from fpinspector.model.describe.word_ints import integer_readings
+    from fpinspector.ui import bridge
+    from fpinspector.ui.inspector.word_view import WordView
+
+    state = InspectorState()
+    view = WordView(state)
+    qtbot.addWidget(view)
+    view.resize(500, 700)
+    view.show()
+    asked: list[tuple[str, int]] = []
+    real = bridge.exact_tip
+    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    t = view.table
+    for word in (0x3FC03C00, 0x40490FDB):
+        asked.clear()
+        state.update(word=word)
+        assert asked == []
+        rows = {t.item(r, 0).text(): r for r in range(t.rowCount())}
+        fields = {"f32": (word, lambda b: _f32_fraction(b)),
+                  "f16 high half (bits 31-16)": (word >> 16, lambda b: _small_fraction(b, 5, 10)),
+                  "f16 low half (bits 15-0)": (word & 0xFFFF, lambda b: _small_fraction(b, 5, 10)),
+                  "R11G11B10 R (f11, bits 10-0)": (word & 0x7FF, lambda b: _small_fraction(b, 5, 6)),
+                  "R11G11B10 G (f11, bits 21-11)": (word >> 11 & 0x7FF,
+                                                    lambda b: _small_fraction(b, 5, 6)),
+                  "R11G11B10 B (f10, bits 31-22)": (word >> 22, lambda b: _small_fraction(b, 5, 5))}
+        for key, (pattern, value) in fields.items():
+            digits = {"f32": 8, "f16": 4}.get(key[:3], 3)
+            assert t.item(rows[key], 1).text().startswith(f"0x{pattern:0{digits}X} = "), key
+            tip = _hover_cell(t, rows[key], 1)
+            assert tip.split(" is exactly")[0].split(":")[0].endswith(f" 0x{pattern:X}"), tip
+            if "is exactly" in tip:
+                assert _digits(tip) == value(pattern), (key, tip)
+            assert view.tip(key) == tip
+        for key, value, tip in integer_readings(word):
+            assert t.item(rows[key], 1).text() == value
+            assert t.item(rows[key], 1).toolTip() == tip == view.tip(key)
+        for ch in "RGB":
+            assert t.item(rows[f"R9G9B9E5 {ch} (CONV-RGB9E5)"], 1).toolTip().startswith("exactly ")
