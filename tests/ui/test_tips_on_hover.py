@@ -214,3 +214,30 @@ def test_word_view_works_out_exact_tips_on_hover_only(qtbot, monkeypatch) -> Non
             assert t.item(rows[key], 1).toolTip() == tip == view.tip(key)
         for ch in "RGB":
             assert t.item(rows[f"R9G9B9E5 {ch} (CONV-RGB9E5)"], 1).toolTip().startswith("exactly ")
+
+
+def test_distance_rows_follow_each_pair(qtbot) -> None:
+    """The Distance view's cells, updated in place, show each new pair: f32 operands
+    1.5 and 1.5 + 3 ulps, then 1.5 and 1.5 + 40 ulps, then 1.0 and 1.0. Oracle: positive
+    f32 patterns are as many ulps apart as their integers differ (by hand), and the
+    f32 row's A and B are the operands' shortest decimals (1.5, 1.0000001 ... by hand)."""
+    from fpinspector.ui.inspector.distance_view import DistanceView
+
+    view = DistanceView()
+    qtbot.addWidget(view)
+    view.show()
+    t = view.table
+    for a, b, a_text in ((0x3FC00000, 0x3FC00003, "1.5"), (0x3FC00000, 0x3FC00028, "1.5"),
+                         (0x3F800000, 0x3F800000, "1.0")):
+        view.show_pair("f32", a, b)
+        row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f32")
+        d = b - a
+        assert t.item(row, 1).text() == a_text
+        assert view.distances()["f32"] == f"{d} ({max(d - 1, 0)} in between)"
+        between = t.item(row, 4).text()
+        if d == 0 or d == 1:
+            assert between == ""
+        elif d <= 9:
+            assert len(between.split(", ")) == d - 1
+        else:
+            assert f"{d - 1 - 8:,} more" in between
