@@ -51,9 +51,25 @@ def is_dark() -> bool:
     return False
 
 
+#: (the system scheme, the application palette's cache key) -> the colours last chosen
+_chosen: tuple[tuple[object, int], BitColors] | None = None
+
+
 def colors() -> BitColors:
-    """The bit colours matching the current light/dark palette."""
-    return DARK if is_dark() else LIGHT
+    """The bit colours matching the current light/dark palette.
+
+    Kept while the system scheme and the application palette (its cache key, new for
+    every palette set or changed) stay the same. Why: each bit-cell paint asks (eight
+    times a click), and :func:`is_dark` cost about four times the check."""
+    global _chosen
+    app = QtWidgets.QApplication.instance()
+    if app is None:
+        return DARK if is_dark() else LIGHT
+    scheme = getattr(QtGui.QGuiApplication.styleHints(), "colorScheme", None)
+    key = (scheme() if scheme is not None else None, app.palette().cacheKey())
+    if _chosen is None or _chosen[0] != key:
+        _chosen = (key, DARK if is_dark() else LIGHT)
+    return _chosen[1]
 
 
 def apply_system_palette(app: QtWidgets.QApplication) -> None:

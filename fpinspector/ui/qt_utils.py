@@ -103,7 +103,14 @@ def widen_column(table: QtWidgets.QTableWidget, col: int, text: str) -> None:
     fm = table.fontMetrics()
     need = max(fm.horizontalAdvance(line) for line in text.split("\n")) + 14
     if need > table.columnWidth(col):
-        table.setColumnWidth(col, need)
+        # the table lays itself out now (its scroll range, the columns right of this one),
+        # in the edit's paint: told by the header's signal, it did so on a zero-timer that
+        # fired after that paint, and repainted the table in a second paint pass
+        header = table.horizontalHeader()
+        with signals_blocked(header):
+            table.setColumnWidth(col, need)
+            header.resizeSections()  # (a stretched last section: now, not on its timer)
+        table.doItemsLayout()
 
 
 def turn_splitter(split: QtWidgets.QSplitter, width: int, side_by_side_from: int) -> bool:

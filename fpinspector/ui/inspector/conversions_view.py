@@ -112,6 +112,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._rows: list[str] = []
         self._d3d: dict[str, int] = {}
         self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
+        self._marks: dict[tuple[int, int], tuple[bool, str]] = {}  # (row, col) -> shading
         self._gpu_shown: tuple | None = None  # the last GPU row asked for
         self._floors: dict[tuple[str, str], list[int]] = {}  # (font, source) -> floors
         self._fit: list[int] = []  # this update's column floors
@@ -386,18 +387,23 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         fresh = item is None
         if fresh:
             item = QtWidgets.QTableWidgetItem()
+            self._marks.pop((r, c), None)  # (a column removed and added again: unshaded)
         R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
         if item.text() != text:
             item.setText(text)
             self._widen(c, text)
         if callable(tip):
+            if (r, c) not in self._lazy:  # (a lazy cell's item tip is None already)
+                item.setData(R.ToolTipRole, None)
             self._lazy[(r, c)] = (prefix, tip)
-            item.setData(R.ToolTipRole, None)
         else:
             self._lazy.pop((r, c), None)
             item.setToolTip(_tip_text(prefix, tip))
         shade = shade if differs else ""
-        if item.data(R.UserRole + 1) != differs or item.data(R.UserRole + 2) != shade:
+        # the shading as last set (kept here: reading it back from the item took two Qt
+        # calls per cell, 28 cells an edit)
+        if self._marks.get((r, c)) != (differs, shade):
+            self._marks[(r, c)] = (differs, shade)
             if differs:
                 item.setBackground(QtGui.QColor(shade).lighter(160))
                 item.setForeground(QtGui.QColor("#000000"))

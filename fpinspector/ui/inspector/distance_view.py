@@ -105,6 +105,10 @@ class DistanceView(DeferWhileUnseen, QtWidgets.QWidget):
                        self._between(ca, cb, dst, d)]
             except ValueError as exc:
                 row = [dst, "", "", str(exc), ""]
-            for c, t in enumerate(row):
-                self.table.setItem(r, c, QtWidgets.QTableWidgetItem(t))
+            for c, t in enumerate(row):  # in place: a new item re-lays the table out
+                item = self.table.item(r, c)
+                if item is None:
+                    self.table.setItem(r, c, QtWidgets.QTableWidgetItem(t))
+                elif item.text() != t:
+                    item.setText(t)
         self.table.resizeColumnsToContents()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
@@ -25,6 +25,8 @@ _ROWS = (
     ("next up", "The next pattern toward +∞."),
     ("next down", "The next pattern toward −∞."),
 )
+#: Rows whose tooltip, once hovered, is the exact expansion of the pattern they show.
+_EXACT_TIP_ROWS = ("shortest", "next up", "next down")
 
 
 class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
@@ -50,6 +52,11 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             # a label's new text re-lays out the panel only when it needs another height
             form.addRow(name, SteadyLabel(lab) if isinstance(lab, QtWidgets.QLabel) else lab)
             self.labels[key] = lab
+        # row -> the (format, pattern) whose exact expansion its tooltip shows when hovered
+        self._exact_of: dict[str, tuple[str, int]] = {}
+        self._tip_rows = {self.labels[key]: key for key in _EXACT_TIP_ROWS}
+        for lab in self._tip_rows:
+            lab.installEventFilter(self)
         self._value_tips: dict[int, tuple[str, int]] = {}  # row -> the value tip's pattern
         self.others = QtWidgets.QTableWidget(0, 4)
         self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
@@ -103,16 +110,44 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             L["exact"].setText(info.exact)
             L["exact"].setCursorPosition(0)
         L["shortest"].setText(bridge.value_text(f.name, bits))
-        set_tip(L["shortest"], bridge.exact_tip(f.name, bits))
+        self._exact_later("shortest", f.name, bits)
         L["hex float"].setText(info.hex_float)
         L["ulp"].setText(repr(info.ulp))
         up, down = info.next_up, info.next_down
         w = (f.bits + 3) // 4
         L["next up"].setText(f"0x{up:0{w}X} = {bridge.value_text(f.name, up)}")
-        set_tip(L["next up"], bridge.exact_tip(f.name, up))
+        self._exact_later("next up", f.name, up)
         L["next down"].setText(f"0x{down:0{w}X} = {bridge.value_text(f.name, down)}")
-        set_tip(L["next down"], bridge.exact_tip(f.name, down))
+        self._exact_later("next down", f.name, down)
         self._show_others(f.name, bits, converted or {})
+
+    def _exact_later(self, key: str, fmt: str, bits: int) -> None:
+        """Row ``key`` shows pattern ``bits`` of ``fmt`` now: its tooltip becomes the exact
+        expansion when it is hovered (:meth:`eventFilter`), not on every value. Why: the
+        three expansions (hundreds of digits for a tiny value, and a hex float each) were
+        a tenth of Decode's update per edit, for tooltips seldom read. A tooltip filled for
+        an earlier pattern goes back to the row's explanation, so it never names another
+        value."""
+        lab = self.labels[key]
+        if self._exact_of.get(key) == (fmt, bits):
+            return
+        self._exact_of[key] = (fmt, bits)
+        set_tip(lab, dict(_ROWS)[key])
+
+    def exact_tip(self, key: str) -> str:
+        """The tooltip row ``key`` ("shortest", "next up", "next down") shows when hovered:
+        the exact expansion of its pattern (the model's, worked out now)."""
+        fmt, bits = self._exact_of[key]
+        return bridge.exact_tip(fmt, bits)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over a value row: its tooltip is filled with the exact expansion before
+        the label shows it."""
+        if event.type() == QtCore.QEvent.Type.ToolTip:
+            key = self._tip_rows.get(obj)  # type: ignore[call-overload]
+            if key is not None and key in self._exact_of:
+                set_tip(obj, self.exact_tip(key))  # type: ignore[arg-type]
+        return super().eventFilter(obj, event)
 
     def _show_others(self, src: str, bits: int, converted: dict) -> None:
         names = [n for n in FORMATS if n != src]
@@ -130,6 +165,8 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
                 if item is None:  # items updated in place: a new item re-lays the table out
                     item = QtWidgets.QTableWidgetItem()
                     self.others.setItem(row, col, item)
+                if item.text() == text and (col != 2 or not text):
+                    continue  # (its tooltip is its text: both unchanged)
                 if item.text() != text:
                     item.setText(text)
                     widen_column(self.others, col, text)

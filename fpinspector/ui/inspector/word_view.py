@@ -54,6 +54,10 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
         self.cells.bits_changed.connect(self.word_changed)
         self.hex_edit.editingFinished.connect(self._push_hex)
         self._word = -1
+        self._tips: dict[str, str] = {}  # reading -> its tooltip
+        self._exact: dict[str, tuple[str, int]] = {}  # reading -> (format, pattern) it shows
+        self._fitted: tuple = ()  # (the readings, the font) column 0 was fitted to
+        self.table.viewport().installEventFilter(self)
         if state is not None:
             self.bind(state)
 
@@ -89,49 +93,86 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
                 for r in range(self.table.rowCount())}
 
     def show_word(self, word: int) -> None:
-        """Refresh every reading of ``word`` (each one computed by the model)."""
+        """Refresh every reading of ``word`` (each one computed by the model).
+
+        The readings' items are updated in place (a new item re-lays the table out), the
+        names' column is fitted only when the names or the font change, and the exact
+        expansion a float reading's tooltip shows is worked out when it is hovered
+        (:meth:`tip`): six expansions a word were a tenth of the view's update."""
         self._word = int(word)
-        self._tips: dict[str, str] = {}
         self.cells.set_bits(word)
         with signals_blocked(self.hex_edit):
             self.hex_edit.setText(f"0x{word:08X}")
-        self._tips["f32"] = bridge.exact_tip("f32", word)
-        for key, fmt, bits in (("f16 high half (bits 31-16)", "f16", word >> 16),
-                               ("f16 low half (bits 15-0)", "f16", word & 0xFFFF)):
-            self._tips[key] = bridge.exact_tip(fmt, bits)
+        hi, lo = "f16 high half (bits 31-16)", "f16 low half (bits 15-0)"
+        exact = {"f32": ("f32", word), hi: ("f16", word >> 16), lo: ("f16", word & 0xFFFF)}
+        tips: dict[str, str] = {}
         rows = [("f32", self._f(FORMATS["f32"], word))]
-        rows += self._r11g11b10(word)
-        rows += self._rgb9e5(word)
-        rows += [("f16 high half (bits 31-16)", self._f(FORMATS["f16"], word >> 16)),
-                 ("f16 low half (bits 15-0)", self._f(FORMATS["f16"], word & 0xFFFF))]
+        rows += self._r11g11b10(word, exact)
+        rows += self._rgb9e5(word, tips)
+        rows += [(hi, self._f(FORMATS["f16"], word >> 16)),
+                 (lo, self._f(FORMATS["f16"], word & 0xFFFF))]
         for key, value, tip in integer_readings(word):  # what ImHex / RenderDoc show too
             rows.append((key, value))
-            self._tips[key] = tip
-        self.table.setRowCount(len(rows))
+            tips[key] = tip
+        self._tips, self._exact = tips, exact
+        t = self.table
+        if t.rowCount() != len(rows):
+            t.setRowCount(len(rows))
         for r, (k, v) in enumerate(rows):
-            self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(k))
-            item = QtWidgets.QTableWidgetItem(v)
-            item.setToolTip(self._tips.get(k, v))
-            self.table.setItem(r, 1, item)
-        self.table.resizeColumnToContents(0)
+            name = t.item(r, 0)
+            if name is None or name.text() != k:
+                t.setItem(r, 0, QtWidgets.QTableWidgetItem(k))
+            item = t.item(r, 1)
+            if item is None:
+                item = QtWidgets.QTableWidgetItem()
+                t.setItem(r, 1, item)
+            if item.text() != v:
+                item.setText(v)
+            if k not in exact and item.toolTip() != tips.get(k, v):  # (exact: on hover)
+                item.setToolTip(tips.get(k, v))
+        fitted = (tuple(k for k, _ in rows), t.font().key())
+        if fitted != self._fitted:
+            self._fitted = fitted
+            t.resizeColumnToContents(0)
+
+    def tip(self, key: str) -> str:
+        """The tooltip of reading ``key``: for a float reading the exact expansion of its
+        pattern (the model's, worked out now), else what the model says of it."""
+        if key in self._exact:
+            return bridge.exact_tip(*self._exact[key])
+        item = next((self.table.item(r, 1) for r in range(self.table.rowCount())
+                     if self.table.item(r, 0).text() == key), None)
+        return self._tips.get(key, item.text() if item else "")
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over a float reading's value: show its exact expansion, worked out now."""
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.table.viewport():
+            idx = self.table.indexAt(event.pos())  # type: ignore[attr-defined]
+            name = self.table.item(idx.row(), 0) if idx.isValid() and idx.column() == 1 else None
+            if name is not None and name.text() in self._exact:
+                QtWidgets.QToolTip.showText(event.globalPos(),  # type: ignore[attr-defined]
+                                            self.tip(name.text()), obj)
+                return True
+        return super().eventFilter(obj, event)
 
     @staticmethod
     def _f(fmt, bits: int) -> str:
         return f"0x{bits:0{(fmt.bits + 3) // 4}X} = {bridge.value_text(fmt.name, bits)}"
 
-    def _r11g11b10(self, word: int) -> list[tuple[str, str]]:
+    def _r11g11b10(self, word: int, exact: dict[str, tuple[str, int]]) -> list[tuple[str, str]]:
         r, g, b = (int(np.asarray(x)) for x in unpack_r11g11b10(np.uint32(word)))
         for key, fmt, bits in (("R11G11B10 R (f11, bits 10-0)", "f11", r),
                                ("R11G11B10 G (f11, bits 21-11)", "f11", g),
                                ("R11G11B10 B (f10, bits 31-22)", "f10", b)):
-            self._tips[key] = bridge.exact_tip(fmt, bits)
+            exact[key] = (fmt, bits)
         return [("R11G11B10 R (f11, bits 10-0)", self._f(FORMATS["f11"], r)),
                 ("R11G11B10 G (f11, bits 21-11)", self._f(FORMATS["f11"], g)),
                 ("R11G11B10 B (f10, bits 31-22)", self._f(FORMATS["f10"], b))]
 
-    def _rgb9e5(self, word: int) -> list[tuple[str, str]]:
+    @staticmethod
+    def _rgb9e5(word: int, tips: dict[str, str]) -> list[tuple[str, str]]:
         rgb = np.asarray(decode_rgb9e5(np.uint32(word)), dtype=np.float64).reshape(-1)
         rows = [(f"R9G9B9E5 {ch} (CONV-RGB9E5)", repr(float(v))) for ch, v in zip("RGB", rgb)]
         for (key, _), v in zip(rows, rgb):  # every RGB9E5 value is a double: written in full
-            self._tips[key] = f"exactly {format(Decimal(float(v)), 'f')}"
+            tips[key] = f"exactly {format(Decimal(float(v)), 'f')}"
         return rows
