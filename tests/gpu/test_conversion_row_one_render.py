@@ -2,7 +2,8 @@
 R11G11B10F once for both f11 (R) and f10 (B): a GL round trip less on the GPU thread per
 row, which holds the GIL. The shared words give the same patterns as a render of each
 conversion on its own, each decodes (DEC-* formulas written out in the test) within one
-step of its format of the input (CONV-F11 / CONV-F10), and the same conversion asked twice
+step of its format of the input (CONV-F11 / CONV-F10; or +0 for an input below the
+smallest normal, where the driver keeps no denormals), and the same conversion asked twice
 still renders twice.
 """
 
@@ -55,7 +56,10 @@ def test_the_row_renders_r11g11b10f_once_for_f11_and_f10(gpu, monkeypatch) -> No
         v = x.view(np.float32).astype(np.float64)
         step = np.exp2(np.maximum(np.floor(np.log2(np.maximum(v, 2.0**-14))), -14) - f_bits)
         dec = _decode_small(got.astype(np.uint32), dst)
-        assert np.all(np.abs(dec - v) <= step), dst
+        # (or +0 below the smallest normal, 2^-14: Mesa's newer R11G11B10F packing keeps no
+        # denormals, CONVERSIONS.md's mesa row; softpipe flushes them, llvmpipe keeps them)
+        flushed = (v < 2.0**-14) & (got == 0)
+        assert np.all((np.abs(dec - v) <= step) | flushed), dst
 
 
 def test_the_same_conversion_asked_twice_renders_twice(gpu, monkeypatch) -> None:
