@@ -66,9 +66,12 @@ def test_any_reachable_candidate_is_enough():
 @linux
 @pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb")
 def test_a_live_x_server_passes_the_probe():
-    # -displayfd: Xvfb picks a free display itself (other test runs may start theirs too)
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "320x240x24",
-                             "-nolisten", "tcp"], stdout=subprocess.PIPE,
+    # -displayfd: Xvfb picks a free display itself (other test runs may start theirs too);
+    # -noreset: an X server resets when its last client leaves, and refuses connections
+    # while it does: each probe below connects and leaves, so the next one could be refused
+    # (a desktop's server always has clients: its window manager)
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", "1", "-noreset", "-screen", "0",
+                             "320x240x24", "-nolisten", "tcp"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     try:
         n = int(xvfb.stdout.readline())
