@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from _decode_tips import decode_counting_tips
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
@@ -211,17 +212,7 @@ def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, mon
     """1.5 -> 1.5000001 (f32): the f16 row still shows 0x3E00 (1.5; RNE and D3D agree, the
     f32 step is below half an f16 ulp), so its exact expansion is not worked out again; the
     f64 row's pattern is new, so its is."""
-    from fpinspector.ui import bridge
-    from fpinspector.ui.inspector.value_panel import ValuePanel
-
-    state = InspectorState()
-    panel = ValuePanel(state)
-    qtbot.addWidget(panel)
-    panel.show()
-    state.update(fmt="f32", bits=0x3FC00000)
-    asked: list[tuple[str, int]] = []
-    real = bridge.exact_tip
-    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    state, panel, asked = decode_counting_tips(qtbot, monkeypatch)
     state.update(bits=0x3FC00001)
     t = panel.others
     f16_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f16")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from _decode_tips import decode_counting_tips
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
@@ -37,17 +38,7 @@ def _hover(label: QtWidgets.QWidget) -> str:
 def test_decode_edit_works_out_no_exact_tip(qtbot, monkeypatch) -> None:
     """An edit (1.5 -> 1.5000001, f32) asks the model for no exact expansion of the
     shortest / next up / next down rows (on main it asked for three)."""
-    from fpinspector.ui import bridge
-    from fpinspector.ui.inspector.value_panel import ValuePanel
-
-    state = InspectorState()
-    panel = ValuePanel(state)
-    qtbot.addWidget(panel)
-    panel.show()
-    state.update(fmt="f32", bits=0x3FC00000)
-    asked: list[tuple[str, int]] = []
-    real = bridge.exact_tip
-    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    state, panel, asked = decode_counting_tips(qtbot, monkeypatch)
     state.update(bits=0x3FC00001)
     labelled = {(f, b) for f, b in asked if b in (0x3FC00000, 0x3FC00001, 0x3FC00002)
                 and f == "f32"}
