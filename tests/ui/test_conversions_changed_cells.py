@@ -108,3 +108,33 @@ def test_a_kept_cell_tooltip_names_the_new_value_rules(qtbot, variant: str) -> N
     view.show_value("f32", 0x3F800001)
     assert view.cell_text(variant, "f16").startswith("0x3C00")
     assert view.cell_tooltip(variant, "f16") == "rules: ROUND-NEAREST"
+
+
+def test_a_source_switch_side_by_side_measures_no_column_floor_again(qtbot, monkeypatch) -> None:
+    """Side by side each column is as wide as its format's widest texts; they are measured
+    once per font and format, not on each source switch (an All formats row click: 24
+    texts measured per switch). The columns still get their floors: each holds the widest
+    text of its format (the oracle: QFontMetrics of those texts, measured here)."""
+    from fpinspector.ui.inspector import conversions_view
+
+    view = ConversionsView()
+    qtbot.addWidget(view)
+    view.resize(1000, 500)
+    view.show()
+    qtbot.waitExposed(view)
+    assert view._side_by_side()
+    for src, bits in (("f32", 0x3FC00000), ("f16", 0x3E00), ("f32", 0x3FC00000),
+                      ("f16", 0x3E00)):  # every format's floor measured once
+        view.show_value(src, bits)
+    measured: list[str] = []
+    real = conversions_view.widest_texts
+    monkeypatch.setattr(conversions_view, "widest_texts",
+                        lambda fmt: measured.append(fmt) or real(fmt))
+    fm = view.table.fontMetrics()
+    for src, bits in (("f32", 0x3FC00001), ("f16", 0x3E01), ("f32", 0x7F7FFFFF),
+                      ("f16", 0x0001)):
+        view.show_value(src, bits)
+        for c, dst in enumerate(view._targets):
+            widest = max(fm.horizontalAdvance(t) for t in real(dst))
+            assert view.table.columnWidth(c) >= widest + 14, (src, dst)
+    assert measured == []

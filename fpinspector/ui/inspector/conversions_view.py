@@ -118,6 +118,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._shown: dict[tuple[int, int], tuple[object, str | None]] = {}
         self._gpu_shown: tuple | None = None  # the last GPU row asked for
         self._floors: dict[tuple[str, str], list[int]] = {}  # (font, source) -> floors
+        self._floor_px: dict[tuple[str, str], int] = {}  # (font, format) -> its floor
         self._fit: list[int] = []  # this update's column floors
         self.table.viewport().installEventFilter(self)
         if state is not None:
@@ -147,8 +148,13 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         """Side by side, a column is from the start as wide as any value of ``dst`` can
         need: a value never widens it, so the table and the anatomy never move (it did,
         once, the first time a value needed a wider column)."""
-        fm = self.table.fontMetrics()
-        return max(fm.horizontalAdvance(t) for t in widest_texts(dst)) + 14
+        key = (self.table.font().key(), dst)
+        floor = self._floor_px.get(key)
+        if floor is None:  # (measured once per font: a source switch asked it each time,
+            fm = self.table.fontMetrics()  # 24 texts measured per switch)
+            floor = self._floor_px[key] = max(fm.horizontalAdvance(t)
+                                              for t in widest_texts(dst)) + 14
+        return floor
 
     def _fit_bounds(self) -> None:
         """Each column's floor in the table's font, for this update's cells (:meth:`_widen`;
