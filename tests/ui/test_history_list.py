@@ -142,3 +142,34 @@ def test_the_window_raises_the_history_tab_with_its_rows_caught_up(make_window, 
     win.docks["history"].raise_()
     qtbot.waitUntil(lambda: not h.is_stale())
     assert _rows(h) == h.entries()
+
+
+def test_an_entry_makes_its_exact_tooltip_when_hovered_not_when_added(qtbot, monkeypatch) -> None:
+    """Adding entries asks the model for no exact expansion; a hover over an entry shows
+    its pattern's exact value (0.1f, by hand with Fraction) and hex float."""
+    from fractions import Fraction
+
+    from PySide6 import QtGui
+
+    from fpinspector.ui import bridge
+
+    asked: list[tuple[str, int]] = []
+    real = bridge.exact_tip
+    monkeypatch.setattr(bridge, "exact_tip", lambda f, b: asked.append((f, b)) or real(f, b))
+    h = _history(qtbot, 400)
+    for bits in (0x3FC00000, 0x3DCCCCCD):  # 1.5, then 0.1f on top
+        h.add("f32", bits)
+    assert asked == []
+    item = h.item(0)
+    QtWidgets.QToolTip.hideText()
+    pos = h.visualItemRect(item).center()
+    vp = h.viewport()
+    QtWidgets.QApplication.sendEvent(
+        vp, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, vp.mapToGlobal(pos)))
+    assert asked == [("f32", 0x3DCCCCCD)]
+    tip = item.toolTip()
+    exact = Fraction(0xCCCCCD, 1 << 23) * Fraction(1, 16)  # 1.6000000238... x 2^-4
+    digits = str(exact.numerator * 10**27 // exact.denominator)  # a binary fraction: ends
+    assert exact.denominator == 2**27 and "0." + digits.rjust(27, "0") in tip.replace("\n", "")
+    assert "0x1.99999ap-4" in tip
+    assert QtWidgets.QToolTip.text() == tip

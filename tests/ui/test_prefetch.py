@@ -450,3 +450,26 @@ def test_a_gpu_that_never_answers_delays_the_prefetch_only_a_while(qtbot, wait_f
     state.update(fmt="f16", bits=0x3C00)
     assert wait_for(lambda: not pf.busy(), 5000)
     assert ("f16", 0x3C00 ^ 1) in bridge._D3D
+
+
+def test_an_edit_that_outlasts_the_idle_wait_gets_an_idle_moment_after_it(
+        qtbot, qapp, wait_for) -> None:
+    """An edit whose own work (views, paint) runs past ``IDLE_MS``: the idle wait's timer
+    fires late, and no step runs then (it came right after, or before, that edit's paint,
+    on a loaded machine); the wait starts again, and the neighbours are converted after
+    it (bridge's kept answers as the witness)."""
+    import time
+
+    from PySide6 import QtWidgets
+
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.inspector.prefetch import IDLE_MS, LATE_MS, NeighbourPrefetch
+
+    state = InspectorState()
+    pf = NeighbourPrefetch(state, ["d3d"], QtWidgets.QWidget())
+    state.update(fmt="f16", bits=0x3C00)
+    time.sleep((IDLE_MS + 4 * LATE_MS) / 1000)  # (the edit's views and paint, slow)
+    qapp.processEvents()  # the overdue timer fires here
+    assert pf.busy() and ("f16", 0x3C00 ^ 1) not in bridge._D3D
+    assert wait_for(lambda: not pf.busy(), 5000)
+    assert ("f16", 0x3C00 ^ 1) in bridge._D3D

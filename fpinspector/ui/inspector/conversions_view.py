@@ -113,8 +113,12 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._d3d: dict[str, int] = {}
         self._lazy: dict[tuple[int, int], tuple[str, object]] = {}  # (row, col) -> tip
         self._marks: dict[tuple[int, int], tuple[bool, str]] = {}  # (row, col) -> shading
+        # (row, col) -> what the cell's text was made from ((format, pattern), or the text)
+        # and its tooltip text (None: a lazy one); see :meth:`_set`
+        self._shown: dict[tuple[int, int], tuple[object, str | None]] = {}
         self._gpu_shown: tuple | None = None  # the last GPU row asked for
         self._floors: dict[tuple[str, str], list[int]] = {}  # (font, source) -> floors
+        self._floor_px: dict[tuple[str, str], int] = {}  # (font, format) -> its floor
         self._fit: list[int] = []  # this update's column floors
         self.table.viewport().installEventFilter(self)
         if state is not None:
@@ -144,8 +148,13 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         """Side by side, a column is from the start as wide as any value of ``dst`` can
         need: a value never widens it, so the table and the anatomy never move (it did,
         once, the first time a value needed a wider column)."""
-        fm = self.table.fontMetrics()
-        return max(fm.horizontalAdvance(t) for t in widest_texts(dst)) + 14
+        key = (self.table.font().key(), dst)
+        floor = self._floor_px.get(key)
+        if floor is None:  # (measured once per font: a source switch asked it each time,
+            fm = self.table.fontMetrics()  # 24 texts measured per switch)
+            floor = self._floor_px[key] = max(fm.horizontalAdvance(t)
+                                              for t in widest_texts(dst)) + 14
+        return floor
 
     def _fit_bounds(self) -> None:
         """Each column's floor in the table's font, for this update's cells (:meth:`_widen`;
@@ -267,6 +276,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 self.table.verticalHeaderItem(r).setToolTip(self.variants[name])
             self.table.setHorizontalHeaderLabels(targets)
         elif len(targets) != self.table.columnCount():  # a source D3D does not convert
+            self._shown.clear()  # (the items of a removed column are gone)
             self.table.setColumnCount(len(targets))  # into (bf16, FP8): one column more
             self.table.setHorizontalHeaderLabels(targets)
             self._lay_out_headers_now()
@@ -294,7 +304,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                     continue
                 if var == "d3d":
                     self._d3d[dst] = out
-                self._set(r, c, self._fmt(dst, out), rules, out, dst, shade=shade)
+                self._set(r, c, None, rules, out, dst, shade=shade)
         self._show_anatomy(max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0))
         self._columns_widened()
 
@@ -331,7 +341,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             tip = tips.get(dst, "")
             if isinstance(got, np.ndarray) and got.size:
                 out = int(got.reshape(-1)[0])
-                self._set(r, c, self._fmt(dst, out), tip, out, dst, shade=shade)
+                self._set(r, c, None, tip, out, dst, shade=shade)
             else:
                 why = str(got) if got is not None else (tip or note)
                 self._set(r, c, "—", why.removeprefix("—: "), None, shade=shade)
@@ -370,10 +380,17 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
                 return True
         return super().eventFilter(obj, event)
 
-    def _set(self, r: int, c: int, text: str, tip, out: int | None, dst: str = "", *,
-             shade: str) -> None:
-        """``tip``: text, or a callable giving the fired rule IDs (asked only on hover);
-        ``shade``: the colour of a cell that differs from d3d (the palette's).
+    def _set(self, r: int, c: int, text: str | None, tip, out: int | None, dst: str = "",
+             *, shade: str) -> None:
+        """``text``: the cell's text, None for ``out``'s in ``dst`` (pattern over value,
+        made only when the cell showed another pattern); ``tip``: text, or a callable
+        giving the fired rule IDs (asked only on hover); ``shade``: the colour of a cell
+        that differs from d3d (the palette's).
+
+        A cell that shows the same pattern, shading and tooltip as before is not touched
+        (its lazy tip is swapped for the new value's: the same pattern can come from an
+        input that fired other rules). Why: a bit click changes a few of the 28 cells, and
+        making each cell's text and asking Qt for its item was most of the view's update.
 
         Plain items (no Python ``data()`` override: Qt asks every role of every cell on each
         paint and resize, which cost ~2 ms per edit); a lazy tip waits in ``_lazy``.
@@ -383,27 +400,38 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         prefix = ""
         if differs:
             prefix = f"differs from d3d (0x{ref:X}) in {bin(out ^ ref).count('1')} bit(s). "
+        cell = (r, c)
+        source = (dst, out) if text is None else text
+        lazy = callable(tip)
+        tip_text = None if lazy else _tip_text(prefix, tip)
+        shade = shade if differs else ""
+        if (self._shown.get(cell) == (source, tip_text)
+                and self._marks.get(cell) == (differs, shade)):
+            if lazy:
+                self._lazy[cell] = (prefix, tip)
+            return
         item = self.table.item(r, c)
         fresh = item is None
         if fresh:
             item = QtWidgets.QTableWidgetItem()
-            self._marks.pop((r, c), None)  # (a column removed and added again: unshaded)
+            self._marks.pop(cell, None)  # (a column removed and added again: unshaded)
         R = QtCore.Qt.ItemDataRole  # updated in place: a new item re-lays the view out
+        if text is None:
+            text = self._fmt(dst, out) if out is not None else "—"
         if item.text() != text:
             item.setText(text)
             self._widen(c, text)
-        if callable(tip):
-            if (r, c) not in self._lazy:  # (a lazy cell's item tip is None already)
+        if lazy:
+            if cell not in self._lazy:  # (a lazy cell's item tip is None already)
                 item.setData(R.ToolTipRole, None)
-            self._lazy[(r, c)] = (prefix, tip)
+            self._lazy[cell] = (prefix, tip)
         else:
-            self._lazy.pop((r, c), None)
-            item.setToolTip(_tip_text(prefix, tip))
-        shade = shade if differs else ""
+            self._lazy.pop(cell, None)
+            item.setToolTip(tip_text)
         # the shading as last set (kept here: reading it back from the item took two Qt
         # calls per cell, 28 cells an edit)
-        if self._marks.get((r, c)) != (differs, shade):
-            self._marks[(r, c)] = (differs, shade)
+        if self._marks.get(cell) != (differs, shade):
+            self._marks[cell] = (differs, shade)
             if differs:
                 item.setBackground(QtGui.QColor(shade).lighter(160))
                 item.setForeground(QtGui.QColor("#000000"))
@@ -414,6 +442,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             item.setData(R.UserRole + 2, shade)
         if fresh:
             self.table.setItem(r, c, item)
+        self._shown[cell] = (source, tip_text)
 
     def _show_anatomy(self, row: int, col: int) -> None:
         if not (0 <= col < len(self._targets)) or not (0 <= row < len(self._rows)):

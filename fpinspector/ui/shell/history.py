@@ -172,8 +172,24 @@ class HistoryList(QtWidgets.QListWidget):
         width = (int(fmt[1:]) + 3) // 4 if fmt[1:].isdigit() else 8
         item = QtWidgets.QListWidgetItem(f"{fmt}  0x{bits:0{width}X}  {bridge.value_text(fmt, bits)}")
         item.setData(QtCore.Qt.ItemDataRole.UserRole, (fmt, bits))
-        item.setToolTip(bridge.exact_tip(fmt, bits))
-        return item
+        return item  # (its tooltip, the exact expansion, is made when hovered)
+
+    def viewportEvent(self, event: QtCore.QEvent) -> bool:  # noqa: N802 (Qt override)
+        """A hover over an entry: its tooltip (the exact expansion and hex float of its
+        pattern, the model's) is made now, then shown as Qt shows an item's. Why: made for
+        each new entry, it was the model's exact decimal and hex float on every edit, for
+        a tooltip seldom read."""
+        if event.type() == QtCore.QEvent.Type.ToolTip:
+            item = self.itemAt(event.pos())  # type: ignore[attr-defined]
+            if item is not None and not item.toolTip():
+                item.setToolTip(self.entry_tip(item))
+        return super().viewportEvent(event)
+
+    @staticmethod
+    def entry_tip(item: QtWidgets.QListWidgetItem) -> str:
+        """The tooltip entry ``item`` shows when hovered: its pattern's exact expansion."""
+        fmt, bits = item.data(QtCore.Qt.ItemDataRole.UserRole)
+        return bridge.exact_tip(fmt, bits)
 
     def clear(self) -> None:
         super().clear()
