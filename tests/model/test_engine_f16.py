@@ -173,3 +173,42 @@ def test_f16_pairs_minmax_vs_numpy_F32_MINMAX_NAN_F16_DENORM(op):
     zero_pat = 0x8000 if op == "min" else 0x0000
     assert (ev.bits[zero_tie] == zero_pat).all()  # F32-MINMAX-ZERO recommended order
     assert ev.allowed(np.uint16(zero_pat ^ 0x8000))[zero_tie].all()  # either zero allowed
+
+
+def _inf_nan_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """Every INF and NaN f16 pattern (both signs, every payload) against a spread of B
+    (INF and NaN ones, zeros, denormals, normals, +/-1, the largest), in both orders."""
+    special = ALL[(ALL & 0x7C00) == 0x7C00]
+    b = np.unique(np.concatenate([special[::5], _structured_b()[::3],
+                                  np.array([0, 0x8000, 1, 0x8001, 0x3C00, 0xBC00, 0x7BFF],
+                                           np.uint16)]))
+    a = np.repeat(special, b.size)
+    bb = np.tile(b, special.size)
+    return np.concatenate([a, bb]), np.concatenate([bb, a])
+
+
+def test_f16_mul_inf_nan_operands_kernel_equals_reference_F32_NANPROP_F32_INFINF():
+    """The f16 mul kernel completes its INF and NaN operands itself (fastbits.COMPLETES_REST):
+    its bits, exact value (float64 bit for bit, NaN payloads and signs included), ULP errors,
+    verdicts and fired rules equal the reference path's on every INF/NaN operand pattern;
+    and the bits are IEEE's (numpy float16): INF with the sign of the product, the positive
+    canonical quiet NaN where IEEE gives a NaN (F32-NANPROP, F32-INFINF: INF * 0)."""
+    A, B = _inf_nan_pairs()
+    fast = evaluate("mul", A, B, format="f16")
+    ref = evaluate("mul", A, B, format="f16", paths="reference")
+    assert np.array_equal(fast.bits, ref.bits)
+    assert np.array_equal(fast.exact.view(np.uint64), ref.exact.view(np.uint64))
+    assert np.array_equal(fast.exact_lo.view(np.uint64), ref.exact_lo.view(np.uint64))
+    fc, rc = fast.model_columns(), ref.model_columns()
+    assert np.array_equal(fc["err_model"], rc["err_model"], equal_nan=True)
+    assert fc["fired"].keys() == rc["fired"].keys()
+    assert all(np.array_equal(fc["fired"][k], rc["fired"][k]) for k in fc["fired"])
+    for obs in (fast.bits, np.full(A.shape, 0x7C00, np.uint16), np.uint16(0xFE01)):
+        assert np.array_equal(fast.allowed(obs), ref.allowed(obs))
+        assert np.array_equal(fast.ulp_error(obs), ref.ulp_error(obs), equal_nan=True)
+    with np.errstate(all="ignore"):
+        want = A.view(np.float16) * B.view(np.float16)  # numpy's IEEE float16 product
+    nan = np.isnan(want)
+    assert nan.any() and (~nan).any()
+    assert (fast.bits[nan] == 0x7E00).all()
+    assert np.array_equal(fast.bits[~nan], want.view(np.uint16)[~nan])

@@ -12,6 +12,7 @@ from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
 from .compute import Core, compute, exact_value, vouched_exact_is_finite
 from .context import Ctx
+from .fastbits import COMPLETES_REST
 from .masked import fill_where, indices
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
@@ -251,6 +252,9 @@ class Evaluation:
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
         self._rest = rest
+        if exact and kernel in COMPLETES_REST:  # bits and exact value of every element
+            self._exact = exact[0]
+            return bits
         if rest.size == self._n <= CHUNK:  # the kernel left every element (a sweep chunk
             # of INF or NaN operands): the general path's answer as it is, not copied in
             sub = compute(ctx, flat)
