@@ -212,3 +212,52 @@ def test_f16_mul_inf_nan_operands_kernel_equals_reference_F32_NANPROP_F32_INFINF
     assert nan.any() and (~nan).any()
     assert (fast.bits[nan] == 0x7E00).all()
     assert np.array_equal(fast.bits[~nan], want.view(np.uint16)[~nan])
+
+
+def test_f16_mul_ulp_errors_in_float32_equal_float64_and_fractions_F16_PREC():
+    """The model's ULP errors of f16 mul are computed in float32 from the kernel's float32
+    product (ulp._errors32): on 64 A patterns spread over every class (zeros, denormals,
+    normals, overflowing products, INF, NaN) x every B they equal the float64 passes bit for
+    bit (NaN errors included), and on 400 random pairs an exact Fraction oracle:
+    (value(model) - a*b) / 2^(clip(floor(log2|a*b|), -14, 15) - 10), INF where the model
+    overflowed."""
+    from fractions import Fraction
+
+    from fpinspector.model.engine import grid
+    from fpinspector.model.engine.residual import zero_residual
+    from fpinspector.model.engine.ulp import ulp_errors_into
+    from fpinspector.model.formats import FORMATS
+
+    fmt = FORMATS["f16"]
+    table = grid.values32(fmt)
+    a_pats = np.unique(np.concatenate([np.linspace(0, 0xFFFF, 58).astype(np.uint16),
+                                       np.array([0, 1, 0x3C00, 0x7BFF, 0x7C00, 0xFE00],
+                                                np.uint16)]))
+    A = np.repeat(a_pats, ALL.size)
+    B = np.tile(ALL, a_pats.size)
+    with np.errstate(all="ignore"):
+        p = table.take(A) * table.take(B)
+        bits = grid.round_f16_f32(p)
+        hi = p.astype(np.float64)
+        v = table.take(bits)
+        want, got = np.empty(A.size), np.empty(A.size)
+        ulp_errors_into(fmt, bits, hi, zero_residual(hi), want, values=v)
+        ulp_errors_into(fmt, bits, hi, zero_residual(hi), got, values=v, hi32=p)
+    assert np.array_equal(want.view(np.uint64), got.view(np.uint64))
+    ev = evaluate("mul", A, B, format="f16")  # the engine's own columns take that path
+    assert np.array_equal(ev.model_columns()["err_model"].view(np.uint64),
+                          want.view(np.uint64))
+    rng = np.random.default_rng(41)
+    finite = np.flatnonzero(((A & 0x7C00) != 0x7C00) & ((B & 0x7C00) != 0x7C00))
+    for i in rng.choice(finite, 400, replace=False):
+        x = Fraction(float(A[i:i + 1].view(np.float16)[0])) * Fraction(
+            float(B[i:i + 1].view(np.float16)[0]))
+        r = float(ev.bits[i:i + 1].view(np.float16)[0])
+        if math.isinf(r):
+            assert got[i] == r
+            continue
+        k = min(max(abs(x).numerator.bit_length() - abs(x).denominator.bit_length()
+                    - (abs(x) < Fraction(2) ** (abs(x).numerator.bit_length()
+                                               - abs(x).denominator.bit_length()))
+                    if x else -14, -14), 15)
+        assert got[i] == float((Fraction(r) - x) / Fraction(2) ** (k - 10))

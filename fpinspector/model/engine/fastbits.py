@@ -424,7 +424,7 @@ def _f16_mul(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
         nan = rest[np.isnan(p[rest])]
         bits[nan] = bits.dtype.type(ctx.fmt.quiet_nan)
     r = p.astype(np.float64)
-    return bits, rest, (r, zero_residual(r))
+    return bits, rest, (r, zero_residual(r)), p  # (p: the exact value in float32 too)
 
 
 def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
