@@ -214,16 +214,17 @@ def test_f16_mul_inf_nan_operands_kernel_equals_reference_F32_NANPROP_F32_INFINF
     assert np.array_equal(fast.bits[~nan], want.view(np.uint16)[~nan])
 
 
-def test_f16_mul_ulp_errors_in_float32_equal_float64_and_fractions_F16_PREC():
+def test_f16_mul_ulp_errors_in_float32_equal_float64_and_fractions_F16_PREC(monkeypatch):
     """The model's ULP errors of f16 mul are computed in float32 from the kernel's float32
     product (ulp._errors32): on 64 A patterns spread over every class (zeros, denormals,
     normals, overflowing products, INF, NaN) x every B they equal the float64 passes bit for
-    bit (NaN errors included), and on 400 random pairs an exact Fraction oracle:
+    bit (NaN errors included), also as the engine's model columns of sweep-sized chunks
+    (which take that path), and on 400 random pairs an exact Fraction oracle:
     (value(model) - a*b) / 2^(clip(floor(log2|a*b|), -14, 15) - 10), INF where the model
     overflowed."""
     from fractions import Fraction
 
-    from fpinspector.model.engine import grid
+    from fpinspector.model.engine import grid, ulp
     from fpinspector.model.engine.residual import zero_residual
     from fpinspector.model.engine.ulp import ulp_errors_into
     from fpinspector.model.formats import FORMATS
@@ -244,9 +245,16 @@ def test_f16_mul_ulp_errors_in_float32_equal_float64_and_fractions_F16_PREC():
         ulp_errors_into(fmt, bits, hi, zero_residual(hi), want, values=v)
         ulp_errors_into(fmt, bits, hi, zero_residual(hi), got, values=v, hi32=p)
     assert np.array_equal(want.view(np.uint64), got.view(np.uint64))
-    ev = evaluate("mul", A, B, format="f16")  # the engine's own columns take that path
-    assert np.array_equal(ev.model_columns()["err_model"].view(np.uint64),
-                          want.view(np.uint64))
+    calls = []
+    errors32 = ulp._errors32
+    monkeypatch.setattr(ulp, "_errors32", lambda *a: calls.append(1) or errors32(*a))
+    step = 1 << 17  # a sweep's chunk: the kernel's float32 product reaches the columns
+    for s in range(0, A.size, step):
+        cols = evaluate("mul", A[s:s + step], B[s:s + step], format="f16").model_columns()
+        assert np.array_equal(cols["err_model"].view(np.uint64),
+                              want[s:s + step].view(np.uint64))
+    assert len(calls) == A.size // step
+    ev = evaluate("mul", A, B, format="f16")
     rng = np.random.default_rng(41)
     finite = np.flatnonzero(((A & 0x7C00) != 0x7C00) & ((B & 0x7C00) != 0x7C00))
     for i in rng.choice(finite, 400, replace=False):
