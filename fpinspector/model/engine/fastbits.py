@@ -8,7 +8,8 @@ flush, NaN or special rule can change that rounded value, so it *is* the model's
 
 Each kernel returns ``(bits, rest)``: the bits of every element and the indices of the
 elements it does not vouch for (an empty array: it vouches for all). The caller computes
-those with the reference path (engine/compute.py). Kernels decide nothing else: no window, no verdict, no rule.
+those with the reference path (engine/compute.py), except for the kernels of
+:data:`COMPLETES_REST`, which compute them too. Kernels decide nothing else: no window, no verdict, no rule.
 Which kernel serves which op is the table in engine/paths.py; the differential test
 (tests/model/test_engine_paths.py) proves bits[ok] == the reference path's bits.
 """
@@ -442,9 +443,9 @@ def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
 f32_float64 = _in_chunks(_f32_float64)
 f16_exact = _in_chunks(_f16_exact)
 f16_mul = _in_chunks(_f16_mul)
+f16_rounded = _in_chunks(_f16_rounded)
 
 #: Kernels whose bits and exact value hold on every element, the ones they do not vouch
 #: for included (their ``rest`` then only says which those are: their exact value may be
 #: INF or NaN, their operands are not ordinary), so the reference path is not run there.
 COMPLETES_REST: frozenset[Kernel] = frozenset({f16_mul})
-f16_rounded = _in_chunks(_f16_rounded)
