@@ -173,3 +173,99 @@ def test_f16_pairs_minmax_vs_numpy_F32_MINMAX_NAN_F16_DENORM(op):
     zero_pat = 0x8000 if op == "min" else 0x0000
     assert (ev.bits[zero_tie] == zero_pat).all()  # F32-MINMAX-ZERO recommended order
     assert ev.allowed(np.uint16(zero_pat ^ 0x8000))[zero_tie].all()  # either zero allowed
+
+
+def _inf_nan_pairs() -> tuple[np.ndarray, np.ndarray]:
+    """Every INF and NaN f16 pattern (both signs, every payload) against a spread of B
+    (INF and NaN ones, zeros, denormals, normals, +/-1, the largest), in both orders."""
+    special = ALL[(ALL & 0x7C00) == 0x7C00]
+    b = np.unique(np.concatenate([special[::5], _structured_b()[::3],
+                                  np.array([0, 0x8000, 1, 0x8001, 0x3C00, 0xBC00, 0x7BFF],
+                                           np.uint16)]))
+    a = np.repeat(special, b.size)
+    bb = np.tile(b, special.size)
+    return np.concatenate([a, bb]), np.concatenate([bb, a])
+
+
+def test_f16_mul_inf_nan_operands_kernel_equals_reference_F32_NANPROP_F32_INFINF():
+    """The f16 mul kernel completes its INF and NaN operands itself (fastbits.COMPLETES_REST):
+    its bits, exact value (float64 bit for bit, NaN payloads and signs included), ULP errors,
+    verdicts and fired rules equal the reference path's on every INF/NaN operand pattern;
+    and the bits are IEEE's (numpy float16): INF with the sign of the product, the positive
+    canonical quiet NaN where IEEE gives a NaN (F32-NANPROP, F32-INFINF: INF * 0)."""
+    A, B = _inf_nan_pairs()
+    fast = evaluate("mul", A, B, format="f16")
+    ref = evaluate("mul", A, B, format="f16", paths="reference")
+    assert np.array_equal(fast.bits, ref.bits)
+    assert np.array_equal(fast.exact.view(np.uint64), ref.exact.view(np.uint64))
+    assert np.array_equal(fast.exact_lo.view(np.uint64), ref.exact_lo.view(np.uint64))
+    fc, rc = fast.model_columns(), ref.model_columns()
+    assert np.array_equal(fc["err_model"], rc["err_model"], equal_nan=True)
+    assert fc["fired"].keys() == rc["fired"].keys()
+    assert all(np.array_equal(fc["fired"][k], rc["fired"][k]) for k in fc["fired"])
+    for obs in (fast.bits, np.full(A.shape, 0x7C00, np.uint16), np.uint16(0xFE01)):
+        assert np.array_equal(fast.allowed(obs), ref.allowed(obs))
+        assert np.array_equal(fast.ulp_error(obs), ref.ulp_error(obs), equal_nan=True)
+    with np.errstate(all="ignore"):
+        want = A.view(np.float16) * B.view(np.float16)  # numpy's IEEE float16 product
+    nan = np.isnan(want)
+    assert nan.any() and (~nan).any()
+    assert (fast.bits[nan] == 0x7E00).all()
+    assert np.array_equal(fast.bits[~nan], want.view(np.uint16)[~nan])
+
+
+def test_f16_mul_ulp_errors_in_float32_equal_float64_and_fractions_F16_PREC(monkeypatch):
+    """The model's ULP errors of f16 mul are computed in float32 from the kernel's float32
+    product (ulp._errors32): on 64 A patterns spread over every class (zeros, denormals,
+    normals, overflowing products, INF, NaN) x every B they equal the float64 passes bit for
+    bit (NaN errors included), also as the engine's model columns of sweep-sized chunks
+    (which take that path), and on 400 random pairs an exact Fraction oracle:
+    (value(model) - a*b) / 2^(clip(floor(log2|a*b|), -14, 15) - 10), INF where the model
+    overflowed."""
+    from fractions import Fraction
+
+    from fpinspector.model.engine import grid, ulp
+    from fpinspector.model.engine.residual import zero_residual
+    from fpinspector.model.engine.ulp import ulp_errors_into
+    from fpinspector.model.formats import FORMATS
+
+    fmt = FORMATS["f16"]
+    table = grid.values32(fmt)
+    a_pats = np.unique(np.concatenate([np.linspace(0, 0xFFFF, 58).astype(np.uint16),
+                                       np.array([0, 1, 0x3C00, 0x7BFF, 0x7C00, 0xFE00],
+                                                np.uint16)]))
+    A = np.repeat(a_pats, ALL.size)
+    B = np.tile(ALL, a_pats.size)
+    with np.errstate(all="ignore"):
+        p = table.take(A) * table.take(B)
+        bits = grid.round_f16_f32(p)
+        hi = p.astype(np.float64)
+        v = table.take(bits)
+        want, got = np.empty(A.size), np.empty(A.size)
+        ulp_errors_into(fmt, bits, hi, zero_residual(hi), want, values=v)
+        ulp_errors_into(fmt, bits, hi, zero_residual(hi), got, values=v, hi32=p)
+    assert np.array_equal(want.view(np.uint64), got.view(np.uint64))
+    calls = []
+    errors32 = ulp._errors32
+    monkeypatch.setattr(ulp, "_errors32", lambda *a: calls.append(1) or errors32(*a))
+    step = 1 << 17  # a sweep's chunk: the kernel's float32 product reaches the columns
+    for s in range(0, A.size, step):
+        cols = evaluate("mul", A[s:s + step], B[s:s + step], format="f16").model_columns()
+        assert np.array_equal(cols["err_model"].view(np.uint64),
+                              want[s:s + step].view(np.uint64))
+    assert len(calls) == A.size // step
+    ev = evaluate("mul", A, B, format="f16")
+    rng = np.random.default_rng(41)
+    finite = np.flatnonzero(((A & 0x7C00) != 0x7C00) & ((B & 0x7C00) != 0x7C00))
+    for i in rng.choice(finite, 400, replace=False):
+        x = Fraction(float(A[i:i + 1].view(np.float16)[0])) * Fraction(
+            float(B[i:i + 1].view(np.float16)[0]))
+        r = float(ev.bits[i:i + 1].view(np.float16)[0])
+        if math.isinf(r):
+            assert got[i] == r
+            continue
+        k = min(max(abs(x).numerator.bit_length() - abs(x).denominator.bit_length()
+                    - (abs(x) < Fraction(2) ** (abs(x).numerator.bit_length()
+                                               - abs(x).denominator.bit_length()))
+                    if x else -14, -14), 15)
+        assert got[i] == float((Fraction(r) - x) / Fraction(2) ** (k - 10))

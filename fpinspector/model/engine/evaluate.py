@@ -12,6 +12,7 @@ from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
 from .compute import Core, compute, exact_value, vouched_exact_is_finite
 from .context import Ctx
+from .fastbits import COMPLETES_REST
 from .masked import fill_where, indices
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
@@ -228,6 +229,7 @@ class Evaluation:
         self._bits: np.ndarray | None = None
         self._exact: tuple[np.ndarray, np.ndarray] | None = None
         self._rest: np.ndarray | None = None  # a fast kernel's elements left to the reference
+        self._exact32: np.ndarray | None = None  # a kernel's exact value, as float32
         self._fired: dict[str, np.ndarray] | None = None
         self._hull: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._one_chunk_sets: finish.Sets | None = None  # kept when n <= CHUNK only
@@ -251,6 +253,11 @@ class Evaluation:
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
         self._rest = rest
+        if exact and kernel in COMPLETES_REST:  # bits and exact value of every element
+            self._exact = exact[0]
+            if len(exact) > 1:  # (the exact value in float32 too: the model's ULP errors)
+                self._exact32 = exact[1]
+            return bits
         if rest.size == self._n <= CHUNK:  # the kernel left every element (a sweep chunk
             # of INF or NaN operands): the general path's answer as it is, not copied in
             sub = compute(ctx, flat)
@@ -615,7 +622,8 @@ class Evaluation:
                 hi_all[s:e], lo_all[s:e] = core.hi, core.lo
             f = finish.facts(self._ctx, [a[s:e] for a in self._flat], core)
             _ulp_errors(fmt, bits[s:e], core.hi, core.lo, out=err[s:e],
-                        finite=self._finite_exact(s, e), values=f.result_values)
+                        finite=self._finite_exact(s, e), values=f.result_values,
+                        hi32=None if self._exact32 is None else self._exact32[s:e])
             for k, m in finish.fired_rules(f).items():
                 if e - s == self._n:  # one chunk: its masks (read-only, as fired's)
                     fired[k] = m

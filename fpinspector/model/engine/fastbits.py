@@ -8,7 +8,8 @@ flush, NaN or special rule can change that rounded value, so it *is* the model's
 
 Each kernel returns ``(bits, rest)``: the bits of every element and the indices of the
 elements it does not vouch for (an empty array: it vouches for all). The caller computes
-those with the reference path (engine/compute.py). Kernels decide nothing else: no window, no verdict, no rule.
+those with the reference path (engine/compute.py), except for the kernels of
+:data:`COMPLETES_REST`, which compute them too. Kernels decide nothing else: no window, no verdict, no rule.
 Which kernel serves which op is the table in engine/paths.py; the differential test
 (tests/model/test_engine_paths.py) proves bits[ok] == the reference path's bits.
 """
@@ -29,7 +30,7 @@ from .masked import indices
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
-           "f64_numpy", "f16_exact", "f16_mul", "f16_rounded", "f32_rcp"]
+           "f64_numpy", "f16_exact", "f16_mul", "f16_rounded", "f32_rcp", "COMPLETES_REST"]
 
 #: 2^-126's pattern shifted left by one (the sign shifted out): 2|x| of the smallest normal
 _MIN_NORMAL_X2 = np.uint32(0x01000000)
@@ -407,12 +408,24 @@ def _f16_exact(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
 
 def _f16_mul(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     """f16 mul: exact in float32 too (half the bytes in every pass), rounded once to f16;
-    vouched for: finite operands. Also returns the exact value."""
+    vouched for: finite operands. Also returns the exact value, and completes the
+    elements it does not vouch for (:data:`COMPLETES_REST`).
+
+    Why the INF and NaN operands too: the float32 product of the table's values is IEEE's
+    INF or NaN there, as the reference path's float64 one (the table widens to the very
+    float64 values the reference decodes), and its rounding gives the INF patterns; only
+    a NaN result becomes the positive canonical quiet NaN (as ``compute.round_model``).
+    The reference path on those 3% of an exhaustive sweep's elements cost about 45 ns
+    each (tests/model/test_engine_f16.py compares the two on every INF and NaN operand)."""
     with np.errstate(all="ignore"):
         p = np.multiply(*(_f16_as_f32().take(o) for o in ops))
     bits = grid.round_f16_f32(p)
+    rest = _rest(_f16_finite(ctx, ops))
+    if rest.size:
+        nan = rest[np.isnan(p[rest])]
+        bits[nan] = bits.dtype.type(ctx.fmt.quiet_nan)
     r = p.astype(np.float64)
-    return bits, _rest(_f16_finite(ctx, ops)), (r, zero_residual(r))
+    return bits, rest, (r, zero_residual(r)), p  # (p: the exact value in float32 too)
 
 
 def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
@@ -431,3 +444,8 @@ f32_float64 = _in_chunks(_f32_float64)
 f16_exact = _in_chunks(_f16_exact)
 f16_mul = _in_chunks(_f16_mul)
 f16_rounded = _in_chunks(_f16_rounded)
+
+#: Kernels whose bits and exact value hold on every element, the ones they do not vouch
+#: for included (their ``rest`` then only says which those are: their exact value may be
+#: INF or NaN, their operands are not ordinary), so the reference path is not run there.
+COMPLETES_REST: frozenset[Kernel] = frozenset({f16_mul})

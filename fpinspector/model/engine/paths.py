@@ -29,7 +29,8 @@ ENV = "FPINSPECTOR_ENGINE_PATHS"
 
 #: A kernel returns (bits, rest) or (bits, rest, (hi, lo)): rest = the indices of the
 #: elements it does not vouch for (empty: none), and optionally the exact value it computed
-#: on the way (valid outside rest).
+#: on the way (valid outside rest; everywhere for fastbits.COMPLETES_REST's kernels, which
+#: may add the exact value as float32 as a fourth item).
 Kernel = Callable[[Ctx, list[np.ndarray]], tuple]
 
 #: (format, op) -> fast bits kernel (engine/fastbits.py) of the op table's rows at import

@@ -178,13 +178,15 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
 
 
 def ulp_errors_into(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,
-                    out: np.ndarray, finite: bool = False, values: np.ndarray | None = None
-                    ) -> None:
+                    out: np.ndarray, finite: bool = False, values: np.ndarray | None = None,
+                    hi32: np.ndarray | None = None) -> None:
     """Signed ULP errors of observed patterns ``o`` against the exact values hi + lo (flat
     arrays; the definition in :func:`ulp_error`), written into ``out``. ``finite``: the
     caller knows every hi is finite, so a NaN error can only come from a NaN observation
     and stays NaN (the INF/NaN pass is skipped). ``values``: ``fmt.value_view(o)`` when the
-    caller has it already."""
+    caller has it already. ``hi32``: ``hi`` as float32 (the same values), given where the
+    caller knows that ``values - hi32`` is exact in float32 (the f16 mul kernel's
+    products: :func:`_errors32`)."""
     if hi.size and hi[0] != hi[0] and np.isnan(hi).all():  # exact NaN everywhere: 0 for a
         nan = fmt.is_nan(o)  # NaN observation, else NaN
         if nan.all():
@@ -193,13 +195,53 @@ def ulp_errors_into(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndar
             np.copyto(out, np.where(nan, 0.0, np.nan))
         return
     with np.errstate(all="ignore"):
-        np.copyto(out, fmt.value_view(o) if values is None else values)  # widened exactly
-        out -= hi
-        if not is_zero_residual(lo):
-            out -= lo
-        divide_by_ulp(out, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
+        if (hi32 is not None and values is not None and values.dtype == np.float32
+                and is_zero_residual(lo) and _ulps32(fmt)):
+            _errors32(fmt, values, hi32, out)
+        else:
+            np.copyto(out, fmt.value_view(o) if values is None else values)  # widened
+            out -= hi  # (exactly)
+            if not is_zero_residual(lo):
+                out -= lo
+            divide_by_ulp(out, hi, lo, fmt)  # by a finite ULP: INF and NaN stay
         if not finite:
             zero_same_specials(out, hi, o, fmt)
+
+
+_TOP32 = np.uint32(0x7F800000)
+
+
+def _ulps32(fmt: FloatFormat) -> bool:
+    """Are the format's ULPs (2^(minexp-F) .. 2^(maxexp-1-F)) and their inverses all
+    float32 normals? (f16, f11, f10, e5m2, e4m3; not bf16, whose smallest ULP is a float32
+    denormal.)"""
+    lo, hi = fmt.minexp - fmt.frac_bits, fmt.maxexp - 1 - fmt.frac_bits
+    return -126 <= lo and hi <= 127 and -126 <= -hi and -lo <= 127
+
+
+def _errors32(fmt: FloatFormat, values: np.ndarray, hi32: np.ndarray, out: np.ndarray
+              ) -> None:
+    """``out = (values - hi32) / ulp_at(hi32)`` computed in float32, the same float64
+    values as the float64 passes give, at half their bytes.
+
+    Why exact: the caller guarantees ``values - hi32`` is exact in float32 (an f16 result
+    minus the f16 product it rounds: the product's 22 significant bits at most, its
+    rounding's low bits; INF - finite is INF); the inverse ULP is a power of two whose
+    float32 is a normal (:func:`_ulps32`), so the product is exact too (an error of at
+    most half a ULP, or INF) and widens exactly. The ULP comes from hi32's exponent field
+    clipped to the format's binades, as :func:`_ulp_at_bits` reads hi's (zero: the
+    denormal spacing; INF and NaN: some finite ULP, as ``specials=False``). The residual
+    is 0 (the caller's condition), so no power of two needs the binade below.
+    Exhaustively equal to the float64 passes on every f16 x f16 product (docs/sweeps.md)."""
+    F = fmt.frac_bits
+    d = np.subtract(values, hi32)
+    k = np.bitwise_and(hi32.view(np.uint32), _TOP32)
+    kmin, kmax = np.uint32((fmt.minexp + 127) << 23), np.uint32((fmt.maxexp - 1 + 127) << 23)
+    if k.size and (_MIN(k) < kmin or _MAX(k) > kmax):
+        np.clip(k, kmin, kmax, out=k)
+    np.subtract(np.uint32((254 + F) << 23), k, out=k)  # 2^(E-127) -> 2^(F-(E-127))
+    d *= k.view(np.float32)
+    np.copyto(out, d)
 
 
 def ulp_error(obs: np.ndarray, hi: np.ndarray, lo: np.ndarray | None, fmt: FloatFormat
