@@ -42,18 +42,19 @@ def exact_text(hi: float, lo: float) -> tuple[str, str]:
             f"exactly {full} (a double and its residual: the double alone rounds it)")
 
 
-def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bridge_ops.Verdict | None = None,
-                  steps: float | None = None) -> tuple[str, str]:
+def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bool = False,
+                  raw_error: float | None = None, steps: float | None = None
+                  ) -> tuple[str, str]:
     """(headline, detail) of a verdict: CONFORMANT / NOT CONFORMANT with the engine's reason,
     then the ULP error, saying what it is measured against (or why there is no ULP figure),
     the steps from the model's result and the bits that differ.
 
-    ``raw``: the verdict on the raw inputs (:func:`bridge_ops.raw_outcome`) where an input
-    flush changed the exact value: both errors are shown, each labelled. ``steps``: signed
+    ``raw``: an input flush changed the exact value (:func:`bridge_ops.raw_outcome`): both
+    errors are shown, each labelled, ``raw_error`` (None: no number) against the exact value
+    of the raw inputs. ``steps``: signed
     steps from the model's result (the error maps' "GPU vs model")."""
     head = f"{'CONFORMANT' if v.conformant else 'NOT CONFORMANT'}: {v.reason}"
-    ulp = ulp_error_words(v.ulp_error, v.ulp_note, None if raw is None else raw.ulp_error,
-                          raw is not None)
+    ulp = ulp_error_words(v.ulp_error, v.ulp_note, raw_error if raw else None, raw)
     n = bin(diff_mask).count("1")
     same = ("same bits as the model" if n == 0 else
             "1 bit differs from the model" if n == 1 else f"{n} bits differ from the model")
@@ -160,7 +161,7 @@ class VerdictPanel(QtWidgets.QWidget):
         self._ok: bool | None = None
 
     def show_outcome(self, outcome: bridge_ops.OpOutcome | None,
-                     raw: bridge_ops.OpOutcome | None = None) -> None:
+                     raw: bridge_ops.RawExact | None = None) -> None:
         """The model's exact value, allowed set and fired rules (blank without one); with
         ``raw`` (the op on the raw inputs, where an input flush changed the exact value)
         both exact values, each labelled."""
@@ -192,10 +193,10 @@ class VerdictPanel(QtWidgets.QWidget):
             # repaint, and asked for a second one
 
     def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
-                     message: str = "", raw: bridge_ops.Verdict | None = None,
+                     message: str = "", raw: bool = False, raw_error: float | None = None,
                      steps: float | None = None) -> None:
-        """The verdict on the GPU's result, or ``message`` (why there is none); ``raw`` and
-        ``steps`` as :func:`verdict_lines`."""
+        """The verdict on the GPU's result, or ``message`` (why there is none); ``raw``,
+        ``raw_error`` and ``steps`` as :func:`verdict_lines`."""
         if verdict is None:
             self._ok = None
             self._style_head(False, "")
@@ -204,7 +205,7 @@ class VerdictPanel(QtWidgets.QWidget):
             return
         c = palette.colors()
         self._ok = verdict.conformant
-        head, detail = verdict_lines(verdict, diff_mask, raw, steps)
+        head, detail = verdict_lines(verdict, diff_mask, raw, raw_error, steps)
         self._style_head(True, c.ok if verdict.conformant else c.bad)
         set_text(self.verdict_label, head)
         set_text(self.verdict_detail, detail)
