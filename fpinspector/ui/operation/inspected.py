@@ -114,11 +114,13 @@ class LinkedState(InspectorState):
             return selection < arity and _is_float(s.op_format)
         return self._result() is not None if selection == MODEL else self._gpu is not None
 
-    def follow_gpu(self, fmt: str | None, bits: int | None) -> None:
-        """The GPU's result of the current operation (None: none yet / none at all)."""
+    def follow_gpu(self, fmt: str | None, bits: int | None, notify: bool = True) -> None:
+        """The GPU's result of the current operation (None: none yet / none at all).
+        ``notify`` False: the caller is a listener of a change of the operation, which the
+        selection listeners (the picker) are shown anyway: not told twice."""
         had = self._gpu is not None
         self._gpu = None if fmt is None or bits is None else (fmt, int(bits))
-        if (self._gpu is not None) != had:  # what can be picked changed: the picker's
+        if notify and (self._gpu is not None) != had:  # what can be picked changed: the picker's
             for listener in list(self.selection_listeners):  # "GPU result" on or off
                 listener(self.selection)
         if self.selection != GPU or self._gpu is None or self._batch_depth:
