@@ -15,7 +15,8 @@ from ..inspector.bit_cells import BitCells, Segment, format_segments
 from ..qt_utils import set_text, set_tip
 from ..steady_label import SteadyLabel
 
-__all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
+__all__ = ["ALLOWED_TIP", "ResultBox", "VerdictPanel", "exact_text", "result_segments",
+           "verdict_lines"]
 
 
 def result_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -110,6 +111,11 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.set_blank()  # (no digit of the previous result beside this op)
 
 
+#: The allowed set's tooltip until it is hovered (then: the exact ends, :func:`_allowed_tip`).
+ALLOWED_TIP = ("Every result the rule set allows, exactly: points and intervals of patterns, "
+               "-0 and +0 apart.")
+
+
 class VerdictPanel(QtWidgets.QWidget):
     """exact / allowed / verdict rows and the fired rules, from one OpOutcome and one
     Verdict: the verdict, its ULP figure and the allowed set come from the same engine
@@ -120,8 +126,11 @@ class VerdictPanel(QtWidgets.QWidget):
         self.exact_label = HoverSelectLabel()
         self.exact_label.setToolTip("The infinitely precise result of the op on these operands.")
         self.allowed_label = HoverSelectLabel()
-        self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
-                                      "intervals of patterns, -0 and +0 apart.")
+        self.allowed_label.setToolTip(ALLOWED_TIP)
+        # the ends' exact values are written out when the label is hovered, not on each
+        # edit (:meth:`eventFilter`)
+        self._allowed: bridge_ops.AllowedSet | None = None
+        self.allowed_label.installEventFilter(self)
         # the verdict's headline (bold, coloured) and its detail: two plain labels, not one
         # rich-text label (a text document laid out for every GPU answer)
         self.verdict_label = HoverSelectLabel()
@@ -167,6 +176,7 @@ class VerdictPanel(QtWidgets.QWidget):
         both exact values, each labelled."""
         if outcome is None:
             self._show_rules([])
+            self._allowed = None
             for lab in (self.exact_label, self.allowed_label):
                 set_text(lab, "")
                 set_tip(lab, "")
@@ -181,8 +191,17 @@ class VerdictPanel(QtWidgets.QWidget):
         set_text(self.exact_label, text)
         set_tip(self.exact_label, tip)
         set_text(self.allowed_label, outcome.allowed.describe())
-        set_tip(self.allowed_label, _allowed_tip(outcome.allowed))
+        self._allowed = outcome.allowed
+        set_tip(self.allowed_label, ALLOWED_TIP)  # (the exact ends: when hovered)
         self._show_rules(outcome.explain or outcome.rules)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over the allowed set: its tooltip is filled with the exact value of each
+        range's ends (the set shown now) before the label shows it."""
+        if (event.type() == QtCore.QEvent.Type.ToolTip and obj is self.allowed_label
+                and self._allowed is not None):
+            set_tip(self.allowed_label, _allowed_tip(self._allowed))
+        return super().eventFilter(obj, event)
 
     def _show_rules(self, lines: list[str]) -> None:
         """Refill the rules list only when its lines change (a refill re-lays it out)."""
