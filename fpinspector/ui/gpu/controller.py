@@ -209,6 +209,9 @@ class Controller:
         self.sync_undo_actions()
         if w.gpu is not None and (self._conv_pending or OP_FIELDS & changed):
             w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU's answer, if it is quick
+        settled = getattr(self.state, "gpu_settled", None)
+        if settled is not None:  # no answer inside the change: the picker says so now
+            settled()
         if w.gpu is not None and {"op", "op_format"} & changed and not self._gpu_answered:
             # another op: the last op's GPU result and verdict must not stand beside it
             # (an operand edit keeps them until its answer: no flicker on every edit)
