@@ -16,6 +16,8 @@ walk and idle moments as the benchmark) it prints:
 * the neighbour prefetch's model calls that ran inside the click windows;
 * with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, and the top
   functions printed).
+* with ``--parts``: ``Controller._after_views`` part by part (:class:`_AfterViewsParts`)
+  and the rule engine's evaluations per click;
 * with ``--gpu``: the GPU's part of each click (:class:`_GpuParts`): the worker's jobs
   (count, wall and worker CPU time), the job time that fell inside the views' update (the
   worker holds the GIL through a job: the views wait for it), the UI thread's wait for
@@ -94,6 +96,91 @@ class _Counting(QtWidgets.QApplication):
                 whole = max(1, obj.width() * obj.height())
                 r = ev.rect()  # type: ignore[attr-defined]
                 self.area[key] += min(1.0, r.width() * r.height() / whole)
+
+
+class _AfterViewsParts:
+    """``--parts``: what ``Controller._after_views`` spends a click on, part by part (the
+    op's outcome, the GPU answers shown inside the edit, the Conversions GPU row as known,
+    the layouts settled before the paint, Undo/Redo enabled, the rest), and the rule
+    engine's evaluations per click (``bridge_ops`` and the raw inputs' module: a cache hit
+    is none). Made before the window: the controller's listener is bound when it starts."""
+
+    PARTS = ("op outcome", "GPU answers", "pending row", "settle layouts", "undo actions")
+
+    def __init__(self) -> None:
+        from fpinspector.model.engine import raw_inputs
+        from fpinspector.ui import bridge_ops
+        from fpinspector.ui.gpu import controller, gpu_worker
+
+        self.where = ""  # the click kind while a click is timed, else ""
+        self.inside = False  # in _after_views
+        self.part = ""  # the part being timed
+        self.now: dict[str, float] = collections.defaultdict(float)  # this click's parts
+        self.parts: dict[tuple[str, str], list[float]] = collections.defaultdict(list)
+        self.engine: collections.Counter = collections.Counter()
+        ctl = controller.Controller
+        wrap = self._part
+        ctl._after_views = wrap("total", ctl._after_views, always=True)  # type: ignore[method-assign]
+        ctl._show_gpu_pending = wrap("pending row", ctl._show_gpu_pending)  # type: ignore[method-assign]
+        ctl.sync_undo_actions = wrap("undo actions", ctl.sync_undo_actions)  # type: ignore[method-assign]
+        gpu_worker.GpuRunner.deliver_ready = wrap(  # type: ignore[method-assign]
+            "GPU answers", gpu_worker.GpuRunner.deliver_ready)
+        controller.settle_layouts = wrap("settle layouts", controller.settle_layouts)
+        bridge_ops.evaluate = wrap("op outcome", bridge_ops.evaluate)  # type: ignore[assignment]
+        bridge_ops.evaluate_op = self._counted(bridge_ops.evaluate_op)
+        raw_inputs.evaluate = self._counted(raw_inputs.evaluate)  # type: ignore[assignment]
+
+    def _part(self, name: str, fn, always: bool = False):  # type: ignore[no-untyped-def]
+        """``fn`` timed as part ``name`` of a click's ``_after_views`` (``always``: the
+        whole of it); a part inside another (the layouts an answer settles) is the
+        outer one's."""
+        def run(*a, **k):  # type: ignore[no-untyped-def]
+            if not self.where or self.part or (not always and not self.inside):
+                return fn(*a, **k)
+            if always:
+                self.inside = True
+            else:
+                self.part = name
+            t = time.perf_counter()
+            try:
+                return fn(*a, **k)
+            finally:
+                self.now[name] += time.perf_counter() - t
+                if always:
+                    self.inside = False
+                else:
+                    self.part = ""
+
+        if hasattr(fn, "cache_clear"):  # (bridge_ops.evaluate: its cache is emptied)
+            run.cache_clear = fn.cache_clear  # type: ignore[attr-defined]
+        return run
+
+    def _counted(self, fn):  # type: ignore[no-untyped-def]
+        def run(*a, **k):  # type: ignore[no-untyped-def]
+            if self.where:
+                self.engine[self.where] += 1
+            return fn(*a, **k)
+
+        return run
+
+    def click_done(self) -> None:
+        """Keep the click's parts (under ``where``) and start the next click's."""
+        parts = [self.now.get(p, 0.0) for p in ("total", *self.PARTS)]
+        for name, x in zip(("total", *self.PARTS, "rest"),
+                           (*parts, parts[0] - sum(parts[1:]))):
+            self.parts[(self.where, name)].append(x)
+        self.now.clear()
+        self.where = ""
+
+    def report(self, clicks: dict[str, int]) -> None:
+        print("Controller._after_views, ms per click (median, mean): total | "
+              + " | ".join(self.PARTS) + " | rest; the rule engine's evaluations per click")
+        for key, n in clicks.items():
+            cells = " | ".join(
+                f"{statistics.median(xs) * 1e3:4.2f} {statistics.mean(xs) * 1e3:4.2f}"
+                for xs in (self.parts[(key, p)] or [0.0]
+                           for p in ("total", *self.PARTS, "rest")))
+            print(f"  {key:>16}: {cells}; {self.engine[key] / n:.2f}")
 
 
 def _owner(obj: QtCore.QObject) -> str:
@@ -187,8 +274,11 @@ def main() -> int:
                     help="with --events: only the clicks of this kind (e.g. 'inspector')")
     ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
     ap.add_argument("--gpu", action="store_true", help="the GPU's part of each click")
+    ap.add_argument("--parts", action="store_true",
+                    help="Controller._after_views part by part, and engine calls per click")
     args = ap.parse_args()
     gpu_parts = _GpuParts() if args.gpu else None
+    after_parts = _AfterViewsParts() if args.parts else None
 
     _Counting.owners = args.owners
     app = _Counting([]) if args.events else QtWidgets.QApplication([])
@@ -288,6 +378,8 @@ def main() -> int:
         _Counting.active = not args.events_of or key == args.events_of
         if isinstance(app, _Counting):
             app.passes = 0
+        if after_parts is not None:
+            after_parts.where = key
         if prof is not None:
             prof.enable()
         c0, t0 = time.thread_time(), time.perf_counter()
@@ -301,6 +393,8 @@ def main() -> int:
         if prof is not None:
             prof.disable()
         active[0] = _Counting.active = False
+        if after_parts is not None:
+            after_parts.click_done()
         times[key].append((t_paint, t_all, cpu))
         if gpu_parts is not None:
             gpu_times[key].append(gpu_parts.click(t0, t0 + t_all))
@@ -351,6 +445,8 @@ def main() -> int:
         n = len(times[key])
         if secs / n > 5e-5:
             print(f"  {key:>16} {secs / n * 1e3:7.3f}  {name} ({count / n:.2f} calls)")
+    if after_parts is not None:
+        after_parts.report({k: len(v) for k, v in times.items()})
     print("prefetch model calls inside the click windows, per click:",
           {k: round(v / len(times[k]), 2) for k, v in in_window.items()} or "none")
     if args.events:

@@ -13,12 +13,12 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.engine.raw_inputs import RAW_RULES as RAW_INPUT_RULES
-from ..model.engine.raw_inputs import exact_changed, flushes_an_input
+from ..model.engine.raw_inputs import RawExact, flushes_an_input, raw_exact
 from ..model.formats import FORMATS, CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
 
-__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "evaluate", "raw_outcome", "op_infos",
+__all__ = ["OpInfo", "OpOutcome", "OptionInfo", "RawExact", "evaluate", "raw_outcome", "op_infos",
            "operand_arrays", "steps_from",
            "option_infos", "options_dict", "result_text", "exact_text", "rule_sets",
            "clear_caches"]
@@ -220,24 +220,26 @@ def result_text(fmt: str, bits: int) -> str:
 RAW_RULES = RAW_INPUT_RULES
 
 
-def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> OpOutcome | None:
-    """The op on the raw inputs (no input flush: the ``ieee754`` rules), where ``rules``
-    flush a denormal input and that changed the exact value
+def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> RawExact | None:
+    """The op's exact value on the raw inputs (no input flush: the ``ieee754`` rules), where
+    ``rules`` flush a denormal input and that changed the exact value
     (:mod:`fpinspector.model.engine.raw_inputs`, which the CLI and the error map's hover
     use too); None otherwise.
 
     Why: the exact value under d3d11 is that of the flushed inputs; measured against it,
     1e-45 x 1.0 would say "exact 0" and "ULP error 1" for a GPU that returns the true
-    product."""
+    product. Only the raw inputs' exact value is computed, not a second displayed outcome
+    (its allowed set, rules and sentences are never shown): where no input is a denormal
+    the rule set flushes, nothing is evaluated at all."""
     operands = tuple(operands)
     if not flushes_an_input(op, operands, fmt, rules):
         return None
-    try:  # (both cached: the view evaluated the first already)
-        flushed = evaluate(op, operands, fmt, rules)
-        raw = evaluate(op, operands, fmt, RAW_RULES)
+    try:  # (cached where the view evaluated it under the default options: the key is the
+        # arguments as passed, so ``()`` is passed as the view passes it)
+        flushed = evaluate(op, operands, fmt, rules, ())
     except ValueError:
         return None
-    return raw if exact_changed(flushed.evaluation, raw.evaluation) else None
+    return raw_exact(op, operands, fmt, rules, (flushed.exact, flushed.exact_lo))
 
 
 def steps_from(observed: int, reference: int, fmt: str) -> float | None:

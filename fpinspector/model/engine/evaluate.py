@@ -639,8 +639,12 @@ class Evaluation:
         """The verdict on one observed result of element ``i``: conformant or not, the one
         sentence that says why, and the ULP error where it means something."""
         j = self._index(i)
-        return explain.verdict(self, self._facts_at(j), int(np.asarray(observed).reshape(-1)[0])
-                               if self.result_format != "bool" else bool(observed))
+        if self.result_format == "bool":
+            return explain.verdict(self, self._facts_at(j), bool(observed))
+        # (the element's sets: kept where the evaluation is one element, as an app's is,
+        # and its allowed set was shown already)
+        return explain.verdict(self, self._facts_at(j), int(np.asarray(observed).reshape(-1)[0]),
+                               self._sets(j, j + 1))
 
     # -- rules and explanations ---------------------------------------------------------------
     @property

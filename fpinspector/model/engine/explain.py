@@ -17,7 +17,7 @@ from . import finish, grid
 from .allowed import AllowedSet
 from .rules import rule_text
 
-__all__ = ["sentences", "steps", "fmt_pattern", "Verdict", "verdict"]
+__all__ = ["sentences", "steps", "fmt_pattern", "Verdict", "verdict", "ulp_figure"]
 
 
 def _value(p: int, fmt: FloatFormat) -> float:
@@ -171,8 +171,9 @@ def nan_rule(rules: Any) -> str:
     return ", ".join(r for r in rules if r in INVALID_OPERATION_RULES) or "F32-NANOUT"
 
 
-def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
-    """Verdict on one observed pattern of a one-element facts record (see Verdict)."""
+def verdict(ev: Any, f: finish.Facts, observed: Any, sets: Any = None) -> Verdict:
+    """Verdict on one observed pattern of a one-element facts record (see Verdict);
+    ``sets``: ``finish.allowed_sets(f)`` where the caller has it already."""
     if ev.result_format == "bool":
         want = bool(f.core.bits[0])
         ok = bool(observed) == want
@@ -186,24 +187,15 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
     obs = int(observed)
     if obs < 0 or obs > fmt.mask:
         raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
-    sets = finish.allowed_sets(f)
+    if sets is None:
+        sets = finish.allowed_sets(f)
     aset = sets.at(0)
     o = np.array([obs], dtype=fmt.dtype)
     ok = bool(sets.contains(o)[0])
     hi, lo = float(f.hi[0]), float(f.lo[0])
     o_nan = bool(fmt.is_nan(o)[0])
     o_val = _value(obs, fmt)
-    err: float | None = None
-    note = ""
-    if hi != hi:
-        note = "no ULP error: the exact result is NaN"
-    elif o_nan:
-        note = "no ULP error: the observed result is NaN"
-    elif np.isinf(hi) or np.isinf(o_val):
-        note = "no ULP error: infinity is involved"
-    else:
-        u = float(grid.ulp_at(np.array([hi]), np.array([lo]), fmt)[0])
-        err = ((o_val - hi) - lo) / u
+    err, note = ulp_figure(fmt, hi, lo, obs)
     rules = list(finish.fired_rules(f))
     model = int(f.core.bits[0])
     if ok:
@@ -221,6 +213,23 @@ def verdict(ev: Any, f: finish.Facts, observed: Any) -> Verdict:
         return Verdict(True, reason, err, note, aset)
     reason = _why_not(ev, f, aset, obs, o_val, o_nan, hi, lo, rules)
     return Verdict(False, reason, err, note, aset)
+
+
+def ulp_figure(fmt: FloatFormat, hi: float, lo: float, observed: int) -> tuple[float | None, str]:
+    """(ULP error, note) of one observed pattern against the exact value ``hi + lo``: the
+    signed error in ULPs of the exact value's binade, or None and why a number would
+    mislead (a NaN exact value or observation, an infinity). A :class:`Verdict`'s figure,
+    and the raw inputs' one beside it (``raw_inputs.RawExact``)."""
+    obs = int(observed)
+    o_val = _value(obs, fmt)
+    if hi != hi:
+        return None, "no ULP error: the exact result is NaN"
+    if fmt.is_nan(np.array([obs], dtype=fmt.dtype))[0]:
+        return None, "no ULP error: the observed result is NaN"
+    if np.isinf(hi) or np.isinf(o_val):
+        return None, "no ULP error: infinity is involved"
+    u = float(grid.ulp_at(np.array([hi]), np.array([lo]), fmt)[0])
+    return ((o_val - hi) - lo) / u, ""
 
 
 def _model_result_words(ctx: Any) -> str:

@@ -11,15 +11,17 @@ same numbers, said the same way, in all three.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..formats import FloatFormat, operand_format
+from ..formats import FloatFormat, get_format, operand_format
 from .evaluate import OPS, evaluate
+from .explain import ulp_figure
 
-__all__ = ["RAW_RULES", "VS_EXACT", "VS_FLUSHED", "VS_RAW", "exact_changed", "flushes_an_input",
-           "raw_evaluation", "ulp_error_words"]
+__all__ = ["RAW_RULES", "VS_EXACT", "VS_FLUSHED", "VS_RAW", "RawExact", "exact_changed",
+           "flushes_an_input", "raw_evaluation", "raw_exact", "ulp_error_words"]
 
 #: The rule set whose exact value is that of the raw inputs (no input flush).
 RAW_RULES = "ieee754"
@@ -68,6 +70,51 @@ def raw_evaluation(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> 
     except ValueError:
         return None
     return raw if exact_changed(flushed, raw) else None
+
+
+@dataclass(frozen=True)
+class RawExact:
+    """The exact value of the op on the raw inputs (``exact + exact_lo``, a float64 pair)
+    and the ULP error of an observed result against it: what the panel shows beside the
+    exact value after input flush, without the raw evaluation's allowed set, rules or
+    sentences (nobody shows them)."""
+
+    result_format: str
+    exact: float
+    exact_lo: float
+
+    def ulp_error(self, observed: int) -> float | None:
+        """The signed ULP error of ``observed`` against this exact value, as a verdict on
+        the raw inputs' evaluation gives it (``explain.ulp_figure``); None where a number
+        would mislead (NaN, infinity)."""
+        fmt = get_format(self.result_format)
+        obs = int(observed)
+        if obs < 0 or obs > fmt.mask:
+            raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
+        return ulp_figure(fmt, self.exact, self.exact_lo, obs)[0]
+
+
+def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
+              flushed: tuple[float, float]) -> RawExact | None:
+    """:func:`raw_evaluation`'s exact value, where ``flushed`` (the exact value ``hi, lo``
+    under ``rules``, which the caller has already) differs from it; None where
+    :func:`raw_evaluation` gives None. Only the raw evaluation's bits and exact value are
+    computed (about a third of what a displayed outcome reads)."""
+    if not flushes_an_input(op, operands, fmt, rules):
+        return None
+    name = operand_format(OPS[op].operand_type(fmt).name).name
+    ops = [int(b) for b in operands[: OPS[op].arity]]
+    try:
+        raw = evaluate(op, *ops, format=name, rules=RAW_RULES)
+        if raw.result_format == "bool":
+            return None
+        hi, lo = _exact(raw)
+    except ValueError:
+        return None
+    f_hi, f_lo = flushed
+    if (hi, lo) == ((f_hi, f_lo) if f_hi == f_hi else (float("nan"), 0.0)):
+        return None
+    return RawExact(str(raw.result_format), hi, lo)
 
 
 def _exact(ev: Any) -> tuple[float, float]:

@@ -72,7 +72,7 @@ class Controller:
         # the Conversions tab raised: its GPU row (queued after the view's own catch-up)
         self.win.docks["conversions"].visibilityChanged.connect(
             lambda shown: shown and QtCore.QTimer.singleShot(0, self._conversions_shown))
-        self._request(_ALL)
+        self._request(_ALL, in_change=False)
         self._after_views(_ALL)
 
     @property
@@ -115,17 +115,22 @@ class Controller:
         return True, text
 
     # -- state -> GPU, before the views redraw ----------------------------------------
-    def _request(self, changed: frozenset) -> None:
+    def _request(self, changed: frozenset, in_change: bool = True) -> None:
+        """Ask the GPU for what ``changed`` changed: the op's result first (it is what an
+        operand edit watches, a capture of a fraction of a millisecond), then the
+        inspected value's conversion row (a linked operand's edit asks for both).
+        ``in_change``: called as a listener of the state's change (the picker then
+        refreshes on that change itself)."""
         s = self.state.snapshot
-        if {"fmt", "bits"} & changed:
-            self._ahead_queue.clear()  # the old value's neighbourhood: the new one's comes
-            self._send_gpu_conversions(s.fmt, s.bits)
         if OP_FIELDS & changed:
             self.gpu_result = None
             follow = getattr(self.state, "follow_gpu", None)
             if follow is not None:
-                follow(None, None)
+                follow(None, None, notify=not in_change)
             self._send_gpu_op(s)
+        if {"fmt", "bits"} & changed:
+            self._ahead_queue.clear()  # the old value's neighbourhood: the new one's comes
+            self._send_gpu_conversions(s.fmt, s.bits)
 
     def _send_gpu_conversions(self, fmt: str, bits: int) -> None:
         """Ask the GPU for its render-target row; any source goes through f32 (gpu_route).
@@ -204,6 +209,9 @@ class Controller:
         self.sync_undo_actions()
         if w.gpu is not None and (self._conv_pending or OP_FIELDS & changed):
             w.gpu.deliver_ready(GPU_SAME_FRAME_S)  # the GPU's answer, if it is quick
+        settled = getattr(self.state, "gpu_settled", None)
+        if settled is not None:  # no answer inside the change: the picker says so now
+            settled()
         if w.gpu is not None and {"op", "op_format"} & changed and not self._gpu_answered:
             # another op: the last op's GPU result and verdict must not stand beside it
             # (an operand edit keeps them until its answer: no flicker on every edit)
@@ -247,7 +255,8 @@ class Controller:
         gpu.unavailable.connect(self._gpu_unavailable)
         gpu.captured.connect(self._gpu_captured)
         gpu.failed.connect(self._gpu_failed)
-        gpu.switched.connect(lambda info: self._request(OP_FIELDS))  # the op, on the new device
+        # the op, on the new device (outside a state change: the picker is told here)
+        gpu.switched.connect(lambda info: self._request(OP_FIELDS, in_change=False))
 
     def _gpu_ready(self, info: dict) -> None:
         self.forget_gpu_rows()  # (a new session: maybe another device)

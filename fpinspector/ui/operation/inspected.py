@@ -77,6 +77,12 @@ class LinkedState(InspectorState):
         self.selection: object = VALUE
         self.selection_listeners: list = []
         self._gpu: tuple[str, int] | None = None
+        #: True from an operation change that dropped a GPU result (the GPU adapter's
+        #: listener, ``follow_gpu(None, notify=False)``) until the answer comes or the
+        #: change ends (:meth:`gpu_settled`): the picker keeps its "GPU result" button as
+        #: it is meanwhile, so an answer that comes inside the change does not switch it
+        #: off and on again (two repaints of it and its row for nothing)
+        self.gpu_due = False
         self._linking = False
         #: True while a change only shows another of the values the state holds (a pick
         #: in the picker, the GPU's answer shown): no operand, op or value is new, so a
@@ -114,11 +120,14 @@ class LinkedState(InspectorState):
             return selection < arity and _is_float(s.op_format)
         return self._result() is not None if selection == MODEL else self._gpu is not None
 
-    def follow_gpu(self, fmt: str | None, bits: int | None) -> None:
-        """The GPU's result of the current operation (None: none yet / none at all)."""
+    def follow_gpu(self, fmt: str | None, bits: int | None, notify: bool = True) -> None:
+        """The GPU's result of the current operation (None: none yet / none at all).
+        ``notify`` False: the caller is a listener of a change of the operation, which the
+        selection listeners (the picker) are shown anyway: not told twice."""
         had = self._gpu is not None
         self._gpu = None if fmt is None or bits is None else (fmt, int(bits))
-        if (self._gpu is not None) != had:  # what can be picked changed: the picker's
+        self.gpu_due = not notify and had and self._gpu is None
+        if notify and (self._gpu is not None) != had:  # what can be picked changed: the picker's
             for listener in list(self.selection_listeners):  # "GPU result" on or off
                 listener(self.selection)
         if self.selection != GPU or self._gpu is None or self._batch_depth:
@@ -137,6 +146,15 @@ class LinkedState(InspectorState):
             self._emit(frozenset(f for f in _VALUES if getattr(old, f) != getattr(self._snap, f)))
         finally:
             self.only_showing = False
+
+    def gpu_settled(self) -> None:
+        """The change that dropped the GPU result is done (its views updated, a quick
+        answer delivered): where no answer came, the picker is told now, before the
+        paint (its "GPU result" button goes off until the answer)."""
+        if self.gpu_due:
+            self.gpu_due = False
+            for listener in list(self.selection_listeners):
+                listener(self.selection)
 
     # -- the link, inside every change ------------------------------------------------
     def update(self, **changes: Any) -> frozenset:
@@ -293,6 +311,7 @@ class InspectedPicker(QtWidgets.QWidget):
                 if b.text() != name:  # (a new text lays the row out again)
                     b.setText(name)
                 b.setVisible(sel < arity)
-            b.setEnabled(st.linkable(sel) or sel == st.selection)
+            if sel != GPU or not st.gpu_due:  # (due: kept until the change ends)
+                b.setEnabled(st.linkable(sel) or sel == st.selection)
             with signals_blocked(b):
                 b.setChecked(sel == st.selection)

@@ -15,7 +15,8 @@ from ..inspector.bit_cells import BitCells, Segment, format_segments
 from ..qt_utils import set_text, set_tip
 from ..steady_label import SteadyLabel
 
-__all__ = ["ResultBox", "VerdictPanel", "exact_text", "result_segments", "verdict_lines"]
+__all__ = ["ALLOWED_TIP", "ResultBox", "VerdictPanel", "exact_text", "result_segments",
+           "verdict_lines"]
 
 
 def result_segments(fmt: str) -> tuple[int, list[Segment]]:
@@ -42,18 +43,19 @@ def exact_text(hi: float, lo: float) -> tuple[str, str]:
             f"exactly {full} (a double and its residual: the double alone rounds it)")
 
 
-def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bridge_ops.Verdict | None = None,
-                  steps: float | None = None) -> tuple[str, str]:
+def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bool = False,
+                  raw_error: float | None = None, steps: float | None = None
+                  ) -> tuple[str, str]:
     """(headline, detail) of a verdict: CONFORMANT / NOT CONFORMANT with the engine's reason,
     then the ULP error, saying what it is measured against (or why there is no ULP figure),
     the steps from the model's result and the bits that differ.
 
-    ``raw``: the verdict on the raw inputs (:func:`bridge_ops.raw_outcome`) where an input
-    flush changed the exact value: both errors are shown, each labelled. ``steps``: signed
+    ``raw``: an input flush changed the exact value (:func:`bridge_ops.raw_outcome`): both
+    errors are shown, each labelled, ``raw_error`` (None: no number) against the exact value
+    of the raw inputs. ``steps``: signed
     steps from the model's result (the error maps' "GPU vs model")."""
     head = f"{'CONFORMANT' if v.conformant else 'NOT CONFORMANT'}: {v.reason}"
-    ulp = ulp_error_words(v.ulp_error, v.ulp_note, None if raw is None else raw.ulp_error,
-                          raw is not None)
+    ulp = ulp_error_words(v.ulp_error, v.ulp_note, raw_error if raw else None, raw)
     n = bin(diff_mask).count("1")
     same = ("same bits as the model" if n == 0 else
             "1 bit differs from the model" if n == 1 else f"{n} bits differ from the model")
@@ -109,6 +111,11 @@ class ResultBox(QtWidgets.QGroupBox):
         self.cells.set_blank()  # (no digit of the previous result beside this op)
 
 
+#: The allowed set's tooltip until it is hovered (then: the exact ends, :func:`_allowed_tip`).
+ALLOWED_TIP = ("Every result the rule set allows, exactly: points and intervals of patterns, "
+               "-0 and +0 apart.")
+
+
 class VerdictPanel(QtWidgets.QWidget):
     """exact / allowed / verdict rows and the fired rules, from one OpOutcome and one
     Verdict: the verdict, its ULP figure and the allowed set come from the same engine
@@ -119,8 +126,11 @@ class VerdictPanel(QtWidgets.QWidget):
         self.exact_label = HoverSelectLabel()
         self.exact_label.setToolTip("The infinitely precise result of the op on these operands.")
         self.allowed_label = HoverSelectLabel()
-        self.allowed_label.setToolTip("Every result the rule set allows, exactly: points and "
-                                      "intervals of patterns, -0 and +0 apart.")
+        self.allowed_label.setToolTip(ALLOWED_TIP)
+        # the ends' exact values are written out when the label is hovered, not on each
+        # edit (:meth:`eventFilter`)
+        self._allowed: bridge_ops.AllowedSet | None = None
+        self.allowed_label.installEventFilter(self)
         # the verdict's headline (bold, coloured) and its detail: two plain labels, not one
         # rich-text label (a text document laid out for every GPU answer)
         self.verdict_label = HoverSelectLabel()
@@ -160,12 +170,13 @@ class VerdictPanel(QtWidgets.QWidget):
         self._ok: bool | None = None
 
     def show_outcome(self, outcome: bridge_ops.OpOutcome | None,
-                     raw: bridge_ops.OpOutcome | None = None) -> None:
+                     raw: bridge_ops.RawExact | None = None) -> None:
         """The model's exact value, allowed set and fired rules (blank without one); with
         ``raw`` (the op on the raw inputs, where an input flush changed the exact value)
         both exact values, each labelled."""
         if outcome is None:
             self._show_rules([])
+            self._allowed = None
             for lab in (self.exact_label, self.allowed_label):
                 set_text(lab, "")
                 set_tip(lab, "")
@@ -180,8 +191,17 @@ class VerdictPanel(QtWidgets.QWidget):
         set_text(self.exact_label, text)
         set_tip(self.exact_label, tip)
         set_text(self.allowed_label, outcome.allowed.describe())
-        set_tip(self.allowed_label, _allowed_tip(outcome.allowed))
+        self._allowed = outcome.allowed
+        set_tip(self.allowed_label, ALLOWED_TIP)  # (the exact ends: when hovered)
         self._show_rules(outcome.explain or outcome.rules)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over the allowed set: its tooltip is filled with the exact value of each
+        range's ends (the set shown now) before the label shows it."""
+        if (event.type() == QtCore.QEvent.Type.ToolTip and obj is self.allowed_label
+                and self._allowed is not None):
+            set_tip(self.allowed_label, _allowed_tip(self._allowed))
+        return super().eventFilter(obj, event)
 
     def _show_rules(self, lines: list[str]) -> None:
         """Refill the rules list only when its lines change (a refill re-lays it out)."""
@@ -192,10 +212,10 @@ class VerdictPanel(QtWidgets.QWidget):
             # repaint, and asked for a second one
 
     def show_verdict(self, verdict: bridge_ops.Verdict | None, diff_mask: int = 0,
-                     message: str = "", raw: bridge_ops.Verdict | None = None,
+                     message: str = "", raw: bool = False, raw_error: float | None = None,
                      steps: float | None = None) -> None:
-        """The verdict on the GPU's result, or ``message`` (why there is none); ``raw`` and
-        ``steps`` as :func:`verdict_lines`."""
+        """The verdict on the GPU's result, or ``message`` (why there is none); ``raw``,
+        ``raw_error`` and ``steps`` as :func:`verdict_lines`."""
         if verdict is None:
             self._ok = None
             self._style_head(False, "")
@@ -204,7 +224,7 @@ class VerdictPanel(QtWidgets.QWidget):
             return
         c = palette.colors()
         self._ok = verdict.conformant
-        head, detail = verdict_lines(verdict, diff_mask, raw, steps)
+        head, detail = verdict_lines(verdict, diff_mask, raw, raw_error, steps)
         self._style_head(True, c.ok if verdict.conformant else c.bad)
         set_text(self.verdict_label, head)
         set_text(self.verdict_detail, detail)

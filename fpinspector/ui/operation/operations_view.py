@@ -300,16 +300,19 @@ class OperationsView(QtWidgets.QWidget):
         if verdict is None:
             self.verdict.show_verdict(None, 0, "(no verdict: the model result is not available)")
             return
-        raw = steps = None
+        raw_error: float | None = None
+        steps: float | None = None
         outcome = getattr(self, "_outcome", None)
+        raw = getattr(self, "_raw", None)
         try:
-            if getattr(self, "_raw", None) is not None:
-                raw = self._raw.verdict(bits)
+            if raw is not None:
+                raw_error = raw.ulp_error(bits)
             if outcome is not None and diff_mask:
                 steps = bridge_ops.steps_from(bits, outcome.bits, fmt)
         except ValueError:
-            raw = steps = None
-        self.verdict.show_verdict(verdict, diff_mask, raw=raw, steps=steps)
+            raw, raw_error, steps = None, None, None
+        self.verdict.show_verdict(verdict, diff_mask, raw=raw is not None, raw_error=raw_error,
+                                  steps=steps)
 
     def gpu_conformant(self) -> bool | None:
         return self.verdict.conformant()

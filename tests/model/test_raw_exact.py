@@ -1,0 +1,126 @@
+"""``raw_inputs.raw_exact``: the exact value of the raw inputs (no input flush, F32-FTZ)
+and the ULP error against it, computed without a second displayed outcome.
+
+Two checks:
+- the old path's figures (the full ``ieee754`` evaluation, ``raw_evaluation``, and its
+  verdict's ULP error) are given unchanged, over ops and operands with denormal, zero,
+  INF and NaN inputs and observations;
+- an oracle written here with ``Fraction``: the exact sum/product of the raw f32
+  operands, and (observed - exact) / ulp with the ulp of the exact value's binade.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from fpinspector.model.engine.raw_inputs import raw_evaluation, raw_exact
+
+DEN = (0x00000001, 0x80000003, 0x007FFFFF, 0x00400000)
+OTHERS = (0x00000000, 0x80000000, 0x3F800000, 0xC0400000, 0x00800000, 0x7F7FFFFF,
+          0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0x34000000)
+OBSERVED = (0x00000000, 0x80000000, 0x00000001, 0x00000003, 0x80000009, 0x007FFFFF,
+            0x00800000, 0x3F800000, 0x7F800000, 0xFF800000, 0x7FC00000, 0x7F7FFFFF)
+
+
+def _old(op: str, ops: tuple[int, ...], rules: str = "d3d11"):
+    """The old path: the full raw evaluation and its verdicts."""
+    return raw_evaluation(op, ops, "f32", rules)
+
+
+def _flushed(op: str, ops: tuple[int, ...], rules: str = "d3d11") -> tuple[float, float]:
+    from fpinspector.model.engine import evaluate
+
+    ev = evaluate(op, *ops, format="f32", rules=rules)
+    lo = getattr(ev, "exact_lo", None)
+    return (float(np.asarray(ev.exact).reshape(-1)[0]),
+            float(np.asarray(lo).reshape(-1)[0]) if lo is not None else 0.0)
+
+
+def _cases():
+    for op in ("mul", "add", "sub", "div", "min", "max", "sqrt", "rcp", "lt"):
+        arity = 1 if op in ("sqrt", "rcp") else 2
+        for den in DEN:
+            if arity == 1:
+                yield op, (den,)
+                continue
+            for other in OTHERS:
+                yield op, (den, other)
+                yield op, (other, den)
+    for a, b, c in itertools.product(DEN[:2], OTHERS[:4], (0x00000001, 0x3F800000, 0x7FC00000)):
+        yield "mad", (a, b, c)
+
+
+@pytest.mark.parametrize("op,ops", list(_cases()))
+def test_raw_exact_equals_the_full_raw_evaluation_F32_FTZ(op: str, ops: tuple[int, ...]) -> None:
+    """F32-FTZ: the raw inputs' exact value and the ULP error of every observation against
+    it equal those of the full ieee754 evaluation (the old path), or both are absent."""
+    old = _old(op, ops)
+    new = raw_exact(op, ops, "f32", "d3d11", _flushed(op, ops))
+    assert (old is None) == (new is None), (op, [hex(x) for x in ops])
+    if old is None:
+        return
+    hi = float(np.asarray(old.exact).reshape(-1)[0])
+    lo = float(np.asarray(old.exact_lo).reshape(-1)[0])
+    assert new.result_format == old.result_format
+    assert (new.exact == hi or hi != hi and new.exact != new.exact)
+    if hi == hi:
+        assert new.exact_lo == lo
+    for obs in OBSERVED:
+        want = old.verdict(0, obs).ulp_error
+        got = new.ulp_error(obs)
+        assert (want is None) == (got is None), (op, hex(obs))
+        if want is not None:
+            assert got == want, (op, [hex(x) for x in ops], hex(obs))
+
+
+def test_no_raw_value_where_nothing_is_flushed_F32_FTZ() -> None:
+    """No denormal operand, the ieee754 rules (no flush), or a flush that leaves the exact
+    value (0x1 * +0): no raw value, and (the first two) nothing is evaluated."""
+    assert raw_exact("mul", (0x3F800000, 0x40000000), "f32", "d3d11", (2.0, 0.0)) is None
+    assert raw_exact("mul", (0x00000001, 0x3F800000), "f32", "ieee754", (2.0 ** -149, 0.0)) is None
+    assert raw_exact("mul", (0x00000001, 0x00000000), "f32", "d3d11", (0.0, 0.0)) is None
+
+
+def _f32(p: int) -> Fraction:
+    return Fraction(float(np.uint32(p).view(np.float32)))
+
+
+def _ulp(x: Fraction) -> Fraction:
+    """The spacing of f32 values in x's binade (the denormal spacing below 2^-126)."""
+    x = abs(x)
+    if x < Fraction(2) ** -126:
+        return Fraction(2) ** -149
+    k = 0
+    while Fraction(2) ** (k + 1) <= x:
+        k += 1
+    while Fraction(2) ** k > x:
+        k -= 1
+    return Fraction(2) ** (k - 23)
+
+
+@pytest.mark.parametrize("op,a,b", [
+    ("mul", 0x00000003, 0x40400000),  # 3*2^-149 * 3
+    ("mul", 0x007FFFFF, 0x3FC00000),  # the largest denormal * 1.5
+    ("mul", 0x80000005, 0x4B000000),  # -5*2^-149 * 2^23
+    ("add", 0x00000001, 0x00000002),  # two denormals
+    ("add", 0x00400000, 0x3F800000),  # 2^-127 + 1
+    ("sub", 0x00000007, 0x00000001),
+])
+def test_raw_exact_and_error_against_fractions_F32_FTZ(op: str, a: int, b: int) -> None:
+    """F32-FTZ: the raw inputs' exact value is the exact sum/product of the operands as
+    given (Fraction), and an observation's ULP error is (observed - exact) / ulp."""
+    exact = {"mul": _f32(a) * _f32(b), "add": _f32(a) + _f32(b),
+             "sub": _f32(a) - _f32(b)}[op]
+    new = raw_exact(op, (a, b), "f32", "d3d11", _flushed(op, (a, b)))
+    assert new is not None
+    assert Fraction(new.exact) + Fraction(new.exact_lo) == exact
+    for obs in (0x00000000, 0x00000009, 0x00000003, 0x3F800000, 0x80000001, 0x00800000):
+        want = (_f32(obs) - exact) / _ulp(exact)
+        got = new.ulp_error(obs)
+        assert got is not None and got == pytest.approx(float(want), rel=1e-12, abs=0), hex(obs)
+    with pytest.raises(ValueError):
+        new.ulp_error(1 << 32)
