@@ -124,3 +124,29 @@ def test_raw_exact_and_error_against_fractions_F32_FTZ(op: str, a: int, b: int) 
         assert got is not None and got == pytest.approx(float(want), rel=1e-12, abs=0), hex(obs)
     with pytest.raises(ValueError):
         new.ulp_error(1 << 32)
+
+
+
+@pytest.mark.parametrize("op,ops", [
+    ("mul", (0x00000001, 0x7FC00000)),  # a denormal times a quiet NaN
+    ("add", (0x7F800001, 0x80000003)),  # a signalling NaN plus a negative denormal
+    ("mad", (0x00000001, 0x3F800000, 0x7FC00000)),  # a NaN addend
+])
+def test_a_nan_result_either_way_gives_no_raw_value_F32_FTZ_F32_NANPROP(
+        op: str, ops: tuple[int, ...]) -> None:
+    """F32-NANPROP: a NaN operand makes the result NaN whether the denormal is flushed or
+    not, so the raw inputs have the same (NaN) exact value and no second line is shown
+    (it said "NaN after input flush; NaN of the raw inputs")."""
+    assert _flushed(op, ops)[0] != _flushed(op, ops)[0]  # NaN after the flush
+    assert raw_exact(op, ops, "f32", "d3d11", _flushed(op, ops)) is None
+    assert _old(op, ops) is None
+
+
+def test_a_denormal_times_inf_gives_the_raw_value_F32_FTZ() -> None:
+    """F32-FTZ the other way round: flushed, 2^-149 * INF is 0 * INF = NaN; raw, it is
+    +INF, a different exact value, so the raw line is given."""
+    ops = (0x00000001, 0x7F800000)
+    assert _flushed("mul", ops)[0] != _flushed("mul", ops)[0]
+    new = raw_exact("mul", ops, "f32", "d3d11", _flushed("mul", ops))
+    assert new is not None and new.exact == float("inf")
+    assert _old("mul", ops) is not None

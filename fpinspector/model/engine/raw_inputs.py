@@ -52,7 +52,7 @@ def flushes_an_input(op: str, operands: tuple[int, ...], fmt: str, rules: str) -
 def exact_changed(flushed: Any, raw: Any) -> bool:
     """Whether the flush changed the exact value: ``flushed`` and ``raw`` are the same op's
     evaluations under the rule set and under ``ieee754`` (comparisons: never)."""
-    return raw.result_format != "bool" and _exact(raw) != _exact(flushed)
+    return raw.result_format != "bool" and not _same_exact(_exact(raw), _exact(flushed))
 
 
 def raw_evaluation(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> Any:
@@ -111,8 +111,7 @@ def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
         hi, lo = _exact(raw)
     except ValueError:
         return None
-    f_hi, f_lo = flushed
-    if (hi, lo) == ((f_hi, f_lo) if f_hi == f_hi else (float("nan"), 0.0)):
+    if _same_exact((hi, lo), flushed):
         return None
     return RawExact(str(raw.result_format), hi, lo)
 
@@ -121,7 +120,15 @@ def _exact(ev: Any) -> tuple[float, float]:
     lo = getattr(ev, "exact_lo", None)
     hi = float(np.asarray(ev.exact).reshape(-1)[0])
     lo_v = float(np.asarray(lo).reshape(-1)[0]) if lo is not None else 0.0
-    return (hi, lo_v) if hi == hi else (float("nan"), 0.0)  # (NaN != NaN: one key)
+    return hi, lo_v
+
+
+def _same_exact(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """The same exact value: equal pairs, or NaN both (a NaN never equals itself, so a
+    NaN operand beside a flushed denormal would otherwise show a second, equal NaN)."""
+    if a[0] != a[0] or b[0] != b[0]:
+        return a[0] != a[0] and b[0] != b[0]
+    return a == b
 
 
 def ulp_error_words(error: float | None, note: str, raw_error: float | None = None,
