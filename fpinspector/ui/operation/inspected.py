@@ -124,11 +124,13 @@ class LinkedState(InspectorState):
         """The GPU's result of the current operation (None: none yet / none at all).
         ``notify`` False: the caller is a listener of a change of the operation, which the
         selection listeners (the picker) are shown anyway: not told twice."""
-        had = self._gpu is not None
+        had, held = self._gpu is not None, self.gpu_due
         self._gpu = None if fmt is None or bits is None else (fmt, int(bits))
         self.gpu_due = not notify and had and self._gpu is None
-        if notify and (self._gpu is not None) != had:  # what can be picked changed: the picker's
-            for listener in list(self.selection_listeners):  # "GPU result" on or off
+        # what can be picked changed: the picker's "GPU result" on or off; not when the
+        # answer came while the picker held that button on (it shows it already)
+        if notify and (self._gpu is not None) != had and not (held and self._gpu is not None):
+            for listener in list(self.selection_listeners):
                 listener(self.selection)
         if self.selection != GPU or self._gpu is None or self._batch_depth:
             return
