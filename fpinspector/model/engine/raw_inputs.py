@@ -55,18 +55,32 @@ def exact_changed(flushed: Any, raw: Any) -> bool:
     return raw.result_format != "bool" and not _same_exact(_exact(raw), _exact(flushed))
 
 
-def raw_evaluation(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> Any:
-    """The op on the raw inputs (the ``ieee754`` rules: no flush) where ``rules`` flush
-    an input and that changed the exact value; None otherwise (no denormal input, a rule
-    set that does not flush it, the same exact value, integer-code operands, an op that
-    cannot be evaluated so)."""
+def _raw(op: str, operands: tuple[int, ...], fmt: str,
+         rules: str) -> tuple[Any, str, list[int]] | None:
+    """The op's evaluation on the raw inputs (``ieee754``), with the operand format and
+    operands it was given, where ``rules`` flush one of its inputs; None where nothing is
+    flushed (no second evaluation is worth making) or the op cannot be evaluated so."""
     if not flushes_an_input(op, operands, fmt, rules):
         return None
     name = operand_format(OPS[op].operand_type(fmt).name).name
     ops = [int(b) for b in operands[: OPS[op].arity]]
     try:
+        return evaluate(op, *ops, format=name, rules=RAW_RULES), name, ops
+    except ValueError:
+        return None
+
+
+def raw_evaluation(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> Any:
+    """The op on the raw inputs (the ``ieee754`` rules: no flush) where ``rules`` flush
+    an input and that changed the exact value; None otherwise (no denormal input, a rule
+    set that does not flush it, the same exact value, integer-code operands, an op that
+    cannot be evaluated so)."""
+    got = _raw(op, operands, fmt, rules)
+    if got is None:
+        return None
+    raw, name, ops = got
+    try:
         flushed = evaluate(op, *ops, format=name, rules=rules)
-        raw = evaluate(op, *ops, format=name, rules=RAW_RULES)
     except ValueError:
         return None
     return raw if exact_changed(flushed, raw) else None
@@ -100,14 +114,11 @@ def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
     under ``rules``, which the caller has already) differs from it; None where
     :func:`raw_evaluation` gives None. Only the raw evaluation's bits and exact value are
     computed (about a third of what a displayed outcome reads)."""
-    if not flushes_an_input(op, operands, fmt, rules):
+    got = _raw(op, operands, fmt, rules)
+    if got is None or got[0].result_format == "bool":
         return None
-    name = operand_format(OPS[op].operand_type(fmt).name).name
-    ops = [int(b) for b in operands[: OPS[op].arity]]
+    raw = got[0]
     try:
-        raw = evaluate(op, *ops, format=name, rules=RAW_RULES)
-        if raw.result_format == "bool":
-            return None
         hi, lo = _exact(raw)
     except ValueError:
         return None
