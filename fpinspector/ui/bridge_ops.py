@@ -13,7 +13,7 @@ import numpy as np
 from ..model.engine import OPS, OPTIONS, RULE_SETS, AllowedSet, Verdict
 from ..model.engine import evaluate as evaluate_op
 from ..model.engine.raw_inputs import RAW_RULES as RAW_INPUT_RULES
-from ..model.engine.raw_inputs import RawExact, flushes_an_input, raw_exact
+from ..model.engine.raw_inputs import RawExact, raw_exact
 from ..model.formats import FORMATS, CodeFormat, float_format_of, operand_format
 from . import bridge
 from .bridge import exact_value, model_call, value_text
@@ -232,14 +232,17 @@ def raw_outcome(op: str, operands: tuple[int, ...], fmt: str, rules: str) -> Raw
     (its allowed set, rules and sentences are never shown): where no input is a denormal
     the rule set flushes, nothing is evaluated at all."""
     operands = tuple(operands)
-    if not flushes_an_input(op, operands, fmt, rules):
-        return None
-    try:  # (cached where the view evaluated it under the default options: the key is the
+
+    def flushed() -> tuple[float, float]:
+        # (cached where the view evaluated it under the default options: the key is the
         # arguments as passed, so ``()`` is passed as the view passes it)
-        flushed = evaluate(op, operands, fmt, rules, ())
+        ev = evaluate(op, operands, fmt, rules, ())
+        return ev.exact, ev.exact_lo
+
+    try:
+        return raw_exact(op, operands, fmt, rules, flushed)
     except ValueError:
         return None
-    return raw_exact(op, operands, fmt, rules, (flushed.exact, flushed.exact_lo))
 
 
 def steps_from(observed: int, reference: int, fmt: str) -> float | None:

@@ -12,6 +12,7 @@ Two checks:
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -59,7 +60,7 @@ def test_raw_exact_equals_the_full_raw_evaluation_F32_FTZ(op: str, ops: tuple[in
     """F32-FTZ: the raw inputs' exact value and the ULP error of every observation against
     it equal those of the full ieee754 evaluation (the old path), or both are absent."""
     old = _old(op, ops)
-    new = raw_exact(op, ops, "f32", "d3d11", _flushed(op, ops))
+    new = raw_exact(op, ops, "f32", "d3d11", lambda: _flushed(op, ops))
     assert (old is None) == (new is None), (op, [hex(x) for x in ops])
     if old is None:
         return
@@ -80,9 +81,12 @@ def test_raw_exact_equals_the_full_raw_evaluation_F32_FTZ(op: str, ops: tuple[in
 def test_no_raw_value_where_nothing_is_flushed_F32_FTZ() -> None:
     """No denormal operand, the ieee754 rules (no flush), or a flush that leaves the exact
     value (0x1 * +0): no raw value, and (the first two) nothing is evaluated."""
-    assert raw_exact("mul", (0x3F800000, 0x40000000), "f32", "d3d11", (2.0, 0.0)) is None
-    assert raw_exact("mul", (0x00000001, 0x3F800000), "f32", "ieee754", (2.0 ** -149, 0.0)) is None
-    assert raw_exact("mul", (0x00000001, 0x00000000), "f32", "d3d11", (0.0, 0.0)) is None
+    def never() -> tuple[float, float]:
+        raise AssertionError("the flushed exact value was looked up with no input flushed")
+
+    assert raw_exact("mul", (0x3F800000, 0x40000000), "f32", "d3d11", never) is None
+    assert raw_exact("mul", (0x00000001, 0x3F800000), "f32", "ieee754", never) is None
+    assert raw_exact("mul", (0x00000001, 0x00000000), "f32", "d3d11", lambda: (0.0, 0.0)) is None
 
 
 def _f32(p: int) -> Fraction:
@@ -115,7 +119,7 @@ def test_raw_exact_and_error_against_fractions_F32_FTZ(op: str, a: int, b: int) 
     given (Fraction), and an observation's ULP error is (observed - exact) / ulp."""
     exact = {"mul": _f32(a) * _f32(b), "add": _f32(a) + _f32(b),
              "sub": _f32(a) - _f32(b)}[op]
-    new = raw_exact(op, (a, b), "f32", "d3d11", _flushed(op, (a, b)))
+    new = raw_exact(op, (a, b), "f32", "d3d11", lambda: _flushed(op, (a, b)))
     assert new is not None
     assert Fraction(new.exact) + Fraction(new.exact_lo) == exact
     for obs in (0x00000000, 0x00000009, 0x00000003, 0x3F800000, 0x80000001, 0x00800000):
@@ -138,7 +142,7 @@ def test_a_nan_result_either_way_gives_no_raw_value_F32_FTZ_F32_NANPROP(
     not, so the raw inputs have the same (NaN) exact value and no second line is shown
     (it said "NaN after input flush; NaN of the raw inputs")."""
     assert _flushed(op, ops)[0] != _flushed(op, ops)[0]  # NaN after the flush
-    assert raw_exact(op, ops, "f32", "d3d11", _flushed(op, ops)) is None
+    assert raw_exact(op, ops, "f32", "d3d11", lambda: _flushed(op, ops)) is None
     assert _old(op, ops) is None
 
 
@@ -147,6 +151,26 @@ def test_a_denormal_times_inf_gives_the_raw_value_F32_FTZ() -> None:
     +INF, a different exact value, so the raw line is given."""
     ops = (0x00000001, 0x7F800000)
     assert _flushed("mul", ops)[0] != _flushed("mul", ops)[0]
-    new = raw_exact("mul", ops, "f32", "d3d11", _flushed("mul", ops))
+    new = raw_exact("mul", ops, "f32", "d3d11", lambda: _flushed("mul", ops))
     assert new is not None and new.exact == float("inf")
     assert _old("mul", ops) is not None
+
+
+@pytest.mark.parametrize("bad", [-1, 1 << 32, 1 << 40])
+def test_every_figure_rejects_a_pattern_outside_the_format_with_the_same_words(bad: int) -> None:
+    """An observation that is no f32 pattern: the verdict on the flushed inputs, the
+    ULP figure and the raw inputs' ULP error all refuse it, in the same words (one check),
+    instead of one of them reading a wrapped-around pattern."""
+    from fpinspector.model import evaluate
+    from fpinspector.model.engine.explain import ulp_figure
+    from fpinspector.model.formats import FORMATS
+
+    ops = (0x00000001, 0x3F800000)
+    want = re.escape(f"observed result: 0x{bad:X} is not a f32 pattern")
+    raw = raw_exact("mul", ops, "f32", "d3d11", lambda: _flushed("mul", ops))
+    assert raw is not None
+    ev = evaluate("mul", *ops, format="f32", rules="d3d11")
+    for figure in (lambda: raw.ulp_error(bad), lambda: ulp_figure(FORMATS["f32"], 1.0, 0.0, bad),
+                   lambda: ev.verdict(0, bad)):
+        with pytest.raises(ValueError, match=want):
+            figure()

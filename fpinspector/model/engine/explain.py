@@ -184,18 +184,13 @@ def verdict(ev: Any, f: finish.Facts, observed: Any, sets: Any = None) -> Verdic
         return Verdict(ok, reason, None, "comparisons have no ULP error", s)
     ctx = ev._ctx
     fmt = ctx.fmt
-    obs = int(observed)
-    if obs < 0 or obs > fmt.mask:
-        raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
+    obs, o, o_val, o_nan = _observed(fmt, observed)
     if sets is None:
         sets = finish.allowed_sets(f)
     aset = sets.at(0)
-    o = np.array([obs], dtype=fmt.dtype)
     ok = bool(sets.contains(o)[0])
     hi, lo = float(f.hi[0]), float(f.lo[0])
-    o_nan = bool(fmt.is_nan(o)[0])
-    o_val = _value(obs, fmt)
-    err, note = ulp_figure(fmt, hi, lo, obs)
+    err, note = _figure(fmt, hi, lo, o_val, o_nan)
     rules = list(finish.fired_rules(f))
     model = int(f.core.bits[0])
     if ok:
@@ -219,12 +214,28 @@ def ulp_figure(fmt: FloatFormat, hi: float, lo: float, observed: int) -> tuple[f
     """(ULP error, note) of one observed pattern against the exact value ``hi + lo``: the
     signed error in ULPs of the exact value's binade, or None and why a number would
     mislead (a NaN exact value or observation, an infinity). A :class:`Verdict`'s figure,
-    and the raw inputs' one beside it (``raw_inputs.RawExact``)."""
+    and the raw inputs' one beside it (``raw_inputs.RawExact``). ValueError where
+    ``observed`` is not a pattern of ``fmt``."""
+    _, _, o_val, o_nan = _observed(fmt, observed)
+    return _figure(fmt, hi, lo, o_val, o_nan)
+
+
+def _observed(fmt: FloatFormat, observed: Any) -> tuple[int, np.ndarray, float, bool]:
+    """(pattern, as a one-element array, its value, whether it is a NaN) of an observed
+    result; ValueError where it is not a pattern of ``fmt`` (one check for every figure
+    and verdict, so they reject the same inputs with the same words)."""
     obs = int(observed)
-    o_val = _value(obs, fmt)
+    if obs < 0 or obs > fmt.mask:
+        raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
+    o = np.array([obs], dtype=fmt.dtype)
+    return obs, o, _value(obs, fmt), bool(fmt.is_nan(o)[0])
+
+
+def _figure(fmt: FloatFormat, hi: float, lo: float, o_val: float,
+            o_nan: bool) -> tuple[float | None, str]:
     if hi != hi:
         return None, "no ULP error: the exact result is NaN"
-    if fmt.is_nan(np.array([obs], dtype=fmt.dtype))[0]:
+    if o_nan:
         return None, "no ULP error: the observed result is NaN"
     if np.isinf(hi) or np.isinf(o_val):
         return None, "no ULP error: infinity is involved"

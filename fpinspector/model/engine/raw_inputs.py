@@ -11,6 +11,7 @@ same numbers, said the same way, in all three.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,20 +101,20 @@ class RawExact:
     def ulp_error(self, observed: int) -> float | None:
         """The signed ULP error of ``observed`` against this exact value, as a verdict on
         the raw inputs' evaluation gives it (``explain.ulp_figure``); None where a number
-        would mislead (NaN, infinity)."""
-        fmt = get_format(self.result_format)
-        obs = int(observed)
-        if obs < 0 or obs > fmt.mask:
-            raise ValueError(f"observed result: 0x{obs:X} is not a {fmt.name} pattern")
-        return ulp_figure(fmt, self.exact, self.exact_lo, obs)[0]
+        would mislead (NaN, infinity); ValueError where ``observed`` is not a pattern of
+        the result format."""
+        return ulp_figure(get_format(self.result_format), self.exact, self.exact_lo,
+                          observed)[0]
 
 
 def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
-              flushed: tuple[float, float]) -> RawExact | None:
-    """:func:`raw_evaluation`'s exact value, where ``flushed`` (the exact value ``hi, lo``
-    under ``rules``, which the caller has already) differs from it; None where
-    :func:`raw_evaluation` gives None. Only the raw evaluation's bits and exact value are
-    computed (about a third of what a displayed outcome reads)."""
+              flushed: Callable[[], tuple[float, float]]) -> RawExact | None:
+    """:func:`raw_evaluation`'s exact value, where it differs from ``flushed()`` (the exact
+    value ``hi, lo`` under ``rules``, which the caller has or can look up); None where
+    :func:`raw_evaluation` gives None. ``flushed`` is called only where ``rules`` flush an
+    input (where nothing is flushed, nothing is evaluated at all), and only the raw
+    evaluation's bits and exact value are computed (about a third of what a displayed
+    outcome reads). A ValueError of ``flushed`` propagates."""
     got = _raw(op, operands, fmt, rules)
     if got is None or got[0].result_format == "bool":
         return None
@@ -122,7 +123,7 @@ def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
         hi, lo = _exact(raw)
     except ValueError:
         return None
-    if _same_exact((hi, lo), flushed):
+    if _same_exact((hi, lo), flushed()):
         return None
     return RawExact(str(raw.result_format), hi, lo)
 
