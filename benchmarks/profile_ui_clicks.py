@@ -271,7 +271,8 @@ def main() -> int:
                     help="with --events: per widget class and the view it sits in, and the "
                          "share of each widget a paint covered")
     ap.add_argument("--events-of", metavar="KIND", default="",
-                    help="with --events: only the clicks of this kind (e.g. 'inspector')")
+                    help="with --events or --cprofile: only the clicks of this kind (e.g. "
+                         "'inspector')")
     ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
     ap.add_argument("--gpu", action="store_true", help="the GPU's part of each click")
     ap.add_argument("--parts", action="store_true",
@@ -380,7 +381,8 @@ def main() -> int:
             app.passes = 0
         if after_parts is not None:
             after_parts.where = key
-        if prof is not None:
+        profiled = prof is not None and (not args.events_of or key == args.events_of)
+        if profiled:
             prof.enable()
         c0, t0 = time.thread_time(), time.perf_counter()
         QtTest.QTest.mouseClick(widget, QtCore.Qt.MouseButton.LeftButton, pos=pos)
@@ -390,7 +392,7 @@ def main() -> int:
             wait_until(stamp, before)
         bench._drain(app)
         t_all, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        if prof is not None:
+        if profiled:
             prof.disable()
         active[0] = _Counting.active = False
         if after_parts is not None:
