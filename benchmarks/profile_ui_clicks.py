@@ -14,8 +14,8 @@ walk and idle moments as the benchmark) it prints:
   of QPlainTextEdit in ConversionsView"), each paint by the share of the widget it
   covered, and the paints of a click's second and later paint passes are marked;
 * the neighbour prefetch's model calls that ran inside the click windows;
-* with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, and the top
-  functions printed).
+* with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, the Python
+  calls per click, a figure the load hardly moves, and the top functions printed).
 * with ``--parts``: ``Controller._after_views`` part by part (:class:`_AfterViewsParts`)
   and the rule engine's evaluations per click;
 * with ``--gpu``: the GPU's part of each click (:class:`_GpuParts`): the worker's jobs
@@ -271,7 +271,8 @@ def main() -> int:
                     help="with --events: per widget class and the view it sits in, and the "
                          "share of each widget a paint covered")
     ap.add_argument("--events-of", metavar="KIND", default="",
-                    help="with --events: only the clicks of this kind (e.g. 'inspector')")
+                    help="with --events or --cprofile: only the clicks of this kind (e.g. "
+                         "'inspector')")
     ap.add_argument("--cprofile", metavar="FILE", help="cProfile of the click windows")
     ap.add_argument("--gpu", action="store_true", help="the GPU's part of each click")
     ap.add_argument("--parts", action="store_true",
@@ -380,7 +381,8 @@ def main() -> int:
             app.passes = 0
         if after_parts is not None:
             after_parts.where = key
-        if prof is not None:
+        profiled = prof is not None and (not args.events_of or key == args.events_of)
+        if profiled:
             prof.enable()
         c0, t0 = time.thread_time(), time.perf_counter()
         QtTest.QTest.mouseClick(widget, QtCore.Qt.MouseButton.LeftButton, pos=pos)
@@ -390,7 +392,7 @@ def main() -> int:
             wait_until(stamp, before)
         bench._drain(app)
         t_all, cpu = time.perf_counter() - t0, time.thread_time() - c0
-        if prof is not None:
+        if profiled:
             prof.disable()
         active[0] = _Counting.active = False
         if after_parts is not None:
@@ -462,7 +464,13 @@ def main() -> int:
     if prof is not None:
         prof.dump_stats(args.cprofile)
         out = io.StringIO()
-        pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(40)
+        stats = pstats.Stats(prof, stream=out)
+        profiled = (len(times[args.events_of]) if args.events_of
+                    else sum(len(v) for v in times.values()))
+        calls = sum(v[1] for v in stats.stats.values())  # type: ignore[attr-defined]
+        print(f"Python calls per profiled click ({args.events_of or 'every kind'}): "
+              f"{calls / max(profiled, 1):.1f} (cProfile: hardly moves with the load; compare at the same -n)")
+        stats.sort_stats("cumulative").print_stats(40)
         print(out.getvalue())
     win.shutdown()
     win.close()

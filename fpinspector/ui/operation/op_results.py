@@ -66,7 +66,7 @@ def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bool = False,
 
 class ResultBox(QtWidgets.QGroupBox):
     """Bits and value of one result (the model's or the GPU's); the value's exact expansion
-    is its tooltip."""
+    is its tooltip, written out when the value is hovered (:meth:`eventFilter`)."""
 
     def __init__(self, title: str, tip: str) -> None:
         super().__init__(title)
@@ -92,19 +92,41 @@ class ResultBox(QtWidgets.QGroupBox):
         lay.addWidget(SteadyLabel(self.value, 1))
         lay.addWidget(SteadyLabel(self.detail, 2))
         self._fmt = "f32"
+        self._width = 32
+        #: (format, pattern) of the value shown; its exact expansion is worked out when
+        #: the value is hovered. Why: an operand click shows two results (the model's, the
+        #: GPU's), and each expansion (hundreds of digits for a tiny value) was written
+        #: into a tooltip on every click, seldom read
+        self._shown: tuple[str, int] | None = None
+        self.value.installEventFilter(self)
 
     def show_bits(self, fmt: str, bits: int) -> None:
         if fmt != self._fmt:
             self._fmt = fmt
-            self.cells.set_layout(*result_segments(fmt))
+            self._width, segments = result_segments(fmt)
+            self.cells.set_layout(self._width, segments)
         self.cells.set_bits(bits)
-        width = result_segments(fmt)[0]
         text = bridge_ops.result_text(fmt, bits)
-        set_text(self.value, f"0x{bits:0{(width + 3) // 4}X} = {text}")
-        set_tip(self.value, bridge.exact_tip(fmt, bits))
+        set_text(self.value, f"0x{bits:0{(self._width + 3) // 4}X} = {text}")
+        if self._shown != (fmt, bits):
+            self._shown = (fmt, bits)
+            set_tip(self.value, "")  # (not an earlier value's expansion: the box's tip)
+
+    def value_tip(self) -> str:
+        """The value's tooltip when hovered: the exact expansion of the pattern shown
+        (the model's, worked out now), "" with none shown."""
+        return "" if self._shown is None else bridge.exact_tip(*self._shown)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        """A hover over the value: its tooltip is filled with the exact expansion of the
+        pattern shown before the label shows it."""
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.value:
+            set_tip(self.value, self.value_tip())
+        return super().eventFilter(obj, event)
 
     def clear(self, message: str = "") -> None:
         set_text(self.value, "—")
+        self._shown = None
         set_tip(self.value, "")
         set_text(self.detail, message)
         self.cells.set_diff_mask(0)

@@ -16,6 +16,11 @@ from .op_results import ResultBox, VerdictPanel
 __all__ = ["OperationsView", "operand_names"]
 
 
+def _setup(snap: Snapshot) -> tuple:
+    """What :meth:`OperationsView.show_state` shows besides the operands' bits."""
+    return snap.op, snap.op_format, snap.rule_set, snap.options
+
+
 def operand_names(op: str, arity: int) -> list[str]:
     """A, B, C for ordinary ops; a0..aN-1, b0..bN-1 for the dot products (the op row's
     ``operand_names``, as the paste message names them)."""
@@ -119,6 +124,9 @@ class OperationsView(QtWidgets.QWidget):
         self.fmt_combo.currentTextChanged.connect(self.format_picked)
         self.rules_combo.currentTextChanged.connect(self.rules_picked)
         self._is_code = False
+        #: the op, operand format, rule set and options the pickers and editors show
+        #: (:func:`_setup`): an edit that changes none of them shows the operands alone
+        self._shown_setup: tuple | None = None
         self._switch_memo: tuple | None = None
         if state is not None:
             self.bind(state)
@@ -172,7 +180,10 @@ class OperationsView(QtWidgets.QWidget):
         if not OP_FIELDS & changed:
             return
         s = self.state.snapshot
-        self.show_state(s)
+        if self._shown_setup == _setup(s):  # an operand edit: only the editors' bits
+            self.show_operands(s)
+        else:
+            self.show_state(s)
         try:
             outcome = bridge_ops.evaluate(s.op, s.operands, s.op_format, s.rule_set, s.options)
         except ValueError as exc:
@@ -246,6 +257,18 @@ class OperationsView(QtWidgets.QWidget):
             set_text(ed.title, f"<b>{names[i]}</b>")
             ed.set_bits(snap.operands[i])
         self._fit_operands(arity, is_code)
+        self._shown_setup = _setup(snap)
+
+    def show_operands(self, snap: Snapshot) -> None:
+        """The operand editors' bits from the state, where the pickers, the editors'
+        formats and which editors are shown are those of :meth:`show_state` already (an
+        operand edit). Why: the pickers' texts, the editors' visibility and the operands
+        area's height were set again on every operand click, each unchanged."""
+        info = self.ops.get(snap.op)
+        arity = info.arity if info else 2
+        editors = self.code_editors if self._is_code else self.editors
+        for ed, bits in zip(editors[:arity], snap.operands):
+            ed.set_bits(bits)
 
     #: Operand editors shown without scrolling (mad's three).
     SHOWN_OPERANDS = 3
