@@ -9,8 +9,8 @@ script).
 Kinds (``--kind``):
 
 * warm: f32 values a bit flip apart (bits 0, 5, 12, 22, 23, 30, 31, as
-  ``bench_ui_latency.py`` walks), each value's conversions computed ahead (as the app's
-  neighbour prefetch does between clicks);
+  ``bench_ui_latency.py`` walks), each value's conversions and its anatomy computed ahead
+  (as the app's neighbour prefetch does between clicks);
 * cold: the same walk with every per-value cache emptied before each value (a typed or
   pasted value);
 * switch: f32 -> f16 (an All formats row click: the f16 row's pattern with one bit
@@ -68,6 +68,9 @@ def main() -> None:
             bridge_ops.clear_caches()
         else:
             bridge.prefetch_conversions("f32", [x], list(VARIANTS))
+            # the anatomy too, as the app's prefetch (a tree before 2026-11-28 has none)
+            if hasattr(bridge, "prefetch_anatomies"):
+                bridge.prefetch_anatomies("f32", [x], *view.anatomy_conversion())
         if args.kind == "switch":
             src = "f16"
             bits = bridge.d3d_conversions("f32", x)["f16"][0] ^ (1 << rng.randrange(16))

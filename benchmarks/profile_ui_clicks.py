@@ -298,6 +298,18 @@ def main() -> int:
         return real_prefetch(*a, **k)
 
     bridge.prefetch_conversions = counted_prefetch  # (the prefetch looks it up per call)
+    # the model's rounding anatomies worked out inside the click windows (the Conversions
+    # view's, or a prefetch step's); a tree without bridge.anatomy_text makes them in the
+    # view itself, uncounted here
+    anatomies: collections.Counter = collections.Counter()
+    real_anatomy = getattr(bridge, "rounding_anatomy", None)
+    if real_anatomy is not None:
+        def counted_anatomy(*a, **k):  # type: ignore[no-untyped-def]
+            if active[0]:
+                anatomies[where[0]] += 1
+            return real_anatomy(*a, **k)
+
+        bridge.rounding_anatomy = counted_anatomy
 
     tmp = tempfile.TemporaryDirectory()
     settings = QtCore.QSettings(str(Path(tmp.name) / "s.ini"), QtCore.QSettings.Format.IniFormat)
@@ -451,6 +463,9 @@ def main() -> int:
         after_parts.report({k: len(v) for k, v in times.items()})
     print("prefetch model calls inside the click windows, per click:",
           {k: round(v / len(times[k]), 2) for k, v in in_window.items()} or "none")
+    if real_anatomy is not None:
+        print("rounding anatomies worked out inside the click windows, per click:",
+              {k: round(v / len(times[k]), 2) for k, v in anatomies.items()} or "none")
     if args.events:
         clicks = (len(times[args.events_of]) if args.events_of
                   else sum(len(v) for v in times.values()))

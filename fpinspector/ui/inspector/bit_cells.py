@@ -95,6 +95,7 @@ class BitCells(QtWidgets.QWidget):
         #: static layers by size, layout, font and palette, the latest last (a few: an f32
         #: <-> f16 switch and back redraws none)
         self._layers: dict[tuple, tuple[QtGui.QPixmap, list[QtCore.QPointF]]] = {}
+        self._font_key: str | None = None  # font().key() until a FontChange (changeEvent)
         self.set_layout(width, segments)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding,
                            QtWidgets.QSizePolicy.Policy.Fixed)
@@ -107,6 +108,7 @@ class BitCells(QtWidgets.QWidget):
         hint = self.sizeHint()
         self._width = width
         self._segments = list(segments)
+        self._segments_key = tuple(self._segments)  # (part of the static layer's key)
         self._kinds = ["frac"] * width
         for seg in segments:
             for b in range(seg.lo, seg.hi + 1):
@@ -266,8 +268,11 @@ class BitCells(QtWidgets.QWidget):
         each bit's digit goes. Why: an edit's repaint is then one pixmap and the digits
         (Python-level calls per cell dominated the cost of repainting every bit row)."""
         dpr = self.devicePixelRatioF()
-        key = (self.width(), self.height(), dpr, self._width, tuple(self._segments),
-               self.HEADER, self.FOOTER, c, self.font().key())
+        font_key = self._font_key
+        if font_key is None:  # (asked on each paint it was a third of a one-cell repaint)
+            font_key = self._font_key = self.font().key()
+        key = (self.width(), self.height(), dpr, self._width, self._segments_key,
+               self.HEADER, self.FOOTER, c, font_key)
         layer = self._layers.pop(key, None)
         if layer is not None:
             self._layers[key] = layer  # (now the latest)
@@ -311,6 +316,13 @@ class BitCells(QtWidgets.QWidget):
         while len(self._layers) > _LAYERS_KEPT:
             del self._layers[next(iter(self._layers))]  # the least recently used
         return pm, pos
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:  # noqa: N802 (Qt override)
+        """A new font (set on this widget or on one it inherits from): the static layer's
+        key takes it up at the next paint."""
+        if event.type() == QtCore.QEvent.Type.FontChange:
+            self._font_key = None
+        super().changeEvent(event)
 
     def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802
         c = palette.colors()

@@ -10,7 +10,6 @@ import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ...model.convert import VARIANTS
-from ...model.describe import rounding_anatomy
 from ...model.describe.decimal_text import POSITIONAL_EXPONENTS
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
@@ -444,18 +443,27 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
             self.table.setItem(r, c, item)
         self._shown[cell] = (source, tip_text)
 
+    def _conversion_at(self, row: int, col: int) -> tuple[str, str]:
+        """(target format, variant) whose anatomy cell (row, col) shows (the GPU row: d3d's)."""
+        var = self._rows[row] if self._rows[row] in self.variants else "d3d"
+        return self._targets[col], var
+
+    def anatomy_conversion(self) -> tuple[str, str] | None:
+        """(target format, variant) of the anatomy shown: the selected cell's (the first
+        cell's while none is selected); None before the first value."""
+        if not self._targets or not self._rows:
+            return None
+        row, col = max(self.table.currentRow(), 0), max(self.table.currentColumn(), 0)
+        if not (col < len(self._targets) and row < len(self._rows)):
+            return None
+        return self._conversion_at(row, col)
+
     def _show_anatomy(self, row: int, col: int) -> None:
         if not (0 <= col < len(self._targets)) or not (0 <= row < len(self._rows)):
             return
-        dst = self._targets[col]
-        var = self._rows[row] if self._rows[row] in self.variants else "d3d"
-        try:
-            an = rounding_anatomy(self._bits, dst, variant=var, src=self._src)
-        except (ValueError, TypeError) as exc:
-            text = f"{self._src} → {dst} ({var}): {exc}"
-        else:
-            text = f"{self._src} → {dst} by {var}\n{an.text()}"
-        replace_lines(self.anatomy.document(), text)
+        dst, var = self._conversion_at(row, col)
+        # (kept per value and worked out ahead for the neighbours: NeighbourPrefetch)
+        replace_lines(self.anatomy.document(), bridge.anatomy_text(self._bits, self._src, dst, var))
         # a new anatomy is read from its first line, with nothing of the old one selected
         cursor = self.anatomy.textCursor()
         if cursor.hasSelection() or cursor.position():
