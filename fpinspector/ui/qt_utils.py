@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["DeferWhileUnseen", "FitColumns", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
+__all__ = ["DeferWhileUnseen", "FitColumns", "HoverTip", "HoverTipAt", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
            "signals_blocked", "turn_splitter", "widen_column"]
 
 
@@ -87,6 +87,50 @@ def set_tip(widget: QtWidgets.QWidget, tip: str) -> None:
     """``widget.setToolTip(tip)`` only when it changes."""
     if widget.toolTip() != tip:
         widget.setToolTip(tip)
+
+
+class HoverTip(QtCore.QObject):
+    """Fills ``widget``'s tooltip from ``tip()`` when the widget is about to show it; None
+    from ``tip`` leaves the tooltip as it is.
+
+    Why: the texts worth a hover (a value's exact expansion, up to hundreds of digits; the
+    exact ends of an allowed set) are the model's work and are seldom read: made on every
+    edit, they cost each click that work and a ToolTipChange event. Made here, they cost
+    only the hover that reads them, and always describe what is shown at that moment."""
+
+    def __init__(self, widget: QtWidgets.QWidget, tip: Callable[[], str | None]) -> None:
+        super().__init__(widget)
+        self._tip = tip
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.ToolTip and isinstance(obj, QtWidgets.QWidget):
+            text = self._tip()
+            if text is not None:
+                set_tip(obj, text)
+        return False
+
+
+class HoverTipAt(QtCore.QObject):
+    """:class:`HoverTip` for an item view: ``tip(pos)`` (a viewport position) gives the
+    tooltip of what is under the pointer, shown at once; None leaves it to Qt (the item's
+    own tooltip, which ``tip`` may have just set)."""
+
+    def __init__(self, view: QtWidgets.QAbstractScrollArea,
+                 tip: Callable[[QtCore.QPoint], str | None]) -> None:
+        super().__init__(view)
+        self._tip = tip
+        self._viewport = view.viewport()
+        self._viewport.installEventFilter(self)
+
+    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
+        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self._viewport \
+                and isinstance(event, QtGui.QHelpEvent):
+            text = self._tip(event.pos())
+            if text is not None:
+                QtWidgets.QToolTip.showText(event.globalPos(), text, self._viewport)
+                return True
+        return False
 
 
 def set_style(widget: QtWidgets.QWidget, sheet: str) -> None:

@@ -69,6 +69,15 @@ def test_to_f11_saturation_has_no_ulp_number_CONV_F2F_SAT(make_window) -> None:
     assert "65024" in win.ops_view.allowed_label.text()
 
 
+def _hover(widget) -> None:
+    """What a pointer resting on ``widget`` sends it: a tooltip request."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    pos = QtCore.QPoint(2, 2)
+    QtWidgets.QApplication.sendEvent(
+        widget, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, widget.mapToGlobal(pos)))
+
+
 @pytest.mark.parametrize("fmt, bits, value", [("f11", 0x7BF, 65024), ("f16", 0x7BFF, 65504),
                                                ("f10", 0x3DF, 64512), ("f16", 0xFBFF, -65504)])
 def test_values_are_never_rounded_for_display_DEC_values(make_window, fmt, bits, value) -> None:
@@ -77,7 +86,10 @@ def test_values_are_never_rounded_for_display_DEC_values(make_window, fmt, bits,
     win = make_window()
     win.state.update(fmt=fmt, bits=bits)
     assert Fraction(win.editor.dec_edit.text()) == value
-    assert str(abs(value)) in win.editor.dec_edit.toolTip()
+    dec = win.editor.dec_edit
+    assert str(abs(value)) not in dec.toolTip()  # (worked out when hovered, not per edit)
+    _hover(dec)
+    assert str(abs(value)) in dec.toolTip()
     row = win.all_formats.rows[fmt]
     assert Fraction(row.value_edit.text()) == value
     assert win.value_panel.text("shortest") == f"{value}.0"

@@ -16,7 +16,7 @@ from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
 from ..hover_select import HoverSelectLabel
-from ..qt_utils import is_seen, set_tip, signals_blocked
+from ..qt_utils import HoverTip, is_seen, set_tip, signals_blocked
 from ..steady_label import SteadyLabel
 from .bit_cells import BitCells, Segment, format_segments, r11g11b10_segments
 
@@ -251,7 +251,7 @@ class FormatRow(QtCore.QObject):
         #: the (format, pattern) whose exact expansion the value field's tooltip shows when
         #: hovered (:meth:`exact_tip`); None: the tooltip stands as set (an error message)
         self._exact_of: tuple[str, int] | None = None
-        self.value_edit.installEventFilter(self)
+        HoverTip(self.value_edit, lambda: None if self._exact_of is None else self.exact_tip())
         self.rules = HoverSelectLabel()  # (copyable, cheap to update)
         # new rule text must not re-layout the panel on every edit (latency), and rule IDs
         # are never cut: they wrap onto a second line where the column is narrow. Two
@@ -342,7 +342,7 @@ class FormatRow(QtCore.QObject):
 
     def _exact_later(self, bits: int) -> None:
         """The value field shows ``bits`` now: its tooltip gets the exact expansion when it
-        is hovered (:meth:`eventFilter`), not on every value. Why: five expansions (hundreds
+        is hovered (:meth:`exact_tip`), not on every value. Why: five expansions (hundreds
         of digits for a tiny f64, and a hex float each) per edit were about a seventh of
         the panel's update, for tooltips seldom read. Until the hover the tooltip is the
         field's explanation, never an earlier value's expansion."""
@@ -361,13 +361,6 @@ class FormatRow(QtCore.QObject):
         """The value field's tooltip is ``tip`` until the next value (a hover keeps it)."""
         self._exact_of = None
         self.value_edit.setToolTip(tip)
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
-        """A hover over the value field: the tooltip is filled before the field shows it."""
-        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.value_edit \
-                and self._exact_of is not None:
-            set_tip(self.value_edit, self.exact_tip())
-        return super().eventFilter(obj, event)
 
     def _emit(self, bits: int) -> None:
         self._bits = int(bits)

@@ -7,7 +7,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ...model.formats import FloatFormat, get_format
 from .. import bridge
-from ..qt_utils import set_text, set_tip, signals_blocked
+from ..qt_utils import HoverTip, set_text, set_tip, signals_blocked
 from .bit_cells import BitCells, format_segments
 
 __all__ = ["BitFieldEditor"]
@@ -64,6 +64,7 @@ class BitFieldEditor(QtWidgets.QWidget):
                          "nan) and press Enter: it is rounded to the nearest pattern of this "
                          "format.")
         self.dec_edit.setToolTip(self._dec_tip)
+        HoverTip(self.dec_edit, self.dec_tip)  # (the exact expansion: when hovered)
         self.sign_box = QtWidgets.QCheckBox("−")
         self.sign_box.setToolTip("Sign bit (set = negative). f11 and f10 have no sign bit.")
         self.exp_spin = QtWidgets.QSpinBox()
@@ -159,6 +160,15 @@ class BitFieldEditor(QtWidgets.QWidget):
         self._bits = -1  # force a refresh
         self.set_bits(bits)
 
+    def dec_tip(self) -> str:
+        """The value field's tooltip as a hover shows it: the exact expansion of the
+        pattern shown (the model's, worked out now), then the field's explanation. Why on
+        hover: an operand click showed the expansion (hundreds of digits for a tiny value)
+        in a tooltip nobody had asked for, on every edit."""
+        if self._bits < 0:
+            return self._dec_tip
+        return f"{bridge.exact_tip(self._fmt.name, self._bits)}\n\n{self._dec_tip}"
+
     def set_bits(self, bits: int) -> None:
         """Show ``bits`` in every field without emitting (STYLE.md 5: no echo loops)."""
         bits = int(bits)
@@ -174,7 +184,7 @@ class BitFieldEditor(QtWidgets.QWidget):
             if self.dec_edit.text() != dec:
                 self.dec_edit.setText(dec)
                 self.dec_edit.setCursorPosition(0)
-            set_tip(self.dec_edit, f"{bridge.exact_tip(f.name, bits)}\n\n{self._dec_tip}")
+            set_tip(self.dec_edit, self._dec_tip)  # (never an earlier value's expansion)
             if self.sign_box.isChecked() != bool(s):
                 self.sign_box.setChecked(bool(s))
             if self.exp_spin.value() != e:

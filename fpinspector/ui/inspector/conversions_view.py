@@ -14,7 +14,7 @@ from ...model.describe.decimal_text import POSITIONAL_EXPONENTS
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge, palette
-from ..qt_utils import DeferWhileUnseen, turn_splitter, widen_column
+from ..qt_utils import DeferWhileUnseen, HoverTipAt, turn_splitter, widen_column
 from ..steady_label import SteadyLabel
 
 __all__ = ["ConversionsView", "GPU_ROW"]
@@ -119,7 +119,7 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         self._floors: dict[tuple[str, str], list[int]] = {}  # (font, source) -> floors
         self._floor_px: dict[tuple[str, str], int] = {}  # (font, format) -> its floor
         self._fit: list[int] = []  # this update's column floors
-        self.table.viewport().installEventFilter(self)
+        HoverTipAt(self.table, self._lazy_tip_at)
         if state is not None:
             self.bind(state)
 
@@ -369,15 +369,12 @@ class ConversionsView(DeferWhileUnseen, QtWidgets.QWidget):
         item = self.table.item(r, c)
         return item.toolTip() if item else ""
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 (Qt override)
-        """Hover over a cell whose rules were not computed yet: compute and show them."""
-        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.table.viewport():
-            idx = self.table.indexAt(event.pos())
-            lazy = self._lazy.get((idx.row(), idx.column()))
-            if lazy is not None:
-                QtWidgets.QToolTip.showText(event.globalPos(), _tip_text(*lazy), obj)
-                return True
-        return super().eventFilter(obj, event)
+    def _lazy_tip_at(self, pos: QtCore.QPoint) -> str | None:
+        """Hover over a cell whose rules were not computed yet: compute them now (None:
+        the cell's own tooltip stands)."""
+        idx = self.table.indexAt(pos)
+        lazy = self._lazy.get((idx.row(), idx.column()))
+        return None if lazy is None else _tip_text(*lazy)
 
     def _set(self, r: int, c: int, text: str | None, tip, out: int | None, dst: str = "",
              *, shade: str) -> None:

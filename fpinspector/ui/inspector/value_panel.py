@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
 from ..hover_select import HoverSelectLabel
-from ..qt_utils import DeferWhileUnseen, set_tip, widen_column
+from ..qt_utils import DeferWhileUnseen, HoverTip, set_tip, widen_column
 from ..steady_label import SteadyLabel
 
 __all__ = ["ValuePanel"]
@@ -54,9 +54,9 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
             self.labels[key] = lab
         # row -> the (format, pattern) whose exact expansion its tooltip shows when hovered
         self._exact_of: dict[str, tuple[str, int]] = {}
-        self._tip_rows = {self.labels[key]: key for key in _EXACT_TIP_ROWS}
-        for lab in self._tip_rows:
-            lab.installEventFilter(self)
+        for key in _EXACT_TIP_ROWS:
+            HoverTip(self.labels[key],
+                     lambda key=key: self.exact_tip(key) if key in self._exact_of else None)
         self._value_tips: dict[int, tuple[str, int]] = {}  # row -> the value tip's pattern
         self.others = QtWidgets.QTableWidget(0, 4)
         self.others.setHorizontalHeaderLabels(["format", "bits (D3D conversion)", "value", "rules"])
@@ -123,7 +123,7 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
 
     def _exact_later(self, key: str, fmt: str, bits: int) -> None:
         """Row ``key`` shows pattern ``bits`` of ``fmt`` now: its tooltip becomes the exact
-        expansion when it is hovered (:meth:`eventFilter`), not on every value. Why: the
+        expansion when it is hovered (:meth:`exact_tip`), not on every value. Why: the
         three expansions (hundreds of digits for a tiny value, and a hex float each) were
         a tenth of Decode's update per edit, for tooltips seldom read. A tooltip filled for
         an earlier pattern goes back to the row's explanation, so it never names another
@@ -139,15 +139,6 @@ class ValuePanel(DeferWhileUnseen, QtWidgets.QWidget):
         the exact expansion of its pattern (the model's, worked out now)."""
         fmt, bits = self._exact_of[key]
         return bridge.exact_tip(fmt, bits)
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
-        """A hover over a value row: its tooltip is filled with the exact expansion before
-        the label shows it."""
-        if event.type() == QtCore.QEvent.Type.ToolTip:
-            key = self._tip_rows.get(obj)  # type: ignore[call-overload]
-            if key is not None and key in self._exact_of:
-                set_tip(obj, self.exact_tip(key))  # type: ignore[arg-type]
-        return super().eventFilter(obj, event)
 
     def _show_others(self, src: str, bits: int, converted: dict) -> None:
         names = [n for n in FORMATS if n != src]

@@ -13,7 +13,7 @@ from ...model.describe.word_ints import integer_readings
 from ...model.formats import FORMATS
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
-from ..qt_utils import DeferWhileUnseen, signals_blocked
+from ..qt_utils import DeferWhileUnseen, HoverTipAt, signals_blocked
 from .bit_cells import BitCells, r11g11b10_segments
 
 __all__ = ["WordView"]
@@ -57,7 +57,7 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
         self._tips: dict[str, str] = {}  # reading -> its tooltip
         self._exact: dict[str, tuple[str, int]] = {}  # reading -> (format, pattern) it shows
         self._fitted: tuple = ()  # (the readings, the font) column 0 was fitted to
-        self.table.viewport().installEventFilter(self)
+        HoverTipAt(self.table, self._exact_tip_at)
         if state is not None:
             self.bind(state)
 
@@ -144,16 +144,12 @@ class WordView(DeferWhileUnseen, QtWidgets.QWidget):
                      if self.table.item(r, 0).text() == key), None)
         return self._tips.get(key, item.text() if item else "")
 
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
-        """A hover over a float reading's value: show its exact expansion, worked out now."""
-        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.table.viewport():
-            idx = self.table.indexAt(event.pos())  # type: ignore[attr-defined]
-            name = self.table.item(idx.row(), 0) if idx.isValid() and idx.column() == 1 else None
-            if name is not None and name.text() in self._exact:
-                QtWidgets.QToolTip.showText(event.globalPos(),  # type: ignore[attr-defined]
-                                            self.tip(name.text()), obj)
-                return True
-        return super().eventFilter(obj, event)
+    def _exact_tip_at(self, pos: QtCore.QPoint) -> str | None:
+        """A hover over a float reading's value: its exact expansion, worked out now (None:
+        the cell's own tooltip stands)."""
+        idx = self.table.indexAt(pos)
+        name = self.table.item(idx.row(), 0) if idx.isValid() and idx.column() == 1 else None
+        return self.tip(name.text()) if name is not None and name.text() in self._exact else None
 
     @staticmethod
     def _f(fmt, bits: int) -> str:

@@ -12,7 +12,7 @@ from ...model.formats import FORMATS, FloatFormat, operand_format
 from .. import bridge, bridge_ops, palette
 from ..hover_select import HoverSelectLabel
 from ..inspector.bit_cells import BitCells, Segment, format_segments
-from ..qt_utils import set_text, set_tip
+from ..qt_utils import HoverTip, set_text, set_tip
 from ..steady_label import SteadyLabel
 
 __all__ = ["ALLOWED_TIP", "ResultBox", "VerdictPanel", "exact_text", "result_segments",
@@ -66,7 +66,7 @@ def verdict_lines(v: bridge_ops.Verdict, diff_mask: int, raw: bool = False,
 
 class ResultBox(QtWidgets.QGroupBox):
     """Bits and value of one result (the model's or the GPU's); the value's exact expansion
-    is its tooltip, written out when the value is hovered (:meth:`eventFilter`)."""
+    is its tooltip, written out when the value is hovered (:meth:`value_tip`)."""
 
     def __init__(self, title: str, tip: str) -> None:
         super().__init__(title)
@@ -98,7 +98,7 @@ class ResultBox(QtWidgets.QGroupBox):
         #: GPU's), and each expansion (hundreds of digits for a tiny value) was written
         #: into a tooltip on every click, seldom read
         self._shown: tuple[str, int] | None = None
-        self.value.installEventFilter(self)
+        HoverTip(self.value, self.value_tip)
 
     def show_bits(self, fmt: str, bits: int) -> None:
         if fmt != self._fmt:
@@ -116,13 +116,6 @@ class ResultBox(QtWidgets.QGroupBox):
         """The value's tooltip when hovered: the exact expansion of the pattern shown
         (the model's, worked out now), "" with none shown."""
         return "" if self._shown is None else bridge.exact_tip(*self._shown)
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
-        """A hover over the value: its tooltip is filled with the exact expansion of the
-        pattern shown before the label shows it."""
-        if event.type() == QtCore.QEvent.Type.ToolTip and obj is self.value:
-            set_tip(self.value, self.value_tip())
-        return super().eventFilter(obj, event)
 
     def clear(self, message: str = "") -> None:
         set_text(self.value, "—")
@@ -150,9 +143,10 @@ class VerdictPanel(QtWidgets.QWidget):
         self.allowed_label = HoverSelectLabel()
         self.allowed_label.setToolTip(ALLOWED_TIP)
         # the ends' exact values are written out when the label is hovered, not on each
-        # edit (:meth:`eventFilter`)
+        # edit
         self._allowed: bridge_ops.AllowedSet | None = None
-        self.allowed_label.installEventFilter(self)
+        HoverTip(self.allowed_label,
+                 lambda: None if self._allowed is None else _allowed_tip(self._allowed))
         # the verdict's headline (bold, coloured) and its detail: two plain labels, not one
         # rich-text label (a text document laid out for every GPU answer)
         self.verdict_label = HoverSelectLabel()
@@ -216,14 +210,6 @@ class VerdictPanel(QtWidgets.QWidget):
         self._allowed = outcome.allowed
         set_tip(self.allowed_label, ALLOWED_TIP)  # (the exact ends: when hovered)
         self._show_rules(outcome.explain or outcome.rules)
-
-    def eventFilter(self, obj: QtCore.QObject, event: QtCore.QEvent) -> bool:  # noqa: N802
-        """A hover over the allowed set: its tooltip is filled with the exact value of each
-        range's ends (the set shown now) before the label shows it."""
-        if (event.type() == QtCore.QEvent.Type.ToolTip and obj is self.allowed_label
-                and self._allowed is not None):
-            set_tip(self.allowed_label, _allowed_tip(self._allowed))
-        return super().eventFilter(obj, event)
 
     def _show_rules(self, lines: list[str]) -> None:
         """Refill the rules list only when its lines change (a refill re-lays it out)."""

@@ -6,7 +6,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
-from ..qt_utils import is_seen
+from ..qt_utils import HoverTipAt, is_seen
 
 __all__ = ["HistoryList"]
 
@@ -38,6 +38,7 @@ class HistoryList(QtWidgets.QListWidget):
         self._laying_out = False  # a layout of the rows is asked for (:meth:`event`)
         self._anchor: QtWidgets.QListWidgetItem | None = None  # the entry kept in place
         self.setToolTip("Values you inspected, newest first. Click one to bring it back.")
+        HoverTipAt(self, self._fill_tip_at)
         self.itemClicked.connect(self._recall)
         self.itemActivated.connect(self._recall)
         if state is not None:
@@ -174,16 +175,14 @@ class HistoryList(QtWidgets.QListWidget):
         item.setData(QtCore.Qt.ItemDataRole.UserRole, (fmt, bits))
         return item  # (its tooltip, the exact expansion, is made when hovered)
 
-    def viewportEvent(self, event: QtCore.QEvent) -> bool:  # noqa: N802 (Qt override)
+    def _fill_tip_at(self, pos: QtCore.QPoint) -> None:
         """A hover over an entry: its tooltip (the exact expansion and hex float of its
-        pattern, the model's) is made now, then shown as Qt shows an item's. Why: made for
+        pattern, the model's) is made now, then Qt shows it as an item's. Why: made for
         each new entry, it was the model's exact decimal and hex float on every edit, for
         a tooltip seldom read."""
-        if event.type() == QtCore.QEvent.Type.ToolTip:
-            item = self.itemAt(event.pos())  # type: ignore[attr-defined]
-            if item is not None and not item.toolTip():
-                item.setToolTip(self.entry_tip(item))
-        return super().viewportEvent(event)
+        item = self.itemAt(pos)
+        if item is not None and not item.toolTip():
+            item.setToolTip(self.entry_tip(item))
 
     @staticmethod
     def entry_tip(item: QtWidgets.QListWidgetItem) -> str:
