@@ -29,8 +29,9 @@ class Facts:
         self.core = core
         self.n = core.bits.size
 
-    def subset(self, idx: np.ndarray) -> Facts:
-        """The facts of the elements ``idx`` (the exact value is sliced if known)."""
+    def subset(self, idx: np.ndarray | slice) -> Facts:
+        """The facts of the elements ``idx`` (the exact value is sliced if known; a slice
+        gives views)."""
         ops = [o[idx] for o in self.ops]
         core = self.core
         if core._hi is not None:
@@ -112,6 +113,17 @@ class Facts:
         fmt = self.ctx.fmt
         return mags[i] == fmt.dtype.type(grid.pattern_of(1.0, fmt))
 
+    def operand_is_den(self, i: int) -> np.ndarray:
+        """Operand ``i``'s pattern is a denormal (before the input flush). Why from the
+        magnitudes: they are read for the NaN operands already, and a denormal is then one
+        subtraction and one compare (0 wraps to the top)."""
+        mags = self._mags
+        if mags is None:
+            return grid.is_den(self.ops[i], self.ctx.fmt)
+        dt = self.ctx.fmt.dtype.type
+        t = mags[i] - dt(1)
+        return t < dt(self.ctx.fmt.frac_mask)
+
     def signs_differ(self) -> np.ndarray:
         """Operands 0 and 1 have different signs (sign bits; for INF operands)."""
         if self._mags is None:
@@ -123,16 +135,11 @@ class Facts:
     @cached_property
     def nan_in(self) -> np.ndarray:
         """Some operand is a NaN (the input flush never makes or removes one)."""
-        m = np.zeros(self.n, dtype=bool)
         mags = self._mags
         if mags is None:
-            for v in self.vals:
-                m |= np.isnan(v)
-            return m
+            return _any_of([np.isnan(v) for v in self.vals], self.n)
         inf = self.ctx.fmt.dtype.type(self.ctx.fmt.pos_inf)
-        for mg in mags:
-            m |= mg > inf
-        return m
+        return _any_of([mg > inf for mg in mags], self.n)
 
     # -- result -------------------------------------------------------------------------
     @property
@@ -226,12 +233,12 @@ class Facts:
     @cached_property
     def identity(self) -> np.ndarray:
         """F32-IDENT: x*(+/-1), x/(+/-1), x+0, x-0 are exact (on flushed operands)."""
-        m = np.zeros(self.n, dtype=bool)
         if not self.ctx.spec.identities:  # (arith rows name theirs; no other row has any)
-            return m
-        for i, v in self.ctx.spec.identities:  # the op row's (operand, value) pairs
-            m = m | (self.operand_is_zero(i) if v == 0 else self.operand_is_one(i))
-        return m & ~self.nan_in
+            return np.zeros(self.n, dtype=bool)
+        m = _any_of([self.operand_is_zero(i) if v == 0 else self.operand_is_one(i)
+                     for i, v in self.ctx.spec.identities], self.n)  # (operand, value) pairs
+        m &= ~self.nan_in
+        return m
 
     @cached_property
     def absolute_window(self) -> np.ndarray:
@@ -267,6 +274,17 @@ class Facts:
         """The (flushed) operand is negative, -0 included (F32-SQRTNEG)."""
         x = self.vals[0]
         return (x < 0) | ((x == 0) & np.signbit(x))
+
+
+def _any_of(masks: list[np.ndarray], n: int) -> np.ndarray:
+    """The element-wise OR of ``masks`` (fresh arrays of n, the first one reused), False
+    for none: one pass per mask after the first, no zero-filled start."""
+    if not masks:
+        return np.zeros(n, dtype=bool)
+    m = masks[0]
+    for other in masks[1:]:
+        m |= other
+    return m
 
 
 #: Facts a subset does not take from its parent: no row reads them on the elements a

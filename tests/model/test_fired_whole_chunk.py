@@ -1,0 +1,103 @@
+"""The fired rules of a sweep chunk computed the whole-chunk way (F32-NANPROP, F32-NANOUT,
+F32-INFINF, F32-IDENT, F16-PREC, F16-DENORM) against numpy's float16, on chunks of
+edge-case operands (denormals, INF, NaN, signed zeros, +/-1).
+
+Why: a rule's mask may be a fact the facts keep (a read-only view of it is returned;
+nothing is written into it), and the denormal and NaN operands are read from the
+patterns' magnitudes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fpinspector.model import evaluate
+from fpinspector.model.engine import finish
+from fpinspector.model.engine.finish import fired as fired_mod
+
+RULE_SETS = ("d3d11", "d3d10", "ieee754")
+N = 1 << 13
+#: f16 patterns of every class: +/-0, denormals (smallest, largest, middle), +/-1, normals
+#: near both ends, the largest finite, +/-INF, quiet and signalling NaNs of both signs
+EDGES = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0200, 0x0400, 0x8400,
+                  0x3C00, 0xBC00, 0x3C01, 0x7BFF, 0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0xFE00,
+                  0x7C01, 0x7FFF, 0x1400, 0x0C00], dtype=np.uint16)
+
+
+def _chunk(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Operand pairs of N elements: ``ordinary`` moderate normals only, ``few`` 1% edge
+    operands (below f16 mul's whole-chunk threshold: the split), ``many`` 12% (the sample
+    decides whole), ``grid`` two A patterns x every fourth B (a sweep chunk's shape),
+    ``edges`` every pair of EDGES repeated."""
+    rng = np.random.default_rng(seed)
+    if kind == "grid":
+        b = np.arange(0, 1 << 16, 8, dtype=np.uint16)
+        a = np.repeat(np.array([0x3555, 0xB556], dtype=np.uint16), b.size)
+        return a, np.tile(b, 2)
+    if kind == "edges":
+        a, b = (g.ravel() for g in np.meshgrid(EDGES, EDGES, indexing="ij"))
+        reps = -(-N // a.size)
+        return np.tile(a, reps)[:N], np.tile(b, reps)[:N]
+    ops = []
+    for _ in range(2):
+        x = rng.integers(0x3000, 0x4800, N).astype(np.uint16)  # products stay normal
+        x |= (rng.integers(0, 2, N).astype(np.uint16) << 15)
+        x[(x & 0x7FFF) == 0x3C00] += 1  # no +/-1 (F32-IDENT) among the ordinary ones
+        share = {"ordinary": 0.0, "few": 0.005, "many": 0.06}[kind]
+        k = rng.random(N) < share
+        x[k] = rng.choice(EDGES, k.sum())
+        ops.append(x)
+    return ops[0], ops[1]
+
+
+def _masks(ev) -> dict[str, np.ndarray]:
+    return {k: np.asarray(v, dtype=bool) for k, v in ev.fired.items()}
+
+
+def _assert_same(got: dict[str, np.ndarray], want: dict[str, np.ndarray], what: str) -> None:
+    assert sorted(got) == sorted(want), what
+    for k in want:
+        assert np.array_equal(got[k], want[k]), f"{what}: {k}"
+
+
+def test_f16_mul_fired_whole_chunk_against_numpy_float16() -> None:
+    """d3d11 (F32-NANPROP, F32-NANOUT, F32-INFINF, F32-IDENT, F16-PREC, F16-DENORM) on a
+    sweep-shaped chunk and on every pair of edge patterns, against numpy's float16 (its own
+    decoder and IEEE product): an oracle nobody here wrote."""
+    for kind in ("grid", "edges"):
+        a, b = _chunk(kind, seed=0)
+        x, y = a.view(np.float16), b.view(np.float16)
+        with np.errstate(all="ignore"):
+            exact = x.astype(np.float32) * y.astype(np.float32)  # exact: 22 bits at most
+            res = (x * y)
+        nan_in = np.isnan(x) | np.isnan(y)
+        den = lambda v: (v != 0) & (np.abs(v) < np.float16(2.0**-14))  # noqa: E731
+        want = {
+            "F32-NANPROP": nan_in,
+            "F32-NANOUT": nan_in,
+            "F32-INFINF": (np.isinf(x) & (y == 0)) | ((x == 0) & np.isinf(y)),
+            "F32-IDENT": ((np.abs(x) == 1) | (np.abs(y) == 1)) & ~nan_in,
+            "F16-PREC": np.isfinite(exact) & (res.astype(np.float32) != exact),
+            "F16-DENORM": den(x) | den(y) | den(res),
+        }
+        got = _masks(evaluate("mul", a, b, format="f16", rules="d3d11"))
+        _assert_same(got, {k: v for k, v in want.items() if v.any()}, kind)
+
+
+def test_rule_masks_are_read_only_views_and_facts_stay_unwritten() -> None:
+    """A rule's mask may be a fact itself (F32-NANPROP is the NaN operands): the caller
+    gets a read-only view, the facts' own array stays writable and unchanged, and a second
+    row of the same rule ID ORs into a new array, not into the fact."""
+    a, b = _chunk("edges", seed=0)
+    ev = evaluate("mul", a, b, format="f16")
+    f = ev._facts(0, a.size)
+    nan_before = f.nan_in.copy()
+    masks = finish.fired_rules(f)
+    assert all(not m.flags.writeable for m in masks.values())
+    assert f.nan_in.flags.writeable and np.array_equal(f.nan_in, nan_before)
+    rows = [fired_mod.Row("X", ("mul",), lambda g: g.nan_in),
+            fired_mod.Row("X", ("mul",), lambda g: g.identity)]
+    out: dict[str, np.ndarray] = {}
+    fired_mod._evaluate_rows(f, rows, out, None, f.n, final=True)
+    assert np.array_equal(out["X"], nan_before | f.identity)
+    assert np.array_equal(f.nan_in, nan_before) and out["X"] is not f.nan_in
