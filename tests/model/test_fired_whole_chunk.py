@@ -1,15 +1,17 @@
 """The fired rules of a sweep chunk computed the whole-chunk way (F32-NANPROP, F32-NANOUT,
-F32-INFINF, F32-IDENT, F16-PREC, F16-DENORM) against numpy's float16, on chunks of
-edge-case operands (denormals, INF, NaN, signed zeros, +/-1).
+F32-INFINF, F32-IDENT, F16-PREC, F16-DENORM, IEEE-RNE): the same masks as the reference
+path and as the ordinary/subset split, on chunks of edge-case operands (denormals, INF,
+NaN, signed zeros, +/-1) under d3d11, d3d10 and ieee754, and against numpy's float16.
 
-Why: a rule's mask may be a fact the facts keep (a read-only view of it is returned;
-nothing is written into it), and the denormal and NaN operands are read from the
-patterns' magnitudes.
+Why: f16 mul's chunks decide the whole-chunk way on a sample of every 64th element
+(``fired.WHOLE_CHUNK_FROM_OF``), and a rule's mask may be a fact the facts keep (a
+read-only view of it is returned; nothing is written into it).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from fpinspector.model import evaluate
 from fpinspector.model.engine import finish
@@ -58,6 +60,34 @@ def _assert_same(got: dict[str, np.ndarray], want: dict[str, np.ndarray], what: 
     assert sorted(got) == sorted(want), what
     for k in want:
         assert np.array_equal(got[k], want[k]), f"{what}: {k}"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("kind,whole", [("ordinary", False), ("few", False), ("many", True),
+                                        ("grid", True), ("edges", True)])
+def test_f16_mul_fired_whole_chunk_equals_reference_and_split(monkeypatch, rules, kind,
+                                                              whole) -> None:
+    """F32-NANPROP, F32-NANOUT, F32-INFINF, F32-IDENT, F16-PREC/IEEE-RNE, F16-DENORM: the
+    fast path's masks (whole-chunk or split, as the sample decides) equal the reference
+    path's and the split's, mask by mask; the path expected was taken."""
+    a, b = _chunk(kind, seed=len(kind))
+    calls: list[int] = []
+    ordinary = fired_mod._ordinary
+
+    def counted(f):
+        calls.append(f.n)
+        return ordinary(f)
+
+    monkeypatch.setattr(fired_mod, "_ordinary", counted)
+    fast = _masks(evaluate("mul", a, b, format="f16", rules=rules))
+    # whole-chunk: only the sample's ordinary mask; split: the sample's and the chunk's
+    assert (calls == [-(-a.size // fired_mod._SAMPLE_STEP)]) == whole, calls
+    ref = _masks(evaluate("mul", a, b, format="f16", rules=rules, paths="reference"))
+    _assert_same(fast, ref, f"{rules} {kind}: fast vs reference")
+    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_FROM_OF", {})
+    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_FROM", 1 << 30)  # the split, always
+    split = _masks(evaluate("mul", a, b, format="f16", rules=rules))
+    _assert_same(split, ref, f"{rules} {kind}: split vs reference")
 
 
 def test_f16_mul_fired_whole_chunk_against_numpy_float16() -> None:
