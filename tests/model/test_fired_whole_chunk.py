@@ -131,3 +131,35 @@ def test_rule_masks_are_read_only_views_and_facts_stay_unwritten() -> None:
     fired_mod._evaluate_rows(f, rows, out, None, f.n, final=True)
     assert np.array_equal(out["X"], nan_before | f.identity)
     assert np.array_equal(f.nan_in, nan_before) and out["X"] is not f.nan_in
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("kind", ["grid", "edges"])
+def test_f16_mul_facts_from_the_float32_exact_value_equal_float64(rules, kind) -> None:
+    """F32-NANOUT, F16-PREC / IEEE-RNE read the exact value's NaN, finite and inexact
+    facts from the kernel's float32 product (``Core.hi32``): the same masks as from the
+    float64 value, on chunks of every class of operand."""
+    a, b = _chunk(kind, seed=3)
+    ev = evaluate("mul", a, b, format="f16", rules=rules)
+    f32 = ev._facts(0, a.size)
+    assert f32.core.hi32 is not None and f32.core.hi32.dtype == np.float32
+    f64 = finish.facts(f32.ctx, f32.ops, type(f32.core)(f32.core.bits, f32.core.hi,
+                                                          f32.core.lo))
+    for name in ("exact_nan", "exact_inf", "finite", "inexact"):
+        assert np.array_equal(getattr(f32, name), getattr(f64, name)), name
+    assert f32.exact_nan.any() and f32.inexact.any() and not f32.finite.all()
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_allowed_of_the_models_own_bits_without_the_equality_pass(rules) -> None:
+    """ALLOWED: the model's own results (the array ``bits`` itself, as a sweep's ok_model
+    asks) are each allowed, as a copy of them is on the reference path; an observation
+    that differs is still judged (the shortcut takes only the very same array)."""
+    a, b = _chunk("edges", seed=0)
+    ev = evaluate("mul", a, b, format="f16", rules=rules)
+    ref = evaluate("mul", a, b, format="f16", rules=rules, paths="reference")
+    bits = np.asarray(ev.bits)
+    assert ev.allowed(bits).all() and ref.allowed(bits.copy()).all()
+    other = bits ^ np.uint16(0x0200)  # the result's fraction changed: not allowed where
+    want = ref.allowed(other)  # the model is a number (a NaN stays any NaN)
+    assert np.array_equal(ev.allowed(other), want) and not want.all()

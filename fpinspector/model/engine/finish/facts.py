@@ -37,7 +37,8 @@ class Facts:
         if core._hi is not None:
             hi = core.hi[idx]
             lo = zero_residual(hi) if is_zero_residual(core.lo) else core.lo[idx]
-            sub = Core(core.bits[idx], hi, lo)
+            hi32 = None if core.hi32 is None else core.hi32[idx]
+            sub = Core(core.bits[idx], hi, lo, hi32=hi32)
         else:
             from ..compute import exact_value
 
@@ -150,17 +151,25 @@ class Facts:
     def lo(self) -> np.ndarray:
         return self.core.lo
 
+    @property
+    def _hi_narrow(self) -> np.ndarray:
+        """The exact value's hi in the narrowest float that holds it exactly (the same
+        values: NaN, INF and finite read alike at half the bytes where a kernel gave
+        float32)."""
+        hi32 = self.core.hi32
+        return self.core.hi if hi32 is None else hi32
+
     @cached_property
     def exact_nan(self) -> np.ndarray:
-        return np.isnan(self.core.hi)
+        return np.isnan(self._hi_narrow)
 
     @cached_property
     def exact_inf(self) -> np.ndarray:
-        return np.isinf(self.core.hi)
+        return np.isinf(self._hi_narrow)
 
     @cached_property
     def finite(self) -> np.ndarray:
-        return np.isfinite(self.core.hi)
+        return np.isfinite(self._hi_narrow)
 
     @cached_property
     def result_values(self) -> np.ndarray:
@@ -222,9 +231,12 @@ class Facts:
         return self._result_is_not_exact()
 
     def _result_is_not_exact(self) -> np.ndarray:
-        """The model's value differs from the exact value hi + lo."""
+        """The model's value differs from the exact value hi + lo (compared in float32
+        where both are: the result values of f16 and a kernel's float32 exact value)."""
+        values = self.result_values
+        hi = self.core.hi32 if values.dtype == np.float32 else None
         with np.errstate(invalid="ignore"):
-            m = np.not_equal(self.result_values, self.core.hi)
+            m = np.not_equal(values, self.core.hi if hi is None else hi)
         if not is_zero_residual(self.core.lo):
             m |= self.core.lo != 0
         return m
