@@ -3,9 +3,9 @@ F32-INFINF, F32-IDENT, F16-PREC, F16-DENORM, IEEE-RNE): the same masks as the re
 path and as the ordinary/subset split, on chunks of edge-case operands (denormals, INF,
 NaN, signed zeros, +/-1) under d3d11, d3d10 and ieee754, and against numpy's float16.
 
-Why: f16 mul's chunks decide the whole-chunk way on a sample of every 64th element
-(``fired.WHOLE_CHUNK_FROM_OF``), and a rule's mask may be a fact the facts keep (a
-read-only view of it is returned; nothing is written into it).
+Why: f16 mul's chunks always take the whole-chunk way (``fired.WHOLE_CHUNK_KERNELS``), a
+rule's mask may be a fact the facts keep (a read-only view of it is returned; nothing is
+written into it), and the exact value's facts are read in float32 where the kernel gave it.
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ EDGES = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0200, 0x0400
 
 def _chunk(kind: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Operand pairs of N elements: ``ordinary`` moderate normals only, ``few`` 1% edge
-    operands (below f16 mul's whole-chunk threshold: the split), ``many`` 12% (the sample
-    decides whole), ``grid`` two A patterns x every fourth B (a sweep chunk's shape),
+    operands, ``many`` 12%, ``grid`` two A patterns x every eighth B (a sweep chunk's shape),
     ``edges`` every pair of EDGES repeated."""
     rng = np.random.default_rng(seed)
     if kind == "grid":
@@ -63,13 +62,12 @@ def _assert_same(got: dict[str, np.ndarray], want: dict[str, np.ndarray], what: 
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
-@pytest.mark.parametrize("kind,whole", [("ordinary", False), ("few", False), ("many", True),
-                                        ("grid", True), ("edges", True)])
-def test_f16_mul_fired_whole_chunk_equals_reference_and_split(monkeypatch, rules, kind,
-                                                              whole) -> None:
+@pytest.mark.parametrize("kind", ["ordinary", "few", "many", "grid", "edges"])
+def test_f16_mul_fired_whole_chunk_equals_reference_and_split(monkeypatch, rules,
+                                                              kind) -> None:
     """F32-NANPROP, F32-NANOUT, F32-INFINF, F32-IDENT, F16-PREC/IEEE-RNE, F16-DENORM: the
-    fast path's masks (whole-chunk or split, as the sample decides) equal the reference
-    path's and the split's, mask by mask; the path expected was taken."""
+    fast path's whole-chunk masks equal the reference path's and the ordinary/subset
+    split's, mask by mask; the whole-chunk way was taken (no ordinary mask)."""
     a, b = _chunk(kind, seed=len(kind))
     calls: list[int] = []
     ordinary = fired_mod._ordinary
@@ -80,13 +78,13 @@ def test_f16_mul_fired_whole_chunk_equals_reference_and_split(monkeypatch, rules
 
     monkeypatch.setattr(fired_mod, "_ordinary", counted)
     fast = _masks(evaluate("mul", a, b, format="f16", rules=rules))
-    # whole-chunk: only the sample's ordinary mask; split: the sample's and the chunk's
-    assert (calls == [-(-a.size // fired_mod._SAMPLE_STEP)]) == whole, calls
+    assert calls == []  # the whole-chunk way: no ordinary mask
     ref = _masks(evaluate("mul", a, b, format="f16", rules=rules, paths="reference"))
     _assert_same(fast, ref, f"{rules} {kind}: fast vs reference")
-    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_FROM_OF", {})
-    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_FROM", 1 << 30)  # the split, always
+    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_KERNELS", frozenset())
+    monkeypatch.setattr(fired_mod, "WHOLE_CHUNK_FROM", 0)  # the split, always
     split = _masks(evaluate("mul", a, b, format="f16", rules=rules))
+    assert calls and calls[-1] == a.size  # (the ordinary mask of the chunk)
     _assert_same(split, ref, f"{rules} {kind}: split vs reference")
 
 

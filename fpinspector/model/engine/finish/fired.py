@@ -296,16 +296,16 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
 #: (f16 x f16 grid rows with many denormal or overflowing products, sqrt of negatives).
 WHOLE_CHUNK_FROM = 5
 
-#: The same threshold for a fast kernel whose whole-chunk rows cost less (rule IDs read
-#: in the patterns' own width, no decode): its chunks go whole from 1/n not ordinary on,
-#: decided on every :data:`_SAMPLE_STEP`-th element, so such a chunk computes no ordinary
-#: mask. Measured per chunk of 2^17 (2026-11-28, load 1.0-1.4, the fired rules alone):
-#: f16 mul costs the same both ways at about 2% (mul 739 against 863 us split and whole
-#: with none, 868 against 858 at 2%, 1205 against 857 at 10%), and every chunk of the
-#: exhaustive f16 x f16 sweep holds 6% denormal and 3% INF/NaN B patterns: it always
-#: goes whole. (f16 add: about 4%; f16 div, mad and sqrt: above 10%, as f32.)
-WHOLE_CHUNK_FROM_OF: dict[Any, int] = {fastbits.f16_mul: 50}
-_SAMPLE_STEP = 64
+#: Fast kernels whose chunks always take the whole-chunk way: their rows cost less than
+#: the ordinary mask and the subset (masks read in the patterns' own width, the exact
+#: value's in float32). Measured per chunk of 2^17 (2026-11-28, load 1.0-1.4, the fired
+#: rules alone, before the whole-chunk rows were made cheaper): f16 mul split against
+#: whole 739 against 863 us with every element ordinary, 868 against 858 at 2% not
+#: ordinary, 1205 against 857 at 10%; every chunk of the exhaustive f16 x f16 sweep holds
+#: 6% denormal and 3% INF/NaN B patterns (9-100% not ordinary). A sampled decision cost
+#: 70 us a chunk, more than it could save there. (f16 add crosses at about 4%; f16 div,
+#: mad and sqrt above 10%, as f32: they keep the threshold.)
+WHOLE_CHUNK_KERNELS: frozenset[Any] = frozenset({fastbits.f16_mul})
 
 
 def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
@@ -351,18 +351,14 @@ def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     cls = _uniform_nan_chunk(facts)
     if cls is not None:  # every row's mask is constant: one element decides
         return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, ctx_key, cls)}
-    whole_from = WHOLE_CHUNK_FROM_OF.get(ctx.spec.fast.get(ctx.fmt.name), 0)  # (its kernel)
-    if whole_from and n >= 2 * _SAMPLE_STEP:  # (a view of every 64th element: no copies)
-        sample = _ordinary(facts.subset(slice(None, None, _SAMPLE_STEP)))
-        k = sample.size
-        if (k - int(np.count_nonzero(sample))) * whole_from >= k:
-            _evaluate_rows(facts, rows, out, None, n, final=True)
-            return dict(sorted(out.items()))
+    if ctx.spec.fast.get(ctx.fmt.name) in WHOLE_CHUNK_KERNELS:  # (its fast kernel)
+        _evaluate_rows(facts, rows, out, None, n, final=True)
+        return dict(sorted(out.items()))
     m = _ordinary(facts)
     count = int(np.count_nonzero(m))
-    if (n - count) * (whole_from or WHOLE_CHUNK_FROM) >= n:  # many other elements: every
-        # row on the whole chunk, once (a row that never fires on ordinary elements is False
-        # there, an ALWAYS row True: the reference path's answer, without a second pass per row)
+    if (n - count) * WHOLE_CHUNK_FROM >= n:  # many other elements: every row on the whole
+        # chunk, once (a row that never fires on ordinary elements is False there, an
+        # ALWAYS row True: the reference path's answer, without a second pass per row)
         _evaluate_rows(facts, rows, out, None, n, final=True)
         return dict(sorted(out.items()))
     # most elements are ordinary: only the rows that can fire there (their masks on the
