@@ -33,14 +33,18 @@ class Core:
     ``bits``: the model result (patterns; bool for comparisons); ``hi + lo``: the exact
     result (``hi`` the float64 nearest, NaN for NaN results, IEEE-signed zeros). The
     exact value may be given as a function, computed on first use: a verdict on a
-    correctly rounded op never needs it.
+    correctly rounded op never needs it. ``hi32``: where a kernel computed the exact value
+    in float32 exactly (fastbits.f16_mul), hi's very values as float32 (lo is then 0):
+    the facts read NaN, finite and inexact from it at half the bytes.
     """
 
     def __init__(self, bits: np.ndarray, hi: np.ndarray | None = None,
                  lo: np.ndarray | None = None,
-                 exact: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None) -> None:
+                 exact: Callable[[], tuple[np.ndarray, np.ndarray]] | None = None,
+                 hi32: np.ndarray | None = None) -> None:
         self.bits = bits
         self._hi, self._lo, self._exact = hi, lo, exact
+        self.hi32 = hi32
 
     def _load(self) -> None:
         if self._hi is None:

@@ -170,6 +170,12 @@ def _all_plus_zero(x: np.ndarray) -> bool:
     return not np.any(x) and not np.signbit(x).any()
 
 
+def _same_array(a: np.ndarray, b: np.ndarray) -> bool:
+    """Are ``a`` and ``b`` views of the very same elements (memory, dtype, layout)?"""
+    return (a.dtype == b.dtype and a.shape == b.shape and a.strides == b.strides
+            and a.__array_interface__["data"][0] == b.__array_interface__["data"][0])
+
+
 def _operand_name(i: int) -> str:
     return "ABCDEFGH"[i] if i < 8 else str(i)
 
@@ -343,7 +349,8 @@ class Evaluation:
         ctx = self._ctx
         bits = self._flat_bits()[at]  # (a kernel may also give the exact value)
         if self._exact is not None:
-            return Core(bits, self._exact[0][at], self._exact[1][at])
+            hi32 = None if self._exact32 is None else self._exact32[at]
+            return Core(bits, self._exact[0][at], self._exact[1][at], hi32=hi32)
         if ctx.traits.exact_is_result:  # the exact result is the value
             return Core(bits, exact=lambda: _value_of_result(ctx, bits))
         if ops is None:
@@ -495,6 +502,11 @@ class Evaluation:
         one scalar evaluation).
         """
         obs, idx, shape = self._obs(observed)
+        if idx is None and not self._ctx.reference and _same_array(obs, self._flat_bits()):
+            # the model's own results (a sweep's ok_model): each is in its set, as the
+            # equality pass below finds (the differential test proves it on the reference
+            # path), without the pass
+            return np.ones(shape, dtype=bool)
         if self.result_format == "bool":
             bits = self._flat_bits()
             return (obs == (bits if idx is None else bits[idx])).reshape(shape)

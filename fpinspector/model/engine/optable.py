@@ -106,8 +106,9 @@ _ROWS = [
     _arith("mul", "*", tol.F32_PREC, exact=exv.exact_mul, scalar=sc.mul,
            numpy=np.multiply, fast={**_NUMPY_EXACT, "f16": k.f16_mul},
            vouched_finite=_F32_F16, identities=((0, 1.0), (1, 1.0)),
-           invalid=lambda f: ((f.operand_is_inf(0) & f.operand_is_zero(1))
-                              | (f.operand_is_zero(0) & f.operand_is_inf(1)))),
+           # INF * 0: the exact product is a NaN of no NaN operand (two masks the
+           # finisher has already, not four operand tests)
+           invalid=lambda f: f.exact_nan & ~f.nan_in),
     _arith("div", "/", tol.DIV, exact=exv.exact_div, scalar=sc.div,
            numpy=np.divide, fast=_NUMPY_ROUNDED, vouched_finite=_F32, identities=((1, 1.0),),
            rcp_route=True, ulp_inputs=(("normals", -60, 60, True),) * 2, invalid=_both_inf),

@@ -29,14 +29,16 @@ class Facts:
         self.core = core
         self.n = core.bits.size
 
-    def subset(self, idx: np.ndarray) -> Facts:
-        """The facts of the elements ``idx`` (the exact value is sliced if known)."""
+    def subset(self, idx: np.ndarray | slice) -> Facts:
+        """The facts of the elements ``idx`` (the exact value is sliced if known; a slice
+        gives views)."""
         ops = [o[idx] for o in self.ops]
         core = self.core
         if core._hi is not None:
             hi = core.hi[idx]
             lo = zero_residual(hi) if is_zero_residual(core.lo) else core.lo[idx]
-            sub = Core(core.bits[idx], hi, lo)
+            hi32 = None if core.hi32 is None else core.hi32[idx]
+            sub = Core(core.bits[idx], hi, lo, hi32=hi32)
         else:
             from ..compute import exact_value
 
@@ -112,6 +114,17 @@ class Facts:
         fmt = self.ctx.fmt
         return mags[i] == fmt.dtype.type(grid.pattern_of(1.0, fmt))
 
+    def operand_is_den(self, i: int) -> np.ndarray:
+        """Operand ``i``'s pattern is a denormal (before the input flush). Why from the
+        magnitudes: they are read for the NaN operands already, and a denormal is then one
+        subtraction and one compare (0 wraps to the top)."""
+        mags = self._mags
+        if mags is None:
+            return grid.is_den(self.ops[i], self.ctx.fmt)
+        dt = self.ctx.fmt.dtype.type
+        t = mags[i] - dt(1)
+        return t < dt(self.ctx.fmt.frac_mask)
+
     def signs_differ(self) -> np.ndarray:
         """Operands 0 and 1 have different signs (sign bits; for INF operands)."""
         if self._mags is None:
@@ -123,16 +136,11 @@ class Facts:
     @cached_property
     def nan_in(self) -> np.ndarray:
         """Some operand is a NaN (the input flush never makes or removes one)."""
-        m = np.zeros(self.n, dtype=bool)
         mags = self._mags
         if mags is None:
-            for v in self.vals:
-                m |= np.isnan(v)
-            return m
+            return _any_of([np.isnan(v) for v in self.vals], self.n)
         inf = self.ctx.fmt.dtype.type(self.ctx.fmt.pos_inf)
-        for mg in mags:
-            m |= mg > inf
-        return m
+        return _any_of([mg > inf for mg in mags], self.n)
 
     # -- result -------------------------------------------------------------------------
     @property
@@ -143,17 +151,25 @@ class Facts:
     def lo(self) -> np.ndarray:
         return self.core.lo
 
+    @property
+    def _hi_narrow(self) -> np.ndarray:
+        """The exact value's hi in the narrowest float that holds it exactly (the same
+        values: NaN, INF and finite read alike at half the bytes where a kernel gave
+        float32)."""
+        hi32 = self.core.hi32
+        return self.core.hi if hi32 is None else hi32
+
     @cached_property
     def exact_nan(self) -> np.ndarray:
-        return np.isnan(self.core.hi)
+        return np.isnan(self._hi_narrow)
 
     @cached_property
     def exact_inf(self) -> np.ndarray:
-        return np.isinf(self.core.hi)
+        return np.isinf(self._hi_narrow)
 
     @cached_property
     def finite(self) -> np.ndarray:
-        return np.isfinite(self.core.hi)
+        return np.isfinite(self._hi_narrow)
 
     @cached_property
     def result_values(self) -> np.ndarray:
@@ -215,9 +231,12 @@ class Facts:
         return self._result_is_not_exact()
 
     def _result_is_not_exact(self) -> np.ndarray:
-        """The model's value differs from the exact value hi + lo."""
+        """The model's value differs from the exact value hi + lo (compared in float32
+        where both are: the result values of f16 and a kernel's float32 exact value)."""
+        values = self.result_values
+        hi = self.core.hi32 if values.dtype == np.float32 else None
         with np.errstate(invalid="ignore"):
-            m = np.not_equal(self.result_values, self.core.hi)
+            m = np.not_equal(values, self.core.hi if hi is None else hi)
         if not is_zero_residual(self.core.lo):
             m |= self.core.lo != 0
         return m
@@ -226,12 +245,12 @@ class Facts:
     @cached_property
     def identity(self) -> np.ndarray:
         """F32-IDENT: x*(+/-1), x/(+/-1), x+0, x-0 are exact (on flushed operands)."""
-        m = np.zeros(self.n, dtype=bool)
         if not self.ctx.spec.identities:  # (arith rows name theirs; no other row has any)
-            return m
-        for i, v in self.ctx.spec.identities:  # the op row's (operand, value) pairs
-            m = m | (self.operand_is_zero(i) if v == 0 else self.operand_is_one(i))
-        return m & ~self.nan_in
+            return np.zeros(self.n, dtype=bool)
+        m = _any_of([self.operand_is_zero(i) if v == 0 else self.operand_is_one(i)
+                     for i, v in self.ctx.spec.identities], self.n)  # (operand, value) pairs
+        m &= ~self.nan_in
+        return m
 
     @cached_property
     def absolute_window(self) -> np.ndarray:
@@ -267,6 +286,17 @@ class Facts:
         """The (flushed) operand is negative, -0 included (F32-SQRTNEG)."""
         x = self.vals[0]
         return (x < 0) | ((x == 0) & np.signbit(x))
+
+
+def _any_of(masks: list[np.ndarray], n: int) -> np.ndarray:
+    """The element-wise OR of ``masks`` (fresh arrays of n, the first one reused), False
+    for none: one pass per mask after the first, no zero-filled start."""
+    if not masks:
+        return np.zeros(n, dtype=bool)
+    m = masks[0]
+    for other in masks[1:]:
+        m |= other
+    return m
 
 
 #: Facts a subset does not take from its parent: no row reads them on the elements a

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import grid
+from .. import fastbits, grid
 from ..context import Ctx
 from ..families import ARITH, COMPARE, FAMILIES, FRC, FUSED, MOV, ROUND, SELECT, UNARY, OpFamily
 from ..masked import indices
@@ -84,10 +84,10 @@ def _infinf(f: Facts) -> np.ndarray:
 
 
 def _denormal_kept(f: Facts) -> np.ndarray:
-    fmt = f.ctx.fmt
-    m = grid.is_den(f.core.bits, fmt)
-    for b in f.ops:
-        m = m | grid.is_den(b, fmt)
+    """F16-DENORM, F64-DENORM: a denormal operand or result, kept (no flush)."""
+    m = grid.is_den(f.core.bits, f.ctx.fmt)
+    for i in range(len(f.ops)):
+        m |= f.operand_is_den(i)
     return m
 
 
@@ -241,7 +241,7 @@ def _uniform_rules(facts: Facts, rows: list[Row], ctx_key: tuple | None,
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
                    idx: np.ndarray | None, n: int, ordinary: bool = False,
-                   where: np.ndarray | None = None) -> None:
+                   where: np.ndarray | None = None, final: bool = False) -> None:
     """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset,
     and only ``where`` (a mask of the facts' elements) when given; on ordinary elements a
     row marked ALWAYS is True without evaluating its mask.
@@ -249,9 +249,23 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
     With ``idx``, ``out`` must be False at ``idx`` (the subset is the elements the
     ordinary pass left): the subset's masks are ORed together per rule and written there
     once, without reading ``out`` back (a gather per row was the subset's largest cost
-    when a chunk has many non-ordinary elements)."""
+    when a chunk has many non-ordinary elements).
+
+    ``final`` (the facts are the whole of ``out``'s elements, and nothing writes into
+    ``out`` afterwards): a rule's mask is its row's mask itself, possibly a fact the facts
+    keep, and a second row of the same rule ID makes a new array; so nothing here is
+    written in place. Why: a zero-filled array ORed with the mask was two of a sweep
+    chunk's passes per fired rule."""
     ctx = facts.ctx
     picked: dict[str, np.ndarray] = {}
+    if final:
+        for row in rows:
+            m = np.asarray(row.mask(facts), dtype=bool)
+            if not m.any():
+                continue
+            rid = row.rule_id(ctx)
+            out[rid] = out[rid] | m if rid in out else m
+        return
     for row in rows:
         if ordinary and row.ordinary == ALWAYS:
             m = np.ones(facts.n, dtype=bool) if where is None else where
@@ -282,6 +296,17 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
 #: (f16 x f16 grid rows with many denormal or overflowing products, sqrt of negatives).
 WHOLE_CHUNK_FROM = 5
 
+#: Fast kernels whose chunks always take the whole-chunk way: their rows cost less than
+#: the ordinary mask and the subset (masks read in the patterns' own width, the exact
+#: value's in float32). Measured per chunk of 2^17 (2026-11-28, load 1.0-1.4, the fired
+#: rules alone, before the whole-chunk rows were made cheaper): f16 mul split against
+#: whole 739 against 863 us with every element ordinary, 868 against 858 at 2% not
+#: ordinary, 1205 against 857 at 10%; every chunk of the exhaustive f16 x f16 sweep holds
+#: 6% denormal and 3% INF/NaN B patterns (9-100% not ordinary). A sampled decision cost
+#: 70 us a chunk, more than it could save there. (f16 add crosses at about 4%; f16 div,
+#: mad and sqrt above 10%, as f32: they keep the threshold.)
+WHOLE_CHUNK_KERNELS: frozenset[Any] = frozenset({fastbits.f16_mul})
+
 
 def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     """Rule ID -> mask of the elements it decided (only rules that fired somewhere).
@@ -290,13 +315,19 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     each ask, and an app shows all three for every edit. The masks are read-only."""
     known = facts.__dict__.get(_KEPT)
     if known is None:
-        known = facts.__dict__[_KEPT] = _fired_rules(facts)
-        for mask in known.values():
-            mask.flags.writeable = False  # (shared by every caller)
+        known = facts.__dict__[_KEPT] = {k: _read_only(m) for k, m in _fired_rules(facts).items()}
     return dict(known)
 
 
 _KEPT = "_fired_rules"  # (a dict, not an array: Facts.subset does not slice it)
+
+
+def _read_only(mask: np.ndarray) -> np.ndarray:
+    """A read-only view of a rule's mask (shared by every caller; the mask may be a fact
+    the facts keep, which stays writable for them)."""
+    view = mask.view()
+    view.flags.writeable = False
+    return view
 
 
 _ROWS_OF: dict[tuple, list[Row]] = {}
@@ -315,17 +346,20 @@ def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     n = facts.n
     if ctx.reference or ctx.traits.moves_bits:
-        _evaluate_rows(facts, rows, out, None, n)
+        _evaluate_rows(facts, rows, out, None, n, final=True)
         return dict(sorted(out.items()))
     cls = _uniform_nan_chunk(facts)
     if cls is not None:  # every row's mask is constant: one element decides
         return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, ctx_key, cls)}
+    if ctx.spec.fast.get(ctx.fmt.name) in WHOLE_CHUNK_KERNELS:  # (its fast kernel)
+        _evaluate_rows(facts, rows, out, None, n, final=True)
+        return dict(sorted(out.items()))
     m = _ordinary(facts)
     count = int(np.count_nonzero(m))
     if (n - count) * WHOLE_CHUNK_FROM >= n:  # many other elements: every row on the whole
         # chunk, once (a row that never fires on ordinary elements is False there, an
         # ALWAYS row True: the reference path's answer, without a second pass per row)
-        _evaluate_rows(facts, rows, out, None, n)
+        _evaluate_rows(facts, rows, out, None, n, final=True)
         return dict(sorted(out.items()))
     # most elements are ordinary: only the rows that can fire there (their masks on the
     # whole chunk cost less than copying the facts into a subset), the others on the rest
