@@ -1,0 +1,94 @@
+"""A grid chunk with and without its layout: what the per-row steps save per chunk.
+
+Run: ``.venv/bin/python benchmarks/bench_grid_layout.py [--repeat N] [--a 0x4A37]``.
+
+A chunk of an A x B grid (the f16 x f16 mul sweep's: 2 A rows x all 2^16 B patterns)
+reaches the stage and the summary with its layout (``GridOperands``, engine/
+operand_rows.py): the f16 mul kernel then decodes B once a sweep and A once a row. This script times the same chunk both ways in
+one process, interleaved, best of N (wall and CPU figures only compare within one run:
+the machine is shared), step by step and as the worker loop's stage + summary part, and
+checks that both ways give the same columns and summary part.
+
+The flat way is the same chunk given as a plain tuple (no layout), as a grid with rows
+shorter than ``GridDomain.LAYOUT_MIN_ROW`` gives it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import best_interleaved, load_average, print_header  # noqa: E402
+
+from fpinspector.model import evaluate  # noqa: E402
+from fpinspector.model.sweep.alloc import keep_freed_buffers  # noqa: E402
+from fpinspector.model.sweep.domain import Axis, GridDomain  # noqa: E402
+from fpinspector.model.sweep.stages import ModelStage  # noqa: E402
+from fpinspector.model.sweep.summary import Summary  # noqa: E402
+
+CHUNK = 1 << 17
+
+
+def _same(x: object, y: object) -> bool:
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(_same(x[k], y[k]) for k in x)
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y))
+    if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+        a, b = np.asarray(x), np.asarray(y)
+        return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    return x == y
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=60, help="rounds (best of)")
+    ap.add_argument("--a", type=lambda s: int(s, 0), default=0x4A37,
+                    help="first A pattern of the chunk (two rows: A, A+1)")
+    args = ap.parse_args()
+    print_header("grid chunk: the per-row steps against the flat ones (f16 mul)")
+    np.seterr(all="ignore")
+    print(f"malloc tuned as the sweep command's workers: {keep_freed_buffers()}")
+    domain = GridDomain(Axis.bit_range("f16", args.a, args.a + 1), Axis.every("f16"))
+    rows = domain.operands(0, CHUNK)
+    layout = getattr(rows, "layout", None)
+    assert layout is not None, "the chunk has no layout"
+    flat = tuple(rows)
+    stage = ModelStage("mul", "f16")
+    summary = Summary("f16", "f16")
+    out_r, out_f = stage(rows), stage(flat)
+    same = _same(dict(out_r), dict(out_f)) and _same(summary.prepare(0, rows, out_r),
+                                                     summary.prepare(0, flat, out_f))
+    print(f"columns and summary part the same both ways: {same}")
+
+    def kernel(ops: tuple) -> None:
+        evaluate("mul", *ops, format="f16", layout=getattr(ops, "layout", None)).bits
+
+    steps = {
+        "operands (domain)": {"flat": None, "rows": lambda: domain.operands(0, CHUNK)},
+        "model bits (f16 mul kernel)": {"flat": lambda: kernel(flat),
+                                        "rows": lambda: kernel(rows)},
+        "stage + summary part": {
+            "flat": lambda: summary.prepare(0, flat, stage(flat)),
+            "rows": lambda: summary.prepare(0, rows, stage(rows))},
+    }
+    print(f"\nA 0x{args.a:04X}..0x{args.a + 1:04X} x every B, {CHUNK} inputs, best of "
+          f"{args.repeat} (CPU time, interleaved)")
+    for name, fns in steps.items():
+        live = {k: f for k, f in fns.items() if f is not None}
+        best = best_interleaved(live, args.repeat)
+        line = "  ".join(f"{k} {t * 1e6:7.0f} us ({t / CHUNK * 1e9:5.2f} ns/input)"
+                         for k, t in best.items())
+        gain = (f"  saves {(best['flat'] - best['rows']) * 1e6:.0f} us"
+                if len(best) == 2 else "")
+        print(f"  {name:<28} {line}{gain}")
+    print(f"load average after: {load_average()}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
