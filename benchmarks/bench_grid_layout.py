@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/bench_grid_layout.py [--repeat N] [--a 0x4A37
 
 A chunk of an A x B grid (the f16 x f16 mul sweep's: 2 A rows x all 2^16 B patterns)
 reaches the stage and the summary with its layout (``GridOperands``, engine/
-operand_rows.py): the f16 mul kernel then decodes B once a sweep and A once a row. This script times the same chunk both ways in
+operand_rows.py): the f16 mul kernel then decodes B once a sweep and A once a row, and the
+summary counts the operand classes per row. This script times the same chunk both ways in
 one process, interleaved, best of N (wall and CPU figures only compare within one run:
 the machine is shared), step by step and as the worker loop's stage + summary part, and
 checks that both ways give the same columns and summary part.
@@ -25,8 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_interleaved, load_average, print_header  # noqa: E402
 
 from fpinspector.model import evaluate  # noqa: E402
+from fpinspector.model.formats import FORMATS  # noqa: E402
 from fpinspector.model.sweep.alloc import keep_freed_buffers  # noqa: E402
 from fpinspector.model.sweep.domain import Axis, GridDomain  # noqa: E402
+from fpinspector.model.sweep.hist import class_counts, row_class_counts  # noqa: E402
 from fpinspector.model.sweep.stages import ModelStage  # noqa: E402
 from fpinspector.model.sweep.summary import Summary  # noqa: E402
 
@@ -53,6 +56,7 @@ def main() -> int:
     print_header("grid chunk: the per-row steps against the flat ones (f16 mul)")
     np.seterr(all="ignore")
     print(f"malloc tuned as the sweep command's workers: {keep_freed_buffers()}")
+    f16 = FORMATS["f16"]
     domain = GridDomain(Axis.bit_range("f16", args.a, args.a + 1), Axis.every("f16"))
     rows = domain.operands(0, CHUNK)
     layout = getattr(rows, "layout", None)
@@ -72,6 +76,9 @@ def main() -> int:
         "operands (domain)": {"flat": None, "rows": lambda: domain.operands(0, CHUNK)},
         "model bits (f16 mul kernel)": {"flat": lambda: kernel(flat),
                                         "rows": lambda: kernel(rows)},
+        "operand classes (summary)": {
+            "flat": lambda: [class_counts(f16, o) for o in flat],
+            "rows": lambda: row_class_counts(f16, layout)},
         "stage + summary part": {
             "flat": lambda: summary.prepare(0, flat, stage(flat)),
             "rows": lambda: summary.prepare(0, rows, stage(rows))},

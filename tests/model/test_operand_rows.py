@@ -22,6 +22,7 @@ from fpinspector.model.engine.operand_rows import OperandAxis, OperandRows
 from fpinspector.model.formats import FORMATS
 from fpinspector.model.sweep import Axis, GridDomain, ModelStage, run_sweep
 from fpinspector.model.sweep.domain import GridOperands
+from fpinspector.model.sweep.hist import class_counts, row_class_counts
 from fpinspector.model.sweep.summary import Summary
 
 F16 = FORMATS["f16"]
@@ -70,6 +71,13 @@ def _equal(x, y) -> bool:
         a, b = np.asarray(x), np.asarray(y)
         return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
     return x == y
+
+
+def _numpy_counts(bits: np.ndarray) -> list[int]:
+    v = bits.view(np.float16)
+    zero, nan, inf = v == 0, np.isnan(v), np.isinf(v)
+    den = ~zero & ~nan & ~inf & (np.abs(v) < np.finfo(np.float16).smallest_normal)
+    return [int(m.sum()) for m in (zero, den, ~zero & ~nan & ~inf & ~den, inf, nan)]
 
 
 @pytest.fixture
@@ -143,6 +151,17 @@ def test_layout_over_more_than_one_kernel_chunk():
     assert np.array_equal(got._rest, want._rest)
     assert got.exact.tobytes() == want.exact.tobytes()
     assert _equal(got.fired, want.fired)
+
+
+@pytest.mark.parametrize("g", range(4))
+def test_operand_classes_from_rows_DEC_CLASS(every_chunk_has_rows, g):
+    dom = _grids()[g]
+    for k0, k1 in _chunks(dom):
+        ops = dom.operands(k0, k1)
+        got = [c.tolist() for c in row_class_counts(F16, ops.layout)]
+        flat = _flat(dom, k0, k1)
+        assert got == [class_counts(F16, o).tolist() for o in flat]
+        assert got == [_numpy_counts(o) for o in flat]
 
 
 def test_summary_part_equals_the_flat_one(every_chunk_has_rows):

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..formats import FloatFormat
+from ..engine.operand_rows import OperandRows
+from ..formats import CLASS_NAMES, FloatFormat
 
-__all__ = ["HIST_EDGES", "hist_labels", "histogram_counts", "class_counts"]
+__all__ = ["HIST_EDGES", "hist_labels", "histogram_counts", "class_counts", "row_class_counts"]
 
 #: Upper edges of the |error| bins: 0 exactly, (0, .5], (.5, 1], (1, 2], ... (2^31, max], inf.
 HIST_EDGES = np.array(
@@ -82,13 +83,23 @@ def _bins(m: np.ndarray, w: np.ndarray) -> np.ndarray:
     return h
 
 
+def _class_edges(fmt: FloatFormat) -> tuple[int, int, int, int]:
+    """The magnitudes where each class after zero begins: a pattern's class is the number
+    of these its magnitude reaches (sign cleared)."""
+    return (1, 1 << fmt.frac_bits, fmt.pos_inf, fmt.pos_inf + 1)
+
+
+def _magnitude(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
+    b = np.asarray(bits)
+    return b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+
+
 def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
     four comparisons on the magnitude, in the patterns' own dtype."""
-    b = np.asarray(bits)
-    mag = b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+    mag = _magnitude(fmt, bits)
     n = mag.size
-    edges = (1, 1 << fmt.frac_bits, fmt.pos_inf, fmt.pos_inf + 1)
+    edges = _class_edges(fmt)
     # one class throughout (chunks of an exhaustive sweep): two reductions suffice, and
     # only where the first and last patterns share a class (else the reductions are
     # wasted passes: every B pattern of an f16 grid chunk, most chunks' results)
@@ -106,3 +117,38 @@ def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     inf = int(np.count_nonzero(mag == fmt.pos_inf))
     return np.array([zero, below_normal - zero, below_inf - below_normal, inf,
                      n - below_inf - inf], dtype=np.int64)
+
+
+def _class_keys(fmt: FloatFormat, patterns: np.ndarray) -> np.ndarray:
+    """An axis's patterns as ``class * (n + 1) + position``, increasing (classes in order,
+    then positions): one binary search then counts a class in any range of positions."""
+    n = patterns.size
+    codes = np.searchsorted(np.array(_class_edges(fmt), dtype=np.int64),
+                            _magnitude(fmt, patterns).astype(np.int64), side="right")
+    keys = codes * (n + 1) + np.arange(n)
+    keys.sort(kind="stable")
+    return keys.astype(np.int32) if len(CLASS_NAMES) * (n + 1) < 1 << 31 else keys
+
+
+def row_class_counts(fmt: FloatFormat, layout: OperandRows) -> list[np.ndarray]:
+    """:func:`class_counts` of a grid chunk's two operands from their layout
+    (engine/operand_rows.py), without a pass over the chunk: A's classes are its rows'
+    classes times their lengths; B's are ranked once a sweep on its axis (by class, then
+    position) and counted per row by one binary search.
+
+    Why: every chunk of an A x B grid holds B's patterns again (every f16 pattern in the
+    f16 mul sweep: they span all classes, so :func:`class_counts` took its four-count
+    path on every chunk's B)."""
+    starts, cols = layout.starts, layout.cols
+    lengths = [e - s for s, e in zip(starts, starts[1:])]
+    edges = _class_edges(fmt)
+    counts_a = np.zeros(len(CLASS_NAMES), np.int64)
+    for a, length in zip(_magnitude(fmt, layout.a).tolist(), lengths):
+        counts_a[sum(a >= e for e in edges)] += length
+    keys = layout.b.derived(("class keys", fmt.name), lambda p: _class_keys(fmt, p))
+    width = len(layout.b) + 1
+    ranges = [c for c in cols] + [c + n for c, n in zip(cols, lengths)]
+    q = np.array([k * width + r for k in range(len(CLASS_NAMES)) for r in ranges],
+                 dtype=keys.dtype)
+    at = np.searchsorted(keys, q).reshape(len(CLASS_NAMES), 2, len(cols))
+    return [counts_a, (at[:, 1] - at[:, 0]).sum(axis=1, dtype=np.int64)]
