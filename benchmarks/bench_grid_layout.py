@@ -12,6 +12,10 @@ checks that both ways give the same columns and summary part.
 
 The flat way is the same chunk given as a plain tuple (no layout), as a grid with rows
 shorter than ``GridDomain.LAYOUT_MIN_ROW`` gives it.
+
+``--loop N``: also the worker loop of ``bench_sweep_per_core.py`` (spans, summary parts
+folded and merged) on its first N ranges of the f16 mul sweep, both ways interleaved in
+this process (flat: ``GridDomain.LAYOUT_MIN_ROW`` set above any row), best of the rounds.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import best_interleaved, load_average, print_header  # noqa: E402
+from bench_sweep_per_core import ranges, run_model  # noqa: E402
 
 from fpinspector.model import evaluate  # noqa: E402
 from fpinspector.model.formats import FORMATS  # noqa: E402
@@ -52,6 +57,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=60, help="rounds (best of)")
     ap.add_argument("--a", type=lambda s: int(s, 0), default=0x4A37,
                     help="first A pattern of the chunk (two rows: A, A+1)")
+    ap.add_argument("--loop", type=int, default=0, metavar="N",
+                    help="also the worker loop on N of the 16 ranges (rounds: --repeat // 10)")
     args = ap.parse_args()
     print_header("grid chunk: the per-row steps against the flat ones (f16 mul)")
     np.seterr(all="ignore")
@@ -93,8 +100,32 @@ def main() -> int:
         gain = (f"  saves {(best['flat'] - best['rows']) * 1e6:.0f} us"
                 if len(best) == 2 else "")
         print(f"  {name:<28} {line}{gain}")
+    if args.loop:
+        same = _loop(args.loop, max(2, args.repeat // 10)) and same
     print(f"load average after: {load_average()}")
     return 0 if same else 1
+
+
+def _loop(n: int, rounds: int) -> bool:
+    """The worker loop on ``n`` ranges both ways, interleaved; True if the summaries agree."""
+    rngs = ranges("mul16", 16)[:n]
+    row = GridDomain.LAYOUT_MIN_ROW
+    sums: dict[str, str] = {}
+
+    def run(way: str) -> None:
+        GridDomain.LAYOUT_MIN_ROW = row if way == "rows" else 1 << 62
+        try:
+            sums[way] = repr(run_model("mul16", rngs)[1].to_dict())
+        finally:
+            GridDomain.LAYOUT_MIN_ROW = row
+
+    best = best_interleaved({"flat": lambda: run("flat"), "rows": lambda: run("rows")}, rounds)
+    k = n << 20
+    line = "  ".join(f"{w} {t:6.3f} CPU s ({t / k * 1e9:5.2f} ns/input)" for w, t in best.items())
+    print(f"\nworker loop, {n} ranges of the f16 mul sweep ({k} inputs), best of {rounds} "
+          f"interleaved:\n  {line}  rows/flat {best['rows'] / best['flat']:.3f}")
+    print(f"summaries the same both ways: {sums['flat'] == sums['rows']}")
+    return sums["flat"] == sums["rows"]
 
 
 if __name__ == "__main__":
