@@ -440,13 +440,22 @@ _F16_FRAC = np.uint16(0x03FF)
 
 
 def _f16_axis_values(patterns: np.ndarray) -> np.ndarray:
-    """An f16 axis's values as float32 (:meth:`OperandAxis.derived`: made once a sweep)."""
-    return _f16_as_f32().take(patterns)
+    """An f16 axis's values as float32 (:meth:`OperandAxis.derived`: made once a sweep);
+    a view of the decode table where the axis is a run of consecutive patterns (every
+    pattern: the table itself), so a worker keeps no copy."""
+    table = _f16_as_f32()
+    n = patterns.size
+    lo = int(patterns[0]) if n else 0
+    if n and lo + n <= table.size and np.array_equal(patterns,
+                                                     np.arange(lo, lo + n, dtype=patterns.dtype)):
+        return table[lo:lo + n]
+    return table.take(patterns)
 
 
 def _f16_axis_not_finite(patterns: np.ndarray) -> np.ndarray:
-    """Positions of an f16 axis's INF and NaN patterns, increasing (made once a sweep)."""
-    return np.flatnonzero((patterns & _F16_EXP) == _F16_EXP)
+    """Positions of an f16 axis's INF and NaN patterns, increasing (made once a sweep;
+    int32: a grid axis holds at most 2^20 patterns)."""
+    return np.flatnonzero((patterns & _F16_EXP) == _F16_EXP).astype(np.int32)
 
 
 def _f16_nan_row(rows: OperandRows) -> bool:
@@ -478,9 +487,9 @@ def _f16_mul_rows(rows: OperandRows) -> tuple[np.ndarray, np.ndarray]:
             if (a & _F16_EXP) == _F16_EXP:  # an INF row: every element of it is left
                 rest.append(np.arange(s, e, dtype=np.intp))
                 continue
-            lo, hi = np.searchsorted(bad, (c, c + e - s))
+            lo, hi = np.searchsorted(bad, np.array((c, c + e - s), dtype=bad.dtype))
             if hi > lo:
-                rest.append(bad[lo:hi] + (s - c))
+                rest.append(bad[lo:hi].astype(np.intp) + (s - c))
     return p, _rest_of_chunks(rest)
 
 

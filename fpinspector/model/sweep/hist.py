@@ -119,36 +119,31 @@ def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
                      n - below_inf - inf], dtype=np.int64)
 
 
-def _class_keys(fmt: FloatFormat, patterns: np.ndarray) -> np.ndarray:
-    """An axis's patterns as ``class * (n + 1) + position``, increasing (classes in order,
-    then positions): one binary search then counts a class in any range of positions."""
-    n = patterns.size
-    codes = np.searchsorted(np.array(_class_edges(fmt), dtype=np.int64),
-                            _magnitude(fmt, patterns).astype(np.int64), side="right")
-    keys = codes * (n + 1) + np.arange(n)
-    keys.sort(kind="stable")
-    return keys.astype(np.int32) if len(CLASS_NAMES) * (n + 1) < 1 << 31 else keys
-
-
 def row_class_counts(fmt: FloatFormat, layout: OperandRows) -> list[np.ndarray]:
     """:func:`class_counts` of a grid chunk's two operands from their layout
-    (engine/operand_rows.py), without a pass over the chunk: A's classes are its rows'
-    classes times their lengths; B's are ranked once a sweep on its axis (by class, then
-    position) and counted per row by one binary search.
+    (engine/operand_rows.py): A's are its rows' classes times their lengths; B's are
+    counted once a sweep on its whole axis, which a whole row adds (every row of the f16
+    mul sweep's chunks); only a part of a row (a chunk's first or last) is counted on
+    its part of the axis.
 
     Why: every chunk of an A x B grid holds B's patterns again (every f16 pattern in the
     f16 mul sweep: they span all classes, so :func:`class_counts` took its four-count
     path on every chunk's B)."""
-    starts, cols = layout.starts, layout.cols
-    lengths = [e - s for s, e in zip(starts, starts[1:])]
     edges = _class_edges(fmt)
+    mag = _mag_mask(fmt)
     counts_a = np.zeros(len(CLASS_NAMES), np.int64)
-    for a, length in zip(_magnitude(fmt, layout.a).tolist(), lengths):
-        counts_a[sum(a >= e for e in edges)] += length
-    keys = layout.b.derived(("class keys", fmt.name), lambda p: _class_keys(fmt, p))
-    width = len(layout.b) + 1
-    ranges = [c for c in cols] + [c + n for c, n in zip(cols, lengths)]
-    q = np.array([k * width + r for k in range(len(CLASS_NAMES)) for r in ranges],
-                 dtype=keys.dtype)
-    at = np.searchsorted(keys, q).reshape(len(CLASS_NAMES), 2, len(cols))
-    return [counts_a, (at[:, 1] - at[:, 0]).sum(axis=1, dtype=np.int64)]
+    counts_b = np.zeros(len(CLASS_NAMES), np.int64)
+    axis = layout.b
+    for a, s, e, c in layout.runs():
+        counts_a[sum(int(a) & mag >= x for x in edges)] += e - s
+        if e - s == len(axis):
+            counts_b += axis.derived(("class counts", fmt.name),
+                                     lambda p: class_counts(fmt, p))
+        else:
+            counts_b += class_counts(fmt, axis.patterns[c:c + e - s])
+    return [counts_a, counts_b]
+
+
+def _mag_mask(fmt: FloatFormat) -> int:
+    """The bits of a pattern's magnitude (all of them for an unsigned format)."""
+    return fmt.mask & ~fmt.sign_mask if fmt.signed else fmt.mask
