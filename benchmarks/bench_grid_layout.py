@@ -16,6 +16,11 @@ shorter than ``GridDomain.LAYOUT_MIN_ROW`` gives it.
 ``--loop N``: also the worker loop of ``bench_sweep_per_core.py`` (spans, summary parts
 folded and merged) on its first N ranges of the f16 mul sweep, both ways interleaved in
 this process (flat: ``GridDomain.LAYOUT_MIN_ROW`` set above any row), best of the rounds.
+
+``--way flat|rows --loop N``: only that way's worker loop, once after a one-range warm-up,
+nothing timed: for an instruction count that does not depend on the load, e.g.
+``valgrind --tool=callgrind .venv/bin/python benchmarks/bench_grid_layout.py --way rows
+--loop 2`` minus the same with ``--loop 0`` (the start-up and warm-up), per input.
 """
 
 from __future__ import annotations
@@ -59,7 +64,14 @@ def main() -> int:
                     help="first A pattern of the chunk (two rows: A, A+1)")
     ap.add_argument("--loop", type=int, default=0, metavar="N",
                     help="also the worker loop on N of the 16 ranges (rounds: --repeat // 10)")
+    ap.add_argument("--way", choices=("flat", "rows"),
+                    help="only this way's worker loop on --loop N ranges, untimed")
     args = ap.parse_args()
+    if args.way:
+        np.seterr(all="ignore")
+        keep_freed_buffers()
+        _one_way(args.way, args.loop)
+        return 0
     print_header("grid chunk: the per-row steps against the flat ones (f16 mul)")
     np.seterr(all="ignore")
     print(f"malloc tuned as the sweep command's workers: {keep_freed_buffers()}")
@@ -104,6 +116,15 @@ def main() -> int:
         same = _loop(args.loop, max(2, args.repeat // 10)) and same
     print(f"load average after: {load_average()}")
     return 0 if same else 1
+
+
+def _one_way(way: str, n: int) -> None:
+    """The worker loop on the first ``n`` ranges one way, after a one-range warm-up."""
+    if way == "flat":
+        GridDomain.LAYOUT_MIN_ROW = 1 << 62
+    rngs = ranges("mul16", 16)
+    run_model("mul16", rngs[:1])
+    run_model("mul16", rngs[:n])
 
 
 def _loop(n: int, rounds: int) -> bool:
