@@ -26,9 +26,9 @@ class OperandAxis:
     """One operand axis: its patterns (1-D, read-only) and values derived from them, each
     made once (:meth:`derived`).
 
-    Why it may keep them: the patterns are this object's own read-only copy, so nothing
-    derived from them can go stale. Not pickled with the object (a worker process makes
-    its own on first use).
+    Why it may keep them: the patterns are this object's own read-only copy (nothing
+    writes to them), so nothing derived from them goes stale. What was derived is not
+    pickled with the patterns (a worker process derives its own on first use).
     """
 
     def __init__(self, patterns: np.ndarray) -> None:
