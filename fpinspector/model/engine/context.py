@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..formats import FloatFormat
 from .families import OpFamily
+from .operand_rows import OperandRows
 from .oprow import OpSpec
 from .rules import RuleSet, rule_set
 from .tolerances import Tolerance
@@ -23,6 +24,9 @@ class Ctx:
     ``FloatFormat.flushes``; never for a raw move: ``OpFamily.flushes_inputs``).
     ``reference``: the caller asked for ``paths="reference"``: every element takes the
     general code (no fast kernel, no plain-element shortcut in the finisher).
+    ``layout``: how the two operands were made from an A x B grid's rows (engine/
+    operand_rows.py), for kernels that do per-row or per-axis what they would do per
+    element; None: nothing is known of them.
     """
 
     spec: OpSpec
@@ -33,6 +37,7 @@ class Ctx:
     tol: Tolerance
     readings: tuple[str, ...] = field(default=())
     reference: bool = False
+    layout: OperandRows | None = None
 
     @property
     def op(self) -> str:

@@ -14,6 +14,7 @@ from .compute import Core, compute, exact_value, vouched_exact_is_finite
 from .context import Ctx
 from .fastbits import COMPLETES_REST
 from .masked import fill_where, indices
+from .operand_rows import OperandRows
 from .optable import OPS, OpSpec
 from .paths import bits_kernel, use_reference
 from .residual import is_zero_residual, writable_residual, zero_residual
@@ -41,6 +42,7 @@ def evaluate(
     rules: str = "d3d11",
     options: Mapping[str, Any] | None = None,
     paths: str | None = None,
+    layout: OperandRows | None = None,
 ) -> Any:
     """Evaluate ``op`` on operand bit patterns under a rule set.
 
@@ -61,6 +63,9 @@ def evaluate(
         ``"reference"`` computes every element with the general code (no fast kernel);
         default: the environment variable ``FPINSPECTOR_ENGINE_PATHS`` or ``"fast"``.
         Both give the same results (tests/model/test_engine_paths.py).
+    layout : OperandRows, optional
+        How two 1-D operands were made from an A x B grid (a sweep's grid chunk:
+        engine/operand_rows.py): kernels may then work per row or per axis. Same results.
 
     Returns
     -------
@@ -110,7 +115,9 @@ def evaluate(
     flat = [np.ascontiguousarray(a).reshape(-1) for a in arrs]
     flush = fmt.flushes(rules) and spec.traits.flushes_inputs
     tol, readings = tolerance_for(op, spec.tolerances, fmt.name, rules, opts)
-    ctx = Ctx(spec, fmt, rules, opts, flush, tol, tuple(readings), reference)
+    if layout is not None and (len(flat) != 2 or not layout.describes(*flat)):
+        raise ValueError(f"{op}: the layout does not describe the operands")
+    ctx = Ctx(spec, fmt, rules, opts, flush, tol, tuple(readings), reference, layout)
     return Evaluation(spec, ctx, flat, shape)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from . import grid
 from .context import Ctx
 from .exact.vector import unary_exact
 from .masked import indices
+from .operand_rows import OperandRows
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
@@ -210,7 +212,8 @@ def _in_chunks(body: Kernel) -> Kernel:
         rest: list[np.ndarray] = []
         for s in range(0, n, _CHUNK_WIDE):
             e = min(n, s + _CHUNK_WIDE)
-            b, r, *exact = body(ctx, [o[s:e] for o in ops])
+            part = ctx if ctx.layout is None else replace(ctx, layout=ctx.layout.part(s, e))
+            b, r, *exact = body(part, [o[s:e] for o in ops])
             if bits is None:
                 bits = np.empty(n, dtype=b.dtype)
                 if exact:
@@ -417,15 +420,77 @@ def _f16_mul(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     a NaN result becomes the positive canonical quiet NaN (as ``compute.round_model``).
     The reference path on those 3% of an exhaustive sweep's elements cost about 45 ns
     each (tests/model/test_engine_f16.py compares the two on every INF and NaN operand)."""
-    with np.errstate(all="ignore"):
-        p = np.multiply(*(_f16_as_f32().take(o) for o in ops))
+    if ctx.layout is not None and not _f16_nan_row(ctx.layout):  # a grid chunk: B decoded
+        p, rest = _f16_mul_rows(ctx.layout)  # once a sweep, A once a row
+    else:
+        with np.errstate(all="ignore"):
+            p = np.multiply(*(_f16_as_f32().take(o) for o in ops))
+        rest = _rest(_f16_finite(ctx, ops))
     bits = grid.round_f16_f32(p)
-    rest = _rest(_f16_finite(ctx, ops))
     if rest.size:
         nan = rest[np.isnan(p[rest])]
         bits[nan] = bits.dtype.type(ctx.fmt.quiet_nan)
     r = p.astype(np.float64)
     return bits, rest, (r, zero_residual(r)), p  # (p: the exact value in float32 too)
+
+
+#: an f16 pattern's exponent field: INF or NaN where it is all ones
+_F16_EXP = np.uint16(0x7C00)
+_F16_FRAC = np.uint16(0x03FF)
+
+
+def _f16_axis_values(patterns: np.ndarray) -> np.ndarray:
+    """An f16 axis's values as float32 (:meth:`OperandAxis.derived`: made once a sweep);
+    a view of the decode table where the axis is a run of consecutive patterns (every
+    pattern: the table itself), so a worker keeps no copy."""
+    table = _f16_as_f32()
+    n = patterns.size
+    lo = int(patterns[0]) if n else 0
+    if n and lo + n <= table.size and np.array_equal(patterns,
+                                                     np.arange(lo, lo + n, dtype=patterns.dtype)):
+        return table[lo:lo + n]
+    return table.take(patterns)
+
+
+def _f16_axis_not_finite(patterns: np.ndarray) -> np.ndarray:
+    """Positions of an f16 axis's INF and NaN patterns, increasing (made once a sweep;
+    int32: a grid axis holds at most 2^20 patterns)."""
+    return np.flatnonzero((patterns & _F16_EXP) == _F16_EXP).astype(np.int32)
+
+
+def _f16_nan_row(rows: OperandRows) -> bool:
+    """Is any row's A a NaN? (see :func:`_f16_mul_rows`)"""
+    a = rows.a
+    return bool(np.any(((a & _F16_EXP) == _F16_EXP) & ((a & _F16_FRAC) != 0)))
+
+
+def _f16_mul_rows(rows: OperandRows) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_f16_mul`'s float32 product and left elements (INF or NaN operand) of a
+    grid chunk, row by row: each row's A value times B's values decoded once a sweep,
+    instead of two table decodes of the whole chunk (numpy converts each chunk's uint16
+    indices to intp first) and a finite mask of both operands.
+
+    The same bits as the flat product where no A is a NaN (the caller's condition): IEEE
+    has one product of a number and B in either order, and a NaN result then has one NaN
+    operand (B's, quieted) or is the CPU's default NaN. Two NaN operands give one of their
+    NaNs, which one depending on the order numpy's loop multiplies them in, and that
+    differs between its vector body and its tail; a chunk with a NaN A row (3% of the f16
+    mul sweep's) takes the flat product, which is then today's to the bit."""
+    table = _f16_as_f32()
+    vals = rows.b.derived(_f16_axis_values, _f16_axis_values)
+    bad = rows.b.derived(_f16_axis_not_finite, _f16_axis_not_finite)
+    p = np.empty(rows.n, dtype=np.float32)
+    rest: list[np.ndarray] = []
+    with np.errstate(all="ignore"):
+        for a, s, e, c in rows.runs():
+            np.multiply(vals[c:c + e - s], table[a], out=p[s:e])
+            if (a & _F16_EXP) == _F16_EXP:  # an INF row: every element of it is left
+                rest.append(np.arange(s, e, dtype=np.intp))
+                continue
+            lo, hi = np.searchsorted(bad, np.array((c, c + e - s), dtype=bad.dtype))
+            if hi > lo:
+                rest.append(bad[lo:hi].astype(np.intp) + (s - c))
+    return p, _rest_of_chunks(rest)
 
 
 def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:

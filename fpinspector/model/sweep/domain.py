@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from ..engine.operand_rows import OperandAxis, OperandRows
 from ..formats import CodeFormat, FloatFormat, operand_format
 
-__all__ = ["Axis", "UnaryDomain", "GridDomain", "Domain", "MAX_ELEMENTS"]
+__all__ = ["Axis", "UnaryDomain", "GridDomain", "GridOperands", "Domain", "MAX_ELEMENTS"]
 
 AXIS_KINDS = ("bits", "linear", "log", "all")
 #: Most elements one sweep may cover: 2^36, sixteen times every f32 pattern (the exhaustive
@@ -211,6 +213,25 @@ class UnaryDomain:
         return self.axis.describe()
 
 
+class GridOperands(tuple[np.ndarray, np.ndarray]):
+    """A grid chunk's operands ``(A, B)``, a plain tuple to every reader, with ``layout``:
+    how they were made from the grid's rows (engine/operand_rows.py).
+
+    Why: the stage and the summary read the layout to do once per row or once per sweep
+    what depends on one operand alone (B's decode and finite mask, the operand classes),
+    instead of once per element in every chunk."""
+
+    layout: OperandRows
+
+    def __new__(cls, a: np.ndarray, b: np.ndarray, layout: OperandRows) -> GridOperands:
+        self = super().__new__(cls, (a, b))
+        self.layout = layout
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (GridOperands, (self[0], self[1], self.layout))
+
+
 class GridDomain:
     """Inputs of a two-operand op: every pair of A x B, row-major (A = rows, B = columns).
 
@@ -220,6 +241,10 @@ class GridDomain:
 
     #: Largest axis a grid materialises (2^16 = every f16 pattern, with room to spare).
     MAX_AXIS = 1 << 20
+    #: Fewest elements a chunk's rows hold on average for :meth:`operands` to give their
+    #: layout: the per-row steps cost a few microseconds a row (numpy calls), and save
+    #: about 2 ns an element (shorter rows: the flat steps are cheaper).
+    LAYOUT_MIN_ROW = 4096
 
     def __init__(self, a: Axis, b: Axis) -> None:
         for name, ax in (("A", a), ("B", b)):
@@ -234,6 +259,8 @@ class GridDomain:
         self.a, self.b = a, b
         self._pa = a.patterns()
         self._pb = b.patterns()
+        self._b_axis = OperandAxis(self._pb)  # (B's decodes and masks, made once a sweep)
+        self._pb = self._b_axis.patterns  # (its read-only copy: one copy kept, and pickled)
 
     @property
     def size(self) -> int:
@@ -252,7 +279,9 @@ class GridDomain:
         return (self.a, self.b)
 
     def operands(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray]:
-        """Operand patterns of flat elements ``k0..k1-1`` (A varies slowest)."""
+        """Operand patterns of flat elements ``k0..k1-1`` (A varies slowest): a
+        :class:`GridOperands` with their layout where the rows are long enough
+        (:data:`LAYOUT_MIN_ROW`), else a tuple."""
         if not 0 <= k0 <= k1 <= self.size:
             raise ValueError(f"element range {k0}..{k1} outside 0..{self.size}")
         # contiguous run of rows: A repeats each row's pattern, B cycles (no divmod pass)
@@ -265,7 +294,13 @@ class GridDomain:
         a = np.repeat(self._pa[r0 : r1 + 1], counts) if n else self._pa[:0]
         reps = -(-(c0 + n) // nb)
         b = np.tile(self._pb, reps)[c0 : c0 + n] if reps > 1 else self._pb[c0 : c0 + n].copy()
-        return a, b
+        rows = r1 - r0 + 1
+        if not n or rows * self.LAYOUT_MIN_ROW > n:
+            return a, b
+        starts = (0, *(int(x) for x in np.cumsum(counts[:-1])), n)
+        layout = OperandRows(self._pa[r0 : r1 + 1], starts, (c0,) + (0,) * (rows - 1),
+                             self._b_axis)
+        return GridOperands(a, b, layout)
 
     def tiles(self, rows: int, cols: int) -> Iterator[tuple[int, int, GridDomain]]:
         """Sub-grids of at most ``rows x cols`` (bit-range axes), with their top-left cell.

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..formats import FloatFormat
+from ..engine.operand_rows import OperandRows
+from ..formats import CLASS_NAMES, FloatFormat
 
-__all__ = ["HIST_EDGES", "hist_labels", "histogram_counts", "class_counts"]
+__all__ = ["HIST_EDGES", "hist_labels", "histogram_counts", "class_counts", "row_class_counts"]
 
 #: Upper edges of the |error| bins: 0 exactly, (0, .5], (.5, 1], (1, 2], ... (2^31, max], inf.
 HIST_EDGES = np.array(
@@ -82,13 +83,23 @@ def _bins(m: np.ndarray, w: np.ndarray) -> np.ndarray:
     return h
 
 
+def _class_edges(fmt: FloatFormat) -> tuple[int, int, int, int]:
+    """The magnitudes where each class after zero begins: a pattern's class is the number
+    of these its magnitude reaches (sign cleared)."""
+    return (1, 1 << fmt.frac_bits, fmt.pos_inf, fmt.pos_inf + 1)
+
+
+def _magnitude(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
+    b = np.asarray(bits)
+    return b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+
+
 def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
     four comparisons on the magnitude, in the patterns' own dtype."""
-    b = np.asarray(bits)
-    mag = b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+    mag = _magnitude(fmt, bits)
     n = mag.size
-    edges = (1, 1 << fmt.frac_bits, fmt.pos_inf, fmt.pos_inf + 1)
+    edges = _class_edges(fmt)
     # one class throughout (chunks of an exhaustive sweep): two reductions suffice, and
     # only where the first and last patterns share a class (else the reductions are
     # wasted passes: every B pattern of an f16 grid chunk, most chunks' results)
@@ -106,3 +117,33 @@ def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     inf = int(np.count_nonzero(mag == fmt.pos_inf))
     return np.array([zero, below_normal - zero, below_inf - below_normal, inf,
                      n - below_inf - inf], dtype=np.int64)
+
+
+def row_class_counts(fmt: FloatFormat, layout: OperandRows) -> list[np.ndarray]:
+    """:func:`class_counts` of a grid chunk's two operands from their layout
+    (engine/operand_rows.py): A's are its rows' classes times their lengths; B's are
+    counted once a sweep on its whole axis, which a whole row adds (every row of the f16
+    mul sweep's chunks); only a part of a row (a chunk's first or last) is counted on
+    its part of the axis.
+
+    Why: every chunk of an A x B grid holds B's patterns again (every f16 pattern in the
+    f16 mul sweep: they span all classes, so :func:`class_counts` took its four-count
+    path on every chunk's B)."""
+    edges = _class_edges(fmt)
+    mag = _mag_mask(fmt)
+    counts_a = np.zeros(len(CLASS_NAMES), np.int64)
+    counts_b = np.zeros(len(CLASS_NAMES), np.int64)
+    axis = layout.b
+    for a, s, e, c in layout.runs():
+        counts_a[sum(int(a) & mag >= x for x in edges)] += e - s
+        if e - s == len(axis):
+            counts_b += axis.derived(("class counts", fmt.name),
+                                     lambda p: class_counts(fmt, p))
+        else:
+            counts_b += class_counts(fmt, axis.patterns[c:c + e - s])
+    return [counts_a, counts_b]
+
+
+def _mag_mask(fmt: FloatFormat) -> int:
+    """The bits of a pattern's magnitude (all of them for an unsigned format)."""
+    return fmt.mask & ~fmt.sign_mask if fmt.signed else fmt.mask

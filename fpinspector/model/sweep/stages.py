@@ -147,6 +147,10 @@ class ModelStage:
         return t
 
     def _eval(self, operands: tuple[np.ndarray, ...]) -> Any:
+        layout = getattr(operands, "layout", None)  # (a grid chunk's: GridOperands)
+        if layout is not None and self._evaluate is engine_evaluate and not self.fixed:
+            return self._evaluate(self.op, *operands, format=self.fmt, rules=self.rules,
+                                  options=self.options, layout=layout)
         return self._evaluate(self.op, *operands, *self.fixed, format=self.fmt,
                               rules=self.rules, options=self.options)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..formats import CLASS_NAMES, FORMATS, operand_format
+from ..formats import CLASS_NAMES, FORMATS, FloatFormat, operand_format
 from . import alloc
 from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_counts, ...)
     _ABS,
@@ -24,6 +24,7 @@ from .hist import (  # noqa: F401  (re-exported: summary.HIST_EDGES, class_count
     class_counts,
     hist_labels,
     histogram_counts,
+    row_class_counts,
 )
 
 __all__ = ["Summary", "SummarySnapshot", "HIST_EDGES", "hist_labels", "histogram_counts", "class_counts",
@@ -212,7 +213,7 @@ class Summary:
                   for col in ERROR_COLUMNS if col in out}
         return {
             "n": len(operands[0]),
-            "op_classes": [class_counts(fmt, o) for o in operands] if fmt is not None else [],
+            "op_classes": _operand_classes(fmt, operands),
             "res_classes": res_classes,
             "fired": {rule: int(np.count_nonzero(m)) for rule, m in out.get("fired", {}).items()},
             "conformant": {col: int(np.count_nonzero(out[col])) for col in ("ok_model", "ok_gpu")
@@ -448,6 +449,18 @@ def _k_largest(pos: np.ndarray, keys: np.ndarray, k: int) -> tuple[np.ndarray, n
     ties = np.flatnonzero(keys == thr)[: k - int(np.count_nonzero(above))]
     take = np.sort(np.concatenate([np.flatnonzero(above), ties]))
     return pos[take], keys[take]
+
+
+def _operand_classes(fmt: FloatFormat | None, operands: Sequence[np.ndarray]
+                     ) -> list[np.ndarray]:
+    """Class counts of each operand (none for integer codes): from a grid chunk's layout
+    where the operands have one (sweep/domain.py's ``GridOperands``), else counted."""
+    if fmt is None:
+        return []
+    layout = getattr(operands, "layout", None)
+    if layout is not None:
+        return row_class_counts(fmt, layout)
+    return [class_counts(fmt, o) for o in operands]
 
 
 def _py(v: Any) -> Any:
