@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 __all__ = ["DeferWhileUnseen", "FitColumns", "HoverTip", "HoverTipAt", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
-           "signals_blocked", "turn_splitter", "widen_column"]
+           "signals_blocked", "text_width", "turn_splitter", "widen_column"]
 
 
 @contextmanager
@@ -140,12 +141,41 @@ def set_style(widget: QtWidgets.QWidget, sheet: str) -> None:
         widget.setStyleSheet(sheet)
 
 
+#: widget -> (the font metrics its widths were measured in, text -> width in px)
+_WIDTHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_WIDTHS_KEPT = 4096  # texts per widget (then they are measured afresh)
+
+
+def text_width(widget: QtWidgets.QWidget, text: str) -> int:
+    """``widget.fontMetrics().horizontalAdvance(text)``, kept per widget while its font
+    metrics stay the same (a new font: measured afresh).
+
+    Why: the tables' column fit measures each new cell text, and in a click walk most
+    lines come back (a format's hex and values one bit away, the rule names, the format
+    names of a source switch): most of the 17-37 texts a click measured had been
+    measured before in the same font (the tables' walk in profile_ui_clicks.py: 73% in
+    Decode, 92% in Conversions). An empty text is 0 px, unmeasured."""
+    if not text:
+        return 0
+    fm = widget.fontMetrics()
+    kept = _WIDTHS.get(widget)
+    if kept is None or kept[0] != fm:
+        kept = _WIDTHS[widget] = (fm, {})
+    widths = kept[1]
+    px = widths.get(text)
+    if px is None:
+        if len(widths) >= _WIDTHS_KEPT:
+            widths.clear()
+        px = widths[text] = fm.horizontalAdvance(text)
+    return px
+
+
 def widen_column(table: QtWidgets.QTableWidget, col: int, text: str) -> None:
     """Widen column ``col`` when a cell's new ``text`` overflows it. Never narrower: a
     shorter value after a longer one lays nothing out again; call it for new text only
-    (measuring every cell on each edit cost more than the edit's own updates)."""
-    fm = table.fontMetrics()
-    need = max(fm.horizontalAdvance(line) for line in text.split("\n")) + 14
+    (measuring every cell on each edit cost more than the edit's own updates; a text
+    measured before in the table's font is not measured again: text_width)."""
+    need = max(text_width(table, line) for line in text.split("\n")) + 14
     if need > table.columnWidth(col):
         # the table lays itself out now (its scroll range, the columns right of this one),
         # in the edit's paint: told by the header's signal, it did so on a zero-timer that

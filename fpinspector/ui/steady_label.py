@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtWidgets
 
+from .qt_utils import text_width
+
 __all__ = ["SteadyLabel"]
 
 _SELECTABLE = (QtCore.Qt.TextInteractionFlag.TextSelectableByMouse
@@ -102,7 +104,7 @@ def _text_height(lab: QtWidgets.QLabel, w: int) -> int | None:
     edits: no layout asked of the label)."""
     text = lab.text()
     if (w > 0 and "<" not in text and "\n" not in text
-            and lab.fontMetrics().horizontalAdvance(text) + 2 * lab.margin() + 8 <= w):
+            and text_width(lab, text) + 2 * lab.margin() + 8 <= w):  # (kept per font)
         if lab.textInteractionFlags() & _SELECTABLE:
             lab.heightForWidth(w)  # (the text control's layout, now)
         return None
