@@ -203,22 +203,41 @@ def test_decode_other_formats_value_tips_follow_each_new_pattern(qtbot) -> None:
     for bits, exact in ((0x3FC00000, Fraction(3, 2)), (0x3DCCCCCD, tenth),
                         (0x3FC00000, Fraction(3, 2))):
         state.update(fmt="f32", bits=bits)
+        assert t.item(row, 2).toolTip() == ""  # (worked out when hovered: never the last one)
+        _hover_cell(t, row, 2)
         tip = t.item(row, 2).toolTip()
         digits = tip.split("is exactly\n")[1].split("\n=")[0].replace("\n", "")
         assert Fraction(digits) == exact, tip
 
 
+def _hover_cell(table, row: int, col: int) -> None:
+    """What a pointer resting on a cell sends the table's viewport: a tooltip request."""
+    from PySide6 import QtCore, QtGui, QtWidgets
+
+    vp = table.viewport()
+    pos = table.visualItemRect(table.item(row, col)).center()
+    QtWidgets.QApplication.sendEvent(
+        vp, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, vp.mapToGlobal(pos)))
+    QtWidgets.QToolTip.hideText()
+
+
 def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, monkeypatch) -> None:
-    """1.5 -> 1.5000001 (f32): the f16 row still shows 0x3E00 (1.5; RNE and D3D agree, the
-    f32 step is below half an f16 ulp), so its exact expansion is not worked out again; the
-    f64 row's pattern is new, so its is."""
+    """1.5 -> 1.5000001 (f32): an edit works out no expansion of the other formats' values
+    (they are made when hovered); the f16 row still shows 0x3E00 (1.5; RNE and D3D agree,
+    the f32 step is below half an f16 ulp), so its tooltip hovered before is kept, not
+    worked out again; the f64 row's pattern is new, so a hover works its out."""
     state, panel, asked = decode_counting_tips(qtbot, monkeypatch)
-    state.update(bits=0x3FC00001)
     t = panel.others
     f16_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f16")
+    f64_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f64")
+    _hover_cell(t, f16_row, 2)
+    assert asked == [("f16", 0x3E00)]
+    state.update(bits=0x3FC00001)
+    assert asked == [("f16", 0x3E00)]  # (the edit asked for none)
     assert t.item(f16_row, 1).text() == "0x3E00"
-    assert not [a for a in asked if a[0] == "f16"]
-    assert ("f64", 0x3FF8000020000000) in asked
+    _hover_cell(t, f16_row, 2)
+    _hover_cell(t, f64_row, 2)
+    assert asked == [("f16", 0x3E00), ("f64", 0x3FF8000020000000)]
 
 
 def test_a_history_list_scrolled_down_keeps_the_entries_in_view_still(
