@@ -101,8 +101,9 @@ def evaluate(
         assert spec.handler is not None
         return spec.handler(op, operands, fmt, rules, opts)
     arrs = [_as_bits(fmt, o, i) for i, o in enumerate(operands)]
-    try:
-        arrs = list(np.broadcast_arrays(*arrs))
+    try:  # (operands of one shape, as the app's one-element ones: nothing to broadcast)
+        if any(a.shape != arrs[0].shape for a in arrs):
+            arrs = list(np.broadcast_arrays(*arrs))
     except ValueError:
         shapes = ", ".join(str(np.shape(a)) for a in arrs)
         raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
@@ -317,7 +318,8 @@ class Evaluation:
         rest = self._rest
         # (not where the kernel vouches for NaN results, which the careful path gives as
         # the positive quiet NaN: sqrt)
-        if (rest is not None and self._exact is None and not self._ctx.spec.vouches_nan
+        if (rest is not None and rest.size and self._exact is None
+                and not self._ctx.spec.vouches_nan
                 and not self._ctx.traits.exact_is_result):
             i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
             if 0 < (i1 - i0) * _FEW_LEFT <= e - s:
@@ -373,6 +375,8 @@ class Evaluation:
         rest = self._rest
         if rest is None:
             return False
+        if rest.size == 0:  # (the kernel left no element: an app's one-element evaluation)
+            return True
         i = int(np.searchsorted(rest, s))
         return i == rest.size or int(rest[i]) >= e
 
