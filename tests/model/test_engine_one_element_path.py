@@ -45,7 +45,9 @@ def _answers(ev, i: int) -> tuple:
     observed = [bits] if ev.result_format == "bool" else [bits, bits ^ 1, 0, 0x7C00 if
                                                           ev.format == "f16" else 0x7FC00000]
     verdicts = [ev.verdict(i, o) for o in observed]
-    return (bits, "nan" if exact != exact else float(exact).hex(), float(lo).hex(),
+    # (the float64 patterns: a NaN's sign bit and a zero's sign count too)
+    return (bits, hex(int(np.float64(exact).view(np.uint64))),
+            hex(int(np.float64(lo).view(np.uint64))),
             str(ev.allowed_set(i)), ev.rules_at(i), ev.explain_at(i), ev.steps_at(i),
             [(v.conformant, v.reason, v.ulp_error, v.ulp_note) for v in verdicts])
 

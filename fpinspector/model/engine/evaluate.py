@@ -260,6 +260,8 @@ class Evaluation:
         ctx, flat = self._ctx, self._flat
         kernel = bits_kernel(ctx)
         if kernel is None or self._n == 0:
+            if self._n == 1:
+                return self._one_computed(compute(ctx, flat))
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
         self._rest = rest
@@ -273,6 +275,8 @@ class Evaluation:
             sub = compute(ctx, flat)
             if exact:
                 self._exact = (sub.hi, sub.lo)
+            elif self._n == 1:
+                return self._one_computed(sub)
             return sub.bits
         pair: tuple[np.ndarray, np.ndarray] | None = exact[0] if exact else None
         for i in range(0, rest.size, CHUNK):  # (in chunks: the left elements can be half
@@ -289,6 +293,19 @@ class Evaluation:
         if pair is not None:
             self._exact = pair
         return bits
+
+    def _one_computed(self, sub: Core) -> np.ndarray:
+        """The bits of a one-element evaluation (an app's) that the general path computed;
+        its exact value is kept where it is the very one :meth:`_core` would compute again
+        (``exact_value`` of the operands, in ``_exact_where_not_nan``): an op that rounds
+        an exact value, outside the reference path, its result not a NaN that
+        ``_exact_where_not_nan`` gives its own quiet NaN. (A flushed denormal operand:
+        the kernels leave it, and an operand click paid for its exact value twice.)"""
+        ctx = self._ctx
+        if not (ctx.reference or ctx.traits.exact_is_result
+                or (ctx.fmt.nan_only_from_nan and bool(ctx.fmt.is_nan(sub.bits)[0]))):
+            self._exact = (sub.hi, sub.lo)
+        return sub.bits
 
     def _chunked_reference(self) -> np.ndarray:
         out: np.ndarray | None = None
