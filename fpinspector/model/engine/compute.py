@@ -97,14 +97,17 @@ def vouched_exact_is_finite(ctx: Ctx) -> bool:
     return ctx.fmt.name in ctx.spec.vouched_finite
 
 
-def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False
-                ) -> tuple[np.ndarray, np.ndarray]:
+def exact_value(ctx: Ctx, ops: list[np.ndarray], vouched: bool = False,
+                vals: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The exact result ``hi + lo`` of an arithmetic / fused / unary / round / frc op.
 
     ``vouched``: a fast kernel vouched for every element (engine/paths.py), so no operand
     is one the input flush would change (:func:`operand_values`), and the sums and
-    quotients :func:`vouched_exact_is_finite` names need no INF/NaN pass."""
-    (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
+    quotients :func:`vouched_exact_is_finite` names need no INF/NaN pass. ``vals``: the
+    operands' values after the input flush (:func:`operand_values`) where the caller
+    decoded them already (one element's facts: not decoded twice)."""
+    if vals is None:
+        (vals, _) = operand_values(ctx, ops, no_denormals=vouched)
     t, spec, fmt = ctx.traits, ctx.spec, ctx.fmt
     finite = vouched and vouched_exact_is_finite(ctx)
     if t.sums_products:

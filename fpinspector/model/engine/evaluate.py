@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -106,8 +106,9 @@ def evaluate(
         assert spec.handler is not None
         return spec.handler(op, operands, fmt, rules, opts)
     arrs = [_as_bits(fmt, o, i) for i, o in enumerate(operands)]
-    try:
-        arrs = list(np.broadcast_arrays(*arrs))
+    try:  # (operands of one shape, as the app's one-element ones: nothing to broadcast)
+        if any(a.shape != arrs[0].shape for a in arrs):
+            arrs = list(np.broadcast_arrays(*arrs))
     except ValueError:
         shapes = ", ".join(str(np.shape(a)) for a in arrs)
         raise ValueError(f"{op}: operand shapes {shapes} do not broadcast together") from None
@@ -131,20 +132,22 @@ def _value_of_result(ctx: Ctx, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return hi, zero_residual(hi)
 
 
-def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
+def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray,
+                         vals: Callable[[], list[np.ndarray]] | None = None
                          ) -> tuple[np.ndarray, np.ndarray]:
     """The exact value, computed only where the model's result is not NaN: a math op's
     model result is NaN exactly where its exact result is (compute.round_model), so a
     chunk of NaN results (half of an exhaustive sqrt sweep) costs nothing. The
     reference path computes every element (the differential test compares the two). Not
     in a format without infinity (E4M3): an overflow rounds to its NaN there, and the
-    exact value of that element is finite."""
+    exact value of that element is finite. ``vals``: the operand values where the caller
+    has them (one element's facts)."""
     if not ctx.fmt.nan_only_from_nan:
-        return exact_value(ctx, ops)
+        return exact_value(ctx, ops, vals=None if vals is None else vals())
     nan = ctx.fmt.is_nan(bits)
     count = int(np.count_nonzero(nan))
     if count == 0:
-        return exact_value(ctx, ops)
+        return exact_value(ctx, ops, vals=None if vals is None else vals())
     if 2 * count <= bits.size:
         # a few NaN results (random patterns): computing them too costs less than taking
         # the others out and back; their exact value is a NaN already (lo = 0), given here
@@ -160,7 +163,8 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     return hi, lo
 
 
-def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
+def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray,
+                   vals: Callable[[], list[np.ndarray]] | None = None
                    ) -> tuple[np.ndarray, np.ndarray]:
     """The exact value of elements a fast kernel vouched for. A chunk of sqrt NaN results
     only (negative operands: half of an exhaustive sqrt sweep) is NaN throughout without
@@ -168,7 +172,7 @@ def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray
     if ctx.spec.vouches_nan and grid.all_nan(bits, ctx.fmt):
         hi = np.full(bits.size, np.nan)
         return hi, zero_residual(hi)
-    return exact_value(ctx, ops, vouched=True)
+    return exact_value(ctx, ops, vouched=True, vals=None if vals is None else vals())
 
 
 def _all_plus_zero(x: np.ndarray) -> bool:
@@ -263,6 +267,8 @@ class Evaluation:
         ctx, flat = self._ctx, self._flat
         kernel = bits_kernel(ctx)
         if kernel is None or self._n == 0:
+            if self._n == 1:
+                return self._one_computed(compute(ctx, flat))
             return compute(ctx, flat).bits if self._n <= CHUNK else self._chunked_reference()
         bits, rest, *exact = kernel(ctx, flat)
         self._rest = rest
@@ -276,6 +282,8 @@ class Evaluation:
             sub = compute(ctx, flat)
             if exact:
                 self._exact = (sub.hi, sub.lo)
+            elif self._n == 1:
+                return self._one_computed(sub)
             return sub.bits
         pair: tuple[np.ndarray, np.ndarray] | None = exact[0] if exact else None
         for i in range(0, rest.size, CHUNK):  # (in chunks: the left elements can be half
@@ -292,6 +300,19 @@ class Evaluation:
         if pair is not None:
             self._exact = pair
         return bits
+
+    def _one_computed(self, sub: Core) -> np.ndarray:
+        """The bits of a one-element evaluation (an app's) that the general path computed;
+        its exact value is kept where it is the very one :meth:`_core` would compute again
+        (``exact_value`` of the operands, in ``_exact_where_not_nan``): an op that rounds
+        an exact value, outside the reference path, its result not a NaN that
+        ``_exact_where_not_nan`` gives its own quiet NaN. (A flushed denormal operand:
+        the kernels leave it, and an operand click paid for its exact value twice.)"""
+        ctx = self._ctx
+        if not (ctx.reference or ctx.traits.exact_is_result
+                or (ctx.fmt.nan_only_from_nan and bool(ctx.fmt.is_nan(sub.bits)[0]))):
+            self._exact = (sub.hi, sub.lo)
+        return sub.bits
 
     def _chunked_reference(self) -> np.ndarray:
         out: np.ndarray | None = None
@@ -317,19 +338,22 @@ class Evaluation:
         for s in range(0, self._n, CHUNK):
             yield s, min(self._n, s + CHUNK)
 
-    def _core(self, s: int, e: int) -> Core:
-        """Bits (of the chosen path) and the exact value of elements s:e."""
+    def _core(self, s: int, e: int, vals: Callable[[], list[np.ndarray]] | None = None
+              ) -> Core:
+        """Bits (of the chosen path) and the exact value of elements s:e; ``vals``: their
+        operand values where the caller decodes them anyway (one element's facts)."""
         self._flat_bits()  # first: the kernel says which elements it vouched for, and the
         # exact value must not depend on whether the bits were asked for before
         rest = self._rest
         # (not where the kernel vouches for NaN results, which the careful path gives as
         # the positive quiet NaN: sqrt)
-        if (rest is not None and self._exact is None and not self._ctx.spec.vouches_nan
+        if (rest is not None and rest.size and self._exact is None
+                and not self._ctx.spec.vouches_nan
                 and not self._ctx.traits.exact_is_result):
             i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
             if 0 < (i1 - i0) * _FEW_LEFT <= e - s:
                 return self._core_mostly_vouched(s, e, rest[i0:i1] - s)
-        return self._core_of(slice(s, e), vouched=self._vouched(s, e))
+        return self._core_of(slice(s, e), vouched=self._vouched(s, e), vals=vals)
 
     def _core_mostly_vouched(self, s: int, e: int, left: np.ndarray) -> Core:
         """The core of a span where a kernel vouched for all but the few elements ``left``
@@ -349,7 +373,8 @@ class Evaluation:
         return Core(bits, exact=exact)
 
     def _core_of(self, at: slice | np.ndarray, vouched: bool = False,
-                 ops: list[np.ndarray] | None = None) -> Core:
+                 ops: list[np.ndarray] | None = None,
+                 vals: Callable[[], list[np.ndarray]] | None = None) -> Core:
         """Bits and the exact value of the elements ``at`` (a span, or indices in any
         chunks); ``vouched``: a fast kernel vouched for all of them (:meth:`_vouched`);
         ``ops``: the operands at ``at`` when the caller gathered them already."""
@@ -365,8 +390,8 @@ class Evaluation:
         if ctx.reference:
             return Core(bits, exact=lambda: exact_value(ctx, ops))
         if vouched:  # nothing to flush, no NaN result but sqrt's: nothing to look for
-            return Core(bits, exact=lambda: _vouched_exact(ctx, ops, bits))
-        return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits))
+            return Core(bits, exact=lambda: _vouched_exact(ctx, ops, bits, vals))
+        return Core(bits, exact=lambda: _exact_where_not_nan(ctx, ops, bits, vals))
 
     def _finite_exact(self, s: int, e: int) -> bool:
         """Is every exact value of s:e finite? Known without a pass where a kernel vouched
@@ -380,6 +405,8 @@ class Evaluation:
         rest = self._rest
         if rest is None:
             return False
+        if rest.size == 0:  # (the kernel left no element: an app's one-element evaluation)
+            return True
         i = int(np.searchsorted(rest, s))
         return i == rest.size or int(rest[i]) >= e
 
@@ -393,12 +420,21 @@ class Evaluation:
         last = self._last_facts
         if last is not None and last[0] == i:
             return last[1]
-        f = self._facts(i, i + 1)
+        # (the exact value, where still to compute, from the operand values the facts
+        # decode: an app's one-element evaluation decodes its operands once)
+        made: list[finish.Facts] = []
+        core = self._core(i, i + 1, vals=lambda: made[0].vals)
+        f = finish.facts(self._ctx, [a[i:i + 1] for a in self._flat], core)
+        made.append(f)
         self._last_facts = (i, f)
         return f
 
     # -- exact value --------------------------------------------------------------------------
     def _exact_pair(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._exact is None and self._n == 1:  # (an app's: from its one facts record,
+            # which its allowed set, rules and sentences read too)
+            c = self._facts_at(0).core
+            self._exact = (np.array(c.hi, dtype=np.float64), np.array(c.lo, dtype=np.float64))
         if self._exact is None:
             hi = np.empty(self._n)
             lo = np.empty(self._n)
