@@ -161,3 +161,54 @@ def test_allowed_of_the_models_own_bits_without_the_equality_pass(rules) -> None
     other = bits ^ np.uint16(0x0200)  # the result's fraction changed: not allowed where
     want = ref.allowed(other)  # the model is a number (a NaN stays any NaN)
     assert np.array_equal(ev.allowed(other), want) and not want.all()
+
+
+def _den_oracle(pat: np.ndarray, fmt: str) -> np.ndarray:
+    """Denormal patterns from the values (numpy's own float16 / float64 of the patterns):
+    nonzero and below the smallest normal in magnitude (NaN compares False)."""
+    if fmt == "f16":
+        v = pat.view(np.float16)
+        return (v != 0) & (np.abs(v) < np.float16(2.0**-14))
+    v = pat.view(np.float64)
+    return (v != 0) & (np.abs(v) < 2.0**-1022)
+
+
+#: f64 patterns of every class: +/-0, denormals (smallest, largest), the smallest normal,
+#: +/-1, the largest finite, +/-INF, quiet and signalling NaNs
+EDGES64 = np.array([0, 1 << 63, 1, (1 << 63) | 1, (1 << 52) - 1, 1 << 52, 1 << 51,
+                    0x3FF0000000000000, 0xBFF0000000000000, 0x7FEFFFFFFFFFFFFF,
+                    0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000,
+                    0x7FF0000000000001, 0x3CB0000000000000, 0x0010000000000001],
+                   dtype=np.uint64)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("op,fmt", [("mul", "f16"), ("add", "f16"), ("div", "f16"),
+                                    ("mad", "f16"), ("mul", "f64"), ("add", "f64"),
+                                    ("mad", "f64")])
+def test_denormal_kept_from_magnitudes_equals_patterns_and_oracle(op, fmt, rules) -> None:
+    """F16-DENORM, F64-DENORM: the mask from the smallest (magnitude - 1) of result and
+    operands equals the general path (each pattern's denormal test, ORed) and a value
+    oracle on every pair/triple of edge patterns (denormals, +/-0, the smallest normal,
+    INF, NaNs); under ieee754 the row does not apply (IEEE-RNE speaks)."""
+    edges = EDGES if fmt == "f16" else EDGES64
+    arity = 3 if op == "mad" else 2
+    ops = [g.ravel() for g in np.meshgrid(*([edges] * arity), indexing="ij")]
+    ev = evaluate(op, *ops, format=fmt, rules=rules)
+    rule = "F16-DENORM" if fmt == "f16" else "F64-DENORM"
+    want = _den_oracle(np.asarray(ev.bits), fmt)
+    for o in ops:
+        want |= _den_oracle(o, fmt)
+    assert want.any() and not want.all()
+    got = _masks(ev)
+    if rules == "ieee754":
+        assert rule not in got
+    else:
+        assert np.array_equal(got[rule], want)
+    f = finish.facts(ev._ctx, ops, ev._core(0, ev._n))
+    assert f._mags is not None  # (the magnitudes' way is the one under test)
+    general = fired_mod.grid.is_den(f.core.bits, f.ctx.fmt)
+    for i in range(arity):
+        general |= fired_mod.grid.is_den(ops[i], f.ctx.fmt)
+    assert np.array_equal(fired_mod._denormal_kept(f), general)
+    assert np.array_equal(general, want)

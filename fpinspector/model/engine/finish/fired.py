@@ -84,11 +84,30 @@ def _infinf(f: Facts) -> np.ndarray:
 
 
 def _denormal_kept(f: Facts) -> np.ndarray:
-    """F16-DENORM, F64-DENORM: a denormal operand or result, kept (no flush)."""
-    m = grid.is_den(f.core.bits, f.ctx.fmt)
-    for i in range(len(f.ops)):
-        m |= f.operand_is_den(i)
-    return m
+    """F16-DENORM, F64-DENORM: a denormal operand or result, kept (no flush).
+
+    Where the operands' magnitudes are known (IEEE storage) and the result is a pattern
+    of the format: magnitude - 1 wraps 0 to the top, so the smallest of the result's and
+    the operands' (magnitude - 1) is below the fraction mask exactly when one of them is a
+    denormal. Why: one compare and no ORs, in two reused buffers (7 passes of the
+    patterns' width instead of 9 and four fresh arrays; about a tenth of an f16 mul sweep
+    chunk's fired rules)."""
+    fmt = f.ctx.fmt
+    bits = f.core.bits
+    mags = f._mags
+    if mags is None or bits.dtype != fmt.dtype:
+        m = grid.is_den(bits, fmt)
+        for i in range(len(f.ops)):
+            m |= f.operand_is_den(i)
+        return m
+    dt = fmt.dtype.type
+    t = np.bitwise_and(bits, dt(fmt.mask & ~fmt.sign_mask))
+    t -= dt(1)
+    s = np.empty_like(t)
+    for mg in mags:
+        np.subtract(mg, dt(1), out=s)
+        np.minimum(t, s, out=t)
+    return t < dt(fmt.frac_mask)
 
 
 def _minmax_nan_rule(ctx: Ctx) -> str:
