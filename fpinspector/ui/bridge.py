@@ -157,11 +157,7 @@ def convert_lazy(bits: int, src: str, dst: str, variant: str = "d3d") -> tuple[i
     Kept: stepping back and forth over a value converts it once, and a prefetched value
     (:func:`prefetch_conversions`) not at all."""
     key = (get_format(src).name, int(bits), get_format(dst).name, variant)
-    hit = _LAZY.get(key)
-    if hit is None:
-        hit = _convert_lazy(*key)
-        _LAZY.put(key, hit)
-    return hit
+    return _LAZY.get_or(key, lambda: _convert_lazy(*key))
 
 
 @model_call("conversion")
@@ -243,11 +239,7 @@ def anatomy_text(bits: int, src: str, dst: str, variant: str) -> str:
     Kept per value: the model's anatomy is 0.1-0.26 ms of exact arithmetic, the one model
     call a prefetched bit click still made (:func:`prefetch_anatomies` fills it ahead)."""
     key = (get_format(src).name, int(bits), get_format(dst).name, variant)
-    hit = _ANATOMY.get(key)
-    if hit is None:
-        hit = _anatomy_text(*key)
-        _ANATOMY.put(key, hit)
-    return hit
+    return _ANATOMY.get_or(key, lambda: _anatomy_text(*key))
 
 
 def _anatomy_text(src: str, bits: int, dst: str, variant: str) -> str:

@@ -8,7 +8,7 @@ computes many answers in one model call and puts each where the per-value call l
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 __all__ = ["Memo"]
@@ -29,6 +29,15 @@ class Memo:
         value = self._d.get(key)
         if value is not None:
             self._d.move_to_end(key)
+        return value
+
+    def get_or(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """The kept value of ``key``, else ``make()``'s, kept (the one way the bridge's
+        per-value answers are looked up then computed)."""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
         return value
 
     def put(self, key: Hashable, value: Any) -> None:

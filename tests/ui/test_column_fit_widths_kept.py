@@ -10,21 +10,13 @@ new font too.
 
 from __future__ import annotations
 
+from _qt_probes import measured_texts
 from PySide6 import QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
 
 #: 1.5, 0.1f, 1.5 again: the third value's texts were all shown (and measured) before.
 _THERE_AND_BACK = (0x3FC00000, 0x3DCCCCCD, 0x3FC00000)
-
-
-def _measured(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
-    """Every text measured through ``QFontMetrics.horizontalAdvance`` from Python."""
-    texts: list[str] = []
-    real = QtGui.QFontMetrics.horizontalAdvance
-    monkeypatch.setattr(QtGui.QFontMetrics, "horizontalAdvance",
-                        lambda fm, text, *a: texts.append(text) or real(fm, text, *a))
-    return texts
 
 
 def _holds_every_cell(table: QtWidgets.QTableWidget) -> None:
@@ -55,7 +47,7 @@ def test_decode_measures_no_other_format_text_it_measured_before(qtbot, monkeypa
     table measured for the first 1.5, so the update measures none (on main: every cell
     text that changed, 0.1f's -> 1.5's); the columns still hold every cell."""
     state, panel = _decode(qtbot)
-    texts = _measured(monkeypatch)
+    texts = measured_texts(monkeypatch)
     counts = []
     for bits in _THERE_AND_BACK:
         texts.clear()
@@ -80,7 +72,7 @@ def test_decode_measures_again_in_a_new_font(qtbot, monkeypatch) -> None:
     font = QtGui.QFont(panel.others.font())
     font.setPointSizeF(font.pointSizeF() * 2)
     panel.others.setFont(font)
-    texts = _measured(monkeypatch)
+    texts = measured_texts(monkeypatch)
     state.update(fmt="f32", bits=0x3DCCCCCD)
     assert texts  # measured afresh in the new font
     after = [panel.others.columnWidth(c) for c in range(3)]

@@ -97,6 +97,14 @@ def test_the_memo_drops_the_least_recently_used_entry() -> None:
         m.put("d", None)
 
 
+def test_the_memo_makes_a_missing_value_once_and_keeps_it() -> None:
+    m = Memo(2)
+    made: list[str] = []
+    assert m.get_or("a", lambda: made.append("a") or 10) == 10
+    assert m.get_or("a", lambda: made.append("again") or 11) == 10  # (kept: not made again)
+    assert made == ["a"] and m.get("a") == 10
+
+
 def _idle(wait_for, win) -> None:
     assert wait_for(lambda: not win.prefetch.busy(), 10000)
 

@@ -4,30 +4,17 @@ gets every line it needs (nothing clipped)."""
 
 from __future__ import annotations
 
+from _qt_probes import shown_in_panel
 from PySide6 import QtCore, QtWidgets
 
 from fpinspector.ui.steady_label import SteadyLabel
-
-
-def _shown_in_panel(qtbot, held: SteadyLabel) -> QtWidgets.QWidget:
-    """A shown 300x300 panel: the holder on top, a list taking the rest."""
-    panel = QtWidgets.QWidget()
-    lay = QtWidgets.QVBoxLayout(panel)
-    lay.addWidget(held)
-    lay.addWidget(QtWidgets.QListWidget(), 1)
-    panel.resize(300, 300)
-    qtbot.addWidget(panel)
-    panel.show()
-    qtbot.waitExposed(panel)
-    QtWidgets.QApplication.processEvents()
-    return panel
 
 
 def _panel(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
     label = QtWidgets.QLabel("first text")
     label.setWordWrap(True)
     held = SteadyLabel(label, 2)
-    return _shown_in_panel(qtbot, held), held, label
+    return shown_in_panel(qtbot, held), held, label
 
 
 def test_text_that_fits_asks_no_layout_of_the_panel(qtbot, layout_requests) -> None:
@@ -107,7 +94,7 @@ def test_a_label_below_shares_the_lines_and_follows_the_one_above(qtbot, layout_
     for lab in (head, detail):
         lab.setWordWrap(True)
     held = SteadyLabel(head, 3, below=detail)
-    panel = _shown_in_panel(qtbot, held)  # (kept: the panel owns the holder)
+    panel = shown_in_panel(qtbot, held)  # (kept: the panel owns the holder)
     spy = layout_requests(panel)
     reserved = held.height()
     line = head.fontMetrics().lineSpacing()

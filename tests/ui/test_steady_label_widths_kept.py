@@ -9,6 +9,7 @@ that a new font measures afresh, so a text that no longer fits gets its lines.
 
 from __future__ import annotations
 
+from _qt_probes import measured_texts, shown_in_panel
 from PySide6 import QtGui, QtWidgets
 
 from fpinspector.ui.steady_label import SteadyLabel
@@ -20,24 +21,7 @@ def _shown(qtbot) -> tuple[QtWidgets.QWidget, SteadyLabel, QtWidgets.QLabel]:
     label = QtWidgets.QLabel("first text")
     label.setWordWrap(True)
     held = SteadyLabel(label)
-    panel = QtWidgets.QWidget()
-    lay = QtWidgets.QVBoxLayout(panel)
-    lay.addWidget(held)
-    lay.addWidget(QtWidgets.QListWidget(), 1)
-    panel.resize(300, 300)
-    qtbot.addWidget(panel)
-    panel.show()
-    qtbot.waitExposed(panel)
-    QtWidgets.QApplication.processEvents()
-    return panel, held, label
-
-
-def _measured(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]
-    texts: list[str] = []
-    real = QtGui.QFontMetrics.horizontalAdvance
-    monkeypatch.setattr(QtGui.QFontMetrics, "horizontalAdvance",
-                        lambda fm, text, *a: texts.append(text) or real(fm, text, *a))
-    return texts
+    return shown_in_panel(qtbot, held), held, label
 
 
 def test_a_text_shown_before_is_not_measured_again(qtbot, monkeypatch) -> None:
@@ -45,7 +29,7 @@ def test_a_text_shown_before_is_not_measured_again(qtbot, monkeypatch) -> None:
     (on main: measured each time); the holder keeps its one line throughout."""
     panel, held, label = _shown(qtbot)
     one_line = held.height()
-    texts = _measured(monkeypatch)
+    texts = measured_texts(monkeypatch)
     counts = []
     for text in _TEXTS:
         texts.clear()
@@ -70,7 +54,7 @@ def test_a_new_font_measures_afresh_and_the_text_gets_its_lines(qtbot, monkeypat
     label.setFont(font)
     label.setText("x")
     QtWidgets.QApplication.processEvents()
-    texts = _measured(monkeypatch)
+    texts = measured_texts(monkeypatch)
     label.setText(long_line)
     QtWidgets.QApplication.processEvents()
     QtWidgets.QApplication.processEvents()
