@@ -12,7 +12,7 @@ import struct
 from fractions import Fraction
 
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from _qt_probes import send_tooltip_event
 
 from fpinspector.ui import bridge
 from fpinspector.ui.inspector.all_formats import AllFormatsPanel
@@ -33,13 +33,6 @@ def _value(bits: int, ebits: int, mbits: int) -> Fraction:
 
 
 LAYOUT = {"f64": (11, 52), "f32": (8, 23), "f16": (5, 10)}
-
-
-def _hover(widget: QtWidgets.QWidget) -> None:
-    """What the platform sends when the pointer rests on a widget."""
-    pos = QtCore.QPoint(4, 4)
-    QtWidgets.QApplication.sendEvent(
-        widget, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, widget.mapToGlobal(pos)))
 
 
 def _tip_value(tip: str) -> Fraction:
@@ -74,7 +67,7 @@ def test_a_hover_shows_the_exact_value_of_the_pattern_shown_now(panel, fmt) -> N
     for x in (1.5, 0.1, 1.5):
         panel.show_value("f32", _f32(x))
         assert row.value_edit.toolTip() == row.value_tip  # not an earlier value's
-        _hover(row.value_edit)
+        send_tooltip_event(row.value_edit)
         tip = row.value_edit.toolTip()
         assert tip == row.exact_tip()
         assert tip.startswith(f"{fmt} 0x{row.bits():X} is exactly")
@@ -91,9 +84,9 @@ def test_a_tip_saying_why_a_typed_value_was_refused_stays_on_hover(qtbot, make_w
     row.value_edit.setText("zebra")
     row.value_edit.editingFinished.emit()
     assert "cannot read 'zebra'" in row.value_edit.toolTip()
-    _hover(row.value_edit)
+    send_tooltip_event(row.value_edit)
     assert "cannot read 'zebra'" in row.value_edit.toolTip()
     assert row.exact_tip() == row.value_edit.toolTip()
     win.state.update(fmt="f32", bits=_f32(2.5))  # a new value: its expansion again
-    _hover(row.value_edit)
+    send_tooltip_event(row.value_edit)
     assert _tip_value(row.value_edit.toolTip()) == Fraction(5, 2)

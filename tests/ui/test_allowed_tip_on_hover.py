@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 
 import numpy as np
-from PySide6 import QtCore, QtGui, QtWidgets
+from _qt_probes import hover_tip
 
 from fpinspector.ui.operation import op_results
 
@@ -20,15 +20,6 @@ F32_ONE = 0x3F800000
 
 def _f32(x: float) -> int:
     return int(np.float32(x).view(np.uint32))
-
-
-def _hover(label: QtWidgets.QWidget) -> str:
-    """Send the tooltip event a hover sends; the tooltip the label then shows."""
-    pos = label.rect().center()
-    ev = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, label.mapToGlobal(pos))
-    QtWidgets.QApplication.sendEvent(label, ev)
-    QtWidgets.QToolTip.hideText()
-    return label.toolTip()
 
 
 def _ends_shown(tip: str) -> list[tuple[int, Fraction]]:
@@ -46,7 +37,7 @@ def test_the_allowed_ends_are_written_out_on_hover_only(make_window, monkeypatch
         win.state.update(op=op, op_format="f32", operands=[_f32(a), _f32(b), 0, 0])
         assert calls == []  # an edit works out no expansion
         assert label.toolTip() == op_results.ALLOWED_TIP  # (not the last set's ends)
-        tip = _hover(label)
+        tip = hover_tip(label)
         allowed = win.ctl.outcome.allowed
         ends = sorted({p for r in allowed.ranges for p in r})
         shown = _ends_shown(tip)
@@ -63,4 +54,4 @@ def test_no_operation_result_no_allowed_tip(make_window) -> None:
     win = make_window()
     win.ops_view.show_outcome(None, "no result")
     assert win.ops_view.allowed_label.toolTip() == ""
-    assert _hover(win.ops_view.allowed_label) == ""
+    assert hover_tip(win.ops_view.allowed_label) == ""

@@ -6,37 +6,23 @@ next repaint, exactly as cells made with that font show it."""
 from __future__ import annotations
 
 import pytest
-from PySide6 import QtCore, QtGui, QtWidgets
+from _qt_probes import on_screen, shown_bit_cells
+from PySide6 import QtGui, QtWidgets
 
-from fpinspector.model import FORMATS
-from fpinspector.ui.inspector.bit_cells import BitCells, format_segments
+from fpinspector.ui.inspector.bit_cells import BitCells
 
 
 def _window(qtbot, font: QtGui.QFont | None = None) -> tuple[QtWidgets.QWidget, BitCells]:
-    win = QtWidgets.QWidget()
-    if font is not None:
-        win.setFont(font)
-    cells = BitCells(32, format_segments(FORMATS["f32"]))
-    cells.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # (no focus mark in the pictures)
-    QtWidgets.QVBoxLayout(win).addWidget(cells)
-    win.resize(700, 100)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
+    win, cells = shown_bit_cells(qtbot, font)
     cells.set_bits(0x3F800001)
     QtWidgets.QApplication.processEvents()
     return win, cells
 
 
-def _on_screen(win: QtWidgets.QWidget) -> QtGui.QImage:
-    """What the window's backing store holds (a grab() would paint the widget afresh)."""
-    return win.screen().grabWindow(win.winId()).toImage()
-
-
 @pytest.mark.parametrize("where", ["window", "cells"])
 def test_a_new_font_is_drawn_as_cells_made_with_it_show_it(qtbot, where) -> None:
     win, cells = _window(qtbot)
-    before = _on_screen(win)
+    before = on_screen(win)
     big = QtGui.QFont(win.font())
     big.setPointSizeF(win.font().pointSizeF() * 1.4)
     big.setBold(True)
@@ -44,9 +30,9 @@ def test_a_new_font_is_drawn_as_cells_made_with_it_show_it(qtbot, where) -> None
     QtWidgets.QApplication.processEvents()
     cells.repaint()
     QtWidgets.QApplication.processEvents()
-    after = _on_screen(win)
+    after = on_screen(win)
     fresh_win, fresh = _window(qtbot, big)
     assert fresh.font().key() == cells.font().key()
     assert fresh.size() == cells.size()
     assert after != before  # (the labels and bit numbers did change)
-    assert after == _on_screen(fresh_win)  # (a layer kept under the old font fails here)
+    assert after == on_screen(fresh_win)  # (a layer kept under the old font fails here)

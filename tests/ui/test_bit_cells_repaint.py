@@ -4,6 +4,7 @@ afterwards is exactly what a full repaint of the final state shows."""
 
 from __future__ import annotations
 
+from _qt_probes import on_screen, shown_bit_cells
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model import FORMATS
@@ -21,26 +22,8 @@ class _PaintRegions(QtCore.QObject):
         return False
 
 
-def _window(qtbot) -> tuple[QtWidgets.QWidget, BitCells]:
-    win = QtWidgets.QWidget()
-    cells = BitCells(32, format_segments(FORMATS["f32"]))
-    cells.setFocusPolicy(QtCore.Qt.FocusPolicy.NoFocus)  # (no focus mark in the pictures)
-    QtWidgets.QVBoxLayout(win).addWidget(cells)
-    win.resize(700, 100)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    QtWidgets.QApplication.processEvents()
-    return win, cells
-
-
-def _on_screen(win: QtWidgets.QWidget):
-    """What the window's backing store holds (a grab() would paint the widget afresh)."""
-    return win.screen().grabWindow(win.winId()).toImage()
-
-
 def test_one_changed_bit_repaints_one_cell(qtbot) -> None:
-    win, cells = _window(qtbot)
+    win, cells = shown_bit_cells(qtbot)
     cells.set_bits(0x3F800000)
     QtWidgets.QApplication.processEvents()
     seen = _PaintRegions()
@@ -58,30 +41,30 @@ def test_one_changed_bit_repaints_one_cell(qtbot) -> None:
 
 
 def test_partial_repaints_leave_what_a_full_repaint_shows(qtbot) -> None:
-    win, cells = _window(qtbot)
+    win, cells = shown_bit_cells(qtbot)
     steps = [(0x3F800000, 0), (0x3F800001, 0), (0xBF800001, 1 << 4), (0x00000000, 1 << 4 | 1 << 5),
              (0x7F7FFFFF, 1 << 5), (0x7F7FFFFE, 0), (0x80000001, 1 << 31)]
     for bits, diff in steps:
         cells.set_bits(bits)
         cells.set_diff_mask(diff)
         QtWidgets.QApplication.processEvents()
-    fresh_win, fresh = _window(qtbot)
+    fresh_win, fresh = shown_bit_cells(qtbot)
     fresh.set_bits(steps[-1][0])
     fresh.set_diff_mask(steps[-1][1])
     fresh.update()
     QtWidgets.QApplication.processEvents()
-    assert _on_screen(win) == _on_screen(fresh_win)
+    assert on_screen(win) == on_screen(fresh_win)
 
 
 def test_every_cell_shows_its_own_digit(qtbot) -> None:
     """Each cell's picture changes between a 0 and a 1 (after partial repaints too), so
     no digit is left out of a repaint."""
-    win, cells = _window(qtbot)
+    win, cells = shown_bit_cells(qtbot)
     pictures = []
     for bits in (0x00000000, 0xFFFFFFFF, 0x00000000):
         cells.set_bits(bits)
         QtWidgets.QApplication.processEvents()
-        pictures.append(_on_screen(win))
+        pictures.append(on_screen(win))
     offset = cells.mapTo(win, QtCore.QPoint(0, 0))
     for bit in range(32):
         r = cells.cell_rect(bit).toAlignedRect().adjusted(2, 2, -2, -2).translated(offset)
@@ -91,7 +74,7 @@ def test_every_cell_shows_its_own_digit(qtbot) -> None:
 
 
 def _cells_picture(win: QtWidgets.QWidget, cells: BitCells):
-    return _on_screen(win).copy(QtCore.QRect(cells.mapTo(win, QtCore.QPoint(0, 0)), cells.size()))
+    return on_screen(win).copy(QtCore.QRect(cells.mapTo(win, QtCore.QPoint(0, 0)), cells.size()))
 
 
 def test_clicks_cursor_moves_and_focus_repaint_only_their_cells(qtbot) -> None:
@@ -145,7 +128,7 @@ def test_clicks_cursor_moves_and_focus_repaint_only_their_cells(qtbot) -> None:
         assert 0 < area <= two_cells, area
     assert cells.bits() == 0x3F800000 ^ (1 << 3 | 1 << 4 | 1 << 30)
     assert not cells.hasFocus()
-    fresh_win, fresh = _window(qtbot)
+    fresh_win, fresh = shown_bit_cells(qtbot)
     fresh.set_bits(cells.bits())
     fresh.update()
     QtWidgets.QApplication.processEvents()

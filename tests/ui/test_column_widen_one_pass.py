@@ -9,6 +9,7 @@ one pass per edit, and that this pass left on screen exactly what a full repaint
 from __future__ import annotations
 
 import pytest
+from _qt_probes import on_screen
 from PySide6 import QtCore, QtWidgets
 
 from fpinspector.model.state import InspectorState
@@ -34,18 +35,13 @@ def _settle() -> None:
         QtWidgets.QApplication.processEvents()
 
 
-def _on_screen(widget: QtWidgets.QWidget):
-    """What the window's backing store holds now (what the user sees)."""
-    return QtWidgets.QApplication.primaryScreen().grabWindow(widget.winId()).toImage()
-
-
 def _repainted(widget: QtWidgets.QWidget):
     """Oracle: the window with every widget of it painted again in full."""
     widget.repaint()
     for child in widget.findChildren(QtWidgets.QWidget):
         child.repaint()
     _settle()
-    return _on_screen(widget)
+    return on_screen(widget)
 
 
 @pytest.mark.parametrize("view, width", [("decode", 700), ("conversions", 600)])
@@ -83,6 +79,6 @@ def test_a_widening_value_is_shown_in_one_full_paint_pass(qtbot, view, width) ->
                 if item is not None and item.text():
                     need = max(fm.horizontalAdvance(s) for s in item.text().split("\n")) + 14
                     assert table.columnWidth(c) >= need, (hex(bits), r, c, item.text())
-        shown = _on_screen(w)
+        shown = on_screen(w)
         assert shown == _repainted(w), hex(bits)
     assert widened >= 2  # (the values did widen columns: the case under test happened)

@@ -3,14 +3,10 @@ hovered (exact expansions, allowed-set ends, conversion rules), instead of on ev
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtGui, QtWidgets
+from _qt_probes import send_tooltip_event
+from PySide6 import QtWidgets
 
 from fpinspector.ui.qt_utils import HoverTip, HoverTipAt
-
-
-def _hover(widget: QtWidgets.QWidget, pos: QtCore.QPoint = QtCore.QPoint(2, 2)) -> bool:
-    return QtWidgets.QApplication.sendEvent(
-        widget, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, widget.mapToGlobal(pos)))
 
 
 def test_the_tip_is_made_on_hover_only_and_none_keeps_the_widgets_own(qtbot) -> None:
@@ -27,11 +23,11 @@ def test_the_tip_is_made_on_hover_only_and_none_keeps_the_widgets_own(qtbot) -> 
     HoverTip(label, tip)
     label.setText("y")  # (an edit asks nothing)
     assert not asked and label.toolTip() == "the label's explanation"
-    _hover(label)
+    send_tooltip_event(label)
     assert len(asked) == 1 and label.toolTip() == answer[0]
     answer[0] = None  # nothing to add: the tooltip stands as set
     label.setToolTip("a message")
-    _hover(label)
+    send_tooltip_event(label)
     assert len(asked) == 2 and label.toolTip() == "a message"
 
 
@@ -45,8 +41,8 @@ def test_an_item_views_tip_comes_from_the_position_hovered(qtbot) -> None:
     qtbot.waitExposed(table)
     HoverTipAt(table, lambda pos: "made for a" if table.indexAt(pos).row() == 0 else None)
     vp = table.viewport()
-    assert _hover(vp, table.visualItemRect(table.item(0, 0)).center())  # (shown by the filter)
+    assert send_tooltip_event(vp, table.visualItemRect(table.item(0, 0)).center())  # (shown by the filter)
     assert QtWidgets.QToolTip.text() == "made for a"
     QtWidgets.QToolTip.hideText()
-    _hover(vp, table.visualItemRect(table.item(1, 0)).center())  # (left to Qt: the item's)
+    send_tooltip_event(vp, table.visualItemRect(table.item(1, 0)).center())  # (left to Qt: the item's)
     assert QtWidgets.QToolTip.text() != "made for a"

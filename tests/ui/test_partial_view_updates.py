@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 from _decode_tips import decode_counting_tips
+from _qt_probes import hover_cell
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
@@ -204,21 +205,10 @@ def test_decode_other_formats_value_tips_follow_each_new_pattern(qtbot) -> None:
                         (0x3FC00000, Fraction(3, 2))):
         state.update(fmt="f32", bits=bits)
         assert t.item(row, 2).toolTip() == ""  # (worked out when hovered: never the last one)
-        _hover_cell(t, row, 2)
+        hover_cell(t, row, 2)
         tip = t.item(row, 2).toolTip()
         digits = tip.split("is exactly\n")[1].split("\n=")[0].replace("\n", "")
         assert Fraction(digits) == exact, tip
-
-
-def _hover_cell(table, row: int, col: int) -> None:
-    """What a pointer resting on a cell sends the table's viewport: a tooltip request."""
-    from PySide6 import QtCore, QtGui, QtWidgets
-
-    vp = table.viewport()
-    pos = table.visualItemRect(table.item(row, col)).center()
-    QtWidgets.QApplication.sendEvent(
-        vp, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, vp.mapToGlobal(pos)))
-    QtWidgets.QToolTip.hideText()
 
 
 def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, monkeypatch) -> None:
@@ -230,13 +220,13 @@ def test_decode_works_out_no_value_tip_for_a_pattern_it_already_shows(qtbot, mon
     t = panel.others
     f16_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f16")
     f64_row = next(r for r in range(t.rowCount()) if t.item(r, 0).text() == "f64")
-    _hover_cell(t, f16_row, 2)
+    hover_cell(t, f16_row, 2)
     assert asked == [("f16", 0x3E00)]
     state.update(bits=0x3FC00001)
     assert asked == [("f16", 0x3E00)]  # (the edit asked for none)
     assert t.item(f16_row, 1).text() == "0x3E00"
-    _hover_cell(t, f16_row, 2)
-    _hover_cell(t, f64_row, 2)
+    hover_cell(t, f16_row, 2)
+    hover_cell(t, f64_row, 2)
     assert asked == [("f16", 0x3E00), ("f64", 0x3FF8000020000000)]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-from PySide6 import QtCore, QtGui, QtWidgets
+from _qt_probes import hover_tip
 
 from fpinspector.ui import bridge
 
@@ -22,15 +22,6 @@ def _f32(x: float) -> int:
 
 def _value(bits: int) -> Fraction:
     return Fraction(float(np.uint32(bits).view(np.float32)))
-
-
-def _hover(label: QtWidgets.QWidget) -> str:
-    """What a hover over ``label`` shows: the ToolTip event Qt sends, then its tooltip."""
-    pos = label.rect().center()
-    event = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, label.mapToGlobal(pos))
-    QtWidgets.QApplication.sendEvent(label, event)
-    QtWidgets.QToolTip.hideText()
-    return label.toolTip()
 
 
 def _digits(tip: str) -> Fraction:
@@ -52,7 +43,7 @@ def test_an_operand_edit_works_out_no_result_expansion(make_window, monkeypatch)
         assert box.value.text().startswith(f"0x{res:08X} = ")
         assert ("f32", res) not in asked  # (the operand editors' own tips may be asked)
         assert box.value.toolTip() == ""  # not an earlier result's expansion
-        tip = _hover(box.value)
+        tip = hover_tip(box.value)
         assert tip.startswith(f"f32 0x{res:X} is exactly")
         assert _digits(tip) == _value(res)
         assert ("f32", res) in asked
@@ -70,11 +61,11 @@ def test_the_gpu_result_hover_shows_the_pattern_in_view(make_window) -> None:
         ops.show_gpu("f32", bits, None, "test answer")
         assert gpu.value.text().startswith(f"0x{bits:08X}")
         assert gpu.value.toolTip() == ""
-        tip = _hover(gpu.value)
+        tip = hover_tip(gpu.value)
         assert _digits(tip) == _value(bits)
     ops.show_gpu(None, None, None, "no GPU")
     assert gpu.value.text() == "—"
-    assert _hover(gpu.value) == ""
+    assert hover_tip(gpu.value) == ""
 
 
 def test_special_values_say_what_they_are(make_window) -> None:
@@ -82,6 +73,6 @@ def test_special_values_say_what_they_are(make_window) -> None:
     win = make_window()
     ops = win.ops_view
     ops.show_gpu("f32", 0x7F800000, None, "")
-    assert _hover(ops.gpu_box.value) == "f32 0x7F800000: inf"
+    assert hover_tip(ops.gpu_box.value) == "f32 0x7F800000: inf"
     ops.show_gpu("f32", 0x7FC00000, None, "")
-    assert _hover(ops.gpu_box.value) == "f32 0x7FC00000: nan"
+    assert hover_tip(ops.gpu_box.value) == "f32 0x7FC00000: nan"

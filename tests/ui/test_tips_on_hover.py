@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from _decode_tips import decode_counting_tips
+from _qt_probes import hover_cell, hover_tip
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from fpinspector.model.state import InspectorState
@@ -25,14 +26,6 @@ def _f32_fraction(bits: int) -> Fraction:
 def _digits(tip: str) -> Fraction:
     """The exact decimal of a value tooltip ("f32 0x... is exactly\\n<digits>\\n= <hex>")."""
     return Fraction(tip.split("is exactly\n")[1].split("\n=")[0].replace("\n", ""))
-
-
-def _hover(label: QtWidgets.QWidget) -> str:
-    """What a hover over ``label`` shows: the ToolTip event Qt sends, then its tooltip."""
-    pos = label.rect().center()
-    event = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, label.mapToGlobal(pos))
-    QtWidgets.QApplication.sendEvent(label, event)
-    return label.toolTip()
 
 
 def test_decode_edit_works_out_no_exact_tip(qtbot, monkeypatch) -> None:
@@ -64,7 +57,7 @@ def test_decode_hover_shows_the_exact_value_of_the_pattern_in_view(qtbot) -> Non
                              ("next down", bits - 1)):
             lab = panel.labels[key]
             assert lab.toolTip() == explain[key]  # no earlier value's expansion
-            tip = _hover(lab)
+            tip = hover_tip(lab)
             assert tip.startswith(f"f32 0x{pattern:X} is exactly"), tip
             assert _digits(tip) == _f32_fraction(pattern), tip
             assert panel.exact_tip(key) == tip
@@ -143,16 +136,6 @@ def test_decode_other_format_cells_tooltips_are_their_text(qtbot) -> None:
             assert t.item(r, 1).text().startswith("0x")
 
 
-def _hover_cell(table: QtWidgets.QTableWidget, r: int, c: int) -> str:
-    """What a hover over cell (r, c) shows: the ToolTip event Qt sends its viewport."""
-    QtWidgets.QToolTip.hideText()
-    pos = table.visualItemRect(table.item(r, c)).center()
-    vp = table.viewport()
-    event = QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, vp.mapToGlobal(pos))
-    QtWidgets.QApplication.sendEvent(vp, event)
-    return QtWidgets.QToolTip.text()
-
-
 def _small_fraction(bits: int, exp_bits: int, frac_bits: int) -> Fraction:
     """A positive f16/f11/f10 pattern's exact value by hand (oracle)."""
     bias = (1 << (exp_bits - 1)) - 1
@@ -195,7 +178,7 @@ def test_word_view_works_out_exact_tips_on_hover_only(qtbot, monkeypatch) -> Non
         for key, (pattern, value) in fields.items():
             digits = {"f32": 8, "f16": 4}.get(key[:3], 3)
             assert t.item(rows[key], 1).text().startswith(f"0x{pattern:0{digits}X} = "), key
-            tip = _hover_cell(t, rows[key], 1)
+            tip = hover_cell(t, rows[key], 1)
             assert tip.split(" is exactly")[0].split(":")[0].endswith(f" 0x{pattern:X}"), tip
             if "is exactly" in tip:
                 assert _digits(tip) == value(pattern), (key, tip)

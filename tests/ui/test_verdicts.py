@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _qt_probes import send_tooltip_event
 
 
 def _f32(x: float) -> int:
@@ -69,15 +70,6 @@ def test_to_f11_saturation_has_no_ulp_number_CONV_F2F_SAT(make_window) -> None:
     assert "65024" in win.ops_view.allowed_label.text()
 
 
-def _hover(widget) -> None:
-    """What a pointer resting on ``widget`` sends it: a tooltip request."""
-    from PySide6 import QtCore, QtGui, QtWidgets
-
-    pos = QtCore.QPoint(2, 2)
-    QtWidgets.QApplication.sendEvent(
-        widget, QtGui.QHelpEvent(QtCore.QEvent.Type.ToolTip, pos, widget.mapToGlobal(pos)))
-
-
 @pytest.mark.parametrize("fmt, bits, value", [("f11", 0x7BF, 65024), ("f16", 0x7BFF, 65504),
                                                ("f10", 0x3DF, 64512), ("f16", 0xFBFF, -65504)])
 def test_values_are_never_rounded_for_display_DEC_values(make_window, fmt, bits, value) -> None:
@@ -88,7 +80,7 @@ def test_values_are_never_rounded_for_display_DEC_values(make_window, fmt, bits,
     assert Fraction(win.editor.dec_edit.text()) == value
     dec = win.editor.dec_edit
     assert str(abs(value)) not in dec.toolTip()  # (worked out when hovered, not per edit)
-    _hover(dec)
+    send_tooltip_event(dec)
     assert str(abs(value)) in dec.toolTip()
     row = win.all_formats.rows[fmt]
     assert Fraction(row.value_edit.text()) == value
