@@ -91,7 +91,7 @@ def _class_edges(fmt: FloatFormat) -> tuple[int, int, int, int]:
 
 def _magnitude(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     b = np.asarray(bits)
-    return b & b.dtype.type(fmt.mask & ~fmt.sign_mask) if fmt.signed else b
+    return b & b.dtype.type(_mag_mask(fmt)) if fmt.signed else b
 
 
 def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
