@@ -9,11 +9,12 @@
 #   bash scripts/device_check.sh OUTDIR [STEP...]
 # Each step has its own time limit, so one that hangs costs only its own minutes; every
 # step's output goes to OUTDIR/device.log, reports to OUTDIR/*.json. STEPs (default: all):
-# setup tier-gl tier-vk reports figures figures8 percore capture.
+# setup tier-gl tier-vk reports figures figures8 peer peer8 percore capture. The peer steps
+# are both README sweeps without the GPU next to the C peer (all cores, then 8 workers).
 set -u
 OUT_DIR=${1:?usage: device_check.sh OUTDIR [STEP...]}
 shift
-STEPS=${*:-"setup tier-gl tier-vk reports figures figures8 percore capture"}
+STEPS=${*:-"setup tier-gl tier-vk reports figures figures8 peer peer8 percore capture"}
 LOG="$OUT_DIR/device.log"
 export PYTHONUNBUFFERED=1
 PY=${PYTHON:-python3}
@@ -45,7 +46,7 @@ for f in /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json; do
     [ -f "$f" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$f
 done
 
-step setup 60 bash -c "nvidia-smi -L; nproc; lscpu | grep -E 'Model name|Thread|Core|Socket'; $PY -VV; \
+step setup 60 bash -c "nvidia-smi -L; nproc; lscpu | grep -E 'Model name|Thread|Core|Socket|NUMA node|MHz'; cat /proc/loadavg; $PY -VV; \
     $PY -c 'import numpy, mpmath, moderngl, wgpu; print(numpy.__version__, mpmath.__version__, moderngl.__version__, wgpu.__version__)'; \
     $PY -m fpinspector gpu-devices"
 step tier-gl 200 "$PY" -m pytest -q -p no:cacheprovider --maxfail=30 -n 8 -rfE tests/gpu -k "not wgpu"
@@ -56,6 +57,8 @@ step reports 120 bash -c "$PY -m fpinspector gpu-report --json --out $OUT_DIR/gl
     $PY -m fpinspector gpu-report | tail -40"
 step figures 150 "$PY" benchmarks/readme_figures.py
 step figures8 150 "$PY" benchmarks/readme_figures.py --workers 8
+step peer 100 "$PY" benchmarks/c_peer.py --full
+step peer8 130 "$PY" benchmarks/c_peer.py --full --workers 8
 step percore 120 "$PY" benchmarks/bench_sweep_per_core.py --repeat 2
 step capture 120 bash -c "$PY benchmarks/bench_gpu_capture.py; $PY benchmarks/bench_wgpu_capture.py"
 echo "== done $(date -u +%T)" | tee -a "$LOG"
