@@ -10,7 +10,8 @@ table this prints and how to read it):
   (as ``bench_sweep_per_core.py``), times 2^32 inputs. It divides by N.
 - **M**, the parent's CPU seconds per span: a span's folded summary part pickled and
   unpickled (the pipe), :meth:`Summary.add` and the next :meth:`Summary.snapshot`, times
-  the 2^32 / MODEL_SPAN spans. It does not divide by N.
+  the spans of N workers (:func:`span_count`: the sizes :class:`~fpinspector.model.sweep.
+  chunk.Spans` hands out at the worker throughput W gives). It does not divide by N.
 - **S**, start-up, serial: the sweep command's own start (``python -m fpinspector sweep``
   on 256 inputs, CPU seconds) and the workers' fork server importing numpy, the engine and
   mpmath (:data:`~fpinspector.model.sweep.processes.PRELOAD`, CPU seconds); each worker
@@ -41,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import load_average, print_header  # noqa: E402
 from bench_sweep_per_core import CHUNK, ranges, run_model  # noqa: E402
 
-from fpinspector.model.sweep.chunk import MODEL_SPAN, compute_chunk  # noqa: E402
+from fpinspector.model.sweep.chunk import MODEL_SPAN, Spans, compute_chunk  # noqa: E402
 from fpinspector.model.sweep.domain import Axis, GridDomain, UnaryDomain  # noqa: E402
 from fpinspector.model.sweep.processes import PRELOAD  # noqa: E402
 from fpinspector.model.sweep.stages import ModelStage  # noqa: E402
@@ -57,6 +58,21 @@ def worker_seconds_per_input(kind: str, samples: int, repeat: int) -> float:
     run_model(kind, rngs[:1])  # warm-up
     best = min(run_model(kind, rngs)[0] for _ in range(repeat))
     return best / (samples * (1 << 20))
+
+
+def span_count(workers: int, rate: float) -> int:
+    """Spans of a 2^32 sweep on ``workers`` workers of ``rate`` inputs a CPU second each, as
+    ``processes.run_chunks`` hands them out: each worker holds two, so a span is timed
+    (:meth:`Spans.timed`) once the spans handed out two rounds after it are due."""
+    spans = Spans(CHUNK, MODEL_SPAN // CHUNK, True, workers)
+    handed, sizes = 0, []
+    while handed < INPUTS:
+        sizes.append(min(spans.next(INPUTS - handed), INPUTS - handed))
+        handed += sizes[-1]
+        if len(sizes) > 2 * workers:
+            done = sizes[-2 * workers - 1]
+            spans.timed(done, done / rate)
+    return len(sizes)
 
 
 def parent_seconds_per_span(kind: str, repeat: int) -> float:
@@ -123,16 +139,20 @@ def main() -> int:
     start = cmd + preload
     print(f"\nS start-up: the command {cmd:.2f} CPU s + the workers' fork server {preload:.2f} "
           f"CPU s = {start:.2f} s")
-    spans = INPUTS // MODEL_SPAN
     for kind, name in SWEEPS.items():
-        w = worker_seconds_per_input(kind, args.samples, args.repeat) * INPUTS
-        m = parent_seconds_per_span(kind, args.repeat) * spans
-        t1 = start + m + w
-        print(f"\n{name}: W = {w:.1f} CPU s, M = {m:.2f} CPU s ({spans} spans), S = {start:.2f} s")
-        print(f"  {'workers':>7} {'T(N) s':>9} {'speed-up':>9} {'efficiency':>10}")
+        per_input = worker_seconds_per_input(kind, args.samples, args.repeat)
+        w = per_input * INPUTS
+        per_span = parent_seconds_per_span(kind, args.repeat)
+        t1 = start + per_span * span_count(1, 1 / per_input) + w
+        print(f"\n{name}: W = {w:.1f} CPU s, M = {per_span * 1e3:.2f} ms a span, "
+              f"S = {start:.2f} s")
+        print(f"  {'workers':>7} {'spans':>6} {'M s':>6} {'T(N) s':>9} {'speed-up':>9} "
+              f"{'efficiency':>10}")
         for n in WORKERS:
+            spans = span_count(n, 1 / per_input)
+            m = per_span * spans
             t = start + m + w / n
-            print(f"  {n:7d} {t:9.1f} {t1 / t:9.1f} {t1 / t / n:10.0%}")
+            print(f"  {n:7d} {spans:6d} {m:6.2f} {t:9.1f} {t1 / t:9.1f} {t1 / t / n:10.0%}")
     print(f"\nload average after: {load_average()}")
     return 0
 

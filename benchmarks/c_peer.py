@@ -1,6 +1,7 @@
 """fpinspector's exhaustive sweeps next to the C brute force a user would write instead.
 
-Run: ``.venv/bin/python benchmarks/c_peer.py [--full] [--workers N]``.
+Run: ``.venv/bin/python benchmarks/c_peer.py [--full] [--workers N]`` (N: fpinspector's
+workers and the peer's OpenMP threads; by default every core for both).
 
 Builds ``benchmarks/c_peer/sweep_peer.c`` with the C compiler found on PATH (``cc``, ``gcc``
 or ``clang``; -O3 -march=native -fopenmp; skipped with a message where there is none), runs
@@ -69,11 +70,17 @@ def build() -> Path | None:
     return None
 
 
-def run_peer(exe: Path, args: list[str]) -> tuple[dict[str, Any], float, float]:
-    """The peer's summary, wall seconds and CPU seconds."""
+def run_peer(exe: Path, args: list[str], threads: int | None = None
+             ) -> tuple[dict[str, Any], float, float]:
+    """The peer's summary, wall seconds and CPU seconds (``threads``: its OpenMP threads,
+    as many as fpinspector's workers; None: OpenMP's default, every core)."""
+    env = dict(os.environ)
+    if threads:
+        env["OMP_NUM_THREADS"] = str(threads)
     before = os.times()
     t0 = time.perf_counter()
-    out = subprocess.run([str(exe), *args], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(exe), *args], capture_output=True, text=True, check=True,
+                         env=env).stdout
     wall = time.perf_counter() - t0
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system
@@ -133,7 +140,8 @@ def run_fpinspector(args: list[str], tmp: Path, workers: int | None) -> dict[str
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--full", action="store_true", help="the README's 2^32 sweeps")
-    ap.add_argument("--workers", type=int, default=None, help="fpinspector's sweep workers")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="fpinspector's sweep workers, and the peer's OpenMP threads")
     args = ap.parse_args()
     print_header("C brute force vs fpinspector sweep")
     exe = build()
@@ -143,7 +151,7 @@ def main() -> int:
     status = 0
     with tempfile.TemporaryDirectory() as d:
         for name, peer_args, fpi_args in SWEEPS[args.full]:
-            peer, p_wall, p_cpu = run_peer(exe, peer_args)
+            peer, p_wall, p_cpu = run_peer(exe, peer_args, args.workers)
             fpi = run_fpinspector(fpi_args, Path(d), args.workers)
             diffs = differences(peer, fpi["summary"])
             status |= bool(diffs)

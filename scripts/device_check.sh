@@ -9,12 +9,13 @@
 #   bash scripts/device_check.sh OUTDIR [STEP...]
 # Each step has its own time limit, so one that hangs costs only its own minutes; every
 # step's output goes to OUTDIR/device.log, reports to OUTDIR/*.json. STEPs (default: all):
-# setup tier-gl tier-vk reports figures figures8 peer peer8 percore capture. The peer steps
-# are both README sweeps without the GPU next to the C peer (all cores, then 8 workers).
+# setup tier-gl tier-vk reports figures figures8 peer peer8 peer4 peer2 scaling percore
+# capture. The peer steps are both README sweeps without the GPU next to the C peer (all
+# cores, then 8, 4 and 2 workers); scaling prints the terms of docs/sweeps.md's projection.
 set -u
 OUT_DIR=${1:?usage: device_check.sh OUTDIR [STEP...]}
 shift
-STEPS=${*:-"setup tier-gl tier-vk reports figures figures8 peer peer8 percore capture"}
+STEPS=${*:-"setup tier-gl tier-vk reports figures figures8 peer peer8 peer4 peer2 scaling percore capture"}
 LOG="$OUT_DIR/device.log"
 export PYTHONUNBUFFERED=1
 PY=${PYTHON:-python3}
@@ -59,6 +60,9 @@ step figures 150 "$PY" benchmarks/readme_figures.py
 step figures8 150 "$PY" benchmarks/readme_figures.py --workers 8
 step peer 100 "$PY" benchmarks/c_peer.py --full
 step peer8 130 "$PY" benchmarks/c_peer.py --full --workers 8
+step peer4 150 "$PY" benchmarks/c_peer.py --full --workers 4
+step peer2 240 "$PY" benchmarks/c_peer.py --full --workers 2
+step scaling 120 "$PY" benchmarks/bench_sweep_scaling.py --repeat 2
 step percore 120 "$PY" benchmarks/bench_sweep_per_core.py --repeat 2
 step capture 120 bash -c "$PY benchmarks/bench_gpu_capture.py; $PY benchmarks/bench_wgpu_capture.py"
 echo "== done $(date -u +%T)" | tee -a "$LOG"

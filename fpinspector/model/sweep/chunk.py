@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["compute_chunk", "default_chunk", "gpu_span_chunks", "span_chunks", "GpuAhead",
-           "GPU_SPAN", "MODEL_SPAN"]
+           "Spans", "GPU_SPAN", "MODEL_SPAN", "SPAN_SECONDS"]
 
 Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 
@@ -31,13 +31,22 @@ Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 #: of 2^16 (benchmarks/bench_sweep_unary.py --full; the sweep command's default chunk
 #: with a GPU is 2^16).
 GPU_SPAN = 1 << 19
-#: Elements a worker takes at once in a summary-only sweep without a GPU (whole chunks, one
-#: at a time: a chunk's memory), folded into one summary part before it is sent. Why: the
-#: parent merges one message per span, not per chunk; with a message per chunk of 2^17 the
-#: parent's merging grew with the sweep (0.72 CPU s per 2^28 f32 sqrt elements) and bounded
-#: what more cores could gain. 2^20 elements are about a third of a second of one core's
-#: work, so progress, checkpoints and Ctrl-C still answer within a second.
+#: Elements of a worker's first spans in a summary-only sweep without a GPU (whole chunks,
+#: one at a time: a chunk's memory), folded into one summary part before it is sent. Why:
+#: the parent merges one message per span, not per chunk; with a message per chunk of 2^17
+#: the parent's merging grew with the sweep (0.72 CPU s per 2^28 f32 sqrt elements) and
+#: bounded what more cores could gain. Once spans have been timed, :class:`Spans` sizes
+#: them by :data:`SPAN_SECONDS` instead.
 MODEL_SPAN = 1 << 20
+#: Seconds of a worker's time a span of the model is sized to, from the sweep's measured
+#: throughput. Why seconds, not elements: the parent's cost is per message, so the message
+#: rate is what must stay low whatever the op costs an element (2^20 elements are 16 ms of
+#: f32 sqrt and over a second of an op whose exact value needs mpmath). A worker holds two
+#: spans, so a Ctrl-C or a cancel is answered within about twice this.
+SPAN_SECONDS = 0.5
+#: A span's chunk parts a worker holds before folding them into one (:func:`compute_chunk`'s
+#: ``fold``): a long span's parts would otherwise all be held until its end.
+FOLD_EVERY = 8
 
 
 def default_chunk(gpu_spans: bool) -> int:
@@ -70,6 +79,47 @@ def span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int,
     if keep or chunk_part is not None or per_chunk_calls:
         return 1
     return max(1, min(MODEL_SPAN // max(1, chunk_size), chunks_per_worker // 4))
+
+
+class Spans:
+    """The size of each span the parent hands a worker: ``first_chunks`` chunks while nothing
+    has been timed, then (``grows``: a model span, see :func:`span_chunks`) the elements of
+    :data:`SPAN_SECONDS` of a worker's time at the throughput measured so far; a growing
+    span is also at most a quarter of each worker's share of what is left (but not below
+    the first spans' size), so the last spans shrink and the workers finish together
+    (guided scheduling).
+
+    Why: with spans of a fixed 2^20 elements an exhaustive f32 sqrt sweep sent 4096
+    messages, and on 16 cores the parent's 3.7 CPU seconds of merging and handing out
+    bounded the sweep (6.2 s wall; docs/sweeps.md)."""
+
+    def __init__(self, chunk: int, first_chunks: int, grows: bool, workers: int) -> None:
+        self.chunk, self.grows, self.workers = chunk, grows, max(1, workers)
+        self.first = chunk * max(1, first_chunks)
+        self._elements = 0
+        self._seconds = 0.0
+
+    @classmethod
+    def for_stage(cls, stage: Any, chunk: int, first_chunks: int, workers: int) -> Spans:
+        """Spans that grow where :func:`span_chunks` gave model spans (several chunks, no GPU
+        spans: a GPU request's memory is that of its span)."""
+        return cls(chunk, first_chunks, first_chunks > 1 and not _spans_ahead(stage), workers)
+
+    def timed(self, elements: int, seconds: float) -> None:
+        """A finished span's elements and the seconds its worker spent on them."""
+        self._elements += elements
+        self._seconds += seconds
+
+    def next(self, remaining: int) -> int:
+        """Elements of the next span, with ``remaining`` elements not yet handed out (a
+        multiple of the chunk, at least one chunk; the caller cuts it at the end)."""
+        if not self.grows:
+            return self.first
+        size = self.first
+        if self._seconds > 0.0:
+            size = int(self._elements / self._seconds * SPAN_SECONDS)
+        size = max(min(size, self.first), min(size, remaining // (4 * self.workers)))
+        return max(self.chunk, size // self.chunk * self.chunk)
 
 
 def gpu_span_chunks(stage: Any, keep: bool, chunk_part: Any, chunk_size: int) -> int:
@@ -132,7 +182,8 @@ def _drain(pending: Any) -> None:
 
 def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int, k1: int,
                   prepare: Reduce | None, chunk_part: Reduce | None, step: int | None = None,
-                  ahead: GpuAhead | None = None
+                  ahead: GpuAhead | None = None,
+                  fold: Callable[[list[Any]], Any] | None = None
                   ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
     """(operands, outputs, [``prepare(k, operands, outputs)``, ...], ``chunk_part(...)``,
@@ -143,7 +194,9 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
     stage and ``prepare`` chunk by chunk (one part each, in order; with a GPU, one GPU
     request for the whole span); the operands and outputs returned are then empty and
     ``chunk_part`` must be None.
-    ``ahead``: the worker's :class:`GpuAhead`, for spans."""
+    ``ahead``: the worker's :class:`GpuAhead`, for spans. ``fold``: folds a span's parts
+    into one (:meth:`.summary.Summary.fold_parts`), applied every :data:`FOLD_EVERY` parts
+    so that a long span holds few."""
     if step is None or k1 - k0 <= step:
         t0 = time.perf_counter()
         ops = domain.operands(k0, k1)
@@ -156,11 +209,11 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
         return ops, out, prepared, part, {"domain": t1 - t0, "stage": t2 - t1,
                                           "summary_prepare": t3 - t2}
     assert chunk_part is None, "a span's chunk outputs are not kept for chunk_part"
-    return _compute_span(domain, stage, k0, k1, prepare, step, ahead)
+    return _compute_span(domain, stage, k0, k1, prepare, step, ahead, fold)
 
 
 def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | None,
-                  step: int, ahead: GpuAhead | None
+                  step: int, ahead: GpuAhead | None, fold: Callable[[list[Any]], Any] | None
                   ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
     gpu_bits = _span_gpu(domain, stage, k0, k1, ahead) if _spans_ahead(stage) else None
@@ -176,6 +229,8 @@ def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | N
         t2 = time.perf_counter()
         if prepare is not None:
             prepared.append(prepare(k0 + s, sub, out))
+            if fold is not None and len(prepared) >= FOLD_EVERY:
+                prepared = [fold(prepared)]
         # the chunk's arrays go before the next one's are made: a worker's peak is then one
         # chunk's stage, not that plus the previous chunk's outputs (3 MiB at 2^17, f16 mul)
         del sub, out

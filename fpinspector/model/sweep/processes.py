@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .child_start import interrupts_held, main_not_rerun
+from .chunk import Spans
 from .summary import Summary
 from .worker import work
 
@@ -314,13 +315,15 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
                start: int, chunk_size: int, cancelled: Callable[[], bool],
                fold: Callable[..., None], failed: list[Exception],
                not_elements: frozenset[str],
-               chunk_part: Callable[..., Any] | None = None, span_chunks: int = 1) -> None:
+               chunk_part: Callable[..., Any] | None = None, spans: Spans | None = None
+               ) -> None:
     """A sweep (the runner's ``res``, from element ``start``) on the pool: chunks to free
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
     to ``failed``; the chunks in flight finish first, and those before it are folded).
-    ``span_chunks``: chunks a worker takes at once (:func:`.chunk.span_chunks`); the
-    worker folds their summary parts into one (:meth:`Summary.fold_parts`)."""
+    ``spans``: how many elements a worker takes at once (:class:`.chunk.Spans`; None: one
+    chunk); the worker folds their chunks' summary parts into one
+    (:meth:`Summary.fold_parts`)."""
     summary, total = res.summary, res.domain.size
     try:
         pool.begin(domain, recipes, (summary.fmt, summary.result_format, summary.top_k,
@@ -328,16 +331,17 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     finally:  # the workers hold their own copies of any GPU connection now
         for r in recipes:
             getattr(r, "detach", lambda: None)()
-    span = chunk_size * span_chunks
+    if spans is None:
+        spans = Spans(chunk_size, 1, False, pool.n)
     done: dict[int, ChunkDone] = {}
     next_k, next_fold, stop_at = start, start, total
     try:
         while True:
             while (next_k < total and pool.free() and not failed
                    and not cancelled()):
-                k1 = min(next_k + span, total)
+                k1 = min(next_k + spans.next(total - next_k), total)
                 pool.submit(pool.free()[0], next_k, k1, summary.snapshot(),
-                            chunk_size if span > chunk_size else None)
+                            chunk_size if k1 - next_k > chunk_size else None)
                 next_k = k1
             if not pool.in_flight:
                 break
@@ -348,6 +352,7 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
                 continue
             if keep:
                 _copy_columns(res, item)
+            spans.timed(item.k1 - item.k0, sum(item.timings.values()))
             done[item.k0] = item
             while next_fold in done and next_fold < stop_at:  # (the chunks before a failure)
                 chunk = done.pop(next_fold)

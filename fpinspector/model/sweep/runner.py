@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .chunk import compute_chunk, span_chunks
+from .chunk import Spans, compute_chunk, span_chunks
 from .domain import Domain
 from .processes import WorkerPool, run_chunks
 from .summary import Summary
@@ -233,7 +233,8 @@ def run_sweep(
         spans = span_chunks(stage, keep, chunk_part, chunk_size,
                             -(-remaining // (chunk_size * len(recipes))),
                             per_chunk_calls=on_chunk is not None)
-        stage_timings = _in_processes(folder, recipes, pool, start, chunk_size, spans)
+        stage_timings = _in_processes(folder, recipes, pool, start, chunk_size,
+                                      Spans.for_stage(stage, chunk_size, spans, len(recipes)))
         return _finish(res, stage, folder, stage_timings)
     if prefetch:
         _in_threads(folder, stage, start, chunk_size, max(1, min(int(workers), THREADS_MAX)))
@@ -369,8 +370,8 @@ class _Folder:
 
 
 def _in_processes(folder: _Folder, recipes: list[Any], pool: WorkerPool | None, start: int,
-                  chunk_size: int, spans: int) -> Mapping[str, float]:
-    """Chunks (spans of ``spans`` chunks) in worker processes built from ``recipes``: the
+                  chunk_size: int, spans: Spans) -> Mapping[str, float]:
+    """Chunks (in ``spans``) in worker processes built from ``recipes``: the
     caller's ``pool``, else one started for this sweep. Returns the workers' stage
     timings."""
     own = pool is None
@@ -378,7 +379,7 @@ def _in_processes(folder: _Folder, recipes: list[Any], pool: WorkerPool | None, 
     try:
         run_chunks(workers_pool, folder.res.domain, recipes, folder.res, folder.keep, start,
                    chunk_size, folder.calls.cancelled, folder.fold, folder.failed,
-                   NOT_ELEMENTS, folder.calls.chunk_part, span_chunks=spans)
+                   NOT_ELEMENTS, folder.calls.chunk_part, spans=spans)
     finally:
         if own:
             workers_pool.close()

@@ -147,7 +147,7 @@ def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, step: int | 
         _, out, prepared, part, timings = compute_chunk(
             domain, stage, k0, k1,
             lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part,
-            step=step, ahead=ahead)
+            step=step, ahead=ahead, fold=summary.fold_parts)
         if len(prepared) > 1:  # a span's chunks: one part to send and merge
             prepared = [summary.fold_parts(prepared)]
         prepared = [summary.packed(p) for p in prepared]  # (processes.next_done unpacks)
