@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from fpinspector.model.sweep import Axis, GridDomain, ModelStage, UnaryDomain, run_sweep
-from fpinspector.model.sweep.processes import WorkerPool
+from fpinspector.model.sweep.processes import ChunkDone, ChunkStopped, WorkerPool
 from fpinspector.model.sweep.runner import SweepAborted, default_workers
 from fpinspector.model.sweep.stages import ModelStageRecipe
 from fpinspector.model.sweep.summary import Summary
@@ -139,6 +139,56 @@ def test_cancel_keeps_the_finished_chunks_and_resume_completes_them(pool):
     whole = run_sweep(dom, ModelStage("rcp", "f32"), result_format="f32", chunk_size=CHUNK,
                       keep_elements=False, processes=False)
     _same(rest, whole)
+
+
+def test_stop_ends_a_span_at_its_chunk_and_the_spans_queued_behind_it(pool):
+    """WorkerPool.stop: a long span (1024 chunks) comes back stopped after the chunk its
+    worker is in, the span queued behind it stopped without being computed, and the pool
+    serves the next sweep (F32-SQRT-RCP summary of a span after the stop)."""
+    step = 1 << 12
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 2048 * step - 1))
+    recipes = [ModelStage("sqrt", "f32").recipe() for _ in range(pool.n)]
+    snap = Summary("f32", "f32").snapshot()
+    pool.begin(dom, recipes, ("f32", "f32", 10, 100), False)
+    try:
+        pool.submit(0, 0, 1024 * step, snap, step)
+        pool.submit(0, 1024 * step, 2048 * step, snap, step)
+        pool.stop()
+        back = [pool.next_done() for _ in range(2)]
+        assert [type(b) for b in back] == [ChunkStopped, ChunkStopped]
+        assert [b.k0 for b in back] == [0, 1024 * step] and pool.in_flight == 0
+    finally:
+        pool.end()
+    pool.begin(dom, recipes, ("f32", "f32", 10, 100), False)  # the stop ended with its sweep
+    try:
+        pool.submit(0, 0, 4 * step, snap, step)
+        done = pool.next_done()
+        assert isinstance(done, ChunkDone) and [p["n"] for p in done.prepared] == [4 * step]
+    finally:
+        pool.end()
+
+
+def test_a_cancelled_sweep_of_long_spans_keeps_only_whole_spans_F32_SQRT_RCP(pool):
+    """A cancel while spans run: the workers stop at their current chunk (at most the two
+    first spans of 64 chunks are folded, where finishing the four in flight gave 256), and
+    the stopped spans are not folded: the partial summary is exactly that of its first
+    n_done elements."""
+    step = 1 << 12
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 512 * step - 1))
+    stop = threading.Event()
+
+    def progress(done, total):
+        stop.set()
+
+    part = run_sweep(dom, ModelStage("sqrt", "f32"), result_format="f32", chunk_size=step,
+                     keep_elements=False, pool=pool, processes=True, cancel=stop,
+                     progress=progress)
+    assert not part.complete and 0 < part.n_done <= 2 * 64 * step
+    head = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + part.n_done - 1))
+    whole = run_sweep(head, ModelStage("sqrt", "f32"), result_format="f32",
+                      chunk_size=step, keep_elements=False, processes=False)
+    assert json.dumps(part.summary.to_dict(), default=repr) == json.dumps(
+        whole.summary.to_dict(), default=repr)
 
 
 class FailingRecipe(ModelStageRecipe):

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["compute_chunk", "default_chunk", "gpu_span_chunks", "span_chunks", "GpuAhead",
-           "Spans", "GPU_SPAN", "MODEL_SPAN", "SPAN_SECONDS"]
+           "Spans", "Stopped", "GPU_SPAN", "MODEL_SPAN", "SPAN_SECONDS"]
 
 Reduce = Callable[[int, tuple[np.ndarray, ...], Mapping[str, Any]], Any]
 
@@ -41,9 +41,10 @@ MODEL_SPAN = 1 << 20
 #: Seconds of a worker's time a span of the model is sized to, from the sweep's measured
 #: throughput. Why seconds, not elements: the parent's cost is per message, so the message
 #: rate is what must stay low whatever the op costs an element (2^20 elements are 16 ms of
-#: f32 sqrt and over a second of an op whose exact value needs mpmath). A worker holds two
-#: spans, so a Ctrl-C or a cancel is answered within about twice this.
-SPAN_SECONDS = 0.5
+#: f32 sqrt and over a second of an op whose exact value needs mpmath): one message per
+#: worker per second. A cancel or a Ctrl-C does not wait for the span: the parent tells the
+#: workers to stop, and they do at their current chunk (``processes.WorkerPool.stop``).
+SPAN_SECONDS = 1.0
 #: A span's chunk parts a worker holds before folding them into one (:func:`compute_chunk`'s
 #: ``fold``): a long span's parts would otherwise all be held until its end.
 FOLD_EVERY = 8
@@ -180,10 +181,16 @@ def _drain(pending: Any) -> None:
         pass
 
 
+class Stopped(Exception):
+    """A span left unfinished because its sweep was stopped (:func:`compute_chunk`'s
+    ``stop``)."""
+
+
 def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int, k1: int,
                   prepare: Reduce | None, chunk_part: Reduce | None, step: int | None = None,
                   ahead: GpuAhead | None = None,
-                  fold: Callable[[list[Any]], Any] | None = None
+                  fold: Callable[[list[Any]], Any] | None = None,
+                  stop: Callable[[], bool] | None = None
                   ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
     """(operands, outputs, [``prepare(k, operands, outputs)``, ...], ``chunk_part(...)``,
@@ -196,7 +203,9 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
     ``chunk_part`` must be None.
     ``ahead``: the worker's :class:`GpuAhead`, for spans. ``fold``: folds a span's parts
     into one (:meth:`.summary.Summary.fold_parts`), applied every :data:`FOLD_EVERY` parts
-    so that a long span holds few."""
+    so that a long span holds few. ``stop``: asked before each of a model span's chunks
+    after the first; True raises :class:`Stopped` (a GPU span, whose request is already
+    out, runs to its end)."""
     if step is None or k1 - k0 <= step:
         t0 = time.perf_counter()
         ops = domain.operands(k0, k1)
@@ -209,17 +218,22 @@ def compute_chunk(domain: Any, stage: Callable[..., Mapping[str, Any]], k0: int,
         return ops, out, prepared, part, {"domain": t1 - t0, "stage": t2 - t1,
                                           "summary_prepare": t3 - t2}
     assert chunk_part is None, "a span's chunk outputs are not kept for chunk_part"
-    return _compute_span(domain, stage, k0, k1, prepare, step, ahead, fold)
+    return _compute_span(domain, stage, k0, k1, prepare, step, ahead, fold, stop)
 
 
 def _compute_span(domain: Any, stage: Any, k0: int, k1: int, prepare: Reduce | None,
-                  step: int, ahead: GpuAhead | None, fold: Callable[[list[Any]], Any] | None
+                  step: int, ahead: GpuAhead | None, fold: Callable[[list[Any]], Any] | None,
+                  stop: Callable[[], bool] | None
                   ) -> tuple[tuple[np.ndarray, ...], Mapping[str, Any], list[Any], Any,
                              dict[str, float]]:
     gpu_bits = _span_gpu(domain, stage, k0, k1, ahead) if _spans_ahead(stage) else None
     took = {"domain": 0.0, "stage": 0.0, "summary_prepare": 0.0}
     prepared: list[Any] = []
+    if gpu_bits is not None:
+        stop = None
     for s in range(0, k1 - k0, step):
+        if s and stop is not None and stop():
+            raise Stopped
         sl = slice(s, min(k1 - k0, s + step))
         t0 = time.perf_counter()
         sub = domain.operands(k0 + sl.start, k0 + sl.stop)  # (one chunk's: memory of one)

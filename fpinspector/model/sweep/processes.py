@@ -30,7 +30,8 @@ from .chunk import Spans
 from .summary import Summary
 from .worker import work
 
-__all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "rebuild_error", "run_chunks"]
+__all__ = ["StageRecipe", "WorkerPool", "ChunkDone", "ChunkFailed", "ChunkStopped",
+           "rebuild_error", "run_chunks"]
 
 #: Exceptions a worker's failure is raised as in the parent (others: RuntimeError).
 _ERRORS: dict[str, type[Exception]] = {"ValueError": ValueError, "KeyError": KeyError,
@@ -101,6 +102,18 @@ class ChunkFailed:
 
     def __init__(self, k0: int, error: Exception) -> None:
         self.k0, self.error = k0, error
+
+
+class ChunkStopped:
+    """A chunk or span its worker left uncomputed (or unfinished) after :meth:`WorkerPool.stop`."""
+
+    def __init__(self, k0: int) -> None:
+        self.k0 = k0
+
+
+#: Seconds the parent waits for a worker's answer before it looks at ``cancelled()`` again
+#: (:func:`run_chunks`): a cancel reaches the workers within this, not at a span's end.
+CANCEL_POLL_S = 0.05
 
 
 def rebuild_error(name: str, message: str) -> Exception:
@@ -204,20 +217,35 @@ class WorkerPool:
         """Every worker still running (a pool with a dead worker is closed and replaced)."""
         return not self._closed and all(p.is_alive() for p in self._procs)
 
-    def next_done(self) -> ChunkDone | ChunkFailed:
-        """Wait for any busy worker's chunk."""
+    def stop(self) -> None:
+        """Ask every busy worker to stop: each answers its current span (after the chunk it
+        is in) and the chunks already sent to it with :class:`ChunkStopped`."""
+        for i in list(self._busy):
+            try:
+                self._conns[i].send(("stop",))
+            except (OSError, ValueError):  # the worker is gone: next_done() says so
+                pass
+
+    def next_done(self, timeout: float | None = None
+                  ) -> ChunkDone | ChunkFailed | ChunkStopped | None:
+        """Wait for any busy worker's chunk (None: none within ``timeout`` seconds)."""
         if self._lost:
             i = self._lost.pop()
             return ChunkFailed(self._pop(i, last=True), RuntimeError(
                 f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
         busy: dict[Any, int] = {self._conns[i]: i for i in self._busy}
-        i = busy[wait(list(busy))[0]]
+        ready = wait(list(busy), timeout)
+        if not ready:
+            return None
+        i = busy[ready[0]]
         k0 = self._pop(i)  # a worker answers its chunks in the order they were sent
         try:
             msg = self._conns[i].recv()
         except (EOFError, OSError):
             return ChunkFailed(k0, RuntimeError(
                 f"sweep worker {i} stopped (exit code {self._procs[i].exitcode})"))
+        if msg[0] == "stopped":
+            return ChunkStopped(k0)
         if msg[0] == "failed":
             return ChunkFailed(k0, rebuild_error(*msg[2]))
         _, k0, k1, prepared, timings, manifest, part = msg
@@ -320,7 +348,9 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
     """A sweep (the runner's ``res``, from element ``start``) on the pool: chunks to free
     workers in order, columns copied into ``res`` as they arrive, summary parts handed to
     ``fold`` in order; stops handing out chunks on ``cancelled()`` or a failure (appended
-    to ``failed``; the chunks in flight finish first, and those before it are folded).
+    to ``failed``; the chunks in flight finish first, and those before it are folded); on
+    ``cancelled()`` the workers are also told to stop (:meth:`WorkerPool.stop`), so the
+    spans in flight end at their current chunk and are not folded.
     ``spans``: how many elements a worker takes at once (:class:`.chunk.Spans`; None: one
     chunk); the worker folds their chunks' summary parts into one
     (:meth:`Summary.fold_parts`)."""
@@ -335,6 +365,7 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
         spans = Spans(chunk_size, 1, False, pool.n)
     done: dict[int, ChunkDone] = {}
     next_k, next_fold, stop_at = start, start, total
+    stop_sent = False
     try:
         while True:
             while (next_k < total and pool.free() and not failed
@@ -345,7 +376,15 @@ def run_chunks(pool: WorkerPool, domain: Any, recipes: list[Any], res: Any, keep
                 next_k = k1
             if not pool.in_flight:
                 break
-            item = pool.next_done()
+            if not stop_sent and cancelled():
+                pool.stop()
+                stop_sent = True
+            item = pool.next_done(None if stop_sent else CANCEL_POLL_S)
+            if item is None:
+                continue
+            if isinstance(item, ChunkStopped):
+                stop_at = min(stop_at, item.k0)
+                continue
             if isinstance(item, ChunkFailed):
                 failed.append(item.error)
                 stop_at = min(stop_at, item.k0)

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import signal
+from collections import deque
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 from typing import Any
 
 import numpy as np
 
-from .chunk import GpuAhead, compute_chunk
+from .chunk import GpuAhead, Stopped, compute_chunk
 
 __all__ = ["work"]
 
@@ -54,26 +55,53 @@ class _Outbox:
 
 
 class _Inbox:
-    """The parent's messages, with one read ahead: the parent sends a worker its next
-    chunk before the current one is done, and :class:`GpuAhead` starts that chunk's GPU
-    request early."""
+    """The parent's messages, read ahead where the worker needs to know what comes: the
+    parent sends a worker its next chunk before the current one is done (:class:`GpuAhead`
+    starts that chunk's GPU request early), and may send "stop" while a span runs.
+
+    After a "stop" the worker answers the span it is in and every chunk already sent to it
+    with ("stopped", k0), without computing them, until the sweep ends ("end" or "begin").
+    Why: a cancelled sweep then ends within a chunk, not after the spans in flight (two
+    of :data:`.chunk.SPAN_SECONDS` each)."""
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        self._held: list[Any] = []
+        self._held: deque[Any] = deque()
+        #: a "stop" came during this sweep: chunks are answered "stopped", not computed
+        self.stopping = False
 
     def recv(self) -> Any:
-        return self._held.pop() if self._held else self.conn.recv()
+        msg = self._held.popleft() if self._held else self.conn.recv()
+        if msg[0] == "stop":
+            self.stopping = True
+        elif msg[0] in ("end", "begin"):
+            self.stopping = False
+        return msg
+
+    def _read_ahead(self) -> None:
+        """Everything already in the pipe, held (a "stop" sets :attr:`stopping` at once)."""
+        try:
+            while self.conn.poll():
+                msg = self.conn.recv()
+                if msg[0] == "stop":
+                    self.stopping = True
+                    continue
+                self._held.append(msg)
+        except (EOFError, OSError):
+            pass
+
+    def stop_asked(self) -> bool:
+        """Whether the parent asked this worker to stop (read between a span's chunks)."""
+        if not self.stopping:
+            self._read_ahead()
+        return self.stopping
 
     def next_chunk(self) -> tuple[int, int] | None:
         """(k0, k1) of the next message when it is a chunk already sent, else None."""
         if not self._held:
-            try:
-                if not self.conn.poll():
-                    return None
-                self._held.append(self.conn.recv())
-            except (EOFError, OSError):
-                return None
+            self._read_ahead()
+        if not self._held or self.stopping:
+            return None
         msg = self._held[0]
         return (msg[1], msg[2]) if msg[0] == "chunk" else None
 
@@ -121,8 +149,11 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
                 conn.send(("ready",))
             elif msg[0] == "chunk":
                 _, k0, k1, step, snapshot = msg
+                if inbox.stopping:
+                    conn.send(("stopped", k0))
+                    continue
                 conn.send(_chunk(domain, stage, summary, k0, k1, step, snapshot, keep,
-                                 outbox, not_elements, chunk_part, ahead))
+                                 outbox, not_elements, chunk_part, ahead, inbox.stop_asked))
             elif msg[0] == "end":
                 ahead.drain()
                 timings = dict(getattr(stage, "timings", None) or {})
@@ -142,16 +173,18 @@ def work(conn: Connection, tune_malloc: bool, environ: Mapping[str, str] | None 
 
 def _chunk(domain: Any, stage: Any, summary: Any, k0: int, k1: int, step: int | None,
            snapshot: Any, keep: bool, outbox: _Outbox, not_elements: frozenset[str],
-           chunk_part: Any, ahead: GpuAhead) -> tuple:
+           chunk_part: Any, ahead: GpuAhead, stop: Any) -> tuple:
     try:
         _, out, prepared, part, timings = compute_chunk(
             domain, stage, k0, k1,
             lambda k, ops, out: summary.prepare(k, ops, out, snapshot=snapshot), chunk_part,
-            step=step, ahead=ahead, fold=summary.fold_parts)
+            step=step, ahead=ahead, fold=summary.fold_parts, stop=stop)
         if len(prepared) > 1:  # a span's chunks: one part to send and merge
             prepared = [summary.fold_parts(prepared)]
         prepared = [summary.packed(p) for p in prepared]  # (processes.next_done unpacks)
         manifest = outbox.put(out, not_elements) if keep else None
+    except Stopped:
+        return ("stopped", k0)
     except Exception as exc:  # noqa: BLE001 - handed to the parent with the partial result
         return ("failed", k0, (type(exc).__name__, str(exc) or type(exc).__name__))
     return ("done", k0, k1, prepared, timings, manifest, part)
