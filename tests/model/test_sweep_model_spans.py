@@ -108,10 +108,10 @@ def test_a_whole_sweep_sends_hundreds_of_messages_not_thousands():
 
 
 def test_a_long_span_folds_its_parts_as_it_goes_F32_SQRT_RCP():
-    """A span of 20 chunks holds at most FOLD_EVERY parts at once and gives the summary of
-    its parts folded at the end (and of the chunks added one by one)."""
-    step = 1 << 10
-    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + 20 * step - 1))
+    """A span of 2 FOLD_EVERY + 4 chunks holds at most FOLD_EVERY parts at once and gives
+    the summary of its parts folded at the end (and of the chunks added one by one)."""
+    step, chunks = 1 << 8, 2 * FOLD_EVERY + 4
+    dom = UnaryDomain(Axis.bit_range("f32", 0x3F000000, 0x3F000000 + chunks * step - 1))
     stage = ModelStage("sqrt", "f32")
     summaries = []
     for fold in (None, "fold"):
@@ -125,7 +125,8 @@ def test_a_long_span_folds_its_parts_as_it_goes_F32_SQRT_RCP():
         _, _, parts, _, _ = compute_chunk(dom, stage, 0, dom.size,
                                           lambda k, ops, out, s=s: s.prepare(k, ops, out),
                                           None, step=step, fold=folder if fold else None)
-        assert len(parts) == (20 if fold is None else 20 - 2 * FOLD_EVERY + 2)
+        assert len(parts) == (chunks if fold is None else chunks - 2 * (FOLD_EVERY - 1))
+        assert len(held) == (0 if fold is None else 2)
         assert all(n == FOLD_EVERY for n in held)
         s.add(0, (), {}, prepared=s.fold_parts(parts))
         summaries.append(json.dumps(s.to_dict(), default=repr))
