@@ -33,3 +33,13 @@ def test_runs_at_every_class_edge_DEC_CLASS(name, ftype):
                     assert class_counts(f, bits).tolist() == _numpy_counts(bits, ftype), (
                         hex(start), n, sign)
     assert class_counts(f, np.zeros(0, f.dtype)).tolist() == [0] * 5
+
+
+@pytest.mark.parametrize("name, ftype", [("f32", np.float32), ("f16", np.float16)])
+def test_both_signs_between_first_and_last_DEC_CLASS(name, ftype):
+    """First and last pattern normal, of opposite signs, a negative denormal between: the
+    patterns' own extremes (+1.0 and -1.0) are both normal, the magnitudes' are not."""
+    f = FORMATS[name]
+    one = int(np.array(1.0, ftype).view(f.dtype))
+    bits = np.array([one, f.sign_mask | 1, f.sign_mask | one], dtype=f.dtype)
+    assert class_counts(f, bits).tolist() == _numpy_counts(bits, ftype) == [0, 1, 2, 0, 0]

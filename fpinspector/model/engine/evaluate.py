@@ -350,7 +350,7 @@ class Evaluation:
         if (rest is not None and rest.size and self._exact is None
                 and not self._ctx.spec.vouches_nan
                 and not self._ctx.traits.exact_is_result):
-            i0, i1 = (int(i) for i in np.searchsorted(rest, (s, e)))
+            i0, i1 = (int(i) for i in rest.searchsorted((s, e)))
             if 0 < (i1 - i0) * _FEW_LEFT <= e - s:
                 return self._core_mostly_vouched(s, e, rest[i0:i1] - s)
         return self._core_of(slice(s, e), vouched=self._vouched(s, e), vals=vals)
@@ -407,7 +407,7 @@ class Evaluation:
             return False
         if rest.size == 0:  # (the kernel left no element: an app's one-element evaluation)
             return True
-        i = int(np.searchsorted(rest, s))
+        i = int(rest.searchsorted(s))  # (the method: no wrapper calls)
         return i == rest.size or int(rest[i]) >= e
 
     def _facts(self, s: int, e: int) -> finish.Facts:
@@ -532,6 +532,10 @@ class Evaluation:
         except ValueError:
             raise ValueError(f"observed result: shape {o.shape} does not broadcast with "
                              f"{self.shape}") from None
+        if o.shape == shape == self.shape and o.flags.c_contiguous:  # (np.broadcast_to's
+            flat = o.reshape(-1)  # view is ~5 us of Python, every sweep chunk's ok_model)
+            flat.flags.writeable = False  # (read-only, as that view)
+            return flat, None, shape
         flat = np.ascontiguousarray(np.broadcast_to(o, shape)).reshape(-1)
         if shape == self.shape:
             return flat, None, shape

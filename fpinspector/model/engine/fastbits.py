@@ -487,7 +487,7 @@ def _f16_mul_rows(rows: OperandRows) -> tuple[np.ndarray, np.ndarray]:
             if (a & _F16_EXP) == _F16_EXP:  # an INF row: every element of it is left
                 rest.append(np.arange(s, e, dtype=np.intp))
                 continue
-            lo, hi = np.searchsorted(bad, np.array((c, c + e - s), dtype=bad.dtype))
+            lo, hi = bad.searchsorted(np.array((c, c + e - s), dtype=bad.dtype))
             if hi > lo:
                 rest.append(bad[lo:hi].astype(np.intp) + (s - c))
     return p, _rest_of_chunks(rest)

@@ -254,7 +254,7 @@ def _errors32(fmt: FloatFormat, values: np.ndarray, hi32: np.ndarray, out: np.nd
     k = np.bitwise_and(hi32.view(np.uint32), _TOP32)
     kmin, kmax = np.uint32((fmt.minexp + 127) << 23), np.uint32((fmt.maxexp - 1 + 127) << 23)
     if k.size and (_MIN(k) < kmin or _MAX(k) > kmax):
-        np.clip(k, kmin, kmax, out=k)
+        k.clip(kmin, kmax, out=k)  # (the method: one wrapper call fewer)
     np.subtract(np.uint32((254 + F) << 23), k, out=k)  # 2^(E-127) -> 2^(F-(E-127))
     d *= k.view(np.float32)
     np.copyto(out, d)

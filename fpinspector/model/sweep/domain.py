@@ -291,13 +291,22 @@ class GridDomain:
         counts = np.full(r1 - r0 + 1, nb, dtype=np.int64)
         counts[0] -= c0
         counts[-1] -= (r1 + 1) * nb - k1
-        a = np.repeat(self._pa[r0 : r1 + 1], counts) if n else self._pa[:0]
+        a = self._pa[r0 : r1 + 1].repeat(counts) if n else self._pa[:0]
         reps = -(-(c0 + n) // nb)
-        b = np.tile(self._pb, reps)[c0 : c0 + n] if reps > 1 else self._pb[c0 : c0 + n].copy()
+        if reps > 1:  # B's cycles copied in place (np.tile: ~8 us of Python, a larger copy)
+            b = np.empty(n, dtype=self._pb.dtype)
+            s = 0
+            while s < n:
+                c = (c0 + s) % nb
+                e = min(n, s + nb - c)
+                b[s:e] = self._pb[c : c + e - s]
+                s = e
+        else:
+            b = self._pb[c0 : c0 + n].copy()
         rows = r1 - r0 + 1
         if not n or rows * self.LAYOUT_MIN_ROW > n:
             return a, b
-        starts = (0, *(int(x) for x in np.cumsum(counts[:-1])), n)
+        starts = (0, *(int(x) for x in counts[:-1].cumsum()), n)
         layout = OperandRows(self._pa[r0 : r1 + 1], starts, (c0,) + (0,) * (rows - 1),
                              self._b_axis)
         return GridOperands(a, b, layout)

@@ -97,20 +97,28 @@ def _magnitude(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
 def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     """Counts per CLASS_NAMES (zero, denormal, normal, infinity, nan) without class codes:
     four comparisons on the magnitude, in the patterns' own dtype."""
-    mag = _magnitude(fmt, bits)
-    n = mag.size
+    b = np.asarray(bits)
+    n = b.size
     edges = _class_edges(fmt)
+    mm = _mag_mask(fmt)
     # one class throughout (chunks of an exhaustive sweep): two reductions suffice, and
     # only where the first and last patterns share a class (else the reductions are
-    # wasted passes: every B pattern of an f16 grid chunk, most chunks' results)
-    flat = mag.reshape(-1)
-    if n and sum(int(flat[0]) >= e for e in edges) == sum(int(flat[-1]) >= e for e in edges):
-        lo, hi = int(mag.min()), int(mag.max())
-        first = sum(lo >= e for e in edges)
-        if first == sum(hi >= e for e in edges):
+    # wasted passes: every B pattern of an f16 grid chunk, most chunks' results). The
+    # patterns' own extremes give the magnitudes' where all share one sign (the sign bit
+    # is then constant, so the magnitude orders as the pattern): no magnitude pass.
+    flat = b.reshape(-1)
+    if n and sum(int(flat[0]) & mm >= e for e in edges) == sum(int(flat[-1]) & mm >= e
+                                                               for e in edges):
+        lo, hi = int(b.min()), int(b.max())
+        if fmt.signed and (lo ^ hi) & fmt.sign_mask:  # both signs: the magnitudes'
+            mag = _magnitude(fmt, b)
+            lo, hi = int(mag.min()), int(mag.max())
+        first = sum(lo & mm >= e for e in edges)
+        if first == sum(hi & mm >= e for e in edges):
             out = np.zeros(5, dtype=np.int64)
             out[first] = n
             return out
+    mag = _magnitude(fmt, b)
     zero = int(np.count_nonzero(mag == 0))
     below_normal = int(np.count_nonzero(mag < (1 << fmt.frac_bits)))
     below_inf = int(np.count_nonzero(mag < fmt.pos_inf))
