@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 from _engine_oracle import F32_SPECIALS
 
-from fpinspector.model import get_format
+from fpinspector.model import FORMATS, get_format
 from fpinspector.model.engine import grid
+from fpinspector.model.engine.ulp import ulp_at_one
 
 RNG = np.random.default_rng(20261122)
 
@@ -88,6 +89,30 @@ def test_ulp_at_matches_generic_ULP_definition(name: str) -> None:
     x = hi[np.isfinite(hi) & (np.abs(hi) >= 2.0**f.minexp) & (np.abs(hi) < f.max) & (lo == 0)]
     spacing = np.spacing(np.abs(x).astype(dt)).astype(np.float64)
     np.testing.assert_array_equal(grid.ulp_at(x, np.zeros_like(x), f), spacing)
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+def test_ulp_at_one_equals_ulp_at_ULP_definition(name: str) -> None:
+    """The one-value ULP (a verdict's figure) is ulp_at's, bit for bit, in every format: every
+    pattern's value (a sample of the wide ones) with residuals of both signs, powers of two
+    with residuals pointing in and out (tiny ones, whose product with hi underflows), zeros,
+    INF, NaN, float64 denormals and values beyond the format's range."""
+    f = get_format(name)
+    hi = f.decode(_patterns(name) if f.bits >= 16 else np.arange(1 << f.bits))
+    hi = hi[:: max(1, hi.size // 4096)]
+    lo = RNG.normal(size=hi.size) * 1e-30
+    lo[::3] = 0.0
+    two = np.ldexp(1.0, np.arange(f.minexp - f.frac_bits - 2, min(f.maxexp + 2, 1024)))
+    edge_h = np.concatenate([two, -two, [np.inf, -np.inf, np.nan, 0.0, -0.0, 5e-324,
+                                         2.0**-1022, 2.0**200, -(2.0**-200)]])
+    edge_l = np.concatenate([np.full(two.size, -1e-300), np.full(two.size, -1e-300),
+                             [0, -1.0, 0, 1e-300, -1e-300, 0, -1e-300, -1.0, 1e-300]])
+    hi = np.concatenate([hi, edge_h, edge_h])
+    lo = np.concatenate([lo, edge_l, -edge_l])
+    with np.errstate(all="ignore"):
+        want = grid.ulp_at(hi, lo, f)
+    got = np.array([ulp_at_one(float(h), float(lo_), f) for h, lo_ in zip(hi, lo)])
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("name", ["f16", "f32", "f64"])

@@ -26,15 +26,25 @@ _EDGES = {
     "f16": [0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C00, 0xC200,
             0x7C00, 0xFC00, 0x7E00, 0xFD01],
 }
+#: ordinary operands (normal, not +/-1) and +/-1 per format: an identity among ordinary
+#: operands (x * 1, x / -1, 1 * y + z) is the one thing that makes their element not an
+#: ordinary one (finish/fired.py), and no edge tuple holds it
+_PLAIN = {"f32": (0x40400000, 0x3FC00000, 0xC0A00000), "f16": (0x4200, 0x3E00, 0xC500)}
+_ONES = {"f32": (0x3F800000, 0xBF800000), "f16": (0x3C00, 0xBC00)}
 _OPS = [name for name, spec in OPS.items() if not spec.traits.converts]
 _PAIRS = 18  # operand tuples per (op, format, rule set)
 
 
-def _operand_tuples(arity: int, edges: list[int]) -> list[tuple]:
+def _operand_tuples(arity: int, fmt: str) -> list[tuple]:
     """Edge operands against edge operands (strided so each edge meets the others in
-    each operand position)."""
+    each operand position), then ordinary operands alone and with +/-1 in each position."""
+    edges, plain = _EDGES[fmt], _PLAIN[fmt]
     n = len(edges)
-    return [tuple(edges[(i * (k + 1) + k) % n] for k in range(arity)) for i in range(_PAIRS)]
+    out = [tuple(edges[(i * (k + 1) + k) % n] for k in range(arity)) for i in range(_PAIRS)]
+    out.append(tuple(plain[j % len(plain)] for j in range(arity)))
+    out += [tuple(one if j == k else plain[j % len(plain)] for j in range(arity))
+            for k in range(arity) for one in _ONES[fmt]]
+    return out
 
 
 def _answers(ev, i: int) -> tuple:
@@ -48,7 +58,10 @@ def _answers(ev, i: int) -> tuple:
     # (the float64 patterns: a NaN's sign bit and a zero's sign count too)
     return (bits, hex(int(np.float64(exact).view(np.uint64))),
             hex(int(np.float64(lo).view(np.uint64))),
-            str(ev.allowed_set(i)), ev.rules_at(i), ev.explain_at(i), ev.steps_at(i),
+            str(ev.allowed_set(i)), ev.rules_at(i),
+            # (the fired masks: an array's come from its chunk's facts, not the element's)
+            sorted(k for k, m in ev.fired.items() if m.reshape(-1)[i]),
+            ev.explain_at(i), ev.steps_at(i),
             [(v.conformant, v.reason, v.ulp_error, v.ulp_note) for v in verdicts])
 
 
@@ -61,7 +74,7 @@ def test_one_element_equals_its_element_in_an_array_F32_FTZ_F32_NANOUT(op, fmt, 
         pytest.skip(f"{op} has no {fmt}")
     f = get_format(fmt)
     rng = np.random.default_rng(36)
-    tuples = _operand_tuples(spec.arity, _EDGES[fmt])
+    tuples = _operand_tuples(spec.arity, fmt)
     # the array: each edge tuple between random normal operands (the kernels vouch for
     # those and leave the edges), so the array path mixes vouched and left elements
     filler = 2 * len(tuples) + 1

@@ -75,7 +75,15 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
     for b in ops:
         with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
             v = fmt.decode(b)
-        if ctx.flush and not no_denormals:
+        if ctx.flush and not no_denormals and v.size == 1:  # one element (an app's): its
+            # pattern as an int, a denormal's magnitude in 1 .. 2^frac_bits - 1
+            p = int(np.asarray(b).reshape(-1)[0])
+            mag = p & (fmt.mask & ~fmt.sign_mask) if fmt.signed else p
+            flushed = 0 < mag < 1 << fmt.frac_bits
+            den = np.full(v.shape, flushed)
+            if flushed:
+                v = np.copysign(0.0, v)
+        elif ctx.flush and not no_denormals:
             den = grid.is_den(b, fmt)
             if den.any():  # (v is decode's own copy; a few elements: no whole-array where)
                 i = np.flatnonzero(den)

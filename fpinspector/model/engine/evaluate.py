@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -10,7 +10,7 @@ import numpy as np
 from ..formats import FloatFormat, get_format
 from . import explain, finish, grid
 from .allowed import AllowedArrays, AllowedSet
-from .compute import Core, compute, exact_value, vouched_exact_is_finite
+from .compute import Core, compute, exact_value, operand_values, vouched_exact_is_finite
 from .context import Ctx
 from .fastbits import COMPLETES_REST
 from .masked import fill_where, indices
@@ -133,21 +133,21 @@ def _value_of_result(ctx: Ctx, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray
 
 
 def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray,
-                         vals: Callable[[], list[np.ndarray]] | None = None
+                         vals: list[np.ndarray] | None = None
                          ) -> tuple[np.ndarray, np.ndarray]:
     """The exact value, computed only where the model's result is not NaN: a math op's
     model result is NaN exactly where its exact result is (compute.round_model), so a
     chunk of NaN results (half of an exhaustive sqrt sweep) costs nothing. The
     reference path computes every element (the differential test compares the two). Not
     in a format without infinity (E4M3): an overflow rounds to its NaN there, and the
-    exact value of that element is finite. ``vals``: the operand values where the caller
-    has them (one element's facts)."""
+    exact value of that element is finite. ``vals``: the operand values after the input
+    flush where the caller has them (one element's facts), for every element of ``ops``."""
     if not ctx.fmt.nan_only_from_nan:
-        return exact_value(ctx, ops, vals=None if vals is None else vals())
+        return exact_value(ctx, ops, vals=vals)
     nan = ctx.fmt.is_nan(bits)
     count = int(np.count_nonzero(nan))
     if count == 0:
-        return exact_value(ctx, ops, vals=None if vals is None else vals())
+        return exact_value(ctx, ops, vals=vals)
     if 2 * count <= bits.size:
         # a few NaN results (random patterns): computing them too costs less than taking
         # the others out and back; their exact value is a NaN already (lo = 0), given here
@@ -164,15 +164,14 @@ def _exact_where_not_nan(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray,
 
 
 def _vouched_exact(ctx: Ctx, ops: list[np.ndarray], bits: np.ndarray,
-                   vals: Callable[[], list[np.ndarray]] | None = None
-                   ) -> tuple[np.ndarray, np.ndarray]:
+                   vals: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The exact value of elements a fast kernel vouched for. A chunk of sqrt NaN results
     only (negative operands: half of an exhaustive sqrt sweep) is NaN throughout without
     a root."""
     if ctx.spec.vouches_nan and grid.all_nan(bits, ctx.fmt):
         hi = np.full(bits.size, np.nan)
         return hi, zero_residual(hi)
-    return exact_value(ctx, ops, vouched=True, vals=None if vals is None else vals())
+    return exact_value(ctx, ops, vouched=True, vals=vals)
 
 
 def _all_plus_zero(x: np.ndarray) -> bool:
@@ -338,10 +337,10 @@ class Evaluation:
         for s in range(0, self._n, CHUNK):
             yield s, min(self._n, s + CHUNK)
 
-    def _core(self, s: int, e: int, vals: Callable[[], list[np.ndarray]] | None = None
-              ) -> Core:
+    def _core(self, s: int, e: int, vals: list[np.ndarray] | None = None) -> Core:
         """Bits (of the chosen path) and the exact value of elements s:e; ``vals``: their
-        operand values where the caller decodes them anyway (one element's facts)."""
+        operand values after the input flush where the caller has them (one element's
+        facts: :meth:`_facts_at`)."""
         self._flat_bits()  # first: the kernel says which elements it vouched for, and the
         # exact value must not depend on whether the bits were asked for before
         rest = self._rest
@@ -374,7 +373,7 @@ class Evaluation:
 
     def _core_of(self, at: slice | np.ndarray, vouched: bool = False,
                  ops: list[np.ndarray] | None = None,
-                 vals: Callable[[], list[np.ndarray]] | None = None) -> Core:
+                 vals: list[np.ndarray] | None = None) -> Core:
         """Bits and the exact value of the elements ``at`` (a span, or indices in any
         chunks); ``vouched``: a fast kernel vouched for all of them (:meth:`_vouched`);
         ``ops``: the operands at ``at`` when the caller gathered them already."""
@@ -420,19 +419,22 @@ class Evaluation:
         last = self._last_facts
         if last is not None and last[0] == i:
             return last[1]
-        # (the exact value, where still to compute, from the operand values the facts
-        # decode: an app's one-element evaluation decodes its operands once)
-        made: list[finish.Facts] = []
-        core = self._core(i, i + 1, vals=lambda: made[0].vals)
-        f = finish.facts(self._ctx, [a[i:i + 1] for a in self._flat], core)
-        made.append(f)
+        # (the operand values decoded once, here: the facts' rules and windows read them,
+        # and so does the exact value where it is still to compute)
+        ops = [a[i:i + 1] for a in self._flat]
+        loaded = operand_values(self._ctx, ops)
+        core = self._core(i, i + 1, vals=loaded[0])
+        f = finish.facts(self._ctx, ops, core, loaded=loaded)
         self._last_facts = (i, f)
         return f
 
     # -- exact value --------------------------------------------------------------------------
     def _exact_pair(self) -> tuple[np.ndarray, np.ndarray]:
         if self._exact is None and self._n == 1:  # (an app's: from its one facts record,
-            # which its allowed set, rules and sentences read too)
+            # which its allowed set, rules and sentences read too, where the bits' path
+            # did not give it: a raw-inputs evaluation reads only the bits and this)
+            self._flat_bits()
+        if self._exact is None and self._n == 1:
             c = self._facts_at(0).core
             self._exact = (np.array(c.hi, dtype=np.float64), np.array(c.lo, dtype=np.float64))
         if self._exact is None:

@@ -16,6 +16,7 @@ from ..formats import FloatFormat
 from . import finish, grid
 from .allowed import AllowedSet
 from .rules import rule_text
+from .ulp import ulp_at_one
 
 __all__ = ["sentences", "steps", "fmt_pattern", "Verdict", "verdict", "ulp_figure"]
 
@@ -239,7 +240,7 @@ def _figure(fmt: FloatFormat, hi: float, lo: float, o_val: float,
         return None, "no ULP error: the observed result is NaN"
     if np.isinf(hi) or np.isinf(o_val):
         return None, "no ULP error: infinity is involved"
-    u = float(grid.ulp_at(np.array([hi]), np.array([lo]), fmt)[0])
+    u = ulp_at_one(hi, lo, fmt)
     return ((o_val - hi) - lo) / u, ""
 
 

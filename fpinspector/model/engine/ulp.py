@@ -5,13 +5,15 @@ expressions both report."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..formats import FloatFormat
 from .masked import fill_where
 from .residual import is_zero_residual, zero_residual
 
-__all__ = ["ulp_at", "divide_by_ulp", "zero_same_specials", "ulp_error", "ulp_errors_into"]
+__all__ = ["ulp_at", "ulp_at_one", "divide_by_ulp", "zero_same_specials", "ulp_error", "ulp_errors_into"]
 
 
 def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, *, specials: bool = True
@@ -32,6 +34,26 @@ def ulp_at(hi: np.ndarray, lo: np.ndarray, fmt: FloatFormat, *, specials: bool =
     if _bits_path(fmt, hi):
         return _ulp_at_bits(hi, lo, fmt, specials)
     return _ulp_at_generic(hi, lo, fmt)
+
+
+def ulp_at_one(hi: float, lo: float, fmt: FloatFormat) -> float:
+    """:func:`ulp_at` of one exact value ``hi + lo``, as a Python float (the same value:
+    tests/model/test_engine_grid_primitives.py). Why: a verdict or an app's figure asks
+    for one ULP, where the array passes cost more than the arithmetic."""
+    if hi != hi:
+        return math.nan
+    a = abs(hi)
+    if a == 0:  # the denormal spacing
+        k = fmt.minexp
+    elif a == math.inf:  # frexp's exponent 0, as the array versions
+        k = -1
+    else:
+        m, e = math.frexp(a)
+        k = e - 1
+        if m == 0.5 and (lo < 0 if hi > 0 else lo > 0):  # a power of two, the residual
+            k -= 1  # pointing inward: the binade below
+    k = min(max(k, fmt.minexp), fmt.maxexp - 1)
+    return math.ldexp(1.0, k - fmt.frac_bits)
 
 
 def _bits_path(fmt: FloatFormat, hi: np.ndarray) -> bool:

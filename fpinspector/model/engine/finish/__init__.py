@@ -28,9 +28,12 @@ __all__ = ["Facts", "allowed_sets", "fired_rules", "facts", "nan_results_allow_a
            "whole_array_points"]
 
 
-def facts(ctx: Ctx, ops: list[np.ndarray], core: Core) -> Facts:
-    """The per-chunk facts both :func:`allowed_sets` and :func:`fired_rules` read."""
-    return Facts(ctx, ops, core)
+def facts(ctx: Ctx, ops: list[np.ndarray], core: Core,
+          loaded: tuple[list[np.ndarray], list[np.ndarray]] | None = None) -> Facts:
+    """The per-chunk facts both :func:`allowed_sets` and :func:`fired_rules` read;
+    ``loaded``: the operands' values and flush masks (compute.operand_values) where the
+    caller decoded them already."""
+    return Facts(ctx, ops, core, loaded)
 
 
 Sets = AllowedArrays | SplitSets

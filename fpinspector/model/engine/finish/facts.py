@@ -23,11 +23,14 @@ __all__ = ["Facts"]
 class Facts:
     """What is known about each element of one chunk (flat arrays, computed lazily)."""
 
-    def __init__(self, ctx: Ctx, ops: list[np.ndarray], core: Core) -> None:
+    def __init__(self, ctx: Ctx, ops: list[np.ndarray], core: Core,
+                 loaded: tuple[list[np.ndarray], list[np.ndarray]] | None = None) -> None:
         self.ctx = ctx
         self.ops = ops
         self.core = core
         self.n = core.bits.size
+        if loaded is not None:  # (compute.operand_values of ops, decoded by the caller)
+            self.__dict__["_loaded"] = loaded
 
     def subset(self, idx: np.ndarray | slice) -> Facts:
         """The facts of the elements ``idx`` (the exact value is sliced if known; a slice
