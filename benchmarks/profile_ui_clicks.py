@@ -12,7 +12,10 @@ walk and idle moments as the benchmark) it prints:
   every event, so the totals are inflated; the counts and the shares are what to read);
   with ``--owners`` each widget is named by the project's view it sits in ("QScrollBar
   of QPlainTextEdit in ConversionsView"), each paint by the share of the widget it
-  covered, and the paints of a click's second and later paint passes are marked;
+  covered, and the paints of a click's second and later paint passes are marked; with
+  ``--cpu`` the UI thread's CPU time instead of the wall time (``time.thread_time``: on
+  a loaded machine the wall time of an event also holds the time the thread waited for
+  a core, and a long event, a paint pass, catches more of that wait than a short one);
 * the neighbour prefetch's model calls that ran inside the click windows;
 * with ``--cprofile FILE``: cProfile of the click windows (``pstats`` file, the Python
   calls per click, a figure the load hardly moves, and the top functions printed).
@@ -64,6 +67,8 @@ class _Counting(QtWidgets.QApplication):
 
     owners = False  # name a widget by the project's view it sits in (``--owners``)
 
+    clock = staticmethod(time.perf_counter)  # (``--cpu``: time.thread_time)
+
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
         self.area: dict[tuple[str, str, bool], float] = collections.defaultdict(float)
@@ -80,7 +85,7 @@ class _Counting(QtWidgets.QApplication):
         if name == "UpdateRequest" and not self.depth:
             self.passes += 1
         self.depth += 1
-        t0 = time.perf_counter()
+        t0 = self.clock()
         try:
             return super().notify(obj, ev)
         finally:
@@ -91,7 +96,7 @@ class _Counting(QtWidgets.QApplication):
             key = (name, who, self.depth > 0)
             s = self.stats[key]
             s[0] += 1
-            s[1] += time.perf_counter() - t0
+            s[1] += self.clock() - t0
             if name == "Paint" and isinstance(obj, QtWidgets.QWidget):
                 whole = max(1, obj.width() * obj.height())
                 r = ev.rect()  # type: ignore[attr-defined]
@@ -270,6 +275,9 @@ def main() -> int:
     ap.add_argument("--owners", action="store_true",
                     help="with --events: per widget class and the view it sits in, and the "
                          "share of each widget a paint covered")
+    ap.add_argument("--cpu", action="store_true",
+                    help="with --events: the UI thread's CPU time in each event, not the wall "
+                         "time (steadier under load)")
     ap.add_argument("--events-of", metavar="KIND", default="",
                     help="with --events or --cprofile: only the clicks of this kind (e.g. "
                          "'inspector')")
@@ -282,6 +290,8 @@ def main() -> int:
     after_parts = _AfterViewsParts() if args.parts else None
 
     _Counting.owners = args.owners
+    if args.cpu:
+        _Counting.clock = staticmethod(time.thread_time)
     app = _Counting([]) if args.events else QtWidgets.QApplication([])
     from fpinspector.ui import bridge, bridge_ops
     from fpinspector.ui.shell import window_layout
@@ -469,7 +479,8 @@ def main() -> int:
     if args.events:
         clicks = (len(times[args.events_of]) if args.events_of
                   else sum(len(v) for v in times.values()))
-        print("events (per click: count, ms inside Qt's handling; 'nested' = inside another"
+        print(f"events (per click: count, ms {'of CPU ' if args.cpu else ''}inside Qt's "
+              "handling; 'nested' = inside another"
               "; a paint's mean share of its widget)")
         for key, (count, secs) in sorted(app.stats.items(), key=lambda kv: -kv[1][1])[:40]:
             ev, cls, nested = key
