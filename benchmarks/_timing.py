@@ -103,7 +103,7 @@ def print_header(title: str) -> None:
           f"load average {load_average()}")
     if sys.flags.dont_write_bytecode:  # (every process then compiles the package again)
         print("bytecode not cached (PYTHONDONTWRITEBYTECODE): each new process compiles "
-              "fpinspector's modules from source (about 0.5 CPU s on this machine's 2-core "
+              X
               "EPYC), which an installed package does not")
     sys.stdout.flush()
 
