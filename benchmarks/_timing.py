@@ -103,8 +103,8 @@ def print_header(title: str) -> None:
           f"load average {load_average()}")
     if sys.flags.dont_write_bytecode:  # (every process then compiles the package again)
         print("bytecode not cached (PYTHONDONTWRITEBYTECODE): each new process compiles "
-              X
-              "EPYC), which an installed package does not")
+              "fpinspector's modules from source (about 0.3 CPU s of the sweep command's start "
+              "on the project's 2-core EPYC), which an installed package does not")
     sys.stdout.flush()
 
 
