@@ -91,6 +91,17 @@ def _commit() -> str:
         return "?"
 
 
+def _bytecode_cached() -> bool:
+    """Whether fpinspector's modules have compiled bytecode beside them (a package that pip
+    installed has; a checkout run with PYTHONDONTWRITEBYTECODE set never gets it)."""
+    import importlib.util
+
+    import fpinspector.model
+
+    source = fpinspector.model.__file__ or ""
+    return bool(source) and os.path.exists(importlib.util.cache_from_source(source))
+
+
 def print_header(title: str) -> None:
     """Title, date, machine, load average, Python / numpy versions and the commit."""
     import numpy as np
@@ -101,7 +112,7 @@ def print_header(title: str) -> None:
           f"{os.cpu_count()} logical cores")
     print(f"Python {platform.python_version()}, numpy {np.__version__}, fpinspector at {_commit()} | "
           f"load average {load_average()}")
-    if sys.flags.dont_write_bytecode:  # (every process then compiles the package again)
+    if sys.flags.dont_write_bytecode and not _bytecode_cached():
         print("bytecode not cached (PYTHONDONTWRITEBYTECODE): each new process compiles "
               "fpinspector's modules from source (about 0.3 CPU s of the sweep command's start "
               "on the project's 2-core EPYC), which an installed package does not")
