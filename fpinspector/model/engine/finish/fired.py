@@ -191,8 +191,8 @@ def _ordinary(f: Facts) -> np.ndarray:
 
 def _ordinary_one(f: Facts) -> bool | None:
     """:func:`_ordinary` of a one-element record (an app's), read from its patterns as
-    Python ints: a normal is an exponent field of 1..max-1 in a format with INF (None for
-    the others: the array version decides). Why: the array version's passes cost a
+    Python ints (:func:`grid.is_normal_one`) in a format with INF (None for the others:
+    the array version decides). Why: the array version's passes cost a
     quarter of an element's fired rules."""
     fmt = f.ctx.fmt
     if not fmt.has_inf:
@@ -200,7 +200,7 @@ def _ordinary_one(f: Facts) -> bool | None:
     pats = [int(o[0]) for o in f.ops]
     bits = f.core.bits
     for p in pats if bits.dtype == bool else [*pats, int(bits[0])]:
-        if ((p >> fmt.frac_bits) & fmt.exp_max) in (0, fmt.exp_max):
+        if not grid.is_normal_one(p, fmt):
             return False
     one, mag = grid.pattern_of(1.0, fmt), fmt.mask & ~fmt.sign_mask
     return not any(v == 1 and (pats[i] & mag) == one for i, v in f.ctx.spec.identities)
