@@ -10,6 +10,8 @@
   one special operand among 2^16 ordinary ones to the reference path.
 - The float64 kernels (f16 arithmetic, f32 rsq/log/exp) give the reference's record when
   they run in chunks, and keep their temporaries chunk-sized (a tracemalloc bound).
+- One element that an f32 kernel leaves before any arithmetic (an operand not normal) is
+  one the kernel itself leaves; grid.is_normal_one equals grid.is_normal.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 
 from fpinspector.model import evaluate, get_format
 from fpinspector.model.engine import OPS, grid
+from fpinspector.model.formats import FORMATS
 
 F32 = get_format("f32")
 F16 = get_format("f16")
@@ -446,3 +449,61 @@ def test_result_flush_changes_exactly_the_denormals_F32_FTZ() -> None:
     got = normal.copy()  # no denormal: nothing changes
     _flush_denormal32(got, np.empty(64, np.uint32))
     np.testing.assert_array_equal(got, normal)
+
+
+#: f32 patterns that are not normal (zeros, denormals, INF, NaN, both signs) and normal ones
+_NOT_NORMAL32 = [0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x7F800000, 0xFF800000,
+                 0x7FC00000, 0xFFA00001]
+_NORMAL32 = [0x3FC00000, 0xBF800000, 0x00800000, 0x7F7FFFFF, 0x40490FDB]
+
+
+def _normal_only_cases() -> list[tuple[str, str]]:
+    from fpinspector.model.engine.fastbits import NORMAL_OPERANDS_ONLY
+
+    return [(op, rules) for op, spec in OPS.items()
+            if spec.fast.get("f32") in NORMAL_OPERANDS_ONLY for rules in ("d3d11", "ieee754")]
+
+
+@pytest.mark.parametrize("op,rules", _normal_only_cases())
+def test_one_element_left_early_is_one_the_kernel_leaves_F32_FTZ(op: str, rules: str) -> None:
+    """fastbits.NORMAL_OPERANDS_ONLY's kernels leave one element with an operand that is
+    not normal before any arithmetic: the kernel itself (``__wrapped__``) leaves each such
+    element too (a zero, denormal, INF or NaN in each operand position, the others
+    normal), so the reference path computes what it computed after the kernel. An element
+    of normal operands gets the kernel's own answer."""
+    spec = OPS[op]
+    kernel = spec.fast["f32"]
+    body = kernel.__wrapped__
+
+    def run(k, pats):
+        ops = [np.array([p], dtype=np.uint32) for p in pats]
+        ctx = evaluate(op, *ops, format="f32", rules=rules)._ctx
+        return k(ctx, ops)
+
+    for pos in range(spec.arity):
+        for odd in _NOT_NORMAL32:
+            pats = [0x3FC00000] * spec.arity
+            pats[pos] = odd
+            assert run(kernel, pats)[1].tolist() == [0]
+            assert run(body, pats)[1].tolist() == [0], (op, rules, [hex(p) for p in pats])
+    for i in range(len(_NORMAL32)):
+        pats = [_NORMAL32[(i + 2 * k) % len(_NORMAL32)] for k in range(spec.arity)]
+        got, want = run(kernel, pats), run(body, pats)
+        assert got[0].tolist() == want[0].tolist() and got[1].tolist() == want[1].tolist()
+
+
+@pytest.mark.parametrize("name", list(FORMATS))
+def test_is_normal_one_equals_is_normal(name: str) -> None:
+    """grid.is_normal_one (one pattern as a Python int) says what grid.is_normal says: every
+    pattern of a 16-bit or narrower format, the edges of each exponent field elsewhere."""
+    fmt = get_format(name)
+    if fmt.bits <= 16:
+        pats = np.arange(1 << fmt.bits, dtype=np.uint64).astype(fmt.dtype)
+    else:
+        f = fmt.frac_bits
+        fields = [(e << f) | m for e in (0, 1, 2, fmt.exp_max - 1, fmt.exp_max)
+                  for m in (0, 1, (1 << f) - 1)]
+        pats = np.array(fields + [p | fmt.sign_mask for p in fields if fmt.signed],
+                        dtype=fmt.dtype)
+    want = grid.is_normal(pats, fmt).tolist()
+    assert [grid.is_normal_one(int(p), fmt) for p in pats] == want

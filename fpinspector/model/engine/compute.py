@@ -70,11 +70,11 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
 
     ``no_denormals``: the caller knows no operand is one the flush would change (a fast
     kernel vouched for every element), so it is not looked for."""
-    vals, ftz = [], []
     fmt = ctx.fmt
-    for b in ops:
-        with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
-            v = fmt.decode(b)
+    with np.errstate(invalid="ignore"):  # signaling NaNs raise "invalid" on the cast
+        decoded = [fmt.decode(b) for b in ops]
+    vals, ftz = [], []
+    for b, v in zip(ops, decoded):
         if ctx.flush and not no_denormals and v.size == 1:  # one element (an app's): its
             # pattern as an int, a denormal's magnitude in 1 .. 2^frac_bits - 1
             p = int(np.asarray(b).reshape(-1)[0])

@@ -32,7 +32,8 @@ from .operand_rows import OperandRows
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["f32_numpy", "f32_float64", "f32_mad", "f32_round", "f32_frc", "compare",
-           "f64_numpy", "f16_exact", "f16_mul", "f16_rounded", "f32_rcp", "COMPLETES_REST"]
+           "f64_numpy", "f16_exact", "f16_mul", "f16_rounded", "f32_rcp", "COMPLETES_REST",
+           "NORMAL_OPERANDS_ONLY"]
 
 #: 2^-126's pattern shifted left by one (the sign shifted out): 2|x| of the smallest normal
 _MIN_NORMAL_X2 = np.uint32(0x01000000)
@@ -141,7 +142,7 @@ def _flush_denormal32(bits: np.ndarray, t: np.ndarray) -> None:
     np.bitwise_and(bits, t, out=bits)
 
 
-def f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _f32_numpy(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 add/sub/mul/div/sqrt/rcp/min/max in numpy float32; vouched for: normal operands.
 
     Why that is enough: numpy's float32 op on normal operands is the IEEE result, rounded
@@ -270,7 +271,7 @@ def _f32_float64(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     return bits, _rest(ok), (hi_all, lo_all)
 
 
-def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 mad: a*b is exact in float64; s = a*b + c rounds once in float64 and once more
     to float32. That double rounding can only go wrong where s lands exactly halfway
     between two float32 values: in the normal range where its 29 low mantissa bits are 1
@@ -333,7 +334,7 @@ def f32_mad(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return bits, _rest_of_chunks(rest)
 
 
-def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 round_*: numpy's rint/floor/ceil/trunc are exact on float32; vouched for: a normal operand
     (a rounded normal is an integer or a signed zero: nothing to flush)."""
     b = ops[0]
@@ -344,7 +345,7 @@ def f32_round(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return r.view(np.uint32), _rest(ok)
 
 
-def f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _f32_frc(ctx: Ctx, ops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """f32 frc: float32 x - floor(x) is the correctly rounded exact difference (floor is
     exact, and the subtraction rounds once), then 1.0 becomes the value below 1; ok =
     normal operand (the result is then +0 or at least 2^-126: nothing to flush)."""
@@ -505,7 +506,40 @@ def _f16_rounded(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
     return bits, _rest(ok)
 
 
-f32_float64 = _in_chunks(_f32_float64)
+#: One element left whole, before any arithmetic (:func:`_normal_operands_only`).
+_ONE_LEFT = np.zeros(1, dtype=np.intp)
+_ONE_LEFT.flags.writeable = False
+
+
+def _normal_operands_only(body: Kernel, exact: bool = False) -> Kernel:
+    """The kernel ``body``, which vouches for no element with an operand that is not
+    normal (a zero, denormal, INF or NaN: the flush, special and identity rules decide
+    there), with one element (an app's) that has such an operand left at once: its
+    patterns are read as Python ints (:func:`grid.is_normal_one`) before any arithmetic.
+
+    Why: the app's operand clicks are mostly such elements (a denormal operand flushed);
+    ``body`` costs 50-65 us of numpy calls on one element only to leave it, and the
+    reference path computes it after all, once for the rule set's evaluation and once for
+    the raw inputs'. Leaving an element is always right (the reference path computes
+    every element); tests/model/test_engine_fast_paths.py checks that ``body`` leaves
+    each one this leaves. The bits given for it (and the exact value, ``exact``: where
+    ``body`` gives one) are placeholders: an element left is not read from them."""
+    @functools.wraps(body)
+    def kernel(ctx: Ctx, ops: list[np.ndarray]) -> tuple:
+        if ops[0].size == 1 and not all(grid.is_normal_one(int(o[0]), ctx.fmt) for o in ops):
+            if exact:
+                return np.zeros(1, dtype=ops[0].dtype), _ONE_LEFT, (np.zeros(1), np.zeros(1))
+            return np.zeros(1, dtype=ops[0].dtype), _ONE_LEFT
+        return body(ctx, ops)
+
+    return kernel
+
+
+f32_numpy = _normal_operands_only(_f32_numpy)
+f32_mad = _normal_operands_only(_f32_mad)
+f32_round = _normal_operands_only(_f32_round)
+f32_frc = _normal_operands_only(_f32_frc)
+f32_float64 = _normal_operands_only(_in_chunks(_f32_float64), exact=True)
 f16_exact = _in_chunks(_f16_exact)
 f16_mul = _in_chunks(_f16_mul)
 f16_rounded = _in_chunks(_f16_rounded)
@@ -514,3 +548,7 @@ f16_rounded = _in_chunks(_f16_rounded)
 #: for included (their ``rest`` then only says which those are: their exact value may be
 #: INF or NaN, their operands are not ordinary), so the reference path is not run there.
 COMPLETES_REST: frozenset[Kernel] = frozenset({f16_mul})
+#: Kernels that leave one element with an operand that is not normal before any
+#: arithmetic (:func:`_normal_operands_only`; ``__wrapped__``: the kernel itself).
+NORMAL_OPERANDS_ONLY: frozenset[Kernel] = frozenset({f32_numpy, f32_mad, f32_round, f32_frc,
+                                                     f32_float64})

@@ -74,10 +74,12 @@ class Facts:
 
     @cached_property
     def any_ftz_in(self) -> np.ndarray:
-        m = np.zeros(self.n, dtype=bool)
-        for f in self.ftz_in:
-            m |= f
-        return m
+        """Some operand was flushed on input (a fresh array: the per-operand masks are
+        the loaded operands' own)."""
+        ftz = self.ftz_in
+        if len(ftz) < 2:
+            return ftz[0].copy() if ftz else np.zeros(self.n, dtype=bool)
+        return _any_of([ftz[0] | ftz[1], *ftz[2:]], self.n)
 
     @cached_property
     def _mags(self) -> list[np.ndarray] | None:
@@ -198,8 +200,13 @@ class Facts:
         if not self.ctx.flush or not self.ctx.traits.rounds:
             return out
         fmt = self.ctx.fmt
-        zero = (self.core.bits & fmt.dtype.type(fmt.mask & ~fmt.sign_mask)) == 0
-        cand = np.flatnonzero(zero)
+        mag = fmt.mask & ~fmt.sign_mask
+        if self.n == 1:  # (an app's record: its one pattern read as an int)
+            if int(self.core.bits[0]) & mag:
+                return out
+            cand = np.zeros(1, dtype=np.intp)
+        else:
+            cand = np.flatnonzero((self.core.bits & fmt.dtype.type(mag)) == 0)
         if cand.size:
             hi = self.core.hi[cand]
             cand = cand[(hi != 0) & np.isfinite(hi)]

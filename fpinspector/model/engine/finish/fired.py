@@ -191,8 +191,8 @@ def _ordinary(f: Facts) -> np.ndarray:
 
 def _ordinary_one(f: Facts) -> bool | None:
     """:func:`_ordinary` of a one-element record (an app's), read from its patterns as
-    Python ints: a normal is an exponent field of 1..max-1 in a format with INF (None for
-    the others: the array version decides). Why: the array version's passes cost a
+    Python ints (:func:`grid.is_normal_one`) in a format with INF (None for the others:
+    the array version decides). Why: the array version's passes cost a
     quarter of an element's fired rules."""
     fmt = f.ctx.fmt
     if not fmt.has_inf:
@@ -200,7 +200,7 @@ def _ordinary_one(f: Facts) -> bool | None:
     pats = [int(o[0]) for o in f.ops]
     bits = f.core.bits
     for p in pats if bits.dtype == bool else [*pats, int(bits[0])]:
-        if ((p >> fmt.frac_bits) & fmt.exp_max) in (0, fmt.exp_max):
+        if not grid.is_normal_one(p, fmt):
             return False
     one, mag = grid.pattern_of(1.0, fmt), fmt.mask & ~fmt.sign_mask
     return not any(v == 1 and (pats[i] & mag) == one for i, v in f.ctx.spec.identities)
@@ -214,7 +214,7 @@ def _uniform_nan_chunk(facts: Facts) -> tuple[int, bool, int] | None:
     mask is constant over the chunk. Returns that class (sign and exponent, fraction not
     0, the first result pattern), else None."""
     ctx = facts.ctx
-    if not (ctx.traits.rounds and ctx.spec.arity == 1) or facts.n < 2:
+    if facts.n < 2 or not (ctx.traits.rounds and ctx.spec.arity == 1):
         return None
     fmt = ctx.fmt
     x = facts.ops[0]
@@ -275,6 +275,12 @@ def _uniform_rules(facts: Facts, rows: list[Row], ctx_key: tuple | None,
     return _kept(_UNIFORM_RULES, None if ctx_key is None else (ctx_key, cls), make)
 
 
+def _anywhere(m: np.ndarray) -> bool:
+    """``m.any()``, read from the element itself where there is one (an app's record):
+    numpy's reduction costs a microsecond or two per row there."""
+    return bool(m[0]) if m.size == 1 else bool(m.any())
+
+
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
                    idx: np.ndarray | None, n: int, ordinary: bool = False,
                    where: np.ndarray | None = None, final: bool = False) -> None:
@@ -297,7 +303,7 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
     if final:
         for row in rows:
             m = np.asarray(row.mask(facts), dtype=bool)
-            if not m.any():
+            if not _anywhere(m):
                 continue
             rid = row.rule_id(ctx)
             out[rid] = out[rid] | m if rid in out else m
@@ -310,7 +316,7 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
             m = np.asarray(mask(facts), dtype=bool)
             if where is not None:
                 m = m & where
-        if not m.any():
+        if not _anywhere(m):
             continue
         rid = row.rule_id(ctx)
         if idx is not None:
