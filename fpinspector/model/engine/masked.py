@@ -97,13 +97,16 @@ _EIGHT = np.arange(8, dtype=np.intp)
 def word_indices(buf: np.ndarray) -> np.ndarray | None:
     """The indices of the true elements of a :func:`padded_mask` buffer, found by its
     8-element words (the mask read as uint64: an eighth of the elements to scan), or None
-    where they are not sparse (more than 1/64 of the words hold one).
+    where they are not sparse (more than 1/64 of the words hold one). No true element: an
+    empty array, before any candidate is made (most chunks' NaN errors: a fixed cost).
 
     Why: a sweep chunk's few true elements (NaN errors, a kernel's left-over operands) lie
     in runs, where numpy's flatnonzero of the whole mask and its count cost more than
     the words' scan and the candidates' gather.
     """
     words = np.flatnonzero(buf.view(np.uint64) != 0)  # (numpy scans bools fastest)
+    if not words.size:
+        return words
     if words.size * _WORDS_SPARSE >= buf.size:
         return None
     cand = ((words * 8)[:, None] + _EIGHT).ravel()
