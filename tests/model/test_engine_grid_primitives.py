@@ -357,6 +357,37 @@ def test_indices_are_numpys_flatnonzero_at_every_density(n: int) -> None:
             np.testing.assert_array_equal(indices(mask.reshape(3, -1)), want)
 
 
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 63, 4800, (1 << 17) + 3])
+def test_word_indices_are_numpys_flatnonzero_where_sparse(n: int) -> None:
+    """masked.word_indices (zero_same_specials' NaN errors) on a padded_mask buffer: the
+    indices of np.flatnonzero in the same order, the padding never among them, where at
+    most 1/64 of the 8-element words hold a true element (scattered, in runs, at the last
+    element) or none does (an empty array); None above that."""
+    from fpinspector.model.engine.masked import _WORDS_SPARSE, padded_mask, word_indices
+
+    for c in sorted({0, 1, n // 600, n // 200, n // 8, n}):
+        for how in ("scattered", "run", "last"):
+            buf = padded_mask(n)
+            assert buf.size % 8 == 0 and not buf[n:].any()
+            mask = buf[:n]
+            mask[:] = False
+            if how == "scattered":
+                mask[RNG.permutation(n)[:c]] = True
+            elif how == "run":
+                mask[(n - c) // 2:(n - c) // 2 + c] = True
+            elif n:
+                mask[-1] = True
+            words = int(np.count_nonzero(buf.view(np.uint64)))
+            got = word_indices(buf)
+            if words and words * _WORDS_SPARSE >= buf.size:
+                assert got is None
+                continue
+            assert got is not None
+            want = np.flatnonzero(mask)
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("n", [2, 41, 4800, 1 << 17])
 def test_indices_of_masks_in_runs_are_numpys_flatnonzero(n: int) -> None:
     """masked.indices on masks whose true elements lie in runs (a sweep chunk over a grid

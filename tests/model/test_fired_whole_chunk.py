@@ -212,3 +212,43 @@ def test_denormal_kept_from_magnitudes_equals_patterns_and_oracle(op, fmt, rules
         general |= fired_mod.grid.is_den(ops[i], f.ctx.fmt)
     assert np.array_equal(fired_mod._denormal_kept(f), general)
     assert np.array_equal(general, want)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("kind", ["ordinary", "few", "many", "grid", "edges"])
+def test_fired_counts_are_the_masks_counts(rules, kind) -> None:
+    """``finish.fired_counts`` (what a sweep's summary reads instead of counting the
+    masks) of f16 mul's whole-chunk rows, and ``model_columns``' copy of it, are each
+    mask's count of elements."""
+    a, b = _chunk(kind, seed=5)
+    ev = evaluate("mul", a, b, format="f16", rules=rules)
+    cols = ev.model_columns()
+    want = {k: int(np.count_nonzero(m)) for k, m in cols["fired"].items()}
+    assert cols["fired_counts"] == want
+    f = ev._facts(0, a.size)
+    assert finish.fired_counts(f) == {k: int(np.count_nonzero(m))
+                                      for k, m in finish.fired_rules(f).items()}
+
+
+def test_fired_counts_of_ored_rows_uniform_chunks_and_split_chunks() -> None:
+    """Two rows of one rule ID: the count of their OR. A uniform NaN chunk (sqrt of
+    negative normals of one exponent): every element. A chunk whose rows ran on the
+    ordinary elements and a subset of the rest: None (the summary counts the masks)."""
+    a, b = _chunk("edges", seed=0)
+    f = evaluate("mul", a, b, format="f16")._facts(0, a.size)
+    rows = [fired_mod.Row("X", ("mul",), lambda g: g.nan_in),
+            fired_mod.Row("X", ("mul",), lambda g: g.identity)]
+    out: dict[str, np.ndarray] = {}
+    counts: dict[str, int] = {}
+    fired_mod._evaluate_rows(f, rows, out, None, f.n, final=True, counts=counts)
+    assert counts == {"X": int(np.count_nonzero(f.nan_in | f.identity))}
+    neg = np.arange(0xC0000000, 0xC0000000 + N, dtype=np.uint32)  # -2.0 upwards in magnitude
+    ev = evaluate("sqrt", neg, format="f32")
+    cols = ev.model_columns()
+    assert cols["fired"] and cols["fired_counts"] == dict.fromkeys(cols["fired"], N)
+    x = np.random.default_rng(1).integers(0x3F800000, 0x40000000, N).astype(np.uint32)
+    x[::100] = 0x7FC00000  # 1% NaN: most elements ordinary, the rest on a subset
+    ev = evaluate("mul", x, x[::-1], format="f32")
+    cols = ev.model_columns()
+    assert "F32-NANPROP" in cols["fired"] and "fired_counts" not in cols
+    assert finish.fired_counts(ev._facts(0, N)) is None

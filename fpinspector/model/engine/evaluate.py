@@ -660,7 +660,9 @@ class Evaluation:
     def model_columns(self) -> dict[str, Any]:
         """What a sweep keeps of the model, in one pass over the chunks: ``exact`` (float64),
         ``err_model`` (the model's own ULP error, as :meth:`ulp_error` of :attr:`bits`) and
-        ``fired`` (as :attr:`fired`). The exact value is computed once and kept."""
+        ``fired`` (as :attr:`fired`), and ``fired_counts`` (rule ID -> its elements) where
+        the finisher has them (one chunk: ``finish.fired_counts``). The exact value is
+        computed once and kept."""
         bits = self._flat_bits()
         if self.result_format == "bool":
             return {"exact": self.exact.reshape(-1), "err_model": np.zeros(self._n),
@@ -675,6 +677,7 @@ class Evaluation:
             hi_all, lo_all = np.empty(size), np.empty(size)
         err = np.empty(self._n)
         fired: dict[str, np.ndarray] = {}
+        counts: dict[str, int] | None = None
         for s, e in self._spans():
             core = self._core(s, e)
             if keep and e - s == self._n:  # one chunk (a sweep's): its arrays, not copies
@@ -692,9 +695,14 @@ class Evaluation:
                 if k not in fired:
                     fired[k] = np.zeros(self._n, dtype=bool)
                 fired[k][s:e] = m
+            if e - s == self._n:  # one chunk (a sweep's): the counts the finisher has
+                counts = finish.fired_counts(f)
         self._exact = (hi_all, lo_all)
         self._fired = dict(sorted(fired.items()))
-        return {"exact": hi_all, "err_model": err, "fired": dict(self._fired)}
+        cols = {"exact": hi_all, "err_model": err, "fired": dict(self._fired)}
+        if counts is not None:
+            cols["fired_counts"] = counts
+        return cols
 
     def verdict(self, i: Any, observed: Any) -> explain.Verdict:
         """The verdict on one observed result of element ``i``: conformant or not, the one

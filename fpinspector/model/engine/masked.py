@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["fill_where", "indices"]
+__all__ = ["fill_where", "indices", "padded_mask", "word_indices"]
 
 
 def fill_where(x: np.ndarray, mask: np.ndarray, value: float) -> None:
@@ -77,3 +77,37 @@ def _in_runs(mask: np.ndarray, c: int) -> bool:
         return False
     edges = int(np.count_nonzero(np.not_equal(mask[1:], mask[:-1])))
     return (edges + 2) * _RUN_LENGTH <= 2 * c
+
+
+def padded_mask(n: int) -> np.ndarray:
+    """A bool buffer for a mask of ``n`` elements (write it into ``buf[:n]``), padded with
+    False to whole 8-element words: what :func:`word_indices` reads."""
+    n8 = -(-n // 8) * 8
+    buf = np.empty(n8, dtype=bool)
+    buf[n:] = False
+    return buf
+
+
+#: :func:`word_indices` gives up where more than 1/_WORDS_SPARSE of the words hold a true
+#: element (then a pass over the whole mask costs less than the words' candidates)
+_WORDS_SPARSE = 64
+_EIGHT = np.arange(8, dtype=np.intp)
+
+
+def word_indices(buf: np.ndarray) -> np.ndarray | None:
+    """The indices of the true elements of a :func:`padded_mask` buffer, found by its
+    8-element words (the mask read as uint64: an eighth of the elements to scan), or None
+    where they are not sparse (more than 1/64 of the words hold one). No true element: an
+    empty array, before any candidate is made (most chunks' NaN errors: a fixed cost).
+
+    Why: a sweep chunk's few true elements (NaN errors, a kernel's left-over operands) lie
+    in runs, where numpy's flatnonzero of the whole mask and its count cost more than
+    the words' scan and the candidates' gather.
+    """
+    words = np.flatnonzero(buf.view(np.uint64) != 0)  # (numpy scans bools fastest)
+    if not words.size:
+        return words
+    if words.size * _WORDS_SPARSE >= buf.size:
+        return None
+    cand = ((words * 8)[:, None] + _EIGHT).ravel()
+    return cand[buf[cand]]

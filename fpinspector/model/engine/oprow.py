@@ -164,12 +164,13 @@ class OpSpec:
     gpu: Spelling = Spelling()
 
     def __post_init__(self) -> None:
-        family(self.family)  # a family no record describes: ValueError here, not later
+        # a family no record describes: ValueError here, not later
+        object.__setattr__(self, "_traits", family(self.family))
 
     @property
     def traits(self) -> OpFamily:
         """The record of the op's family: what the engine asks of it (engine/families.py)."""
-        return family(self.family)
+        return self._traits  # type: ignore[attr-defined]
 
     def operand_names(self, count: int | None = None) -> list[str]:
         """What the operands are called: A, B, C...; a0..an-1, b0..bn-1 for a dot product

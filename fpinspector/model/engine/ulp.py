@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from ..formats import FloatFormat
-from .masked import fill_where
+from .masked import fill_where, padded_mask, word_indices
 from .residual import is_zero_residual, zero_residual
 
 __all__ = ["ulp_at", "ulp_at_one", "divide_by_ulp", "zero_same_specials", "ulp_error", "ulp_errors_into"]
@@ -185,34 +185,22 @@ def zero_same_specials(err: np.ndarray, hi: np.ndarray, obs: np.ndarray,
     replaces five full-array masks; the rest runs on the NaN elements only, or on masks
     when they are many (half of an exhaustive sqrt sweep).
 
-    The NaN elements are found by their 8-element words (the mask read as uint64: an
-    eighth of the elements to scan), then the words' elements: a sweep chunk's few
-    NaN errors lie in runs (the NaN operand patterns), where numpy's flatnonzero of the
-    whole mask and its count cost more than the rest together.
+    The NaN elements are found by their 8-element words (:func:`.masked.word_indices`):
+    a sweep chunk's few NaN errors lie in runs (the NaN operand patterns), where numpy's
+    flatnonzero of the whole mask and its count cost more than the rest together.
     """
     n = err.size
-    n8 = -(-n // 8) * 8
-    buf = np.empty(n8, dtype=bool)
-    buf[n:] = False
+    buf = padded_mask(n)
     bad = np.isnan(err, out=buf[:n])
-    words = np.flatnonzero(buf.view(np.uint64) != 0)  # (numpy scans bools fastest)
-    if words.size == 0:
-        return
-    if words.size * 64 < n:
-        cand = (words * 8)[:, None] + _EIGHT
-        cand = cand.ravel()
-        if n8 != n:
-            cand = cand[cand < n]
-        i = cand[bad[cand]]
-        z = np.isnan(hi[i]) == fmt.is_nan(obs[i])  # (NaN patterns: NaN values)
-        err[i[z]] = 0.0
+    i = word_indices(buf)
+    if i is not None:
+        if i.size:
+            z = np.isnan(hi[i]) == fmt.is_nan(obs[i])  # (NaN patterns: NaN values)
+            err[i[z]] = 0.0
         return
     same = np.isnan(hi) == fmt.is_nan(obs)
     same &= bad
     fill_where(err, same, 0.0)  # (half of a sqrt sweep's elements: no branch per element)
-
-
-_EIGHT = np.arange(8, dtype=np.intp)
 
 
 def ulp_errors_into(fmt: FloatFormat, o: np.ndarray, hi: np.ndarray, lo: np.ndarray,

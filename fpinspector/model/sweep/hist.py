@@ -5,6 +5,8 @@ Everything is vectorized per chunk; see :class:`~.summary.Summary` for how they 
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 
 from ..engine.operand_rows import OperandRows
@@ -84,8 +86,8 @@ def _bins(m: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _class_edges(fmt: FloatFormat) -> tuple[int, int, int, int]:
-    """The magnitudes where each class after zero begins: a pattern's class is the number
-    of these its magnitude reaches (sign cleared)."""
+    """The magnitudes where each class after zero begins (ascending): a pattern's class is
+    the number of these its magnitude reaches (sign cleared), ``bisect_right``."""
     return (1, 1 << fmt.frac_bits, fmt.pos_inf, fmt.pos_inf + 1)
 
 
@@ -107,14 +109,13 @@ def class_counts(fmt: FloatFormat, bits: np.ndarray) -> np.ndarray:
     # patterns' own extremes give the magnitudes' where all share one sign (the sign bit
     # is then constant, so the magnitude orders as the pattern): no magnitude pass.
     flat = b.reshape(-1)
-    if n and sum(int(flat[0]) & mm >= e for e in edges) == sum(int(flat[-1]) & mm >= e
-                                                               for e in edges):
+    if n and bisect_right(edges, int(flat[0]) & mm) == bisect_right(edges, int(flat[-1]) & mm):
         lo, hi = int(b.min()), int(b.max())
         if fmt.signed and (lo ^ hi) & fmt.sign_mask:  # both signs: the magnitudes'
             mag = _magnitude(fmt, b)
             lo, hi = int(mag.min()), int(mag.max())
-        first = sum(lo & mm >= e for e in edges)
-        if first == sum(hi & mm >= e for e in edges):
+        first = bisect_right(edges, lo & mm)
+        if first == bisect_right(edges, hi & mm):
             out = np.zeros(5, dtype=np.int64)
             out[first] = n
             return out
@@ -143,7 +144,7 @@ def row_class_counts(fmt: FloatFormat, layout: OperandRows) -> list[np.ndarray]:
     counts_b = np.zeros(len(CLASS_NAMES), np.int64)
     axis = layout.b
     for a, s, e, c in layout.runs():
-        counts_a[sum(int(a) & mag >= x for x in edges)] += e - s
+        counts_a[bisect_right(edges, int(a) & mag)] += e - s
         if e - s == len(axis):
             counts_b += axis.derived(("class counts", fmt.name),
                                      lambda p: class_counts(fmt, p))

@@ -27,6 +27,7 @@ import numpy as np
 
 from .child_start import interrupts_held, main_not_rerun
 from .chunk import Spans
+from .stages import NOT_ELEMENTS
 from .summary import Summary
 from .worker import work
 
@@ -163,7 +164,7 @@ class WorkerPool:
 
     # -- one sweep -------------------------------------------------------------------
     def begin(self, domain: Any, recipes: list[StageRecipe], summary: tuple[Any, ...],
-              keep: bool, not_elements: frozenset[str] = frozenset(),
+              keep: bool, not_elements: frozenset[str] = NOT_ELEMENTS,
               chunk_part: Callable[..., Any] | None = None) -> None:
         """Give each worker the domain, its stage recipe, the summary's (fmt, result format,
         top_k, first_n), whether per-element columns come back, which stage outputs are

@@ -29,6 +29,7 @@ import numpy as np
 from .chunk import Spans, compute_chunk, span_chunks
 from .domain import Domain
 from .processes import WorkerPool, run_chunks
+from .stages import NOT_ELEMENTS
 from .summary import Summary
 
 __all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK", "KEEP_LIMIT",
@@ -38,8 +39,6 @@ __all__ = ["Stage", "SweepResult", "SweepAborted", "run_sweep", "DEFAULT_CHUNK",
 DEFAULT_CHUNK = 1 << 18
 #: Domains up to this size keep per-element columns by default (1024 x 1024 maps and more).
 KEEP_LIMIT = 1 << 22
-#: Stage outputs that are not per-element columns (indices into the chunk).
-NOT_ELEMENTS = frozenset({"gpu_diff", "gpu_patched"})
 #: Elements from which a sweep starts its own worker processes (about a second of work:
 #: starting them costs about as much); a pool handed in is used from two chunks on.
 PROCESS_MIN = 1 << 24

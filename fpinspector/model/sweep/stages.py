@@ -16,8 +16,12 @@ from ..engine.masked import indices
 from ..formats import FORMATS, float_format_of, operand_format
 from .metrics import ulp_distance
 
-__all__ = ["COMPARES", "ModelStage", "ModelStageRecipe", "op_arity", "operand_format_of",
-           "result_format_of", "engine_format"]
+__all__ = ["COMPARES", "ModelStage", "ModelStageRecipe", "NOT_ELEMENTS", "op_arity",
+           "operand_format_of", "result_format_of", "engine_format"]
+
+#: Stage outputs that are not per-element columns: ``gpu_diff`` (indices into the chunk),
+#: ``gpu_patched`` (a flag) and ``fired_counts`` (rule ID -> elements), read by the summary.
+NOT_ELEMENTS = frozenset({"gpu_diff", "gpu_patched", "fired_counts"})
 
 #: What a map can show: compare name -> (error column, label).
 COMPARES: dict[str, tuple[str, str]] = {
@@ -79,7 +83,8 @@ class ModelStage:
 
     Notes
     -----
-    Columns: ``model``, ``exact``, ``err_model`` (model vs exact), ``ok_model``, ``fired``;
+    Columns: ``model``, ``exact``, ``err_model`` (model vs exact), ``ok_model``, ``fired``
+    (and ``fired_counts``, rule ID -> its elements, not a column: for the summary);
     with a GPU also ``gpu``, ``err_gpu`` (GPU vs exact), ``err_gpu_model`` (signed steps
     from model to GPU) and ``ok_gpu`` (GPU result allowed by the rule set), plus
     ``gpu_diff`` (indices where the GPU pattern differs from the model's).
@@ -185,6 +190,8 @@ class ModelStage:
             out: dict[str, Any] = {"model": model, "exact": cols["exact"].reshape(shape)}
             err_model = cols["err_model"].reshape(shape)
             fired = {r: m.reshape(shape) for r, m in cols["fired"].items()}
+            if "fired_counts" in cols:
+                out["fired_counts"] = cols["fired_counts"]
         else:  # a replaced evaluate (tests, alternative models) or a conversion
             out = {"model": model, "exact": np.asarray(ev.exact, dtype=np.float64)}
             err_model = np.asarray(ev.ulp_error(model), dtype=np.float64)

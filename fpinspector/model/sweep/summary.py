@@ -215,7 +215,7 @@ class Summary:
             "n": len(operands[0]),
             "op_classes": _operand_classes(fmt, operands),
             "res_classes": res_classes,
-            "fired": {rule: int(np.count_nonzero(m)) for rule, m in out.get("fired", {}).items()},
+            "fired": _fired_counts(out),
             "conformant": {col: int(np.count_nonzero(out[col])) for col in ("ok_model", "ok_gpu")
                            if col in out},
             "errors": errors,
@@ -461,6 +461,15 @@ def _operand_classes(fmt: FloatFormat | None, operands: Sequence[np.ndarray]
     if layout is not None:
         return row_class_counts(fmt, layout)
     return [class_counts(fmt, o) for o in operands]
+
+
+def _fired_counts(out: Mapping[str, Any]) -> dict[str, int]:
+    """Each fired rule's elements in the chunk: the stage's ``fired_counts`` where it gives
+    them (the engine counts its masks as it decides them), else the masks counted."""
+    counts = out.get("fired_counts")
+    if counts is not None:
+        return dict(counts)
+    return {rule: int(np.count_nonzero(m)) for rule, m in out.get("fired", {}).items()}
 
 
 def _py(v: Any) -> Any:

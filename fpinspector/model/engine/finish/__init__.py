@@ -17,14 +17,14 @@ from ..compute import Core
 from ..context import Ctx
 from ..masked import indices
 from .facts import Facts
-from .fired import fired_rules
+from .fired import fired_counts, fired_rules
 from .frc import frc_one_points, frc_window
 from .ordinary import lean_applies, minmax_ordinary, ordinary_mask, ordinary_sets, point_sets
 from .select import minmax_allowed, mov_allowed
 from .serial import div_route, fused_union
 from .windows import finish_windows, tolerance_window
 
-__all__ = ["Facts", "allowed_sets", "fired_rules", "facts", "nan_results_allow_any_nan",
+__all__ = ["Facts", "allowed_sets", "fired_counts", "fired_rules", "facts", "nan_results_allow_any_nan",
            "whole_array_points"]
 
 

@@ -21,7 +21,7 @@ from ..families import ARITH, COMPARE, FAMILIES, FRC, FUSED, MOV, ROUND, SELECT,
 from ..masked import indices
 from .facts import Facts
 
-__all__ = ["fired_rules", "ROWS", "precision_rule"]
+__all__ = ["fired_rules", "fired_counts", "ROWS", "precision_rule"]
 
 
 @dataclass(frozen=True)
@@ -283,7 +283,8 @@ def _anywhere(m: np.ndarray) -> bool:
 
 def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
                    idx: np.ndarray | None, n: int, ordinary: bool = False,
-                   where: np.ndarray | None = None, final: bool = False) -> None:
+                   where: np.ndarray | None = None, final: bool = False,
+                   counts: dict[str, int] | None = None) -> None:
     """OR each row's mask into ``out`` (arrays of n), at ``idx`` when facts is a subset,
     and only ``where`` (a mask of the facts' elements) when given; on ordinary elements a
     row marked ALWAYS is True without evaluating its mask.
@@ -297,16 +298,26 @@ def _evaluate_rows(facts: Facts, rows: list[Row], out: dict[str, np.ndarray],
     ``out`` afterwards): a rule's mask is its row's mask itself, possibly a fact the facts
     keep, and a second row of the same rule ID makes a new array; so nothing here is
     written in place. Why: a zero-filled array ORed with the mask was two of a sweep
-    chunk's passes per fired rule."""
+    chunk's passes per fired rule.
+
+    With ``final``, each row's mask is counted instead of ``any``-ed, and ``counts`` gets
+    each rule's count (:func:`fired_counts`)."""
     ctx = facts.ctx
     picked: dict[str, np.ndarray] = {}
     if final:
         for row in rows:
             m = np.asarray(row.mask(facts), dtype=bool)
-            if not _anywhere(m):
-                continue
+            if counts is None:  # (one element's record: no counts asked)
+                if not _anywhere(m):
+                    continue
+            else:
+                c = int(np.count_nonzero(m))
+                if not c:
+                    continue
             rid = row.rule_id(ctx)
             out[rid] = out[rid] | m if rid in out else m
+            if counts is not None:
+                counts[rid] = c if out[rid] is m else int(np.count_nonzero(out[rid]))
         return
     for row in rows:
         if ordinary and row.ordinary == ALWAYS:
@@ -355,13 +366,33 @@ def fired_rules(facts: Facts) -> dict[str, np.ndarray]:
 
     Computed once per facts (kept on them): one element's rule list, sentences and steps
     each ask, and an app shows all three for every edit. The masks are read-only."""
+    return dict(_known(facts))
+
+
+def fired_counts(facts: Facts) -> dict[str, int] | None:
+    """Rule ID -> number of elements it decided (the keys of :func:`fired_rules`), where
+    deciding the rules gave the counts (rows on the whole chunk, a uniform chunk); else
+    None (count the masks).
+
+    Why: a sweep's summary counts each fired rule per chunk, and a row's count costs about
+    what the ``any`` that decides whether it fired and that later count together cost."""
+    if _KEPT not in facts.__dict__:
+        _known(facts)
+    counts = facts.__dict__[_COUNTS]
+    return None if counts is None else dict(counts)
+
+
+def _known(facts: Facts) -> dict[str, np.ndarray]:
+    """The facts' fired masks (read-only), computed once and kept with their counts."""
     known = facts.__dict__.get(_KEPT)
     if known is None:
-        known = facts.__dict__[_KEPT] = {k: _read_only(m) for k, m in _fired_rules(facts).items()}
-    return dict(known)
+        masks, facts.__dict__[_COUNTS] = _fired_rules(facts)
+        known = facts.__dict__[_KEPT] = {k: _read_only(m) for k, m in masks.items()}
+    return known
 
 
 _KEPT = "_fired_rules"  # (a dict, not an array: Facts.subset does not slice it)
+_COUNTS = "_fired_counts"  # rule ID -> count, or None where not counted
 
 
 def _read_only(mask: np.ndarray) -> np.ndarray:
@@ -381,42 +412,45 @@ def _rows_of(ctx: Ctx, ctx_key: tuple | None) -> list[Row]:
     return _kept(_ROWS_OF, ctx_key, lambda: [r for r in ROWS if r.applies(ctx)])
 
 
-def _fired_rules(facts: Facts) -> dict[str, np.ndarray]:
+def _fired_rules(facts: Facts) -> tuple[dict[str, np.ndarray], dict[str, int] | None]:
+    """The masks, and their counts where deciding them gave them (else None)."""
     ctx = facts.ctx
     ctx_key = _ctx_key(ctx)
     rows = _rows_of(ctx, ctx_key)
     out: dict[str, np.ndarray] = {}
+    counts: dict[str, int] = {}
     n = facts.n
     if ctx.reference or ctx.traits.moves_bits:
-        _evaluate_rows(facts, rows, out, None, n, final=True)
-        return dict(sorted(out.items()))
+        _evaluate_rows(facts, rows, out, None, n, final=True, counts=counts)
+        return dict(sorted(out.items())), counts
     cls = _uniform_nan_chunk(facts)
     if cls is not None:  # every row's mask is constant: one element decides
-        return {k: np.ones(n, dtype=bool) for k in _uniform_rules(facts, rows, ctx_key, cls)}
+        rules = _uniform_rules(facts, rows, ctx_key, cls)
+        return {k: np.ones(n, dtype=bool) for k in rules}, {k: n for k in rules}
     if ctx.spec.fast.get(ctx.fmt.name) in WHOLE_CHUNK_KERNELS:  # (its fast kernel)
-        _evaluate_rows(facts, rows, out, None, n, final=True)
-        return dict(sorted(out.items()))
+        _evaluate_rows(facts, rows, out, None, n, final=True, counts=counts)
+        return dict(sorted(out.items())), counts
     one = _ordinary_one(facts) if n == 1 else None
     if one is not None:  # one element: the ordinary rows, or every row (as below)
         if one:
             _evaluate_rows(facts, [r for r in rows if r.ordinary], out, None, n, ordinary=True)
         else:
             _evaluate_rows(facts, rows, out, None, n, final=True)
-        return dict(sorted(out.items()))
+        return dict(sorted(out.items())), None
     m = _ordinary(facts)
     count = int(np.count_nonzero(m))
     if (n - count) * WHOLE_CHUNK_FROM >= n:  # many other elements: every row on the whole
         # chunk, once (a row that never fires on ordinary elements is False there, an
         # ALWAYS row True: the reference path's answer, without a second pass per row)
-        _evaluate_rows(facts, rows, out, None, n, final=True)
-        return dict(sorted(out.items()))
+        _evaluate_rows(facts, rows, out, None, n, final=True, counts=counts)
+        return dict(sorted(out.items())), counts
     # most elements are ordinary: only the rows that can fire there (their masks on the
     # whole chunk cost less than copying the facts into a subset), the others on the rest
     ordinary_rows = [r for r in rows if r.ordinary]
     if count == n:
         _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True)
-        return dict(sorted(out.items()))
+        return dict(sorted(out.items())), None
     _evaluate_rows(facts, ordinary_rows, out, None, n, ordinary=True, where=m)
     idx = indices(~m)
     _evaluate_rows(facts.subset(idx), rows, out, idx, n)
-    return dict(sorted(out.items()))
+    return dict(sorted(out.items())), None
