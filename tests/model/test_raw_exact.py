@@ -174,3 +174,65 @@ def test_every_figure_rejects_a_pattern_outside_the_format_with_the_same_words(b
                    lambda: ev.verdict(0, bad)):
         with pytest.raises(ValueError, match=want):
             figure()
+
+
+_EDGES = {
+    "f32": (0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0x3F800000,
+            0xC0400000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFA00001, 0x3EAAAAAB),
+    "f16": (0x0000, 0x8000, 0x0001, 0x83FF, 0x0400, 0x7BFF, 0x3C00, 0xC200, 0x7C00, 0xFC00,
+            0x7E00, 0xFD01, 0x3555),
+    "f64": (0, 1 << 63, 1, 0x000FFFFFFFFFFFFF, 0x0010000000000000, 0x3FF0000000000000,
+            0xBFF0000000000000, 0x7FF0000000000000, 0x7FF8000000000000, 0x7FF4000000000001,
+            0x3FD5555555555555),
+}
+
+
+def _exact_cases():
+    from fpinspector.model.engine import OPS
+
+    for op, spec in OPS.items():
+        if spec.traits.converts or spec.result == "bool":
+            continue
+        for fmt in spec.formats:
+            e = _EDGES.get(fmt)
+            if e is None:
+                continue
+            for i in range(len(e)):
+                yield op, fmt, tuple(e[(i + 5 * k) % len(e)] for k in range(spec.arity))
+
+
+@pytest.mark.parametrize("rules", ["ieee754", "d3d11"])
+def test_exact_of_one_is_the_evaluations_exact_value_bit_for_bit(rules: str) -> None:
+    """``Evaluation.exact_of_one`` (the raw inputs' exact value, computed without the
+    bits) gives the very float64 pair of :attr:`exact` and :attr:`exact_lo` of a fresh
+    evaluation, NaN payloads and zero signs included, for every op that rounds or picks,
+    in f16/f32/f64, on zero, denormal, normal, INF and NaN operands."""
+    from fpinspector.model.engine import evaluate
+
+    def pair(ev) -> bytes:
+        return np.array([ev.exact.reshape(-1)[0], ev.exact_lo.reshape(-1)[0]]).tobytes()
+
+    for op, fmt, ops in _exact_cases():
+        try:
+            want = pair(evaluate(op, *ops, format=fmt, rules=rules))
+        except ValueError:
+            continue
+        got = np.array(evaluate(op, *ops, format=fmt, rules=rules).exact_of_one()).tobytes()
+        assert got == want, (op, fmt, [hex(x) for x in ops])
+
+
+def test_the_raw_inputs_exact_value_rounds_nothing_F32_FTZ(monkeypatch) -> None:
+    """F32-FTZ: a flushed operand's raw exact value (2^-149 x 1.5) is computed without the
+    raw evaluation's model bits: neither the general path's rounding nor a kernel runs."""
+    import importlib
+
+    evaluate_module = importlib.import_module("fpinspector.model.engine.evaluate")
+
+    def no_bits(*args, **kwargs):
+        raise AssertionError("the raw inputs' model bits were computed")
+
+    monkeypatch.setattr(evaluate_module, "compute", no_bits)
+    monkeypatch.setattr(evaluate_module, "bits_kernel", lambda ctx: None)
+    ops = (0x00000001, 0x3FC00000)
+    new = raw_exact("mul", ops, "f32", "d3d11", lambda: (0.0, 0.0))
+    assert new is not None and new.exact == 1.5 * 2.0 ** -149

@@ -456,6 +456,26 @@ class Evaluation:
         """Residual: exact = exact + exact_lo (0 where float64 is exact)."""
         return self._exact_pair()[1].reshape(self.shape).copy()
 
+    def exact_of_one(self) -> tuple[float, float]:
+        """The exact value ``hi, lo`` of a one-element evaluation, as :attr:`exact` and
+        :attr:`exact_lo` give it, without the model bits where the value does not need them.
+
+        Why: the exact value of the raw inputs (engine/raw_inputs.py) is all that is read
+        of its evaluation; the bits' path would run the kernel and round. Every path's
+        exact value of an op that rounds one is ``exact_value`` of the operands
+        (tests/model/test_engine_paths.py), so that is computed, once. The bits' path
+        still decides where it has a say: a NaN (whose pair depends on the kernel), an op
+        whose exact value is its result, an exact value or bits computed already."""
+        ctx = self._ctx
+        if not (self._n != 1 or self._exact is not None or self._bits is not None
+                or ctx.traits.exact_is_result):
+            hi, lo = exact_value(ctx, self._flat)
+            h = float(hi.reshape(-1)[0])
+            if h == h:
+                return h, float(lo.reshape(-1)[0])
+        hi, lo = self._exact_pair()
+        return float(hi.reshape(-1)[0]), float(lo.reshape(-1)[0])
+
     # -- allowed sets -------------------------------------------------------------------------
     def _sets(self, s: int, e: int) -> finish.Sets:
         """Allowed sets of elements s:e; an evaluation of one chunk keeps them (bounded

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..formats import FloatFormat, get_format, operand_format
-from .evaluate import OPS, evaluate
+from .evaluate import OPS, Evaluation, evaluate
 from .explain import ulp_figure
 
 __all__ = ["RAW_RULES", "VS_EXACT", "VS_FLUSHED", "VS_RAW", "RawExact", "exact_changed",
@@ -113,14 +113,14 @@ def raw_exact(op: str, operands: tuple[int, ...], fmt: str, rules: str,
     value ``hi, lo`` under ``rules``, which the caller has or can look up); None where
     :func:`raw_evaluation` gives None. ``flushed`` is called only where ``rules`` flush an
     input (where nothing is flushed, nothing is evaluated at all), and only the raw
-    evaluation's bits and exact value are computed (about a third of what a displayed
-    outcome reads). A ValueError of ``flushed`` propagates."""
+    evaluation's exact value is computed (``Evaluation.exact_of_one``: not its bits,
+    allowed set, rules or sentences). A ValueError of ``flushed`` propagates."""
     got = _raw(op, operands, fmt, rules)
     if got is None or got[0].result_format == "bool":
         return None
     raw = got[0]
-    try:
-        hi, lo = _exact(raw)
+    try:  # (a conversion's evaluation is another type: it has its exact value at hand)
+        hi, lo = raw.exact_of_one() if isinstance(raw, Evaluation) else _exact(raw)
     except ValueError:
         return None
     if _same_exact((hi, lo), flushed()):
