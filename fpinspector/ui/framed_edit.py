@@ -39,8 +39,8 @@ class _Inside(QtWidgets.QLineEdit):
         self.setFrame(False)
         # it paints every pixel of its rectangle: the parents need not repaint under it
         self.setAttribute(QtCore.Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        # the rows of the frame's shading inside it stay the frame's: the text's place is
-        # a framed edit's all the same (its text rectangle reaches one row over each edge)
+        # the frame's shading and glow stay the frame's: the text rectangle reaches back
+        # over them, so the text sits and scrolls where a framed edit's does
         self.setTextMargins(-_SHADE_X, -_SHADE_Y, -_SHADE_X, -_SHADE_Y)
 
     def panel_option(self) -> QtWidgets.QStyleOptionFrame:
