@@ -100,7 +100,7 @@ def check_window(win: QtWidgets.QMainWindow, where: str) -> list[str]:
     # what must be seen without scrolling: inside the central area's viewport
     view = win.centralWidget().viewport()
     ops = win.ops_view
-    keys = {"inspector bits": win.editor.cells, "inspector fields": win.editor.hex_edit,
+    keys = {"inspector bits": win.editor.cells, "inspector fields": win.editor.hex_box,
             "model result": ops.model_box, "GPU result": ops.gpu_box,
             "verdict": ops.verdict_label, "verdict detail": ops.verdict.verdict_detail,
             "allowed set": ops.allowed_label}
@@ -117,7 +117,7 @@ def check_window(win: QtWidgets.QMainWindow, where: str) -> list[str]:
                    f"{win.centralWidget().horizontalScrollBar().maximum()} px")
     for i, ed in enumerate(ops.editors):  # every operand's bits and fields, side by side
         if ed.isVisible():
-            for w in (ed.cells, ed.hex_edit, ed.frac_edit, ed.up_btn):
+            for w in (ed.cells, ed.hex_box, ed.frac_box, ed.up_btn):
                 r = rect_in(w, view)
                 if r.right() > view.width():
                     out.append(f"{where}: operand {i} {type(w).__name__} is cut at the right")

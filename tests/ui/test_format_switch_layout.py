@@ -52,7 +52,7 @@ def test_a_format_switch_asks_no_layout_of_the_window(make_window, qtbot,
     for _ in range(10):
         QtWidgets.QApplication.processEvents()
     assert win.editor.cells.width() >= win.editor.cells.minimumSizeHint().width()
-    assert win.editor.hex_edit.width() >= win.editor.hex_edit.minimumWidth()  # 16 digits
+    assert win.editor.hex_box.width() >= win.editor.hex_box.minimumWidth()  # 16 digits
 
 
 class _Repaints(QtCore.QObject):

@@ -15,6 +15,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from ...model.formats import FORMATS, get_format
 from ...model.state import InspectorState, Snapshot
 from .. import bridge
+from ..framed_edit import FramedEdit
 from ..hover_select import HoverSelectLabel
 from ..qt_utils import HoverTip, is_seen, set_tip, signals_blocked
 from ..steady_label import SteadyLabel
@@ -239,14 +240,15 @@ class FormatRow(QtCore.QObject):
         else:
             self.cells = _Cells(width, [replace(s, label="") for s in segments])
             self.cells.setMaximumWidth(width * _CELL_W + 2)
-        self.hex_edit = QtWidgets.QLineEdit()
+        # framed apart from their text: new text (every click) repaints only the inside
+        self.hex_box, self.value_box = FramedEdit(), FramedEdit()
+        self.hex_edit, self.value_edit = self.hex_box.edit, self.value_box.edit
         fm = self.hex_edit.fontMetrics()  # every digit of the widest pattern shows
-        self.hex_edit.setFixedWidth(fm.horizontalAdvance("0x" + "D" * ((width + 3) // 4)) + 16)
+        self.hex_box.setFixedWidth(fm.horizontalAdvance("0x" + "D" * ((width + 3) // 4)) + 16)
         self.hex_edit.setToolTip("The pattern in hexadecimal; type one and press Enter to "
                                  "inspect it.")
-        self.value_edit = QtWidgets.QLineEdit()
         widest = _WIDEST_VALUE.get(key, "-1.17549435e-38")
-        self.value_edit.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
+        self.value_box.setMinimumWidth(self.value_edit.fontMetrics().horizontalAdvance(widest) + 14)
         self.value_tip = ""
         #: the (format, pattern) whose exact expansion the value field's tooltip shows when
         #: hovered (:meth:`exact_tip`); None: the tooltip stands as set (an error message)
@@ -277,7 +279,7 @@ class FormatRow(QtCore.QObject):
         self.name.setFont(font)
 
     def widgets(self) -> tuple[QtWidgets.QWidget, ...]:
-        return (self.name, self.cells, self.hex_edit, self.value_edit, self.rules_box)
+        return (self.name, self.cells, self.hex_box, self.value_box, self.rules_box)
 
     def place(self, grid: QtWidgets.QGridLayout, r: int, two_line: bool = False,
               narrow: int = 0) -> None:
@@ -293,28 +295,28 @@ class FormatRow(QtCore.QObject):
             top = ROWS_PER_FORMAT * r
             grid.addWidget(self.cells, top, 0, 1, 4, QtCore.Qt.AlignmentFlag.AlignLeft)
             grid.addWidget(self.name, top + 1, 0, _MIDDLE_LEFT)
-            grid.addWidget(self.hex_edit, top + 1, 1)
+            grid.addWidget(self.hex_box, top + 1, 1)
             if narrow >= 2 or (narrow and self.key == WORD_ROW):  # a line each
-                grid.addWidget(self.value_edit, top + 2, 1, 1, 3)
+                grid.addWidget(self.value_box, top + 2, 1, 1, 3)
                 grid.addWidget(self.rules_box, top + 3, 1, 1, 3)
             elif self.key == WORD_ROW or narrow:  # three values: the value and rules
                 # columns, and the rules on the line below
-                grid.addWidget(self.value_edit, top + 1, 2, 1, 2)
+                grid.addWidget(self.value_box, top + 1, 2, 1, 2)
                 grid.addWidget(self.rules_box, top + 2, 1, 1, 3)
             else:
-                grid.addWidget(self.value_edit, top + 1, 2)
+                grid.addWidget(self.value_box, top + 1, 2)
                 grid.addWidget(self.rules_box, top + 1, 3)
         else:
             grid.addWidget(self.name, r, 0, _MIDDLE_LEFT)
             grid.addWidget(self.cells, r, 1, QtCore.Qt.AlignmentFlag.AlignLeft)
-            grid.addWidget(self.hex_edit, r, 2)
-            grid.addWidget(self.value_edit, r, 3)
+            grid.addWidget(self.hex_box, r, 2)
+            grid.addWidget(self.value_box, r, 3)
             grid.addWidget(self.rules_box, r, 4)
 
     def one_line_width(self) -> int:
         """The least width the row needs on one line."""
         return (self.name.minimumWidth() + self.cells.line_width()
-                + self.hex_edit.minimumWidth() + self.value_edit.minimumWidth()
+                + self.hex_box.minimumWidth() + self.value_box.minimumWidth()
                 + self.rules_box.minimumWidth() + 4 * 6)
 
     def bits(self) -> int:
@@ -329,8 +331,8 @@ class FormatRow(QtCore.QObject):
         with signals_blocked(self.hex_edit, self.value_edit):  # unchanged text: no repaint (latency)
             if self.hex_edit.text() != hex_text:
                 self.hex_edit.setText(hex_text)
-            if self.hex_edit.styleSheet():  # (re)styling costs a repolish: only when needed
-                self.hex_edit.setStyleSheet("")
+            if self.hex_box.error:  # (re)colouring costs a palette change: only when needed
+                self.hex_box.set_error(False)
             if self.value_edit.text() != value:
                 self.value_edit.setText(value)
                 self.value_edit.setCursorPosition(0)
@@ -376,7 +378,7 @@ class FormatRow(QtCore.QObject):
                 raise ValueError
         except ValueError:
             msg = f"not a {self.width_bits}-bit hex pattern: {text[:40]!r}"
-            self.hex_edit.setStyleSheet("color: #c62828;")
+            self.hex_box.set_error(True)
             self.hex_edit.setToolTip(msg)
             self.error.emit(f"{self.key}: {msg}")
             return
@@ -527,8 +529,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         rows = [r for r in self.rows.values() if r.key != WORD_ROW]
         cells = max(r.cells.line_width() for r in self.rows.values())
         fields = (max(r.name.minimumSizeHint().width() for r in self.rows.values())
-                  + max(r.hex_edit.minimumWidth() for r in self.rows.values())
-                  + max(r.value_edit.minimumWidth() for r in rows)
+                  + max(r.hex_box.minimumWidth() for r in self.rows.values())
+                  + max(r.value_box.minimumWidth() for r in rows)
                   + max(r.rules_box.minimumWidth() for r in rows) + 3 * 6)
         return max(cells, fields) + 8
 
@@ -538,8 +540,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         the rules under name."""
         rows = [r for r in self.rows.values() if r.key != WORD_ROW]
         name = max(r.name.minimumSizeHint().width() for r in self.rows.values())
-        hex_w = max(r.hex_edit.minimumWidth() for r in self.rows.values())
-        fields = name + hex_w + max(r.value_edit.minimumWidth() for r in rows) + 2 * 6
+        hex_w = max(r.hex_box.minimumWidth() for r in self.rows.values())
+        fields = name + hex_w + max(r.value_box.minimumWidth() for r in rows) + 2 * 6
         return max(fields, self.narrowest_width())
 
     def narrowest_width(self) -> int:
@@ -548,8 +550,8 @@ class AllFormatsPanel(QtWidgets.QWidget):
         every = list(self.rows.values())
         name = max(r.name.minimumSizeHint().width() for r in every)
         cells = max(r.cells.least_width() for r in every)
-        under = max(max(r.value_edit.minimumWidth(), r.rules_box.minimumWidth()) for r in every)
-        return max(cells, name + 6 + max(r.hex_edit.minimumWidth() for r in every),
+        under = max(max(r.value_box.minimumWidth(), r.rules_box.minimumWidth()) for r in every)
+        return max(cells, name + 6 + max(r.hex_box.minimumWidth() for r in every),
                    name + 6 + under)
 
     def minimumSizeHint(self) -> QtCore.QSize:  # noqa: N802 (Qt override)
@@ -624,11 +626,11 @@ class AllFormatsPanel(QtWidgets.QWidget):
             bits = bridge.encode_text(row.key, text)
         except ValueError as exc:
             row.set_value_tip(f"cannot read {text[:60]!r}: {exc}")
-            row.value_edit.setStyleSheet("color: #c62828;")
+            row.value_box.set_error(True)
             self.error.emit(f"{row.key}: {exc}")
             return
-        if row.value_edit.styleSheet():
-            row.value_edit.setStyleSheet("")
+        if row.value_box.error:
+            row.value_box.set_error(False)
         self.picked.emit(row.key, int(bits))
 
     def _push_word(self, word: int) -> None:

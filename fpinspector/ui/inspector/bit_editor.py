@@ -7,6 +7,7 @@ from PySide6 import QtCore, QtWidgets
 
 from ...model.formats import FloatFormat, get_format
 from .. import bridge
+from ..framed_edit import FramedEdit
 from ..qt_utils import HoverTip, set_text, set_tip, signals_blocked
 from .bit_cells import BitCells, format_segments
 
@@ -56,9 +57,11 @@ class BitFieldEditor(QtWidgets.QWidget):
         self._bits = 0
         self.title = QtWidgets.QLabel(f"<b>{title}</b>" if title else "")
         self.cells = BitCells(self._fmt.bits, format_segments(self._fmt))
-        self.hex_edit = QtWidgets.QLineEdit()
+        # framed apart from their text: new text (every click) repaints only the inside
+        self.hex_box, self.dec_box, self.frac_box = FramedEdit(), FramedEdit(), FramedEdit()
+        self.hex_edit, self.dec_edit = self.hex_box.edit, self.dec_box.edit
+        self.frac_edit = self.frac_box.edit
         self.hex_edit.setToolTip("The pattern in hexadecimal; type a new one and press Enter.")
-        self.dec_edit = QtWidgets.QLineEdit()
         self._dec_tip = ("The value as the shortest decimal that reads back to these bits "
                          "(an integer value in full). Type a number (decimal, hex float, inf, "
                          "nan) and press Enter: it is rounded to the nearest pattern of this "
@@ -69,7 +72,6 @@ class BitFieldEditor(QtWidgets.QWidget):
         self.sign_box.setToolTip("Sign bit (set = negative). f11 and f10 have no sign bit.")
         self.exp_spin = QtWidgets.QSpinBox()
         self.exp_spin.setToolTip("Biased exponent field (0 = zero/denormal, all ones = INF/NaN).")
-        self.frac_edit = QtWidgets.QLineEdit()
         self.frac_edit.setToolTip("Fraction field in hexadecimal (the bits after the binary point).")
         self.down_btn = QtWidgets.QToolButton()
         self.down_btn.setText("◀")
@@ -93,15 +95,15 @@ class BitFieldEditor(QtWidgets.QWidget):
         with signals_blocked(self.exp_spin):  # (the room's exponent range, measured once)
             self.exp_spin.setRange(0, self._room.exp_max)
         self._exp_room_w = max(52, self.exp_spin.sizeHint().width())
-        for label, w, stretch in (("hex", self.hex_edit, 3), ("value", self.dec_edit, 5),
+        for label, w, stretch in (("hex", self.hex_box, 3), ("value", self.dec_box, 5),
                                   ("", self.sign_box, 0), ("exp", self.exp_spin, 0),
-                                  ("frac", self.frac_edit, 2)):
+                                  ("frac", self.frac_box, 2)):
             if label:  # the sign box says "−" itself
                 lab = QtWidgets.QLabel(label)
                 lab.setBuddy(w)
                 row.addWidget(lab)
             row.addWidget(w, stretch)
-        self.dec_edit.setMinimumWidth(self.dec_edit.fontMetrics().horizontalAdvance("-1.1754944e-38") + 14)
+        self.dec_box.setMinimumWidth(self.dec_edit.fontMetrics().horizontalAdvance("-1.1754944e-38") + 14)
         if show_steps:
             row.addWidget(self.down_btn)
             row.addWidget(self.up_btn)
@@ -149,8 +151,8 @@ class BitFieldEditor(QtWidgets.QWidget):
         # for the reserved format's digits at least (a switch to fewer moves nothing)
         digits = (max(self._fmt.bits, self._room.bits) + 3) // 4
         frac_digits = (max(self._fmt.frac_bits, self._room.frac_bits) + 3) // 4
-        self.hex_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * digits) + 14)
-        self.frac_edit.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * frac_digits) + 14)
+        self.hex_box.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * digits) + 14)
+        self.frac_box.setMinimumWidth(fm.horizontalAdvance("0x" + "D" * frac_digits) + 14)
         self.sign_box.setEnabled(self._fmt.signed)
         with signals_blocked(self.exp_spin):
             self.exp_spin.setRange(0, self._fmt.exp_max)
