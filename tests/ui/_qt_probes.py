@@ -1,5 +1,6 @@
-"""Probes the UI tests share: a label holder shown in a panel, the texts Qt's font metrics
-are asked to measure, hovers, bit cells shown alone and what the screen holds."""
+"""Probes the UI tests share: a label holder shown in a panel, the All formats panel shown
+alone, the texts Qt's font metrics are asked to measure, hovers, bit cells shown alone and
+what the screen holds."""
 
 from __future__ import annotations
 
@@ -12,12 +13,26 @@ def shown_in_panel(qtbot, held: QtWidgets.QWidget) -> QtWidgets.QWidget:  # type
     lay = QtWidgets.QVBoxLayout(panel)
     lay.addWidget(held)
     lay.addWidget(QtWidgets.QListWidget(), 1)
-    panel.resize(300, 300)
-    qtbot.addWidget(panel)
-    panel.show()
-    qtbot.waitExposed(panel)
+    return _shown(qtbot, panel, 300, 300)
+
+
+def _shown(qtbot, widget: QtWidgets.QWidget, width: int, height: int):  # type: ignore[no-untyped-def]
+    """``widget`` resized, shown, exposed and its first paint done."""
+    widget.resize(width, height)
+    qtbot.addWidget(widget)
+    widget.show()
+    qtbot.waitExposed(widget)
     QtWidgets.QApplication.processEvents()
-    return panel
+    return widget
+
+
+def shown_all_formats(qtbot):  # type: ignore[no-untyped-def]
+    """An All formats panel of a fresh inspector state, shown alone at 1400x300, its first
+    value painted."""
+    from fpinspector.model.state import InspectorState
+    from fpinspector.ui.inspector.all_formats import AllFormatsPanel
+
+    return _shown(qtbot, AllFormatsPanel(InspectorState()), 1400, 300)
 
 
 def measured_texts(monkeypatch) -> list[str]:  # type: ignore[no-untyped-def]

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _qt_probes import shown_all_formats
 from PySide6 import QtCore
 
 from fpinspector.ui.inspector.all_formats import WORD_ROW, AllFormatsPanel
@@ -270,20 +271,12 @@ def test_switching_the_inspected_format_asks_no_new_layout(qtbot, layout_request
     """The inspected format's name is underlined: the panel keeps its layout, nothing
     moves and nothing is laid out again, and each name and rule list is painted once per
     switch (latency of a format switch; rich text in a label was painted twice)."""
-    from fpinspector.model.state import InspectorState
-
-    state = InspectorState()
-    p = AllFormatsPanel(state)
-    p.resize(1400, 300)
-    qtbot.addWidget(p)
-    p.show()
-    qtbot.waitExposed(p)
-    QtCore.QCoreApplication.processEvents()
+    p = shown_all_formats(qtbot)
     seen = layout_requests(p)
     names = {k: r.name.geometry() for k, r in p.rows.items()}
     for fmt, bits in (("f16", 0x3C00), ("f32", 0x3F800000), ("f11", 0x3C0)):
         spies = [paints(w) for r in p.rows.values() for w in (r.name, r.rules)]
-        state.update(fmt=fmt, bits=bits)
+        p.state.update(fmt=fmt, bits=bits)
         for _ in range(3):
             QtCore.QCoreApplication.processEvents()
         assert [k for k, r in p.rows.items() if r.name.font().underline()] == [fmt]

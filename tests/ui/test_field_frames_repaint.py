@@ -6,10 +6,9 @@ what a framed QLineEdit shows (tests/ui/test_framed_edit.py)."""
 
 from __future__ import annotations
 
+from _qt_probes import shown_all_formats
 from PySide6 import QtCore, QtWidgets
 
-from fpinspector.model.state import InspectorState
-from fpinspector.ui.inspector.all_formats import AllFormatsPanel
 from fpinspector.ui.inspector.bit_editor import BitFieldEditor
 
 
@@ -30,12 +29,7 @@ class _Painted(QtCore.QObject):
 
 
 def test_new_values_repaint_no_field_frame(qtbot) -> None:
-    state = InspectorState()
-    p = AllFormatsPanel(state)
-    p.resize(1400, 300)
-    qtbot.addWidget(p)
-    p.show()
-    qtbot.waitExposed(p)
+    p = shown_all_formats(qtbot)
     p.show_value("f32", 0x3F800000)
     QtCore.QCoreApplication.processEvents()
     spies = [_Painted(field) for r in p.rows.values() for field in r.widgets()[2:4]]
