@@ -507,3 +507,5 @@ def test_is_normal_one_equals_is_normal(name: str) -> None:
                         dtype=fmt.dtype)
     want = grid.is_normal(pats, fmt).tolist()
     assert [grid.is_normal_one(int(p), fmt) for p in pats] == want
+    # and grid.is_den_one (the one-element input flush's test) says what grid.is_den says
+    assert [grid.is_den_one(int(p), fmt) for p in pats] == grid.is_den(pats, fmt).tolist()

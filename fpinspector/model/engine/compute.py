@@ -76,10 +76,8 @@ def operand_values(ctx: Ctx, ops: list[np.ndarray], no_denormals: bool = False
     vals, ftz = [], []
     for b, v in zip(ops, decoded):
         if ctx.flush and not no_denormals and v.size == 1:  # one element (an app's): its
-            # pattern as an int, a denormal's magnitude in 1 .. 2^frac_bits - 1
-            p = int(np.asarray(b).reshape(-1)[0])
-            mag = p & (fmt.mask & ~fmt.sign_mask) if fmt.signed else p
-            flushed = 0 < mag < 1 << fmt.frac_bits
+            # pattern as an int
+            flushed = grid.is_den_one(int(np.asarray(b).reshape(-1)[0]), fmt)
             den = np.full(v.shape, flushed)
             if flushed:
                 v = np.copysign(0.0, v)

@@ -27,6 +27,7 @@ __all__ = [
     "ceil_pat",
     "flush_pat",
     "is_den",
+    "is_den_one",
     "is_normal",
     "is_normal_one",
     "all_nan",
@@ -177,6 +178,13 @@ def is_normal_one(pat: int, fmt: FloatFormat) -> bool:
     if fmt.signed and not fmt.has_inf:
         return bool(is_normal(np.array([pat], dtype=fmt.dtype), fmt)[0])
     return ((pat >> fmt.frac_bits) & fmt.exp_max) not in (0, fmt.exp_max)
+
+
+def is_den_one(pat: int, fmt: FloatFormat) -> bool:
+    """:func:`is_den` of one pattern given as a Python int (an app's one element): its
+    magnitude in 1 .. 2^frac_bits - 1."""
+    mag = pat & (fmt.mask & ~fmt.sign_mask) if fmt.signed else pat
+    return 0 < mag < 1 << fmt.frac_bits
 
 
 def all_nan(pat: np.ndarray, fmt: FloatFormat) -> bool:
