@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["ERROR_RED", "FramedEdit"]
+from .qt_utils import ERROR_STYLE
 
-ERROR_RED = "#c62828"
+__all__ = ["FramedEdit"]
 
 _S = QtWidgets.QStyle
 # rows (top, bottom) and columns (left, right) of Fusion's shading and focus glow inside
@@ -88,7 +88,7 @@ class FramedEdit(QtWidgets.QWidget):
         """Red text (bad input), or the palette's (a style sheet on the field: the frame
         keeps its look)."""
         self.error = error
-        self.edit.setStyleSheet(f"color: {ERROR_RED};" if error else "")
+        self.edit.setStyleSheet(ERROR_STYLE if error else "")
 
     def _frame_width(self) -> int:
         return self.style().pixelMetric(_S.PixelMetric.PM_DefaultFrameWidth, None, self.edit)

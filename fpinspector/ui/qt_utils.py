@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-__all__ = ["DeferWhileUnseen", "FitColumns", "HoverTip", "HoverTipAt", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
+__all__ = ["ERROR_STYLE", "DeferWhileUnseen", "FitColumns", "HoverTip", "HoverTipAt", "fit_cap", "is_seen", "set_style", "set_text", "set_tip", "settle_layouts",
            "signals_blocked", "text_width", "turn_splitter", "widen_column"]
 
 
@@ -132,6 +132,10 @@ class HoverTipAt(QtCore.QObject):
                 QtWidgets.QToolTip.showText(event.globalPos(), text, self._viewport)
                 return True
         return False
+
+
+#: How an error's text reads (a failed paste, a field's bad input).
+ERROR_STYLE = "color: #c62828;"
 
 
 def set_style(widget: QtWidgets.QWidget, sheet: str) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from fpinspector.ui.framed_edit import ERROR_RED, FramedEdit
+from fpinspector.ui.framed_edit import FramedEdit
+from fpinspector.ui.qt_utils import ERROR_STYLE
 
 
 @pytest.fixture
@@ -76,7 +77,7 @@ def test_pixels_as_a_framed_line_edit(pair) -> None:
 
 def test_error_red_as_the_style_sheet_showed_it(pair) -> None:
     other, plain, framed = pair
-    plain.setStyleSheet(f"color: {ERROR_RED};")
+    plain.setStyleSheet(ERROR_STYLE)
     framed.set_error(True)
     other.setFocus()
     assert _shot(plain) == _shot(framed)

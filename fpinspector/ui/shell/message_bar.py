@@ -25,12 +25,10 @@ from dataclasses import dataclass
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from ...model.state import InspectorState
-from ..qt_utils import set_style
+from ..qt_utils import ERROR_STYLE, set_style
 
 __all__ = ["MessageBar", "ERROR_STYLE", "CaretMessage", "caret_message", "caret_lines"]
 
-#: How an error reads (the paste box's colour for a failed paste).
-ERROR_STYLE = "color: #c62828;"
 
 
 class MessageBar(QtWidgets.QLabel):
