@@ -434,9 +434,10 @@ class Evaluation:
             # which its allowed set, rules and sentences read too, where the bits' path
             # did not give it: a raw-inputs evaluation reads only the bits and this)
             self._flat_bits()
-        if self._exact is None and self._n == 1:
-            c = self._facts_at(0).core
-            self._exact = (np.array(c.hi, dtype=np.float64), np.array(c.lo, dtype=np.float64))
+            if self._exact is None:
+                c = self._facts_at(0).core
+                self._exact = (np.array(c.hi, dtype=np.float64),
+                               np.array(c.lo, dtype=np.float64))
         if self._exact is None:
             hi = np.empty(self._n)
             lo = np.empty(self._n)

@@ -376,8 +376,7 @@ def fired_counts(facts: Facts) -> dict[str, int] | None:
 
     Why: a sweep's summary counts each fired rule per chunk, and a row's count costs about
     what the ``any`` that decides whether it fired and that later count together cost."""
-    if _KEPT not in facts.__dict__:
-        _known(facts)
+    _known(facts)  # (the masks and their counts, decided once)
     counts = facts.__dict__[_COUNTS]
     return None if counts is None else dict(counts)
 
